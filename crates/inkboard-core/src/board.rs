@@ -1,0 +1,359 @@
+//! The board: a title and pages of z-ordered objects, with a derived index from
+//! object id to place. Read it freely; change it only through a
+//! [`Transaction`](crate::Transaction).
+
+use std::collections::HashMap;
+
+use crate::{Extra, IdKind, Kind, ModelError, Object, ObjectId, PageId, Rect};
+
+/// A page: a name and its objects, back to front.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Page {
+    pub id: PageId,
+    pub name: String,
+    pub objects: Vec<Object>,
+    pub extra: Extra,
+}
+
+impl Page {
+    pub fn new(id: PageId, name: impl Into<String>) -> Self {
+        Page {
+            id,
+            name: name.into(),
+            objects: Vec::new(),
+            extra: Extra::new(),
+        }
+    }
+}
+
+/// A whole board.
+///
+/// Limitations: lookups by id are O(1), but changes other than appending an object
+/// rebuild the index of the page they touch, so they cost O(objects on the page).
+#[derive(Clone, Debug)]
+pub struct Board {
+    pub(crate) title: String,
+    pub(crate) pages: Vec<Page>,
+    pub(crate) next_object: u64,
+    pub(crate) next_page: u32,
+    pub(crate) revision: u64,
+    pub(crate) extra: Extra,
+    /// Derived: where each object is. Never saved.
+    index: HashMap<ObjectId, (PageId, usize)>,
+}
+
+impl PartialEq for Board {
+    /// Boards are equal when their content is; the revision and the id counters are
+    /// bookkeeping and do not count.
+    fn eq(&self, other: &Self) -> bool {
+        self.title == other.title && self.pages == other.pages && self.extra == other.extra
+    }
+}
+
+impl Board {
+    /// A new board with the named pages ("Page 1" when none is given).
+    pub fn new(title: impl Into<String>, page_names: &[String]) -> Self {
+        let mut names: Vec<String> = page_names.to_vec();
+        if names.is_empty() {
+            names.push("Page 1".to_string());
+        }
+        let pages = names
+            .into_iter()
+            .enumerate()
+            .map(|(i, name)| Page::new(PageId(i as u32 + 1), name))
+            .collect::<Vec<_>>();
+        let next_page = pages.len() as u32 + 1;
+        Board {
+            title: title.into(),
+            pages,
+            next_object: 1,
+            next_page,
+            revision: 0,
+            extra: Extra::new(),
+            index: HashMap::new(),
+        }
+    }
+
+    /// Builds a board from saved parts, checking the invariants: unique ids, and
+    /// connector ends and group members on their own page. `next_object` is raised
+    /// past every id already in use, so new ids never collide.
+    pub fn from_parts(
+        title: String,
+        pages: Vec<Page>,
+        next_object: u64,
+        revision: u64,
+        extra: Extra,
+    ) -> Result<Board, ModelError> {
+        let mut pages = pages;
+        if pages.is_empty() {
+            pages.push(Page::new(PageId(1), "Page 1"));
+        }
+        let mut board = Board {
+            title,
+            next_page: pages.iter().map(|p| p.id.0).max().unwrap_or(0) + 1,
+            pages,
+            next_object,
+            revision,
+            extra,
+            index: HashMap::new(),
+        };
+        let mut seen_pages = std::collections::HashSet::new();
+        for page in &board.pages {
+            if !seen_pages.insert(page.id) {
+                return Err(ModelError::NoSuchPage(page.id));
+            }
+            for (i, object) in page.objects.iter().enumerate() {
+                if board
+                    .index
+                    .insert(object.id.clone(), (page.id, i))
+                    .is_some()
+                {
+                    return Err(ModelError::DuplicateId(object.id.clone()));
+                }
+                if let Some(n) = object.id.counter() {
+                    board.next_object = board.next_object.max(n + 1);
+                }
+            }
+        }
+        for page in &board.pages {
+            board.check_references(page.id, page.objects.iter())?;
+        }
+        Ok(board)
+    }
+
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+    pub fn pages(&self) -> &[Page] {
+        &self.pages
+    }
+    /// The revision: how many commits this board has seen. Saved with it.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+    /// The counter the next new object id is made from. Saved with the board.
+    pub fn next_object(&self) -> u64 {
+        self.next_object
+    }
+    pub fn extra(&self) -> &Extra {
+        &self.extra
+    }
+    /// The number of objects on all pages.
+    pub fn object_count(&self) -> usize {
+        self.index.len()
+    }
+
+    pub fn page(&self, id: PageId) -> Option<&Page> {
+        self.pages.iter().find(|p| p.id == id)
+    }
+    /// The position of a page, from 0.
+    pub fn page_position(&self, id: PageId) -> Option<usize> {
+        self.pages.iter().position(|p| p.id == id)
+    }
+    pub(crate) fn page_mut(&mut self, id: PageId) -> Result<&mut Page, ModelError> {
+        self.pages
+            .iter_mut()
+            .find(|p| p.id == id)
+            .ok_or(ModelError::NoSuchPage(id))
+    }
+
+    /// The page and z-position of an object.
+    pub fn locate(&self, id: &ObjectId) -> Option<(PageId, usize)> {
+        self.index.get(id).copied()
+    }
+    pub fn object(&self, id: &ObjectId) -> Option<&Object> {
+        let (page, i) = self.locate(id)?;
+        self.page(page)?.objects.get(i)
+    }
+
+    /// The extent of an object: its own bounds, the union of a group's members, or
+    /// the box around a connector's ends.
+    pub fn bounds(&self, id: &ObjectId) -> Option<Rect> {
+        self.bounds_depth(id, 0)
+    }
+
+    fn bounds_depth(&self, id: &ObjectId, depth: usize) -> Option<Rect> {
+        let object = self.object(id)?;
+        if let Some(b) = object.own_bounds() {
+            return Some(b);
+        }
+        if depth > 16 {
+            return None;
+        }
+        match &object.kind {
+            Kind::Group(g) => g
+                .members
+                .iter()
+                .filter_map(|m| self.bounds_depth(m, depth + 1))
+                .reduce(|a, b| a.union(&b)),
+            Kind::Connector(c) => {
+                let point = |end: &crate::End| match end {
+                    crate::End::Point(p) => Some(*p),
+                    crate::End::Object(o) => self.bounds_depth(o, depth + 1).map(|b| b.center()),
+                };
+                Rect::around([point(&c.from)?, point(&c.to)?])
+            }
+            _ => None,
+        }
+    }
+
+    /// The connectors on `page` with an end on one of `ids`. Derived on demand:
+    /// records hold no back-links.
+    pub fn connectors_touching(&self, page: PageId, ids: &[ObjectId]) -> Vec<ObjectId> {
+        let Some(page) = self.page(page) else {
+            return Vec::new();
+        };
+        page.objects
+            .iter()
+            .filter(|o| match &o.kind {
+                Kind::Connector(c) => [&c.from, &c.to]
+                    .iter()
+                    .any(|e| e.object().is_some_and(|id| ids.contains(id))),
+                _ => false,
+            })
+            .map(|o| o.id.clone())
+            .collect()
+    }
+
+    /// The groups on `page` that name `id` as a member.
+    pub fn groups_holding(&self, page: PageId, id: &ObjectId) -> Vec<ObjectId> {
+        let Some(page) = self.page(page) else {
+            return Vec::new();
+        };
+        page.objects
+            .iter()
+            .filter(|o| matches!(&o.kind, Kind::Group(g) if g.members.contains(id)))
+            .map(|o| o.id.clone())
+            .collect()
+    }
+
+    /// The objects lying wholly inside a frame (by geometry: frames hold no list).
+    pub fn frame_contents(&self, frame: &ObjectId) -> Vec<ObjectId> {
+        let (Some((page, _)), Some(area)) = (self.locate(frame), self.bounds(frame)) else {
+            return Vec::new();
+        };
+        let Some(page) = self.page(page) else {
+            return Vec::new();
+        };
+        page.objects
+            .iter()
+            .filter(|o| &o.id != frame && o.own_bounds().is_some_and(|b| area.contains(&b)))
+            .map(|o| o.id.clone())
+            .collect()
+    }
+
+    /// Checks that the references of `objects` resolve on `page`.
+    pub(crate) fn check_references<'a>(
+        &self,
+        page: PageId,
+        objects: impl Iterator<Item = &'a Object>,
+    ) -> Result<(), ModelError> {
+        for object in objects {
+            for target in object.references() {
+                let here = self.locate(target).is_some_and(|(p, _)| p == page);
+                if !here {
+                    return Err(match &object.kind {
+                        Kind::Group(_) => ModelError::DanglingMember {
+                            group: object.id.clone(),
+                            member: target.clone(),
+                        },
+                        _ => ModelError::DanglingConnector {
+                            connector: object.id.clone(),
+                            end: target.clone(),
+                        },
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Hands out a new id. Only transactions call this; they restore the counter
+    /// when they roll back.
+    pub(crate) fn allocate(&mut self, kind: IdKind) -> ObjectId {
+        loop {
+            let id = ObjectId::new(kind, self.next_object);
+            self.next_object += 1;
+            if !self.index.contains_key(&id) {
+                return id;
+            }
+        }
+    }
+
+    // Raw edits used by `Step::apply`. They keep the index right and nothing else:
+    // invariants are the transaction's business.
+
+    pub(crate) fn raw_insert(
+        &mut self,
+        page: PageId,
+        index: usize,
+        object: Object,
+    ) -> Result<(), ModelError> {
+        if self.index.contains_key(&object.id) {
+            return Err(ModelError::DuplicateId(object.id.clone()));
+        }
+        let p = self.page_mut(page)?;
+        let index = index.min(p.objects.len());
+        let append = index == p.objects.len();
+        let id = object.id.clone();
+        p.objects.insert(index, object);
+        if append {
+            self.index.insert(id, (page, index));
+        } else {
+            self.reindex(page);
+        }
+        Ok(())
+    }
+
+    pub(crate) fn raw_remove(&mut self, page: PageId, index: usize) -> Result<Object, ModelError> {
+        let p = self.page_mut(page)?;
+        if index >= p.objects.len() {
+            return Err(ModelError::NoSuchPage(page));
+        }
+        let object = p.objects.remove(index);
+        let last = index == p.objects.len();
+        self.index.remove(&object.id);
+        if !last {
+            self.reindex(page);
+        }
+        Ok(object)
+    }
+
+    pub(crate) fn raw_replace(
+        &mut self,
+        page: PageId,
+        index: usize,
+        object: Object,
+    ) -> Result<Object, ModelError> {
+        let p = self.page_mut(page)?;
+        let slot = p
+            .objects
+            .get_mut(index)
+            .ok_or(ModelError::NoSuchPage(page))?;
+        Ok(std::mem::replace(slot, object))
+    }
+
+    pub(crate) fn raw_insert_page(&mut self, index: usize, page: Page) {
+        let index = index.min(self.pages.len());
+        let id = page.id;
+        self.next_page = self.next_page.max(id.0 + 1);
+        self.pages.insert(index, page);
+        self.reindex(id);
+    }
+
+    pub(crate) fn raw_remove_page(&mut self, index: usize) -> Page {
+        let page = self.pages.remove(index);
+        for o in &page.objects {
+            self.index.remove(&o.id);
+        }
+        page
+    }
+
+    fn reindex(&mut self, page: PageId) {
+        if let Some(p) = self.pages.iter().find(|p| p.id == page) {
+            for (i, o) in p.objects.iter().enumerate() {
+                self.index.insert(o.id.clone(), (page, i));
+            }
+        }
+    }
+}

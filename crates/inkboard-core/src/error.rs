@@ -1,0 +1,47 @@
+//! The errors of the model: what a transaction or a parse of a model value refuses.
+//! Each message names the thing that was wrong and how to put it right.
+
+use crate::id::{ObjectId, PageId};
+
+/// Why the model refused a value or a change.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ModelError {
+    /// A word outside a closed vocabulary (geom, arrow, colour name...).
+    #[error("unknown {what} \"{word}\": use one of {expected}")]
+    UnknownWord {
+        what: &'static str,
+        word: String,
+        expected: String,
+    },
+    /// A colour that is neither a palette name nor CSS hex.
+    #[error("invalid colour \"{0}\": use CSS hex like \"#1e88e5\" or a palette name (red, blue, green, yellow, orange, purple, gray, black, white)")]
+    BadColor(String),
+    /// An id that is empty or has characters ids may not have.
+    #[error("invalid id \"{0}\": ids are letters, digits, '-' or '_'")]
+    BadId(String),
+    /// No object with this id on the board.
+    #[error("no object \"{0}\" on this board: use an id from read_board or find")]
+    NoSuchObject(ObjectId),
+    /// No page with this id on the board.
+    #[error("no page {0} on this board")]
+    NoSuchPage(PageId),
+    /// Two objects with the same id.
+    #[error("the id \"{0}\" is used twice on this board")]
+    DuplicateId(ObjectId),
+    /// A connector end pointing at a missing object.
+    #[error("connector \"{connector}\" refers to no object \"{end}\" on its page")]
+    DanglingConnector { connector: ObjectId, end: ObjectId },
+    /// A group member that is missing.
+    #[error("group \"{group}\" refers to no object \"{member}\" on its page")]
+    DanglingMember { group: ObjectId, member: ObjectId },
+    /// The last page cannot go.
+    #[error("a board keeps at least one page: add another page before deleting this one")]
+    LastPage,
+    /// A number that must be finite (and sometimes non-negative) was not.
+    #[error("{what} must be a finite number{extra}, got {value}")]
+    BadNumber {
+        what: &'static str,
+        value: f64,
+        extra: &'static str,
+    },
+}

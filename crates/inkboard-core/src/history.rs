@@ -1,0 +1,83 @@
+//! Undo and redo over committed transactions. Undoing a commit applies its inverse
+//! steps as a new commit, so the revision only ever grows and the change log sees
+//! undo and redo like any other change.
+
+use crate::{Actor, Board, Commit, ModelError, Transaction};
+
+/// The undo and redo stacks of one board.
+///
+/// Limitations: history is linear (a new commit clears redo) and bounded by
+/// `limit` entries; it lives in memory only and is not saved with the board.
+#[derive(Debug, Default)]
+pub struct History {
+    done: Vec<Commit>,
+    undone: Vec<Commit>,
+    limit: usize,
+}
+
+impl History {
+    pub fn new(limit: usize) -> Self {
+        History {
+            done: Vec::new(),
+            undone: Vec::new(),
+            limit: limit.max(1),
+        }
+    }
+
+    /// Records a commit as one undo step and forgets what could be redone.
+    pub fn record(&mut self, commit: &Commit) {
+        self.done.push(commit.clone());
+        if self.done.len() > self.limit {
+            self.done.remove(0);
+        }
+        self.undone.clear();
+    }
+
+    pub fn can_undo(&self) -> bool {
+        !self.done.is_empty()
+    }
+    pub fn can_redo(&self) -> bool {
+        !self.undone.is_empty()
+    }
+
+    /// Takes back the last step. Returns the commit that did it, or `None` when
+    /// there is nothing to undo.
+    pub fn undo(&mut self, board: &mut Board, by: Actor) -> Result<Option<Commit>, ModelError> {
+        let Some(last) = self.done.pop() else {
+            return Ok(None);
+        };
+        let mut tx = Transaction::begin(board);
+        let result = tx
+            .apply_steps(&last.inverse_steps())
+            .and_then(|_| tx.commit(by));
+        match result {
+            Ok(commit) => {
+                self.undone.push(last);
+                Ok(commit)
+            }
+            Err(e) => {
+                self.done.push(last);
+                Err(e)
+            }
+        }
+    }
+
+    /// Does again the last undone step.
+    pub fn redo(&mut self, board: &mut Board, by: Actor) -> Result<Option<Commit>, ModelError> {
+        let Some(next) = self.undone.pop() else {
+            return Ok(None);
+        };
+        let mut tx = Transaction::begin(board);
+        let result = tx.apply_steps(&next.steps).and_then(|_| tx.commit(by));
+        match result {
+            Ok(commit) => {
+                self.done.push(next);
+                Ok(commit)
+            }
+            Err(e) => {
+                self.undone.push(next);
+                Err(e)
+            }
+        }
+    }
+}

@@ -1,0 +1,288 @@
+//! The objects on a page: shapes (every geometry, sticky notes, text and frames
+//! included), connectors, images, ink strokes and groups.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use crate::{vocabulary, ObjectId, Point, Rect, Style};
+
+vocabulary! {
+    /// The outline of a shape. `note` is a sticky note, `text` a borderless text box,
+    /// `frame` a titled area that holds other objects.
+    pub enum Geom as "geom" {
+        Rect = "rect", Rounded = "rounded", Ellipse = "ellipse", Diamond = "diamond",
+        Triangle = "triangle", Hexagon = "hexagon", Parallelogram = "parallelogram",
+        Cylinder = "cylinder", Cloud = "cloud", Star = "star", Note = "note", Text = "text",
+        Frame = "frame",
+    }
+}
+
+/// Frames show their text as a title in a band of this height at their top.
+pub const FRAME_TITLE_HEIGHT: f64 = 32.0;
+
+impl Geom {
+    /// (share of the width for text, share of the height, vertical start as a share
+    /// of the height, padding in px). The text box of a shape is derived from these,
+    /// both ways: to wrap text inside a shape and to size a shape around its text.
+    fn text_box_shares(self) -> (f64, f64, f64, f64) {
+        match self {
+            Geom::Ellipse => (0.72, 0.72, 0.14, 6.0),
+            Geom::Diamond => (0.56, 0.56, 0.22, 4.0),
+            Geom::Triangle => (0.5, 0.45, 0.48, 4.0),
+            Geom::Hexagon => (0.7, 0.9, 0.05, 8.0),
+            Geom::Parallelogram => (0.72, 1.0, 0.0, 10.0),
+            Geom::Cylinder => (1.0, 0.7, 0.22, 10.0),
+            Geom::Cloud => (0.68, 0.62, 0.2, 6.0),
+            Geom::Star => (0.42, 0.34, 0.4, 2.0),
+            Geom::Text => (1.0, 1.0, 0.0, 2.0),
+            Geom::Rect | Geom::Rounded | Geom::Note | Geom::Frame => (1.0, 1.0, 0.0, 12.0),
+        }
+    }
+
+    /// Where the text of a shape with this outline and bounds goes.
+    pub fn text_box(self, bounds: Rect) -> Rect {
+        if self == Geom::Frame {
+            let pad = 10.0;
+            return Rect::new(
+                bounds.x + pad,
+                bounds.y,
+                (bounds.w - 2.0 * pad).max(0.0),
+                FRAME_TITLE_HEIGHT.min(bounds.h),
+            );
+        }
+        let (fw, fh, fy, pad) = self.text_box_shares();
+        let w = (bounds.w * fw - 2.0 * pad).max(0.0);
+        let h = (bounds.h * fh - 2.0 * pad).max(0.0);
+        let x = bounds.x + (bounds.w - w) / 2.0;
+        Rect::new(x, bounds.y + bounds.h * fy + pad, w, h)
+    }
+
+    /// The smallest bounds whose [`text_box`](Geom::text_box) holds a text block of
+    /// this size.
+    pub fn size_for_text(self, text_w: f64, text_h: f64) -> (f64, f64) {
+        if self == Geom::Frame {
+            return (text_w + 20.0, FRAME_TITLE_HEIGHT);
+        }
+        let (fw, fh, _, pad) = self.text_box_shares();
+        ((text_w + 2.0 * pad) / fw, (text_h + 2.0 * pad) / fh)
+    }
+
+    /// The size a shape of this outline gets when neither text nor size is given.
+    pub fn default_size(self) -> (f64, f64) {
+        match self {
+            Geom::Note => (160.0, 160.0),
+            Geom::Text => (120.0, 24.0),
+            Geom::Frame => (480.0, 320.0),
+            Geom::Ellipse | Geom::Star | Geom::Diamond | Geom::Triangle | Geom::Hexagon => {
+                (120.0, 100.0)
+            }
+            _ => (120.0, 60.0),
+        }
+    }
+}
+
+vocabulary! {
+    /// How a connector runs between its ends.
+    pub enum Route as "route" { Straight = "straight", Orthogonal = "orthogonal", Curved = "curved" }
+}
+
+vocabulary! {
+    /// The head drawn at a connector end.
+    pub enum Arrow as "arrow" {
+        None = "none", Arrow = "arrow", Triangle = "triangle", Diamond = "diamond", Circle = "circle",
+    }
+}
+
+/// One end of a connector: bound to an object (it follows it) or a free point.
+#[derive(Clone, Debug, PartialEq)]
+pub enum End {
+    Object(ObjectId),
+    Point(Point),
+}
+
+impl End {
+    /// The object this end is bound to, if any.
+    pub fn object(&self) -> Option<&ObjectId> {
+        match self {
+            End::Object(id) => Some(id),
+            End::Point(_) => None,
+        }
+    }
+}
+
+/// A shape: an outline with text inside.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shape {
+    pub geom: Geom,
+    pub bounds: Rect,
+    pub text: String,
+    pub style: Style,
+}
+
+/// A line between two ends, with optional arrowheads and a label.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Connector {
+    pub from: End,
+    pub to: End,
+    pub text: String,
+    pub route: Route,
+    pub start_arrow: Arrow,
+    pub end_arrow: Arrow,
+    pub style: Style,
+}
+
+impl Connector {
+    /// A connector with the defaults: orthogonal, an arrow at the end only.
+    pub fn new(from: End, to: End) -> Self {
+        Connector {
+            from,
+            to,
+            text: String::new(),
+            route: Route::Orthogonal,
+            start_arrow: Arrow::None,
+            end_arrow: Arrow::Arrow,
+            style: Style::default(),
+        }
+    }
+}
+
+vocabulary! {
+    /// The encodings an image may have.
+    pub enum ImageFormat as "image format" { Png = "png", Jpeg = "jpeg", Svg = "svg" }
+}
+
+impl ImageFormat {
+    /// The MIME type, as used in data URLs.
+    pub fn mime(self) -> &'static str {
+        match self {
+            ImageFormat::Png => "image/png",
+            ImageFormat::Jpeg => "image/jpeg",
+            ImageFormat::Svg => "image/svg+xml",
+        }
+    }
+}
+
+/// A picture embedded in the board. The bytes are shared, so copies are cheap.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Image {
+    pub bounds: Rect,
+    pub format: ImageFormat,
+    pub data: Arc<[u8]>,
+    pub style: Style,
+}
+
+/// A freehand stroke through its points.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ink {
+    pub points: Vec<Point>,
+    pub style: Style,
+}
+
+/// Objects moved, ordered and deleted together. Members stay in the page's own list;
+/// the group only names them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Group {
+    pub members: Vec<ObjectId>,
+}
+
+/// What an object is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Kind {
+    Shape(Shape),
+    Connector(Connector),
+    Image(Image),
+    Ink(Ink),
+    Group(Group),
+}
+
+impl Kind {
+    /// The word for this kind in reads and files: `shape`, `connector`...
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Kind::Shape(_) => "shape",
+            Kind::Connector(_) => "connector",
+            Kind::Image(_) => "image",
+            Kind::Ink(_) => "ink",
+            Kind::Group(_) => "group",
+        }
+    }
+}
+
+/// Fields a newer or foreign writer put on a record that this version does not know.
+/// They are kept verbatim (each value as its source text) and written back on save,
+/// so nothing is lost in a round trip. The model never looks inside.
+pub type Extra = BTreeMap<String, String>;
+
+/// An object on a page.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Object {
+    pub id: ObjectId,
+    pub kind: Kind,
+    pub extra: Extra,
+}
+
+impl Object {
+    pub fn new(id: ObjectId, kind: Kind) -> Self {
+        Object {
+            id,
+            kind,
+            extra: Extra::new(),
+        }
+    }
+
+    /// The bounds of a shape or image; `None` for objects whose extent depends on
+    /// others (connectors, groups): see [`crate::Board::bounds`].
+    pub fn own_bounds(&self) -> Option<Rect> {
+        match &self.kind {
+            Kind::Shape(s) => Some(s.bounds),
+            Kind::Image(i) => Some(i.bounds),
+            Kind::Ink(k) => Rect::around(k.points.iter().copied()),
+            Kind::Connector(_) | Kind::Group(_) => None,
+        }
+    }
+
+    /// The text shown on the object, if it has any.
+    pub fn text(&self) -> Option<&str> {
+        match &self.kind {
+            Kind::Shape(s) => Some(&s.text),
+            Kind::Connector(c) => Some(&c.text),
+            _ => None,
+        }
+    }
+
+    /// The style of the object, if it has one.
+    pub fn style(&self) -> Option<&Style> {
+        match &self.kind {
+            Kind::Shape(s) => Some(&s.style),
+            Kind::Connector(c) => Some(&c.style),
+            Kind::Image(i) => Some(&i.style),
+            Kind::Ink(k) => Some(&k.style),
+            Kind::Group(_) => None,
+        }
+    }
+
+    /// Mutable access to the style, if the object has one.
+    pub fn style_mut(&mut self) -> Option<&mut Style> {
+        match &mut self.kind {
+            Kind::Shape(s) => Some(&mut s.style),
+            Kind::Connector(c) => Some(&mut c.style),
+            Kind::Image(i) => Some(&mut i.style),
+            Kind::Ink(k) => Some(&mut k.style),
+            Kind::Group(_) => None,
+        }
+    }
+
+    /// The ids this object refers to: connector ends and group members.
+    pub fn references(&self) -> Vec<&ObjectId> {
+        match &self.kind {
+            Kind::Connector(c) => c.from.object().into_iter().chain(c.to.object()).collect(),
+            Kind::Group(g) => g.members.iter().collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// True for a shape with the `frame` outline.
+    pub fn is_frame(&self) -> bool {
+        matches!(&self.kind, Kind::Shape(s) if s.geom == Geom::Frame)
+    }
+}

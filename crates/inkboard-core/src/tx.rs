@@ -1,0 +1,466 @@
+//! Transactions: the only way to change a [`Board`]. Every edit is recorded as a
+//! [`Step`] holding the before and after of the record it touched. Dropping a
+//! transaction without committing undoes its steps in reverse, so an error anywhere
+//! leaves no trace; committing checks the cross-record invariants once and hands back
+//! the steps as a [`Commit`], the value that undo, redo, the change log, live updates
+//! and file writes are all made from.
+
+use crate::{Board, IdKind, Kind, ModelError, Object, ObjectId, Page, PageId};
+
+/// Who made a change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Actor {
+    /// An AI agent, through a tool call.
+    Agent,
+    /// A person, in the application (or another program editing the file).
+    User,
+}
+
+impl Actor {
+    pub fn name(self) -> &'static str {
+        match self {
+            Actor::Agent => "agent",
+            Actor::User => "user",
+        }
+    }
+}
+
+/// One primitive edit, with enough data to apply it and its inverse.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    Insert {
+        page: PageId,
+        index: usize,
+        object: Object,
+    },
+    Remove {
+        page: PageId,
+        index: usize,
+        object: Object,
+    },
+    Replace {
+        page: PageId,
+        index: usize,
+        before: Object,
+        after: Object,
+    },
+    InsertPage {
+        index: usize,
+        page: Page,
+    },
+    RemovePage {
+        index: usize,
+        page: Page,
+    },
+    RenamePage {
+        page: PageId,
+        before: String,
+        after: String,
+    },
+    SetTitle {
+        before: String,
+        after: String,
+    },
+}
+
+impl Step {
+    /// The step that undoes this one: a swap of before and after.
+    pub fn inverse(&self) -> Step {
+        match self.clone() {
+            Step::Insert {
+                page,
+                index,
+                object,
+            } => Step::Remove {
+                page,
+                index,
+                object,
+            },
+            Step::Remove {
+                page,
+                index,
+                object,
+            } => Step::Insert {
+                page,
+                index,
+                object,
+            },
+            Step::Replace {
+                page,
+                index,
+                before,
+                after,
+            } => Step::Replace {
+                page,
+                index,
+                before: after,
+                after: before,
+            },
+            Step::InsertPage { index, page } => Step::RemovePage { index, page },
+            Step::RemovePage { index, page } => Step::InsertPage { index, page },
+            Step::RenamePage {
+                page,
+                before,
+                after,
+            } => Step::RenamePage {
+                page,
+                before: after,
+                after: before,
+            },
+            Step::SetTitle { before, after } => Step::SetTitle {
+                before: after,
+                after: before,
+            },
+        }
+    }
+
+    fn apply(&self, board: &mut Board) -> Result<(), ModelError> {
+        match self {
+            Step::Insert {
+                page,
+                index,
+                object,
+            } => board.raw_insert(*page, *index, object.clone()),
+            Step::Remove { page, index, .. } => board.raw_remove(*page, *index).map(drop),
+            Step::Replace {
+                page, index, after, ..
+            } => board.raw_replace(*page, *index, after.clone()).map(drop),
+            Step::InsertPage { index, page } => {
+                board.raw_insert_page(*index, page.clone());
+                Ok(())
+            }
+            Step::RemovePage { index, .. } => {
+                board.raw_remove_page(*index);
+                Ok(())
+            }
+            Step::RenamePage { page, after, .. } => {
+                board.page_mut(*page)?.name = after.clone();
+                Ok(())
+            }
+            Step::SetTitle { after, .. } => {
+                board.title = after.clone();
+                Ok(())
+            }
+        }
+    }
+}
+
+/// A committed transaction: its revision, its author, and its steps in order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Commit {
+    pub revision: u64,
+    pub by: Actor,
+    pub steps: Vec<Step>,
+}
+
+impl Commit {
+    /// The steps that undo this commit, in the order to apply them.
+    pub fn inverse_steps(&self) -> Vec<Step> {
+        self.steps.iter().rev().map(Step::inverse).collect()
+    }
+}
+
+/// A point a transaction can roll back to without dropping what came before.
+#[derive(Clone, Copy, Debug)]
+pub struct Savepoint {
+    steps: usize,
+    next_object: u64,
+    next_page: u32,
+}
+
+/// A change in progress on a board. See the module documentation.
+pub struct Transaction<'b> {
+    board: &'b mut Board,
+    steps: Vec<Step>,
+    start: Savepoint,
+    finished: bool,
+}
+
+impl<'b> Transaction<'b> {
+    pub fn begin(board: &'b mut Board) -> Self {
+        let start = Savepoint {
+            steps: 0,
+            next_object: board.next_object,
+            next_page: board.next_page,
+        };
+        Transaction {
+            board,
+            steps: Vec::new(),
+            start,
+            finished: false,
+        }
+    }
+
+    /// The board as the transaction has changed it so far.
+    pub fn board(&self) -> &Board {
+        self.board
+    }
+
+    /// True when nothing has changed yet.
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+
+    fn record(&mut self, step: Step) -> Result<(), ModelError> {
+        step.apply(self.board)?;
+        self.steps.push(step);
+        Ok(())
+    }
+
+    /// Hands out a new, never used object id.
+    pub fn new_id(&mut self, kind: IdKind) -> ObjectId {
+        self.board.allocate(kind)
+    }
+
+    /// Adds an object to a page at z-position `index` (`None`: on top).
+    pub fn insert(
+        &mut self,
+        page: PageId,
+        index: Option<usize>,
+        object: Object,
+    ) -> Result<(), ModelError> {
+        let len = self
+            .board
+            .page(page)
+            .ok_or(ModelError::NoSuchPage(page))?
+            .objects
+            .len();
+        if self.board.locate(&object.id).is_some() {
+            return Err(ModelError::DuplicateId(object.id));
+        }
+        let index = index.unwrap_or(len).min(len);
+        self.record(Step::Insert {
+            page,
+            index,
+            object,
+        })
+    }
+
+    /// Replaces the object with the same id. Recording nothing when it is unchanged.
+    pub fn replace(&mut self, object: Object) -> Result<(), ModelError> {
+        let (page, index) = self
+            .board
+            .locate(&object.id)
+            .ok_or_else(|| ModelError::NoSuchObject(object.id.clone()))?;
+        let before = self
+            .board
+            .page(page)
+            .map(|p| p.objects[index].clone())
+            .ok_or(ModelError::NoSuchPage(page))?;
+        if before == object {
+            return Ok(());
+        }
+        self.record(Step::Replace {
+            page,
+            index,
+            before,
+            after: object,
+        })
+    }
+
+    /// Changes an object in place through `edit`.
+    pub fn edit(
+        &mut self,
+        id: &ObjectId,
+        edit: impl FnOnce(&mut Object),
+    ) -> Result<(), ModelError> {
+        let mut object = self
+            .board
+            .object(id)
+            .cloned()
+            .ok_or_else(|| ModelError::NoSuchObject(id.clone()))?;
+        edit(&mut object);
+        object.id = id.clone();
+        self.replace(object)
+    }
+
+    /// Removes an object and returns it. Connectors and groups that refer to it must
+    /// go or change in the same transaction, or the commit fails.
+    pub fn remove(&mut self, id: &ObjectId) -> Result<Object, ModelError> {
+        let (page, index) = self
+            .board
+            .locate(id)
+            .ok_or_else(|| ModelError::NoSuchObject(id.clone()))?;
+        let object = self
+            .board
+            .page(page)
+            .map(|p| p.objects[index].clone())
+            .ok_or(ModelError::NoSuchPage(page))?;
+        self.record(Step::Remove {
+            page,
+            index,
+            object: object.clone(),
+        })?;
+        Ok(object)
+    }
+
+    /// Moves an object to z-position `to` on its page (clamped to the page).
+    pub fn reorder(&mut self, id: &ObjectId, to: usize) -> Result<(), ModelError> {
+        let (page, index) = self
+            .board
+            .locate(id)
+            .ok_or_else(|| ModelError::NoSuchObject(id.clone()))?;
+        if index == to {
+            return Ok(());
+        }
+        let object = self.remove(id)?;
+        let _ = index;
+        self.insert(page, Some(to), object)
+    }
+
+    /// Adds an empty page at `index` (`None`: last) and returns its id.
+    pub fn add_page(&mut self, name: &str, index: Option<usize>) -> PageId {
+        let id = PageId(self.board.next_page);
+        self.board.next_page += 1;
+        let index = index
+            .unwrap_or(self.board.pages.len())
+            .min(self.board.pages.len());
+        let step = Step::InsertPage {
+            index,
+            page: Page::new(id, name),
+        };
+        // Inserting a fresh, empty page cannot fail.
+        let _ = self.record(step);
+        id
+    }
+
+    pub fn rename_page(&mut self, page: PageId, name: &str) -> Result<(), ModelError> {
+        let before = self
+            .board
+            .page(page)
+            .ok_or(ModelError::NoSuchPage(page))?
+            .name
+            .clone();
+        if before == name {
+            return Ok(());
+        }
+        self.record(Step::RenamePage {
+            page,
+            before,
+            after: name.to_string(),
+        })
+    }
+
+    /// Removes a page with everything on it. The last page cannot go.
+    pub fn remove_page(&mut self, page: PageId) -> Result<Page, ModelError> {
+        let index = self
+            .board
+            .page_position(page)
+            .ok_or(ModelError::NoSuchPage(page))?;
+        if self.board.pages.len() == 1 {
+            return Err(ModelError::LastPage);
+        }
+        let removed = self.board.pages[index].clone();
+        self.record(Step::RemovePage {
+            index,
+            page: removed.clone(),
+        })?;
+        Ok(removed)
+    }
+
+    pub fn set_title(&mut self, title: &str) -> Result<(), ModelError> {
+        let before = self.board.title.clone();
+        if before == title {
+            return Ok(());
+        }
+        self.record(Step::SetTitle {
+            before,
+            after: title.to_string(),
+        })
+    }
+
+    /// Applies recorded steps (used by undo and redo).
+    pub fn apply_steps(&mut self, steps: &[Step]) -> Result<(), ModelError> {
+        for step in steps {
+            self.record(step.clone())?;
+        }
+        Ok(())
+    }
+
+    /// Marks a point to come back to with [`rollback_to`](Self::rollback_to).
+    pub fn savepoint(&self) -> Savepoint {
+        Savepoint {
+            steps: self.steps.len(),
+            next_object: self.board.next_object,
+            next_page: self.board.next_page,
+        }
+    }
+
+    /// Undoes every step taken since the savepoint.
+    pub fn rollback_to(&mut self, point: Savepoint) {
+        while self.steps.len() > point.steps {
+            if let Some(step) = self.steps.pop() {
+                // The inverse of a step just applied always applies.
+                let _ = step.inverse().apply(self.board);
+            }
+        }
+        self.board.next_object = point.next_object;
+        self.board.next_page = point.next_page;
+    }
+
+    /// Checks the invariants and makes the change permanent. Returns `None` when
+    /// nothing changed (no revision is used up), and rolls everything back on error.
+    pub fn commit(mut self, by: Actor) -> Result<Option<Commit>, ModelError> {
+        if let Err(e) = self.check() {
+            self.rollback_to(self.start);
+            self.finished = true;
+            return Err(e);
+        }
+        self.finished = true;
+        if self.steps.is_empty() {
+            return Ok(None);
+        }
+        self.board.revision += 1;
+        Ok(Some(Commit {
+            revision: self.board.revision,
+            by,
+            steps: std::mem::take(&mut self.steps),
+        }))
+    }
+
+    /// Connector ends and group members must resolve on their page. Where something
+    /// was removed, every reference on that page is checked; elsewhere only the
+    /// records this transaction wrote.
+    fn check(&self) -> Result<(), ModelError> {
+        let mut full: Vec<PageId> = Vec::new();
+        for step in &self.steps {
+            match step {
+                Step::Remove { page, .. } => full.push(*page),
+                Step::InsertPage { page, .. } => full.push(page.id),
+                _ => {}
+            }
+        }
+        full.sort();
+        full.dedup();
+        for page in &full {
+            if let Some(p) = self.board.page(*page) {
+                self.board.check_references(*page, p.objects.iter())?;
+            }
+        }
+        for step in &self.steps {
+            let (page, id) = match step {
+                Step::Insert { page, object, .. } => (*page, &object.id),
+                Step::Replace { page, after, .. } => (*page, &after.id),
+                _ => continue,
+            };
+            if full.contains(&page) {
+                continue;
+            }
+            if let Some(object) = self.board.object(id) {
+                if matches!(object.kind, Kind::Connector(_) | Kind::Group(_)) {
+                    self.board.check_references(page, std::iter::once(object))?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Transaction<'_> {
+    /// A transaction dropped without commit leaves no trace.
+    fn drop(&mut self) {
+        if !self.finished {
+            self.rollback_to(self.start);
+        }
+    }
+}
