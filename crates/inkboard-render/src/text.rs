@@ -1,0 +1,499 @@
+//! Text measurement and line layout with the bundled Inter fonts.
+//!
+//! Everything that needs to know how big a piece of text is (the renderer,
+//! shape auto-sizing, hit testing) goes through this module, so they all
+//! agree to the pixel. Text is shaped with `harfrust` 0.12, the same shaping
+//! engine and version that `usvg` 0.49 uses internally, with the font's
+//! default features (so kerning and ligatures are on), exactly as usvg does
+//! for `<text font-family="Inter">` when only the bundled fonts are loaded.
+//!
+//! **Missing glyphs.** Characters that Inter has no glyph for (CJK, emoji,
+//! ...) are measured with the advance of the font's `.notdef` glyph (glyph 0),
+//! which is what the shaper produces for them. This is also what usvg lays
+//! out when no fallback font has the character, so a renderer that loads
+//! only the bundled fonts draws exactly these widths. We deliberately do not
+//! substitute a fallback font or a fixed `1.0 × font_size` width.
+//!
+//! **Line layout** ([`layout`]): explicit line breaks (`\n`, `\r\n`, `\r`
+//! and the other Unicode mandatory breaks U+000B, U+000C, U+0085, U+2028,
+//! U+2029) always start a new line. With a `max_width`, each paragraph is
+//! wrapped greedily at Unicode (UAX #14) line-break opportunities; a word
+//! that alone is wider than `max_width` is broken between grapheme clusters.
+//! Wrapped lines lose their trailing whitespace. Every [`Line::width`] is
+//! exactly [`line_width`] of its [`Line::text`], so drawing each line's text
+//! on its own reproduces the measured width.
+
+use std::sync::OnceLock;
+
+use harfrust::{FontRef, ShapeOptions, Shaper, ShaperData, UnicodeBuffer};
+use unicode_linebreak::{linebreaks, BreakOpportunity};
+use unicode_segmentation::UnicodeSegmentation;
+
+/// Font size, in px, of new text.
+pub const DEFAULT_FONT_SIZE: f32 = 16.0;
+
+/// Distance between consecutive baselines, as a multiple of the font size.
+pub const LINE_HEIGHT: f32 = 1.25;
+
+/// Family name of the bundled fonts (as found in their `name` tables, so it
+/// can be used as `font-family` when handing them to usvg / fontdb).
+pub const FONT_FAMILY: &str = "Inter";
+
+/// Font weight of the bundled faces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Weight {
+    /// Inter Regular (CSS weight 400).
+    Regular,
+    /// Inter SemiBold (CSS weight 600).
+    SemiBold,
+}
+
+impl Weight {
+    /// The CSS / SVG `font-weight` number of this face.
+    pub const fn css_weight(self) -> u16 {
+        match self {
+            Weight::Regular => 400,
+            Weight::SemiBold => 600,
+        }
+    }
+
+    const fn index(self) -> usize {
+        match self {
+            Weight::Regular => 0,
+            Weight::SemiBold => 1,
+        }
+    }
+}
+
+static INTER_REGULAR: &[u8] = include_bytes!("../fonts/Inter-Regular.otf");
+static INTER_SEMIBOLD: &[u8] = include_bytes!("../fonts/Inter-SemiBold.otf");
+
+/// The bundled OpenType font file for `weight` (SIL OFL 1.1, see
+/// `fonts/LICENSE.txt`).
+pub fn font_data(weight: Weight) -> &'static [u8] {
+    match weight {
+        Weight::Regular => INTER_REGULAR,
+        Weight::SemiBold => INTER_SEMIBOLD,
+    }
+}
+
+/// A parsed, ready-to-shape face, built once per weight.
+struct Face {
+    shaper: Shaper<'static>,
+    units_per_em: f32,
+}
+
+fn face(weight: Weight) -> &'static Face {
+    static DATA: [OnceLock<(FontRef<'static>, ShaperData)>; 2] = [OnceLock::new(), OnceLock::new()];
+    static FACES: [OnceLock<Face>; 2] = [OnceLock::new(), OnceLock::new()];
+
+    let i = weight.index();
+    FACES[i].get_or_init(|| {
+        let (font, data) = DATA[i].get_or_init(|| {
+            let font = FontRef::new(font_data(weight)).expect("bundled Inter font must parse");
+            let data = ShaperData::new(&font);
+            (font, data)
+        });
+        let shaper = data.shaper(font).build();
+        let units_per_em = shaper.units_per_em() as f32;
+        Face {
+            shaper,
+            units_per_em,
+        }
+    })
+}
+
+/// Advance width, in px, of `text` set on a single line at `font_size` px.
+///
+/// The text is shaped as one run (kerning on); line breaks in `text` are not
+/// interpreted. Characters missing from Inter count with the `.notdef`
+/// advance (see the module docs).
+pub fn line_width(text: &str, font_size: f32, weight: Weight) -> f32 {
+    if text.is_empty() {
+        return 0.0;
+    }
+    let face = face(weight);
+    let mut buffer = UnicodeBuffer::new();
+    buffer.push_str(text);
+    buffer.guess_segment_properties();
+    let output = face.shaper.shape(buffer, ShapeOptions::new());
+    let units: i64 = output
+        .glyph_positions()
+        .iter()
+        .map(|p| i64::from(p.x_advance))
+        .sum();
+    units as f32 * font_size / face.units_per_em
+}
+
+/// One laid-out line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    /// The line's text, without the line break that ended it.
+    pub text: String,
+    /// `line_width(&text, ..)`, in px.
+    pub width: f32,
+}
+
+/// The result of [`layout`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct TextBlock {
+    /// The lines, top to bottom.
+    pub lines: Vec<Line>,
+    /// Width of the widest line, in px.
+    pub width: f32,
+    /// `lines.len() * font_size * LINE_HEIGHT`, in px.
+    pub height: f32,
+    /// The font size the block was laid out with, in px.
+    pub font_size: f32,
+}
+
+/// Lays `text` out in lines at `font_size` px.
+///
+/// Explicit line breaks always start a new line (a trailing `\n` therefore
+/// adds an empty last line). With `Some(max_width)` paragraphs are wrapped so
+/// that no line is wider than `max_width`, unless it holds a single grapheme
+/// cluster that alone is wider. Wrapped lines have their trailing whitespace
+/// removed; lines ended by an explicit break or the end of the text keep it.
+/// Empty text gives no lines and a height of 0.
+pub fn layout(text: &str, font_size: f32, weight: Weight, max_width: Option<f32>) -> TextBlock {
+    let mut lines = Vec::new();
+    if !text.is_empty() {
+        for paragraph in Paragraphs::new(text) {
+            match max_width {
+                None => lines.push(make_line(paragraph, font_size, weight)),
+                Some(max) => wrap_paragraph(paragraph, font_size, weight, max, &mut lines),
+            }
+        }
+    }
+    let width = lines.iter().map(|l| l.width).fold(0.0, f32::max);
+    let height = lines.len() as f32 * font_size * LINE_HEIGHT;
+    TextBlock {
+        lines,
+        width,
+        height,
+        font_size,
+    }
+}
+
+fn make_line(text: &str, font_size: f32, weight: Weight) -> Line {
+    Line {
+        text: text.to_owned(),
+        width: line_width(text, font_size, weight),
+    }
+}
+
+/// Greedily wraps one paragraph (text without explicit breaks) into `out`.
+fn wrap_paragraph(para: &str, font_size: f32, weight: Weight, max: f32, out: &mut Vec<Line>) {
+    if para.is_empty() {
+        out.push(make_line(para, font_size, weight));
+        return;
+    }
+    let fits = |s: &str| line_width(s, font_size, weight) <= max;
+
+    // Byte offsets after which a line may end; the last one is `para.len()`.
+    let breaks: Vec<usize> = linebreaks(para)
+        .filter(|&(_, op)| matches!(op, BreakOpportunity::Allowed | BreakOpportunity::Mandatory))
+        .map(|(i, _)| i)
+        .collect();
+
+    let mut start = 0;
+    let mut next_break = 0; // index into `breaks` of the first break after `start`
+    while start < para.len() {
+        while breaks[next_break] <= start {
+            next_break += 1;
+        }
+        // The furthest break opportunity whose line still fits.
+        let mut end = None;
+        for &b in &breaks[next_break..] {
+            if fits(para[start..b].trim_end()) {
+                end = Some(b);
+            } else {
+                break;
+            }
+        }
+        let end = match end {
+            Some(end) => end,
+            // Not even the first word fits: break it between graphemes,
+            // keeping at least one grapheme on the line.
+            None => {
+                let word = para[start..breaks[next_break]].trim_end();
+                let mut graphemes = word.grapheme_indices(true);
+                let first = graphemes.next().map_or(word.len(), |(_, g)| g.len());
+                let mut end = start + first;
+                for (i, g) in graphemes {
+                    let candidate = start + i + g.len();
+                    if fits(&para[start..candidate]) {
+                        end = candidate;
+                    } else {
+                        break;
+                    }
+                }
+                if end == start + word.len() {
+                    // Only whitespace is left before the break: drop it too.
+                    end = breaks[next_break];
+                }
+                end
+            }
+        };
+        out.push(make_line(para[start..end].trim_end(), font_size, weight));
+        start = end;
+    }
+}
+
+/// Splits text at explicit (mandatory) line breaks; `\r\n` counts as one.
+struct Paragraphs<'a> {
+    rest: Option<&'a str>,
+}
+
+impl<'a> Paragraphs<'a> {
+    fn new(text: &'a str) -> Self {
+        Paragraphs { rest: Some(text) }
+    }
+}
+
+impl<'a> Iterator for Paragraphs<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let rest = self.rest?;
+        match rest.char_indices().find(|&(_, c)| is_explicit_break(c)) {
+            None => {
+                self.rest = None;
+                Some(rest)
+            }
+            Some((i, c)) => {
+                let mut after = i + c.len_utf8();
+                if c == '\r' && rest[after..].starts_with('\n') {
+                    after += 1;
+                }
+                self.rest = Some(&rest[after..]);
+                Some(&rest[..i])
+            }
+        }
+    }
+}
+
+/// Characters of the UAX #14 classes BK, CR, LF and NL.
+fn is_explicit_break(c: char) -> bool {
+    matches!(
+        c,
+        '\n' | '\r' | '\u{0B}' | '\u{0C}' | '\u{85}' | '\u{2028}' | '\u{2029}'
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FS: f32 = DEFAULT_FONT_SIZE;
+    const LOREM: &str = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do \
+        eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim \
+        veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea \
+        commodo consequat. https://example.com/a/very/long/path/without/any/spaces";
+
+    fn texts(block: &TextBlock) -> Vec<&str> {
+        block.lines.iter().map(|l| l.text.as_str()).collect()
+    }
+
+    /// Checks the invariants every wrapped block must satisfy.
+    fn check_wrapped(block: &TextBlock, max: f32, weight: Weight) {
+        for line in &block.lines {
+            assert_eq!(line.width, line_width(&line.text, block.font_size, weight));
+            assert!(
+                line.width <= max || line.text.graphemes(true).count() == 1,
+                "line {:?} is {} px wide, max {max}",
+                line.text,
+                line.width
+            );
+            assert_eq!(line.text.trim_end(), line.text, "trailing whitespace kept");
+        }
+        let widest = block.lines.iter().map(|l| l.width).fold(0.0, f32::max);
+        assert_eq!(block.width, widest);
+        assert_eq!(
+            block.height,
+            block.lines.len() as f32 * block.font_size * LINE_HEIGHT
+        );
+    }
+
+    #[test]
+    fn bundled_fonts_are_opentype_cff() {
+        for w in [Weight::Regular, Weight::SemiBold] {
+            assert_eq!(&font_data(w)[..4], b"OTTO");
+        }
+        assert_ne!(font_data(Weight::Regular), font_data(Weight::SemiBold));
+    }
+
+    #[test]
+    fn widths_are_positive_and_monotonic() {
+        let text = "Hello, whiteboard!";
+        let mut prev = 0.0;
+        for (i, c) in text.char_indices() {
+            let w = line_width(&text[..i + c.len_utf8()], FS, Weight::Regular);
+            assert!(w > prev, "{:?}: {w} <= {prev}", &text[..i + 1]);
+            prev = w;
+        }
+        // Plausible magnitude: 16 px Inter averages roughly 0.5 em per char.
+        assert!(prev > 0.35 * FS * text.len() as f32 && prev < 0.7 * FS * text.len() as f32);
+        assert_eq!(line_width("", FS, Weight::Regular), 0.0);
+    }
+
+    #[test]
+    fn width_scales_with_font_size_and_weight() {
+        let w16 = line_width("Hello world", 16.0, Weight::Regular);
+        let w32 = line_width("Hello world", 32.0, Weight::Regular);
+        assert!((w32 - 2.0 * w16).abs() < 1e-3, "{w32} vs 2 × {w16}");
+        let bold = line_width("Hello world", 16.0, Weight::SemiBold);
+        assert!(
+            bold > w16,
+            "SemiBold {bold} should be wider than Regular {w16}"
+        );
+    }
+
+    #[test]
+    fn kerning_is_applied() {
+        for w in [Weight::Regular, Weight::SemiBold] {
+            let av = line_width("AV", FS, w);
+            let separate = line_width("A", FS, w) + line_width("V", FS, w);
+            assert!(av < separate - 0.1, "{w:?}: AV {av} vs A+V {separate}");
+        }
+    }
+
+    #[test]
+    fn missing_glyphs_use_notdef_advance() {
+        // Neither CJK nor emoji are in Inter: each counts as one .notdef.
+        let one = line_width("日", FS, Weight::Regular);
+        assert!(one > 0.0);
+        assert_eq!(line_width("😀", FS, Weight::Regular), one);
+        assert!((line_width("日本語", FS, Weight::Regular) - 3.0 * one).abs() < 1e-3);
+        let mixed = line_width("a日b", FS, Weight::Regular);
+        let parts =
+            line_width("a", FS, Weight::Regular) + one + line_width("b", FS, Weight::Regular);
+        assert!((mixed - parts).abs() < 1e-3, "{mixed} vs {parts}");
+    }
+
+    #[test]
+    fn empty_text_has_no_lines() {
+        let block = layout("", 20.0, Weight::Regular, Some(100.0));
+        assert!(block.lines.is_empty());
+        assert_eq!(block.width, 0.0);
+        assert_eq!(block.height, 0.0);
+        assert_eq!(block.font_size, 20.0);
+        assert_eq!(layout("", FS, Weight::Regular, None).height, 0.0);
+    }
+
+    #[test]
+    fn explicit_newlines() {
+        for max in [None, Some(1000.0)] {
+            let block = layout("one\ntwo\n\nthree\r\nfour\n", FS, Weight::Regular, max);
+            assert_eq!(texts(&block), ["one", "two", "", "three", "four", ""]);
+            assert_eq!(block.height, 6.0 * FS * LINE_HEIGHT);
+            assert_eq!(block.lines[2].width, 0.0);
+            assert_eq!(block.width, line_width("three", FS, Weight::Regular));
+        }
+        let block = layout("a\u{2028}b\rc", FS, Weight::Regular, None);
+        assert_eq!(texts(&block), ["a", "b", "c"]);
+        assert_eq!(texts(&layout("\n", FS, Weight::Regular, None)), ["", ""]);
+    }
+
+    #[test]
+    fn no_max_width_means_no_wrapping() {
+        let block = layout(LOREM, FS, Weight::Regular, None);
+        assert_eq!(texts(&block), [LOREM]);
+        assert_eq!(block.width, line_width(LOREM, FS, Weight::Regular));
+        assert_eq!(block.height, FS * LINE_HEIGHT);
+    }
+
+    #[test]
+    fn wrapping_respects_max_width() {
+        for weight in [Weight::Regular, Weight::SemiBold] {
+            for max in [40.0, 75.0, 120.0, 200.0, 333.3, 1000.0] {
+                let block = layout(LOREM, FS, weight, Some(max));
+                check_wrapped(&block, max, weight);
+                // Nothing but whitespace at the breaks is lost.
+                let rejoined: String = texts(&block).concat();
+                let original: String = LOREM.split_whitespace().collect();
+                assert_eq!(rejoined.replace(' ', ""), original, "max {max}");
+                if max >= 200.0 {
+                    // Greedy: the next word would not have fitted on the line.
+                    for pair in block.lines.windows(2) {
+                        let next_word = pair[1].text.split(' ').next().unwrap();
+                        let joined = format!("{} {next_word}", pair[0].text);
+                        assert!(line_width(&joined, FS, weight) > max, "{joined:?}");
+                    }
+                }
+            }
+        }
+        let block = layout("Hello world", FS, Weight::Regular, Some(60.0));
+        assert_eq!(texts(&block), ["Hello", "world"]);
+    }
+
+    #[test]
+    fn wide_enough_box_keeps_one_line() {
+        let w = line_width("Hello world", FS, Weight::Regular);
+        assert_eq!(
+            texts(&layout("Hello world", FS, Weight::Regular, Some(w))),
+            ["Hello world"]
+        );
+        assert_eq!(
+            texts(&layout("Hello world", FS, Weight::Regular, Some(w - 0.01))),
+            ["Hello", "world"]
+        );
+    }
+
+    #[test]
+    fn long_words_are_broken_between_graphemes() {
+        let word = "Supercalifragilisticexpialidocious";
+        let max = 50.0;
+        let block = layout(word, FS, Weight::Regular, Some(max));
+        assert!(block.lines.len() >= 4, "{:?}", texts(&block));
+        check_wrapped(&block, max, Weight::Regular);
+        assert_eq!(texts(&block).concat(), word);
+        // Each line is as full as possible.
+        for pair in block.lines.windows(2) {
+            let next = pair[1].text.chars().next().unwrap();
+            let longer = format!("{}{next}", pair[0].text);
+            assert!(line_width(&longer, FS, Weight::Regular) > max);
+        }
+
+        // The tail of a broken word shares its line with following words.
+        let block = layout("aaaaaaaaaaaaa b", FS, Weight::Regular, Some(60.0));
+        check_wrapped(&block, 60.0, Weight::Regular);
+        assert_eq!(texts(&block), ["aaaaaa", "aaaaaa", "a b"]);
+
+        // Combining marks stay with their base character.
+        let block = layout("e\u{301}e\u{301}e\u{301}", FS, Weight::Regular, Some(1.0));
+        assert_eq!(texts(&block), ["e\u{301}"; 3]);
+    }
+
+    #[test]
+    fn tiny_max_width_puts_each_grapheme_on_its_own_line() {
+        let block = layout("ab cd", FS, Weight::Regular, Some(1.0));
+        assert_eq!(texts(&block), ["a", "b", "c", "d"]);
+        check_wrapped(&block, 1.0, Weight::Regular);
+        let block = layout("日本", FS, Weight::Regular, Some(0.0));
+        assert_eq!(texts(&block), ["日", "本"]);
+    }
+
+    #[test]
+    fn trailing_spaces_trimmed_only_when_wrapped() {
+        let block = layout("Hello     world  ", FS, Weight::Regular, Some(60.0));
+        assert_eq!(texts(&block), ["Hello", "world"]);
+        let block = layout("Hello  ", FS, Weight::Regular, None);
+        assert_eq!(texts(&block), ["Hello  "]);
+        assert!(block.width > line_width("Hello", FS, Weight::Regular));
+    }
+
+    #[test]
+    fn measuring_is_fast() {
+        // Warm the face cache, then time a typical label.
+        line_width("x", FS, Weight::Regular);
+        let start = std::time::Instant::now();
+        let n = 200;
+        for _ in 0..n {
+            std::hint::black_box(line_width("Sticky note label", FS, Weight::Regular));
+        }
+        let per_call = start.elapsed() / n;
+        // Generous bound (debug builds, shared CI machines).
+        assert!(per_call.as_millis() < 5, "{per_call:?} per line_width call");
+    }
+}
