@@ -29,6 +29,7 @@ pub use history::History;
 pub use id::{IdKind, ObjectId, PageId};
 pub use object::{
     Arrow, Connector, End, Extra, Geom, Group, Image, ImageFormat, Ink, Kind, Object, Route, Shape,
+    FRAME_TITLE_HEIGHT,
 };
 pub use style::{Align, Color, Dash, Palette, Style, VAlign};
 pub use tx::{Actor, Commit, Savepoint, Step, Transaction};
@@ -62,6 +63,7 @@ pub trait Vocabulary: Sized + Copy + 'static {
 }
 
 /// Declares a fieldless enum together with its [`Vocabulary`] words.
+#[macro_export]
 macro_rules! vocabulary {
     ($(#[$meta:meta])* $vis:vis enum $name:ident as $what:literal { $($(#[$vmeta:meta])* $variant:ident = $word:literal),+ $(,)? }) => {
         $(#[$meta])*
@@ -79,4 +81,3 @@ macro_rules! vocabulary {
         }
     };
 }
-pub(crate) use vocabulary;

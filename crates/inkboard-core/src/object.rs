@@ -4,7 +4,8 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use crate::{vocabulary, ObjectId, Point, Rect, Style};
+use crate::vocabulary;
+use crate::{ObjectId, Point, Rect, Style};
 
 vocabulary! {
     /// The outline of a shape. `note` is a sticky note, `text` a borderless text box,

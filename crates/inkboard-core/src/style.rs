@@ -4,7 +4,8 @@
 
 use std::fmt;
 
-use crate::{vocabulary, ModelError, Vocabulary};
+use crate::vocabulary;
+use crate::{ModelError, Vocabulary};
 
 vocabulary! {
     /// The named colours of the default palette.

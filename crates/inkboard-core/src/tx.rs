@@ -464,3 +464,22 @@ impl Drop for Transaction<'_> {
         }
     }
 }
+
+impl Board {
+    /// Takes back the latest commit as if it had never happened, revision included.
+    /// Used when the write that was to follow the commit failed. `commit` must be
+    /// the last one made on this board.
+    pub fn revert(&mut self, commit: &Commit) -> Result<(), ModelError> {
+        for step in commit.inverse_steps() {
+            step.apply(self)?;
+        }
+        self.revision = commit.revision.saturating_sub(1);
+        Ok(())
+    }
+
+    /// Moves the revision forward to `revision` (never back): used when a change
+    /// arrived from outside (another program rewrote the file) without a new one.
+    pub fn advance_revision(&mut self, revision: u64) {
+        self.revision = self.revision.max(revision);
+    }
+}

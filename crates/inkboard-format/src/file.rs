@@ -1,0 +1,314 @@
+//! Board files on disk: which names are board files, loading with a [`Stamp`] of
+//! what was read, and saving that never loses anything.
+//!
+//! A save is atomic: the text is made first, written to a hidden temporary file in
+//! the same folder, flushed to disk, then renamed over the target, so a reader sees
+//! the old file or the new one, never half of one. It is also checked: it writes
+//! only when the file on disk is still the one that was read (same [`Stamp`]), so an
+//! edit made meanwhile by a person or another program is never overwritten. The
+//! check and the write are one step only under a [`FileLock`], which every inkboard
+//! process takes around a load → change → save.
+
+mod lock;
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use inkboard_core::Board;
+use sha2::{Digest, Sha256};
+
+use crate::json::{board_from_json, to_pretty_string};
+use crate::FormatError;
+
+pub use lock::{FileLock, LOCK_TIMEOUT};
+
+/// The kinds of board file, by extension. All hold the same JSON document; the
+/// other names are accepted so that files named for other tools open as they are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    /// `.inkboard`
+    Inkboard,
+    /// `.inkboard.json`
+    InkboardJson,
+    /// `.tableau.json`
+    TableauJson,
+}
+
+impl FileKind {
+    /// The kind of file `path` names, from its extension (case-insensitive).
+    pub fn from_path(path: &Path) -> Result<FileKind, FormatError> {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_ascii_lowercase())
+            .unwrap_or_default();
+        // The longer names first: ".inkboard.json" also ends in ".json".
+        [
+            FileKind::InkboardJson,
+            FileKind::TableauJson,
+            FileKind::Inkboard,
+        ]
+        .into_iter()
+        .find(|kind| name.len() > kind.extension().len() && name.ends_with(kind.extension()))
+        .ok_or_else(|| FormatError::UnknownExtension {
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// The extension, with its dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            FileKind::Inkboard => ".inkboard",
+            FileKind::InkboardJson => ".inkboard.json",
+            FileKind::TableauJson => ".tableau.json",
+        }
+    }
+}
+
+/// What a file held when it was read or written: the SHA-256 of its bytes and their
+/// count. Two stamps are equal exactly when the contents are (a touch that changes
+/// nothing is no change; a same-size edit within the same second still is).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stamp {
+    len: u64,
+    hash: [u8; 32],
+}
+
+impl Stamp {
+    /// The stamp of these bytes.
+    pub fn of(bytes: &[u8]) -> Stamp {
+        Stamp {
+            len: bytes.len() as u64,
+            hash: Sha256::digest(bytes).into(),
+        }
+    }
+
+    /// The size of the file, in bytes.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// True for an empty file.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// A board read from a file.
+#[derive(Debug)]
+pub struct Loaded {
+    pub board: Board,
+    /// What was on disk: pass it to [`save`] to write back only if nobody changed it.
+    pub stamp: Stamp,
+    /// The size of the file.
+    pub bytes: usize,
+}
+
+/// A board written to a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Saved {
+    /// What is on disk now: the `expected` stamp of the next save.
+    pub stamp: Stamp,
+    /// The size of the file.
+    pub bytes: usize,
+}
+
+/// Reads a board file. A missing file is [`FormatError::NotFound`]; a file that does
+/// not read is the reason, with the file named ([`FormatError::InFile`]).
+pub fn load(path: &Path) -> Result<Loaded, FormatError> {
+    FileKind::from_path(path)?;
+    let bytes = match fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Err(FormatError::NotFound {
+                path: path.to_path_buf(),
+            })
+        }
+        Err(e) => return Err(FormatError::io("read", path, e)),
+    };
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        FormatError::invalid(
+            "",
+            format!(
+                "the file is not UTF-8 text (bad byte at offset {}): it is not a board, or it is damaged",
+                e.valid_up_to()
+            ),
+        )
+        .in_file(path)
+    })?;
+    let board = board_from_json(text).map_err(|e| e.in_file(path))?;
+    Ok(Loaded {
+        board,
+        stamp: Stamp::of(&bytes),
+        bytes: bytes.len(),
+    })
+}
+
+/// The stamp of what is on disk now; `None` when there is no file.
+pub fn stamp_of(path: &Path) -> Result<Option<Stamp>, FormatError> {
+    match fs::read(path) {
+        Ok(bytes) => Ok(Some(Stamp::of(&bytes))),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(FormatError::io("read", path, e)),
+    }
+}
+
+/// Saves a board, atomically, only over what the caller has seen.
+///
+/// - `expected: Some(stamp)`: the file must still be as it was when read (or last
+///   saved); if it changed or went away, [`FormatError::ChangedOnDisk`] and nothing
+///   is written.
+/// - `expected: None`: the board is new; if a file is already there,
+///   [`FormatError::AlreadyExists`] and nothing is written. (Overwriting is the
+///   caller's explicit decision: [`save_overwrite`].)
+///
+/// The check and the write are atomic together only for callers holding the file's
+/// [`FileLock`]. Creating (`None`) is atomic even without it: the new file is linked
+/// into place, which fails if a file appeared meanwhile.
+pub fn save(path: &Path, board: &Board, expected: Option<&Stamp>) -> Result<Saved, FormatError> {
+    FileKind::from_path(path)?;
+    let text = to_pretty_string(board);
+    let target = resolve(path);
+    match (expected, stamp_of(&target)?) {
+        (None, Some(_)) => Err(FormatError::AlreadyExists {
+            path: path.to_path_buf(),
+        }),
+        (Some(_), None) => Err(FormatError::ChangedOnDisk {
+            path: path.to_path_buf(),
+        }),
+        (Some(want), Some(now)) if *want != now => Err(FormatError::ChangedOnDisk {
+            path: path.to_path_buf(),
+        }),
+        (None, None) => write_atomic(path, &target, text.as_bytes(), Mode::Create),
+        (Some(_), Some(_)) => write_atomic(path, &target, text.as_bytes(), Mode::Replace),
+    }
+}
+
+/// Saves a board whatever is on disk: the caller has decided to overwrite (or the
+/// file is new). Atomic like [`save`].
+pub fn save_overwrite(path: &Path, board: &Board) -> Result<Saved, FormatError> {
+    FileKind::from_path(path)?;
+    let text = to_pretty_string(board);
+    let target = resolve(path);
+    write_atomic(path, &target, text.as_bytes(), Mode::Replace)
+}
+
+/// The file a save really writes: the target of a symbolic link, so that saving
+/// through a link updates the file it points to instead of replacing the link.
+fn resolve(path: &Path) -> PathBuf {
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+        }
+        _ => path.to_path_buf(),
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Fail if a file appears at the target.
+    Create,
+    /// Replace what is at the target.
+    Replace,
+}
+
+/// A temporary file that removes itself unless it was moved into place.
+struct Temp {
+    path: PathBuf,
+    placed: bool,
+}
+
+impl Drop for Temp {
+    fn drop(&mut self) {
+        if !self.placed {
+            // Nothing more can be done about a temp file that will not go; the error
+            // that brought us here is the one worth reporting.
+            let _ = fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// A hidden name beside the target, unique for this process and call, so that
+/// concurrent saves never write into each other's temporary file.
+fn temp_path(target: &Path) -> PathBuf {
+    static CALLS: AtomicU64 = AtomicU64::new(0);
+    let call = CALLS.fetch_add(1, Ordering::Relaxed);
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    target.with_file_name(format!(".{name}.{}.{call}.tmp", std::process::id()))
+}
+
+/// The folder a file is in ("." for a bare file name).
+fn folder(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// Writes `bytes` to `target` atomically; `shown` is the path as the caller gave it,
+/// for messages.
+fn write_atomic(
+    shown: &Path,
+    target: &Path,
+    bytes: &[u8],
+    mode: Mode,
+) -> Result<Saved, FormatError> {
+    let mut temp = Temp {
+        path: temp_path(target),
+        placed: false,
+    };
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&temp.path)
+        .map_err(|e| FormatError::io("write a temporary file for", shown, e))?;
+    file.write_all(bytes)
+        .and_then(|_| file.sync_all())
+        .map_err(|e| FormatError::io("write a temporary file for", shown, e))?;
+    drop(file);
+    match mode {
+        Mode::Replace => {
+            // A replaced file keeps its permissions (the temp file has the defaults).
+            if let Ok(meta) = fs::metadata(target) {
+                fs::set_permissions(&temp.path, meta.permissions())
+                    .map_err(|e| FormatError::io("keep the permissions of", shown, e))?;
+            }
+            fs::rename(&temp.path, target).map_err(|e| FormatError::io("replace", shown, e))?;
+            temp.placed = true;
+        }
+        Mode::Create => {
+            // A hard link fails if the target exists, so a file that appeared since
+            // the check is never clobbered. The temp name is then removed by `Temp`.
+            match fs::hard_link(&temp.path, target) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                    return Err(FormatError::AlreadyExists {
+                        path: shown.to_path_buf(),
+                    })
+                }
+                // Some file systems (FAT, some network mounts) have no hard links;
+                // there the check made by the caller has to do.
+                Err(_) => {
+                    fs::rename(&temp.path, target)
+                        .map_err(|e| FormatError::io("create", shown, e))?;
+                    temp.placed = true;
+                }
+            }
+        }
+    }
+    drop(temp);
+    // Makes the rename itself durable. It has happened and is visible, so a failure
+    // here (some file systems refuse to sync a folder) must not report the save as
+    // failed: the caller would think the old file is still there.
+    if let Ok(dir) = File::open(folder(target)) {
+        let _ = dir.sync_all();
+    }
+    Ok(Saved {
+        stamp: Stamp::of(bytes),
+        bytes: bytes.len(),
+    })
+}

@@ -1,0 +1,261 @@
+//! The file document: a whole board as JSON, and back.
+//!
+//! ```json
+//! {"format": "inkboard", "version": 1, "title": "...", "revision": 3, "next_id": 12,
+//!  "pages": [{"id": "p1", "name": "Page 1", "objects": [...]}]}
+//! ```
+//!
+//! followed by the board's unknown fields, sorted; pages and objects likewise end
+//! with theirs.
+
+use std::collections::{HashMap, HashSet};
+
+use inkboard_core::{Board, End, Kind, ObjectId, Page, PageId};
+use serde_json::{Map, Value};
+
+use super::migrate::migrate;
+use super::object::{object_from_json_at, object_to_json, write_extra};
+use super::pretty::pretty;
+use super::read::{describe, index, Fields};
+use super::{Detail, FORMAT_VERSION};
+use crate::FormatError;
+
+/// The word in the `format` field that marks an inkboard document.
+const MAGIC: &str = "inkboard";
+
+const BOARD_KEYS: &[&str] = &["format", "version", "title", "revision", "next_id", "pages"];
+const PAGE_KEYS: &[&str] = &["id", "name", "objects"];
+
+/// The whole board as the file document (images with their data).
+pub fn board_to_json(board: &Board) -> Value {
+    let mut doc = Map::new();
+    doc.insert("format".into(), Value::from(MAGIC));
+    doc.insert("version".into(), Value::from(FORMAT_VERSION));
+    doc.insert("title".into(), Value::from(board.title()));
+    doc.insert("revision".into(), Value::from(board.revision()));
+    doc.insert("next_id".into(), Value::from(board.next_object()));
+    let pages = board.pages().iter().map(page_to_json).collect();
+    doc.insert("pages".into(), Value::Array(pages));
+    write_extra(board.extra(), BOARD_KEYS, false, &mut doc);
+    Value::Object(doc)
+}
+
+fn page_to_json(page: &Page) -> Value {
+    let mut out = Map::new();
+    out.insert("id".into(), Value::from(page.id.to_string()));
+    out.insert("name".into(), Value::from(page.name.as_str()));
+    let objects = page
+        .objects
+        .iter()
+        .map(|o| Value::Object(object_to_json(o, Detail::File)))
+        .collect();
+    out.insert("objects".into(), Value::Array(objects));
+    write_extra(&page.extra, PAGE_KEYS, false, &mut out);
+    Value::Object(out)
+}
+
+/// The file text of a board: the document pretty-printed with a 2-space indent (lists
+/// of plain values on one line), keys in their fixed order, and a final newline.
+pub fn to_pretty_string(board: &Board) -> String {
+    pretty(&board_to_json(board))
+}
+
+/// Reads a file document: parses the JSON, checks it is an inkboard document of a
+/// version this build knows, migrates it to the current version, reads every field
+/// and checks the references, then builds the board with
+/// [`Board::from_parts`]. Errors name the place, e.g. `pages[0].objects[3].geom`.
+pub fn board_from_json(text: &str) -> Result<Board, FormatError> {
+    let value: Value = serde_json::from_str(text).map_err(not_json)?;
+    let Value::Object(mut doc) = value else {
+        return Err(FormatError::NotInkboard {
+            found: format!("it holds {}, not a JSON object", describe(&value)),
+        });
+    };
+    match doc.get("format") {
+        Some(Value::String(s)) if s == MAGIC => {}
+        Some(other) => {
+            return Err(FormatError::NotInkboard {
+                found: format!("its \"format\" is {}, not \"{MAGIC}\"", describe(other)),
+            })
+        }
+        None => {
+            return Err(FormatError::NotInkboard {
+                found: format!("it has no \"format\": \"{MAGIC}\" field"),
+            })
+        }
+    }
+    let version = match doc.get("version") {
+        None => {
+            return Err(FormatError::invalid(
+                "",
+                "missing \"version\": add the format version (1 for this format)",
+            ))
+        }
+        Some(v) => match v.as_u64() {
+            Some(n) if n >= 1 => n,
+            _ => {
+                return Err(FormatError::invalid(
+                    "version",
+                    format!(
+                        "expected a format version (a whole number from 1), got {}",
+                        describe(v)
+                    ),
+                ))
+            }
+        },
+    };
+    if version > FORMAT_VERSION {
+        return Err(FormatError::TooNew { version });
+    }
+    migrate(&mut doc, version)?;
+    let doc = Value::Object(doc);
+    read_board(&doc)
+}
+
+/// A `serde_json` error as [`FormatError::NotJson`], without serde's own
+/// " at line L column C" suffix since the message places it itself.
+fn not_json(e: serde_json::Error) -> FormatError {
+    let (line, column) = (e.line(), e.column());
+    let full = e.to_string();
+    let suffix = format!(" at line {line} column {column}");
+    let mut reason = full.strip_suffix(&suffix).unwrap_or(&full).to_string();
+    if e.is_eof() {
+        reason = format!("{reason} (is the file cut short?)");
+    }
+    FormatError::NotJson {
+        line,
+        column,
+        reason,
+    }
+}
+
+/// Reads a current-version document into a board.
+fn read_board(doc: &Value) -> Result<Board, FormatError> {
+    let mut f = Fields::new(doc, "", "a board")?;
+    // Checked before.
+    f.get("format");
+    f.get("version");
+    let title = f.string("title")?.to_string();
+    // The counters are bookkeeping: a hand-made file may leave them out.
+    let revision = f.opt_count("revision")?.unwrap_or(0);
+    let next_id = f.opt_count("next_id")?.unwrap_or(1);
+    let list = f.list("pages")?;
+    let pages = list
+        .iter()
+        .enumerate()
+        .map(|(i, p)| read_page(p, &index("pages", i)))
+        .collect::<Result<Vec<_>, _>>()?;
+    check_references(&pages)?;
+    let extra = f.extra();
+    // The checks above name places; the model's own check stays as the last word.
+    Board::from_parts(title, pages, next_id, revision, extra)
+        .map_err(|e| FormatError::invalid("pages", e.to_string()))
+}
+
+fn read_page(value: &Value, at: &str) -> Result<Page, FormatError> {
+    let mut f = Fields::new(value, at, "a page")?;
+    let id_text = f.string("id")?;
+    let id = PageId::parse(id_text).filter(|id| id.0 >= 1).ok_or_else(|| {
+        f.error(
+            "id",
+            format!("invalid page id {id_text:?}: page ids are \"p\" and a number from 1, like \"p1\""),
+        )
+    })?;
+    let name = f.string("name")?.to_string();
+    let list = f.list("objects")?;
+    let at_objects = f.path("objects");
+    let objects = list
+        .iter()
+        .enumerate()
+        .map(|(i, o)| object_from_json_at(o, &index(&at_objects, i)))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Page {
+        id,
+        name,
+        objects,
+        extra: f.extra(),
+    })
+}
+
+/// Unique page and object ids, and connector ends and group members on their own
+/// page: the invariants of [`Board::from_parts`], checked here first so that the
+/// error can say where the offending field is.
+fn check_references(pages: &[Page]) -> Result<(), FormatError> {
+    let mut page_ids: HashMap<PageId, usize> = HashMap::new();
+    let mut object_ids: HashMap<&ObjectId, String> = HashMap::new();
+    for (pi, page) in pages.iter().enumerate() {
+        let at_page = index("pages", pi);
+        if let Some(first) = page_ids.insert(page.id, pi) {
+            return Err(FormatError::invalid(
+                format!("{at_page}.id"),
+                format!(
+                    "page id {} is also the id of pages[{first}]: give each page its own id",
+                    page.id
+                ),
+            ));
+        }
+        for (oi, object) in page.objects.iter().enumerate() {
+            let at = format!("{at_page}.objects[{oi}]");
+            if let Some(first) = object_ids.get(&object.id) {
+                return Err(FormatError::invalid(
+                    format!("{at}.id"),
+                    format!(
+                        "the id \"{}\" is used twice (also at {first}): give each object its own id",
+                        object.id
+                    ),
+                ));
+            }
+            object_ids.insert(&object.id, at);
+        }
+    }
+    for (pi, page) in pages.iter().enumerate() {
+        let here: HashSet<&ObjectId> = page.objects.iter().map(|o| &o.id).collect();
+        for (oi, object) in page.objects.iter().enumerate() {
+            let at = format!("pages[{pi}].objects[{oi}]");
+            let missing = |id: &ObjectId, field: String, what: &str, fix: &str| {
+                let elsewhere = if object_ids.contains_key(id) {
+                    " (it is on another page)"
+                } else {
+                    ""
+                };
+                FormatError::invalid(
+                    field,
+                    format!(
+                        "{what} \"{}\" refers to no object \"{id}\" on page {}{elsewhere}: {fix}",
+                        object.id, page.id
+                    ),
+                )
+            };
+            match &object.kind {
+                Kind::Connector(c) => {
+                    for (key, end) in [("from", &c.from), ("to", &c.to)] {
+                        if let End::Object(id) = end {
+                            if !here.contains(id) {
+                                return Err(missing(
+                                    id,
+                                    format!("{at}.{key}"),
+                                    "connector",
+                                    "use the id of an object on the same page, or a point {\"x\", \"y\"}",
+                                ));
+                            }
+                        }
+                    }
+                }
+                Kind::Group(g) => {
+                    for (i, id) in g.members.iter().enumerate() {
+                        if !here.contains(id) {
+                            return Err(missing(
+                                id,
+                                format!("{at}.ids[{i}]"),
+                                "group",
+                                "remove it from \"ids\" or use an object on the same page",
+                            ));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}

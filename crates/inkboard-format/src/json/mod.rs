@@ -1,0 +1,32 @@
+//! The JSON form of a board: the file document, and the compact form of single
+//! objects that tool reads return. Both share one writer and one reader, so a read
+//! shows an object exactly as the file holds it (images aside, see [`Detail`]).
+//!
+//! Writing is compact: fields at their default are left out, numbers are rounded to
+//! 0.01, and keys come in a fixed order (the known fields as documented on
+//! [`object_to_json`], then unknown fields sorted), so equal boards give equal bytes.
+//! Reading goes parse → migrate → check → [`Board::from_parts`](inkboard_core::Board::from_parts):
+//! every error names its place in the document.
+
+mod board;
+mod migrate;
+mod object;
+mod pretty;
+mod read;
+
+pub use board::{board_from_json, board_to_json, to_pretty_string};
+pub use object::{num, object_from_json, object_from_json_at, object_to_json, style_to_json};
+
+/// The version of the file format this build writes, and the newest it reads. Older
+/// versions are migrated on load (see `migrate.rs`).
+pub const FORMAT_VERSION: u64 = 1;
+
+/// How much of an object to show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detail {
+    /// Everything, as saved in the file.
+    File,
+    /// As tool reads show it: like `File`, but an image's bytes are replaced by their
+    /// count (`"bytes": n`), since a data URL is of no use to a reader and can be huge.
+    Read,
+}

@@ -1,0 +1,454 @@
+//! One object to JSON and back, in the compact form shared by files and tool reads.
+
+use base64::engine::general_purpose::STANDARD as BASE64;
+use base64::Engine as _;
+use inkboard_core::{
+    Arrow, Connector, End, Extra, Geom, Group, Image, ImageFormat, Ink, Kind, Object, Point, Rect,
+    Route, Shape, Style, Vocabulary,
+};
+use serde_json::{Map, Number, Value};
+
+use super::read::{describe, index, join, number_value, Fields};
+use super::Detail;
+use crate::FormatError;
+
+/// The style fields, in the order they are written (ink writes `stroke` and
+/// `stroke_width` as `color` and `width`).
+const STYLE_KEYS: [&str; 9] = [
+    "fill",
+    "stroke",
+    "stroke_width",
+    "dash",
+    "font_size",
+    "text_color",
+    "align",
+    "valign",
+    "opacity",
+];
+
+/// The fields each type knows besides its style. An unknown field (kept in `Extra`)
+/// with one of these names is not written, since reading it back would take it for
+/// the known field.
+const SHAPE_KEYS: &[&str] = &["id", "type", "geom", "x", "y", "w", "h", "text"];
+const CONNECTOR_KEYS: &[&str] = &[
+    "id",
+    "type",
+    "from",
+    "to",
+    "text",
+    "route",
+    "start_arrow",
+    "end_arrow",
+];
+const IMAGE_KEYS: &[&str] = &["id", "type", "x", "y", "w", "h", "format", "data", "bytes"];
+const INK_KEYS: &[&str] = &["id", "type", "points", "color", "width"];
+const GROUP_KEYS: &[&str] = &["id", "type", "ids"];
+
+/// The words of the `type` field.
+const TYPES: &str = "shape, connector, image, ink, group";
+
+/// A number for JSON: rounded to 0.01 (board units are pixels; finer is noise that
+/// only bloats files and diffs), integral values without a fraction (`10`, not
+/// `10.0`), and `-0` as `0`.
+///
+/// A non-finite number (which the model should never hold) is written as 0: a file
+/// that cannot be read back would lose the whole board, not one coordinate.
+pub fn num(v: f64) -> Value {
+    if !v.is_finite() {
+        return Value::from(0);
+    }
+    // Beyond 1e15 a double has no hundredths to round, and scaling could overflow.
+    let r = if v.abs() < 1e15 {
+        (v * 100.0).round() / 100.0
+    } else {
+        v
+    };
+    if r.trunc() == r && r.abs() < 9e15 {
+        Value::from(r as i64)
+    } else {
+        Number::from_f64(r).map_or(Value::from(0), Value::Number)
+    }
+}
+
+/// Inserts the style fields that are set, in the documented order: fill, stroke,
+/// stroke_width, dash, font_size, text_color, align, valign, opacity.
+pub fn style_to_json(style: &Style, out: &mut Map<String, Value>) {
+    write_style(style, out, false);
+}
+
+/// Writes a style; ink strokes call their stroke `color` and `width`, written first,
+/// by the caller's order, so here they are skipped.
+fn write_style(style: &Style, out: &mut Map<String, Value>, ink: bool) {
+    let color = |c: Option<inkboard_core::Color>| c.map(|c| Value::from(c.to_string()));
+    let fields: [(&str, Option<Value>); 9] = [
+        ("fill", color(style.fill)),
+        ("stroke", if ink { None } else { color(style.stroke) }),
+        (
+            "stroke_width",
+            if ink {
+                None
+            } else {
+                style.stroke_width.map(num)
+            },
+        ),
+        ("dash", style.dash.map(|d| Value::from(d.name()))),
+        ("font_size", style.font_size.map(num)),
+        ("text_color", color(style.text_color)),
+        ("align", style.align.map(|a| Value::from(a.name()))),
+        ("valign", style.valign.map(|a| Value::from(a.name()))),
+        ("opacity", style.opacity.map(num)),
+    ];
+    for (key, value) in fields {
+        if let Some(value) = value {
+            out.insert(key.to_string(), value);
+        }
+    }
+}
+
+/// Writes the unknown fields back, sorted (an `Extra` is a sorted map), skipping
+/// names the record's type knows. A value that is not valid JSON text (only a buggy
+/// caller can make one) is written as a JSON string rather than lost.
+pub(crate) fn write_extra(
+    extra: &Extra,
+    known: &[&str],
+    styled: bool,
+    out: &mut Map<String, Value>,
+) {
+    for (key, text) in extra {
+        let key_known = known.contains(&key.as_str())
+            || (styled && STYLE_KEYS.contains(&key.as_str()))
+            || out.contains_key(key);
+        if key_known {
+            continue;
+        }
+        let value = serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.clone()));
+        out.insert(key.clone(), value);
+    }
+}
+
+fn rect(out: &mut Map<String, Value>, r: &Rect) {
+    out.insert("x".into(), num(r.x));
+    out.insert("y".into(), num(r.y));
+    out.insert("w".into(), num(r.w));
+    out.insert("h".into(), num(r.h));
+}
+
+fn end_to_json(end: &End) -> Value {
+    match end {
+        End::Object(id) => Value::from(id.as_str()),
+        End::Point(p) => {
+            let mut m = Map::new();
+            m.insert("x".into(), num(p.x));
+            m.insert("y".into(), num(p.y));
+            Value::Object(m)
+        }
+    }
+}
+
+/// An image's bytes as a data URL.
+fn data_url(image: &Image) -> String {
+    format!(
+        "data:{};base64,{}",
+        image.format.mime(),
+        BASE64.encode(&image.data)
+    )
+}
+
+/// An object in its compact JSON form. Keys, in order:
+///
+/// - shape: `id, type, geom` (unless rect)`, x, y, w, h, text` (unless empty), style;
+/// - connector: `id, type, from, to, text` (unless empty), `route` (unless orthogonal),
+///   `start_arrow` (unless none), `end_arrow` (unless arrow), style; an end is an id
+///   or `{"x", "y"}`;
+/// - image: `id, type, x, y, w, h, format, data` (a data URL; [`Detail::Read`]:
+///   `bytes`, their count), style;
+/// - ink: `id, type, points` (`[[x, y], ...]`), `color` and `width` (the stroke),
+///   the other style fields;
+/// - group: `id, type, ids`;
+///
+/// then the object's unknown fields, sorted. Style fields come in the order of
+/// [`style_to_json`], each only when set.
+pub fn object_to_json(object: &Object, detail: Detail) -> Map<String, Value> {
+    let mut out = Map::new();
+    out.insert("id".into(), Value::from(object.id.as_str()));
+    out.insert("type".into(), Value::from(object.kind.type_name()));
+    let known = match &object.kind {
+        Kind::Shape(s) => {
+            if s.geom != Geom::Rect {
+                out.insert("geom".into(), Value::from(s.geom.name()));
+            }
+            rect(&mut out, &s.bounds);
+            if !s.text.is_empty() {
+                out.insert("text".into(), Value::from(s.text.as_str()));
+            }
+            style_to_json(&s.style, &mut out);
+            SHAPE_KEYS
+        }
+        Kind::Connector(c) => {
+            out.insert("from".into(), end_to_json(&c.from));
+            out.insert("to".into(), end_to_json(&c.to));
+            if !c.text.is_empty() {
+                out.insert("text".into(), Value::from(c.text.as_str()));
+            }
+            if c.route != Route::Orthogonal {
+                out.insert("route".into(), Value::from(c.route.name()));
+            }
+            if c.start_arrow != Arrow::None {
+                out.insert("start_arrow".into(), Value::from(c.start_arrow.name()));
+            }
+            if c.end_arrow != Arrow::Arrow {
+                out.insert("end_arrow".into(), Value::from(c.end_arrow.name()));
+            }
+            style_to_json(&c.style, &mut out);
+            CONNECTOR_KEYS
+        }
+        Kind::Image(i) => {
+            rect(&mut out, &i.bounds);
+            out.insert("format".into(), Value::from(i.format.name()));
+            match detail {
+                Detail::File => out.insert("data".into(), Value::from(data_url(i))),
+                Detail::Read => out.insert("bytes".into(), Value::from(i.data.len())),
+            };
+            style_to_json(&i.style, &mut out);
+            IMAGE_KEYS
+        }
+        Kind::Ink(k) => {
+            let points = k
+                .points
+                .iter()
+                .map(|p| Value::Array(vec![num(p.x), num(p.y)]))
+                .collect();
+            out.insert("points".into(), Value::Array(points));
+            if let Some(c) = k.style.stroke {
+                out.insert("color".into(), Value::from(c.to_string()));
+            }
+            if let Some(w) = k.style.stroke_width {
+                out.insert("width".into(), num(w));
+            }
+            write_style(&k.style, &mut out, true);
+            INK_KEYS
+        }
+        Kind::Group(g) => {
+            let ids = g.members.iter().map(|m| Value::from(m.as_str())).collect();
+            out.insert("ids".into(), Value::Array(ids));
+            GROUP_KEYS
+        }
+    };
+    let styled = !matches!(object.kind, Kind::Group(_));
+    write_extra(&object.extra, known, styled, &mut out);
+    out
+}
+
+/// Reads an object from its JSON form. Errors name the field (`geom: unknown geom
+/// "circle": use one of ...`); see [`object_from_json_at`] to name its place too.
+/// Unknown fields are kept in the object's `extra`.
+pub fn object_from_json(value: &Value) -> Result<Object, FormatError> {
+    object_from_json_at(value, "")
+}
+
+/// Like [`object_from_json`], with error places starting at `at`
+/// (e.g. `pages[0].objects[3]`).
+pub fn object_from_json_at(value: &Value, at: &str) -> Result<Object, FormatError> {
+    let mut f = Fields::new(value, at, "an object")?;
+    let id = f.id("id")?;
+    let kind = match f.string("type")? {
+        "shape" => Kind::Shape(Shape {
+            geom: f.word("geom")?.unwrap_or(Geom::Rect),
+            bounds: read_rect(&mut f)?,
+            text: f.opt_string("text")?.unwrap_or_default().to_string(),
+            style: read_style(&mut f, false)?,
+        }),
+        "connector" => {
+            let from = read_end(&mut f, "from")?;
+            let to = read_end(&mut f, "to")?;
+            let mut c = Connector::new(from, to);
+            c.text = f.opt_string("text")?.unwrap_or_default().to_string();
+            c.route = f.word("route")?.unwrap_or(Route::Orthogonal);
+            c.start_arrow = f.word("start_arrow")?.unwrap_or(Arrow::None);
+            c.end_arrow = f.word("end_arrow")?.unwrap_or(Arrow::Arrow);
+            c.style = read_style(&mut f, false)?;
+            Kind::Connector(c)
+        }
+        "image" => read_image(&mut f)?,
+        "ink" => {
+            let list = f.list("points")?;
+            let at = f.path("points");
+            let points = list
+                .iter()
+                .enumerate()
+                .map(|(i, p)| read_point_pair(p, &index(&at, i)))
+                .collect::<Result<Vec<_>, _>>()?;
+            Kind::Ink(Ink {
+                points,
+                style: read_style(&mut f, true)?,
+            })
+        }
+        "group" => {
+            let list = f.list("ids")?;
+            let at = f.path("ids");
+            let members = list
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    let at = index(&at, i);
+                    let text = v.as_str().ok_or_else(|| {
+                        FormatError::invalid(
+                            at.as_str(),
+                            format!("expected an object id, got {}", describe(v)),
+                        )
+                    })?;
+                    inkboard_core::ObjectId::parse(text)
+                        .map_err(|e| FormatError::invalid(at.as_str(), e.to_string()))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            Kind::Group(Group { members })
+        }
+        other => {
+            return Err(f.error(
+                "type",
+                format!("unknown type {other:?}: use one of {TYPES}"),
+            ))
+        }
+    };
+    Ok(Object {
+        id,
+        kind,
+        extra: f.extra(),
+    })
+}
+
+fn read_rect(f: &mut Fields) -> Result<Rect, FormatError> {
+    Ok(Rect::new(
+        f.number("x")?,
+        f.number("y")?,
+        f.size("w")?,
+        f.size("h")?,
+    ))
+}
+
+fn read_style(f: &mut Fields, ink: bool) -> Result<Style, FormatError> {
+    let (stroke, stroke_width) = if ink {
+        f.refuse(
+            "stroke",
+            "an ink stroke has \"color\" instead of \"stroke\": rename the field",
+        )?;
+        f.refuse(
+            "stroke_width",
+            "an ink stroke has \"width\" instead of \"stroke_width\": rename the field",
+        )?;
+        (f.color("color")?, f.opt_number("width")?)
+    } else {
+        (f.color("stroke")?, f.opt_number("stroke_width")?)
+    };
+    let style = Style {
+        fill: f.color("fill")?,
+        stroke,
+        stroke_width,
+        dash: f.word("dash")?,
+        font_size: f.opt_number("font_size")?,
+        text_color: f.color("text_color")?,
+        align: f.word("align")?,
+        valign: f.word("valign")?,
+        opacity: f.opt_number("opacity")?,
+    };
+    // The model owns the ranges; its message names the field as it stands in files,
+    // except ink's width.
+    style.validate().map_err(|e| match e {
+        inkboard_core::ModelError::BadNumber { what, .. } => {
+            let key = if ink && what == "stroke_width" {
+                "width"
+            } else {
+                what
+            };
+            f.error(key, e.to_string().replace("stroke_width", key))
+        }
+        other => FormatError::invalid(f.at(), other.to_string()),
+    })?;
+    Ok(style)
+}
+
+/// A connector end: an object id, or a free point `{"x", "y"}`.
+fn read_end(f: &mut Fields, key: &'static str) -> Result<End, FormatError> {
+    let expected = "an object id or a point {\"x\", \"y\"}";
+    let v = f.require(key, expected)?;
+    let at = f.path(key);
+    match v {
+        Value::String(text) => inkboard_core::ObjectId::parse(text)
+            .map(End::Object)
+            .map_err(|e| FormatError::invalid(at, e.to_string())),
+        Value::Object(map) => {
+            if let Some(k) = map.keys().find(|k| *k != "x" && *k != "y") {
+                return Err(FormatError::invalid(
+                    join(&at, k),
+                    "a point has only \"x\" and \"y\": remove this field",
+                ));
+            }
+            let mut p = Fields::new(v, &at, "a point")?;
+            Ok(End::Point(Point {
+                x: p.number("x")?,
+                y: p.number("y")?,
+            }))
+        }
+        other => Err(FormatError::invalid(
+            at,
+            format!("expected {expected}, got {}", describe(other)),
+        )),
+    }
+}
+
+/// An ink point: `[x, y]`.
+fn read_point_pair(v: &Value, at: &str) -> Result<Point, FormatError> {
+    match v.as_array().map(Vec::as_slice) {
+        Some([x, y]) => match (number_value(x), number_value(y)) {
+            (Some(x), Some(y)) => Ok(Point { x, y }),
+            _ => Err(FormatError::invalid(at, "expected two numbers [x, y]")),
+        },
+        _ => Err(FormatError::invalid(
+            at,
+            format!("expected a point [x, y], got {}", describe(v)),
+        )),
+    }
+}
+
+fn read_image(f: &mut Fields) -> Result<Kind, FormatError> {
+    let bounds = read_rect(f)?;
+    let format: ImageFormat = f.word("format")?.ok_or_else(|| {
+        FormatError::invalid(f.at(), "missing \"format\": add it (one of png, jpeg, svg)")
+    })?;
+    // A read shows only the size; it is not enough to rebuild the image.
+    let has_count = f.get("bytes").is_some();
+    let Some(url) = f.opt_string("data")? else {
+        let why = if has_count {
+            "missing \"data\": a read shows only the image's size (\"bytes\"); give the image as a data URL"
+        } else {
+            "missing \"data\": add the image as a data URL (data:image/png;base64,...)"
+        };
+        return Err(FormatError::invalid(f.at(), why));
+    };
+    let data = decode_data_url(url, format).map_err(|why| f.error("data", why))?;
+    Ok(Kind::Image(Image {
+        bounds,
+        format,
+        data: data.into(),
+        style: read_style(f, false)?,
+    }))
+}
+
+/// The bytes of a base64 data URL whose type matches `format`.
+fn decode_data_url(url: &str, format: ImageFormat) -> Result<Vec<u8>, String> {
+    let bad = "expected a data URL like data:image/png;base64,...";
+    let rest = url.strip_prefix("data:").ok_or(bad)?;
+    let (header, payload) = rest.split_once(',').ok_or(bad)?;
+    let mime = header
+        .strip_suffix(";base64")
+        .ok_or("the data URL must be base64 (data:<type>;base64,...)")?;
+    if mime != format.mime() {
+        return Err(format!(
+            "the data is {mime} but format is {format} ({}): make them agree",
+            format.mime()
+        ));
+    }
+    BASE64
+        .decode(payload)
+        .map_err(|e| format!("the base64 in the data URL is broken ({e}): encode the image again"))
+}

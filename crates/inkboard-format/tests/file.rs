@@ -1,0 +1,332 @@
+//! File I/O with real files in a temporary folder: atomic saves, change detection,
+//! the three file names, permissions, and the lock under two competing processes.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use inkboard_core::{Actor, Board, Geom, IdKind, Kind, Object, Rect, Shape, Style, Transaction};
+use inkboard_format::{load, save, save_overwrite, stamp_of, FileKind, FileLock, FormatError};
+
+fn board(title: &str) -> Board {
+    let mut board = Board::new(title, &["One".to_string(), "Two".to_string()]);
+    add_shape(&mut board, "hello");
+    board
+}
+
+fn add_shape(board: &mut Board, text: &str) {
+    let page = board.pages()[0].id;
+    let mut tx = Transaction::begin(board);
+    let id = tx.new_id(IdKind::Shape);
+    let shape = Shape {
+        geom: Geom::Rounded,
+        bounds: Rect::new(10.0, 20.0, 120.0, 60.0),
+        text: text.to_string(),
+        style: Style::default(),
+    };
+    tx.insert(page, None, Object::new(id, Kind::Shape(shape)))
+        .unwrap();
+    tx.commit(Actor::Agent).unwrap();
+}
+
+/// The names in a folder, sorted.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn save_then_load_round_trips_for_every_extension() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, kind) in [
+        ("a.inkboard", FileKind::Inkboard),
+        ("b.inkboard.json", FileKind::InkboardJson),
+        ("c.tableau.json", FileKind::TableauJson),
+        ("D.INKBOARD", FileKind::Inkboard),
+    ] {
+        let path = dir.path().join(name);
+        assert_eq!(FileKind::from_path(&path).unwrap(), kind, "{name}");
+        let original = board(name);
+        let saved = save(&path, &original, None).unwrap();
+        let text = fs::read(&path).unwrap();
+        assert_eq!(saved.bytes, text.len());
+        assert_eq!(stamp_of(&path).unwrap().as_ref(), Some(&saved.stamp));
+
+        let loaded = load(&path).unwrap();
+        assert_eq!(loaded.board, original, "{name}");
+        assert_eq!(loaded.board.revision(), original.revision());
+        assert_eq!(loaded.stamp, saved.stamp);
+        assert_eq!(loaded.bytes, text.len());
+
+        // Saving what was loaded writes the same bytes.
+        save(&path, &loaded.board, Some(&loaded.stamp)).unwrap();
+        assert_eq!(fs::read(&path).unwrap(), text, "{name}");
+    }
+}
+
+#[test]
+fn other_extensions_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["board.json", "board.txt", "board", ".inkboard", "inkboard"] {
+        let path = dir.path().join(name);
+        let err = save(&path, &board("x"), None).unwrap_err();
+        assert!(
+            matches!(err, FormatError::UnknownExtension { .. }),
+            "{name}: {err}"
+        );
+        assert!(
+            err.to_string()
+                .ends_with("use a name ending in .inkboard, .inkboard.json or .tableau.json"),
+            "{err}"
+        );
+        assert!(matches!(
+            load(&path).unwrap_err(),
+            FormatError::UnknownExtension { .. }
+        ));
+    }
+    assert!(listing(dir.path()).is_empty(), "nothing written");
+}
+
+#[test]
+fn a_missing_file_is_not_found_and_suggests_create_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nope.inkboard");
+    let err = load(&path).unwrap_err();
+    assert!(matches!(err, FormatError::NotFound { .. }));
+    let message = err.to_string();
+    assert!(
+        message.contains("nope.inkboard") && message.contains("create_board"),
+        "{message}"
+    );
+    assert_eq!(stamp_of(&path).unwrap(), None);
+}
+
+#[test]
+fn a_bad_file_names_itself_and_the_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.inkboard");
+    fs::write(&path, r#"{"format": "inkboard", "version": 1, "title": "t", "pages": [{"id": "p1", "name": "P", "objects": [{"id": "s1", "type": "shape", "geom": "circle", "x": 0, "y": 0, "w": 1, "h": 1}]}]}"#).unwrap();
+    let message = load(&path).unwrap_err().to_string();
+    assert!(
+        message.starts_with(&format!(
+            "{}: pages[0].objects[0].geom: unknown geom \"circle\"",
+            path.display()
+        )),
+        "{message}"
+    );
+    fs::write(&path, b"\xff\xfe not utf-8").unwrap();
+    let message = load(&path).unwrap_err().to_string();
+    assert!(message.contains("not UTF-8"), "{message}");
+}
+
+#[test]
+fn saving_leaves_no_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("board.inkboard");
+    let mut b = board("t");
+    let mut saved = save(&path, &b, None).unwrap();
+    for i in 0..5 {
+        add_shape(&mut b, &format!("more {i}"));
+        saved = save(&path, &b, Some(&saved.stamp)).unwrap();
+    }
+    save_overwrite(&path, &b).unwrap();
+    assert_eq!(listing(dir.path()), ["board.inkboard"]);
+    assert_eq!(load(&path).unwrap().board, b);
+}
+
+#[test]
+fn a_failed_save_removes_its_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    // A folder where the board should be: the rename over it fails.
+    let path = dir.path().join("taken.inkboard");
+    fs::create_dir(&path).unwrap();
+    let err = save_overwrite(&path, &board("t")).unwrap_err();
+    assert!(matches!(err, FormatError::Io { .. }), "{err}");
+    assert!(err.to_string().contains("taken.inkboard"), "{err}");
+    assert_eq!(listing(dir.path()), ["taken.inkboard"]);
+}
+
+#[test]
+fn a_file_changed_on_disk_is_not_overwritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("board.inkboard");
+    save(&path, &board("mine"), None).unwrap();
+    let loaded = load(&path).unwrap();
+
+    // Someone else saves meanwhile.
+    let mut theirs = loaded.board.clone();
+    add_shape(&mut theirs, "theirs");
+    save_overwrite(&path, &theirs).unwrap();
+    let on_disk = fs::read(&path).unwrap();
+
+    let mut mine = loaded.board.clone();
+    add_shape(&mut mine, "mine");
+    let err = save(&path, &mine, Some(&loaded.stamp)).unwrap_err();
+    assert!(matches!(err, FormatError::ChangedOnDisk { .. }), "{err}");
+    assert!(err.to_string().contains("load it again"), "{err}");
+    assert_eq!(fs::read(&path).unwrap(), on_disk, "their file is untouched");
+    assert_eq!(listing(dir.path()), ["board.inkboard"]);
+
+    // A file that went away has changed too.
+    fs::remove_file(&path).unwrap();
+    let err = save(&path, &mine, Some(&loaded.stamp)).unwrap_err();
+    assert!(matches!(err, FormatError::ChangedOnDisk { .. }), "{err}");
+    assert!(!path.exists());
+}
+
+#[test]
+fn a_touch_that_changes_nothing_is_no_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("board.inkboard");
+    save(&path, &board("t"), None).unwrap();
+    let loaded = load(&path).unwrap();
+    let same = fs::read(&path).unwrap();
+    fs::write(&path, same).unwrap();
+    save(&path, &loaded.board, Some(&loaded.stamp)).unwrap();
+}
+
+#[test]
+fn creating_over_an_existing_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("board.inkboard");
+    fs::write(&path, "precious").unwrap();
+    let err = save(&path, &board("new"), None).unwrap_err();
+    assert!(matches!(err, FormatError::AlreadyExists { .. }), "{err}");
+    assert!(err.to_string().contains("overwrite"), "{err}");
+    assert_eq!(fs::read_to_string(&path).unwrap(), "precious");
+    assert_eq!(listing(dir.path()), ["board.inkboard"]);
+
+    // Overwriting is an explicit decision.
+    save_overwrite(&path, &board("new")).unwrap();
+    assert_eq!(load(&path).unwrap().board.title(), "new");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_replaced_file_keeps_its_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("board.inkboard");
+    let saved = save(&path, &board("t"), None).unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+    let mut b = load(&path).unwrap().board;
+    add_shape(&mut b, "again");
+    save(&path, &b, Some(&saved.stamp)).unwrap();
+    assert_eq!(
+        fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+        0o640
+    );
+    save_overwrite(&path, &b).unwrap();
+    assert_eq!(
+        fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+        0o640
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn saving_through_a_symlink_updates_the_file_it_points_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("real.inkboard");
+    let link = dir.path().join("link.inkboard");
+    let saved = save(&real, &board("t"), None).unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let mut b = load(&link).unwrap().board;
+    add_shape(&mut b, "via link");
+    save(&link, &b, Some(&saved.stamp)).unwrap();
+    assert!(fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(load(&real).unwrap().board, b);
+}
+
+#[test]
+fn the_lock_waits_and_times_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("board.inkboard");
+    let held = FileLock::acquire(&path).unwrap();
+    assert_eq!(held.path(), path);
+    let err = FileLock::acquire_within(&path, Duration::from_millis(100)).unwrap_err();
+    assert!(matches!(err, FormatError::LockTimeout { .. }), "{err}");
+    assert!(err.to_string().contains("board.inkboard"), "{err}");
+    // Another board in the same folder has its own lock.
+    FileLock::acquire_within(
+        &dir.path().join("other.inkboard"),
+        Duration::from_millis(100),
+    )
+    .unwrap();
+    drop(held);
+    FileLock::acquire_within(&path, Duration::from_millis(100)).unwrap();
+}
+
+/// Set for the child processes of [`two_processes_lose_no_update`].
+const CHILD_ENV: &str = "INKBOARD_FORMAT_LOCK_CHILD";
+const ROUNDS: usize = 50;
+
+/// lock → load → add → save, `ROUNDS` times.
+fn hammer(path: &Path, tag: &str) {
+    for i in 0..ROUNDS {
+        let _lock = FileLock::acquire(path).unwrap();
+        let loaded = load(path).unwrap();
+        let mut b = loaded.board;
+        add_shape(&mut b, &format!("{tag} {i}"));
+        save(path, &b, Some(&loaded.stamp)).unwrap();
+    }
+}
+
+/// Not a test of its own: the body of each child process of
+/// [`two_processes_lose_no_update`], which runs this test binary filtered to it.
+#[test]
+fn lock_child() {
+    if let Some(path) = std::env::var_os(CHILD_ENV) {
+        let tag = std::env::var("INKBOARD_FORMAT_LOCK_TAG").unwrap_or_default();
+        hammer(&PathBuf::from(path), &tag);
+    }
+}
+
+#[test]
+fn two_processes_lose_no_update() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("shared.inkboard");
+    save(&path, &Board::new("shared", &[]), None).unwrap();
+    let exe = std::env::current_exe().unwrap();
+    let children: Vec<_> = ["a", "b"]
+        .into_iter()
+        .map(|tag| {
+            Command::new(&exe)
+                .args(["--exact", "lock_child", "--test-threads=1"])
+                // Their own "test result" lines would read as this run's.
+                .stdout(Stdio::null())
+                .env(CHILD_ENV, &path)
+                .env("INKBOARD_FORMAT_LOCK_TAG", tag)
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    // A thread of this process joins in too.
+    hammer(&path, "c");
+    for mut child in children {
+        assert!(child.wait().unwrap().success(), "a child process failed");
+    }
+    let board = load(&path).unwrap().board;
+    assert_eq!(board.object_count(), 3 * ROUNDS, "no update lost");
+    assert_eq!(board.revision(), 3 * ROUNDS as u64);
+    for tag in ["a", "b", "c"] {
+        let n = board.pages()[0]
+            .objects
+            .iter()
+            .filter(|o| o.text().is_some_and(|t| t.starts_with(&format!("{tag} "))))
+            .count();
+        assert_eq!(n, ROUNDS, "every update of {tag}");
+    }
+    assert_eq!(
+        listing(dir.path()),
+        [".shared.inkboard.lock", "shared.inkboard"]
+    );
+}
