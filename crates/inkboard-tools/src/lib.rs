@@ -1,1 +1,28 @@
-//! placeholder
+//! The inkboard tool catalogue and the engine that runs it.
+//!
+//! A tool is one unit ([`tool::EditTool`] or [`tool::BoardTool`]): its name,
+//! description, typed arguments (whose JSON Schema is generated from the type), its
+//! effect and its tests live together in one file under `tools/`. The [`catalog`]
+//! lists them all; the [`Engine`] runs a call on a board file (or, later, the board
+//! open in the application) as one transaction, and `batch` composes edit tools
+//! into one transaction. Transports (the MCP server, the CLI, the web application)
+//! only translate their wire format to [`Engine::call`] and back.
+
+mod args;
+mod batch;
+mod catalog;
+mod discovery;
+mod engine;
+mod error;
+mod place;
+mod refs;
+mod schema;
+mod tool;
+mod tools;
+mod tracking;
+
+pub use catalog::{catalog, find_tool, ToolDef};
+pub use discovery::{runtime_dir, AppInfo};
+pub use engine::{Engine, Reply};
+pub use error::ToolError;
+pub use tool::Hints;

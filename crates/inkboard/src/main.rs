@@ -1,1 +1,19 @@
-fn main() {}
+//! The `inkboard` binary: the command line, the MCP server on stdio, and (with the
+//! application issue) the local editor. Every command runs the same tool engine
+//! from `inkboard-tools`; nothing here implements an operation of its own.
+
+mod cli;
+mod mcp;
+
+use clap::Parser;
+
+fn main() -> std::process::ExitCode {
+    let args = cli::Cli::parse();
+    match cli::run(args) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("inkboard: {e:#}");
+            std::process::ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,255 @@
+//! Argument types shared by tools: pages, ids, colours, vocabulary words, points
+//! and styles. Each one parses raw JSON into a validated value at the boundary and
+//! describes itself with a compact JSON Schema.
+
+use std::borrow::Cow;
+
+use inkboard_core::{
+    Align, Board, Color, Dash, ObjectId, PageId, Point, Style, VAlign, Vocabulary,
+};
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde::{Deserialize, Deserializer};
+
+use crate::ToolError;
+
+/// A page, by number (from 1) or by name.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PageRef {
+    Number(u64),
+    Name(String),
+}
+
+impl<'de> Deserialize<'de> for PageRef {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Number(u64),
+            Name(String),
+        }
+        match Raw::deserialize(d).map_err(|_| {
+            serde::de::Error::custom("expected a page number (from 1) or a page name")
+        })? {
+            Raw::Number(n) => Ok(PageRef::Number(n)),
+            Raw::Name(s) => Ok(PageRef::Name(s)),
+        }
+    }
+}
+
+impl JsonSchema for PageRef {
+    fn schema_name() -> Cow<'static, str> {
+        "PageRef".into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": ["integer", "string"], "description": "Page number (from 1) or name. Default: the first page."})
+    }
+}
+
+impl PageRef {
+    /// Finds the page on a board; the error lists the pages there are.
+    pub fn resolve(&self, board: &Board) -> Result<PageId, ToolError> {
+        let pages = board.pages();
+        let found = match self {
+            PageRef::Number(n) => (*n as usize).checked_sub(1).and_then(|i| pages.get(i)),
+            PageRef::Name(name) => pages
+                .iter()
+                .find(|p| p.name == *name)
+                .or_else(|| pages.iter().find(|p| p.name.eq_ignore_ascii_case(name)))
+                .or_else(|| {
+                    name.parse::<usize>()
+                        .ok()
+                        .and_then(|n| n.checked_sub(1))
+                        .and_then(|i| pages.get(i))
+                }),
+        };
+        found.map(|p| p.id).ok_or_else(|| {
+            let names: Vec<String> = pages
+                .iter()
+                .enumerate()
+                .map(|(i, p)| format!("{} \"{}\"", i + 1, p.name))
+                .collect();
+            let what = match self {
+                PageRef::Number(n) => format!("page {n}"),
+                PageRef::Name(s) => format!("page \"{s}\""),
+            };
+            ToolError::args(format!(
+                "no {what} on this board: use one of {}",
+                names.join(", ")
+            ))
+        })
+    }
+}
+
+/// A word of a closed vocabulary (geom, arrow, route...), parsed into its enum.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Word<T>(pub T);
+
+impl<'de, T: Vocabulary> Deserialize<'de> for Word<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        T::parse(&s).map(Word).map_err(serde::de::Error::custom)
+    }
+}
+
+impl<T: Vocabulary> JsonSchema for Word<T> {
+    fn schema_name() -> Cow<'static, str> {
+        T::WHAT.into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        let words: Vec<&str> = T::ALL.iter().map(|v| v.name()).collect();
+        json_schema!({"enum": words})
+    }
+}
+
+/// A colour: CSS hex or a palette name.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ColorArg(pub Color);
+
+impl<'de> Deserialize<'de> for ColorArg {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        Color::parse(&s)
+            .map(ColorArg)
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+impl JsonSchema for ColorArg {
+    fn schema_name() -> Cow<'static, str> {
+        "Color".into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "string"})
+    }
+}
+
+/// An object id as given; checked against the board with [`IdArg::resolve`].
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(transparent)]
+pub struct IdArg(pub String);
+
+impl JsonSchema for IdArg {
+    fn schema_name() -> Cow<'static, str> {
+        "Id".into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": "string"})
+    }
+}
+
+impl IdArg {
+    /// The id of an object that exists on the board; `arg` names the argument in
+    /// the error.
+    pub fn resolve(&self, board: &Board, arg: &str) -> Result<ObjectId, ToolError> {
+        let id = ObjectId::parse(&self.0)
+            .map_err(|_| ToolError::args(format!("'{arg}' refers to no object: \"{}\"", self.0)))?;
+        if board.locate(&id).is_none() {
+            return Err(ToolError::args(format!(
+                "'{arg}' refers to no object: \"{}\"",
+                self.0
+            )));
+        }
+        Ok(id)
+    }
+
+    /// Resolves a list of ids, refusing an empty list and repeats.
+    pub fn resolve_all(
+        ids: &[IdArg],
+        board: &Board,
+        arg: &str,
+    ) -> Result<Vec<ObjectId>, ToolError> {
+        if ids.is_empty() {
+            return Err(ToolError::args(format!(
+                "'{arg}' is empty: give at least one object id"
+            )));
+        }
+        let mut out: Vec<ObjectId> = Vec::with_capacity(ids.len());
+        for id in ids {
+            let id = id.resolve(board, arg)?;
+            if !out.contains(&id) {
+                out.push(id);
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// A point `{"x", "y"}`.
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PointArg {
+    pub x: f64,
+    pub y: f64,
+}
+
+impl From<PointArg> for Point {
+    fn from(p: PointArg) -> Point {
+        Point { x: p.x, y: p.y }
+    }
+}
+
+/// A connector end: an object id or a free point.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum EndArg {
+    Object(IdArg),
+    Point(PointArg),
+}
+
+impl JsonSchema for EndArg {
+    fn schema_name() -> Cow<'static, str> {
+        "End".into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({"type": ["string", "object"], "description": "Object id or {\"x\",\"y\"}"})
+    }
+}
+
+/// The style arguments shared by the tools that create or update objects.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, JsonSchema)]
+pub struct StyleArgs {
+    pub fill: Option<ColorArg>,
+    pub stroke: Option<ColorArg>,
+    pub stroke_width: Option<f64>,
+    pub dash: Option<Word<Dash>>,
+    pub font_size: Option<f64>,
+    pub text_color: Option<ColorArg>,
+    pub align: Option<Word<Align>>,
+    pub valign: Option<Word<VAlign>>,
+    /// 0 to 1.
+    pub opacity: Option<f64>,
+}
+
+impl StyleArgs {
+    /// The style these arguments set, checked.
+    pub fn to_style(&self) -> Result<Style, ToolError> {
+        let style = Style {
+            fill: self.fill.map(|c| c.0),
+            stroke: self.stroke.map(|c| c.0),
+            stroke_width: self.stroke_width,
+            dash: self.dash.map(|w| w.0),
+            font_size: self.font_size,
+            text_color: self.text_color.map(|c| c.0),
+            align: self.align.map(|w| w.0),
+            valign: self.valign.map(|w| w.0),
+            opacity: self.opacity,
+        };
+        style.validate()?;
+        Ok(style)
+    }
+}

@@ -1,0 +1,232 @@
+//! `batch`: up to 200 edit-tool operations in one transaction, so one undo step and
+//! at most one file write, with `$N.key` references to earlier results. The
+//! contract is `shared/spec/batch.md`, the user's own text; the numbered points
+//! there are cited below where the code settles them.
+
+use inkboard_core::{PageId, Transaction};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::args::PageRef;
+use crate::catalog::{catalog, find_tool, Run};
+use crate::engine::first_page;
+use crate::tool::{BoardTool, Cx, Hints, Tool};
+use crate::{refs, Engine, Reply, ToolError};
+
+/// The most operations one batch may hold.
+pub const MAX_OPERATIONS: usize = 200;
+
+/// `batch` itself.
+pub struct Batch;
+
+#[derive(Deserialize, JsonSchema)]
+pub struct BatchArgs {
+    /// Page: number (from 1) or name. Defaults to the first.
+    page: Option<PageRef>,
+    /// Path of the board file (.inkboard; .inkboard.json and .tableau.json also accepted). Optional when the application is open: the tool then acts live on the displayed board (undoable with Ctrl+Z).
+    path: Option<String>,
+    /// All or nothing (default true). false: keep the operations done before the first error.
+    atomic: Option<bool>,
+    /// Operations to run in order, e.g. [{"tool": "add_shape", "args": {"geom": "rect", "text": "A"}}, {"tool": "add_shape", "args": {"geom": "rect", "text": "B"}}, {"tool": "add_connector", "args": {"from": "$0.id", "to": "$1.id"}}].
+    #[schemars(schema_with = "operations_schema")]
+    operations: Value,
+}
+
+fn operations_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "type": "array", "minItems": 1, "maxItems": MAX_OPERATIONS,
+        "items": {"type": "object", "properties": {"tool": {"type": "string"}, "args": {"type": "object"}}, "required": ["tool"]},
+    })
+}
+
+/// The answer of a batch that did not fail atomically.
+#[derive(Serialize, JsonSchema)]
+pub struct BatchOutput {
+    /// One result per operation that ran.
+    results: Vec<Value>,
+    /// How many operations were applied.
+    applied: usize,
+    /// With atomic: false, the operation that failed and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    failed: Option<Failed>,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct Failed {
+    index: usize,
+    error: String,
+}
+
+impl Tool for Batch {
+    const NAME: &'static str = "batch";
+    const DESCRIPTION: &'static str = "Run up to 200 ordered board operations in one request as a single undo step, with results reusable by later calls and optional all-or-nothing rollback.\n\nRuns several tool calls in ONE request (1 to 200 operations, in order), on one board, as a single undo step in the application. Use it to build or rework a board quickly instead of one call per object. Each operation is {\"tool\": \"add_shape\", \"args\": {...}} with the arguments the tool normally takes (but never path, output or source: the batch-level path applies to all). An operation can reuse what an earlier one returned: a string that is EXACTLY \"$N.key\" (N = index from 0 of an earlier operation, then keys or list indexes separated by dots, e.g. \"$0.id\" or \"$3.ids.1\") is replaced by that value of the result of operation N before the operation runs; text that only contains \"$0.id\" inside a longer string stays literal, and a text that is exactly like \"$3.99\" would be taken for a reference. An operation without page acts on the batch-level page (default: the first page), whatever the previous operations did. atomic (default true): at the first error everything already done is undone, the board is unchanged, and the error gives the operation index, its error and the results obtained before the rollback. With atomic: false the batch stops at the first error and keeps what succeeded, answering {applied, failed: {index, error}, results} (not an error). Success answers {results: [one result per operation], applied}. Not allowed inside a batch: batch, create_board, save_board, board_changes, export, render.";
+    const HINTS: Hints = Hints {
+        read_only: false,
+        destructive: true,
+        idempotent: false,
+    };
+    type Args = BatchArgs;
+    type Output = BatchOutput;
+}
+
+impl BoardTool for Batch {
+    fn run(engine: &Engine, args: BatchArgs) -> Result<Reply, ToolError> {
+        // Point 1: the request itself is checked before anything runs.
+        let operations = match &args.operations {
+            Value::Array(ops) if (1..=MAX_OPERATIONS).contains(&ops.len()) => ops,
+            Value::Array(ops) => {
+                return Err(ToolError::args(format!(
+                    "batch: 'operations' must hold 1 to {MAX_OPERATIONS} operations, got {}: split the work into several batches",
+                    ops.len()
+                )))
+            }
+            _ => return Err(ToolError::args("batch: 'operations' must be a list of {\"tool\", \"args\"} objects")),
+        };
+        if let Some(i) = operations.iter().position(|op| !op.is_object()) {
+            return Err(ToolError::args(format!(
+                "batch: operation {i} must be an object {{\"tool\": ..., \"args\": {{...}}}}"
+            )));
+        }
+        let atomic = args.atomic.unwrap_or(true);
+        let out = engine.edit(args.path.as_deref(), |tx| {
+            let page = match &args.page {
+                Some(p) => p.resolve(tx.board())?,
+                None => first_page(tx),
+            };
+            let outcome = run_operations(tx, page, operations);
+            match outcome.failed {
+                // Point 6: atomic failure is a tool error, and the transaction is
+                // dropped with it, so the board is as it was.
+                Some((index, error)) if atomic => Err(ToolError::Batch {
+                    index,
+                    error,
+                    results: outcome.results,
+                }),
+                failed => Ok(BatchOutput {
+                    applied: outcome.results.len(),
+                    results: outcome.results,
+                    failed: failed.map(|(index, error)| Failed { index, error }),
+                }),
+            }
+        })?;
+        Ok(Reply::Json(crate::tool::to_value(&out)))
+    }
+}
+
+/// What running the operations gave: the results of those that succeeded, in
+/// order, and the first failure.
+pub(crate) struct Outcome {
+    pub results: Vec<Value>,
+    pub failed: Option<(usize, String)>,
+}
+
+/// Runs operations in order on a transaction, stopping at the first error. The
+/// failed operation leaves no trace; what came before it stays in the transaction,
+/// for the caller to keep (non-atomic) or drop (atomic).
+pub(crate) fn run_operations(
+    tx: &mut Transaction<'_>,
+    default_page: PageId,
+    operations: &[Value],
+) -> Outcome {
+    let mut results = Vec::with_capacity(operations.len());
+    for (index, op) in operations.iter().enumerate() {
+        let savepoint = tx.savepoint();
+        match run_one(tx, default_page, op, index, &results) {
+            Ok(result) => results.push(result),
+            Err(error) => {
+                tx.rollback_to(savepoint);
+                return Outcome {
+                    results,
+                    failed: Some((index, error)),
+                };
+            }
+        }
+    }
+    Outcome {
+        results,
+        failed: None,
+    }
+}
+
+/// Runs one operation (point 2: checked when its turn comes). The error is the
+/// one-sentence message with the operation's index and tool.
+fn run_one(
+    tx: &mut Transaction<'_>,
+    default_page: PageId,
+    op: &Value,
+    index: usize,
+    results: &[Value],
+) -> Result<Value, String> {
+    let fail = |tool: &str, e: &dyn std::fmt::Display| format!("operation {index} ({tool}): {e}");
+    let op = op
+        .as_object()
+        .ok_or_else(|| format!("operation {index}: must be an object {{\"tool\", \"args\"}}"))?;
+    if let Some(key) = op.keys().find(|k| *k != "tool" && *k != "args") {
+        return Err(format!("operation {index}: unknown key '{key}': an operation is {{\"tool\": ..., \"args\": {{...}}}}"));
+    }
+    let name = match op.get("tool") {
+        Some(Value::String(s)) => s.as_str(),
+        _ => {
+            return Err(format!(
+                "operation {index}: 'tool' must be the name of a tool, e.g. \"add_shape\""
+            ))
+        }
+    };
+    let def = find_tool(name).ok_or_else(|| {
+        let allowed: Vec<&str> = catalog()
+            .iter()
+            .filter(|t| t.in_batch())
+            .map(|t| t.name)
+            .collect();
+        format!(
+            "operation {index}: unknown tool \"{name}\": use one of {}",
+            allowed.join(", ")
+        )
+    })?;
+    let Run::Edit(run) = def.run else {
+        return Err(fail(name, &ToolError::NotInBatch(def.name)));
+    };
+    let mut args = match op.get("args") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(map)) => map.clone(),
+        Some(_) => return Err(fail(name, &"'args' must be an object")),
+    };
+    for key in ["path", "output", "source"] {
+        if args.contains_key(key) {
+            let hint = if key == "source" {
+                "pass the image as 'data' (a data URL)"
+            } else {
+                "the batch-level path applies to every operation"
+            };
+            return Err(fail(
+                name,
+                &format!("'{key}' is not allowed inside a batch: {hint}"),
+            ));
+        }
+    }
+    // Point 3: references are resolved before the operation runs.
+    let mut value = Value::Object(args);
+    refs::resolve(&mut value, results, index).map_err(|e| fail(name, &e))?;
+    args = match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    };
+    def.check_keys(&args).map_err(|e| fail(name, &e))?;
+    // Point 4: without `page`, the batch-level page, whatever came before.
+    let page = match args.remove("page") {
+        None | Some(Value::Null) => default_page,
+        Some(v) => {
+            let page: PageRef =
+                serde_json::from_value(v).map_err(|e| fail(name, &format!("'page': {e}")))?;
+            page.resolve(tx.board()).map_err(|e| fail(name, &e))?
+        }
+    };
+    if def.page_required && !op.get("args").is_some_and(|a| a.get("page").is_some()) {
+        return Err(fail(
+            name,
+            &"'page' is required: give a page number (from 1) or name",
+        ));
+    }
+    run(&mut Cx { tx, page }, Value::Object(args)).map_err(|e| fail(name, &e))
+}

@@ -1,0 +1,169 @@
+//! The catalogue: every tool, in the order `tools/list` shows them, with its
+//! schemas generated once from its types.
+
+use std::sync::OnceLock;
+
+use serde_json::{json, Map, Value};
+
+use crate::schema::schema_of;
+use crate::tool::{to_value, BoardTool, Cx, EditTool, Hints};
+use crate::tools;
+use crate::{Engine, Reply, ToolError};
+
+/// How a tool runs.
+pub(crate) enum Run {
+    /// Inside a transaction on one page; allowed in a batch.
+    Edit(fn(&mut Cx<'_, '_>, Value) -> Result<Value, ToolError>),
+    /// On whole boards or files; not allowed in a batch.
+    Board(fn(&Engine, Value) -> Result<Reply, ToolError>),
+}
+
+/// One tool as transports see it.
+pub struct ToolDef {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub hints: Hints,
+    /// The page argument names the page to act on and must be given.
+    pub page_required: bool,
+    pub input_schema: Map<String, Value>,
+    pub output_schema: Map<String, Value>,
+    pub(crate) run: Run,
+}
+
+impl ToolDef {
+    /// True for tools that may run inside a batch.
+    pub fn in_batch(&self) -> bool {
+        matches!(self.run, Run::Edit(_))
+    }
+
+    /// Refuses arguments the tool does not take, naming them and listing the ones it
+    /// does, so a misspelt argument is never silently ignored.
+    pub(crate) fn check_keys(&self, args: &Map<String, Value>) -> Result<(), ToolError> {
+        let Some(Value::Object(props)) = self.input_schema.get("properties") else {
+            return Ok(());
+        };
+        for key in args.keys() {
+            if !props.contains_key(key) {
+                let known: Vec<&str> = props.keys().map(String::as_str).collect();
+                return Err(ToolError::args(format!(
+                    "{} takes no argument '{key}': use {}",
+                    self.name,
+                    known.join(", ")
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Parses a tool's arguments, naming the argument at fault on error.
+pub(crate) fn parse_args<T: serde::de::DeserializeOwned>(
+    tool: &str,
+    args: Value,
+) -> Result<T, ToolError> {
+    serde_path_to_error::deserialize(args).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner().to_string();
+        let inner = match inner.strip_prefix("missing field `") {
+            Some(rest) => format!("'{}' is required", rest.trim_end_matches('`')),
+            None => inner,
+        };
+        if path == "." || path.is_empty() {
+            ToolError::args(format!("{tool} arguments: {inner}"))
+        } else {
+            ToolError::args(format!("'{path}': {inner}"))
+        }
+    })
+}
+
+fn edit<T: EditTool>() -> ToolDef {
+    fn run<T: EditTool>(cx: &mut Cx<'_, '_>, args: Value) -> Result<Value, ToolError> {
+        let args: T::Args = parse_args(T::NAME, args)?;
+        T::run(cx, args).map(|out| to_value(&out))
+    }
+    let mut input = schema_of::<T::Args>();
+    let props = input.entry("properties").or_insert_with(|| json!({}));
+    if let Value::Object(props) = props {
+        props.insert(
+            "path".into(),
+            json!({"type": "string", "description": PATH_DOC}),
+        );
+        let page = if T::PAGE_REQUIRED {
+            json!({"type": ["integer", "string"], "description": "Page number (from 1) or name."})
+        } else {
+            json!({"type": ["integer", "string"], "description": "Page number (from 1) or name. Default: the first."})
+        };
+        props.insert("page".into(), page);
+    }
+    if T::PAGE_REQUIRED {
+        let required = input.entry("required").or_insert_with(|| json!([]));
+        if let Value::Array(r) = required {
+            r.push(json!("page"));
+        }
+    }
+    ToolDef {
+        name: T::NAME,
+        description: T::DESCRIPTION,
+        hints: T::HINTS,
+        page_required: T::PAGE_REQUIRED,
+        input_schema: input,
+        output_schema: schema_of::<T::Output>(),
+        run: Run::Edit(run::<T>),
+    }
+}
+
+fn board<T: BoardTool>() -> ToolDef {
+    fn run<T: BoardTool>(engine: &Engine, args: Value) -> Result<Reply, ToolError> {
+        let args: T::Args = parse_args(T::NAME, args)?;
+        T::run(engine, args)
+    }
+    ToolDef {
+        name: T::NAME,
+        description: T::DESCRIPTION,
+        hints: T::HINTS,
+        page_required: false,
+        input_schema: schema_of::<T::Args>(),
+        output_schema: schema_of::<T::Output>(),
+        run: Run::Board(run::<T>),
+    }
+}
+
+/// What `path` means, said once for every tool.
+pub(crate) const PATH_DOC: &str = "Board file (.inkboard, .inkboard.json, .tableau.json). Omit to act on the board open in the app.";
+
+/// Every tool, in the order `tools/list` shows them.
+pub fn catalog() -> &'static [ToolDef] {
+    static CATALOG: OnceLock<Vec<ToolDef>> = OnceLock::new();
+    CATALOG.get_or_init(|| {
+        use tools::*;
+        vec![
+            board::<board::CreateBoard>(),
+            board::<board::SaveBoard>(),
+            board::<changes::BoardChanges>(),
+            board::<crate::batch::Batch>(),
+            edit::<read::ReadBoard>(),
+            edit::<read::Find>(),
+            edit::<shape::AddShape>(),
+            edit::<connector::AddConnector>(),
+            edit::<image::AddImage>(),
+            edit::<ink::AddInk>(),
+            edit::<update::Update>(),
+            edit::<arrange::Move>(),
+            edit::<delete::Delete>(),
+            edit::<duplicate::Duplicate>(),
+            edit::<group::Group>(),
+            edit::<group::Ungroup>(),
+            edit::<arrange::Order>(),
+            edit::<arrange::Align>(),
+            edit::<arrange::Distribute>(),
+            edit::<page::AddPage>(),
+            edit::<page::RenamePage>(),
+            edit::<page::DeletePage>(),
+        ]
+    })
+}
+
+/// The tool with this name.
+pub fn find_tool(name: &str) -> Option<&'static ToolDef> {
+    catalog().iter().find(|t| t.name == name)
+}

@@ -1,0 +1,65 @@
+//! The errors a tool call can end with. Each message is one sentence that names
+//! the argument, object or file at fault and says how to fix it, because the reader
+//! is usually a model that will act on it.
+
+use inkboard_core::ModelError;
+use inkboard_format::FormatError;
+use serde_json::Value;
+
+/// Why a tool call failed. Every variant is a tool error (`isError: true` in MCP);
+/// only an unknown tool name is a protocol error, and that is the transport's call.
+#[derive(Debug, thiserror::Error)]
+pub enum ToolError {
+    /// No tool by that name.
+    #[error("unknown tool \"{0}\": call tools/list to see the tools")]
+    UnknownTool(String),
+    /// An argument is missing, unknown, of the wrong type or out of range.
+    #[error("{0}")]
+    Arguments(String),
+    /// The model refused the change (missing object, dangling connector...).
+    #[error(transparent)]
+    Model(#[from] ModelError),
+    /// The board file could not be read or written.
+    #[error(transparent)]
+    File(#[from] FormatError),
+    /// No `path` was given and no application is running to act on.
+    #[error("no board given and no inkboard application is running: pass `path` (a .inkboard file) or run `inkboard open FILE`")]
+    NoApplication,
+    /// An application is running, but this build cannot talk to it yet.
+    #[error("an inkboard application is running (pid {0}) but live editing from tools is not available in this build: pass `path` to edit the file directly")]
+    LiveUnavailable(u32),
+    /// A tool that cannot run inside a batch was put in one.
+    #[error("{0} is not allowed inside a batch: call it on its own")]
+    NotInBatch(&'static str),
+    /// An atomic batch failed at `index`; nothing was changed.
+    #[error("operation {index} failed, nothing was changed: {error}")]
+    Batch {
+        index: usize,
+        error: String,
+        results: Vec<Value>,
+    },
+    /// A failure outside the model and the file format (e.g. reading an image).
+    #[error("{0}")]
+    Io(String),
+}
+
+impl ToolError {
+    pub(crate) fn args(message: impl Into<String>) -> Self {
+        ToolError::Arguments(message.into())
+    }
+
+    /// The structured payload that goes with the error, where there is one: the
+    /// batch failure's `{index, error, results}`.
+    pub fn data(&self) -> Option<Value> {
+        match self {
+            ToolError::Batch {
+                index,
+                error,
+                results,
+            } => Some(serde_json::json!({
+                "index": index, "error": error, "results": results,
+            })),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! JSON Schemas for tool arguments and results, generated from the Rust types and
+//! made compact: every tool's schema goes to the client in `tools/list`, whose whole
+//! answer must stay small, so nullable wrappers, titles and formats are dropped.
+
+use schemars::generate::SchemaSettings;
+use schemars::JsonSchema;
+use serde_json::{Map, Value};
+
+/// The compact schema of `T`, as a JSON object.
+pub(crate) fn schema_of<T: JsonSchema>() -> Map<String, Value> {
+    let mut settings = SchemaSettings::draft2020_12();
+    settings.inline_subschemas = true;
+    settings.meta_schema = None;
+    let schema = settings.into_generator().into_root_schema_for::<T>();
+    let mut value = schema.to_value();
+    compact(&mut value);
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+fn compact(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            // Under "properties" the keys are argument names, not keywords.
+            if let Some(Value::Object(props)) = map.get_mut("properties") {
+                props.values_mut().for_each(compact);
+            }
+            map.remove("title");
+            map.remove("format");
+            map.remove("$schema");
+            if map.get("default") == Some(&Value::Null) {
+                map.remove("default");
+            }
+            if map
+                .get("required")
+                .is_some_and(|r| r.as_array().is_some_and(|a| a.is_empty()))
+            {
+                map.remove("required");
+            }
+            // `Option<T>` becomes "T or null"; absent already means none here.
+            if let Some(Value::Array(types)) = map.get_mut("type") {
+                types.retain(|t| t != "null");
+                if types.len() == 1 {
+                    let only = types[0].clone();
+                    map.insert("type".into(), only);
+                }
+            }
+            for key in ["anyOf", "oneOf"] {
+                if let Some(Value::Array(options)) = map.get_mut(key) {
+                    options.retain(|o| o.get("type") != Some(&Value::String("null".into())));
+                    if options.len() == 1 {
+                        let only = options.pop().unwrap_or_default();
+                        map.remove(key);
+                        if let Value::Object(inner) = only {
+                            for (k, v) in inner {
+                                map.entry(k).or_insert(v);
+                            }
+                        }
+                    }
+                }
+            }
+            if let Some(Value::Array(e)) = map.get("enum") {
+                if e.contains(&Value::Null) {
+                    let kept: Vec<Value> = e.iter().filter(|v| !v.is_null()).cloned().collect();
+                    map.insert("enum".into(), Value::Array(kept));
+                }
+            }
+            for (k, v) in map.iter_mut() {
+                if k != "properties" {
+                    compact(v);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(compact),
+        _ => {}
+    }
+}

@@ -1,0 +1,233 @@
+//! Arranging objects: `move`, `order` (z-order), `align` and `distribute`.
+
+use inkboard_core::{ObjectId, Rect};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use crate::args::{IdArg, Word};
+use crate::tool::{finite, Cx, EditTool, Hints, Ids, Tool};
+use crate::tools::shift::{bounds, translate};
+use crate::ToolError;
+
+pub struct Move;
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MoveArgs {
+    ids: Vec<IdArg>,
+    dx: Option<f64>,
+    dy: Option<f64>,
+    /// Move the first object's left edge here; the rest keep their offsets.
+    x: Option<f64>,
+    /// Move the first object's top edge here; the rest keep their offsets.
+    y: Option<f64>,
+}
+
+impl Tool for Move {
+    const NAME: &'static str = "move";
+    const DESCRIPTION: &'static str = "Move objects by dx/dy, or to x/y (the first object goes there, the rest keep their offsets). Groups move with their members, frames with their contents; connectors follow.";
+    const HINTS: Hints = Hints::EDIT;
+    type Args = MoveArgs;
+    type Output = Ids;
+}
+
+impl EditTool for Move {
+    fn run(cx: &mut Cx<'_, '_>, a: MoveArgs) -> Result<Ids, ToolError> {
+        let ids = IdArg::resolve_all(&a.ids, cx.board(), "ids")?;
+        let (dx, dy, x, y) = (
+            finite("dx", a.dx)?,
+            finite("dy", a.dy)?,
+            finite("x", a.x)?,
+            finite("y", a.y)?,
+        );
+        if (dx.is_some() || dy.is_some()) && (x.is_some() || y.is_some()) {
+            return Err(ToolError::args(
+                "give either dx/dy (move by) or x/y (move to), not both",
+            ));
+        }
+        if dx.is_none() && dy.is_none() && x.is_none() && y.is_none() {
+            return Err(ToolError::args("give dx/dy (move by) or x/y (move to)"));
+        }
+        let first = bounds(cx.board(), &ids[0])?;
+        let dx = dx.unwrap_or_else(|| x.map_or(0.0, |x| x - first.x));
+        let dy = dy.unwrap_or_else(|| y.map_or(0.0, |y| y - first.y));
+        translate(cx, &ids, dx, dy)?;
+        Ok(Ids::of(&ids))
+    }
+}
+
+inkboard_core::vocabulary! {
+    /// Where `order` sends objects.
+    pub enum ZTarget as "to" { Front = "front", Back = "back", Forward = "forward", Backward = "backward" }
+}
+
+pub struct Order;
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OrderArgs {
+    ids: Vec<IdArg>,
+    to: Word<ZTarget>,
+}
+
+impl Tool for Order {
+    const NAME: &'static str = "order";
+    const DESCRIPTION: &'static str = "Change the stacking order: to front, back, forward (one step up) or backward (one step down).";
+    const HINTS: Hints = Hints::EDIT;
+    type Args = OrderArgs;
+    type Output = Ids;
+}
+
+impl EditTool for Order {
+    fn run(cx: &mut Cx<'_, '_>, a: OrderArgs) -> Result<Ids, ToolError> {
+        let ids = IdArg::resolve_all(&a.ids, cx.board(), "ids")?;
+        let mut placed: Vec<(usize, ObjectId)> = ids
+            .iter()
+            .filter_map(|id| cx.board().locate(id).map(|l| (l.1, id.clone())))
+            .collect();
+        placed.sort();
+        let page_len = |cx: &Cx<'_, '_>, id: &ObjectId| {
+            cx.board()
+                .locate(id)
+                .and_then(|(p, _)| cx.board().page(p))
+                .map_or(0, |p| p.objects.len())
+        };
+        match a.to.0 {
+            ZTarget::Front => {
+                for (_, id) in &placed {
+                    let top = page_len(cx, id) - 1;
+                    cx.tx.reorder(id, top)?;
+                }
+            }
+            ZTarget::Back => {
+                for (n, (_, id)) in placed.iter().enumerate() {
+                    cx.tx.reorder(id, n)?;
+                }
+            }
+            ZTarget::Forward => {
+                for (_, id) in placed.iter().rev() {
+                    let at = cx.board().locate(id).map_or(0, |l| l.1);
+                    let top = page_len(cx, id) - 1;
+                    cx.tx.reorder(id, (at + 1).min(top))?;
+                }
+            }
+            ZTarget::Backward => {
+                for (_, id) in &placed {
+                    let at = cx.board().locate(id).map_or(0, |l| l.1);
+                    cx.tx.reorder(id, at.saturating_sub(1))?;
+                }
+            }
+        }
+        Ok(Ids::of(&ids))
+    }
+}
+
+inkboard_core::vocabulary! {
+    /// The edge or centre line `align` lines objects up on.
+    pub enum Edge as "edge" { Left = "left", Center = "center", Right = "right", Top = "top", Middle = "middle", Bottom = "bottom" }
+}
+
+pub struct Align;
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AlignArgs {
+    ids: Vec<IdArg>,
+    edge: Word<Edge>,
+}
+
+impl Tool for Align {
+    const NAME: &'static str = "align";
+    const DESCRIPTION: &'static str =
+        "Line objects up on the left, center, right, top, middle or bottom of their joint bounds.";
+    const HINTS: Hints = Hints::EDIT;
+    type Args = AlignArgs;
+    type Output = Ids;
+}
+
+impl EditTool for Align {
+    fn run(cx: &mut Cx<'_, '_>, a: AlignArgs) -> Result<Ids, ToolError> {
+        let ids = IdArg::resolve_all(&a.ids, cx.board(), "ids")?;
+        if ids.len() < 2 {
+            return Err(ToolError::args("'ids' needs at least 2 objects to align"));
+        }
+        let all: Vec<Rect> = ids
+            .iter()
+            .map(|id| bounds(cx.board(), id))
+            .collect::<Result<_, _>>()?;
+        let joint = all.iter().skip(1).fold(all[0], |a, b| a.union(b));
+        for (id, b) in ids.iter().zip(&all) {
+            let (dx, dy) = match a.edge.0 {
+                Edge::Left => (joint.x - b.x, 0.0),
+                Edge::Center => (joint.center().x - b.center().x, 0.0),
+                Edge::Right => (joint.right() - b.right(), 0.0),
+                Edge::Top => (0.0, joint.y - b.y),
+                Edge::Middle => (0.0, joint.center().y - b.center().y),
+                Edge::Bottom => (0.0, joint.bottom() - b.bottom()),
+            };
+            translate(cx, std::slice::from_ref(id), dx, dy)?;
+        }
+        Ok(Ids::of(&ids))
+    }
+}
+
+inkboard_core::vocabulary! {
+    /// The direction `distribute` spaces objects along.
+    pub enum Axis as "axis" { Horizontal = "horizontal", Vertical = "vertical" }
+}
+
+pub struct Distribute;
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DistributeArgs {
+    ids: Vec<IdArg>,
+    axis: Word<Axis>,
+    /// Exact space between neighbours; default: even spacing between the outermost.
+    gap: Option<f64>,
+}
+
+impl Tool for Distribute {
+    const NAME: &'static str = "distribute";
+    const DESCRIPTION: &'static str = "Space objects evenly along an axis, in their current order; with gap, exactly gap apart starting from the first.";
+    const HINTS: Hints = Hints::EDIT;
+    type Args = DistributeArgs;
+    type Output = Ids;
+}
+
+impl EditTool for Distribute {
+    fn run(cx: &mut Cx<'_, '_>, a: DistributeArgs) -> Result<Ids, ToolError> {
+        let ids = IdArg::resolve_all(&a.ids, cx.board(), "ids")?;
+        let gap = finite("gap", a.gap)?;
+        if ids.len() < 2 || (gap.is_none() && ids.len() < 3) {
+            return Err(ToolError::args(
+                "'ids' needs at least 3 objects to space evenly, or 2 with a 'gap'",
+            ));
+        }
+        let horizontal = a.axis.0 == Axis::Horizontal;
+        let start = |r: &Rect| if horizontal { (r.x, r.w) } else { (r.y, r.h) };
+        let mut items: Vec<(ObjectId, Rect)> = ids
+            .iter()
+            .map(|id| bounds(cx.board(), id).map(|b| (id.clone(), b)))
+            .collect::<Result<_, _>>()?;
+        items.sort_by(|a, b| start(&a.1).0.total_cmp(&start(&b.1).0));
+        let gap = gap.unwrap_or_else(|| {
+            let first = start(&items[0].1).0;
+            let last = items.last().map_or(0.0, |(_, r)| start(r).0 + start(r).1);
+            let total: f64 = items.iter().map(|(_, r)| start(r).1).sum();
+            (last - first - total) / (items.len() - 1) as f64
+        });
+        let mut cursor = start(&items[0].1).0;
+        for (id, r) in &items {
+            let (s, len) = start(r);
+            let d = cursor - s;
+            if horizontal {
+                translate(cx, std::slice::from_ref(id), d, 0.0)?;
+            } else {
+                translate(cx, std::slice::from_ref(id), 0.0, d)?;
+            }
+            cursor += len + gap;
+        }
+        Ok(Ids::of(&ids))
+    }
+}

@@ -1,0 +1,175 @@
+//! Whole-board tools: `create_board` and `save_board`.
+
+use std::path::Path;
+
+use inkboard_core::Board;
+use inkboard_format::file;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::engine::{absolute, board_path};
+use crate::tool::{to_value, BoardTool, Hints, Tool};
+use crate::{Engine, Reply, ToolError};
+
+#[derive(Serialize, JsonSchema)]
+pub struct PageRow {
+    number: usize,
+    name: String,
+}
+
+pub struct CreateBoard;
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateBoardArgs {
+    /// New board file (.inkboard, .inkboard.json, .tableau.json). Omit to open a new board in the app.
+    path: Option<String>,
+    title: Option<String>,
+    /// Page names (default one page, "Page 1").
+    pages: Option<Vec<String>>,
+    /// Replace an existing file (default false).
+    overwrite: Option<bool>,
+}
+
+#[derive(Serialize, JsonSchema)]
+pub struct CreateBoardOutput {
+    path: String,
+    pages: Vec<PageRow>,
+}
+
+impl Tool for CreateBoard {
+    const NAME: &'static str = "create_board";
+    const DESCRIPTION: &'static str = "Create a new, empty board file with the given title and pages. An existing file is an error unless overwrite is true.";
+    const HINTS: Hints = Hints {
+        read_only: false,
+        destructive: true,
+        idempotent: false,
+    };
+    type Args = CreateBoardArgs;
+    type Output = CreateBoardOutput;
+}
+
+impl BoardTool for CreateBoard {
+    fn run(engine: &Engine, a: CreateBoardArgs) -> Result<Reply, ToolError> {
+        let path = board_path(a.path.as_deref())?;
+        let mut names: Vec<String> = Vec::new();
+        for name in a.pages.unwrap_or_default() {
+            let name = name.trim().to_string();
+            if name.is_empty() {
+                return Err(ToolError::args(
+                    "'pages' holds an empty name: give every page a name",
+                ));
+            }
+            if names.contains(&name) {
+                return Err(ToolError::args(format!(
+                    "'pages' names \"{name}\" twice: page names must differ"
+                )));
+            }
+            names.push(name);
+        }
+        let title = a.title.unwrap_or_else(|| default_title(&path));
+        let board = Board::new(title, &names);
+        let _lock = file::FileLock::acquire(&path)?;
+        let saved = if a.overwrite.unwrap_or(false) {
+            file::save_overwrite(&path, &board)?
+        } else {
+            file::save(&path, &board, None)?
+        };
+        let pages = board
+            .pages()
+            .iter()
+            .enumerate()
+            .map(|(i, p)| PageRow {
+                number: i + 1,
+                name: p.name.clone(),
+            })
+            .collect();
+        engine.adopt(&path, board, saved.stamp);
+        Ok(Reply::Json(to_value(&CreateBoardOutput {
+            path: path.display().to_string(),
+            pages,
+        })))
+    }
+}
+
+/// A title from the file name: `plans/Q3 roadmap.inkboard` → "Q3 roadmap".
+fn default_title(path: &Path) -> String {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let stem = [".inkboard.json", ".tableau.json", ".inkboard"]
+        .iter()
+        .find_map(|ext| name.strip_suffix(ext))
+        .unwrap_or(&name);
+    stem.to_string()
+}
+
+pub struct SaveBoard;
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SaveBoardArgs {
+    /// The board file. Omit to save the board open in the app.
+    path: Option<String>,
+    /// Save a copy here instead; the format follows the extension.
+    #[serde(rename = "as")]
+    copy_to: Option<String>,
+    /// Replace an existing file at 'as' (default false).
+    overwrite: Option<bool>,
+}
+
+#[derive(Serialize, JsonSchema)]
+pub struct SaveBoardOutput {
+    path: String,
+    bytes: usize,
+}
+
+impl Tool for SaveBoard {
+    const NAME: &'static str = "save_board";
+    const DESCRIPTION: &'static str = "Save the board. Files are written after every change already; use 'as' to write a copy to another path or format (.inkboard, .inkboard.json, .tableau.json).";
+    const HINTS: Hints = Hints {
+        read_only: false,
+        destructive: false,
+        idempotent: true,
+    };
+    type Args = SaveBoardArgs;
+    type Output = SaveBoardOutput;
+}
+
+impl BoardTool for SaveBoard {
+    fn run(engine: &Engine, a: SaveBoardArgs) -> Result<Reply, ToolError> {
+        let path = board_path(a.path.as_deref())?;
+        let (target, bytes) = match &a.copy_to {
+            None => {
+                let bytes = engine.tracked(&path, |t| {
+                    let saved = file::save(&path, &t.board, Some(&t.stamp))?;
+                    t.stamp = saved.stamp;
+                    Ok(saved.bytes)
+                })?;
+                (path, bytes)
+            }
+            Some(copy) => {
+                let target = board_path(Some(copy))?;
+                if target == path {
+                    return Err(ToolError::args(
+                        "'as' is the board's own path: omit 'as' to save in place",
+                    ));
+                }
+                let board = engine.tracked(&path, |t| Ok(t.board.clone()))?;
+                let _lock = file::FileLock::acquire(&target)?;
+                let saved = if a.overwrite.unwrap_or(false) {
+                    file::save_overwrite(&target, &board)?
+                } else {
+                    file::save(&target, &board, None)?
+                };
+                engine.adopt(&target, board, saved.stamp);
+                (absolute(&target)?, saved.bytes)
+            }
+        };
+        Ok(Reply::Json(to_value(&SaveBoardOutput {
+            path: target.display().to_string(),
+            bytes,
+        })))
+    }
+}

@@ -1,0 +1,77 @@
+//! `add_connector`: a line between two objects or points.
+
+use inkboard_core::{Arrow, Connector, End, IdKind, Kind, Object, Route};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use crate::args::{EndArg, StyleArgs, Word};
+use crate::tool::{Cx, EditTool, Hints, Id, Tool};
+use crate::ToolError;
+
+pub struct AddConnector;
+
+#[derive(Deserialize, JsonSchema)]
+pub struct AddConnectorArgs {
+    from: EndArg,
+    to: EndArg,
+    text: Option<String>,
+    route: Option<Word<Route>>,
+    start_arrow: Option<Word<Arrow>>,
+    end_arrow: Option<Word<Arrow>>,
+    #[serde(flatten)]
+    style: StyleArgs,
+}
+
+impl Tool for AddConnector {
+    const NAME: &'static str = "add_connector";
+    const DESCRIPTION: &'static str = "Connect two objects (ids) or points ({x,y}) with a line that follows the objects when they move. Default: orthogonal route, arrow at the end.";
+    const HINTS: Hints = Hints::ADD;
+    type Args = AddConnectorArgs;
+    type Output = Id;
+}
+
+/// Turns an end argument into a model end, checking the object is one a
+/// connector can attach to, on this call's page.
+pub(crate) fn end(cx: &Cx<'_, '_>, arg: &EndArg, name: &str) -> Result<End, ToolError> {
+    match arg {
+        EndArg::Point(p) => {
+            crate::tool::finite(name, Some(p.x))?;
+            crate::tool::finite(name, Some(p.y))?;
+            Ok(End::Point((*p).into()))
+        }
+        EndArg::Object(id) => {
+            let id = id.resolve(cx.board(), name)?;
+            cx.on_page(&id, name)?;
+            match cx.board().object(&id).map(|o| &o.kind) {
+                Some(Kind::Connector(_) | Kind::Ink(_)) => Err(ToolError::args(format!(
+                    "'{name}': \"{id}\" is a connector or ink stroke: connect shapes, images or groups"
+                ))),
+                _ => Ok(End::Object(id)),
+            }
+        }
+    }
+}
+
+impl EditTool for AddConnector {
+    fn run(cx: &mut Cx<'_, '_>, a: AddConnectorArgs) -> Result<Id, ToolError> {
+        let mut connector = Connector::new(end(cx, &a.from, "from")?, end(cx, &a.to, "to")?);
+        connector.text = a.text.unwrap_or_default();
+        connector.style = a.style.to_style()?;
+        if let Some(r) = a.route {
+            connector.route = r.0;
+        }
+        if let Some(s) = a.start_arrow {
+            connector.start_arrow = s.0;
+        }
+        if let Some(e) = a.end_arrow {
+            connector.end_arrow = e.0;
+        }
+        let id = cx.tx.new_id(IdKind::Connector);
+        cx.tx.insert(
+            cx.page,
+            None,
+            Object::new(id.clone(), Kind::Connector(connector)),
+        )?;
+        Ok(Id { id: id.to_string() })
+    }
+}

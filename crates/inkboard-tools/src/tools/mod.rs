@@ -1,0 +1,17 @@
+//! The tools, one file per noun. Each file holds the tool types, their argument
+//! and result types, and their effect.
+
+pub mod arrange;
+pub mod board;
+pub mod changes;
+pub mod connector;
+pub mod delete;
+pub mod duplicate;
+pub mod group;
+pub mod image;
+pub mod ink;
+pub mod page;
+pub mod read;
+pub mod shape;
+mod shift;
+pub mod update;

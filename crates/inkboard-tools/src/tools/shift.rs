@@ -1,0 +1,75 @@
+//! Moving objects by an offset, shared by `move`, `align`, `distribute` and
+//! `update`. Moving a group moves its members; moving a frame moves what lies in
+//! it; a connector's free ends move with it, its bound ends follow their objects.
+
+use inkboard_core::{Board, End, Kind, ObjectId, Point};
+
+use crate::tool::Cx;
+use crate::ToolError;
+
+/// The objects that actually move when `ids` move: groups expanded to their
+/// members and frames to their contents, each object once.
+pub(crate) fn moving_set(board: &Board, ids: &[ObjectId]) -> Vec<ObjectId> {
+    let mut out: Vec<ObjectId> = Vec::new();
+    let mut stack: Vec<ObjectId> = ids.iter().rev().cloned().collect();
+    while let Some(id) = stack.pop() {
+        if out.contains(&id) {
+            continue;
+        }
+        let Some(object) = board.object(&id) else {
+            continue;
+        };
+        if let Kind::Group(g) = &object.kind {
+            stack.extend(g.members.iter().rev().cloned());
+        }
+        if object.is_frame() {
+            stack.extend(board.frame_contents(&id).into_iter().rev());
+        }
+        out.push(id);
+    }
+    out
+}
+
+/// Moves `ids` (and what moves with them) by (dx, dy).
+pub(crate) fn translate(
+    cx: &mut Cx<'_, '_>,
+    ids: &[ObjectId],
+    dx: f64,
+    dy: f64,
+) -> Result<(), ToolError> {
+    if dx == 0.0 && dy == 0.0 {
+        return Ok(());
+    }
+    for id in moving_set(cx.board(), ids) {
+        cx.tx.edit(&id, |o| match &mut o.kind {
+            Kind::Shape(s) => s.bounds = s.bounds.translated(dx, dy),
+            Kind::Image(i) => i.bounds = i.bounds.translated(dx, dy),
+            Kind::Ink(k) => k.points.iter_mut().for_each(|p| {
+                *p = Point {
+                    x: p.x + dx,
+                    y: p.y + dy,
+                }
+            }),
+            Kind::Connector(c) => {
+                for end in [&mut c.from, &mut c.to] {
+                    if let End::Point(p) = end {
+                        *p = Point {
+                            x: p.x + dx,
+                            y: p.y + dy,
+                        };
+                    }
+                }
+            }
+            Kind::Group(_) => {}
+        })?;
+    }
+    Ok(())
+}
+
+/// The bounds of an object, or an error naming it when it has none (a connector
+/// between objects that are gone, an empty group).
+pub(crate) fn bounds(board: &Board, id: &ObjectId) -> Result<inkboard_core::Rect, ToolError> {
+    board
+        .bounds(id)
+        .ok_or_else(|| ToolError::args(format!("\"{id}\" has no extent to place or align")))
+}

@@ -1,0 +1,150 @@
+//! What this process knows of each board file it has touched: the board as last
+//! read or written (kept in memory, so an unchanged file is not parsed again), the
+//! stamp of the bytes on disk, and the change log that `board_changes` answers
+//! from. A file that changed on disk since is diffed against the board in memory,
+//! and the difference is logged as the user's (another program's) change.
+
+use std::collections::{HashMap, VecDeque};
+use std::path::{Path, PathBuf};
+
+use inkboard_core::{diff_boards, Actor, Board, Change, Commit};
+use inkboard_format::{file, Stamp};
+
+use crate::ToolError;
+
+/// How many change-log entries are kept per file.
+const LOG_LIMIT: usize = 10_000;
+/// How many files are kept in memory; the least recently used goes first.
+const FILE_LIMIT: usize = 16;
+
+/// One tracked file.
+pub(crate) struct Tracked {
+    pub board: Board,
+    pub stamp: Stamp,
+    /// Changes seen since this process first read the file, oldest first.
+    pub log: VecDeque<Change>,
+    /// The log holds every change after this revision: the one the file had when
+    /// this process first read it, or later once old entries were dropped.
+    pub first_revision: u64,
+    /// The last revision `board_changes` returned for this file.
+    pub last_returned: Option<u64>,
+    used: u64,
+}
+
+impl Tracked {
+    /// Logs a commit made by this process.
+    pub fn record(&mut self, commit: &Commit) {
+        self.push(commit.changes());
+    }
+
+    fn push(&mut self, changes: Vec<Change>) {
+        self.log.extend(changes);
+        while self.log.len() > LOG_LIMIT {
+            if let Some(old) = self.log.pop_front() {
+                self.first_revision = self.first_revision.max(old.revision);
+            }
+        }
+    }
+
+    /// The changes after `since`, or `None` when they are older than what this
+    /// process has seen of the file.
+    pub fn changes_since(&self, since: u64) -> Option<Vec<Change>> {
+        if since < self.first_revision {
+            return None;
+        }
+        Some(
+            self.log
+                .iter()
+                .filter(|c| c.revision > since)
+                .cloned()
+                .collect(),
+        )
+    }
+}
+
+/// Every tracked file, by absolute path.
+#[derive(Default)]
+pub(crate) struct Tracker {
+    files: HashMap<PathBuf, Tracked>,
+    clock: u64,
+}
+
+impl Tracker {
+    /// Brings the tracked board of `path` up to date with the disk and returns it.
+    pub fn sync(&mut self, path: &Path) -> Result<&mut Tracked, ToolError> {
+        self.clock += 1;
+        let clock = self.clock;
+        let on_disk = file::stamp_of(path)?;
+        let fresh = match (self.files.get(path), &on_disk) {
+            (Some(t), Some(stamp)) => t.stamp != *stamp,
+            _ => true,
+        };
+        if fresh {
+            let loaded = file::load(path)?;
+            match self.files.get_mut(path) {
+                Some(t) => {
+                    let mut board = loaded.board;
+                    let revision = board.revision().max(t.board.revision() + 1);
+                    board.advance_revision(revision);
+                    let changes = diff_boards(&t.board, &board, revision, Actor::User);
+                    t.push(changes);
+                    t.board = board;
+                    t.stamp = loaded.stamp;
+                }
+                None => {
+                    self.evict();
+                    let first_revision = loaded.board.revision();
+                    self.files.insert(
+                        path.to_path_buf(),
+                        Tracked {
+                            board: loaded.board,
+                            stamp: loaded.stamp,
+                            log: VecDeque::new(),
+                            first_revision,
+                            last_returned: None,
+                            used: clock,
+                        },
+                    );
+                }
+            }
+        }
+        let t = self
+            .files
+            .get_mut(path)
+            .ok_or_else(|| ToolError::Io(format!("{} could not be tracked", path.display())))?;
+        t.used = clock;
+        Ok(t)
+    }
+
+    /// Starts tracking a board this process has just written (create, save as).
+    pub fn adopt(&mut self, path: &Path, board: Board, stamp: Stamp) {
+        self.evict();
+        self.clock += 1;
+        let first_revision = board.revision();
+        self.files.insert(
+            path.to_path_buf(),
+            Tracked {
+                board,
+                stamp,
+                log: VecDeque::new(),
+                first_revision,
+                last_returned: None,
+                used: self.clock,
+            },
+        );
+    }
+
+    fn evict(&mut self) {
+        while self.files.len() >= FILE_LIMIT {
+            let Some(oldest) = self
+                .files
+                .iter()
+                .min_by_key(|(_, t)| t.used)
+                .map(|(p, _)| p.clone())
+            else {
+                break;
+            };
+            self.files.remove(&oldest);
+        }
+    }
+}

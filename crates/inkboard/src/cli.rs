@@ -1,0 +1,158 @@
+//! The command line. Each subcommand turns its flags into a tool call on the
+//! engine and prints the tool's JSON answer, so the CLI and MCP always agree.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use inkboard_tools::{Engine, Reply, ToolError};
+use serde_json::{json, Value};
+
+/// A whiteboard for people and AI agents.
+#[derive(Parser)]
+#[command(name = "inkboard", version, about, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the MCP tools on stdin/stdout (for Claude Code and other MCP clients).
+    Mcp,
+    /// Create a new, empty board file.
+    New {
+        /// The board file (.inkboard, .inkboard.json or .tableau.json).
+        file: PathBuf,
+        /// The board's title (default: the file name).
+        #[arg(long)]
+        title: Option<String>,
+        /// A page name; repeat for several pages (default: one page, "Page 1").
+        #[arg(long = "page")]
+        pages: Vec<String>,
+        /// Replace the file if it exists.
+        #[arg(long)]
+        overwrite: bool,
+    },
+    /// Run a batch of operations from a JSON file on a board file and print the answer.
+    Batch {
+        /// The board file.
+        file: PathBuf,
+        /// A JSON file holding the operations list (or an object with "operations").
+        ops: PathBuf,
+        /// The page operations without a page act on (number or name).
+        #[arg(long)]
+        page: Option<String>,
+        /// Keep what succeeded before an error instead of rolling everything back.
+        #[arg(long)]
+        no_atomic: bool,
+    },
+    /// Call any tool with JSON arguments and print its answer.
+    Call {
+        /// The tool's name, e.g. read_board.
+        tool: String,
+        /// The arguments as a JSON object (default: {}).
+        args: Option<String>,
+    },
+}
+
+/// Runs a command; the exit code is 0 on success and 1 when the tool failed.
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let engine = Engine::new();
+    let (tool, args) = match cli.command {
+        Command::Mcp => {
+            crate::mcp::serve()?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        Command::New {
+            file,
+            title,
+            pages,
+            overwrite,
+        } => (
+            "create_board".to_string(),
+            json!({"path": file, "title": title, "pages": pages, "overwrite": overwrite}),
+        ),
+        Command::Batch {
+            file,
+            ops,
+            page,
+            no_atomic,
+        } => {
+            let text = std::fs::read_to_string(&ops)
+                .with_context(|| format!("cannot read {}", ops.display()))?;
+            let value: Value = serde_json::from_str(&text)
+                .with_context(|| format!("{} is not valid JSON", ops.display()))?;
+            let operations = match value {
+                Value::Object(mut o) if o.contains_key("operations") => {
+                    o.remove("operations").unwrap_or(Value::Null)
+                }
+                other => other,
+            };
+            let page = page.map(|p| {
+                p.parse::<u64>()
+                    .map(Value::from)
+                    .unwrap_or(Value::String(p))
+            });
+            let mut args = json!({"path": file, "operations": operations, "atomic": !no_atomic});
+            if let Some(page) = page {
+                args["page"] = page;
+            }
+            ("batch".to_string(), args)
+        }
+        Command::Call { tool, args } => {
+            let args: Value = match args {
+                Some(text) => {
+                    serde_json::from_str(&text).context("the arguments are not valid JSON")?
+                }
+                None => json!({}),
+            };
+            (tool, args)
+        }
+    };
+    Ok(print_reply(&tool, engine.call(&tool, drop_nulls(args))))
+}
+
+/// Prints a tool's answer as the MCP tool would give it.
+fn print_reply(tool: &str, reply: Result<Reply, ToolError>) -> ExitCode {
+    match reply {
+        Ok(Reply::Json(value)) => {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&value).unwrap_or_default()
+            );
+            // A non-atomic batch that stopped early answers normally but has failed.
+            if tool == "batch" && value.get("failed").is_some() {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Ok(Reply::Image { png, text }) => {
+            println!("{text}\n({} bytes of PNG)", png.len());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            match e.data() {
+                Some(data) => println!(
+                    "{}",
+                    serde_json::to_string_pretty(&data).unwrap_or_default()
+                ),
+                None => eprintln!("inkboard {tool}: {e}"),
+            }
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Flags not given become nulls in the JSON; tools treat absent and null alike,
+/// but unknown-argument checks are clearer without them.
+fn drop_nulls(v: Value) -> Value {
+    match v {
+        Value::Object(map) => {
+            Value::Object(map.into_iter().filter(|(_, v)| !v.is_null()).collect())
+        }
+        other => other,
+    }
+}

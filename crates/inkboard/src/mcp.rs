@@ -1,0 +1,145 @@
+//! The MCP server on stdio, with the official SDK (rmcp). It lists the engine's
+//! catalogue and hands each call to the engine on a blocking thread, so tool
+//! work never stalls the async executor. Both protocol eras are served: the
+//! 2025-11-25 initialize handshake and the stateless 2026-07-28 requests
+//! (`server/discover`); rmcp tells them apart from the first message.
+//! Logs go to stderr: stdout carries only JSON-RPC.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use base64::Engine as _;
+use inkboard_tools::{catalog, find_tool, Engine, Reply, ToolError};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
+    Tool, ToolAnnotations,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde_json::{json, Value};
+
+/// The MCP face of the engine.
+#[derive(Clone)]
+struct Server {
+    engine: Arc<Engine>,
+    tools: Arc<Vec<Tool>>,
+}
+
+/// The MCP tool list, built once from the catalogue.
+fn tools() -> Vec<Tool> {
+    catalog()
+        .iter()
+        .map(|t| {
+            Tool::new(t.name, t.description, Arc::new(t.input_schema.clone()))
+                .with_raw_output_schema(Arc::new(t.output_schema.clone()))
+                .with_annotations(
+                    ToolAnnotations::new()
+                        .read_only(t.hints.read_only)
+                        .destructive(t.hints.destructive)
+                        .idempotent(t.hints.idempotent)
+                        .open_world(false),
+                )
+        })
+        .collect()
+}
+
+/// Turns the engine's answer into an MCP result.
+fn to_result(reply: Result<Reply, ToolError>) -> CallToolResult {
+    match reply {
+        Ok(Reply::Json(value)) => CallToolResult::structured(value),
+        Ok(Reply::Image { png, text }) => {
+            let mut r = CallToolResult::success(vec![
+                ContentBlock::image(
+                    base64::engine::general_purpose::STANDARD.encode(&png),
+                    "image/png",
+                ),
+                ContentBlock::text(text),
+            ]);
+            r.structured_content = None;
+            r
+        }
+        // A failed atomic batch carries its payload as structured content.
+        Err(e) => match e.data() {
+            Some(data) => CallToolResult::structured_error(data),
+            None => CallToolResult::error(vec![ContentBlock::text(e.to_string())]),
+        },
+    }
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("inkboard", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "inkboard edits whiteboards (.inkboard files): shapes, sticky notes, frames, connectors, images, ink. \
+                 Build or rework a board with one `batch` call; read it with read_board.",
+            )
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2026_07_28))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.tools.iter().find(|t| t.name == name).cloned()
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let name = request.name.to_string();
+        // Unknown tools are a protocol error (malformed request), not a tool error.
+        if find_tool(&name).is_none() {
+            return Err(ErrorData::invalid_params(
+                format!("unknown tool \"{name}\": call tools/list to see the tools"),
+                None,
+            ));
+        }
+        let args = request.arguments.map(Value::Object).unwrap_or(json!({}));
+        let engine = self.engine.clone();
+        let started = std::time::Instant::now();
+        let reply = tokio::task::spawn_blocking(move || engine.call(&name, args))
+            .await
+            .map_err(|e| {
+                ErrorData::internal_error(format!("the tool stopped unexpectedly: {e}"), None)
+            })?;
+        tracing::debug!(tool = %request.name, ms = started.elapsed().as_secs_f64() * 1e3, ok = reply.is_ok(), "tools/call");
+        Ok(to_result(reply).into())
+    }
+}
+
+/// Serves MCP on stdin/stdout until the client closes stdin.
+pub fn serve() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("INKBOARD_LOG")
+                .unwrap_or_else(|_| "warn".into()),
+        )
+        .init();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let server = Server {
+            engine: Arc::new(Engine::new()),
+            tools: Arc::new(tools()),
+        };
+        let service = server.serve(rmcp::transport::stdio_pipes()).await?;
+        service.waiting().await?;
+        anyhow::Ok(())
+    })
+}
