@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use serde_json::{json, Map, Value};
 
-use crate::schema::schema_of;
+use crate::schema::{output_schema_of, schema_of};
 use crate::tool::{to_value, BoardTool, Cx, EditTool, Hints};
 use crate::tools;
 use crate::{Engine, Reply, ToolError};
@@ -84,16 +84,10 @@ fn edit<T: EditTool>() -> ToolDef {
     let mut input = schema_of::<T::Args>();
     let props = input.entry("properties").or_insert_with(|| json!({}));
     if let Value::Object(props) = props {
-        props.insert(
-            "path".into(),
-            json!({"type": "string", "description": PATH_DOC}),
-        );
-        let page = if T::PAGE_REQUIRED {
-            json!({"type": ["integer", "string"], "description": "Page number (from 1) or name."})
-        } else {
-            json!({"type": ["integer", "string"], "description": "Page number (from 1) or name. Default: the first."})
-        };
-        props.insert("page".into(), page);
+        // What `path` and `page` mean is said once, in the server's instructions
+        // (see COMMON_ARGS), not on every tool: tools/list must stay small.
+        props.insert("path".into(), json!({"type": "string"}));
+        props.insert("page".into(), json!({"type": ["integer", "string"]}));
     }
     if T::PAGE_REQUIRED {
         let required = input.entry("required").or_insert_with(|| json!([]));
@@ -107,7 +101,7 @@ fn edit<T: EditTool>() -> ToolDef {
         hints: T::HINTS,
         page_required: T::PAGE_REQUIRED,
         input_schema: input,
-        output_schema: schema_of::<T::Output>(),
+        output_schema: output_schema_of::<T::Output>(),
         run: Run::Edit(run::<T>),
     }
 }
@@ -123,13 +117,14 @@ fn board<T: BoardTool>() -> ToolDef {
         hints: T::HINTS,
         page_required: false,
         input_schema: schema_of::<T::Args>(),
-        output_schema: schema_of::<T::Output>(),
+        output_schema: output_schema_of::<T::Output>(),
         run: Run::Board(run::<T>),
     }
 }
 
-/// What `path` means, said once for every tool.
-pub(crate) const PATH_DOC: &str = "Board file (.inkboard, .inkboard.json, .tableau.json). Omit to act on the board open in the app.";
+/// What the arguments every tool shares mean: said once, to the client, in the
+/// server's instructions.
+pub const COMMON_ARGS: &str = "Every tool takes `path`: the board file (.inkboard, .inkboard.json or .tableau.json); omit it to act live on the board open in the inkboard app. Edit and read tools also take `page`: a page number (from 1) or name; default the first page.";
 
 /// Every tool, in the order `tools/list` shows them.
 pub fn catalog() -> &'static [ToolDef] {

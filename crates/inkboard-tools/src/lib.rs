@@ -21,7 +21,7 @@ mod tool;
 mod tools;
 mod tracking;
 
-pub use catalog::{catalog, find_tool, ToolDef};
+pub use catalog::{catalog, find_tool, ToolDef, COMMON_ARGS};
 pub use discovery::{runtime_dir, AppInfo};
 pub use engine::{Engine, Reply};
 pub use error::ToolError;

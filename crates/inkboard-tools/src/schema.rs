@@ -15,7 +15,12 @@ pub(crate) fn schema_of<T: JsonSchema>() -> Map<String, Value> {
     let mut value = schema.to_value();
     compact(&mut value);
     match value {
-        Value::Object(map) => map,
+        Value::Object(mut map) => {
+            // The type's own doc comment speaks to Rust readers; the tool's
+            // description speaks to the client.
+            map.remove("description");
+            map
+        }
         _ => Map::new(),
     }
 }
@@ -30,6 +35,14 @@ fn compact(value: &mut Value) {
             map.remove("title");
             map.remove("format");
             map.remove("$schema");
+            if map.get("minimum") == Some(&Value::from(0)) {
+                map.remove("minimum");
+            }
+            // Unknown arguments are refused with a message naming them; the schema
+            // need not say so on every tool.
+            if map.contains_key("additionalProperties") {
+                map.remove("additionalProperties");
+            }
             if map.get("default") == Some(&Value::Null) {
                 map.remove("default");
             }
@@ -74,6 +87,33 @@ fn compact(value: &mut Value) {
             }
         }
         Value::Array(items) => items.iter_mut().for_each(compact),
+        _ => {}
+    }
+}
+
+/// The compact schema of a tool's result: like [`schema_of`], without
+/// descriptions, since the field names and the tool's description say enough.
+pub(crate) fn output_schema_of<T: JsonSchema>() -> Map<String, Value> {
+    let mut map = schema_of::<T>();
+    let mut value = Value::Object(std::mem::take(&mut map));
+    strip_descriptions(&mut value);
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+fn strip_descriptions(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            if map.get("description").is_some_and(Value::is_string) {
+                map.remove("description");
+            }
+            // Results always carry their fields; saying so costs bytes, not meaning.
+            map.remove("required");
+            map.values_mut().for_each(strip_descriptions);
+        }
+        Value::Array(items) => items.iter_mut().for_each(strip_descriptions),
         _ => {}
     }
 }

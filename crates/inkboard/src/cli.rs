@@ -118,10 +118,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 fn print_reply(tool: &str, reply: Result<Reply, ToolError>) -> ExitCode {
     match reply {
         Ok(Reply::Json(value)) => {
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&value).unwrap_or_default()
-            );
+            say(&serde_json::to_string_pretty(&value).unwrap_or_default());
             // A non-atomic batch that stopped early answers normally but has failed.
             if tool == "batch" && value.get("failed").is_some() {
                 ExitCode::from(1)
@@ -130,15 +127,12 @@ fn print_reply(tool: &str, reply: Result<Reply, ToolError>) -> ExitCode {
             }
         }
         Ok(Reply::Image { png, text }) => {
-            println!("{text}\n({} bytes of PNG)", png.len());
+            say(&format!("{text}\n({} bytes of PNG)", png.len()));
             ExitCode::SUCCESS
         }
         Err(e) => {
             match e.data() {
-                Some(data) => println!(
-                    "{}",
-                    serde_json::to_string_pretty(&data).unwrap_or_default()
-                ),
+                Some(data) => say(&serde_json::to_string_pretty(&data).unwrap_or_default()),
                 None => eprintln!("inkboard {tool}: {e}"),
             }
             ExitCode::from(1)
@@ -155,4 +149,10 @@ fn drop_nulls(v: Value) -> Value {
         }
         other => other,
     }
+}
+
+/// Prints a line to stdout; a closed pipe (`inkboard ... | head`) is not an error.
+fn say(text: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout(), "{text}");
 }

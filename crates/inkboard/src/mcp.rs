@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use base64::Engine as _;
-use inkboard_tools::{catalog, find_tool, Engine, Reply, ToolError};
+use inkboard_tools::{catalog, find_tool, Engine, Reply, ToolError, COMMON_ARGS};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
@@ -34,14 +34,26 @@ fn tools() -> Vec<Tool> {
             Tool::new(t.name, t.description, Arc::new(t.input_schema.clone()))
                 .with_raw_output_schema(Arc::new(t.output_schema.clone()))
                 .with_annotations(
-                    ToolAnnotations::new()
-                        .read_only(t.hints.read_only)
-                        .destructive(t.hints.destructive)
-                        .idempotent(t.hints.idempotent)
-                        .open_world(false),
+                    // Only what differs from MCP's defaults (not read-only, destructive,
+                    // not idempotent, open world) is said, to keep tools/list small.
+                    hints(t.hints),
                 )
         })
         .collect()
+}
+
+/// The annotations of a tool, leaving out what MCP assumes anyway.
+fn hints(h: inkboard_tools::Hints) -> ToolAnnotations {
+    let mut a = ToolAnnotations::new().open_world(false);
+    if h.read_only {
+        a = a.read_only(true);
+    } else if !h.destructive {
+        a = a.destructive(false);
+    }
+    if h.idempotent && !h.read_only {
+        a = a.idempotent(true);
+    }
+    a
 }
 
 /// Turns the engine's answer into an MCP result.
@@ -71,10 +83,10 @@ impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("inkboard", env!("CARGO_PKG_VERSION")))
-            .with_instructions(
-                "inkboard edits whiteboards (.inkboard files): shapes, sticky notes, frames, connectors, images, ink. \
-                 Build or rework a board with one `batch` call; read it with read_board.",
-            )
+            .with_instructions(format!(
+                "inkboard edits whiteboards: shapes, sticky notes, frames, connectors, images and ink on pages. \
+                 Build or rework a board with one `batch` call; read it with read_board. {COMMON_ARGS}"
+            ))
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {

@@ -17,9 +17,7 @@ pub struct MoveArgs {
     ids: Vec<IdArg>,
     dx: Option<f64>,
     dy: Option<f64>,
-    /// Move the first object's left edge here; the rest keep their offsets.
     x: Option<f64>,
-    /// Move the first object's top edge here; the rest keep their offsets.
     y: Option<f64>,
 }
 
@@ -183,7 +181,7 @@ pub struct Distribute;
 pub struct DistributeArgs {
     ids: Vec<IdArg>,
     axis: Word<Axis>,
-    /// Exact space between neighbours; default: even spacing between the outermost.
+    /// Exact spacing.
     gap: Option<f64>,
 }
 

@@ -22,12 +22,9 @@ pub struct CreateBoard;
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateBoardArgs {
-    /// New board file (.inkboard, .inkboard.json, .tableau.json). Omit to open a new board in the app.
     path: Option<String>,
     title: Option<String>,
-    /// Page names (default one page, "Page 1").
     pages: Option<Vec<String>>,
-    /// Replace an existing file (default false).
     overwrite: Option<bool>,
 }
 
@@ -39,7 +36,7 @@ pub struct CreateBoardOutput {
 
 impl Tool for CreateBoard {
     const NAME: &'static str = "create_board";
-    const DESCRIPTION: &'static str = "Create a new, empty board file with the given title and pages. An existing file is an error unless overwrite is true.";
+    const DESCRIPTION: &'static str = "Create a new, empty board file with a title and pages (names; default one \"Page 1\"). An existing file is an error unless overwrite is true.";
     const HINTS: Hints = Hints {
         read_only: false,
         destructive: true,
@@ -110,12 +107,10 @@ pub struct SaveBoard;
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SaveBoardArgs {
-    /// The board file. Omit to save the board open in the app.
     path: Option<String>,
-    /// Save a copy here instead; the format follows the extension.
+    /// Path of a copy to write.
     #[serde(rename = "as")]
     copy_to: Option<String>,
-    /// Replace an existing file at 'as' (default false).
     overwrite: Option<bool>,
 }
 
@@ -127,7 +122,7 @@ pub struct SaveBoardOutput {
 
 impl Tool for SaveBoard {
     const NAME: &'static str = "save_board";
-    const DESCRIPTION: &'static str = "Save the board. Files are written after every change already; use 'as' to write a copy to another path or format (.inkboard, .inkboard.json, .tableau.json).";
+    const DESCRIPTION: &'static str = "Save the board (files are already written after every change). as: write a copy to another path or format (.inkboard, .inkboard.json, .tableau.json); overwrite replaces an existing copy.";
     const HINTS: Hints = Hints {
         read_only: false,
         destructive: false,

@@ -17,9 +17,7 @@ pub struct BoardChanges;
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BoardChangesArgs {
-    /// The board file. Omit for the board open in the app.
     path: Option<String>,
-    /// A revision; default: the last one this tool returned for the board.
     since: Option<u64>,
 }
 

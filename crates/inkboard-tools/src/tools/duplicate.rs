@@ -18,15 +18,13 @@ pub struct Duplicate;
 #[serde(deny_unknown_fields)]
 pub struct DuplicateArgs {
     ids: Vec<IdArg>,
-    /// Offset of the copies (default 40).
     dx: Option<f64>,
-    /// Offset of the copies (default 40).
     dy: Option<f64>,
 }
 
 impl Tool for Duplicate {
     const NAME: &'static str = "duplicate";
-    const DESCRIPTION: &'static str = "Copy objects (groups with their members; connectors between copied objects are rewired to the copies). Returns the copies' ids in the order given.";
+    const DESCRIPTION: &'static str = "Copy objects, offset by dx/dy (default 40). Groups copy their members; connectors between copies are rewired. Returns the copies' ids in order.";
     const HINTS: Hints = Hints::ADD;
     type Args = DuplicateArgs;
     type Output = Ids;

@@ -14,7 +14,6 @@ pub struct Group;
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GroupArgs {
-    /// At least 2 objects of one page.
     ids: Vec<IdArg>,
 }
 

@@ -23,9 +23,7 @@ pub struct AddImage;
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AddImageArgs {
-    /// A PNG, JPEG or SVG file.
     source: Option<String>,
-    /// A data URL (data:image/png;base64,...).
     data: Option<String>,
     x: Option<f64>,
     y: Option<f64>,

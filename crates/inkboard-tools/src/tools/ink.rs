@@ -13,7 +13,6 @@ pub struct AddInk;
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AddInkArgs {
-    /// [[x, y], ...], at least 2 points.
     points: Vec<[f64; 2]>,
     color: Option<ColorArg>,
     width: Option<f64>,
@@ -22,7 +21,7 @@ pub struct AddInkArgs {
 impl Tool for AddInk {
     const NAME: &'static str = "add_ink";
     const DESCRIPTION: &'static str =
-        "Add a freehand ink stroke through the points, drawn smoothed.";
+        "Add a freehand ink stroke through points [[x, y], ...] (at least 2), drawn smoothed.";
     const HINTS: Hints = Hints::ADD;
     type Args = AddInkArgs;
     type Output = Id;

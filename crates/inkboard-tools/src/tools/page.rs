@@ -11,7 +11,6 @@ use crate::ToolError;
 /// A page as results name it.
 #[derive(Serialize, JsonSchema)]
 pub struct PageOut {
-    /// Its number, from 1.
     pub page: usize,
     pub name: String,
 }
@@ -42,7 +41,6 @@ pub struct AddPage;
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AddPageArgs {
-    /// Default "Page N".
     name: Option<String>,
 }
 

@@ -92,7 +92,6 @@ inkboard_core::vocabulary! {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FindArgs {
-    /// Substring of the object's text, case-insensitive.
     text: Option<String>,
     #[serde(rename = "type")]
     kind: Option<Word<TypeName>>,

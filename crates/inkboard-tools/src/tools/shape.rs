@@ -14,7 +14,6 @@ pub struct AddShape;
 
 #[derive(Deserialize, JsonSchema)]
 pub struct AddShapeArgs {
-    /// Default rect. note: sticky note; text: no border; frame: titled area.
     geom: Option<Word<Geom>>,
     text: Option<String>,
     x: Option<f64>,
@@ -27,15 +26,13 @@ pub struct AddShapeArgs {
     left_of: Option<IdArg>,
     below: Option<IdArg>,
     above: Option<IdArg>,
-    /// Space to the relative object (default 40).
     gap: Option<f64>,
-    /// A frame id to place the shape in.
     inside: Option<IdArg>,
 }
 
 impl Tool for AddShape {
     const NAME: &'static str = "add_shape";
-    const DESCRIPTION: &'static str = "Add a shape, sticky note (geom note), text (geom text) or frame. Without x/y it goes in free space, overlapping nothing; right_of/left_of/below/above place it next to an object, inside in a frame. Without w/h it fits its text. Colours: CSS hex or red, blue, green, yellow, orange, purple, gray, black, white.";
+    const DESCRIPTION: &'static str = "Add a shape (geom; default rect), sticky note (note), text (text) or frame. Without x/y it goes in free space; right_of/left_of/below/above (an id, gap default 40) place it by an object, inside in a frame. Without w/h it fits its text. Colours: hex or red, blue, green, yellow, orange, purple, gray, black, white.";
     const HINTS: Hints = Hints::ADD;
     type Args = AddShapeArgs;
     type Output = Placed;
