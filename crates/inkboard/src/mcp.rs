@@ -33,22 +33,22 @@ fn tools() -> Vec<Tool> {
         .map(|t| {
             Tool::new(t.name, t.description, Arc::new(t.input_schema.clone()))
                 .with_raw_output_schema(Arc::new(t.output_schema.clone()))
-                .with_annotations(
-                    // Only what differs from MCP's defaults (not read-only, destructive,
-                    // not idempotent, open world) is said, to keep tools/list small.
-                    hints(t.hints),
-                )
+                .with_annotations(hints(t.hints))
         })
         .collect()
 }
 
-/// The annotations of a tool, leaving out what MCP assumes anyway.
+/// The annotations of a tool: `openWorldHint: false` on all; read-only tools say
+/// so; the others always state `destructiveHint`, `true` on delete-like tools too,
+/// although MCP assumes it, so that a client reading only what is written still
+/// sees which tools can remove work. `idempotentHint` only where it holds, since
+/// MCP assumes false. Nothing else is said, to keep tools/list small.
 fn hints(h: inkboard_tools::Hints) -> ToolAnnotations {
     let mut a = ToolAnnotations::new().open_world(false);
     if h.read_only {
         a = a.read_only(true);
-    } else if !h.destructive {
-        a = a.destructive(false);
+    } else {
+        a = a.destructive(h.destructive);
     }
     if h.idempotent && !h.read_only {
         a = a.idempotent(true);
@@ -138,7 +138,7 @@ pub fn serve() -> anyhow::Result<()> {
         .with_ansi(false)
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("INKBOARD_LOG")
-                .unwrap_or_else(|_| "warn".into()),
+                .unwrap_or_else(|_| "warn,rmcp::service=error".into()),
         )
         .init();
     let runtime = tokio::runtime::Builder::new_multi_thread()
