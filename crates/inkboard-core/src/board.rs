@@ -2,7 +2,7 @@
 //! object id to place. Read it freely; change it only through a
 //! [`Transaction`](crate::Transaction).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::{Extra, IdKind, Kind, ModelError, Object, ObjectId, PageId, Rect};
 
@@ -74,9 +74,10 @@ impl Board {
         }
     }
 
-    /// Builds a board from saved parts, checking the invariants: unique ids, and
-    /// connector ends and group members on their own page. `next_object` is raised
-    /// past every id already in use, so new ids never collide.
+    /// Builds a board from saved parts, checking the invariants: unique page and
+    /// object ids, connector ends and group members on their own page, and no group
+    /// holding itself. `next_object` is raised past every id already in use, so new
+    /// ids never collide.
     pub fn from_parts(
         title: String,
         pages: Vec<Page>,
@@ -90,17 +91,22 @@ impl Board {
         }
         let mut board = Board {
             title,
-            next_page: pages.iter().map(|p| p.id.0).max().unwrap_or(0) + 1,
+            next_page: pages
+                .iter()
+                .map(|p| p.id.0)
+                .max()
+                .unwrap_or(0)
+                .saturating_add(1),
             pages,
             next_object,
             revision,
             extra,
             index: HashMap::new(),
         };
-        let mut seen_pages = std::collections::HashSet::new();
+        let mut seen_pages = HashSet::new();
         for page in &board.pages {
             if !seen_pages.insert(page.id) {
-                return Err(ModelError::NoSuchPage(page.id));
+                return Err(ModelError::DuplicatePage(page.id));
             }
             for (i, object) in page.objects.iter().enumerate() {
                 if board
@@ -111,7 +117,8 @@ impl Board {
                     return Err(ModelError::DuplicateId(object.id.clone()));
                 }
                 if let Some(n) = object.id.counter() {
-                    board.next_object = board.next_object.max(n + 1);
+                    // A file may hold any id, the largest counter included.
+                    board.next_object = board.next_object.max(n.saturating_add(1));
                 }
             }
         }
@@ -242,7 +249,8 @@ impl Board {
             .collect()
     }
 
-    /// Checks that the references of `objects` resolve on `page`.
+    /// Checks that the references of `objects` resolve on `page`, and that no group
+    /// among them holds itself.
     pub(crate) fn check_references<'a>(
         &self,
         page: PageId,
@@ -264,6 +272,32 @@ impl Board {
                     });
                 }
             }
+            if matches!(object.kind, Kind::Group(_)) {
+                self.check_group_cycle(object)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses a group that is among its own members, directly or through nested
+    /// groups: it would be moved, ordered and deleted as part of itself.
+    fn check_group_cycle(&self, group: &Object) -> Result<(), ModelError> {
+        let mut seen = HashSet::new();
+        let mut todo = group.references();
+        while let Some(id) = todo.pop() {
+            if *id == group.id {
+                return Err(ModelError::GroupCycle(group.id.clone()));
+            }
+            if !seen.insert(id) {
+                continue;
+            }
+            if let Some(Object {
+                kind: Kind::Group(g),
+                ..
+            }) = self.object(id)
+            {
+                todo.extend(&g.members);
+            }
         }
         Ok(())
     }
@@ -273,15 +307,29 @@ impl Board {
     pub(crate) fn allocate(&mut self, kind: IdKind) -> ObjectId {
         loop {
             let id = ObjectId::new(kind, self.next_object);
-            self.next_object += 1;
+            // Wrapping only matters for a file that set the counter to its largest
+            // value; the check below still keeps ids unique.
+            self.next_object = self.next_object.wrapping_add(1);
             if !self.index.contains_key(&id) {
                 return id;
             }
         }
     }
 
+    /// Hands out a new page id, as [`allocate`](Self::allocate) does object ids.
+    pub(crate) fn allocate_page(&mut self) -> PageId {
+        loop {
+            let id = PageId(self.next_page);
+            self.next_page = self.next_page.wrapping_add(1).max(1);
+            if self.page(id).is_none() {
+                return id;
+            }
+        }
+    }
+
     // Raw edits used by `Step::apply`. They keep the index right and nothing else:
-    // invariants are the transaction's business.
+    // invariants are the transaction's business. Positions are taken as they are,
+    // never clamped, so that the inverse of an edit undoes exactly that edit.
 
     pub(crate) fn raw_insert(
         &mut self,
@@ -293,8 +341,11 @@ impl Board {
             return Err(ModelError::DuplicateId(object.id.clone()));
         }
         let p = self.page_mut(page)?;
-        let index = index.min(p.objects.len());
-        let append = index == p.objects.len();
+        let len = p.objects.len();
+        if index > len {
+            return Err(ModelError::NoSuchPosition { index, len });
+        }
+        let append = index == len;
         let id = object.id.clone();
         p.objects.insert(index, object);
         if append {
@@ -307,8 +358,9 @@ impl Board {
 
     pub(crate) fn raw_remove(&mut self, page: PageId, index: usize) -> Result<Object, ModelError> {
         let p = self.page_mut(page)?;
-        if index >= p.objects.len() {
-            return Err(ModelError::NoSuchPage(page));
+        let len = p.objects.len();
+        if index >= len {
+            return Err(ModelError::NoSuchPosition { index, len });
         }
         let object = p.objects.remove(index);
         let last = index == p.objects.len();
@@ -326,27 +378,60 @@ impl Board {
         object: Object,
     ) -> Result<Object, ModelError> {
         let p = self.page_mut(page)?;
-        let slot = p
+        let len = p.objects.len();
+        let current = &p
             .objects
-            .get_mut(index)
-            .ok_or(ModelError::NoSuchPage(page))?;
-        Ok(std::mem::replace(slot, object))
+            .get(index)
+            .ok_or(ModelError::NoSuchPosition { index, len })?
+            .id;
+        // The same id in the same place is the rule; another id must be new.
+        let renamed = *current != object.id;
+        if renamed && self.index.contains_key(&object.id) {
+            return Err(ModelError::DuplicateId(object.id));
+        }
+        let id = object.id.clone();
+        let before = std::mem::replace(&mut self.page_mut(page)?.objects[index], object);
+        if renamed {
+            self.index.remove(&before.id);
+            self.index.insert(id, (page, index));
+        }
+        Ok(before)
     }
 
-    pub(crate) fn raw_insert_page(&mut self, index: usize, page: Page) {
-        let index = index.min(self.pages.len());
+    pub(crate) fn raw_insert_page(&mut self, index: usize, page: Page) -> Result<(), ModelError> {
+        let len = self.pages.len();
+        if index > len {
+            return Err(ModelError::NoSuchPosition { index, len });
+        }
+        if self.page(page.id).is_some() {
+            return Err(ModelError::DuplicatePage(page.id));
+        }
+        let mut ids = HashSet::new();
+        for o in &page.objects {
+            if self.index.contains_key(&o.id) || !ids.insert(&o.id) {
+                return Err(ModelError::DuplicateId(o.id.clone()));
+            }
+        }
         let id = page.id;
-        self.next_page = self.next_page.max(id.0 + 1);
+        self.next_page = self.next_page.max(id.0.saturating_add(1));
         self.pages.insert(index, page);
         self.reindex(id);
+        Ok(())
     }
 
-    pub(crate) fn raw_remove_page(&mut self, index: usize) -> Page {
+    pub(crate) fn raw_remove_page(&mut self, index: usize) -> Result<Page, ModelError> {
+        let len = self.pages.len();
+        if index >= len {
+            return Err(ModelError::NoSuchPosition { index, len });
+        }
+        if len == 1 {
+            return Err(ModelError::LastPage);
+        }
         let page = self.pages.remove(index);
         for o in &page.objects {
             self.index.remove(&o.id);
         }
-        page
+        Ok(page)
     }
 
     fn reindex(&mut self, page: PageId) {

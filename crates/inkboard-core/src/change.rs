@@ -38,8 +38,9 @@ pub struct Change {
     pub page_name: Option<String>,
 }
 
-/// Before/after of one record while steps are summed up.
+/// Before/after of one record, and the page of each, while steps are summed up.
 struct Net {
+    page_before: PageId,
     page: PageId,
     before: Option<Object>,
     after: Option<Object>,
@@ -59,6 +60,7 @@ impl Commit {
             let entry = net.entry(id.clone()).or_insert_with(|| {
                 order.push(id);
                 Net {
+                    page_before: page,
                     page,
                     before: before.cloned(),
                     after: None,
@@ -113,17 +115,22 @@ impl Commit {
         let mut out = pages;
         for id in order {
             let n = &net[&id];
-            let kind = match (&n.before, &n.after) {
-                (None, Some(_)) => ChangeKind::Added,
-                (Some(_), None) => ChangeKind::Removed,
-                (Some(a), Some(b)) if a != b => ChangeKind::Updated,
+            // A removal is reported on the page the record was on; anything else on
+            // the page it ends on. A move between pages is an update, as in
+            // `diff_boards`.
+            let (kind, page) = match (&n.before, &n.after) {
+                (None, Some(_)) => (ChangeKind::Added, n.page),
+                (Some(_), None) => (ChangeKind::Removed, n.page_before),
+                (Some(a), Some(b)) if a != b || n.page != n.page_before => {
+                    (ChangeKind::Updated, n.page)
+                }
                 _ => continue,
             };
             out.push(Change {
                 revision: self.revision,
                 by: self.by,
                 kind,
-                page: n.page,
+                page,
                 id: Some(id.clone()),
                 object: n.after.clone(),
                 page_name: None,

@@ -28,12 +28,25 @@ pub enum ModelError {
     /// Two objects with the same id.
     #[error("the id \"{0}\" is used twice on this board")]
     DuplicateId(ObjectId),
+    /// Two pages with the same id.
+    #[error("the page id {0} is used twice on this board: give each page its own id")]
+    DuplicatePage(PageId),
+    /// A position past the end of a page's objects or of the board's pages.
+    #[error("no position {index} here: there are {len}, numbered from 0")]
+    NoSuchPosition { index: usize, len: usize },
     /// A connector end pointing at a missing object.
     #[error("connector \"{connector}\" refers to no object \"{end}\" on its page")]
     DanglingConnector { connector: ObjectId, end: ObjectId },
     /// A group member that is missing.
     #[error("group \"{group}\" refers to no object \"{member}\" on its page")]
     DanglingMember { group: ObjectId, member: ObjectId },
+    /// A group among its own members, directly or through other groups.
+    #[error("group \"{0}\" would hold itself, directly or through another group: take it out of the members")]
+    GroupCycle(ObjectId),
+    /// A recorded change (an undo, a redo, a revert) that no longer fits the board:
+    /// the record it touches (named here) was changed or moved since.
+    #[error("{0} changed since this change was made, so it cannot be undone or redone: take back the later changes first")]
+    Stale(String),
     /// The last page cannot go.
     #[error("a board keeps at least one page: add another page before deleting this one")]
     LastPage,

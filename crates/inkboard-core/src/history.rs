@@ -7,15 +7,26 @@ use crate::{Actor, Board, Commit, ModelError, Transaction};
 /// The undo and redo stacks of one board.
 ///
 /// Limitations: history is linear (a new commit clears redo) and bounded by
-/// `limit` entries; it lives in memory only and is not saved with the board.
-#[derive(Debug, Default)]
+/// `limit` entries; it lives in memory only and is not saved with the board. An
+/// undo or redo fails (and stays on its stack) when the records it would touch were
+/// changed by commits not recorded here.
+#[derive(Debug)]
 pub struct History {
     done: Vec<Commit>,
     undone: Vec<Commit>,
     limit: usize,
 }
 
+impl Default for History {
+    fn default() -> Self {
+        History::new(History::DEFAULT_LIMIT)
+    }
+}
+
 impl History {
+    /// How many commits a default history can undo.
+    pub const DEFAULT_LIMIT: usize = 100;
+
     pub fn new(limit: usize) -> Self {
         History {
             done: Vec::new(),

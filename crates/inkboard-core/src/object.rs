@@ -62,10 +62,13 @@ impl Geom {
     /// this size.
     pub fn size_for_text(self, text_w: f64, text_h: f64) -> (f64, f64) {
         if self == Geom::Frame {
-            return (text_w + 20.0, FRAME_TITLE_HEIGHT);
+            return (inverse_share(text_w, 1.0, 10.0), FRAME_TITLE_HEIGHT);
         }
         let (fw, fh, _, pad) = self.text_box_shares();
-        ((text_w + 2.0 * pad) / fw, (text_h + 2.0 * pad) / fh)
+        (
+            inverse_share(text_w, fw, pad),
+            inverse_share(text_h, fh, pad),
+        )
     }
 
     /// The size a shape of this outline gets when neither text nor size is given.
@@ -80,6 +83,22 @@ impl Geom {
             _ => (120.0, 60.0),
         }
     }
+}
+
+/// The smallest size whose `share`, less the padding on both sides, holds `text`
+/// as [`Geom::text_box`] computes it. The exact inverse can come out an ulp short
+/// after rounding, and text measured to fit that is then a hair too wide would wrap,
+/// so the size is nudged up until it holds.
+fn inverse_share(text: f64, share: f64, pad: f64) -> f64 {
+    let mut size = (text + 2.0 * pad) / share;
+    for _ in 0..8 {
+        if !(size > 0.0 && size * share - 2.0 * pad < text) {
+            break;
+        }
+        // The next larger f64 (`f64::next_up` needs a newer Rust).
+        size = f64::from_bits(size.to_bits() + 1);
+    }
+    size
 }
 
 vocabulary! {

@@ -114,6 +114,10 @@ impl Step {
         }
     }
 
+    /// Applies the step, first checking that what it takes away or overwrites is
+    /// on the board as the step recorded it. A step applied where it was recorded
+    /// (and its inverse, right after) always passes; an undo or redo after changes
+    /// made outside its history fails instead of clobbering them.
     fn apply(&self, board: &mut Board) -> Result<(), ModelError> {
         match self {
             Step::Insert {
@@ -121,27 +125,71 @@ impl Step {
                 index,
                 object,
             } => board.raw_insert(*page, *index, object.clone()),
-            Step::Remove { page, index, .. } => board.raw_remove(*page, *index).map(drop),
+            Step::Remove {
+                page,
+                index,
+                object,
+            } => {
+                expect_object(board, *page, *index, object)?;
+                board.raw_remove(*page, *index).map(drop)
+            }
             Step::Replace {
-                page, index, after, ..
-            } => board.raw_replace(*page, *index, after.clone()).map(drop),
-            Step::InsertPage { index, page } => {
-                board.raw_insert_page(*index, page.clone());
+                page,
+                index,
+                before,
+                after,
+            } => {
+                expect_object(board, *page, *index, before)?;
+                board.raw_replace(*page, *index, after.clone()).map(drop)
+            }
+            Step::InsertPage { index, page } => board.raw_insert_page(*index, page.clone()),
+            Step::RemovePage { index, page } => {
+                if board.pages.get(*index).is_some_and(|here| here != page) {
+                    return Err(ModelError::Stale(format!("page {}", page.id)));
+                }
+                board.raw_remove_page(*index).map(drop)
+            }
+            Step::RenamePage {
+                page,
+                before,
+                after,
+            } => {
+                let p = board.page_mut(*page)?;
+                if p.name != *before {
+                    return Err(ModelError::Stale(format!("the name of page {page}")));
+                }
+                p.name = after.clone();
                 Ok(())
             }
-            Step::RemovePage { index, .. } => {
-                board.raw_remove_page(*index);
-                Ok(())
-            }
-            Step::RenamePage { page, after, .. } => {
-                board.page_mut(*page)?.name = after.clone();
-                Ok(())
-            }
-            Step::SetTitle { after, .. } => {
+            Step::SetTitle { before, after } => {
+                if board.title != *before {
+                    return Err(ModelError::Stale("the title".to_string()));
+                }
                 board.title = after.clone();
                 Ok(())
             }
         }
+    }
+}
+
+/// Checks that `expected` is at position `index` of `page`, as a step recorded it.
+fn expect_object(
+    board: &Board,
+    page: PageId,
+    index: usize,
+    expected: &Object,
+) -> Result<(), ModelError> {
+    let objects = &board
+        .page(page)
+        .ok_or(ModelError::NoSuchPage(page))?
+        .objects;
+    match objects.get(index) {
+        Some(here) if here == expected => Ok(()),
+        Some(_) => Err(ModelError::Stale(format!("object \"{}\"", expected.id))),
+        None => Err(ModelError::NoSuchPosition {
+            index,
+            len: objects.len(),
+        }),
     }
 }
 
@@ -310,8 +358,7 @@ impl<'b> Transaction<'b> {
 
     /// Adds an empty page at `index` (`None`: last) and returns its id.
     pub fn add_page(&mut self, name: &str, index: Option<usize>) -> PageId {
-        let id = PageId(self.board.next_page);
-        self.board.next_page += 1;
+        let id = self.board.allocate_page();
         let index = index
             .unwrap_or(self.board.pages.len())
             .min(self.board.pages.len());
@@ -468,11 +515,15 @@ impl Drop for Transaction<'_> {
 impl Board {
     /// Takes back the latest commit as if it had never happened, revision included.
     /// Used when the write that was to follow the commit failed. `commit` must be
-    /// the last one made on this board.
+    /// the last one made on this board; if the board has changed since, nothing is
+    /// taken back and the error says what changed.
     pub fn revert(&mut self, commit: &Commit) -> Result<(), ModelError> {
-        for step in commit.inverse_steps() {
-            step.apply(self)?;
-        }
+        let mut tx = Transaction::begin(self);
+        // On error the transaction drops and undoes the steps it has taken.
+        tx.apply_steps(&commit.inverse_steps())?;
+        // Kept without a commit: the ids the commit used stay used.
+        tx.finished = true;
+        drop(tx);
         self.revision = commit.revision.saturating_sub(1);
         Ok(())
     }
