@@ -194,6 +194,13 @@ pub fn save_overwrite(path: &Path, board: &Board) -> Result<Saved, FormatError> 
     write_atomic(path, &target, text.as_bytes(), Mode::Replace)
 }
 
+/// Writes any bytes (an export: SVG, PNG, PDF) to `path` atomically, replacing what
+/// is there, with the same temp-file, fsync and rename as a board save.
+pub fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> Result<usize, FormatError> {
+    let target = resolve(path);
+    write_atomic(path, &target, bytes, Mode::Replace).map(|saved| saved.bytes)
+}
+
 /// The file a save really writes: the target of a symbolic link, so that saving
 /// through a link updates the file it points to instead of replacing the link.
 fn resolve(path: &Path) -> PathBuf {

@@ -201,11 +201,34 @@ impl From<PointArg> for Point {
 }
 
 /// A connector end: an object id or a free point.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(untagged)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum EndArg {
     Object(IdArg),
     Point(PointArg),
+}
+
+impl<'de> Deserialize<'de> for EndArg {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Object(IdArg),
+            Point(PointArg),
+        }
+        // Untagged enums only say that nothing matched; say what would.
+        match Raw::deserialize(d).map_err(|e: D::Error| {
+            if e.to_string().starts_with("data did not match") {
+                serde::de::Error::custom(
+                    "expected an object id like \"s1\" or a point like {\"x\": 0, \"y\": 0}",
+                )
+            } else {
+                e
+            }
+        })? {
+            Raw::Object(id) => Ok(EndArg::Object(id)),
+            Raw::Point(p) => Ok(EndArg::Point(p)),
+        }
+    }
 }
 
 impl JsonSchema for EndArg {
@@ -236,8 +259,37 @@ pub struct StyleArgs {
 }
 
 impl StyleArgs {
+    /// The argument names of the style fields.
+    const KEYS: [&'static str; 9] = [
+        "fill",
+        "stroke",
+        "stroke_width",
+        "dash",
+        "font_size",
+        "text_color",
+        "align",
+        "valign",
+        "opacity",
+    ];
+
+    /// The error of the first style argument in `args` that does not parse, naming
+    /// it: used where the style is flattened into a tool's arguments, which hides
+    /// the argument's name from serde.
+    pub(crate) fn culprit(args: &serde_json::Map<String, serde_json::Value>) -> Option<ToolError> {
+        args.iter()
+            .filter(|(key, _)| Self::KEYS.contains(&key.as_str()))
+            .find_map(|(key, value)| {
+                let alone =
+                    serde_json::Value::Object([(key.clone(), value.clone())].into_iter().collect());
+                StyleArgs::deserialize(&alone)
+                    .err()
+                    .map(|e| ToolError::args(format!("'{key}': {e}")))
+            })
+    }
+
     /// The style these arguments set, checked.
     pub fn to_style(&self) -> Result<Style, ToolError> {
+        crate::tool::positive("font_size", self.font_size)?;
         let style = Style {
             fill: self.fill.map(|c| c.0),
             stroke: self.stroke.map(|c| c.0),

@@ -17,6 +17,16 @@ use crate::{refs, Engine, Reply, ToolError};
 /// The most operations one batch may hold.
 pub const MAX_OPERATIONS: usize = 200;
 
+/// The tools batch.md names as not allowed inside a batch.
+const NOT_IN_BATCH: [&str; 6] = [
+    "batch",
+    "create_board",
+    "save_board",
+    "board_changes",
+    "export",
+    "render",
+];
+
 /// `batch` itself.
 pub struct Batch;
 
@@ -173,6 +183,11 @@ fn run_one(
             ))
         }
     };
+    // Tools of the renderer (`export`, `render`) are refused by name whether or not
+    // this build has them, so the answer never depends on the build.
+    if let Some(refused) = NOT_IN_BATCH.iter().find(|n| **n == name) {
+        return Err(fail(name, &ToolError::NotInBatch(refused)));
+    }
     let def = find_tool(name).ok_or_else(|| {
         let allowed: Vec<&str> = catalog()
             .iter()
@@ -194,10 +209,10 @@ fn run_one(
     };
     for key in ["path", "output", "source"] {
         if args.contains_key(key) {
-            let hint = if key == "source" {
-                "pass the image as 'data' (a data URL)"
-            } else {
-                "the batch-level path applies to every operation"
+            let hint = match key {
+                "source" => "pass the image as 'data' (a data URL)",
+                "output" => "export on its own, after the batch",
+                _ => "the batch-level path applies to every operation",
             };
             return Err(fail(
                 name,
@@ -213,20 +228,29 @@ fn run_one(
         _ => Map::new(),
     };
     def.check_keys(&args).map_err(|e| fail(name, &e))?;
-    // Point 4: without `page`, the batch-level page, whatever came before.
+    // Point 4: without `page`, the batch-level page, whatever came before. A null
+    // page is no page, as in a call on its own.
     let page = match args.remove("page") {
-        None | Some(Value::Null) => default_page,
+        None | Some(Value::Null) if def.page_required => {
+            return Err(fail(
+                name,
+                &"'page' is required: give a page number (from 1) or name",
+            ))
+        }
+        None | Some(Value::Null) => {
+            if tx.board().page(default_page).is_none() {
+                return Err(fail(
+                    name,
+                    &"the batch's page was deleted by an earlier operation: give this operation a 'page'",
+                ));
+            }
+            default_page
+        }
         Some(v) => {
             let page: PageRef =
                 serde_json::from_value(v).map_err(|e| fail(name, &format!("'page': {e}")))?;
             page.resolve(tx.board()).map_err(|e| fail(name, &e))?
         }
     };
-    if def.page_required && !op.get("args").is_some_and(|a| a.get("page").is_some()) {
-        return Err(fail(
-            name,
-            &"'page' is required: give a page number (from 1) or name",
-        ));
-    }
     run(&mut Cx { tx, page }, Value::Object(args)).map_err(|e| fail(name, &e))
 }

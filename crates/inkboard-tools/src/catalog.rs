@@ -5,6 +5,7 @@ use std::sync::OnceLock;
 
 use serde_json::{json, Map, Value};
 
+use crate::args::StyleArgs;
 use crate::schema::{output_schema_of, schema_of};
 use crate::tool::{to_value, BoardTool, Cx, EditTool, Hints};
 use crate::tools;
@@ -61,19 +62,33 @@ pub(crate) fn parse_args<T: serde::de::DeserializeOwned>(
     tool: &str,
     args: Value,
 ) -> Result<T, ToolError> {
-    serde_path_to_error::deserialize(args).map_err(|e| {
+    serde_path_to_error::deserialize(&args).map_err(|e| {
         let path = e.path().to_string();
-        let inner = e.into_inner().to_string();
-        let inner = match inner.strip_prefix("missing field `") {
-            Some(rest) => format!("'{}' is required", rest.trim_end_matches('`')),
-            None => inner,
-        };
-        if path == "." || path.is_empty() {
-            ToolError::args(format!("{tool} arguments: {inner}"))
-        } else {
-            ToolError::args(format!("'{path}': {inner}"))
+        let inner = plain_words(&e.into_inner().to_string());
+        if path != "." && !path.is_empty() {
+            return ToolError::args(format!("'{path}': {inner}"));
         }
+        // Style arguments are flattened into each tool's arguments, and serde loses
+        // the path through a flatten: find the style argument at fault by itself.
+        if let Some(err) = args.as_object().and_then(StyleArgs::culprit) {
+            return err;
+        }
+        ToolError::args(format!("{tool}: {inner}"))
     })
+}
+
+/// Serde's wording made plain for readers who do not know Rust.
+fn plain_words(message: &str) -> String {
+    if let Some(rest) = message.strip_prefix("missing field `") {
+        return format!("'{}' is required", rest.trim_end_matches('`'));
+    }
+    message
+        .replace("expected f64", "expected a number")
+        .replace("expected u64", "expected a whole number from 0")
+        .replace("invalid type: map", "invalid type: object")
+        .replace("invalid type: sequence", "invalid type: list")
+        .replace("expected a sequence", "expected a list")
+        .replace("expected an array of length 2", "expected a pair [x, y]")
 }
 
 fn edit<T: EditTool>() -> ToolDef {
@@ -136,6 +151,8 @@ pub fn catalog() -> &'static [ToolDef] {
             board::<board::SaveBoard>(),
             board::<changes::BoardChanges>(),
             board::<crate::batch::Batch>(),
+            board::<render::Render>(),
+            board::<render::Export>(),
             edit::<read::ReadBoard>(),
             edit::<read::Find>(),
             edit::<shape::AddShape>(),

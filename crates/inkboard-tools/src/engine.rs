@@ -88,6 +88,7 @@ impl Engine {
         mut f: impl FnMut(&mut Transaction<'_>) -> Result<T, ToolError>,
     ) -> Result<T, ToolError> {
         let path = board_path(path)?;
+        must_exist(&path)?;
         let _lock = file::FileLock::acquire(&path)?;
         let mut tracker = self.tracker.lock().unwrap_or_else(|e| e.into_inner());
         for attempt in 1..=ATTEMPTS {
@@ -120,6 +121,7 @@ impl Engine {
         path: &Path,
         f: impl FnOnce(&mut Tracked) -> Result<T, ToolError>,
     ) -> Result<T, ToolError> {
+        must_exist(path)?;
         let _lock = file::FileLock::acquire(path)?;
         let mut tracker = self.tracker.lock().unwrap_or_else(|e| e.into_inner());
         f(tracker.sync(path)?)
@@ -172,6 +174,31 @@ pub(crate) fn board_path(path: Option<&str>) -> Result<PathBuf, ToolError> {
     }
     file::FileKind::from_path(Path::new(path))?;
     absolute(Path::new(path))
+}
+
+/// Refuses a board file that is not there before its lock is taken, so that a
+/// mistyped path leaves no lock file behind.
+fn must_exist(path: &Path) -> Result<(), ToolError> {
+    if path.exists() {
+        return Ok(());
+    }
+    Err(FormatError::NotFound {
+        path: path.to_path_buf(),
+    }
+    .into())
+}
+
+/// Refuses a new file's path whose folder does not exist; `arg` names the argument.
+pub(crate) fn folder_must_exist(path: &Path, arg: &str) -> Result<(), ToolError> {
+    match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() && !folder.is_dir() => {
+            Err(ToolError::args(format!(
+                "'{arg}': the folder {} does not exist: create it first, or choose another path",
+                folder.display()
+            )))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// `path` made absolute without requiring it to exist (so new files work).

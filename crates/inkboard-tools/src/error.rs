@@ -31,8 +31,9 @@ pub enum ToolError {
     /// A tool that cannot run inside a batch was put in one.
     #[error("{0} is not allowed inside a batch: call it on its own")]
     NotInBatch(&'static str),
-    /// An atomic batch failed at `index`; nothing was changed.
-    #[error("operation {index} failed, nothing was changed: {error}")]
+    /// An atomic batch failed at `index`; nothing was changed. `error` already
+    /// names the operation.
+    #[error("{error} (the batch was rolled back: nothing was changed)")]
     Batch {
         index: usize,
         error: String,

@@ -73,38 +73,78 @@ pub fn free_spot(board: &Board, page: PageId, w: f64, h: f64) -> (f64, f64) {
     flow(&all, None, w, h)
 }
 
-/// A free spot inside `frame`; also returns the frame's bounds grown to hold the
-/// shape when it did not fit.
-pub fn spot_in_frame(
+/// A free spot when the caller fixed one coordinate (`x` or `y`): the other one is
+/// moved along its axis, past what is in the way, until the shape overlaps nothing.
+pub fn free_spot_with(
     board: &Board,
-    frame: &ObjectId,
+    page: PageId,
+    x: Option<f64>,
+    y: Option<f64>,
     w: f64,
     h: f64,
-) -> ((f64, f64), Option<Rect>) {
-    let Some((page, _)) = board.locate(frame) else {
-        return ((0.0, 0.0), None);
-    };
-    let Some(fb) = board.bounds(frame) else {
-        return ((0.0, 0.0), None);
-    };
-    let area = Rect::new(
+) -> (f64, f64) {
+    let (fx, fy) = free_spot(board, page, w, h);
+    let mut r = Rect::new(x.unwrap_or(fx), y.unwrap_or(fy), w, h);
+    if x.is_some() == y.is_some() {
+        return (r.x, r.y);
+    }
+    let all = obstacles(board, page);
+    for _ in 0..1000 {
+        let grown = Rect::new(r.x - 8.0, r.y - 8.0, r.w + 16.0, r.h + 16.0);
+        let blockers: Vec<&Rect> = all
+            .iter()
+            .filter(|(_, b, _)| b.overlaps(&grown))
+            .map(|(_, b, _)| b)
+            .collect();
+        if blockers.is_empty() {
+            break;
+        }
+        if x.is_some() {
+            r.y = blockers.iter().map(|b| b.bottom()).fold(r.y, f64::max) + GAP;
+        } else {
+            r.x = blockers.iter().map(|b| b.right()).fold(r.x, f64::max) + GAP;
+        }
+    }
+    (r.x, r.y)
+}
+
+/// The area of a frame where its contents go: inside its border, below its title.
+fn frame_area(fb: Rect) -> Rect {
+    Rect::new(
         fb.x + FRAME_PADDING,
         fb.y + inkboard_core::FRAME_TITLE_HEIGHT + FRAME_PADDING / 2.0,
         (fb.w - 2.0 * FRAME_PADDING).max(0.0),
         (fb.h - inkboard_core::FRAME_TITLE_HEIGHT - 1.5 * FRAME_PADDING).max(0.0),
-    );
+    )
+}
+
+/// A free spot inside `frame`, in reading order within it (possibly beyond its
+/// border: see [`frame_grown_to_hold`]).
+pub fn spot_in_frame(board: &Board, frame: &ObjectId, w: f64, h: f64) -> (f64, f64) {
+    let Some((page, _)) = board.locate(frame) else {
+        return (0.0, 0.0);
+    };
+    let Some(fb) = board.bounds(frame) else {
+        return (0.0, 0.0);
+    };
     let all = obstacles(board, page);
-    let spot = flow(&all, Some((frame, area)), w, h);
-    let placed = Rect::new(spot.0, spot.1, w, h);
-    if area.contains(&placed) {
-        return (spot, None);
+    flow(&all, Some((frame, frame_area(fb))), w, h)
+}
+
+/// The bounds `frame` must grow to so that `placed` lies within it (what makes an
+/// object part of a frame), or `None` when it already does. The frame only grows,
+/// on whichever sides need it, keeping its padding and title band clear.
+pub fn frame_grown_to_hold(board: &Board, frame: &ObjectId, placed: &Rect) -> Option<Rect> {
+    let fb = board.bounds(frame)?;
+    if fb.contains(placed) {
+        return None;
     }
+    let left = fb.x.min(placed.x - FRAME_PADDING);
+    let top =
+        fb.y.min(placed.y - inkboard_core::FRAME_TITLE_HEIGHT - FRAME_PADDING / 2.0);
     let right = fb.right().max(placed.right() + FRAME_PADDING);
     let bottom = fb.bottom().max(placed.bottom() + FRAME_PADDING);
-    (
-        spot,
-        Some(Rect::new(fb.x, fb.y, right - fb.x, bottom - fb.y)),
-    )
+    Some(Rect::new(left, top, right - left, bottom - top))
 }
 
 /// Reading-order placement among `all`, optionally within a frame's area.
@@ -205,22 +245,6 @@ pub fn beside(
     (r.x, r.y)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn text_grows_the_shape_and_wraps() {
-        let (w1, h1) = fit_text(Geom::Rect, "Hi", None);
-        assert_eq!((w1, h1), Geom::Rect.default_size());
-        let (w2, _) = fit_text(Geom::Rect, "A rather longer label for a box", None);
-        assert!(w2 > w1);
-        let (w3, h3) = fit_text(Geom::Rect, &"word ".repeat(40), None);
-        assert!(w3 <= 200.0 + 24.0 + 2.0, "{w3}");
-        assert!(h3 > 60.0);
-    }
-}
-
 /// The height a shape of width `w` needs for `text`, wrapped inside its text box.
 pub fn fit_height(geom: Geom, text: &str, font_size: Option<f64>, w: f64) -> f64 {
     let min_h = geom.default_size().1;
@@ -238,5 +262,21 @@ pub fn fit_height(geom: Geom, text: &str, font_size: Option<f64>, w: f64) -> f64
         h
     } else {
         h.max(min_h)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_grows_the_shape_and_wraps() {
+        let (w1, h1) = fit_text(Geom::Rect, "Hi", None);
+        assert_eq!((w1, h1), Geom::Rect.default_size());
+        let (w2, _) = fit_text(Geom::Rect, "A rather longer label for a box", None);
+        assert!(w2 > w1);
+        let (w3, h3) = fit_text(Geom::Rect, &"word ".repeat(40), None);
+        assert!(w3 <= 200.0 + 24.0 + 2.0, "{w3}");
+        assert!(h3 > 60.0);
     }
 }

@@ -56,9 +56,17 @@ fn lookup(
         } else {
             "a later operation"
         };
+        let earlier = match current {
+            0 => "the first operation has no earlier result to use: give the value itself"
+                .to_string(),
+            1 => "a reference may only use the result of an earlier operation, here $0".to_string(),
+            _ => format!(
+                "a reference may only use the result of an earlier operation ($0 to ${})",
+                current - 1
+            ),
+        };
         return Err(format!(
-            "reference \"{reference}\" names {which}: a reference may only use the result of an earlier operation (0 to {})",
-            current as isize - 1
+            "reference \"{reference}\" names {which}: {earlier}"
         ));
     }
     let mut at = results

@@ -5,9 +5,12 @@
 //! `UPDATE_EXPECT=1 cargo test -p inkboard-tools --test engine` rewrites them.
 //!
 //! A case is `{"board": "boards/NAME.inkboard" (optional starting file),
+//! "copy": ["boards/FILE", ...] (optional files put in the temp folder by name),
 //! "calls": [{"tool", "args"}, ...]}`. Calls get `"path"` set to the board file
-//! unless their args already have one; the string `$DIR` in args stands for the
-//! temp folder, and the temp folder is written as `$DIR` in the answers.
+//! unless their args already have one (or the call says `"no_path": true`); the
+//! string `$DIR` in args stands for the temp folder, and the temp folder is written
+//! as `$DIR` in the answers. The expected file also lists every file left in the
+//! temp folder at the end, so a stray temporary file or a missing copy shows.
 
 use std::path::{Path, PathBuf};
 
@@ -40,6 +43,16 @@ fn run_case(case: &Value) -> Value {
     if let Some(start) = case.get("board").and_then(Value::as_str) {
         std::fs::copy(cases_dir().join(start), &board).expect("copy starting board");
     }
+    for extra in case
+        .get("copy")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let from = cases_dir().join(extra.as_str().expect("copy holds paths"));
+        let name = from.file_name().expect("a file name");
+        std::fs::copy(&from, tmp.path().join(name)).expect("copy a file for the case");
+    }
     let engine = Engine::new();
     let mut answers = Vec::new();
     for call in case["calls"].as_array().expect("calls") {
@@ -47,7 +60,8 @@ fn run_case(case: &Value) -> Value {
         let mut args = call.get("args").cloned().unwrap_or(json!({}));
         substitute(&mut args, &dir);
         if let Value::Object(map) = &mut args {
-            let wants_path = !map.contains_key("path") && !call.get("no_path").is_some_and(|v| v == true);
+            let wants_path =
+                !map.contains_key("path") && !call.get("no_path").is_some_and(|v| v == true);
             if wants_path {
                 map.insert("path".into(), json!(board.to_string_lossy()));
             }
@@ -59,24 +73,37 @@ fn run_case(case: &Value) -> Value {
         out.insert("tool".into(), json!(tool));
         match answer {
             Ok(Reply::Json(v)) => {
-                out.insert("ok".into(), serde_json::from_str(&scrub(&v.to_string(), &dir)).unwrap_or(v));
+                out.insert(
+                    "ok".into(),
+                    serde_json::from_str(&scrub(&v.to_string(), &dir)).unwrap_or(v),
+                );
             }
             Ok(Reply::Image { png, text }) => {
-                out.insert("image_bytes".into(), json!(png.len() > 0));
+                out.insert("image_bytes".into(), json!(!png.is_empty()));
                 out.insert("text".into(), json!(scrub(&text, &dir)));
             }
             Err(e) => {
                 out.insert("error".into(), json!(scrub(&e.to_string(), &dir)));
                 if let Some(data) = e.data() {
-                    out.insert("data".into(), serde_json::from_str(&scrub(&data.to_string(), &dir)).unwrap_or(data));
+                    out.insert(
+                        "data".into(),
+                        serde_json::from_str(&scrub(&data.to_string(), &dir)).unwrap_or(data),
+                    );
                 }
             }
         }
         out.insert("file_changed".into(), json!(before != after));
         answers.push(Value::Object(out));
     }
-    let file = std::fs::read_to_string(&board).ok().map(|t| serde_json::from_str::<Value>(&t).unwrap_or(json!(t)));
-    json!({"answers": answers, "file": file})
+    let file = std::fs::read_to_string(&board)
+        .ok()
+        .map(|t| serde_json::from_str::<Value>(&t).unwrap_or(json!(t)));
+    let mut files: Vec<String> = std::fs::read_dir(tmp.path())
+        .expect("temp dir")
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().to_string()))
+        .collect();
+    files.sort();
+    json!({"answers": answers, "file": file, "files": files})
 }
 
 #[test]
@@ -88,13 +115,17 @@ fn cases() {
     let mut names: Vec<PathBuf> = std::fs::read_dir(cases_dir().join("cases"))
         .expect("cases folder")
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "json") && !p.to_string_lossy().ends_with(".expected.json"))
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "json")
+                && !p.to_string_lossy().ends_with(".expected.json")
+        })
         .collect();
     names.sort();
     assert!(!names.is_empty(), "no cases found");
     let mut failures = Vec::new();
     for path in &names {
-        let case: Value = serde_json::from_str(&std::fs::read_to_string(path).expect("read case")).expect("case is JSON");
+        let case: Value = serde_json::from_str(&std::fs::read_to_string(path).expect("read case"))
+            .expect("case is JSON");
         let got = run_case(&case);
         let expected_path = path.with_extension("expected.json");
         let got_text = serde_json::to_string_pretty(&got).expect("json") + "\n";
@@ -104,9 +135,20 @@ fn cases() {
         }
         match std::fs::read_to_string(&expected_path) {
             Ok(want) if want == got_text => {}
-            Ok(want) => failures.push(format!("{}:\n--- expected\n{want}\n--- got\n{got_text}", path.display())),
-            Err(_) => failures.push(format!("{}: no expected file; run with UPDATE_EXPECT=1", path.display())),
+            Ok(want) => failures.push(format!(
+                "{}:\n--- expected\n{want}\n--- got\n{got_text}",
+                path.display()
+            )),
+            Err(_) => failures.push(format!(
+                "{}: no expected file; run with UPDATE_EXPECT=1",
+                path.display()
+            )),
         }
     }
-    assert!(failures.is_empty(), "{} case(s) differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} case(s) differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -1,6 +1,8 @@
 //! Arranging objects: `move`, `order` (z-order), `align` and `distribute`.
 
-use inkboard_core::{ObjectId, Rect};
+use std::collections::HashMap;
+
+use inkboard_core::{ObjectId, PageId, Rect};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -56,7 +58,7 @@ impl EditTool for Move {
 
 inkboard_core::vocabulary! {
     /// Where `order` sends objects.
-    pub enum ZTarget as "to" { Front = "front", Back = "back", Forward = "forward", Backward = "backward" }
+    pub enum ZTarget as "z-order target" { Front = "front", Back = "back", Forward = "forward", Backward = "backward" }
 }
 
 pub struct Order;
@@ -98,21 +100,41 @@ impl EditTool for Order {
                 }
             }
             ZTarget::Back => {
-                for (n, (_, id)) in placed.iter().enumerate() {
-                    cx.tx.reorder(id, n)?;
+                // Counted per page: objects of several pages each go to their back.
+                let mut next: HashMap<PageId, usize> = HashMap::new();
+                for (_, id) in &placed {
+                    let Some((page, _)) = cx.board().locate(id) else {
+                        continue;
+                    };
+                    let n = next.entry(page).or_insert(0);
+                    cx.tx.reorder(id, *n)?;
+                    *n += 1;
                 }
             }
+            // One step, but never past another object that moves the same way and
+            // could not: [a, b, c] with b and c forward stays as it is.
             ZTarget::Forward => {
+                let mut ceiling: HashMap<PageId, usize> = HashMap::new();
                 for (_, id) in placed.iter().rev() {
-                    let at = cx.board().locate(id).map_or(0, |l| l.1);
-                    let top = page_len(cx, id) - 1;
-                    cx.tx.reorder(id, (at + 1).min(top))?;
+                    let Some((page, at)) = cx.board().locate(id) else {
+                        continue;
+                    };
+                    let top = *ceiling.entry(page).or_insert(page_len(cx, id) - 1);
+                    let to = (at + 1).min(top).max(at);
+                    cx.tx.reorder(id, to)?;
+                    ceiling.insert(page, to.saturating_sub(1));
                 }
             }
             ZTarget::Backward => {
+                let mut floor: HashMap<PageId, usize> = HashMap::new();
                 for (_, id) in &placed {
-                    let at = cx.board().locate(id).map_or(0, |l| l.1);
-                    cx.tx.reorder(id, at.saturating_sub(1))?;
+                    let Some((page, at)) = cx.board().locate(id) else {
+                        continue;
+                    };
+                    let bottom = *floor.entry(page).or_insert(0);
+                    let to = at.saturating_sub(1).max(bottom).min(at);
+                    cx.tx.reorder(id, to)?;
+                    floor.insert(page, to + 1);
                 }
             }
         }

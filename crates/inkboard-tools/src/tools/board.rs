@@ -3,11 +3,11 @@
 use std::path::Path;
 
 use inkboard_core::Board;
-use inkboard_format::file;
+use inkboard_format::{file, FormatError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{absolute, board_path};
+use crate::engine::{absolute, board_path, folder_must_exist};
 use crate::tool::{to_value, BoardTool, Hints, Tool};
 use crate::{Engine, Reply, ToolError};
 
@@ -49,6 +49,7 @@ impl Tool for CreateBoard {
 impl BoardTool for CreateBoard {
     fn run(engine: &Engine, a: CreateBoardArgs) -> Result<Reply, ToolError> {
         let path = board_path(a.path.as_deref())?;
+        folder_must_exist(&path, "path")?;
         let mut names: Vec<String> = Vec::new();
         for name in a.pages.unwrap_or_default() {
             let name = name.trim().to_string();
@@ -145,7 +146,11 @@ impl BoardTool for SaveBoard {
                 (path, bytes)
             }
             Some(copy) => {
-                let target = board_path(Some(copy))?;
+                let target = board_path(Some(copy)).map_err(|e| match e {
+                    ToolError::File(e) => ToolError::args(format!("'as': {e}")),
+                    other => other,
+                })?;
+                folder_must_exist(&target, "as")?;
                 if target == path {
                     return Err(ToolError::args(
                         "'as' is the board's own path: omit 'as' to save in place",
@@ -156,7 +161,13 @@ impl BoardTool for SaveBoard {
                 let saved = if a.overwrite.unwrap_or(false) {
                     file::save_overwrite(&target, &board)?
                 } else {
-                    file::save(&target, &board, None)?
+                    file::save(&target, &board, None).map_err(|e| match e {
+                        FormatError::AlreadyExists { path } => ToolError::args(format!(
+                            "'as': {} already exists: choose another path, or pass overwrite: true to replace it",
+                            path.display()
+                        )),
+                        other => other.into(),
+                    })?
                 };
                 engine.adopt(&target, board, saved.stamp);
                 (absolute(&target)?, saved.bytes)

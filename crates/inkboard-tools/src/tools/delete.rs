@@ -39,20 +39,43 @@ impl EditTool for Delete {
             }
             doomed.push(id);
         }
-        // Attached connectors, page by page.
-        let mut pages: Vec<_> = doomed
-            .iter()
-            .filter_map(|id| cx.board().locate(id).map(|l| l.0))
-            .collect();
-        pages.dedup();
-        for page in pages {
-            for c in cx.board().connectors_touching(page, &doomed) {
-                if !doomed.contains(&c) {
-                    doomed.push(c);
+        // What goes with them, until nothing more does: the connectors attached to
+        // anything that goes, and the groups left with no members (which may hold
+        // connectors, or be the last member of another group, in turn).
+        loop {
+            let before = doomed.len();
+            let mut pages: Vec<_> = doomed
+                .iter()
+                .filter_map(|id| cx.board().locate(id).map(|l| l.0))
+                .collect();
+            pages.sort();
+            pages.dedup();
+            for page in pages {
+                for c in cx.board().connectors_touching(page, &doomed) {
+                    if !doomed.contains(&c) {
+                        doomed.push(c);
+                    }
                 }
             }
+            for id in doomed.clone() {
+                let Some((page, _)) = cx.board().locate(&id) else {
+                    continue;
+                };
+                for g in cx.board().groups_holding(page, &id) {
+                    let emptied = match cx.board().object(&g).map(|o| &o.kind) {
+                        Some(Kind::Group(grp)) => grp.members.iter().all(|m| doomed.contains(m)),
+                        _ => false,
+                    };
+                    if emptied && !doomed.contains(&g) {
+                        doomed.push(g);
+                    }
+                }
+            }
+            if doomed.len() == before {
+                break;
+            }
         }
-        // Groups that still name a doomed object lose it; emptied groups go.
+        // Groups that stay lose the members that go.
         for id in doomed.clone() {
             let Some((page, _)) = cx.board().locate(&id) else {
                 continue;
@@ -61,24 +84,11 @@ impl EditTool for Delete {
                 if doomed.contains(&g) {
                     continue;
                 }
-                let members = match cx.board().object(&g).map(|o| &o.kind) {
-                    Some(Kind::Group(grp)) => grp
-                        .members
-                        .iter()
-                        .filter(|m| !doomed.contains(m))
-                        .cloned()
-                        .collect::<Vec<_>>(),
-                    _ => continue,
-                };
-                if members.is_empty() {
-                    doomed.push(g);
-                } else {
-                    cx.tx.edit(&g, |o| {
-                        if let Kind::Group(grp) = &mut o.kind {
-                            grp.members = members;
-                        }
-                    })?;
-                }
+                cx.tx.edit(&g, |o| {
+                    if let Kind::Group(grp) = &mut o.kind {
+                        grp.members.retain(|m| !doomed.contains(m));
+                    }
+                })?;
             }
         }
         for id in &doomed {

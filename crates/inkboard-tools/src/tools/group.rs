@@ -34,16 +34,21 @@ impl EditTool for Group {
                 "'ids' needs at least 2 different objects to group",
             ));
         }
-        let (page, _) = cx
-            .board()
-            .locate(&ids[0])
-            .ok_or_else(|| ToolError::args("'ids' refers to no object"))?;
-        let here = Cx {
-            tx: &mut *cx.tx,
-            page,
-        };
-        for id in &ids {
-            here.on_page(id, "ids")?;
+        // A group lives on the page of its members, wherever the call points.
+        let page_of = |id| cx.board().locate(id).map(|l| l.0);
+        let page = page_of(&ids[0]).ok_or_else(|| ToolError::args("'ids' refers to no object"))?;
+        if let Some(other) = ids.iter().find(|id| page_of(id) != Some(page)) {
+            let number = |id| {
+                page_of(id)
+                    .and_then(|p| cx.board().page_position(p))
+                    .map_or(0, |i| i + 1)
+            };
+            return Err(ToolError::args(format!(
+                "'ids': \"{other}\" is on page {} but \"{}\" is on page {}: group objects of one page",
+                number(other),
+                ids[0],
+                number(&ids[0])
+            )));
         }
         let id = cx.tx.new_id(IdKind::Group);
         cx.tx.insert(
@@ -80,8 +85,44 @@ impl EditTool for Ungroup {
         let id = a.id.resolve(cx.board(), "id")?;
         let members = match cx.board().object(&id).map(|o| &o.kind) {
             Some(Kind::Group(g)) => g.members.clone(),
-            _ => return Err(ToolError::args(format!("'id': \"{id}\" is not a group"))),
+            _ => {
+                return Err(ToolError::args(format!(
+                    "'id': \"{id}\" is not a group: give the id of a group (find with type group)"
+                )))
+            }
         };
+        let Some((page, _)) = cx.board().locate(&id) else {
+            return Err(ToolError::args(format!(
+                "'id' refers to no object: \"{id}\""
+            )));
+        };
+        // Connectors attached to the group would lose their end: say so.
+        let attached = cx
+            .board()
+            .connectors_touching(page, std::slice::from_ref(&id));
+        if !attached.is_empty() {
+            let names: Vec<String> = attached.iter().map(|c| format!("\"{c}\"")).collect();
+            return Err(ToolError::args(format!(
+                "'id': group \"{id}\" has connectors attached ({}): delete them, or attach them to its members with update, first",
+                names.join(", ")
+            )));
+        }
+        // A group inside another group hands its members to that group.
+        for parent in cx.board().groups_holding(page, &id) {
+            cx.tx.edit(&parent, |o| {
+                if let Kind::Group(g) = &mut o.kind {
+                    let mut held = Vec::with_capacity(g.members.len() + members.len());
+                    for m in &g.members {
+                        if *m == id {
+                            held.extend(members.iter().filter(|x| !g.members.contains(x)).cloned());
+                        } else {
+                            held.push(m.clone());
+                        }
+                    }
+                    g.members = held;
+                }
+            })?;
+        }
         cx.tx.remove(&id)?;
         Ok(Ids::of(&members))
     }

@@ -71,7 +71,7 @@ impl EditTool for AddImage {
             (None, None) => ((nw * fit).round().max(1.0), (nh * fit).round().max(1.0)),
         };
         let (px, py) = if x.is_none() || y.is_none() {
-            place::free_spot(cx.board(), cx.page, w, h)
+            place::free_spot_with(cx.board(), cx.page, x, y, w, h)
         } else {
             (0.0, 0.0)
         };
@@ -95,8 +95,11 @@ impl EditTool for AddImage {
 }
 
 fn read_source(path: &str) -> Result<Vec<u8>, ToolError> {
-    std::fs::read(path)
-        .map_err(|e| ToolError::Io(format!("cannot read image 'source' {path}: {e}")))
+    std::fs::read(path).map_err(|e| {
+        ToolError::Io(format!(
+            "cannot read image 'source' {path} ({e}): give the path of a PNG, JPEG or SVG file that exists, or pass the image as 'data'"
+        ))
+    })
 }
 
 /// Decodes `data:[mime][;base64],payload`.
@@ -108,7 +111,12 @@ pub(crate) fn decode_data_url(url: &str) -> Result<Vec<u8>, ToolError> {
         let clean: String = payload.chars().filter(|c| !c.is_whitespace()).collect();
         base64::engine::general_purpose::STANDARD
             .decode(clean.as_bytes())
-            .map_err(|e| ToolError::args(format!("'data' is not valid base64: {e}")))
+            .map_err(|e| {
+                ToolError::args(format!(
+                    "'data' is not valid base64 ({}): encode the image bytes in standard base64",
+                    e.to_string().trim_end_matches('.')
+                ))
+            })
     } else {
         Ok(percent_decode(payload))
     }

@@ -12,6 +12,7 @@ pub mod image;
 pub mod ink;
 pub mod page;
 pub mod read;
+pub mod render;
 pub mod shape;
 mod shift;
 pub mod update;

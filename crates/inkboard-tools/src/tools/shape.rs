@@ -62,30 +62,28 @@ impl EditTool for AddShape {
                 "give only one of right_of, left_of, below, above",
             ));
         }
+        let frame = match &a.inside {
+            Some(frame) => {
+                let frame = frame.resolve(cx.board(), "inside")?;
+                cx.on_page(&frame, "inside")?;
+                if !cx.board().object(&frame).is_some_and(|o| o.is_frame()) {
+                    return Err(ToolError::args(format!(
+                        "'inside': \"{frame}\" is not a frame: give the id of a shape with geom frame"
+                    )));
+                }
+                Some(frame)
+            }
+            None => None,
+        };
         let (mut px, mut py) = if let Some((id, side, name)) = relative.into_iter().next() {
             let id = id.resolve(cx.board(), name)?;
             cx.on_page(&id, name)?;
             let reference = super::shift::bounds(cx.board(), &id)?;
             place::beside(cx.board(), cx.page, reference, side, gap, w, h)
-        } else if let Some(frame) = &a.inside {
-            let frame = frame.resolve(cx.board(), "inside")?;
-            cx.on_page(&frame, "inside")?;
-            if !cx.board().object(&frame).is_some_and(|o| o.is_frame()) {
-                return Err(ToolError::args(format!(
-                    "'inside': \"{frame}\" is not a frame: give the id of a shape with geom frame"
-                )));
-            }
-            let (spot, grown) = place::spot_in_frame(cx.board(), &frame, w, h);
-            if let (Some(grown), None, None) = (grown, x, y) {
-                cx.tx.edit(&frame, |o| {
-                    if let Kind::Shape(s) = &mut o.kind {
-                        s.bounds = grown;
-                    }
-                })?;
-            }
-            spot
+        } else if let Some(frame) = &frame {
+            place::spot_in_frame(cx.board(), frame, w, h)
         } else if x.is_none() || y.is_none() {
-            place::free_spot(cx.board(), cx.page, w, h)
+            place::free_spot_with(cx.board(), cx.page, x, y, w, h)
         } else {
             (0.0, 0.0)
         };
@@ -96,6 +94,17 @@ impl EditTool for AddShape {
             py = y;
         }
         let bounds = Rect::new(px, py, w, h);
+        // A shape put inside a frame is inside it, wherever it went: the frame grows
+        // to hold it, so that it moves with the frame.
+        if let Some(frame) = &frame {
+            if let Some(grown) = place::frame_grown_to_hold(cx.board(), frame, &bounds) {
+                cx.tx.edit(frame, |o| {
+                    if let Kind::Shape(s) = &mut o.kind {
+                        s.bounds = grown;
+                    }
+                })?;
+            }
+        }
         let id = cx.tx.new_id(IdKind::Shape);
         let object = Object::new(
             id.clone(),

@@ -24,10 +24,34 @@ pub(crate) fn moving_set(board: &Board, ids: &[ObjectId]) -> Vec<ObjectId> {
         }
         if object.is_frame() {
             stack.extend(board.frame_contents(&id).into_iter().rev());
+            stack.extend(free_connectors_in(board, &id).into_iter().rev());
         }
         out.push(id);
     }
     out
+}
+
+/// The connectors with a free end that lie wholly inside a frame: they belong to
+/// it like its shapes do (`frame_contents` only counts objects with bounds of
+/// their own, and connectors with both ends bound follow their objects anyway).
+fn free_connectors_in(board: &Board, frame: &ObjectId) -> Vec<ObjectId> {
+    let (Some((page, _)), Some(area)) = (board.locate(frame), board.bounds(frame)) else {
+        return Vec::new();
+    };
+    let Some(page) = board.page(page) else {
+        return Vec::new();
+    };
+    page.objects
+        .iter()
+        .filter(|o| match &o.kind {
+            Kind::Connector(c) => {
+                (matches!(c.from, End::Point(_)) || matches!(c.to, End::Point(_)))
+                    && board.bounds(&o.id).is_some_and(|b| area.contains(&b))
+            }
+            _ => false,
+        })
+        .map(|o| o.id.clone())
+        .collect()
 }
 
 /// Moves `ids` (and what moves with them) by (dx, dy).

@@ -57,9 +57,84 @@ pub(crate) fn targets(
     IdArg::resolve_all(&all, cx.board(), if id.is_some() { "id" } else { "ids" })
 }
 
+/// The style arguments, by name, for the lists of what applies to each kind.
+const STYLE: [&str; 9] = [
+    "fill",
+    "stroke",
+    "stroke_width",
+    "dash",
+    "font_size",
+    "text_color",
+    "align",
+    "valign",
+    "opacity",
+];
+
+/// The fields of `update` that were given, by argument name.
+fn given(a: &UpdateArgs) -> Vec<&'static str> {
+    let s = &a.style;
+    [
+        ("text", a.text.is_some()),
+        ("x", a.x.is_some()),
+        ("y", a.y.is_some()),
+        ("w", a.w.is_some()),
+        ("h", a.h.is_some()),
+        ("geom", a.geom.is_some()),
+        ("fill", s.fill.is_some()),
+        ("stroke", s.stroke.is_some()),
+        ("stroke_width", s.stroke_width.is_some()),
+        ("dash", s.dash.is_some()),
+        ("font_size", s.font_size.is_some()),
+        ("text_color", s.text_color.is_some()),
+        ("align", s.align.is_some()),
+        ("valign", s.valign.is_some()),
+        ("opacity", s.opacity.is_some()),
+        ("from", a.from.is_some()),
+        ("to", a.to.is_some()),
+        ("route", a.route.is_some()),
+        ("start_arrow", a.start_arrow.is_some()),
+        ("end_arrow", a.end_arrow.is_some()),
+        ("color", a.color.is_some()),
+        ("width", a.width.is_some()),
+    ]
+    .into_iter()
+    .filter_map(|(name, set)| set.then_some(name))
+    .collect()
+}
+
+/// The fields that apply to an object of this kind.
+fn applicable(kind: &Kind) -> Vec<&'static str> {
+    let mut fields: Vec<&'static str> = match kind {
+        Kind::Shape(_) => vec!["text", "x", "y", "w", "h", "geom"],
+        Kind::Image(_) => vec!["x", "y", "w", "h", "opacity"],
+        Kind::Connector(_) => vec!["text", "from", "to", "route", "start_arrow", "end_arrow"],
+        Kind::Ink(_) => vec![
+            "x",
+            "y",
+            "color",
+            "width",
+            "stroke",
+            "stroke_width",
+            "dash",
+            "opacity",
+        ],
+        Kind::Group(_) => vec!["x", "y"],
+    };
+    if matches!(kind, Kind::Shape(_) | Kind::Connector(_)) {
+        fields.extend(STYLE);
+    }
+    fields
+}
+
 impl EditTool for Update {
     fn run(cx: &mut Cx<'_, '_>, a: UpdateArgs) -> Result<Ids, ToolError> {
         let ids = targets(cx, &a.id, &a.ids)?;
+        let fields = given(&a);
+        if fields.is_empty() {
+            return Err(ToolError::args(
+                "nothing to change: give at least one field, e.g. text, x, y, w, h, fill or stroke",
+            ));
+        }
         let style = a.style.to_style()?;
         let (x, y) = (finite("x", a.x)?, finite("y", a.y)?);
         let (w, h) = (positive("w", a.w)?, positive("h", a.h)?);
@@ -78,17 +153,23 @@ impl EditTool for Update {
                 cx.board().object(id).cloned().ok_or_else(|| {
                     ToolError::args(format!("'id' refers to no object: \"{id}\""))
                 })?;
+            // A field that does not apply is refused, naming it and what applies.
             let kind = object.kind.type_name();
-            let refuse = |field: &str| {
-                ToolError::args(format!(
-                    "'{field}' does not apply to {kind} \"{id}\": leave it out for this object"
-                ))
-            };
+            let applies = applicable(&object.kind);
+            if let Some(field) = fields.iter().find(|f| !applies.contains(f)) {
+                let hint = match *field {
+                    "color" | "width" => {
+                        "use 'stroke' and 'stroke_width' (color and width are for ink)".to_string()
+                    }
+                    _ => format!("it takes {}", applies.join(", ")),
+                };
+                return Err(ToolError::args(format!(
+                    "'{field}' does not apply to {kind} \"{id}\": {hint}"
+                )));
+            }
             let mut changed = object.clone();
             if let Some(s) = changed.style_mut() {
                 s.merge(&style);
-            } else if !style.is_empty() {
-                return Err(refuse("style"));
             }
             match &mut changed.kind {
                 Kind::Shape(s) => {
@@ -100,16 +181,8 @@ impl EditTool for Update {
                     }
                     s.bounds = resize(s.bounds, x, y, w, h);
                 }
-                Kind::Image(i) => {
-                    if a.text.is_some() {
-                        return Err(refuse("text"));
-                    }
-                    i.bounds = resize(i.bounds, x, y, w, h);
-                }
+                Kind::Image(i) => i.bounds = resize(i.bounds, x, y, w, h),
                 Kind::Connector(c) => {
-                    if x.is_some() || y.is_some() || w.is_some() || h.is_some() {
-                        return Err(refuse("x/y/w/h"));
-                    }
                     if let Some(t) = &a.text {
                         c.text = t.clone();
                     }
@@ -130,9 +203,6 @@ impl EditTool for Update {
                     }
                 }
                 Kind::Ink(k) => {
-                    if a.text.is_some() || w.is_some() || h.is_some() {
-                        return Err(refuse("text/w/h"));
-                    }
                     if let Some(c) = a.color {
                         k.style.stroke = Some(c.0);
                     }
@@ -140,33 +210,12 @@ impl EditTool for Update {
                         k.style.stroke_width = width;
                     }
                 }
-                Kind::Group(_) => {
-                    if a.text.is_some() || w.is_some() || h.is_some() {
-                        return Err(refuse("text/w/h"));
-                    }
-                }
+                Kind::Group(_) => {}
             }
-            let is_shape_or_image = matches!(changed.kind, Kind::Shape(_) | Kind::Image(_));
-            let is_connector = matches!(changed.kind, Kind::Connector(_));
-            let is_ink = matches!(changed.kind, Kind::Ink(_));
-            if a.geom.is_some() && !matches!(changed.kind, Kind::Shape(_)) {
-                return Err(refuse("geom"));
-            }
-            if (a.from.is_some()
-                || a.to.is_some()
-                || a.route.is_some()
-                || a.start_arrow.is_some()
-                || a.end_arrow.is_some())
-                && !is_connector
-            {
-                return Err(refuse("from/to/route/arrows"));
-            }
-            if (a.color.is_some() || a.width.is_some()) && !is_ink {
-                return Err(refuse("color/width (ink only: use stroke, stroke_width)"));
-            }
+            let moves_whole = matches!(changed.kind, Kind::Ink(_) | Kind::Group(_));
             cx.tx.replace(changed)?;
             // Ink strokes and groups move as a whole when given x/y.
-            if !is_shape_or_image && !is_connector && (x.is_some() || y.is_some()) {
+            if moves_whole && (x.is_some() || y.is_some()) {
                 let b = super::shift::bounds(cx.board(), id)?;
                 super::shift::translate(
                     cx,

@@ -1,0 +1,296 @@
+//! `render` and `export`: the board as a picture, through the one renderer. `render`
+//! answers the agent with a PNG (bounded in pixels and in bytes) and a short text
+//! about what is on the page and what looks wrong; `export` writes SVG, PNG, PDF or
+//! a board file.
+
+use std::path::{Path, PathBuf};
+
+use inkboard_core::{Board, PageId, Rect};
+use inkboard_format::file;
+use inkboard_render as render;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::args::PageRef;
+use crate::engine::board_path;
+use crate::tool::{to_value, BoardTool, Hints, Tool};
+use crate::{Engine, Reply, ToolError};
+
+/// The whole `render` answer (image as base64 plus the text) stays under this.
+const MAX_RESULT_BYTES: usize = 900 * 1024;
+
+/// A region of a page.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RegionArg {
+    x: f64,
+    y: f64,
+    w: f64,
+    h: f64,
+}
+
+impl RegionArg {
+    fn to_rect(&self) -> Result<Rect, ToolError> {
+        for (name, v) in [("x", self.x), ("y", self.y), ("w", self.w), ("h", self.h)] {
+            crate::tool::finite(&format!("region.{name}"), Some(v))?;
+        }
+        if self.w <= 0.0 || self.h <= 0.0 {
+            return Err(ToolError::args("'region' needs w and h greater than 0"));
+        }
+        Ok(Rect::new(self.x, self.y, self.w, self.h))
+    }
+}
+
+/// The board of `path` and the page `page` names, as they are now.
+fn board_and_page(
+    engine: &Engine,
+    path: &Path,
+    page: &Option<PageRef>,
+) -> Result<(Board, PageId), ToolError> {
+    engine.tracked(path, |t| {
+        let page = match page {
+            Some(p) => p.resolve(&t.board)?,
+            None => t.board.pages()[0].id,
+        };
+        Ok((t.board.clone(), page))
+    })
+}
+
+pub struct Render;
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RenderArgs {
+    path: Option<String>,
+    page: Option<PageRef>,
+    /// Longest side in pixels (default 1600).
+    max_size: Option<u32>,
+    region: Option<RegionArg>,
+}
+
+/// `render` answers an image, so its output schema is empty.
+#[derive(Serialize, JsonSchema)]
+pub struct RenderOutput {}
+
+impl Tool for Render {
+    const NAME: &'static str = "render";
+    const DESCRIPTION: &'static str = "See a page as a PNG (what the person sees), with a summary: object count, bounds and problems (overlaps, text that does not fit, unattached connectors, objects sticking out of frames). region {x,y,w,h} shows part of the page.";
+    const HINTS: Hints = Hints::READ;
+    type Args = RenderArgs;
+    type Output = RenderOutput;
+}
+
+impl BoardTool for Render {
+    fn run(engine: &Engine, a: RenderArgs) -> Result<Reply, ToolError> {
+        let path = board_path(a.path.as_deref())?;
+        let (board, page) = board_and_page(engine, &path, &a.page)?;
+        let view = a.region.as_ref().map(RegionArg::to_rect).transpose()?;
+        let mut max_size = a.max_size.unwrap_or(1600);
+        if !(16..=8192).contains(&max_size) {
+            return Err(ToolError::args(format!(
+                "'max_size' must be from 16 to 8192, got {max_size}"
+            )));
+        }
+        let scene = render::resolve(&board, page);
+        let problems = render::check(&board, page);
+        loop {
+            let png =
+                render::to_png(&scene, view, max_size).map_err(|e| ToolError::Io(e.to_string()))?;
+            let text = summary(&board, page, &scene, &png, &problems);
+            let size = png.data.len().div_ceil(3) * 4 + text.len();
+            if size <= MAX_RESULT_BYTES || max_size <= 64 {
+                return Ok(Reply::Image {
+                    png: png.data,
+                    text,
+                });
+            }
+            // Shrink the picture in proportion to the excess, and a little more.
+            let factor = (MAX_RESULT_BYTES as f64 / size as f64).sqrt() * 0.9;
+            max_size = ((max_size as f64 * factor) as u32).max(64);
+        }
+    }
+}
+
+/// The text that goes with a render: page, objects, bounds, picture, problems.
+fn summary(
+    board: &Board,
+    page: PageId,
+    scene: &render::Scene,
+    png: &render::Png,
+    problems: &[render::Problem],
+) -> String {
+    let number = board.page_position(page).map_or(0, |i| i + 1);
+    let p = board.page(page);
+    let name = p.map_or("", |p| p.name.as_str());
+    let count = p.map_or(0, |p| p.objects.len());
+    let b = scene.bounds;
+    let mut text = format!(
+        "Page {number} \"{name}\": {count} objects; bounds x {:.0} to {:.0}, y {:.0} to {:.0}. Picture {}x{} px at scale {:.2}.",
+        b.x,
+        b.right(),
+        b.y,
+        b.bottom(),
+        png.width,
+        png.height,
+        png.scale
+    );
+    if problems.is_empty() {
+        text.push_str("\nNo problems found.");
+    } else {
+        text.push_str(&format!("\nProblems ({}):", problems.len()));
+        for problem in problems.iter().take(50) {
+            text.push_str(&format!("\n- {}: {}", problem.kind.name(), problem.message));
+        }
+        if problems.len() > 50 {
+            text.push_str(&format!("\n- ... and {} more", problems.len() - 50));
+        }
+    }
+    text
+}
+
+pub struct Export;
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExportArgs {
+    path: Option<String>,
+    /// File to write: .svg, .png, .pdf, .inkboard or .inkboard.json.
+    output: String,
+    page: Option<PageRef>,
+    /// Every page: one PDF page each, or numbered .svg/.png files.
+    all_pages: Option<bool>,
+    /// PNG pixels per board unit (default 1).
+    scale: Option<f64>,
+}
+
+#[derive(Serialize, JsonSchema)]
+pub struct ExportOutput {
+    output: String,
+    format: &'static str,
+    bytes: usize,
+    /// With all_pages to .svg/.png: every file written.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    outputs: Vec<String>,
+}
+
+impl Tool for Export {
+    const NAME: &'static str = "export";
+    const DESCRIPTION: &'static str = "Write the board to a file, the format from output's extension: .svg, .png, .pdf, .inkboard or .inkboard.json. One page, or all_pages.";
+    const HINTS: Hints = Hints {
+        read_only: false,
+        destructive: false,
+        idempotent: true,
+    };
+    type Args = ExportArgs;
+    type Output = ExportOutput;
+}
+
+/// What an output's extension asks for.
+#[derive(Clone, Copy, PartialEq)]
+enum Target {
+    Svg,
+    Png,
+    Pdf,
+    Board,
+}
+
+fn target_of(output: &str) -> Result<(Target, &'static str), ToolError> {
+    let lower = output.to_ascii_lowercase();
+    let found = [
+        (".svg", Target::Svg, "svg"),
+        (".png", Target::Png, "png"),
+        (".pdf", Target::Pdf, "pdf"),
+        (".inkboard", Target::Board, "inkboard"),
+        (".inkboard.json", Target::Board, "inkboard.json"),
+        (".tableau.json", Target::Board, "tableau.json"),
+    ]
+    .into_iter()
+    .find(|(ext, _, _)| lower.ends_with(ext));
+    found.map(|(_, t, f)| (t, f)).ok_or_else(|| {
+        ToolError::args(format!("'output' {output} has no known extension: end it with .svg, .png, .pdf, .inkboard or .inkboard.json"))
+    })
+}
+
+/// `plan.png` → `plan-2.png`, for page 2 of an all-pages export.
+fn numbered(output: &Path, n: usize) -> PathBuf {
+    let stem = output
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let ext = output
+        .extension()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default();
+    output.with_file_name(format!("{stem}-{n}.{ext}"))
+}
+
+impl BoardTool for Export {
+    fn run(engine: &Engine, a: ExportArgs) -> Result<Reply, ToolError> {
+        let path = board_path(a.path.as_deref())?;
+        let (target, format) = target_of(&a.output)?;
+        let output = crate::engine::absolute(Path::new(&a.output))?;
+        if output == path {
+            return Err(ToolError::args(
+                "'output' is the board itself: choose another file",
+            ));
+        }
+        let scale = crate::tool::positive("scale", a.scale)?.unwrap_or(1.0);
+        if scale > render::MAX_SCALE as f64 * 2.0 {
+            return Err(ToolError::args(format!(
+                "'scale' must be at most {}",
+                render::MAX_SCALE * 2.0
+            )));
+        }
+        let (board, page) = board_and_page(engine, &path, &a.page)?;
+        let all = a.all_pages.unwrap_or(false);
+        let pages: Vec<PageId> = if all {
+            board.pages().iter().map(|p| p.id).collect()
+        } else {
+            vec![page]
+        };
+        let draw = |page: PageId| -> Result<Vec<u8>, ToolError> {
+            let scene = render::resolve(&board, page);
+            match target {
+                Target::Svg => Ok(render::to_svg(&scene, None).into_bytes()),
+                Target::Png => render::to_png_scaled(&scene, None, scale as f32)
+                    .map(|p| p.data)
+                    .map_err(|e| ToolError::Io(e.to_string())),
+                _ => Ok(Vec::new()),
+            }
+        };
+        let (bytes, outputs) = match target {
+            Target::Board => {
+                let _lock = file::FileLock::acquire(&output)?;
+                let saved = file::save_overwrite(&output, &board)?;
+                (saved.bytes, Vec::new())
+            }
+            Target::Pdf => {
+                let scenes: Vec<render::Scene> =
+                    pages.iter().map(|p| render::resolve(&board, *p)).collect();
+                let pdf = render::to_pdf(&scenes).map_err(|e| ToolError::Io(e.to_string()))?;
+                (file::write_bytes_atomic(&output, &pdf)?, Vec::new())
+            }
+            Target::Svg | Target::Png if all && pages.len() > 1 => {
+                let mut total = 0;
+                let mut written = Vec::new();
+                for (i, page) in pages.iter().enumerate() {
+                    let out = numbered(&output, i + 1);
+                    total += file::write_bytes_atomic(&out, &draw(*page)?)?;
+                    written.push(out.display().to_string());
+                }
+                (total, written)
+            }
+            Target::Svg | Target::Png => (
+                file::write_bytes_atomic(&output, &draw(pages[0])?)?,
+                Vec::new(),
+            ),
+        };
+        let out = ExportOutput {
+            output: output.display().to_string(),
+            format,
+            bytes,
+            outputs,
+        };
+        Ok(Reply::Json(to_value(&out)))
+    }
+}

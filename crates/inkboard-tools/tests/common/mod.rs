@@ -1,0 +1,102 @@
+//! Helpers shared by the engine's Rust tests: a board file in a temp folder, calls
+//! that answer JSON, and what the folder holds.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use inkboard_tools::{Engine, Reply, ToolError};
+use serde_json::{json, Value};
+
+/// A temp folder with a new, empty board file in it.
+pub struct Board {
+    pub dir: tempfile::TempDir,
+    pub path: PathBuf,
+}
+
+impl Board {
+    /// A new board made by `engine` (one page per name).
+    pub fn new(engine: &Engine, pages: &[&str]) -> Board {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("board.inkboard");
+        call(
+            engine,
+            "create_board",
+            json!({"path": path_str(&path), "pages": pages}),
+        )
+        .expect("create_board");
+        Board { dir, path }
+    }
+
+    /// The path as a tool argument.
+    pub fn arg(&self) -> String {
+        path_str(&self.path)
+    }
+
+    pub fn bytes(&self) -> Vec<u8> {
+        std::fs::read(&self.path).expect("read board file")
+    }
+
+    /// The names of the files in the folder, sorted.
+    pub fn files(&self) -> Vec<String> {
+        files(self.dir.path())
+    }
+
+    /// Runs a batch on this board.
+    pub fn batch(
+        &self,
+        engine: &Engine,
+        operations: Value,
+        atomic: bool,
+    ) -> Result<Value, ToolError> {
+        call(
+            engine,
+            "batch",
+            json!({"path": self.arg(), "operations": operations, "atomic": atomic}),
+        )
+    }
+
+    /// Calls a tool on this board.
+    pub fn call(&self, engine: &Engine, tool: &str, mut args: Value) -> Result<Value, ToolError> {
+        args["path"] = json!(self.arg());
+        call(engine, tool, args)
+    }
+
+    /// The board's revision, as read_board says.
+    pub fn revision(&self, engine: &Engine) -> u64 {
+        self.call(engine, "read_board", json!({}))
+            .expect("read_board")["revision"]
+            .as_u64()
+            .expect("revision")
+    }
+}
+
+pub fn path_str(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+/// Calls a tool that answers JSON.
+pub fn call(engine: &Engine, tool: &str, args: Value) -> Result<Value, ToolError> {
+    match engine.call(tool, args)? {
+        Reply::Json(v) => Ok(v),
+        Reply::Image { .. } => panic!("{tool} answered an image"),
+    }
+}
+
+/// The names of the files in a folder, sorted.
+pub fn files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("read dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// The files a board folder should hold: the board and its lock sidecar.
+pub fn board_and_lock() -> Vec<String> {
+    vec![
+        ".board.inkboard.lock".to_string(),
+        "board.inkboard".to_string(),
+    ]
+}
