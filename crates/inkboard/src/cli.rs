@@ -48,6 +48,37 @@ enum Command {
         #[arg(long)]
         no_atomic: bool,
     },
+    /// Render a page to a PNG (what `render` shows an agent) and print its summary.
+    Render {
+        /// The board file.
+        file: PathBuf,
+        /// Where to write the PNG (default: the board's name with .png).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// The page (number or name; default the first).
+        #[arg(long)]
+        page: Option<String>,
+        /// The longest side in pixels.
+        #[arg(long, default_value_t = 1600)]
+        max_size: u32,
+    },
+    /// Export a board to .svg, .png, .pdf, .inkboard or .inkboard.json.
+    Export {
+        /// The board file.
+        file: PathBuf,
+        /// The file to write; its extension picks the format.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// The page (number or name; default the first).
+        #[arg(long, conflicts_with = "all_pages")]
+        page: Option<String>,
+        /// Every page: one PDF page each, or numbered .svg/.png files.
+        #[arg(long)]
+        all_pages: bool,
+        /// PNG pixels per board unit.
+        #[arg(long)]
+        scale: Option<f64>,
+    },
     /// Call any tool with JSON arguments and print its answer.
     Call {
         /// The tool's name, e.g. read_board.
@@ -101,6 +132,34 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             ("batch".to_string(), args)
         }
+        Command::Render {
+            file,
+            output,
+            page,
+            max_size,
+        } => {
+            let args = json!({"path": file, "page": page.map(page_value), "max_size": max_size});
+            let output = output.unwrap_or_else(|| png_beside(&file));
+            return match engine.call("render", drop_nulls(args)) {
+                Ok(Reply::Image { png, text }) => {
+                    std::fs::write(&output, &png)
+                        .with_context(|| format!("cannot write {}", output.display()))?;
+                    say(&format!("{text}\nWrote {}", output.display()));
+                    Ok(ExitCode::SUCCESS)
+                }
+                other => Ok(print_reply("render", other)),
+            };
+        }
+        Command::Export {
+            file,
+            output,
+            page,
+            all_pages,
+            scale,
+        } => {
+            let args = json!({"path": file, "output": output, "page": page.map(page_value), "all_pages": all_pages, "scale": scale});
+            ("export".to_string(), args)
+        }
         Command::Call { tool, args } => {
             let args: Value = match args {
                 Some(text) => {
@@ -112,6 +171,26 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
     };
     Ok(print_reply(&tool, engine.call(&tool, drop_nulls(args))))
+}
+
+/// A page given on the command line: a number if it is one, else a name.
+fn page_value(page: String) -> Value {
+    page.parse::<u64>()
+        .map(Value::from)
+        .unwrap_or(Value::String(page))
+}
+
+/// `plans/flow.inkboard` → `plans/flow.png`.
+fn png_beside(board: &std::path::Path) -> PathBuf {
+    let name = board
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let stem = [".inkboard.json", ".tableau.json", ".inkboard"]
+        .iter()
+        .find_map(|e| name.strip_suffix(e))
+        .unwrap_or(&name);
+    board.with_file_name(format!("{stem}.png"))
 }
 
 /// Prints a tool's answer as the MCP tool would give it.
