@@ -339,5 +339,5 @@ async fn batch_prints_what_mcp_answers() {
     let mcp_board = mcp.ok("read_board", read(&via_mcp)).await;
     assert_eq!(cli_board, mcp_board);
     assert_eq!(cli_board["pages"][0]["objects"], 200);
-    common::assert_quiet(&mcp.close().await, 0);
+    common::assert_quiet(&mcp.close().await);
 }
