@@ -4,8 +4,9 @@
 //! to the right of the last object placed, or at the start of a new row below
 //! everything once the row is full.
 
-use inkboard_core::{Board, Geom, Kind, ObjectId, PageId, Rect};
-use inkboard_render::text::{self, Weight, DEFAULT_FONT_SIZE};
+use inkboard_core::{Board, Geom, Kind, ObjectId, PageId, Rect, Style};
+use inkboard_render::style::shape_font;
+use inkboard_render::text;
 
 /// Space left between neighbours.
 pub const GAP: f64 = 40.0;
@@ -24,18 +25,13 @@ fn wrap_width(geom: Geom) -> f64 {
     }
 }
 
-/// The size of a shape that fits `text` at `font_size`.
-pub fn fit_text(geom: Geom, text: &str, font_size: Option<f64>) -> (f64, f64) {
+/// The size of a shape that fits `text` in the font the renderer will draw it in.
+pub fn fit_text(geom: Geom, text: &str, style: &Style) -> (f64, f64) {
     let (min_w, min_h) = geom.default_size();
     if text.trim().is_empty() {
         return (min_w, min_h);
     }
-    let size = font_size.unwrap_or(DEFAULT_FONT_SIZE as f64) as f32;
-    let weight = if geom == Geom::Frame {
-        Weight::SemiBold
-    } else {
-        Weight::Regular
-    };
+    let (size, weight) = shape_font(geom, style);
     let block = text::layout(text, size, weight, Some(wrap_width(geom) as f32));
     // Whole pixels, rounded up, so that the text box is never a hair too small.
     let (w, h) = geom.size_for_text(block.width.ceil() as f64 + 1.0, block.height.ceil() as f64);
@@ -47,24 +43,29 @@ pub fn fit_text(geom: Geom, text: &str, font_size: Option<f64>) -> (f64, f64) {
     }
 }
 
+/// Something a new shape must not overlap: its id, its bounds, and whether it is a
+/// frame. The id is borrowed from the board: this list is made for every placed
+/// shape, and on a page of thousands of objects cloning every id showed.
+type Obstacle<'a> = (&'a ObjectId, Rect, bool);
+
 /// The rectangles new shapes must not overlap: shapes and images on the page.
-fn obstacles(board: &Board, page: PageId) -> Vec<(ObjectId, Rect, bool)> {
+fn obstacles(board: &Board, page: PageId) -> Vec<Obstacle<'_>> {
     let Some(page) = board.page(page) else {
         return Vec::new();
     };
     page.objects
         .iter()
         .filter(|o| matches!(o.kind, Kind::Shape(_) | Kind::Image(_)))
-        .filter_map(|o| o.own_bounds().map(|b| (o.id.clone(), b, o.is_frame())))
+        .filter_map(|o| o.own_bounds().map(|b| (&o.id, b, o.is_frame())))
         .collect()
 }
 
-fn is_free(obstacles: &[(ObjectId, Rect, bool)], r: &Rect, inside: Option<&ObjectId>) -> bool {
+fn is_free(obstacles: &[Obstacle<'_>], r: &Rect, inside: Option<&ObjectId>) -> bool {
     // A little margin keeps shapes from touching.
     let grown = Rect::new(r.x - 8.0, r.y - 8.0, r.w + 16.0, r.h + 16.0);
     obstacles
         .iter()
-        .all(|(id, b, _)| Some(id) == inside || !b.overlaps(&grown))
+        .all(|(id, b, _)| Some(*id) == inside || !b.overlaps(&grown))
 }
 
 /// A free spot for a `w`×`h` shape on `page`, in reading order.
@@ -148,18 +149,13 @@ pub fn frame_grown_to_hold(board: &Board, frame: &ObjectId, placed: &Rect) -> Op
 }
 
 /// Reading-order placement among `all`, optionally within a frame's area.
-fn flow(
-    all: &[(ObjectId, Rect, bool)],
-    frame: Option<(&ObjectId, Rect)>,
-    w: f64,
-    h: f64,
-) -> (f64, f64) {
+fn flow(all: &[Obstacle<'_>], frame: Option<(&ObjectId, Rect)>, w: f64, h: f64) -> (f64, f64) {
     let inside_id = frame.map(|(id, _)| id);
     // The objects that count for the flow: inside the frame, or everything.
     let local: Vec<&Rect> = match frame {
         Some((id, area)) => all
             .iter()
-            .filter(|(o, b, _)| o != id && area.contains(b))
+            .filter(|(o, b, _)| *o != id && area.contains(b))
             .map(|(_, b, _)| b)
             .collect(),
         None => all.iter().map(|(_, b, _)| b).collect(),
@@ -193,7 +189,7 @@ fn flow(
         }
         let below = all
             .iter()
-            .filter(|(id, b, _)| Some(id) != inside_id && b.overlaps(&spot))
+            .filter(|(id, b, _)| Some(*id) != inside_id && b.overlaps(&spot))
             .map(|(_, b, _)| b.bottom())
             .fold(spot.y, f64::max);
         spot.y = below + GAP;
@@ -246,14 +242,14 @@ pub fn beside(
 }
 
 /// The height a shape of width `w` needs for `text`, wrapped inside its text box.
-pub fn fit_height(geom: Geom, text: &str, font_size: Option<f64>, w: f64) -> f64 {
+pub fn fit_height(geom: Geom, text: &str, style: &Style, w: f64) -> f64 {
     let min_h = geom.default_size().1;
     if text.trim().is_empty() || geom == Geom::Frame {
         return min_h;
     }
-    let size = font_size.unwrap_or(DEFAULT_FONT_SIZE as f64) as f32;
+    let (size, weight) = shape_font(geom, style);
     let inner = geom.text_box(Rect::new(0.0, 0.0, w, 10_000.0)).w;
-    let block = text::layout(text, size, Weight::Regular, Some(inner as f32));
+    let block = text::layout(text, size, weight, Some(inner as f32));
     let h = geom
         .size_for_text(block.width as f64, block.height.ceil() as f64)
         .1
@@ -271,11 +267,15 @@ mod tests {
 
     #[test]
     fn text_grows_the_shape_and_wraps() {
-        let (w1, h1) = fit_text(Geom::Rect, "Hi", None);
+        let (w1, h1) = fit_text(Geom::Rect, "Hi", &Style::default());
         assert_eq!((w1, h1), Geom::Rect.default_size());
-        let (w2, _) = fit_text(Geom::Rect, "A rather longer label for a box", None);
+        let (w2, _) = fit_text(
+            Geom::Rect,
+            "A rather longer label for a box",
+            &Style::default(),
+        );
         assert!(w2 > w1);
-        let (w3, h3) = fit_text(Geom::Rect, &"word ".repeat(40), None);
+        let (w3, h3) = fit_text(Geom::Rect, &"word ".repeat(40), &Style::default());
         assert!(w3 <= 200.0 + 24.0 + 2.0, "{w3}");
         assert!(h3 > 60.0);
     }

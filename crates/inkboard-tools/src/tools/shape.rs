@@ -46,7 +46,7 @@ impl EditTool for AddShape {
         let (x, y) = (finite("x", a.x)?, finite("y", a.y)?);
         let (w, h) = (positive("w", a.w)?, positive("h", a.h)?);
         let gap = finite("gap", a.gap)?.unwrap_or(place::GAP);
-        let (w, h) = size(geom, &text, style.font_size, w, h);
+        let (w, h) = size(geom, &text, &style, w, h);
 
         let relative = [
             (a.right_of, Side::Right, "right_of"),
@@ -126,14 +126,14 @@ impl EditTool for AddShape {
 pub(crate) fn size(
     geom: Geom,
     text: &str,
-    font_size: Option<f64>,
+    style: &inkboard_core::Style,
     w: Option<f64>,
     h: Option<f64>,
 ) -> (f64, f64) {
     match (w, h) {
         (Some(w), Some(h)) => (w, h),
-        (None, Some(h)) => (place::fit_text(geom, text, font_size).0, h),
-        (Some(w), None) => (w, place::fit_height(geom, text, font_size, w)),
-        (None, None) => place::fit_text(geom, text, font_size),
+        (None, Some(h)) => (place::fit_text(geom, text, style).0, h),
+        (Some(w), None) => (w, place::fit_height(geom, text, style, w)),
+        (None, None) => place::fit_text(geom, text, style),
     }
 }
