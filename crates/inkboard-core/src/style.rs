@@ -123,6 +123,19 @@ pub struct Style {
 }
 
 impl Style {
+    /// The names of the fields, in the order they are documented and written.
+    pub const FIELDS: [&'static str; 9] = [
+        "fill",
+        "stroke",
+        "stroke_width",
+        "dash",
+        "font_size",
+        "text_color",
+        "align",
+        "valign",
+        "opacity",
+    ];
+
     /// Applies every field that `patch` sets, leaving the others as they are.
     pub fn merge(&mut self, patch: &Style) {
         macro_rules! take {

@@ -259,25 +259,12 @@ pub struct StyleArgs {
 }
 
 impl StyleArgs {
-    /// The argument names of the style fields.
-    const KEYS: [&'static str; 9] = [
-        "fill",
-        "stroke",
-        "stroke_width",
-        "dash",
-        "font_size",
-        "text_color",
-        "align",
-        "valign",
-        "opacity",
-    ];
-
     /// The error of the first style argument in `args` that does not parse, naming
     /// it: used where the style is flattened into a tool's arguments, which hides
     /// the argument's name from serde.
     pub(crate) fn culprit(args: &serde_json::Map<String, serde_json::Value>) -> Option<ToolError> {
         args.iter()
-            .filter(|(key, _)| Self::KEYS.contains(&key.as_str()))
+            .filter(|(key, _)| Style::FIELDS.contains(&key.as_str()))
             .find_map(|(key, value)| {
                 let alone =
                     serde_json::Value::Object([(key.clone(), value.clone())].into_iter().collect());

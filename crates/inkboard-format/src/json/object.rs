@@ -12,20 +12,6 @@ use super::read::{describe, index, join, number_value, Fields};
 use super::Detail;
 use crate::FormatError;
 
-/// The style fields, in the order they are written (ink writes `stroke` and
-/// `stroke_width` as `color` and `width`).
-const STYLE_KEYS: [&str; 9] = [
-    "fill",
-    "stroke",
-    "stroke_width",
-    "dash",
-    "font_size",
-    "text_color",
-    "align",
-    "valign",
-    "opacity",
-];
-
 /// The fields each type knows besides its style. An unknown field (kept in `Extra`)
 /// with one of these names is not written, since reading it back would take it for
 /// the known field.
@@ -116,7 +102,7 @@ pub(crate) fn write_extra(
 ) {
     for (key, text) in extra {
         let key_known = known.contains(&key.as_str())
-            || (styled && STYLE_KEYS.contains(&key.as_str()))
+            || (styled && Style::FIELDS.contains(&key.as_str()))
             || out.contains_key(key);
         if key_known {
             continue;
@@ -169,7 +155,9 @@ fn data_url(image: &Image) -> String {
 /// then the object's unknown fields, sorted. Style fields come in the order of
 /// [`style_to_json`], each only when set.
 pub fn object_to_json(object: &Object, detail: Detail) -> Map<String, Value> {
-    let mut out = Map::new();
+    // Room for a styled shape's usual fields, so the map does not grow and rehash
+    // several times per object (it showed in saves of large boards).
+    let mut out = Map::with_capacity(12);
     out.insert("id".into(), Value::from(object.id.as_str()));
     out.insert("type".into(), Value::from(object.kind.type_name()));
     let known = match &object.kind {

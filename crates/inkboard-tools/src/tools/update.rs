@@ -2,7 +2,7 @@
 //! more objects. A field that does not apply to an object's kind is an error
 //! naming both, never silently ignored.
 
-use inkboard_core::{Arrow, Geom, Kind, ObjectId, Rect, Route};
+use inkboard_core::{Arrow, Geom, Kind, ObjectId, Rect, Route, Style};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -57,19 +57,6 @@ pub(crate) fn targets(
     IdArg::resolve_all(&all, cx.board(), if id.is_some() { "id" } else { "ids" })
 }
 
-/// The style arguments, by name, for the lists of what applies to each kind.
-const STYLE: [&str; 9] = [
-    "fill",
-    "stroke",
-    "stroke_width",
-    "dash",
-    "font_size",
-    "text_color",
-    "align",
-    "valign",
-    "opacity",
-];
-
 /// The fields of `update` that were given, by argument name.
 fn given(a: &UpdateArgs) -> Vec<&'static str> {
     let s = &a.style;
@@ -121,7 +108,7 @@ fn applicable(kind: &Kind) -> Vec<&'static str> {
         Kind::Group(_) => vec!["x", "y"],
     };
     if matches!(kind, Kind::Shape(_) | Kind::Connector(_)) {
-        fields.extend(STYLE);
+        fields.extend(Style::FIELDS);
     }
     fields
 }
