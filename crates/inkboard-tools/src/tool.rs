@@ -38,6 +38,12 @@ impl Hints {
         destructive: false,
         idempotent: true,
     };
+    /// Replaces or rewrites much at once (create_board with overwrite, batch).
+    pub const REWRITE: Hints = Hints {
+        read_only: false,
+        destructive: true,
+        idempotent: false,
+    };
     pub const DELETE: Hints = Hints {
         read_only: false,
         destructive: true,

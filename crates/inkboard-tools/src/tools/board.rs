@@ -37,11 +37,7 @@ pub struct CreateBoardOutput {
 impl Tool for CreateBoard {
     const NAME: &'static str = "create_board";
     const DESCRIPTION: &'static str = "Create a new, empty board file with a title and pages (names; default one \"Page 1\"). An existing file is an error unless overwrite is true.";
-    const HINTS: Hints = Hints {
-        read_only: false,
-        destructive: true,
-        idempotent: false,
-    };
+    const HINTS: Hints = Hints::REWRITE;
     type Args = CreateBoardArgs;
     type Output = CreateBoardOutput;
 }
@@ -124,11 +120,7 @@ pub struct SaveBoardOutput {
 impl Tool for SaveBoard {
     const NAME: &'static str = "save_board";
     const DESCRIPTION: &'static str = "Save the board (files are already written after every change). as: write a copy to another path or format (.inkboard, .inkboard.json, .tableau.json); overwrite replaces an existing copy.";
-    const HINTS: Hints = Hints {
-        read_only: false,
-        destructive: false,
-        idempotent: true,
-    };
+    const HINTS: Hints = Hints::EDIT;
     type Args = SaveBoardArgs;
     type Output = SaveBoardOutput;
 }

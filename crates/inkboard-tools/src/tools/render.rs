@@ -176,11 +176,7 @@ pub struct ExportOutput {
 impl Tool for Export {
     const NAME: &'static str = "export";
     const DESCRIPTION: &'static str = "Write the board to a file, the format from output's extension: .svg, .png, .pdf, .inkboard or .inkboard.json. One page, or all_pages.";
-    const HINTS: Hints = Hints {
-        read_only: false,
-        destructive: false,
-        idempotent: true,
-    };
+    const HINTS: Hints = Hints::EDIT;
     type Args = ExportArgs;
     type Output = ExportOutput;
 }
