@@ -237,7 +237,10 @@ impl Session {
 /// Checks that the server wrote nothing to stderr: by default it logs only
 /// warnings of its own, and the JSON-RPC errors it answers are not warnings.
 pub fn assert_quiet(stderr: &str) {
-    assert!(stderr.trim().is_empty(), "the server wrote to stderr:\n{stderr}");
+    assert!(
+        stderr.trim().is_empty(),
+        "the server wrote to stderr:\n{stderr}"
+    );
 }
 
 /// The one text content of a tool answer.
