@@ -1,8 +1,44 @@
-//! Rendering support for inkboard.
+//! Rendering for inkboard: model → resolved scene → SVG, PNG and PDF, plus text
+//! measurement with the bundled Inter fonts and the checks that the `render` tool
+//! reports.
 //!
-//! For now this crate holds the [`text`] module: text measurement and line
-//! layout with the bundled Inter fonts. The renderer and the shape
-//! auto-sizing code both go through it, so a label measures the same width
-//! in both places. The renderer itself will be added here later.
+//! The pipeline has one direction ("resolve first, draw dumbly"):
+//!
+//! 1. [`resolve`] turns a page of a [`Board`] into a [`Scene`]: styles resolved to
+//!    concrete colours and widths ([`style`] holds the defaults), outlines turned into
+//!    paths ([`shapes`]), connectors routed ([`route`]), text wrapped into positioned
+//!    lines ([`fit`], on top of [`text`]).
+//! 2. [`to_svg`] writes the scene as a self-contained SVG, one `<g id>` per object.
+//! 3. [`to_png`] and [`to_pdf`] parse that SVG with usvg, using [`fontdb`] (the
+//!    bundled fonts and nothing else), and draw the same tree with resvg or, through
+//!    krilla-svg, with krilla.
+//!
+//! [`check`] finds what is wrong with a page (overlaps, text that does not fit, free
+//! connector ends, objects sticking out of frames), with the same text layout as the
+//! renderer, so a reported overflow is exactly what the picture shows.
 
+mod check;
+mod error;
+pub mod fit;
+mod fonts;
+mod pdf;
+mod png;
+mod resolve;
+pub mod route;
+pub mod scene;
+pub mod shapes;
+pub mod style;
+mod svg;
 pub mod text;
+
+pub use check::{check, Problem, ProblemKind};
+pub use error::RenderError;
+pub use fonts::fontdb;
+pub use pdf::to_pdf;
+pub use png::{to_png, to_png_scaled, Png, MAX_SCALE};
+pub use resolve::resolve;
+pub use scene::{Item, Part, Scene};
+pub use svg::{to_svg, to_svg_with, SvgOptions};
+
+#[doc(no_inline)]
+pub use inkboard_core::{Board, PageId, Rect};

@@ -1,4 +1,4 @@
-//! Checks that `text::line_width` agrees with how usvg 0.49 lays out the
+//! Checks that `text::line_width` agrees with how usvg 0.47 lays out the
 //! same text with the same (bundled) font, so that anything rendered through
 //! usvg/resvg has exactly the width our layout measured.
 

@@ -1,0 +1,59 @@
+//! The PDF backend: one page per scene, each the scene's SVG parsed by usvg with the
+//! bundled fonts and drawn onto a krilla page by krilla-svg. Text stays text
+//! (selectable, extractable), and shapes stay vectors. krilla-svg takes each glyph's
+//! font from the tree's own font database (the bundled faces of [`fontdb`](crate::fontdb)),
+//! so the PDF embeds Inter, subset to the glyphs used, and nothing else. It draws
+//! every glyph at its own position, so extractors that rebuild words from gaps
+//! between text runs may need the font's widths to do it (see `tests/outputs.rs`).
+//!
+//! A page is as big as its scene, one board unit per PDF point, scaled down only
+//! when a side would pass the 14,400 pt that PDF readers accept.
+
+use krilla::geom::Size;
+use krilla::page::PageSettings;
+use krilla::Document;
+use krilla_svg::{SurfaceExt, SvgSettings};
+
+use crate::fonts::usvg_options;
+use crate::scene::Scene;
+use crate::svg::{to_svg_with, SvgOptions};
+use crate::RenderError;
+
+/// PDF's largest page side, in points (Acrobat's limit, kept by the PDF/A profiles).
+const MAX_PAGE: f32 = 14_400.0;
+
+/// A PDF of the scenes, one page each, in order.
+pub fn to_pdf(scenes: &[Scene]) -> Result<Vec<u8>, RenderError> {
+    if scenes.is_empty() {
+        return Err(RenderError::NoPages);
+    }
+    let options = usvg_options();
+    let mut document = Document::new();
+    for scene in scenes {
+        let b = scene.bounds;
+        let svg = to_svg_with(
+            scene,
+            None,
+            SvgOptions {
+                embed_fonts: false,
+                background: true,
+            },
+        );
+        let tree =
+            usvg::Tree::from_str(&svg, &options).map_err(|e| RenderError::Svg(e.to_string()))?;
+        let (w, h) = (b.w as f32, b.h as f32);
+        let shrink = (MAX_PAGE / w.max(h)).min(1.0);
+        let size = Size::from_wh(w * shrink, h * shrink)
+            .ok_or(RenderError::EmptyRegion { w: b.w, h: b.h })?;
+        let mut page = document.start_page_with(PageSettings::new(size));
+        let mut surface = page.surface();
+        surface
+            .draw_svg(&tree, size, SvgSettings::default())
+            .ok_or_else(|| RenderError::Pdf("the page's SVG could not be drawn".into()))?;
+        surface.finish();
+        page.finish();
+    }
+    document
+        .finish()
+        .map_err(|e| RenderError::Pdf(format!("{e:?}")))
+}

@@ -1,0 +1,406 @@
+//! Model → scene: every decision about how a page looks is made here, once.
+//!
+//! Each object becomes one [`Item`] in page order. Shapes get their outline, fill,
+//! stroke and fitted text; connectors their route, heads and label on a white
+//! rounded background; ink a smoothed curve (Catmull-Rom through the points, as
+//! cubic Béziers); images their bytes; groups nothing (their members are items of
+//! their own, so a group adds no drawing).
+
+use std::sync::OnceLock;
+
+use inkboard_core::{
+    Align, Board, Connector, End, Geom, Image, Ink, Kind, Object, PageId, Point, Rect, Shape,
+    VAlign,
+};
+
+use crate::fit::fit;
+use crate::route::{self, EndShape};
+use crate::scene::{
+    Anchor, ImagePart, Item, Part, PathPart, PlacedLine, Rgba, Scene, Seg, Stroke, TextPart,
+};
+use crate::shapes::{self, pt};
+use crate::style;
+use crate::text::{self, Weight};
+
+/// Resolves page `page` of `board` into a scene. A page that does not exist gives an
+/// empty scene.
+pub fn resolve(board: &Board, page: PageId) -> Scene {
+    let Some(p) = board.page(page) else {
+        return Scene {
+            page,
+            bounds: empty_bounds(),
+            items: Vec::new(),
+        };
+    };
+    let items: Vec<Item> = p.objects.iter().map(|o| resolve_object(board, o)).collect();
+    let bounds = items
+        .iter()
+        .filter_map(item_extent)
+        .reduce(|a, b| a.union(&b))
+        .map(|r| {
+            Rect::new(
+                r.x - style::PADDING,
+                r.y - style::PADDING,
+                r.w + 2.0 * style::PADDING,
+                r.h + 2.0 * style::PADDING,
+            )
+        })
+        .unwrap_or_else(empty_bounds);
+    Scene {
+        page,
+        bounds,
+        items,
+    }
+}
+
+fn empty_bounds() -> Rect {
+    Rect::new(0.0, 0.0, 2.0 * style::PADDING, 2.0 * style::PADDING)
+}
+
+fn resolve_object(board: &Board, object: &Object) -> Item {
+    let mut item = Item {
+        id: object.id.clone(),
+        kind: object.kind.type_name(),
+        geom: None,
+        opacity: object.style().map_or(1.0, style::opacity),
+        parts: Vec::new(),
+    };
+    match &object.kind {
+        Kind::Shape(s) => {
+            item.geom = Some(inkboard_core::Vocabulary::name(s.geom));
+            shape(s, &mut item.parts);
+        }
+        Kind::Connector(c) => connector(board, c, &mut item.parts),
+        Kind::Image(i) => image(i, &mut item.parts),
+        Kind::Ink(k) => ink(k, &mut item.parts),
+        Kind::Group(_) => {}
+    }
+    item
+}
+
+fn shape(s: &Shape, parts: &mut Vec<Part>) {
+    let b = s.bounds;
+    let fill = style::shape_fill(s.geom, &s.style);
+    let stroke = style::shape_stroke(s.geom, &s.style);
+    if s.geom == Geom::Note {
+        note_shadow(b, parts);
+    }
+    if fill.is_some() || stroke.is_some() {
+        parts.push(Part::Path(PathPart {
+            segs: shapes::outline(s.geom, b),
+            fill,
+            stroke: stroke.clone(),
+        }));
+    }
+    if let (Some(details), Some(stroke)) = (shapes::details(s.geom, b), stroke) {
+        parts.push(Part::Path(PathPart {
+            segs: details,
+            fill: None,
+            stroke: Some(stroke),
+        }));
+    }
+    if !s.text.is_empty() {
+        let (font_size, weight) = style::shape_font(s.geom, &s.style);
+        let (align, valign) = style::shape_align(s.geom, &s.style);
+        let color = style::shape_text_color(s.geom, &s.style, fill);
+        if let Some(t) = shape_text(
+            &s.text,
+            s.geom.text_box(b),
+            font_size,
+            weight,
+            align,
+            valign,
+            color,
+        ) {
+            parts.push(Part::Text(t));
+        }
+    }
+}
+
+/// A soft shadow under a sticky note: a few translucent, growing, lowered copies of
+/// its outline. Layers instead of a blur filter keep PNGs fast and PDFs vector.
+fn note_shadow(b: Rect, parts: &mut Vec<Part>) {
+    for (grow, drop, alpha) in [(2.0, 5.0, 10u8), (1.0, 3.0, 14), (0.0, 1.5, 22)] {
+        let r = Rect::new(
+            b.x - grow,
+            b.y - grow + drop,
+            b.w + 2.0 * grow,
+            b.h + 2.0 * grow,
+        );
+        parts.push(Part::Path(PathPart {
+            segs: shapes::rect(r, 3.0 + grow),
+            fill: Some(Rgba([0, 0, 0, alpha])),
+            stroke: None,
+        }));
+    }
+}
+
+/// Where the first baseline sits below the top of a line box, as a share of the font
+/// size: the font's ascent-plus-descent is centred in the line pitch.
+fn baseline_share() -> f32 {
+    static SHARE: OnceLock<f32> = OnceLock::new();
+    *SHARE.get_or_init(|| {
+        use skrifa::MetadataProvider;
+        let m = skrifa::FontRef::new(text::font_data(Weight::Regular))
+            .map(|f| {
+                f.metrics(
+                    skrifa::instance::Size::unscaled(),
+                    skrifa::instance::LocationRef::default(),
+                )
+            })
+            .ok();
+        let (asc, desc) = m.map_or((0.97, 0.24), |m| {
+            let upm = m.units_per_em as f32;
+            (m.ascent / upm, -m.descent / upm)
+        });
+        (text::LINE_HEIGHT - (asc + desc)) / 2.0 + asc
+    })
+}
+
+/// Lays `text` out in `tb` with the shared overflow rule and places its lines.
+pub(crate) fn shape_text(
+    text: &str,
+    tb: Rect,
+    font_size: f32,
+    weight: Weight,
+    align: Align,
+    valign: VAlign,
+    color: Rgba,
+) -> Option<TextPart> {
+    if font_size <= 0.0 {
+        return None;
+    }
+    let fitted = fit(text, font_size, weight, tb.w as f32, tb.h as f32);
+    let top = match valign {
+        VAlign::Top => tb.y as f32,
+        VAlign::Middle => tb.y as f32 + (tb.h as f32 - fitted.height) / 2.0,
+        VAlign::Bottom => tb.bottom() as f32 - fitted.height,
+    };
+    let (x, anchor) = match align {
+        Align::Left => (tb.x as f32, Anchor::Start),
+        Align::Center => ((tb.x + tb.w / 2.0) as f32, Anchor::Middle),
+        Align::Right => (tb.right() as f32, Anchor::End),
+    };
+    let share = baseline_share();
+    let lines = fitted
+        .lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, l)| PlacedLine {
+            text: l.text,
+            x,
+            baseline: top + i as f32 * fitted.line_height + share * font_size,
+            width: l.width,
+        })
+        .collect();
+    Some(TextPart {
+        lines,
+        font_size,
+        weight,
+        color,
+        anchor,
+    })
+}
+
+/// What a connector end is attached to.
+fn end_shape(board: &Board, end: &End) -> EndShape {
+    match end {
+        End::Point(p) => EndShape::point(*p),
+        End::Object(id) => match board.object(id).map(|o| &o.kind) {
+            Some(Kind::Shape(s)) => EndShape {
+                bounds: s.bounds,
+                geom: Some(s.geom),
+            },
+            Some(Kind::Image(_) | Kind::Ink(_) | Kind::Group(_)) => match board.bounds(id) {
+                Some(bounds) => EndShape { bounds, geom: None },
+                None => EndShape::point(Point::default()),
+            },
+            // A connector onto a connector meets it at the middle of its ends.
+            _ => EndShape::point(board.bounds(id).map(|b| b.center()).unwrap_or_default()),
+        },
+    }
+}
+
+/// Widest a connector label gets before it wraps.
+const LABEL_MAX_WIDTH: f32 = 220.0;
+
+fn connector(board: &Board, c: &Connector, parts: &mut Vec<Part>) {
+    let stroke = style::line_stroke(&c.style, style::STROKE_WIDTH);
+    let width = stroke.as_ref().map_or(style::STROKE_WIDTH, |s| s.width) as f64;
+    let routed = route::route(
+        end_shape(board, &c.from),
+        end_shape(board, &c.to),
+        c.route,
+        c.start_arrow,
+        c.end_arrow,
+        width,
+    );
+    if let Some(stroke) = &stroke {
+        parts.push(Part::Path(PathPart {
+            segs: routed.line,
+            fill: None,
+            stroke: Some(stroke.clone()),
+        }));
+        // Heads are always solid, whatever the dash of the line.
+        let head_stroke = Stroke {
+            dash: Vec::new(),
+            round_cap: true,
+            ..stroke.clone()
+        };
+        for (segs, filled) in routed.heads {
+            parts.push(Part::Path(PathPart {
+                segs,
+                fill: filled.then_some(stroke.color),
+                stroke: Some(if filled {
+                    Stroke {
+                        width: (stroke.width * 0.5).max(0.5),
+                        ..head_stroke.clone()
+                    }
+                } else {
+                    head_stroke.clone()
+                }),
+            }));
+        }
+    }
+    if !c.text.is_empty() {
+        label(c, routed.mid, parts);
+    }
+}
+
+/// A connector's label, centred on the route's midpoint over a white rounded box.
+fn label(c: &Connector, mid: Point, parts: &mut Vec<Part>) {
+    let font_size = c
+        .style
+        .font_size
+        .map_or(style::LABEL_FONT_SIZE, |s| s as f32);
+    if font_size <= 0.0 {
+        return;
+    }
+    let block = text::layout(&c.text, font_size, Weight::Regular, Some(LABEL_MAX_WIDTH));
+    let (w, h) = (block.width as f64, block.height as f64);
+    let (pad_x, pad_y) = (6.0, 2.0);
+    let bg = Rect::new(
+        mid.x - w / 2.0 - pad_x,
+        mid.y - h / 2.0 - pad_y,
+        w + 2.0 * pad_x,
+        h + 2.0 * pad_y,
+    );
+    parts.push(Part::Path(PathPart {
+        segs: shapes::rect(bg, 4.0),
+        fill: Some(style::BACKGROUND),
+        stroke: None,
+    }));
+    let tb = Rect::new(mid.x - w / 2.0, mid.y - h / 2.0, w, h);
+    let color = c.style.text_color.map_or(style::INK, style::color);
+    if let Some(t) = shape_text(
+        &c.text,
+        tb,
+        font_size,
+        Weight::Regular,
+        Align::Center,
+        VAlign::Middle,
+        color,
+    ) {
+        parts.push(Part::Text(t));
+    }
+}
+
+fn image(i: &Image, parts: &mut Vec<Part>) {
+    parts.push(Part::Image(ImagePart {
+        rect: i.bounds,
+        format: i.format,
+        data: i.data.clone(),
+    }));
+    // Images have no frame unless the style asks for one.
+    if i.style.stroke.is_some() || i.style.stroke_width.is_some() {
+        parts.push(Part::Path(PathPart {
+            segs: shapes::rect(i.bounds, 0.0),
+            fill: None,
+            stroke: style::line_stroke(&i.style, style::STROKE_WIDTH),
+        }));
+    }
+}
+
+fn ink(k: &Ink, parts: &mut Vec<Part>) {
+    let Some(stroke) = style::line_stroke(&k.style, style::INK_WIDTH) else {
+        return;
+    };
+    let segs = smooth(&k.points);
+    if segs.is_empty() {
+        return;
+    }
+    parts.push(Part::Path(PathPart {
+        segs,
+        fill: k.style.fill.map(style::color),
+        stroke: Some(Stroke {
+            round_cap: true,
+            ..stroke
+        }),
+    }));
+}
+
+/// A Catmull-Rom spline through `points` as cubic Béziers (the curve passes through
+/// every point, with no overshoot at the ends). One point becomes a dot.
+fn smooth(points: &[Point]) -> Vec<Seg> {
+    let points: Vec<Point> = points
+        .iter()
+        .copied()
+        .filter(|p| p.x.is_finite() && p.y.is_finite())
+        .collect();
+    match points.len() {
+        0 => return Vec::new(),
+        // A zero-length line with round caps draws a dot.
+        1 => return vec![Seg::Move(points[0]), Seg::Line(points[0])],
+        _ => {}
+    }
+    let mut segs = vec![Seg::Move(points[0])];
+    let n = points.len();
+    for i in 0..n - 1 {
+        let p0 = points[i.saturating_sub(1)];
+        let (p1, p2) = (points[i], points[i + 1]);
+        let p3 = points[(i + 2).min(n - 1)];
+        let c1 = pt(p1.x + (p2.x - p0.x) / 6.0, p1.y + (p2.y - p0.y) / 6.0);
+        let c2 = pt(p2.x - (p3.x - p1.x) / 6.0, p2.y - (p3.y - p1.y) / 6.0);
+        segs.push(Seg::Cubic(c1, c2, p2));
+    }
+    segs
+}
+
+/// The area an item draws on, for the scene's bounds (control points included, so
+/// it may be a little generous around curves).
+fn item_extent(item: &Item) -> Option<Rect> {
+    item.parts
+        .iter()
+        .filter_map(|part| match part {
+            Part::Path(p) => {
+                let grow = p.stroke.as_ref().map_or(0.0, |s| s.width as f64 / 2.0);
+                let points = p.segs.iter().flat_map(|s| match *s {
+                    Seg::Move(a) | Seg::Line(a) => vec![a],
+                    Seg::Cubic(a, b, c) => vec![a, b, c],
+                    Seg::Close => vec![],
+                });
+                Rect::around(points)
+                    .map(|r| Rect::new(r.x - grow, r.y - grow, r.w + 2.0 * grow, r.h + 2.0 * grow))
+            }
+            Part::Text(t) => t
+                .lines
+                .iter()
+                .map(|l| {
+                    let x = match t.anchor {
+                        Anchor::Start => l.x,
+                        Anchor::Middle => l.x - l.width / 2.0,
+                        Anchor::End => l.x - l.width,
+                    };
+                    let fs = t.font_size;
+                    Rect::new(
+                        x as f64,
+                        (l.baseline - fs) as f64,
+                        l.width as f64,
+                        (1.3 * fs) as f64,
+                    )
+                })
+                .reduce(|a, b| a.union(&b)),
+            Part::Image(i) => Some(i.rect),
+        })
+        .reduce(|a, b| a.union(&b))
+}

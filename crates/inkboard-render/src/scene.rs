@@ -1,0 +1,137 @@
+//! The resolved scene: what a page looks like, with nothing left to decide.
+//!
+//! [`resolve`](crate::resolve) turns a page of the model into a [`Scene`]: every style
+//! default filled in with a concrete colour and width, every outline turned into a
+//! path, every connector routed with its arrowheads placed, every text laid out into
+//! positioned lines. The backends ([`svg`](crate::to_svg), PNG, PDF) only draw it and
+//! never look back at the model, so they cannot disagree about what a board shows.
+
+use std::sync::Arc;
+
+use inkboard_core::{ImageFormat, ObjectId, PageId, Point, Rect};
+
+use crate::text::Weight;
+
+/// A resolved page, ready to draw.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scene {
+    /// The page it shows.
+    pub page: PageId,
+    /// Content bounds, padding included: the default region to draw.
+    pub bounds: Rect,
+    /// One item per object on the page, back to front (the page's z-order).
+    pub items: Vec<Item>,
+}
+
+/// One object of the page, resolved.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Item {
+    pub id: ObjectId,
+    /// The object's type word (`shape`, `connector`, `image`, `ink`, `group`).
+    pub kind: &'static str,
+    /// The shape's geom word, for shapes; backends pass it on (`data-geom`).
+    pub geom: Option<&'static str>,
+    /// The object's opacity, applied to all of its parts together.
+    pub opacity: f32,
+    /// What to draw, in order. A group has none: its members are items of their own.
+    pub parts: Vec<Part>,
+}
+
+/// One drawing primitive.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Part {
+    Path(PathPart),
+    Text(TextPart),
+    Image(ImagePart),
+}
+
+/// A colour with alpha, as resolved from a style or the theme.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rgba(pub [u8; 4]);
+
+impl Rgba {
+    pub const fn rgb(r: u8, g: u8, b: u8) -> Self {
+        Rgba([r, g, b, 255])
+    }
+    pub const fn with_alpha(self, a: u8) -> Self {
+        let [r, g, b, _] = self.0;
+        Rgba([r, g, b, a])
+    }
+    /// Relative luminance (0 black .. 1 white), used to pick readable text colours.
+    pub fn luminance(self) -> f32 {
+        let lin = |c: u8| {
+            let c = c as f32 / 255.0;
+            if c <= 0.04045 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        let [r, g, b, _] = self.0;
+        0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+    }
+}
+
+/// A segment of a path outline.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Seg {
+    Move(Point),
+    Line(Point),
+    Cubic(Point, Point, Point),
+    Close,
+}
+
+/// How a line is drawn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stroke {
+    pub color: Rgba,
+    pub width: f32,
+    /// Dash and gap lengths; empty for a solid line.
+    pub dash: Vec<f32>,
+    /// Round caps (dotted lines, ink, connectors) instead of butt caps.
+    pub round_cap: bool,
+}
+
+/// A filled and/or stroked outline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PathPart {
+    pub segs: Vec<Seg>,
+    pub fill: Option<Rgba>,
+    pub stroke: Option<Stroke>,
+}
+
+/// Where `x` sits on a text line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Anchor {
+    Start,
+    Middle,
+    End,
+}
+
+/// A laid-out line: its text and baseline position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlacedLine {
+    pub text: String,
+    pub x: f32,
+    pub baseline: f32,
+    /// The measured advance width (`text::line_width`), in px.
+    pub width: f32,
+}
+
+/// Text already broken into lines and placed; backends draw each line as is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TextPart {
+    pub lines: Vec<PlacedLine>,
+    pub font_size: f32,
+    pub weight: Weight,
+    pub color: Rgba,
+    pub anchor: Anchor,
+}
+
+/// An embedded picture, drawn into `rect` keeping its aspect ratio.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImagePart {
+    pub rect: Rect,
+    pub format: ImageFormat,
+    pub data: Arc<[u8]>,
+}

@@ -1,0 +1,247 @@
+//! The SVG backend: writes a scene as a self-contained SVG document.
+//!
+//! One `<g id="OBJECT_ID" data-type="...">` per item, in z-order, so the application
+//! can replace objects one at a time. Text is written line by line (`<text>` per line
+//! with its own x and baseline, `xml:space="preserve"`), so every viewer shows exactly
+//! the lines the renderer wrapped. Fonts are named `Inter` and, by default, embedded
+//! as `@font-face` data URLs so that browsers use the very face text was measured
+//! with. The PNG and PDF backends parse this same SVG (without the embedded font,
+//! which usvg ignores in favour of [`fontdb`](crate::fontdb)).
+
+use std::fmt::Write;
+
+use base64::Engine;
+use inkboard_core::Rect;
+
+use crate::fonts::font_face_css;
+use crate::scene::{Anchor, ImagePart, Part, PathPart, Rgba, Scene, Seg, TextPart};
+use crate::style::BACKGROUND;
+use crate::text::FONT_FAMILY;
+
+/// Choices for [`to_svg_with`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SvgOptions {
+    /// Embed the bundled fonts as base64 `@font-face` rules (about 700 KB). Without
+    /// them the SVG names `Inter` and relies on the viewer having it.
+    pub embed_fonts: bool,
+    /// Paint the view white first, as PNG and PDF pages are.
+    pub background: bool,
+}
+
+impl Default for SvgOptions {
+    fn default() -> Self {
+        SvgOptions {
+            embed_fonts: true,
+            background: true,
+        }
+    }
+}
+
+/// The scene as a self-contained SVG showing `view` (default: the scene's bounds).
+pub fn to_svg(scene: &Scene, view: Option<Rect>) -> String {
+    to_svg_with(scene, view, SvgOptions::default())
+}
+
+/// The scene as SVG, with a choice of what to embed.
+pub fn to_svg_with(scene: &Scene, view: Option<Rect>, options: SvgOptions) -> String {
+    let v = view.unwrap_or(scene.bounds);
+    let mut out = String::with_capacity(256 + scene.items.len() * 256);
+    let _ = write!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="{} {} {} {}" font-family="{FONT_FAMILY}">"#,
+        num(v.w),
+        num(v.h),
+        num(v.x),
+        num(v.y),
+        num(v.w),
+        num(v.h),
+    );
+    out.push('\n');
+    if options.embed_fonts {
+        out.push_str("<style>");
+        out.push_str(font_face_css());
+        out.push_str("</style>\n");
+    }
+    if options.background {
+        let _ = writeln!(
+            out,
+            r#"<rect data-type="background" x="{}" y="{}" width="{}" height="{}" fill="{}"/>"#,
+            num(v.x),
+            num(v.y),
+            num(v.w),
+            num(v.h),
+            hex(BACKGROUND)
+        );
+    }
+    for item in &scene.items {
+        let _ = write!(out, r#"<g id="{}" data-type="{}""#, item.id, item.kind);
+        if let Some(geom) = item.geom {
+            let _ = write!(out, r#" data-geom="{geom}""#);
+        }
+        if item.opacity < 1.0 {
+            let _ = write!(out, r#" opacity="{}""#, num(item.opacity as f64));
+        }
+        if item.parts.is_empty() {
+            out.push_str("/>\n");
+            continue;
+        }
+        out.push_str(">\n");
+        for part in &item.parts {
+            match part {
+                Part::Path(p) => path(&mut out, p),
+                Part::Text(t) => text(&mut out, t),
+                Part::Image(i) => image(&mut out, i),
+            }
+        }
+        out.push_str("</g>\n");
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+fn path(out: &mut String, p: &PathPart) {
+    out.push_str(r#"<path d=""#);
+    for (i, seg) in p.segs.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        let _ = match *seg {
+            Seg::Move(a) => write!(out, "M{} {}", num(a.x), num(a.y)),
+            Seg::Line(a) => write!(out, "L{} {}", num(a.x), num(a.y)),
+            Seg::Cubic(a, b, c) => write!(
+                out,
+                "C{} {} {} {} {} {}",
+                num(a.x),
+                num(a.y),
+                num(b.x),
+                num(b.y),
+                num(c.x),
+                num(c.y)
+            ),
+            Seg::Close => write!(out, "Z"),
+        };
+    }
+    out.push('"');
+    paint(out, "fill", p.fill);
+    if let Some(s) = &p.stroke {
+        paint(out, "stroke", Some(s.color));
+        let _ = write!(
+            out,
+            r#" stroke-width="{}" stroke-linejoin="round""#,
+            num(s.width as f64)
+        );
+        if s.round_cap {
+            out.push_str(r#" stroke-linecap="round""#);
+        }
+        if !s.dash.is_empty() {
+            let dash: Vec<String> = s.dash.iter().map(|d| num(*d as f64).to_string()).collect();
+            let _ = write!(out, r#" stroke-dasharray="{}""#, dash.join(" "));
+        }
+    }
+    out.push_str("/>\n");
+}
+
+fn text(out: &mut String, t: &TextPart) {
+    let anchor = match t.anchor {
+        Anchor::Start => "start",
+        Anchor::Middle => "middle",
+        Anchor::End => "end",
+    };
+    for line in &t.lines {
+        if line.text.is_empty() {
+            continue;
+        }
+        let _ = write!(
+            out,
+            r#"<text x="{}" y="{}" font-size="{}" font-weight="{}""#,
+            num(line.x as f64),
+            num(line.baseline as f64),
+            num(t.font_size as f64),
+            t.weight.css_weight(),
+        );
+        if t.anchor != Anchor::Start {
+            let _ = write!(out, r#" text-anchor="{anchor}""#);
+        }
+        paint(out, "fill", Some(t.color));
+        out.push_str(r#" xml:space="preserve">"#);
+        escape(out, &line.text);
+        out.push_str("</text>\n");
+    }
+}
+
+fn image(out: &mut String, i: &ImagePart) {
+    let _ = write!(
+        out,
+        r#"<image x="{}" y="{}" width="{}" height="{}" preserveAspectRatio="xMidYMid meet" href="data:{};base64,"#,
+        num(i.rect.x),
+        num(i.rect.y),
+        num(i.rect.w),
+        num(i.rect.h),
+        i.format.mime(),
+    );
+    base64::engine::general_purpose::STANDARD.encode_string(&i.data, out);
+    out.push_str("\"/>\n");
+}
+
+/// ` fill="#rrggbb"` (plus `fill-opacity` for translucent colours) or `fill="none"`.
+fn paint(out: &mut String, what: &str, color: Option<Rgba>) {
+    match color {
+        None => {
+            let _ = write!(out, r#" {what}="none""#);
+        }
+        Some(c) => {
+            let _ = write!(out, r#" {what}="{}""#, hex(c));
+            if c.0[3] < 255 {
+                let _ = write!(out, r#" {what}-opacity="{}""#, num(c.0[3] as f64 / 255.0));
+            }
+        }
+    }
+}
+
+fn hex(c: Rgba) -> String {
+    let [r, g, b, _] = c.0;
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+/// A number with at most two decimals and no trailing zeros, so the SVG is compact
+/// and its snapshots stable. Written by hand: it runs for every coordinate.
+fn num(v: f64) -> Num {
+    let v = if v.is_finite() { v } else { 0.0 };
+    let hundredths = (v * 100.0).round() as i64;
+    Num(hundredths)
+}
+
+/// A number in hundredths, displayed as by [`num`].
+struct Num(i64);
+
+impl std::fmt::Display for Num {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.0;
+        if n < 0 {
+            f.write_str("-")?;
+        }
+        let a = n.unsigned_abs();
+        let (int, frac) = (a / 100, a % 100);
+        write!(f, "{int}")?;
+        match frac {
+            0 => Ok(()),
+            f2 if f2 % 10 == 0 => write!(f, ".{}", f2 / 10),
+            f2 => write!(f, ".{f2:02}"),
+        }
+    }
+}
+
+/// Escapes text for XML, dropping the control characters XML cannot hold.
+fn escape(out: &mut String, s: &str) {
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\t' => out.push(' '),
+            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {}
+            c => out.push(c),
+        }
+    }
+}

@@ -1,0 +1,223 @@
+//! The contracts of the backends: a self-contained, valid SVG with one `<g>` per
+//! object; PNGs of the promised size and scale; PDFs that parse, have one page per
+//! scene and whose text can be extracted; only the bundled fonts.
+
+mod common;
+
+use common::*;
+use inkboard_core::{Arrow, Geom, Rect, Route};
+use inkboard_render::{
+    fontdb, resolve, to_pdf, to_png, to_png_scaled, to_svg, RenderError, Scene, MAX_SCALE,
+};
+
+fn flow() -> Build {
+    let mut b = Build::new();
+    let a = b.shape(Geom::Rounded, [0.0, 0.0, 140.0, 60.0], "Start here");
+    let c = b.shape(Geom::Diamond, [240.0, -20.0, 140.0, 100.0], "Decide");
+    let d = b.shape(Geom::Note, [480.0, 0.0, 160.0, 120.0], "Привет & <ok>");
+    b.connect(obj(&a), obj(&c), Route::Orthogonal, Arrow::Arrow);
+    b.connect(obj(&c), obj(&d), Route::Curved, Arrow::Triangle);
+    b.group(&[a, c]);
+    b
+}
+
+#[test]
+fn fonts_are_only_the_bundled_ones() {
+    let db = fontdb();
+    assert_eq!(db.len(), 2);
+    for face in db.faces() {
+        assert_eq!(face.families[0].0, "Inter");
+        assert!(matches!(face.source, usvg::fontdb::Source::Binary(_)));
+    }
+    // Loaded once and shared.
+    assert!(std::sync::Arc::ptr_eq(&db, &fontdb()));
+}
+
+#[test]
+fn svg_is_self_contained_and_valid() {
+    let b = flow();
+    let scene = resolve(&b.board, PAGE);
+    let svg = to_svg(&scene, None);
+    assert!(svg.starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg""#));
+    assert!(svg.contains("viewBox="));
+    assert!(svg.contains(r#"font-family="Inter""#));
+    assert!(svg.contains("@font-face"));
+    assert!(
+        svg.contains("data:font/otf;base64,T1RUTw"),
+        "the OTF embedded"
+    );
+    for item in &scene.items {
+        let tag = format!(r#"<g id="{}" data-type="{}""#, item.id, item.kind);
+        assert_eq!(svg.matches(&tag).count(), 1, "{tag}");
+    }
+    assert!(svg.contains(r#"data-type="group"/>"#));
+    assert!(svg.contains("Привет &amp; &lt;ok&gt;"));
+    assert!(svg.contains(r#"xml:space="preserve""#));
+    // It parses, with all the text where it was written.
+    let tree = usvg::Tree::from_str(
+        &svg,
+        &usvg::Options {
+            fontdb: fontdb(),
+            ..Default::default()
+        },
+    )
+    .expect("valid SVG");
+    assert_eq!(tree.size().width(), scene.bounds.w as f32);
+    let texts = count_texts(tree.root());
+    assert_eq!(texts, 3, "one <text> per line: 3 one-line labels");
+}
+
+fn count_texts(g: &usvg::Group) -> usize {
+    g.children()
+        .iter()
+        .map(|n| match n {
+            usvg::Node::Text(_) => 1,
+            usvg::Node::Group(g) => count_texts(g),
+            _ => 0,
+        })
+        .sum()
+}
+
+#[test]
+fn svg_view_sets_the_viewbox() {
+    let scene = resolve(&flow().board, PAGE);
+    let svg = to_svg(&scene, Some(Rect::new(10.0, 20.0, 300.5, 200.0)));
+    assert!(svg.contains(r#"width="300.5" height="200" viewBox="10 20 300.5 200""#));
+}
+
+fn png_size(data: &[u8]) -> (u32, u32) {
+    let r = png::Decoder::new(std::io::Cursor::new(data))
+        .read_info()
+        .expect("decodable PNG");
+    (r.info().width, r.info().height)
+}
+
+#[test]
+fn png_respects_max_size_and_scale_cap() {
+    let scene = resolve(&flow().board, PAGE);
+    let (w, h) = (scene.bounds.w, scene.bounds.h);
+    for max in [100, 333, 800, 1600, 5000] {
+        let png = to_png(&scene, None, max).unwrap();
+        assert_eq!(png_size(&png.data), (png.width, png.height));
+        assert!(
+            png.width.max(png.height) <= max,
+            "{max}: {}×{}",
+            png.width,
+            png.height
+        );
+        assert!(png.scale <= MAX_SCALE);
+        if max == 5000 {
+            assert_eq!(png.scale, MAX_SCALE);
+            assert_eq!(png.width, (w * 2.0).ceil() as u32);
+        } else if (max as f64) < 2.0 * w.max(h) {
+            assert!(png.width.max(png.height) >= max - 1, "uses the room it has");
+        }
+    }
+    let region = Rect::new(0.0, 0.0, 100.0, 50.0);
+    let png = to_png(&scene, Some(region), 1600).unwrap();
+    assert_eq!((png.width, png.height), (200, 100));
+    let png = to_png_scaled(&scene, None, 0.5).unwrap();
+    assert_eq!(png.width, (w * 0.5).ceil() as u32);
+    assert_eq!(png.height, (h * 0.5).ceil() as u32);
+}
+
+#[test]
+fn png_refuses_bad_regions_and_sizes() {
+    let scene = resolve(&flow().board, PAGE);
+    assert!(matches!(
+        to_png(&scene, Some(Rect::new(0.0, 0.0, 0.0, 10.0)), 100),
+        Err(RenderError::EmptyRegion { .. })
+    ));
+    assert!(matches!(
+        to_png(&scene, None, 0),
+        Err(RenderError::BadSize { .. })
+    ));
+    assert!(matches!(
+        to_png_scaled(&scene, None, 1000.0),
+        Err(RenderError::TooLarge { .. })
+    ));
+    assert!(to_png_scaled(&scene, None, f32::NAN).is_err());
+}
+
+#[test]
+fn empty_and_missing_pages_render() {
+    let b = Build::new();
+    let scene = resolve(&b.board, PAGE);
+    assert!(scene.items.is_empty());
+    assert!(to_png(&scene, None, 1600).is_ok());
+    let missing = resolve(&b.board, inkboard_core::PageId(99));
+    assert!(missing.items.is_empty());
+}
+
+fn pdf_of(scenes: &[Scene]) -> Vec<u8> {
+    let pdf = to_pdf(scenes).expect("pdf");
+    assert!(pdf.starts_with(b"%PDF-"));
+    pdf
+}
+
+#[test]
+fn pdf_has_a_page_per_scene_and_extractable_text() {
+    let mut scenes = Vec::new();
+    for i in 0..3 {
+        let mut b = flow();
+        b.shape(
+            Geom::Rect,
+            [0.0, 200.0, 200.0, 60.0],
+            &format!("Page marker {i}"),
+        );
+        scenes.push(resolve(&b.board, PAGE));
+    }
+    let pdf = pdf_of(&scenes);
+    let doc = lopdf::Document::load_mem(&pdf).expect("PDF parses");
+    assert_eq!(doc.get_pages().len(), 3);
+    // krilla-svg draws every glyph on its own, at the position usvg gave it, and
+    // pdf-extract 0.12 misreads the range form of a CID font's /W array, so it takes
+    // each glyph for a word and puts spaces between them all (poppler's pdftotext
+    // reads "Start here"). Compare without whitespace: what matters here is that every
+    // glyph maps back to its character, in order.
+    let text = pdf_extract::extract_text_from_mem(&pdf).expect("text extracts");
+    let squeezed: String = text.split_whitespace().collect();
+    for needle in [
+        "Start here",
+        "Decide",
+        "Page marker 0",
+        "Page marker 2",
+        "Привет & <ok>",
+    ] {
+        let needle: String = needle.split_whitespace().collect();
+        assert!(
+            squeezed.contains(&needle),
+            "{needle:?} not in extracted text: {text:?}"
+        );
+    }
+    // Each page holds its own text.
+    for (i, page) in (1..=3).enumerate() {
+        let text = doc.extract_text(&[page]).expect("page text extracts");
+        let squeezed: String = text.split_whitespace().collect();
+        assert!(
+            squeezed.contains(&format!("Pagemarker{i}")),
+            "page {page}: {text:?}"
+        );
+        assert!(!squeezed.contains(&format!("Pagemarker{}", (i + 1) % 3)));
+    }
+    // The one face used is embedded once, as a subset ("ABCDEF+Inter-Regular"),
+    // with a ToUnicode map.
+    let fonts: Vec<&lopdf::Dictionary> = doc
+        .objects
+        .values()
+        .filter_map(|o| o.as_dict().ok())
+        .filter(|d| d.get(b"Type").and_then(|t| t.as_name()).ok() == Some(b"Font".as_slice()))
+        .filter(|d| d.get(b"Subtype").and_then(|t| t.as_name()).ok() == Some(b"Type0".as_slice()))
+        .collect();
+    assert_eq!(fonts.len(), 1, "one embedded font");
+    let name = fonts[0].get(b"BaseFont").unwrap().as_name().unwrap();
+    let name = String::from_utf8_lossy(name);
+    assert!(
+        name.len() > 7 && name.as_bytes()[6] == b'+' && name[7..].starts_with("Inter-Regular"),
+        "{name}"
+    );
+    assert!(fonts[0].has(b"ToUnicode"));
+    // The font is embedded once and subset: far smaller than two full faces.
+    assert!(pdf.len() < 200_000, "{} bytes", pdf.len());
+    assert!(matches!(to_pdf(&[]), Err(RenderError::NoPages)));
+}

@@ -1,0 +1,442 @@
+//! Reference renders: one small board per geom, style property, connector route,
+//! arrowhead and text case. Each board's SVG is kept as a text snapshot
+//! (`tests/reference/NAME.svg`) and its PNG, drawn at scale 1, is compared with
+//! `tests/reference/NAME.png` within a small pixel tolerance (anti-aliasing may
+//! differ by a shade between machines). Refresh both with `UPDATE_EXPECT=1`, and
+//! look at the pictures before committing them.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::*;
+use inkboard_core::{
+    Align, Arrow, Color, Connector, Dash, Geom, ImageFormat, Palette, Route, Style, VAlign,
+};
+use inkboard_render::{resolve, to_png_scaled, to_svg_with, SvgOptions};
+
+/// A channel may differ by this much before a pixel counts as different.
+const CHANNEL_TOLERANCE: u8 = 8;
+/// At most this share of pixels may differ.
+const PIXEL_SHARE: f64 = 0.002;
+
+type Case = (&'static str, fn(&mut Build));
+
+fn cases() -> Vec<Case> {
+    let mut v: Vec<Case> = vec![
+        ("geom_rect", |b| geom(b, Geom::Rect)),
+        ("geom_rounded", |b| geom(b, Geom::Rounded)),
+        ("geom_ellipse", |b| geom(b, Geom::Ellipse)),
+        ("geom_diamond", |b| geom(b, Geom::Diamond)),
+        ("geom_triangle", |b| geom(b, Geom::Triangle)),
+        ("geom_hexagon", |b| geom(b, Geom::Hexagon)),
+        ("geom_parallelogram", |b| geom(b, Geom::Parallelogram)),
+        ("geom_cylinder", |b| geom(b, Geom::Cylinder)),
+        ("geom_cloud", |b| geom(b, Geom::Cloud)),
+        ("geom_star", |b| geom(b, Geom::Star)),
+        ("geom_note", |b| geom(b, Geom::Note)),
+        ("geom_text", |b| geom(b, Geom::Text)),
+        ("geom_frame", |b| {
+            b.shape(Geom::Frame, [0.0, 0.0, 280.0, 170.0], "Frame title");
+            b.shape(Geom::Rounded, [30.0, 60.0, 100.0, 60.0], "Inside");
+            b.shape(Geom::Note, [150.0, 50.0, 100.0, 90.0], "Note");
+        }),
+    ];
+    v.extend::<Vec<Case>>(vec![
+        ("style_fill", |b| {
+            for (i, c) in [
+                Palette::Blue,
+                Palette::Yellow,
+                Palette::Green,
+                Palette::Black,
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                b.styled(
+                    Geom::Rounded,
+                    [i as f64 * 110.0, 0.0, 100.0, 50.0],
+                    c.to_string().as_str(),
+                    Style {
+                        fill: Some(Color::Named(c)),
+                        ..Style::default()
+                    },
+                );
+            }
+            b.styled(
+                Geom::Rect,
+                [0.0, 70.0, 100.0, 50.0],
+                "#ffe0e0",
+                Style {
+                    fill: Some(Color::parse("#ffe0e0").unwrap()),
+                    ..Style::default()
+                },
+            );
+            b.styled(
+                Geom::Rect,
+                [110.0, 70.0, 100.0, 50.0],
+                "half alpha",
+                Style {
+                    fill: Some(Color::parse("#1e88e580").unwrap()),
+                    ..Style::default()
+                },
+            );
+        }),
+        ("style_stroke", |b| {
+            b.styled(
+                Geom::Rect,
+                [0.0, 0.0, 100.0, 50.0],
+                "red",
+                style_with(|s| s.stroke = Some(Color::Named(Palette::Red))),
+            );
+            b.styled(
+                Geom::Ellipse,
+                [120.0, 0.0, 100.0, 60.0],
+                "purple",
+                style_with(|s| s.stroke = Some(Color::Named(Palette::Purple))),
+            );
+        }),
+        ("style_stroke_width", |b| {
+            for (i, w) in [0.0, 1.0, 4.0, 8.0].into_iter().enumerate() {
+                b.styled(
+                    Geom::Rounded,
+                    [i as f64 * 110.0, 0.0, 90.0, 50.0],
+                    &format!("{w} px"),
+                    style_with(|s| s.stroke_width = Some(w)),
+                );
+            }
+        }),
+        ("style_dash", |b| {
+            b.styled(
+                Geom::Rect,
+                [0.0, 0.0, 100.0, 50.0],
+                "dashed",
+                style_with(|s| s.dash = Some(Dash::Dashed)),
+            );
+            b.styled(
+                Geom::Ellipse,
+                [120.0, 0.0, 100.0, 50.0],
+                "dotted",
+                style_with(|s| s.dash = Some(Dash::Dotted)),
+            );
+            let a = b.shape(Geom::Rect, [0.0, 90.0, 80.0, 40.0], "a");
+            let c = b.shape(Geom::Rect, [160.0, 90.0, 80.0, 40.0], "b");
+            b.connector(Connector {
+                style: style_with(|s| s.dash = Some(Dash::Dashed)),
+                ..Connector::new(obj(&a), obj(&c))
+            });
+        }),
+        ("style_opacity", |b| {
+            b.shape(Geom::Rect, [0.0, 0.0, 120.0, 60.0], "under");
+            b.styled(
+                Geom::Ellipse,
+                [60.0, 20.0, 160.0, 70.0],
+                "opacity 0.5",
+                style_with(|s| {
+                    s.opacity = Some(0.5);
+                    s.fill = Some(Color::Named(Palette::Orange));
+                }),
+            );
+        }),
+        ("style_font_size", |b| {
+            for (i, fs) in [10.0, 16.0, 24.0].into_iter().enumerate() {
+                b.styled(
+                    Geom::Rect,
+                    [i as f64 * 130.0, 0.0, 120.0, 60.0],
+                    &format!("{fs} px"),
+                    style_with(|s| s.font_size = Some(fs)),
+                );
+            }
+        }),
+        ("style_text_color", |b| {
+            b.styled(
+                Geom::Rect,
+                [0.0, 0.0, 120.0, 50.0],
+                "red text",
+                style_with(|s| s.text_color = Some(Color::Named(Palette::Red))),
+            );
+            b.styled(
+                Geom::Rect,
+                [130.0, 0.0, 120.0, 50.0],
+                "on dark",
+                style_with(|s| s.fill = Some(Color::parse("#1f2933").unwrap())),
+            );
+        }),
+        ("text_align", |b| {
+            for (i, a) in [Align::Left, Align::Center, Align::Right]
+                .into_iter()
+                .enumerate()
+            {
+                b.styled(
+                    Geom::Rect,
+                    [0.0, i as f64 * 60.0, 200.0, 50.0],
+                    &format!("align {a}"),
+                    style_with(|s| s.align = Some(a)),
+                );
+            }
+        }),
+        ("text_valign", |b| {
+            for (i, a) in [VAlign::Top, VAlign::Middle, VAlign::Bottom]
+                .into_iter()
+                .enumerate()
+            {
+                b.styled(
+                    Geom::Rect,
+                    [i as f64 * 110.0, 0.0, 100.0, 100.0],
+                    &format!("{a}"),
+                    style_with(|s| s.valign = Some(a)),
+                );
+            }
+        }),
+        ("text_wrap", |b| {
+            b.shape(
+                Geom::Rect,
+                [0.0, 0.0, 160.0, 110.0],
+                "A longer label that wraps onto several lines inside its box",
+            );
+            b.shape(
+                Geom::Ellipse,
+                [180.0, 0.0, 160.0, 110.0],
+                "Wrapped inside an ellipse too",
+            );
+        }),
+        ("text_overflow", |b| {
+            b.shape(
+                Geom::Rect,
+                [0.0, 0.0, 140.0, 60.0],
+                "This text is much too long to fit in such a small box, so it is clipped",
+            );
+            b.shape(
+                Geom::Diamond,
+                [160.0, 0.0, 120.0, 80.0],
+                "Far too much text for a diamond of this size",
+            );
+        }),
+        ("text_newlines", |b| {
+            b.styled(
+                Geom::Note,
+                [0.0, 0.0, 160.0, 150.0],
+                "To do:\n- one\n- two\n\n- three",
+                style_with(|s| {
+                    s.align = Some(Align::Left);
+                    s.valign = Some(VAlign::Top);
+                }),
+            );
+        }),
+        ("text_cyrillic_greek", |b| {
+            b.shape(Geom::Rounded, [0.0, 0.0, 160.0, 60.0], "Привет, доска!");
+            b.shape(Geom::Rounded, [180.0, 0.0, 160.0, 60.0], "Γειά σου κόσμε");
+        }),
+        ("text_cjk_emoji", |b| {
+            b.shape(Geom::Rounded, [0.0, 0.0, 160.0, 60.0], "日本語のテキスト");
+            b.shape(Geom::Rounded, [180.0, 0.0, 160.0, 60.0], "Ship it 🚀 😀");
+        }),
+    ]);
+    v.extend::<Vec<Case>>(vec![
+        ("route_straight", |b| routes(b, Route::Straight)),
+        ("route_orthogonal", |b| routes(b, Route::Orthogonal)),
+        ("route_curved", |b| routes(b, Route::Curved)),
+        ("route_outline_ends", |b| {
+            let c = b.shape(Geom::Ellipse, [120.0, 80.0, 100.0, 70.0], "hub");
+            let d = b.shape(Geom::Diamond, [0.0, 0.0, 80.0, 60.0], "d");
+            let t = b.shape(Geom::Triangle, [280.0, 0.0, 80.0, 60.0], "t");
+            let h = b.shape(Geom::Hexagon, [280.0, 180.0, 90.0, 60.0], "h");
+            let s = b.shape(Geom::Star, [0.0, 180.0, 80.0, 70.0], "");
+            for o in [d, t, h, s] {
+                b.connect(obj(&c), obj(&o), Route::Straight, Arrow::Arrow);
+            }
+        }),
+        ("route_free_ends", |b| {
+            let a = b.shape(Geom::Rect, [0.0, 0.0, 100.0, 50.0], "bound");
+            b.connect(obj(&a), at(220.0, 100.0), Route::Orthogonal, Arrow::Triangle);
+            b.connect(at(0.0, 140.0), at(200.0, 140.0), Route::Straight, Arrow::Arrow);
+        }),
+        ("route_self_loop", |b| {
+            let a = b.shape(Geom::Rounded, [40.0, 40.0, 120.0, 60.0], "retry");
+            b.connect(obj(&a), obj(&a), Route::Orthogonal, Arrow::Arrow);
+        }),
+        ("connector_label", |b| {
+            let a = b.shape(Geom::Rect, [0.0, 0.0, 100.0, 50.0], "client");
+            let c = b.shape(Geom::Rect, [260.0, 80.0, 100.0, 50.0], "server");
+            b.connector(Connector {
+                text: "HTTP request".into(),
+                ..Connector::new(obj(&a), obj(&c))
+            });
+        }),
+        ("arrow_none", |b| arrow(b, Arrow::None)),
+        ("arrow_arrow", |b| arrow(b, Arrow::Arrow)),
+        ("arrow_triangle", |b| arrow(b, Arrow::Triangle)),
+        ("arrow_diamond", |b| arrow(b, Arrow::Diamond)),
+        ("arrow_circle", |b| arrow(b, Arrow::Circle)),
+        ("image_png", |b| {
+            b.image([0.0, 0.0, 120.0, 80.0], ImageFormat::Png, gradient_png(12, 8));
+        }),
+        ("image_svg", |b| {
+            let svg = r##"<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40" viewBox="0 0 40 40"><circle cx="20" cy="20" r="16" fill="#43a047"/><rect x="12" y="12" width="16" height="16" fill="#fff"/></svg>"##;
+            b.image([0.0, 0.0, 80.0, 80.0], ImageFormat::Svg, svg.as_bytes().to_vec());
+        }),
+        ("ink", |b| {
+            let wave: Vec<(f64, f64)> = (0..12)
+                .map(|i| (i as f64 * 20.0, if i % 2 == 0 { 0.0 } else { 40.0 }))
+                .collect();
+            b.ink(&wave, Style::default());
+            b.ink(
+                &[(0.0, 80.0), (60.0, 70.0), (120.0, 100.0), (200.0, 80.0)],
+                style_with(|s| {
+                    s.stroke = Some(Color::Named(Palette::Blue));
+                    s.stroke_width = Some(6.0);
+                }),
+            );
+            b.ink(&[(240.0, 80.0)], Style::default());
+        }),
+        ("group", |b| {
+            let a = b.shape(Geom::Rect, [0.0, 0.0, 80.0, 40.0], "a");
+            let c = b.shape(Geom::Ellipse, [100.0, 0.0, 80.0, 40.0], "b");
+            b.group(&[a, c]);
+        }),
+    ]);
+    v
+}
+
+fn style_with(f: impl FnOnce(&mut Style)) -> Style {
+    let mut s = Style::default();
+    f(&mut s);
+    s
+}
+
+/// A shape of geom `g` labelled with its name, sized like `add_shape` does: the
+/// default size, grown to hold the label on one line.
+fn geom(b: &mut Build, g: Geom) {
+    let label = g.to_string();
+    let block =
+        inkboard_render::text::layout(&label, 16.0, inkboard_render::text::Weight::Regular, None);
+    let (tw, th) = g.size_for_text(block.width as f64 + 1.0, block.height as f64);
+    let (dw, dh) = g.default_size();
+    b.shape(g, [0.0, 0.0, dw.max(tw.ceil()), dh.max(th.ceil())], &label);
+}
+
+/// A hub with targets beside, below, diagonal and overlapping on one axis.
+fn routes(b: &mut Build, route: Route) {
+    let hub = b.shape(Geom::Rounded, [0.0, 80.0, 100.0, 50.0], "hub");
+    for r in [
+        [220.0, 80.0, 100.0, 50.0],
+        [220.0, 0.0, 100.0, 40.0],
+        [40.0, 220.0, 100.0, 50.0],
+        [260.0, 190.0, 100.0, 50.0],
+    ] {
+        let t = b.shape(Geom::Rect, r, "");
+        b.connect(obj(&hub), obj(&t), route, Arrow::Arrow);
+    }
+}
+
+fn arrow(b: &mut Build, head: Arrow) {
+    let a = b.shape(Geom::Rect, [0.0, 0.0, 80.0, 40.0], "from");
+    let c = b.shape(Geom::Rect, [200.0, 0.0, 80.0, 40.0], "to");
+    b.connector(Connector {
+        start_arrow: head,
+        end_arrow: head,
+        ..Connector::new(obj(&a), obj(&c))
+    });
+    let d = b.shape(Geom::Ellipse, [200.0, 80.0, 80.0, 50.0], "");
+    b.connector(Connector {
+        end_arrow: head,
+        route: Route::Curved,
+        ..Connector::new(obj(&a), obj(&d))
+    });
+}
+
+fn dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference")
+}
+
+fn update() -> bool {
+    std::env::var_os("UPDATE_EXPECT").is_some_and(|v| v == "1")
+}
+
+fn decode(data: &[u8]) -> (u32, u32, Vec<u8>) {
+    let decoder = png::Decoder::new(std::io::Cursor::new(data));
+    let mut reader = decoder.read_info().expect("png header");
+    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut buf).expect("png frame");
+    buf.truncate(info.buffer_size());
+    let rgb = match info.color_type {
+        png::ColorType::Rgb => buf,
+        png::ColorType::Rgba => buf
+            .chunks_exact(4)
+            .flat_map(|p| [p[0], p[1], p[2]])
+            .collect(),
+        other => panic!("unexpected colour type {other:?}"),
+    };
+    (info.width, info.height, rgb)
+}
+
+/// Compares two PNGs; `Err` describes how they differ.
+fn compare(actual: &[u8], expected: &[u8]) -> Result<(), String> {
+    let (aw, ah, a) = decode(actual);
+    let (ew, eh, e) = decode(expected);
+    if (aw, ah) != (ew, eh) {
+        return Err(format!("size {aw}×{ah}, expected {ew}×{eh}"));
+    }
+    let differing = a
+        .chunks_exact(3)
+        .zip(e.chunks_exact(3))
+        .filter(|(p, q)| {
+            p.iter()
+                .zip(q.iter())
+                .any(|(x, y)| x.abs_diff(*y) > CHANNEL_TOLERANCE)
+        })
+        .count();
+    let share = differing as f64 / (aw as f64 * ah as f64);
+    if share > PIXEL_SHARE {
+        return Err(format!("{differing} pixels differ ({:.3}%)", share * 100.0));
+    }
+    Ok(())
+}
+
+#[test]
+fn reference_renders() {
+    let mut failures = Vec::new();
+    let mut names = std::collections::HashSet::new();
+    for (name, build) in cases() {
+        assert!(names.insert(name), "duplicate case {name}");
+        let mut b = Build::new();
+        build(&mut b);
+        let scene = resolve(&b.board, PAGE);
+        let svg = to_svg_with(
+            &scene,
+            None,
+            SvgOptions {
+                embed_fonts: false,
+                background: true,
+            },
+        );
+        let png = to_png_scaled(&scene, None, 1.0).expect("png");
+        let (svg_path, png_path) = (
+            dir().join(format!("{name}.svg")),
+            dir().join(format!("{name}.png")),
+        );
+        if update() {
+            std::fs::write(&svg_path, &svg).unwrap();
+            std::fs::write(&png_path, &png.data).unwrap();
+            continue;
+        }
+        match std::fs::read_to_string(&svg_path) {
+            Ok(expected) if expected == svg => {}
+            Ok(_) => failures.push(format!("{name}: SVG differs from {}", svg_path.display())),
+            Err(e) => failures.push(format!("{name}: {}: {e}", svg_path.display())),
+        }
+        match std::fs::read(&png_path) {
+            Ok(expected) => {
+                if let Err(e) = compare(&png.data, &expected) {
+                    failures.push(format!("{name}: PNG {e}"));
+                }
+            }
+            Err(e) => failures.push(format!("{name}: {}: {e}", png_path.display())),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "reference renders differ (refresh with UPDATE_EXPECT=1 after looking at them):\n{}",
+        failures.join("\n")
+    );
+}
