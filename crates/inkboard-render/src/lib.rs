@@ -6,8 +6,9 @@
 //!
 //! 1. [`resolve`] turns a page of a [`Board`] into a [`Scene`]: styles resolved to
 //!    concrete colours and widths ([`style`] holds the defaults), outlines turned into
-//!    paths ([`shapes`]), connectors routed ([`route`]), text wrapped into positioned
-//!    lines ([`fit`], on top of [`text`]).
+//!    paths ([`shapes`]), connectors routed ([`route`]; a page's connectors together,
+//!    so they can share sides and keep their labels apart), text wrapped into
+//!    positioned lines ([`fit`], on top of [`text`]).
 //! 2. [`to_svg`] writes the scene as a self-contained SVG, one `<g id>` per object.
 //! 3. [`to_png`] and [`to_pdf`] parse that SVG with usvg, using [`fontdb`] (the
 //!    bundled fonts and nothing else), and draw the same tree with resvg or, through
@@ -18,6 +19,7 @@
 //! renderer, so a reported overflow is exactly what the picture shows.
 
 mod check;
+mod connectors;
 mod error;
 pub mod fit;
 mod fonts;

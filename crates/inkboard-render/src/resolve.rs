@@ -2,19 +2,19 @@
 //!
 //! Each object becomes one [`Item`] in page order. Shapes get their outline, fill,
 //! stroke and fitted text; connectors their route, heads and label on a white
-//! rounded background; ink a smoothed curve (Catmull-Rom through the points, as
+//! rounded background, all laid out for the whole page first ([`connectors`], since
+//! connectors share sides and keep their labels apart); ink a smoothed curve (Catmull-Rom through the points, as
 //! cubic Béziers); images their bytes; groups nothing (their members are items of
 //! their own, so a group adds no drawing).
 
 use std::sync::OnceLock;
 
 use inkboard_core::{
-    Align, Board, Connector, End, Geom, Image, Ink, Kind, Object, PageId, Point, Rect, Shape,
-    VAlign,
+    Align, Board, Connector, Geom, Image, Ink, Kind, Object, PageId, Point, Rect, Shape, VAlign,
 };
 
+use crate::connectors::{self, label_font_size, Laid, LABEL_PAD};
 use crate::fit::fit;
-use crate::route::{self, EndShape};
 use crate::scene::{
     Anchor, ImagePart, Item, Part, PathPart, PlacedLine, Rgba, Scene, Seg, Stroke, TextPart,
 };
@@ -32,7 +32,13 @@ pub fn resolve(board: &Board, page: PageId) -> Scene {
             items: Vec::new(),
         };
     };
-    let items: Vec<Item> = p.objects.iter().map(|o| resolve_object(board, o)).collect();
+    let laid = connectors::layout(board, &p.objects);
+    let items: Vec<Item> = p
+        .objects
+        .iter()
+        .zip(&laid)
+        .map(|(o, laid)| resolve_object(o, laid.as_ref()))
+        .collect();
     let bounds = items
         .iter()
         .filter_map(item_extent)
@@ -57,7 +63,7 @@ fn empty_bounds() -> Rect {
     Rect::new(0.0, 0.0, 2.0 * style::PADDING, 2.0 * style::PADDING)
 }
 
-fn resolve_object(board: &Board, object: &Object) -> Item {
+fn resolve_object(object: &Object, laid: Option<&Laid>) -> Item {
     let mut item = Item {
         id: object.id.clone(),
         kind: object.kind.type_name(),
@@ -70,7 +76,11 @@ fn resolve_object(board: &Board, object: &Object) -> Item {
             item.geom = Some(inkboard_core::Vocabulary::name(s.geom));
             shape(s, &mut item.parts);
         }
-        Kind::Connector(c) => connector(board, c, &mut item.parts),
+        Kind::Connector(c) => {
+            if let Some(laid) = laid {
+                connector(c, laid, &mut item.parts);
+            }
+        }
         Kind::Image(i) => image(i, &mut item.parts),
         Kind::Ink(k) => ink(k, &mut item.parts),
         Kind::Group(_) => {}
@@ -202,42 +212,10 @@ pub(crate) fn shape_text(
     })
 }
 
-/// What a connector end is attached to.
-fn end_shape(board: &Board, end: &End) -> EndShape {
-    match end {
-        End::Point(p) => EndShape::point(*p),
-        End::Object(id) => match board.object(id).map(|o| &o.kind) {
-            Some(Kind::Shape(s)) => EndShape {
-                bounds: s.bounds,
-                geom: Some(s.geom),
-            },
-            Some(Kind::Image(_) | Kind::Ink(_) | Kind::Group(_)) => match board.bounds(id) {
-                Some(bounds) => EndShape { bounds, geom: None },
-                None => EndShape::point(Point::default()),
-            },
-            // A connector onto a connector meets it at the middle of its ends.
-            _ => EndShape::point(board.bounds(id).map(|b| b.center()).unwrap_or_default()),
-        },
-    }
-}
-
-/// Widest a connector label gets before it wraps.
-const LABEL_MAX_WIDTH: f32 = 220.0;
-
-fn connector(board: &Board, c: &Connector, parts: &mut Vec<Part>) {
-    let stroke = style::line_stroke(&c.style, style::STROKE_WIDTH);
-    let width = stroke.as_ref().map_or(style::STROKE_WIDTH, |s| s.width) as f64;
-    let routed = route::route(
-        end_shape(board, &c.from),
-        end_shape(board, &c.to),
-        c.route,
-        c.start_arrow,
-        c.end_arrow,
-        width,
-    );
-    if let Some(stroke) = &stroke {
+fn connector(c: &Connector, laid: &Laid, parts: &mut Vec<Part>) {
+    if let Some(stroke) = style::line_stroke(&c.style, style::STROKE_WIDTH) {
         parts.push(Part::Path(PathPart {
-            segs: routed.line,
+            segs: laid.routed.line.clone(),
             fill: None,
             stroke: Some(stroke.clone()),
         }));
@@ -247,11 +225,11 @@ fn connector(board: &Board, c: &Connector, parts: &mut Vec<Part>) {
             round_cap: true,
             ..stroke.clone()
         };
-        for (segs, filled) in routed.heads {
+        for (segs, filled) in &laid.routed.heads {
             parts.push(Part::Path(PathPart {
-                segs,
+                segs: segs.clone(),
                 fill: filled.then_some(stroke.color),
-                stroke: Some(if filled {
+                stroke: Some(if *filled {
                     Stroke {
                         width: (stroke.width * 0.5).max(0.5),
                         ..head_stroke.clone()
@@ -262,40 +240,30 @@ fn connector(board: &Board, c: &Connector, parts: &mut Vec<Part>) {
             }));
         }
     }
-    if !c.text.is_empty() {
-        label(c, routed.mid, parts);
+    if let Some(bg) = laid.label {
+        label(c, bg, parts);
     }
 }
 
-/// A connector's label, centred on the route's midpoint over a white rounded box.
-fn label(c: &Connector, mid: Point, parts: &mut Vec<Part>) {
-    let font_size = c
-        .style
-        .font_size
-        .map_or(style::LABEL_FONT_SIZE, |s| s as f32);
-    if font_size <= 0.0 {
-        return;
-    }
-    let block = text::layout(&c.text, font_size, Weight::Regular, Some(LABEL_MAX_WIDTH));
-    let (w, h) = (block.width as f64, block.height as f64);
-    let (pad_x, pad_y) = (6.0, 2.0);
-    let bg = Rect::new(
-        mid.x - w / 2.0 - pad_x,
-        mid.y - h / 2.0 - pad_y,
-        w + 2.0 * pad_x,
-        h + 2.0 * pad_y,
-    );
+/// A connector's label: its text centred in `bg`, over a white rounded box.
+fn label(c: &Connector, bg: Rect, parts: &mut Vec<Part>) {
     parts.push(Part::Path(PathPart {
         segs: shapes::rect(bg, 4.0),
         fill: Some(style::BACKGROUND),
         stroke: None,
     }));
-    let tb = Rect::new(mid.x - w / 2.0, mid.y - h / 2.0, w, h);
+    let (pad_x, pad_y) = LABEL_PAD;
+    let tb = Rect::new(
+        bg.x + pad_x,
+        bg.y + pad_y,
+        bg.w - 2.0 * pad_x,
+        bg.h - 2.0 * pad_y,
+    );
     let color = c.style.text_color.map_or(style::INK, style::color);
     if let Some(t) = shape_text(
         &c.text,
         tb,
-        font_size,
+        label_font_size(c),
         Weight::Regular,
         Align::Center,
         VAlign::Middle,

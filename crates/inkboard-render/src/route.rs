@@ -1,14 +1,23 @@
-//! Connector routing: where a connector leaves and enters its ends, the path between
-//! them, its arrowheads and the point its label sits on.
+//! Connector routing: where one connector leaves and enters its ends, the path
+//! between them, its arrowheads and the stretch of it where its label may sit.
 //!
-//! Orthogonal and curved routes pick their sides from the relative position of the
-//! two ends: along the axis with the larger gap between them (right → left when the
-//! target is beside, bottom → top when it is below). An orthogonal route then runs
-//! with two bends through the middle of that gap, or one bend when the boxes overlap
-//! on that axis; a curved route is a cubic whose ends leave perpendicular to their
-//! sides. Straight routes aim from centre to centre. Ends bound to objects sit on the
-//! outline: the middle of the chosen side for box-like shapes, the outline point on
-//! that axis for ellipses, diamonds and the other polygons (see [`shapes`]).
+//! Routing is two steps, so that a page can share out the sides of its shapes among
+//! the connectors that meet them ([`crate::connectors`] does that): [`plan`] picks
+//! the sides a route uses, then [`route`] draws it through ports that may be shifted
+//! along those sides.
+//!
+//! Sides come from the relative position of the two ends. When the boxes are apart
+//! on both axes (diagonal), an orthogonal route is an L: it leaves the source by the
+//! side facing the target on one axis and enters the target by the side facing the
+//! source on the other, taking the shorter of the two Ls whose legs no other shape
+//! blocks. Otherwise, and for curved routes, the sides face each other along the axis
+//! with the larger gap (right → left when the target is beside, bottom → top when it
+//! is below): an orthogonal route runs with two bends through the middle of that gap
+//! (a Z), or with one bend when the boxes overlap on that axis; a curved route is a
+//! cubic whose ends leave perpendicular to their sides. Straight routes aim from
+//! centre to centre. Ports sit on the outline: on a box side at the given offset from
+//! its middle, and on ellipses, diamonds and the other polygons where a line along
+//! the side's normal through that offset meets the outline (see [`shapes`]).
 
 use inkboard_core::{Arrow, Geom, Point, Rect, Route};
 
@@ -30,13 +39,15 @@ impl EndShape {
             geom: None,
         }
     }
-    fn is_point(&self) -> bool {
+    /// True for a free end, which has no sides to share.
+    pub fn is_point(&self) -> bool {
         self.bounds.w <= 0.0 && self.bounds.h <= 0.0
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Side {
+/// A side of an end's bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Side {
     Left,
     Right,
     Top,
@@ -44,12 +55,60 @@ enum Side {
 }
 
 impl Side {
-    fn normal(self) -> Point {
+    /// The outward normal.
+    pub fn normal(self) -> Point {
         match self {
             Side::Left => pt(-1.0, 0.0),
             Side::Right => pt(1.0, 0.0),
             Side::Top => pt(0.0, -1.0),
             Side::Bottom => pt(0.0, 1.0),
+        }
+    }
+    /// The unit vector along the side, pointing to growing coordinates; port
+    /// offsets are measured along it.
+    pub fn along(self) -> Point {
+        if self.is_vertical() {
+            pt(0.0, 1.0)
+        } else {
+            pt(1.0, 0.0)
+        }
+    }
+    /// True for the left and right sides (a route leaves them horizontally).
+    pub fn is_vertical(self) -> bool {
+        matches!(self, Side::Left | Side::Right)
+    }
+    /// The side's length on `b`.
+    pub fn length(self, b: Rect) -> f64 {
+        if self.is_vertical() {
+            b.h
+        } else {
+            b.w
+        }
+    }
+}
+
+/// The shape of a route and the sides it leaves and enters by, decided before any
+/// port is shifted along its side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Plan {
+    /// Centre to centre, each end where that line crosses its outline.
+    Straight,
+    /// Right angles only: parallel sides give a straight or two-bend (Z) route,
+    /// perpendicular sides a one-bend (L) route.
+    Orthogonal(Side, Side),
+    /// A cubic leaving and entering perpendicular to its sides.
+    Curved(Side, Side),
+    /// A connector from a shape to itself: out of the top, back into the right side.
+    Loop,
+}
+
+impl Plan {
+    /// The sides the route uses at its start and end, if it uses sides at all.
+    pub fn sides(self) -> Option<(Side, Side)> {
+        match self {
+            Plan::Straight => None,
+            Plan::Orthogonal(a, b) | Plan::Curved(a, b) => Some((a, b)),
+            Plan::Loop => Some((Side::Top, Side::Right)),
         }
     }
 }
@@ -61,37 +120,211 @@ pub struct Routed {
     pub line: Vec<Seg>,
     /// The arrowheads' paths, each with whether it is filled (else stroked only).
     pub heads: Vec<(Vec<Seg>, bool)>,
-    /// The point halfway along the route, where the label goes.
-    pub mid: Point,
+    /// Where the label may sit, as a polyline: the longest segment of a polyline
+    /// route (so a label never lands on a short stub by an arrowhead), the middle
+    /// half of a curve.
+    pub label_track: Vec<Point>,
 }
 
-/// Routes a connector between two ends and places its arrowheads for a line of
-/// width `width`.
-pub fn route(
+/// Chooses the sides and shape of a route from `from` to `to`. `blocked(p, q)` tells
+/// whether the axis-parallel segment p–q runs through some other object; it is only
+/// asked about the legs of candidate L routes.
+pub fn plan(
     from: EndShape,
     to: EndShape,
     kind: Route,
+    blocked: impl Fn(Point, Point) -> bool,
+) -> Plan {
+    if !from.is_point() && from == to {
+        return Plan::Loop;
+    }
+    match kind {
+        Route::Straight => Plan::Straight,
+        Route::Curved => {
+            let (sa, sb) = facing(from.bounds, to.bounds);
+            Plan::Curved(sa, sb)
+        }
+        Route::Orthogonal => {
+            let (sa, sb) = orthogonal_sides(from, to, blocked);
+            Plan::Orthogonal(sa, sb)
+        }
+    }
+}
+
+/// The gaps between two boxes along x and y (negative when they overlap).
+fn gaps(a: Rect, b: Rect) -> (f64, f64) {
+    (
+        (b.x - a.right()).max(a.x - b.right()),
+        (b.y - a.bottom()).max(a.y - b.bottom()),
+    )
+}
+
+/// The sides of `a` and `b` that face each other horizontally and vertically.
+fn facing_pairs(a: Rect, b: Rect) -> ((Side, Side), (Side, Side)) {
+    let (ca, cb) = (a.center(), b.center());
+    let x = if cb.x >= ca.x {
+        (Side::Right, Side::Left)
+    } else {
+        (Side::Left, Side::Right)
+    };
+    let y = if cb.y >= ca.y {
+        (Side::Bottom, Side::Top)
+    } else {
+        (Side::Top, Side::Bottom)
+    };
+    (x, y)
+}
+
+/// True when the main axis between `a` and `b` is horizontal: the one with the larger
+/// gap, or, when the boxes overlap, the one their centres are further apart on
+/// relative to their sizes.
+fn horizontal_axis(a: Rect, b: Rect) -> bool {
+    let (gap_x, gap_y) = gaps(a, b);
+    let (ca, cb) = (a.center(), b.center());
+    match (gap_x > 0.0, gap_y > 0.0) {
+        (true, true) => gap_x >= gap_y,
+        (true, false) => true,
+        (false, true) => false,
+        (false, false) => {
+            (cb.x - ca.x).abs() / (a.w + b.w).max(1.0) >= (cb.y - ca.y).abs() / (a.h + b.h).max(1.0)
+        }
+    }
+}
+
+/// The sides facing each other along the main axis.
+fn facing(a: Rect, b: Rect) -> (Side, Side) {
+    let (x, y) = facing_pairs(a, b);
+    if horizontal_axis(a, b) {
+        x
+    } else {
+        y
+    }
+}
+
+fn orthogonal_sides(
+    a: EndShape,
+    b: EndShape,
+    blocked: impl Fn(Point, Point) -> bool,
+) -> (Side, Side) {
+    let (gap_x, gap_y) = gaps(a.bounds, b.bounds);
+    let (x, y) = facing_pairs(a.bounds, b.bounds);
+    if gap_x > 0.0 && gap_y > 0.0 {
+        // Diagonal: one bend reads better than two. Of the two Ls, take the shorter
+        // one whose legs are clear; when both are blocked a Z through the larger gap
+        // at least keeps its legs short.
+        let clear_length = |(sa, sb): (Side, Side)| {
+            let points = orthogonal_points(a, b, sa, sb, (0.0, 0.0));
+            let clear = !points.windows(2).any(|w| blocked(w[0], w[1]));
+            clear.then(|| length(&points))
+        };
+        let best = [(x.0, y.1), (y.0, x.1)]
+            .into_iter()
+            .filter_map(|s| clear_length(s).map(|len| (s, len)))
+            // `min_by` keeps the first of equals: horizontal first wins ties.
+            .min_by(|p, q| p.1.total_cmp(&q.1));
+        if let Some((sides, _)) = best {
+            return sides;
+        }
+    }
+    match (
+        horizontal_axis(a.bounds, b.bounds),
+        gap_x > 0.0,
+        gap_y > 0.0,
+    ) {
+        (true, true, _) => x,
+        (false, _, true) => y,
+        // No room between the boxes on the main axis: leave along it, turn once and
+        // enter the target from across.
+        (true, false, _) => (x.0, y.1),
+        (false, _, false) => (y.0, x.1),
+    }
+}
+
+/// Where an end meets its side, `offset` along the side from its middle: on the
+/// outline where a line along the side's normal through that point leaves it. A free
+/// point is its own port.
+pub fn port(end: EndShape, side: Side, offset: f64) -> Point {
+    if end.is_point() {
+        return pt(end.bounds.x, end.bounds.y);
+    }
+    let origin = add(end.bounds.center(), scale(side.along(), offset));
+    shapes::boundary_from(end.geom, end.bounds, origin, side.normal())
+}
+
+/// The corner points of a route, ports shifted by `offsets` (start, end) along their
+/// sides. A curved route gives its two ends only (its control points follow from the
+/// sides); a straight one its two outline points.
+pub fn points(from: EndShape, to: EndShape, plan: Plan, offsets: (f64, f64)) -> Vec<Point> {
+    match plan {
+        Plan::Straight => {
+            let (ca, cb) = (from.bounds.center(), to.bounds.center());
+            let p1 = shapes::boundary_toward(from.geom, from.bounds, cb);
+            let p2 = shapes::boundary_toward(to.geom, to.bounds, ca);
+            vec![p1, p2]
+        }
+        Plan::Orthogonal(sa, sb) => orthogonal_points(from, to, sa, sb, offsets),
+        Plan::Curved(sa, sb) => vec![port(from, sa, offsets.0), port(to, sb, offsets.1)],
+        Plan::Loop => self_loop(from, offsets),
+    }
+}
+
+fn orthogonal_points(
+    a: EndShape,
+    b: EndShape,
+    sa: Side,
+    sb: Side,
+    offsets: (f64, f64),
+) -> Vec<Point> {
+    let p1 = port(a, sa, offsets.0);
+    let p2 = port(b, sb, offsets.1);
+    match (sa.is_vertical(), sb.is_vertical()) {
+        (true, true) => {
+            if (p1.y - p2.y).abs() < 0.5 {
+                return vec![p1, pt(p2.x, p1.y)];
+            }
+            let mx = (p1.x + p2.x) / 2.0;
+            vec![p1, pt(mx, p1.y), pt(mx, p2.y), p2]
+        }
+        (false, false) => {
+            if (p1.x - p2.x).abs() < 0.5 {
+                return vec![p1, pt(p1.x, p2.y)];
+            }
+            let my = (p1.y + p2.y) / 2.0;
+            vec![p1, pt(p1.x, my), pt(p2.x, my), p2]
+        }
+        (true, false) => vec![p1, pt(p2.x, p1.y), p2],
+        (false, true) => vec![p1, pt(p1.x, p2.y), p2],
+    }
+}
+
+/// Routes a connector along `plan`, its ports shifted by `offsets` (start, end), and
+/// places its arrowheads for a line of width `width`.
+pub fn route(
+    from: EndShape,
+    to: EndShape,
+    plan: Plan,
+    offsets: (f64, f64),
     start: Arrow,
     end: Arrow,
     width: f64,
 ) -> Routed {
-    let same = !from.is_point() && from == to;
-    let (mut points, curve) = if same {
-        (self_loop(from), None)
-    } else {
-        match kind {
-            Route::Straight => {
-                let (ca, cb) = (from.bounds.center(), to.bounds.center());
-                let p1 = shapes::boundary_toward(from.geom, from.bounds, cb);
-                let p2 = shapes::boundary_toward(to.geom, to.bounds, ca);
-                (vec![p1, p2], None)
-            }
-            Route::Orthogonal => (orthogonal(from, to), None),
-            Route::Curved => {
-                let (p1, c1, c2, p2) = curved(from, to);
-                (vec![p1, p2], Some((c1, c2)))
-            }
+    let mut points = points(from, to, plan, offsets);
+    let curve = match plan {
+        Plan::Curved(sa, sb) => {
+            let (p1, p2) = (points[0], points[1]);
+            let arm = (distance(p1, p2) * 0.4).clamp(24.0, 160.0);
+            Some((
+                add(p1, scale(sa.normal(), arm)),
+                add(p2, scale(sb.normal(), arm)),
+            ))
         }
+        _ => None,
+    };
+    let label_track = match curve {
+        Some((c1, c2)) => (0..=8)
+            .map(|i| cubic_at(points[0], c1, c2, points[1], 0.25 + i as f64 / 16.0))
+            .collect(),
+        None => longest_segment(&points).to_vec(),
     };
 
     // Directions at each end, pointing out of the line (into the shapes).
@@ -109,7 +342,6 @@ pub fn route(
     let mut heads = Vec::new();
     let start_cut = head(start, points[0], neg(start_dir), width, &mut heads);
     let end_cut = head(end, points[n - 1], neg(end_dir), width, &mut heads);
-    let mid = midpoint(&points, curve);
 
     // Pull the line's ends back under their heads, never past the other end.
     let length = distance(points[0], points[n - 1]).max(1e-6);
@@ -132,108 +364,40 @@ pub fn route(
         Some((c1, c2)) => line.push(Seg::Cubic(c1, c2, points[n - 1])),
         None => line.extend(points[1..].iter().map(|p| Seg::Line(*p))),
     }
-    Routed { line, heads, mid }
-}
-
-/// The sides a route between `a` and `b` leaves and enters by, and whether the boxes
-/// are apart along that axis (so a two-bend route fits between them).
-fn sides(a: Rect, b: Rect) -> (Side, Side, bool) {
-    let gap_x = (b.x - a.right()).max(a.x - b.right());
-    let gap_y = (b.y - a.bottom()).max(a.y - b.bottom());
-    let (ca, cb) = (a.center(), b.center());
-    let (dx, dy) = (cb.x - ca.x, cb.y - ca.y);
-    let horizontal = match (gap_x > 0.0, gap_y > 0.0) {
-        (true, true) => gap_x >= gap_y,
-        (true, false) => true,
-        (false, true) => false,
-        (false, false) => dx.abs() / (a.w + b.w).max(1.0) >= dy.abs() / (a.h + b.h).max(1.0),
-    };
-    if horizontal {
-        let (sa, sb) = if dx >= 0.0 {
-            (Side::Right, Side::Left)
-        } else {
-            (Side::Left, Side::Right)
-        };
-        (sa, sb, gap_x > 0.0)
-    } else {
-        let (sa, sb) = if dy >= 0.0 {
-            (Side::Bottom, Side::Top)
-        } else {
-            (Side::Top, Side::Bottom)
-        };
-        (sa, sb, gap_y > 0.0)
+    Routed {
+        line,
+        heads,
+        label_track,
     }
 }
 
-/// Where an end meets its side: the middle of that side for boxes, the outline point
-/// on the axis through the centre for other outlines, the point itself for points.
-fn port(end: EndShape, side: Side) -> Point {
-    if end.is_point() {
-        return pt(end.bounds.x, end.bounds.y);
+/// The longest segment of a polyline; of segments equally long (within a pixel, as
+/// the two halves of a Z are) the one nearest the middle of the route.
+fn longest_segment(points: &[Point]) -> &[Point] {
+    let segs = points.len().saturating_sub(1);
+    if segs == 0 {
+        return points;
     }
-    let c = end.bounds.center();
-    let n = side.normal();
-    let far = add(c, scale(n, end.bounds.w + end.bounds.h + 1.0));
-    shapes::boundary_toward(end.geom, end.bounds, far)
-}
-
-fn orthogonal(a: EndShape, b: EndShape) -> Vec<Point> {
-    let (sa, sb, apart) = sides(a.bounds, b.bounds);
-    let p1 = port(a, sa);
-    let horizontal = matches!(sa, Side::Left | Side::Right);
-    if apart {
-        let p2 = port(b, sb);
-        if horizontal {
-            if (p1.y - p2.y).abs() < 0.5 {
-                return vec![p1, pt(p2.x, p1.y)];
-            }
-            let mx = (p1.x + p2.x) / 2.0;
-            vec![p1, pt(mx, p1.y), pt(mx, p2.y), p2]
-        } else {
-            if (p1.x - p2.x).abs() < 0.5 {
-                return vec![p1, pt(p1.x, p2.y)];
-            }
-            let my = (p1.y + p2.y) / 2.0;
-            vec![p1, pt(p1.x, my), pt(p2.x, my), p2]
-        }
-    } else {
-        // No room between the boxes on this axis: leave along it, turn once and
-        // enter the target from across.
-        let (ca, cb) = (a.bounds.center(), b.bounds.center());
-        let sb = if horizontal {
-            if cb.y >= ca.y {
-                Side::Top
-            } else {
-                Side::Bottom
-            }
-        } else if cb.x >= ca.x {
-            Side::Left
-        } else {
-            Side::Right
-        };
-        let p2 = port(b, sb);
-        let corner = if horizontal {
-            pt(p2.x, p1.y)
-        } else {
-            pt(p1.x, p2.y)
-        };
-        vec![p1, corner, p2]
-    }
-}
-
-fn curved(a: EndShape, b: EndShape) -> (Point, Point, Point, Point) {
-    let (sa, sb, _) = sides(a.bounds, b.bounds);
-    let (p1, p2) = (port(a, sa), port(b, sb));
-    let arm = (distance(p1, p2) * 0.4).clamp(24.0, 160.0);
-    let c1 = add(p1, scale(sa.normal(), arm));
-    let c2 = add(p2, scale(sb.normal(), arm));
-    (p1, c1, c2, p2)
+    let longest = points
+        .windows(2)
+        .map(|w| distance(w[0], w[1]))
+        .fold(0.0, f64::max);
+    let middle = (segs - 1) as f64 / 2.0;
+    let best = (0..segs)
+        .filter(|&i| distance(points[i], points[i + 1]) >= longest - 1.0)
+        .min_by(|&i, &j| {
+            (i as f64 - middle)
+                .abs()
+                .total_cmp(&(j as f64 - middle).abs())
+        })
+        .unwrap_or(0);
+    &points[best..best + 2]
 }
 
 /// A loop from the top of a shape back into its right side.
-fn self_loop(e: EndShape) -> Vec<Point> {
-    let p1 = port(e, Side::Top);
-    let p2 = port(e, Side::Right);
+fn self_loop(e: EndShape, offsets: (f64, f64)) -> Vec<Point> {
+    let p1 = port(e, Side::Top, offsets.0);
+    let p2 = port(e, Side::Right, offsets.1);
     let off = 28.0;
     let top = e.bounds.y - off;
     let right = e.bounds.right() + off;
@@ -295,28 +459,19 @@ fn head(arrow: Arrow, tip: Point, dir: Point, width: f64, out: &mut Vec<(Vec<Seg
     }
 }
 
-fn midpoint(points: &[Point], curve: Option<(Point, Point)>) -> Point {
-    if let Some((c1, c2)) = curve {
-        let (p0, p3) = (points[0], points[points.len() - 1]);
-        return pt(
-            0.125 * p0.x + 0.375 * c1.x + 0.375 * c2.x + 0.125 * p3.x,
-            0.125 * p0.y + 0.375 * c1.y + 0.375 * c2.y + 0.125 * p3.y,
-        );
-    }
-    let total: f64 = points.windows(2).map(|w| distance(w[0], w[1])).sum();
-    let mut left = total / 2.0;
-    for w in points.windows(2) {
-        let d = distance(w[0], w[1]);
-        if d >= left && d > 0.0 {
-            let t = left / d;
-            return pt(
-                w[0].x + (w[1].x - w[0].x) * t,
-                w[0].y + (w[1].y - w[0].y) * t,
-            );
-        }
-        left -= d;
-    }
-    points[0]
+/// The point at parameter `t` of a cubic Bézier.
+fn cubic_at(p0: Point, c1: Point, c2: Point, p3: Point, t: f64) -> Point {
+    let u = 1.0 - t;
+    let (a, b, c, d) = (u * u * u, 3.0 * u * u * t, 3.0 * u * t * t, t * t * t);
+    pt(
+        a * p0.x + b * c1.x + c * c2.x + d * p3.x,
+        a * p0.y + b * c1.y + c * c2.y + d * p3.y,
+    )
+}
+
+/// The length of a polyline.
+pub fn length(points: &[Point]) -> f64 {
+    points.windows(2).map(|w| distance(w[0], w[1])).sum()
 }
 
 fn add(a: Point, b: Point) -> Point {
@@ -328,7 +483,7 @@ fn neg(a: Point) -> Point {
 fn scale(a: Point, s: f64) -> Point {
     pt(a.x * s, a.y * s)
 }
-fn distance(a: Point, b: Point) -> f64 {
+pub fn distance(a: Point, b: Point) -> f64 {
     ((a.x - b.x).powi(2) + (a.y - b.y).powi(2)).sqrt()
 }
 

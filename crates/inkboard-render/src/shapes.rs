@@ -226,39 +226,59 @@ fn cloud(b: Rect) -> Vec<Seg> {
 /// outline. For rect-like shapes this is a point on the box.
 pub fn boundary_toward(geom: Option<Geom>, b: Rect, toward: Point) -> Point {
     let c = b.center();
-    let (dx, dy) = (toward.x - c.x, toward.y - c.y);
+    boundary_from(geom, b, c, pt(toward.x - c.x, toward.y - c.y))
+}
+
+/// The point where the ray from `origin`, a point inside the bounds, in direction
+/// `dir` leaves the outline. Connectors spread along a side use it with an origin
+/// shifted off the centre, so the outline point keeps the side's normal direction.
+pub fn boundary_from(geom: Option<Geom>, b: Rect, origin: Point, dir: Point) -> Point {
+    let (dx, dy) = (dir.x, dir.y);
     if dx.abs() < 1e-9 && dy.abs() < 1e-9 || b.w <= 0.0 && b.h <= 0.0 {
-        return c;
+        return origin;
     }
     match geom {
         Some(Geom::Ellipse | Geom::Cloud) => {
-            let (rx, ry) = (b.w / 2.0, b.h / 2.0);
-            let t = 1.0 / ((dx / rx).powi(2) + (dy / ry).powi(2)).sqrt();
-            pt(c.x + dx * t, c.y + dy * t)
+            let c = b.center();
+            let (rx, ry) = ((b.w / 2.0).max(1e-9), (b.h / 2.0).max(1e-9));
+            // The larger root of |((origin + t·dir) - c) / r|² = 1.
+            let (ox, oy) = ((origin.x - c.x) / rx, (origin.y - c.y) / ry);
+            let (ux, uy) = (dx / rx, dy / ry);
+            let a = ux * ux + uy * uy;
+            let half_b = ox * ux + oy * uy;
+            let cc = ox * ox + oy * oy - 1.0;
+            let disc = half_b * half_b - a * cc;
+            if disc < 0.0 {
+                return ray_box(b, origin, dx, dy);
+            }
+            let t = (-half_b + disc.sqrt()) / a;
+            pt(origin.x + dx * t, origin.y + dy * t)
         }
         Some(g) => match polygon(g, b) {
-            Some(poly) => ray_polygon(c, pt(dx, dy), &poly).unwrap_or_else(|| ray_box(b, dx, dy)),
-            None => ray_box(b, dx, dy),
+            Some(poly) => {
+                ray_polygon(origin, dir, &poly).unwrap_or_else(|| ray_box(b, origin, dx, dy))
+            }
+            None => ray_box(b, origin, dx, dy),
         },
-        None => ray_box(b, dx, dy),
+        None => ray_box(b, origin, dx, dy),
     }
 }
 
-/// Where the ray from the centre in direction (dx, dy) leaves the box.
-fn ray_box(b: Rect, dx: f64, dy: f64) -> Point {
-    let c = b.center();
-    let tx = if dx.abs() > 1e-9 {
-        (b.w / 2.0) / dx.abs()
-    } else {
-        f64::INFINITY
+/// Where the ray from `origin` (inside the box) in direction (dx, dy) leaves the box.
+fn ray_box(b: Rect, origin: Point, dx: f64, dy: f64) -> Point {
+    let reach = |d: f64, lo: f64, hi: f64, o: f64| {
+        if d > 1e-9 {
+            (hi - o) / d
+        } else if d < -1e-9 {
+            (lo - o) / d
+        } else {
+            f64::INFINITY
+        }
     };
-    let ty = if dy.abs() > 1e-9 {
-        (b.h / 2.0) / dy.abs()
-    } else {
-        f64::INFINITY
-    };
-    let t = tx.min(ty);
-    pt(c.x + dx * t, c.y + dy * t)
+    let t = reach(dx, b.x, b.right(), origin.x)
+        .min(reach(dy, b.y, b.bottom(), origin.y))
+        .max(0.0);
+    pt(origin.x + dx * t, origin.y + dy * t)
 }
 
 /// The furthest intersection of the ray `origin + t·dir` (t > 0) with the polygon.

@@ -263,6 +263,58 @@ fn cases() -> Vec<Case> {
                 ..Connector::new(obj(&a), obj(&c))
             });
         }),
+        ("route_shared_side", |b| {
+            // Three lines into one top side spread along it in the order of their
+            // sources; the right side fans out to two targets, the one in line
+            // staying straight.
+            let server = b.shape(Geom::Rounded, [0.0, 200.0, 300.0, 60.0], "server");
+            for x in [0.0, 110.0, 220.0] {
+                let c = b.shape(Geom::Rect, [x, 60.0, 80.0, 40.0], "client");
+                b.connect(obj(&c), obj(&server), Route::Orthogonal, Arrow::Arrow);
+            }
+            let db = b.shape(Geom::Cylinder, [420.0, 200.0, 90.0, 60.0], "db");
+            let log = b.shape(Geom::Rect, [420.0, 80.0, 90.0, 40.0], "log");
+            b.connect(obj(&server), obj(&db), Route::Orthogonal, Arrow::Arrow);
+            b.connect(obj(&server), obj(&log), Route::Curved, Arrow::Arrow);
+            // Two diagonal Ls into the top of a diamond.
+            let d = b.shape(Geom::Diamond, [160.0, 360.0, 140.0, 80.0], "decide");
+            let e = b.shape(Geom::Ellipse, [0.0, 300.0, 100.0, 40.0], "a");
+            let f = b.shape(Geom::Ellipse, [400.0, 300.0, 100.0, 40.0], "b");
+            b.connect(obj(&e), obj(&d), Route::Orthogonal, Arrow::Triangle);
+            b.connect(obj(&f), obj(&d), Route::Orthogonal, Arrow::Triangle);
+        }),
+        ("route_diagonal_l", |b| {
+            // Diagonal pairs take one bend: the shorter L, unless a shape blocks it.
+            let a = b.shape(Geom::Rect, [0.0, 0.0, 100.0, 50.0], "a");
+            let c = b.shape(Geom::Rounded, [200.0, 130.0, 100.0, 50.0], "b");
+            b.connect(obj(&a), obj(&c), Route::Orthogonal, Arrow::Arrow);
+            b.connect(obj(&c), obj(&a), Route::Orthogonal, Arrow::Arrow);
+            let a = b.shape(Geom::Rect, [380.0, 0.0, 100.0, 50.0], "c");
+            let c = b.shape(Geom::Rounded, [580.0, 130.0, 100.0, 50.0], "d");
+            b.shape(Geom::Note, [520.0, 0.0, 60.0, 50.0], "wall");
+            b.connect(obj(&a), obj(&c), Route::Orthogonal, Arrow::Arrow);
+        }),
+        ("label_long_segment", |b| {
+            // The label sits on the long leg, not by the arrowhead; two labels that
+            // would meet are moved apart along their lines.
+            let a = b.shape(Geom::Rect, [0.0, 0.0, 100.0, 50.0], "start");
+            let c = b.shape(Geom::Rect, [160.0, 250.0, 100.0, 50.0], "end");
+            b.connector(Connector {
+                text: "long leg".into(),
+                ..Connector::new(obj(&a), obj(&c))
+            });
+            let l = b.shape(Geom::Rect, [320.0, 100.0, 100.0, 50.0], "client");
+            let r = b.shape(Geom::Rect, [700.0, 100.0, 100.0, 50.0], "server");
+            b.connector(Connector {
+                text: "request".into(),
+                ..Connector::new(obj(&l), obj(&r))
+            });
+            b.connector(Connector {
+                text: "response".into(),
+                style: style_with(|s| s.dash = Some(Dash::Dashed)),
+                ..Connector::new(obj(&r), obj(&l))
+            });
+        }),
         ("arrow_none", |b| arrow(b, Arrow::None)),
         ("arrow_arrow", |b| arrow(b, Arrow::Arrow)),
         ("arrow_triangle", |b| arrow(b, Arrow::Triangle)),
