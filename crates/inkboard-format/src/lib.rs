@@ -10,7 +10,8 @@
 //!   verbatim, so a file from a newer or foreign writer survives a round trip.
 //! - [`file`](mod@file) reads and writes board files: atomic saves (temp file, fsync, rename),
 //!   change detection by content [`Stamp`] so a save never overwrites
-//!   an edit made by someone else, and an advisory [`FileLock`] that
+//!   an edit made by someone else (a [`Stat`] may spare re-reading a file that did
+//!   not move, never a save's check), and an advisory [`FileLock`] that
 //!   every inkboard process takes around a read-modify-write.
 //!
 //! This crate knows nothing of MCP or HTTP: its errors speak of files and fields.
@@ -23,5 +24,7 @@ pub mod file;
 pub mod json;
 
 pub use error::FormatError;
-pub use file::{load, save, save_overwrite, stamp_of, FileKind, FileLock, Loaded, Saved, Stamp};
+pub use file::{
+    load, save, save_overwrite, stamp_of, stat_of, FileKind, FileLock, Loaded, Saved, Stamp, Stat,
+};
 pub use json::{board_from_json, board_to_json, to_pretty_string, Detail, FORMAT_VERSION};

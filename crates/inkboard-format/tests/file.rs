@@ -7,7 +7,9 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use inkboard_core::{Actor, Board, Geom, IdKind, Kind, Object, Rect, Shape, Style, Transaction};
-use inkboard_format::{load, save, save_overwrite, stamp_of, FileKind, FileLock, FormatError};
+use inkboard_format::{
+    load, save, save_overwrite, stamp_of, stat_of, FileKind, FileLock, FormatError,
+};
 
 fn board(title: &str) -> Board {
     let mut board = Board::new(title, &["One".to_string(), "Two".to_string()]);
@@ -122,6 +124,48 @@ fn a_bad_file_names_itself_and_the_place() {
     fs::write(&path, b"\xff\xfe not utf-8").unwrap();
     let message = load(&path).unwrap_err().to_string();
     assert!(message.contains("not UTF-8"), "{message}");
+}
+
+/// The stat a load or a save reports is the one the file has afterwards while
+/// nobody touches it (so a caller may skip re-reading it), and any rewrite moves it;
+/// a save still checks the content whatever the stat says.
+#[cfg(unix)]
+#[test]
+fn stats_match_while_the_file_is_untouched_and_move_when_it_is_rewritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("board.inkboard");
+    let created = save(&path, &board("t"), None).unwrap();
+    assert!(created.stat.is_some());
+    assert_eq!(stat_of(&path).unwrap(), created.stat);
+    let loaded = load(&path).unwrap();
+    assert_eq!(loaded.stat, created.stat);
+    let saved = save(&path, &loaded.board, Some(&loaded.stamp)).unwrap();
+    assert_eq!(stat_of(&path).unwrap(), saved.stat);
+    assert_ne!(saved.stat, created.stat, "a save is a new file");
+
+    // The same bytes written in place: a new stat, the same content stamp.
+    let text = fs::read(&path).unwrap();
+    fs::write(&path, &text).unwrap();
+    assert_ne!(stat_of(&path).unwrap(), saved.stat);
+    assert_eq!(stamp_of(&path).unwrap(), Some(saved.stamp.clone()));
+
+    // Other bytes of the same length, with the old modification time put back: the
+    // save is refused all the same, because it compares content.
+    let mut other = text.clone();
+    let at = other.iter().position(|&b| b == b'h').unwrap();
+    other[at] = b'H';
+    let modified = fs::metadata(&path).unwrap().modified().unwrap();
+    fs::write(&path, &other).unwrap();
+    fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(modified)
+        .unwrap();
+    let err = save(&path, &loaded.board, Some(&saved.stamp)).unwrap_err();
+    assert!(matches!(err, FormatError::ChangedOnDisk { .. }), "{err}");
+    assert_eq!(fs::read(&path).unwrap(), other, "nothing written");
+    assert_eq!(stat_of(&dir.path().join("none.inkboard")).unwrap(), None);
 }
 
 #[test]

@@ -98,9 +98,8 @@ impl Engine {
             let Some(commit) = tx.commit(Actor::Agent)? else {
                 return Ok(out);
             };
-            match file::save(&path, &tracked.board, Some(&tracked.stamp)) {
-                Ok(saved) => {
-                    tracked.stamp = saved.stamp;
+            match tracked.save(&path) {
+                Ok(_) => {
                     tracked.record(&commit);
                     return Ok(out);
                 }
@@ -132,10 +131,10 @@ impl Engine {
         &self,
         path: &Path,
         board: inkboard_core::Board,
-        stamp: inkboard_format::Stamp,
+        saved: inkboard_format::Saved,
     ) {
         let mut tracker = self.tracker.lock().unwrap_or_else(|e| e.into_inner());
-        tracker.adopt(path, board, stamp);
+        tracker.adopt(path, board, saved);
     }
 }
 

@@ -3,12 +3,25 @@
 //! stamp of the bytes on disk, and the change log that `board_changes` answers
 //! from. A file that changed on disk since is diffed against the board in memory,
 //! and the difference is logged as the user's (another program's) change.
+//!
+//! Each call starts by asking whether the file changed. A file whose [`Stat`] is
+//! exactly what it was right after our last read or write (same inode, size, and
+//! modification and change times to the nanosecond) is taken as unchanged without
+//! being read; otherwise its content is read and compared by [`Stamp`]. This is
+//! safe because no write depends on it: [`Tracked::save`] goes through
+//! [`file::save`], which reads and compares the content right before writing, so a
+//! change the stat missed (see [`Stat`] for the one kind it can miss: a same-size
+//! rewrite in place within one clock tick) makes the save fail rather than
+//! overwrite it; the stat is then forgotten, and the engine's retry reads the file
+//! and runs the call again on what it holds. What it can cost is a stale read: a
+//! call that only reads answers from the board as it was before such a rewrite,
+//! until the file's stat moves again or a save notices.
 
 use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 
 use inkboard_core::{diff_boards, Actor, Board, Change, Commit};
-use inkboard_format::{file, Stamp};
+use inkboard_format::{file, FormatError, Saved, Stamp, Stat};
 
 use crate::ToolError;
 
@@ -20,7 +33,10 @@ const FILE_LIMIT: usize = 16;
 /// One tracked file.
 pub(crate) struct Tracked {
     pub board: Board,
-    pub stamp: Stamp,
+    /// What the file held when last read or written.
+    stamp: Stamp,
+    /// The file's stat then; `None` to make the next sync read the file.
+    stat: Option<Stat>,
     /// Changes seen since this process first read the file, oldest first.
     pub log: VecDeque<Change>,
     /// The log holds every change after this revision: the one the file had when
@@ -32,6 +48,42 @@ pub(crate) struct Tracked {
 }
 
 impl Tracked {
+    /// Writes the board to its file, only over what was last read or written there
+    /// (see [`file::save`]), and notes what the file holds now. When the save fails
+    /// (above all because the file changed on disk), the stat is forgotten, so that
+    /// the next sync reads the file instead of trusting it.
+    pub fn save(&mut self, path: &Path) -> Result<Saved, FormatError> {
+        match file::save(path, &self.board, Some(&self.stamp)) {
+            Ok(saved) => {
+                self.stamp = saved.stamp.clone();
+                self.stat = saved.stat;
+                Ok(saved)
+            }
+            Err(e) => {
+                self.stat = None;
+                Err(e)
+            }
+        }
+    }
+
+    /// Whether the file at `path` still holds what this board was read from or
+    /// written as: yes at once if its stat has not moved, else by its content (see
+    /// the module docs).
+    fn unchanged_on_disk(&mut self, path: &Path) -> Result<bool, FormatError> {
+        let stat = file::stat_of(path)?;
+        if stat.is_some() && stat == self.stat {
+            return Ok(true);
+        }
+        // The stat was taken before the content is read, so a change made after it
+        // shows as a different stat next time.
+        if file::stamp_of(path)?.as_ref() == Some(&self.stamp) {
+            // Touched but not changed (or never stat'ed): trust the new stat.
+            self.stat = stat;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
     /// Logs a commit made by this process.
     pub fn record(&mut self, commit: &Commit) {
         self.push(commit.changes());
@@ -74,10 +126,9 @@ impl Tracker {
     pub fn sync(&mut self, path: &Path) -> Result<&mut Tracked, ToolError> {
         self.clock += 1;
         let clock = self.clock;
-        let on_disk = file::stamp_of(path)?;
-        let fresh = match (self.files.get(path), &on_disk) {
-            (Some(t), Some(stamp)) => t.stamp != *stamp,
-            _ => true,
+        let fresh = match self.files.get_mut(path) {
+            Some(t) => !t.unchanged_on_disk(path)?,
+            None => true,
         };
         if fresh {
             let loaded = file::load(path)?;
@@ -90,6 +141,7 @@ impl Tracker {
                     t.push(changes);
                     t.board = board;
                     t.stamp = loaded.stamp;
+                    t.stat = loaded.stat;
                 }
                 None => {
                     self.evict();
@@ -99,6 +151,7 @@ impl Tracker {
                         Tracked {
                             board: loaded.board,
                             stamp: loaded.stamp,
+                            stat: loaded.stat,
                             log: VecDeque::new(),
                             first_revision,
                             last_returned: None,
@@ -117,7 +170,7 @@ impl Tracker {
     }
 
     /// Starts tracking a board this process has just written (create, save as).
-    pub fn adopt(&mut self, path: &Path, board: Board, stamp: Stamp) {
+    pub fn adopt(&mut self, path: &Path, board: Board, saved: Saved) {
         self.evict();
         self.clock += 1;
         let first_revision = board.revision();
@@ -125,7 +178,8 @@ impl Tracker {
             path.to_path_buf(),
             Tracked {
                 board,
-                stamp,
+                stamp: saved.stamp,
+                stat: saved.stat,
                 log: VecDeque::new(),
                 first_revision,
                 last_returned: None,

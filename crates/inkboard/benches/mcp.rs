@@ -18,8 +18,9 @@
 //!   path (the server tracks boards by path and content hash, so reusing one path
 //!   would measure a diff against the board it already holds) and lets the server
 //!   read it once with a cheap `find` before the timed batch, as an agent reads a
-//!   board before editing it. The timed call then still re-checks the file on disk
-//!   (read and hash) and writes it atomically, but does not parse it. The cold
+//!   board before editing it. The timed call then still checks the file on disk
+//!   (its stat at the start; read and hash right before the write) and writes it
+//!   atomically, but does not parse it. The cold
 //!   case, first touch including the parse, is reported beside it for reference.
 //! - Board files live under Cargo's target temporary folder, on the same disk as
 //!   the project, so the atomic write's fsyncs are real ones (`INKBOARD_BENCH_DIR`

@@ -1,6 +1,7 @@
 //! The JSON form of a board: the file document, and the compact form of single
 //! objects that tool reads return. Both share one writer and one reader, so a read
-//! shows an object exactly as the file holds it (images aside, see [`Detail`]).
+//! shows an object exactly as the file holds it (images aside, see [`Detail`]). The
+//! writer speaks to a sink (`sink.rs`): a `Value` tree for reads, file text for saves.
 //!
 //! Writing is compact: fields at their default are left out, numbers are rounded to
 //! 0.01, and keys come in a fixed order (the known fields as documented on
@@ -13,6 +14,7 @@ mod migrate;
 mod object;
 mod pretty;
 mod read;
+mod sink;
 
 pub use board::{board_from_json, board_to_json, to_pretty_string};
 pub use object::{num, object_from_json, object_from_json_at, object_to_json, style_to_json};

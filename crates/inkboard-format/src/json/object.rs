@@ -9,6 +9,7 @@ use inkboard_core::{
 use serde_json::{Map, Number, Value};
 
 use super::read::{describe, index, join, number_value, Fields};
+use super::sink::{Sink, Tree};
 use super::Detail;
 use crate::FormatError;
 
@@ -40,8 +41,13 @@ const TYPES: &str = "shape, connector, image, ink, group";
 /// A non-finite number (which the model should never hold) is written as 0: a file
 /// that cannot be read back would lose the whole board, not one coordinate.
 pub fn num(v: f64) -> Value {
+    Value::Number(number(v))
+}
+
+/// [`num`] as a bare [`Number`], for a [`Sink`].
+pub(crate) fn number(v: f64) -> Number {
     if !v.is_finite() {
-        return Value::from(0);
+        return Number::from(0);
     }
     // Beyond 1e15 a double has no hundredths to round, and scaling could overflow.
     let r = if v.abs() < 1e15 {
@@ -50,83 +56,90 @@ pub fn num(v: f64) -> Value {
         v
     };
     if r.trunc() == r && r.abs() < 9e15 {
-        Value::from(r as i64)
+        Number::from(r as i64)
     } else {
-        Number::from_f64(r).map_or(Value::from(0), Value::Number)
+        Number::from_f64(r).unwrap_or(Number::from(0))
     }
 }
 
 /// Inserts the style fields that are set, in the documented order: fill, stroke,
 /// stroke_width, dash, font_size, text_color, align, valign, opacity.
 pub fn style_to_json(style: &Style, out: &mut Map<String, Value>) {
-    write_style(style, out, false);
+    let mut tree = Tree::default();
+    tree.open_object();
+    write_style(style, &mut tree, false);
+    tree.close();
+    out.extend(tree.finish_object());
 }
 
 /// Writes a style; ink strokes call their stroke `color` and `width`, written first,
 /// by the caller's order, so here they are skipped.
-fn write_style(style: &Style, out: &mut Map<String, Value>, ink: bool) {
-    let color = |c: Option<inkboard_core::Color>| c.map(|c| Value::from(c.to_string()));
-    let fields: [(&str, Option<Value>); 9] = [
-        ("fill", color(style.fill)),
-        ("stroke", if ink { None } else { color(style.stroke) }),
-        (
-            "stroke_width",
-            if ink {
-                None
-            } else {
-                style.stroke_width.map(num)
-            },
-        ),
-        ("dash", style.dash.map(|d| Value::from(d.name()))),
-        ("font_size", style.font_size.map(num)),
-        ("text_color", color(style.text_color)),
-        ("align", style.align.map(|a| Value::from(a.name()))),
-        ("valign", style.valign.map(|a| Value::from(a.name()))),
-        ("opacity", style.opacity.map(num)),
-    ];
-    for (key, value) in fields {
-        if let Some(value) = value {
-            out.insert(key.to_string(), value);
+fn write_style(style: &Style, out: &mut impl Sink, ink: bool) {
+    if let Some(c) = style.fill {
+        out.text_field("fill", &c.to_string());
+    }
+    if !ink {
+        if let Some(c) = style.stroke {
+            out.text_field("stroke", &c.to_string());
         }
+        if let Some(w) = style.stroke_width {
+            out.number_field("stroke_width", number(w));
+        }
+    }
+    if let Some(d) = style.dash {
+        out.text_field("dash", d.name());
+    }
+    if let Some(n) = style.font_size {
+        out.number_field("font_size", number(n));
+    }
+    if let Some(c) = style.text_color {
+        out.text_field("text_color", &c.to_string());
+    }
+    if let Some(a) = style.align {
+        out.text_field("align", a.name());
+    }
+    if let Some(a) = style.valign {
+        out.text_field("valign", a.name());
+    }
+    if let Some(n) = style.opacity {
+        out.number_field("opacity", number(n));
     }
 }
 
 /// Writes the unknown fields back, sorted (an `Extra` is a sorted map), skipping
-/// names the record's type knows. A value that is not valid JSON text (only a buggy
-/// caller can make one) is written as a JSON string rather than lost.
-pub(crate) fn write_extra(
-    extra: &Extra,
-    known: &[&str],
-    styled: bool,
-    out: &mut Map<String, Value>,
-) {
+/// names the record's type knows: `known`, and the style fields when `styled`.
+/// Those cover every key the writers emit, so no key is written twice. A value that
+/// is not valid JSON text (only a buggy caller can make one) is written as a JSON
+/// string rather than lost.
+pub(crate) fn write_extra(extra: &Extra, known: &[&str], styled: bool, out: &mut impl Sink) {
     for (key, text) in extra {
-        let key_known = known.contains(&key.as_str())
-            || (styled && Style::FIELDS.contains(&key.as_str()))
-            || out.contains_key(key);
+        let key_known =
+            known.contains(&key.as_str()) || (styled && Style::FIELDS.contains(&key.as_str()));
         if key_known {
             continue;
         }
         let value = serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.clone()));
-        out.insert(key.clone(), value);
+        out.key(key);
+        out.value(value);
     }
 }
 
-fn rect(out: &mut Map<String, Value>, r: &Rect) {
-    out.insert("x".into(), num(r.x));
-    out.insert("y".into(), num(r.y));
-    out.insert("w".into(), num(r.w));
-    out.insert("h".into(), num(r.h));
+fn write_rect(out: &mut impl Sink, r: &Rect) {
+    out.number_field("x", number(r.x));
+    out.number_field("y", number(r.y));
+    out.number_field("w", number(r.w));
+    out.number_field("h", number(r.h));
 }
 
-fn end_to_json(end: &End) -> Value {
+fn write_end(out: &mut impl Sink, key: &str, end: &End) {
     match end {
-        End::Object(id) => Value::from(id.as_str()),
+        End::Object(id) => out.text_field(key, id.as_str()),
         End::Point(p) => {
-            let mut m = Map::new();
-            m.insert("x".into(), num(p.x));
-            m.insert("y".into(), num(p.y));
-            Value::Object(m)
+            out.key(key);
+            out.open_object();
+            out.number_field("x", number(p.x));
+            out.number_field("y", number(p.y));
+            out.close();
         }
     }
 }
@@ -155,76 +168,89 @@ fn data_url(image: &Image) -> String {
 /// then the object's unknown fields, sorted. Style fields come in the order of
 /// [`style_to_json`], each only when set.
 pub fn object_to_json(object: &Object, detail: Detail) -> Map<String, Value> {
-    // Room for a styled shape's usual fields, so the map does not grow and rehash
-    // several times per object (it showed in saves of large boards).
-    let mut out = Map::with_capacity(12);
-    out.insert("id".into(), Value::from(object.id.as_str()));
-    out.insert("type".into(), Value::from(object.kind.type_name()));
+    let mut tree = Tree::default();
+    write_object(object, detail, &mut tree);
+    tree.finish_object()
+}
+
+/// Writes an object as [`object_to_json`] documents it: the one place that knows
+/// which fields an object has, in what order, and when each is left out.
+pub(crate) fn write_object(object: &Object, detail: Detail, out: &mut impl Sink) {
+    out.open_object();
+    out.text_field("id", object.id.as_str());
+    out.text_field("type", object.kind.type_name());
     let known = match &object.kind {
         Kind::Shape(s) => {
             if s.geom != Geom::Rect {
-                out.insert("geom".into(), Value::from(s.geom.name()));
+                out.text_field("geom", s.geom.name());
             }
-            rect(&mut out, &s.bounds);
+            write_rect(out, &s.bounds);
             if !s.text.is_empty() {
-                out.insert("text".into(), Value::from(s.text.as_str()));
+                out.text_field("text", &s.text);
             }
-            style_to_json(&s.style, &mut out);
+            write_style(&s.style, out, false);
             SHAPE_KEYS
         }
         Kind::Connector(c) => {
-            out.insert("from".into(), end_to_json(&c.from));
-            out.insert("to".into(), end_to_json(&c.to));
+            write_end(out, "from", &c.from);
+            write_end(out, "to", &c.to);
             if !c.text.is_empty() {
-                out.insert("text".into(), Value::from(c.text.as_str()));
+                out.text_field("text", &c.text);
             }
             if c.route != Route::Orthogonal {
-                out.insert("route".into(), Value::from(c.route.name()));
+                out.text_field("route", c.route.name());
             }
             if c.start_arrow != Arrow::None {
-                out.insert("start_arrow".into(), Value::from(c.start_arrow.name()));
+                out.text_field("start_arrow", c.start_arrow.name());
             }
             if c.end_arrow != Arrow::Arrow {
-                out.insert("end_arrow".into(), Value::from(c.end_arrow.name()));
+                out.text_field("end_arrow", c.end_arrow.name());
             }
-            style_to_json(&c.style, &mut out);
+            write_style(&c.style, out, false);
             CONNECTOR_KEYS
         }
         Kind::Image(i) => {
-            rect(&mut out, &i.bounds);
-            out.insert("format".into(), Value::from(i.format.name()));
+            write_rect(out, &i.bounds);
+            out.text_field("format", i.format.name());
             match detail {
-                Detail::File => out.insert("data".into(), Value::from(data_url(i))),
-                Detail::Read => out.insert("bytes".into(), Value::from(i.data.len())),
+                Detail::File => out.text_field("data", &data_url(i)),
+                Detail::Read => out.number_field("bytes", Number::from(i.data.len())),
             };
-            style_to_json(&i.style, &mut out);
+            write_style(&i.style, out, false);
             IMAGE_KEYS
         }
         Kind::Ink(k) => {
-            let points = k
-                .points
-                .iter()
-                .map(|p| Value::Array(vec![num(p.x), num(p.y)]))
-                .collect();
-            out.insert("points".into(), Value::Array(points));
+            out.key("points");
+            out.open_list(false);
+            for p in &k.points {
+                out.open_list(true);
+                out.number(number(p.x));
+                out.number(number(p.y));
+                out.close();
+            }
+            out.close();
             if let Some(c) = k.style.stroke {
-                out.insert("color".into(), Value::from(c.to_string()));
+                out.text_field("color", &c.to_string());
             }
             if let Some(w) = k.style.stroke_width {
-                out.insert("width".into(), num(w));
+                out.number_field("width", number(w));
             }
-            write_style(&k.style, &mut out, true);
+            write_style(&k.style, out, true);
             INK_KEYS
         }
         Kind::Group(g) => {
-            let ids = g.members.iter().map(|m| Value::from(m.as_str())).collect();
-            out.insert("ids".into(), Value::Array(ids));
+            out.key("ids");
+            out.open_list(true);
+            for m in &g.members {
+                out.text(m.as_str());
+            }
+            out.close();
             GROUP_KEYS
         }
     };
     let styled = !matches!(object.kind, Kind::Group(_));
-    write_extra(&object.extra, known, styled, &mut out);
-    out
+    write_extra(&object.extra, known, styled, out);
+    out.close();
 }
 
 /// Reads an object from its JSON form. Errors name the field (`geom: unknown geom

@@ -78,7 +78,7 @@ impl BoardTool for CreateBoard {
                 name: p.name.clone(),
             })
             .collect();
-        engine.adopt(&path, board, saved.stamp);
+        engine.adopt(&path, board, saved);
         Ok(Reply::Json(to_value(&CreateBoardOutput {
             path: path.display().to_string(),
             pages,
@@ -130,11 +130,7 @@ impl BoardTool for SaveBoard {
         let path = board_path(a.path.as_deref())?;
         let (target, bytes) = match &a.copy_to {
             None => {
-                let bytes = engine.tracked(&path, |t| {
-                    let saved = file::save(&path, &t.board, Some(&t.stamp))?;
-                    t.stamp = saved.stamp;
-                    Ok(saved.bytes)
-                })?;
+                let bytes = engine.tracked(&path, |t| Ok(t.save(&path)?.bytes))?;
                 (path, bytes)
             }
             Some(copy) => {
@@ -161,8 +157,9 @@ impl BoardTool for SaveBoard {
                         other => other.into(),
                     })?
                 };
-                engine.adopt(&target, board, saved.stamp);
-                (absolute(&target)?, saved.bytes)
+                let bytes = saved.bytes;
+                engine.adopt(&target, board, saved);
+                (absolute(&target)?, bytes)
             }
         };
         Ok(Reply::Json(to_value(&SaveBoardOutput {
