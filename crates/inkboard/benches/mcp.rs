@@ -350,6 +350,32 @@ async fn flow200_and_read(dir: &Path) -> Vec<Row> {
         Row::info("read_board answer: whole result", bytes(whole))
             .note("text + structuredContent + envelope: what crosses the pipe".into()),
     );
+
+    // render of that page: the PNG (longest side 1600) and the summary, as the
+    // agent gets them, with the server holding the board.
+    let mut samples = Samples::default();
+    let mut png_bytes = 0;
+    for i in 0..WARMUP + ITERATIONS {
+        let m = server.call("render", json!({"path": last_board})).await;
+        if i >= WARMUP {
+            samples.push(&m);
+        }
+        png_bytes = m
+            .result
+            .content
+            .iter()
+            .filter_map(|c| c.as_image())
+            .map(|i| i.data.len())
+            .sum();
+    }
+    rows.push(
+        Row::time(
+            &format!("render of that page ({objects} objects), 1600 px PNG"),
+            &mut samples,
+            Duration::from_millis(25),
+        )
+        .note(format!("image content {} (base64)", bytes(png_bytes))),
+    );
     server.stop().await;
     rows
 }
