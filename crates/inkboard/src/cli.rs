@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+use inkboard_format::FormatError;
 use inkboard_tools::{Engine, Reply, ToolError};
 use serde_json::{json, Value};
 
@@ -101,10 +102,21 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             title,
             pages,
             overwrite,
-        } => (
-            "create_board".to_string(),
-            json!({"path": file, "title": title, "pages": pages, "overwrite": overwrite}),
-        ),
+        } => {
+            let args =
+                json!({"path": file, "title": title, "pages": pages, "overwrite": overwrite});
+            return Ok(match engine.call("create_board", drop_nulls(args)) {
+                // The tool's message speaks of its argument; here it is a flag.
+                Err(ToolError::File(FormatError::AlreadyExists { path })) => {
+                    eprintln!(
+                        "inkboard new: {} already exists: choose another path, or pass --overwrite to replace it",
+                        path.display()
+                    );
+                    ExitCode::from(1)
+                }
+                other => print_reply("create_board", other),
+            });
+        }
         Command::Batch {
             file,
             ops,

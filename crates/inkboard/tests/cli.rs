@@ -152,7 +152,11 @@ fn new_board() {
     let before = fs::read(&path).unwrap();
     let out = inkboard(dir.path(), &["new", "plan.inkboard"]);
     assert_eq!(code(&out), 1);
-    assert!(stderr(&out).contains("already exists"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("already exists") && stderr(&out).contains("--overwrite"),
+        "{}",
+        stderr(&out)
+    );
     assert_eq!(fs::read(&path).unwrap(), before);
     let out = inkboard(dir.path(), &["new", "plan.inkboard", "--overwrite"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
