@@ -62,6 +62,19 @@ impl FileKind {
         })
     }
 
+    /// The file name of `path` without its board extension:
+    /// `plans/Q3 roadmap.inkboard.json` → `Q3 roadmap`. Other names come back whole.
+    pub fn stem(path: &Path) -> String {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        match FileKind::from_path(path) {
+            Ok(kind) => name[..name.len() - kind.extension().len()].to_string(),
+            Err(_) => name,
+        }
+    }
+
     /// The extension, with its dot.
     pub fn extension(self) -> &'static str {
         match self {

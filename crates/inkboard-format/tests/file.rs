@@ -374,3 +374,16 @@ fn two_processes_lose_no_update() {
         [".shared.inkboard.lock", "shared.inkboard"]
     );
 }
+
+#[test]
+fn the_stem_is_the_name_without_its_board_extension() {
+    use inkboard_format::FileKind;
+    for (path, stem) in [
+        ("plans/Q3 roadmap.inkboard", "Q3 roadmap"),
+        ("a.b.inkboard.json", "a.b"),
+        ("X.TABLEAU.JSON", "X"),
+        ("notes.json", "notes.json"),
+    ] {
+        assert_eq!(FileKind::stem(std::path::Path::new(path)), stem, "{path}");
+    }
+}

@@ -49,6 +49,15 @@ impl JsonSchema for PageRef {
 }
 
 impl PageRef {
+    /// The page `page` names, or the first page when it is absent: where a call
+    /// without `page` acts.
+    pub fn resolve_or_first(page: Option<&PageRef>, board: &Board) -> Result<PageId, ToolError> {
+        match page {
+            Some(p) => p.resolve(board),
+            None => Ok(board.pages()[0].id),
+        }
+    }
+
     /// Finds the page on a board; the error lists the pages there are.
     pub fn resolve(&self, board: &Board) -> Result<PageId, ToolError> {
         let pages = board.pages();

@@ -10,7 +10,6 @@ use serde_json::{Map, Value};
 
 use crate::args::PageRef;
 use crate::catalog::{catalog, find_tool, Run};
-use crate::engine::first_page;
 use crate::tool::{BoardTool, Cx, Hints, Tool};
 use crate::{refs, Engine, Reply, ToolError};
 
@@ -96,10 +95,7 @@ impl BoardTool for Batch {
         }
         let atomic = args.atomic.unwrap_or(true);
         let out = engine.edit(args.path.as_deref(), |tx| {
-            let page = match &args.page {
-                Some(p) => p.resolve(tx.board())?,
-                None => first_page(tx),
-            };
+            let page = PageRef::resolve_or_first(args.page.as_ref(), tx.board())?;
             let outcome = run_operations(tx, page, operations);
             match outcome.failed {
                 // Point 6: atomic failure is a tool error, and the transaction is

@@ -68,10 +68,7 @@ impl Engine {
                 }
                 let args = Value::Object(args);
                 self.edit(path.as_deref(), |tx| {
-                    let page = match &page {
-                        Some(p) => p.resolve(tx.board())?,
-                        None => first_page(tx),
-                    };
+                    let page = PageRef::resolve_or_first(page.as_ref(), tx.board())?;
                     run(&mut Cx { tx, page }, args.clone())
                 })
                 .map(Reply::Json)
@@ -136,11 +133,6 @@ impl Engine {
         let mut tracker = self.tracker.lock().unwrap_or_else(|e| e.into_inner());
         tracker.adopt(path, board, saved);
     }
-}
-
-/// The first page of the board: where calls without `page` act.
-pub(crate) fn first_page(tx: &Transaction<'_>) -> inkboard_core::PageId {
-    tx.board().pages()[0].id
 }
 
 /// Removes and parses one argument.

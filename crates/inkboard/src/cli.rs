@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use inkboard_format::FormatError;
+use inkboard_format::{FileKind, FormatError};
 use inkboard_tools::{Engine, Reply, ToolError};
 use serde_json::{json, Value};
 
@@ -194,15 +194,7 @@ fn page_value(page: String) -> Value {
 
 /// `plans/flow.inkboard` → `plans/flow.png`.
 fn png_beside(board: &std::path::Path) -> PathBuf {
-    let name = board
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default();
-    let stem = [".inkboard.json", ".tableau.json", ".inkboard"]
-        .iter()
-        .find_map(|e| name.strip_suffix(e))
-        .unwrap_or(&name);
-    board.with_file_name(format!("{stem}.png"))
+    board.with_file_name(format!("{}.png", FileKind::stem(board)))
 }
 
 /// Prints a tool's answer as the MCP tool would give it.

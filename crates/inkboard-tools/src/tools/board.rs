@@ -88,15 +88,7 @@ impl BoardTool for CreateBoard {
 
 /// A title from the file name: `plans/Q3 roadmap.inkboard` → "Q3 roadmap".
 fn default_title(path: &Path) -> String {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default();
-    let stem = [".inkboard.json", ".tableau.json", ".inkboard"]
-        .iter()
-        .find_map(|ext| name.strip_suffix(ext))
-        .unwrap_or(&name);
-    stem.to_string()
+    file::FileKind::stem(path)
 }
 
 pub struct SaveBoard;

@@ -48,10 +48,7 @@ fn board_and_page(
     page: &Option<PageRef>,
 ) -> Result<(Board, PageId), ToolError> {
     engine.tracked(path, |t| {
-        let page = match page {
-            Some(p) => p.resolve(&t.board)?,
-            None => t.board.pages()[0].id,
-        };
+        let page = PageRef::resolve_or_first(page.as_ref(), &t.board)?;
         Ok((t.board.clone(), page))
     })
 }
@@ -191,14 +188,15 @@ enum Target {
 }
 
 fn target_of(output: &str) -> Result<(Target, &'static str), ToolError> {
+    // Board files are whatever the format crate accepts, named by their extension.
+    if let Ok(kind) = file::FileKind::from_path(Path::new(output)) {
+        return Ok((Target::Board, &kind.extension()[1..]));
+    }
     let lower = output.to_ascii_lowercase();
     let found = [
         (".svg", Target::Svg, "svg"),
         (".png", Target::Png, "png"),
         (".pdf", Target::Pdf, "pdf"),
-        (".inkboard", Target::Board, "inkboard"),
-        (".inkboard.json", Target::Board, "inkboard.json"),
-        (".tableau.json", Target::Board, "tableau.json"),
     ]
     .into_iter()
     .find(|(ext, _, _)| lower.ends_with(ext));
