@@ -1,0 +1,132 @@
+//! Layout benchmarks (plain `std::time`, medians of repeated runs):
+//!
+//! - the layered, tree and grid layouts of `bench200` (200 nodes, 300 edges); the
+//!   layered one must stay within 50 ms;
+//! - quality side by side with Graphviz `dot` on every fixture, when `dot` is on
+//!   PATH: crossings, bends, area and time (dot's includes starting the process).
+//!
+//! Run with `cargo bench -p inkboard-layout --bench layout`.
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use std::time::{Duration, Instant};
+
+use inkboard_layout::{layout, Algorithm, Direction, Options};
+
+fn median(mut f: impl FnMut(), runs: usize) -> Duration {
+    f();
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[runs / 2]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn main() {
+    let big = common::fixture("bench200");
+    assert_eq!((big.graph.nodes.len(), big.graph.edges.len()), (200, 300));
+    for algorithm in [Algorithm::Layered, Algorithm::Tree, Algorithm::Grid] {
+        let options = Options {
+            algorithm,
+            ..Options::default()
+        };
+        let t = median(
+            || {
+                std::hint::black_box(layout(&big.graph, &options).expect("layout"));
+            },
+            21,
+        );
+        let budget = if algorithm == Algorithm::Layered {
+            if ms(t) <= 50.0 {
+                " (budget 50 ms: ok)"
+            } else {
+                " (budget 50 ms: OVER)"
+            }
+        } else {
+            ""
+        };
+        println!(
+            "{algorithm:?} 200 nodes / 300 edges: {:.2} ms{budget}",
+            ms(t)
+        );
+    }
+
+    let dot = common::have_dot();
+    if !dot {
+        println!("\n`dot` is not on PATH: the comparison with Graphviz is skipped.");
+    }
+    println!(
+        "\n{:<13} {:>5} | {:>9} {:>6} {:>10} {:>8} | {:>9} {:>6} {:>10} {:>8} | {:>6} {:>6}",
+        "fixture",
+        "dir",
+        "crossings",
+        "bends",
+        "area",
+        "ms",
+        "dot cross",
+        "bends",
+        "area",
+        "ms",
+        "cross%",
+        "area%"
+    );
+    for name in common::FIXTURES {
+        let fx = common::fixture(name);
+        for direction in [Direction::Down, Direction::Right] {
+            let options = Options {
+                direction,
+                ..Options::default()
+            };
+            let mut out = None;
+            let t = median(
+                || out = Some(layout(&fx.graph, &options).expect("layout")),
+                5,
+            );
+            let ours = common::quality_of(out.as_ref().expect("ran"), &fx.graph);
+            let mut line = format!(
+                "{:<13} {:>5} | {:>9} {:>6} {:>10.0} {:>8.2} |",
+                name,
+                format!("{direction:?}").to_lowercase(),
+                ours.crossings,
+                ours.bends,
+                ours.area,
+                ms(t)
+            );
+            if let Some(d) = dot.then(|| common::dot(&fx.graph, &options)).flatten() {
+                let theirs = common::quality(&d.nodes, &fx.graph.nodes, &d.paths, &d.ends);
+                let pct = |a: f64, b: f64| {
+                    if b == 0.0 {
+                        if a == 0.0 {
+                            100.0
+                        } else {
+                            f64::INFINITY
+                        }
+                    } else {
+                        100.0 * a / b
+                    }
+                };
+                line += &format!(
+                    " {:>9} {:>6} {:>10.0} {:>8.2} | {:>5.0}% {:>5.0}%",
+                    theirs.crossings,
+                    theirs.bends,
+                    theirs.area,
+                    ms(d.took),
+                    pct(ours.crossings as f64, theirs.crossings as f64),
+                    pct(ours.area, theirs.area)
+                );
+            } else {
+                line += " (no dot)";
+            }
+            println!("{line}");
+        }
+    }
+}

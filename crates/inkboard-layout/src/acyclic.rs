@@ -1,0 +1,177 @@
+//! Breaking cycles: which edges to turn around so that the graph becomes acyclic
+//! and every other edge can run with the layout's direction. Finding the fewest is
+//! NP-hard; the greedy order of Eades, Lin and Smyth (sources first, sinks last,
+//! otherwise the node with the most weight going out rather than in) reverses few,
+//! and a second pass turns back every reversed edge that closes no cycle on its
+//! own, so that the set is minimal: no edge in it could be spared.
+
+/// For each edge `(source, target, weight)` of a graph on `n` nodes (no self
+/// loops), whether to reverse it. Ties go to the earlier node, so a plain cycle
+/// given as a → b → c → a has its closing edge c → a reversed.
+pub(crate) fn reversed(n: usize, edges: &[(usize, usize, i64)]) -> Vec<bool> {
+    let mut out_w = vec![0i64; n];
+    let mut in_w = vec![0i64; n];
+    let mut outs: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut ins: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, &(s, t, w)) in edges.iter().enumerate() {
+        out_w[s] += w;
+        in_w[t] += w;
+        outs[s].push(i);
+        ins[t].push(i);
+    }
+    let (mut out_deg, mut in_deg): (Vec<usize>, Vec<usize>) = (
+        outs.iter().map(Vec::len).collect(),
+        ins.iter().map(Vec::len).collect(),
+    );
+    let mut gone = vec![false; n];
+    let mut head: Vec<usize> = Vec::with_capacity(n);
+    let mut tail: Vec<usize> = Vec::new();
+    let mut left = n;
+    let remove = |v: usize,
+                  gone: &mut Vec<bool>,
+                  out_deg: &mut Vec<usize>,
+                  in_deg: &mut Vec<usize>,
+                  out_w: &mut Vec<i64>,
+                  in_w: &mut Vec<i64>| {
+        gone[v] = true;
+        for &e in &outs[v] {
+            let (_, t, w) = edges[e];
+            in_deg[t] -= 1;
+            in_w[t] -= w;
+        }
+        for &e in &ins[v] {
+            let (s, _, w) = edges[e];
+            out_deg[s] -= 1;
+            out_w[s] -= w;
+        }
+    };
+    while left > 0 {
+        // Sinks go to the end, sources to the front, as long as there are any.
+        let mut moved = true;
+        while moved {
+            moved = false;
+            for v in 0..n {
+                if gone[v] {
+                    continue;
+                }
+                if out_deg[v] == 0 {
+                    tail.push(v);
+                } else if in_deg[v] == 0 {
+                    head.push(v);
+                } else {
+                    continue;
+                }
+                remove(
+                    v,
+                    &mut gone,
+                    &mut out_deg,
+                    &mut in_deg,
+                    &mut out_w,
+                    &mut in_w,
+                );
+                left -= 1;
+                moved = true;
+            }
+        }
+        if left == 0 {
+            break;
+        }
+        let pick = (0..n)
+            .filter(|&v| !gone[v])
+            .max_by_key(|&v| (out_w[v] - in_w[v], std::cmp::Reverse(v)));
+        if let Some(v) = pick {
+            head.push(v);
+            remove(
+                v,
+                &mut gone,
+                &mut out_deg,
+                &mut in_deg,
+                &mut out_w,
+                &mut in_w,
+            );
+            left -= 1;
+        }
+    }
+    head.extend(tail.into_iter().rev());
+    let mut pos = vec![0usize; n];
+    for (i, &v) in head.iter().enumerate() {
+        pos[v] = i;
+    }
+    let mut flip: Vec<bool> = edges.iter().map(|&(s, t, _)| pos[s] > pos[t]).collect();
+    minimise(n, edges, &mut flip);
+    flip
+}
+
+/// Turns back each reversed edge whose own direction closes no cycle with the
+/// edges as they now stand.
+fn minimise(n: usize, edges: &[(usize, usize, i64)], flip: &mut [bool]) {
+    let flipped: Vec<usize> = (0..edges.len()).filter(|&e| flip[e]).collect();
+    // Each test is a search of the whole graph; past this many the greedy order
+    // is left as it is rather than spending quadratic time on a huge tangle.
+    if flipped.len() > 2000 {
+        return;
+    }
+    let mut outs: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (e, &(s, t, _)) in edges.iter().enumerate() {
+        let (a, _) = if flip[e] { (t, s) } else { (s, t) };
+        outs[a].push(e);
+    }
+    let mut seen = vec![0usize; n];
+    let mut stamp = 0;
+    let mut stack = Vec::new();
+    for e in flipped {
+        let (s, t, _) = edges[e];
+        // Restoring s → t closes a cycle when t already reaches s.
+        stamp += 1;
+        stack.clear();
+        stack.push(t);
+        seen[t] = stamp;
+        let mut reaches = false;
+        while let Some(v) = stack.pop() {
+            if v == s {
+                reaches = true;
+                break;
+            }
+            for &f in &outs[v] {
+                if f == e {
+                    continue;
+                }
+                let (fs, ft, _) = edges[f];
+                let w = if flip[f] { fs } else { ft };
+                if seen[w] != stamp {
+                    seen[w] = stamp;
+                    stack.push(w);
+                }
+            }
+        }
+        if !reaches {
+            flip[e] = false;
+            outs[t].retain(|&f| f != e);
+            outs[s].push(e);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plain_cycle_loses_its_closing_edge() {
+        let edges = [(0, 1, 1), (1, 2, 1), (2, 0, 1)];
+        assert_eq!(reversed(3, &edges), vec![false, false, true]);
+    }
+
+    #[test]
+    fn a_dag_keeps_every_edge() {
+        let edges = [(0, 1, 1), (0, 2, 1), (2, 1, 1), (1, 3, 1)];
+        assert_eq!(reversed(4, &edges), vec![false; 4]);
+    }
+
+    #[test]
+    fn two_way_edges_lose_one() {
+        let edges = [(0, 1, 1), (1, 0, 1)];
+        let r = reversed(2, &edges);
+        assert_eq!(r.iter().filter(|&&f| f).count(), 1);
+    }
+}

@@ -1,0 +1,133 @@
+//! The abstract frame the algorithms work in: "along" a layer (the cross axis) and
+//! "deep" across layers (the axis edges run on). [`Frame`] maps node sizes into it
+//! and the result back onto the page for a [`Direction`], so that each algorithm is
+//! written once, for one direction.
+
+use crate::{Direction, Graph, Layout, Point};
+
+/// Node sizes in the abstract frame: `a` along the layer, `d` across layers.
+pub(crate) struct Boxes {
+    pub a: Vec<f64>,
+    pub d: Vec<f64>,
+}
+
+impl Boxes {
+    pub fn of(graph: &Graph, frame: Frame) -> Boxes {
+        let (a, d) = graph
+            .nodes
+            .iter()
+            .map(|s| {
+                if frame.transposed() {
+                    (s.h, s.w)
+                } else {
+                    (s.w, s.h)
+                }
+            })
+            .unzip();
+        Boxes { a, d }
+    }
+
+    pub fn len(&self) -> usize {
+        self.a.len()
+    }
+}
+
+/// What an algorithm produces, in the abstract frame: each node's corner nearest
+/// the origin as (along, deep), and each input edge's path as (along, deep) points.
+#[derive(Default)]
+pub(crate) struct Placed {
+    pub at: Vec<(f64, f64)>,
+    pub paths: Vec<Vec<(f64, f64)>>,
+}
+
+impl Placed {
+    /// Straight paths from centre to centre for every edge.
+    pub fn straight_paths(&mut self, boxes: &Boxes, edges: &[(usize, usize)]) {
+        let centre = |n: usize| {
+            let (x, y) = self.at[n];
+            (x + boxes.a[n] / 2.0, y + boxes.d[n] / 2.0)
+        };
+        self.paths = edges
+            .iter()
+            .map(|&(s, t)| vec![centre(s), centre(t)])
+            .collect();
+    }
+}
+
+/// The mapping between the abstract frame and the page for one direction.
+#[derive(Clone, Copy)]
+pub(crate) struct Frame(Direction);
+
+impl Frame {
+    pub fn new(direction: Direction) -> Self {
+        Frame(direction)
+    }
+
+    /// True when layers run along the page's y axis (edges go right or left).
+    fn transposed(self) -> bool {
+        matches!(self.0, Direction::Right | Direction::Left)
+    }
+
+    /// The page layout: normalised so that the drawing starts at (0, 0), then
+    /// turned and mirrored for the direction.
+    pub fn to_page(self, graph: &Graph, placed: Placed) -> Layout {
+        let boxes = Boxes::of(graph, self);
+        let (mut a0, mut a1, mut d0, mut d1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+        for (n, &(a, d)) in placed.at.iter().enumerate() {
+            a0 = a0.min(a);
+            d0 = d0.min(d);
+            a1 = a1.max(a + boxes.a[n]);
+            d1 = d1.max(d + boxes.d[n]);
+        }
+        for &(a, d) in placed.paths.iter().flatten() {
+            a0 = a0.min(a);
+            d0 = d0.min(d);
+            a1 = a1.max(a);
+            d1 = d1.max(d);
+        }
+        if placed.at.is_empty() {
+            return Layout::default();
+        }
+        let (along, deep) = (a1 - a0, d1 - d0);
+        // A point of the abstract frame on the page; `size` is the extent of the
+        // thing whose near corner it is (zero for path points), which mirroring
+        // must take into account.
+        let map = |(a, d): (f64, f64), size: (f64, f64)| {
+            let (a, d) = (a - a0, d - d0);
+            match self.0 {
+                Direction::Down => Point { x: a, y: d },
+                Direction::Up => Point {
+                    x: a,
+                    y: deep - d - size.1,
+                },
+                Direction::Right => Point { x: d, y: a },
+                Direction::Left => Point {
+                    x: deep - d - size.1,
+                    y: a,
+                },
+            }
+        };
+        let nodes = placed
+            .at
+            .iter()
+            .enumerate()
+            .map(|(n, &p)| map(p, (boxes.a[n], boxes.d[n])))
+            .collect();
+        let edges = placed
+            .paths
+            .iter()
+            .map(|path| path.iter().map(|&p| map(p, (0.0, 0.0))).collect())
+            .collect();
+        let (width, height) = if self.transposed() {
+            (deep, along)
+        } else {
+            (along, deep)
+        };
+        Layout {
+            nodes,
+            edges,
+            width,
+            height,
+        }
+    }
+}

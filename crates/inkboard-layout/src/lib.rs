@@ -1,0 +1,196 @@
+//! Graph layout for inkboard: given the sizes of some boxes and the directed edges
+//! between them, where each box goes. Three arrangements: a layered
+//! (Sugiyama-style) drawing for flows and dependency graphs, a tidy tree for
+//! hierarchies, and a plain grid. This crate is pure geometry: it knows nothing of
+//! boards, ids, JSON or files; `inkboard-tools` maps a page onto a [`Graph`] and the
+//! [`Layout`] back onto the page.
+//!
+//! All three work in one abstract frame, "along" a layer and "deep" across layers,
+//! and [`Direction`] turns that frame into page coordinates at the end, so every
+//! algorithm supports every direction the same way.
+//!
+//! ```
+//! use inkboard_layout::{layout, Graph, Options, Size};
+//! let graph = Graph {
+//!     nodes: vec![Size::new(120.0, 60.0); 3],
+//!     edges: vec![(0, 1), (0, 2)],
+//! };
+//! let out = layout(&graph, &Options::default()).unwrap();
+//! assert!(out.nodes[1].y > out.nodes[0].y + 60.0);
+//! ```
+
+mod acyclic;
+mod frame;
+mod grid;
+mod layered;
+pub mod metrics;
+mod normal;
+mod order;
+mod simplex;
+mod tree;
+
+use frame::{Boxes, Frame};
+
+/// The largest node side, spacing or coordinate the layout accepts. Coordinates
+/// are solved in whole units with 64-bit integers; this keeps every sum far from
+/// overflowing, and boards never come near it.
+pub const MAX_SIZE: f64 = 1e9;
+
+/// The width and height of a node.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Size {
+    pub w: f64,
+    pub h: f64,
+}
+
+impl Size {
+    pub fn new(w: f64, h: f64) -> Self {
+        Size { w, h }
+    }
+}
+
+/// A point: a node's top-left corner, or a point of an edge's path.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+}
+
+/// What to lay out: node sizes, and directed edges between node indices. Self
+/// loops, repeated edges and edges both ways are all allowed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Graph {
+    pub nodes: Vec<Size>,
+    pub edges: Vec<(usize, usize)>,
+}
+
+/// How nodes are arranged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Algorithm {
+    /// Layers along the direction: cycles broken, layers assigned by network
+    /// simplex, crossings reduced by median sweeps, coordinates by network simplex
+    /// so that edges run straight where they can.
+    #[default]
+    Layered,
+    /// A tidy tree: each node centred over its children, levels along the
+    /// direction. A graph that is not a tree is laid out along a spanning forest.
+    Tree,
+    /// Rows (or columns, going right or left) in the order the nodes are given.
+    Grid,
+}
+
+/// Which way edges run (for the grid: which way the rows advance).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Direction {
+    #[default]
+    Down,
+    Right,
+    Up,
+    Left,
+}
+
+/// The knobs of a layout.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Options {
+    pub algorithm: Algorithm,
+    pub direction: Direction,
+    /// The gap between neighbours within a layer (and between components).
+    pub node_spacing: f64,
+    /// The gap between consecutive layers.
+    pub layer_spacing: f64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            algorithm: Algorithm::Layered,
+            direction: Direction::Down,
+            node_spacing: 40.0,
+            layer_spacing: 60.0,
+        }
+    }
+}
+
+/// Where everything went.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Layout {
+    /// The top-left corner of each node, in the order of [`Graph::nodes`]. The
+    /// drawing starts at (0, 0).
+    pub nodes: Vec<Point>,
+    /// The path each edge takes, in the order of [`Graph::edges`]: from the centre
+    /// of its source through its bend points to the centre of its target (a self
+    /// loop is its node's centre twice).
+    pub edges: Vec<Vec<Point>>,
+    /// The size of the drawing: every node and every edge path lies within
+    /// (0, 0)–(width, height).
+    pub width: f64,
+    pub height: f64,
+}
+
+/// Why a graph could not be laid out.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum LayoutError {
+    /// An edge names a node index past the end of [`Graph::nodes`].
+    #[error("edge {edge} refers to node {node}, but there are only {nodes} nodes")]
+    NoSuchNode {
+        edge: usize,
+        node: usize,
+        nodes: usize,
+    },
+    /// A node's width or height is negative, not a number, or over [`MAX_SIZE`].
+    #[error("node {node} has a size of {w} × {h}: sizes must be between 0 and {MAX_SIZE}")]
+    BadSize { node: usize, w: f64, h: f64 },
+    /// A spacing is negative, not a number, or over [`MAX_SIZE`].
+    #[error("the spacing {0} must be between 0 and {MAX_SIZE}")]
+    BadSpacing(f64),
+    /// The drawing would be larger than [`MAX_SIZE`] in some direction.
+    #[error("the layout would be {0} units across, more than {MAX_SIZE}")]
+    TooLarge(f64),
+}
+
+/// Lays `graph` out. Deterministic: the same graph and options give the same
+/// layout.
+pub fn layout(graph: &Graph, options: &Options) -> Result<Layout, LayoutError> {
+    check(graph, options)?;
+    let frame = Frame::new(options.direction);
+    let boxes = Boxes::of(graph, frame);
+    let spacing = (options.node_spacing, options.layer_spacing);
+    let placed = match options.algorithm {
+        Algorithm::Layered => layered::layout(&boxes, &graph.edges, spacing),
+        Algorithm::Tree => tree::layout(&boxes, &graph.edges, spacing),
+        Algorithm::Grid => grid::layout(&boxes, &graph.edges, spacing),
+    };
+    let out = frame.to_page(graph, placed);
+    let extent = out.width.max(out.height);
+    if !extent.is_finite() || extent > MAX_SIZE {
+        return Err(LayoutError::TooLarge(extent));
+    }
+    Ok(out)
+}
+
+fn check(graph: &Graph, options: &Options) -> Result<(), LayoutError> {
+    let ok = |v: f64| v.is_finite() && (0.0..=MAX_SIZE).contains(&v);
+    for s in [options.node_spacing, options.layer_spacing] {
+        if !ok(s) {
+            return Err(LayoutError::BadSpacing(s));
+        }
+    }
+    for (node, s) in graph.nodes.iter().enumerate() {
+        if !ok(s.w) || !ok(s.h) {
+            return Err(LayoutError::BadSize {
+                node,
+                w: s.w,
+                h: s.h,
+            });
+        }
+    }
+    let nodes = graph.nodes.len();
+    for (edge, &(a, b)) in graph.edges.iter().enumerate() {
+        for node in [a, b] {
+            if node >= nodes {
+                return Err(LayoutError::NoSuchNode { edge, node, nodes });
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,303 @@
+//! Crossing reduction: the order of the nodes within each layer. As in `dot`, the
+//! search starts from a depth-first order, then alternates weighted-median sweeps
+//! down and up the layers with "transpose" passes that swap neighbours while that
+//! removes crossings, keeping the best order seen. It runs from two starting
+//! orders (following edges down from the sources, and up from the sinks) and keeps
+//! the better result.
+//!
+//! Every edge here joins consecutive layers: longer edges were already split by
+//! dummy nodes.
+
+/// Sweeps from one start; past this many the gains are negligible (dot's MaxIter).
+const MAX_ITER: usize = 24;
+/// Stop after this many sweeps without real progress (dot's MinQuit).
+const MIN_QUIT: usize = 8;
+
+/// Nodes in layers, each with its neighbours in the layers above and below.
+pub(crate) struct Layers {
+    pub layer_of: Vec<usize>,
+    up: Vec<Vec<(usize, i64)>>,
+    down: Vec<Vec<(usize, i64)>>,
+    count: usize,
+}
+
+impl Layers {
+    /// `segments` are (upper node, lower node, weight), the lower one layer below.
+    pub fn new(layer_of: Vec<usize>, segments: &[(usize, usize, i64)]) -> Layers {
+        let n = layer_of.len();
+        let mut up = vec![Vec::new(); n];
+        let mut down = vec![Vec::new(); n];
+        for &(u, v, w) in segments {
+            down[u].push((v, w));
+            up[v].push((u, w));
+        }
+        let count = layer_of.iter().max().map_or(0, |m| m + 1);
+        Layers {
+            layer_of,
+            up,
+            down,
+            count,
+        }
+    }
+
+    /// The order with the fewest crossings found.
+    pub fn order(&self) -> Vec<Vec<usize>> {
+        let mut best: Option<(i64, Vec<Vec<usize>>)> = None;
+        for from_top in [true, false] {
+            let mut order = self.initial(from_top);
+            let c = self.mincross(&mut order);
+            if best.as_ref().is_none_or(|(b, _)| c < *b) {
+                best = Some((c, order));
+            }
+            if c == 0 {
+                break;
+            }
+        }
+        best.map(|(_, o)| o).unwrap_or_default()
+    }
+
+    /// A depth-first order: nodes are appended to their layers as a search
+    /// following edges down from the sources (or up from the sinks) meets them,
+    /// so that what is connected starts out close together.
+    fn initial(&self, from_top: bool) -> Vec<Vec<usize>> {
+        let n = self.layer_of.len();
+        let mut layers = vec![Vec::new(); self.count];
+        let mut seen = vec![false; n];
+        let (back, forth) = if from_top {
+            (&self.up, &self.down)
+        } else {
+            (&self.down, &self.up)
+        };
+        let starts = (0..n)
+            .filter(|&v| back[v].is_empty())
+            .chain(0..n)
+            .collect::<Vec<_>>();
+        let mut stack = Vec::new();
+        for s in starts {
+            if seen[s] {
+                continue;
+            }
+            seen[s] = true;
+            stack.push(s);
+            while let Some(v) = stack.pop() {
+                layers[self.layer_of[v]].push(v);
+                // Pushed in reverse so that the first neighbour is visited first.
+                for &(w, _) in forth[v].iter().rev() {
+                    if !seen[w] {
+                        seen[w] = true;
+                        stack.push(w);
+                    }
+                }
+            }
+        }
+        layers
+    }
+
+    fn positions(&self, order: &[Vec<usize>]) -> Vec<usize> {
+        let mut pos = vec![0; self.layer_of.len()];
+        for layer in order {
+            for (i, &v) in layer.iter().enumerate() {
+                pos[v] = i;
+            }
+        }
+        pos
+    }
+
+    /// Improves `order` in place; returns its crossings.
+    fn mincross(&self, order: &mut Vec<Vec<usize>>) -> i64 {
+        let mut pos = self.positions(order);
+        self.transpose(order, &mut pos, false);
+        let mut best_c = self.crossings(order, &pos);
+        let mut best = order.clone();
+        let mut trying = 0;
+        for iter in 0..MAX_ITER {
+            if trying >= MIN_QUIT || best_c == 0 {
+                break;
+            }
+            trying += 1;
+            let reverse = iter % 4 >= 2;
+            self.median_sweep(order, &mut pos, iter % 2 == 0, reverse);
+            self.transpose(order, &mut pos, reverse);
+            let c = self.crossings(order, &pos);
+            if c <= best_c {
+                if (c as f64) < 0.995 * best_c as f64 {
+                    trying = 0;
+                }
+                best_c = c;
+                best.clone_from(order);
+            }
+        }
+        *order = best;
+        let mut pos = self.positions(order);
+        self.transpose(order, &mut pos, false);
+        self.crossings(order, &pos)
+    }
+
+    /// Sorts each layer by the weighted median of its neighbours' positions in the
+    /// layer just swept. Nodes without such neighbours keep their places.
+    fn median_sweep(&self, order: &mut [Vec<usize>], pos: &mut [usize], down: bool, reverse: bool) {
+        let layers: Vec<usize> = if down {
+            (1..order.len()).collect()
+        } else {
+            (0..order.len().saturating_sub(1)).rev().collect()
+        };
+        let mut ps = Vec::new();
+        for r in layers {
+            let adj = if down { &self.up } else { &self.down };
+            let mut movable: Vec<(f64, usize, usize)> = Vec::new();
+            let mut slots = Vec::new();
+            for (i, &v) in order[r].iter().enumerate() {
+                ps.clear();
+                ps.extend(adj[v].iter().map(|&(w, _)| pos[w] as f64));
+                if ps.is_empty() {
+                    continue;
+                }
+                ps.sort_by(f64::total_cmp);
+                movable.push((median(&ps), i, v));
+                slots.push(i);
+            }
+            movable.sort_by(|a, b| {
+                a.0.total_cmp(&b.0).then(if reverse {
+                    b.1.cmp(&a.1)
+                } else {
+                    a.1.cmp(&b.1)
+                })
+            });
+            for (slot, (_, _, v)) in slots.into_iter().zip(movable) {
+                order[r][slot] = v;
+                pos[v] = slot;
+            }
+        }
+    }
+
+    /// Swaps neighbours while that lowers the crossings (or, with `reverse`, keeps
+    /// them equal but non-zero, which lets the next sweep escape a plateau).
+    fn transpose(&self, order: &mut [Vec<usize>], pos: &mut [usize], reverse: bool) {
+        let mut candidate = vec![true; order.len()];
+        // Each round removes at least one crossing, so this always ends; the cap
+        // only bounds the time spent on huge graphs.
+        for _ in 0..order.len() * 4 + 16 {
+            let mut delta = 0;
+            for r in 0..order.len() {
+                if !candidate[r] {
+                    continue;
+                }
+                candidate[r] = false;
+                for i in 0..order[r].len().saturating_sub(1) {
+                    let (u, v) = (order[r][i], order[r][i + 1]);
+                    let c0 = self.pair(u, v, pos);
+                    let c1 = self.pair(v, u, pos);
+                    if c1 < c0 || (reverse && c0 > 0 && c1 == c0) {
+                        delta += c0 - c1;
+                        order[r].swap(i, i + 1);
+                        pos[u] = i + 1;
+                        pos[v] = i;
+                        candidate[r] = true;
+                        if r > 0 {
+                            candidate[r - 1] = true;
+                        }
+                        if r + 1 < order.len() {
+                            candidate[r + 1] = true;
+                        }
+                    }
+                }
+            }
+            if delta < 1 {
+                break;
+            }
+        }
+    }
+
+    /// The crossings among the edges of `u` and `v` when `u` is left of `v`.
+    fn pair(&self, u: usize, v: usize, pos: &[usize]) -> i64 {
+        let mut c = 0;
+        for adj in [&self.up, &self.down] {
+            for &(a, wa) in &adj[u] {
+                for &(b, wb) in &adj[v] {
+                    if pos[a] > pos[b] {
+                        c += wa * wb;
+                    }
+                }
+            }
+        }
+        c
+    }
+
+    /// All crossings, weighted: for each pair of layers, the inversions among the
+    /// lower ends of the edges sorted by their upper ends (a Fenwick tree count).
+    pub fn crossings(&self, order: &[Vec<usize>], pos: &[usize]) -> i64 {
+        let mut total = 0;
+        let mut edges: Vec<(usize, usize, i64)> = Vec::new();
+        for r in 0..order.len().saturating_sub(1) {
+            edges.clear();
+            for &u in &order[r] {
+                for &(v, w) in &self.down[u] {
+                    edges.push((pos[u], pos[v], w));
+                }
+            }
+            edges.sort_unstable();
+            let size = order[r + 1].len();
+            let mut tree = vec![0i64; size + 1];
+            let mut seen = 0i64;
+            for &(_, p, w) in &edges {
+                // Weight already counted at positions ≤ p.
+                let mut at_most = 0;
+                let mut i = p + 1;
+                while i > 0 {
+                    at_most += tree[i];
+                    i &= i - 1;
+                }
+                total += w * (seen - at_most);
+                seen += w;
+                let mut i = p + 1;
+                while i <= size {
+                    tree[i] += w;
+                    i += i & i.wrapping_neg();
+                }
+            }
+        }
+        total
+    }
+}
+
+/// The weighted median of sorted positions (Gansner et al.): the middle one, or
+/// between the two middle ones, leaning toward the side whose positions are
+/// packed closer.
+fn median(p: &[f64]) -> f64 {
+    let m = p.len() / 2;
+    if p.len() % 2 == 1 {
+        p[m]
+    } else if p.len() == 2 {
+        (p[0] + p[1]) / 2.0
+    } else {
+        let left = p[m - 1] - p[0];
+        let right = p[p.len() - 1] - p[m];
+        if left + right == 0.0 {
+            (p[m - 1] + p[m]) / 2.0
+        } else {
+            (p[m - 1] * right + p[m] * left) / (left + right)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn untangles_a_crossed_pair() {
+        // 0 → 3 and 1 → 2 cross when layer 1 is [2, 3] in the start order.
+        let layers = Layers::new(vec![0, 0, 1, 1], &[(0, 3, 1), (1, 2, 1)]);
+        let order = layers.order();
+        let pos = layers.positions(&order);
+        assert_eq!(layers.crossings(&order, &pos), 0);
+    }
+
+    #[test]
+    fn counts_crossings() {
+        let layers = Layers::new(vec![0, 0, 1, 1], &[(0, 3, 1), (1, 2, 2)]);
+        let order = vec![vec![0, 1], vec![2, 3]];
+        let pos = layers.positions(&order);
+        assert_eq!(layers.crossings(&order, &pos), 2);
+    }
+}

@@ -1,0 +1,597 @@
+//! `layout`: arranges shapes and the connectors between them with
+//! `inkboard-layout` (layered, tree or grid). This file maps the page onto that
+//! crate's plain graph and the result back onto the page:
+//!
+//! - the nodes are the shapes and images asked for (by default every one on the
+//!   page that no frame holds); a frame is one node whose contents are laid out
+//!   inside it first, the frame then sized to hold them, its padding and its
+//!   title, so nested frames work from the inside out;
+//! - the edges are the page's connectors between two of those nodes, a connector
+//!   to something inside a frame counting as one to the frame at the outer level;
+//! - the laid-out block keeps the top-left corner of what it arranged when nothing
+//!   else is in the way there, and otherwise moves right, past what is;
+//! - connectors are routed when drawn, from their ends, so moving shapes is all it
+//!   takes; ink inside a frame is laid out with its contents, and free-ended
+//!   connectors move with the frame.
+//!
+//! The Mermaid importer calls [`arrange`] directly.
+
+use std::collections::HashMap;
+
+use inkboard_core::{End, Geom, Kind, ObjectId, Point, Rect};
+use inkboard_layout as engine;
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use crate::args::{IdArg, Word};
+use crate::place;
+use crate::tool::{finite, Cx, EditTool, Hints, Ids, Tool};
+use crate::ToolError;
+
+inkboard_core::vocabulary! {
+    /// How `layout` arranges shapes.
+    pub enum Algorithm as "algorithm" { Layered = "layered", Tree = "tree", Grid = "grid" }
+}
+
+inkboard_core::vocabulary! {
+    /// Which way connectors run after `layout` (for a grid, which way rows advance).
+    pub enum Direction as "direction" { Down = "down", Right = "right", Up = "up", Left = "left" }
+}
+
+/// What [`arrange`] is asked to do.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct LayoutOptions {
+    pub algorithm: Algorithm,
+    pub direction: Direction,
+    /// The gap between neighbouring shapes; layers are 1.5 times as far apart, to
+    /// leave room for connectors and their labels. Default 40.
+    pub spacing: Option<f64>,
+}
+
+/// The gap between shapes when `spacing` is not given.
+const SPACING: f64 = 40.0;
+/// Inside a frame, contents keep this far from its border (as `place` does).
+const FRAME_PADDING: f64 = 20.0;
+
+pub struct Layout;
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LayoutArgs {
+    ids: Option<Vec<IdArg>>,
+    algorithm: Option<Word<Algorithm>>,
+    direction: Option<Word<Direction>>,
+    spacing: Option<f64>,
+}
+
+impl Tool for Layout {
+    const NAME: &'static str = "layout";
+    const DESCRIPTION: &'static str = "Arrange shapes (ids; default: all) so none overlap and connectors flow one way (direction); frames fit their contents.";
+    const HINTS: Hints = Hints::EDIT;
+    type Args = LayoutArgs;
+    type Output = Ids;
+}
+
+impl EditTool for Layout {
+    fn run(cx: &mut Cx<'_, '_>, a: LayoutArgs) -> Result<Ids, ToolError> {
+        let ids = match &a.ids {
+            Some(list) => {
+                let ids = IdArg::resolve_all(list, cx.board(), "ids")?;
+                for id in &ids {
+                    cx.on_page(id, "ids")?;
+                }
+                Some(ids)
+            }
+            None => None,
+        };
+        let spacing = finite("spacing", a.spacing)?;
+        if spacing.is_some_and(|s| s < 0.0) {
+            return Err(ToolError::args("'spacing' must be 0 or more"));
+        }
+        let opts = LayoutOptions {
+            algorithm: a.algorithm.map_or(Algorithm::Layered, |w| w.0),
+            direction: a.direction.map_or(Direction::Down, |w| w.0),
+            spacing,
+        };
+        arrange(cx, ids.as_deref(), &opts).map(|ids| Ids::of(&ids))
+    }
+}
+
+/// Lays out `ids` (None: every shape and image on the page that no frame holds)
+/// and returns the shapes placed, each frame followed by what it holds. Objects
+/// not named are left where they are, and the laid-out block does not overlap
+/// them.
+pub(crate) fn arrange(
+    cx: &mut Cx<'_, '_>,
+    ids: Option<&[ObjectId]>,
+    opts: &LayoutOptions,
+) -> Result<Vec<ObjectId>, ToolError> {
+    let page = Page::read(cx)?;
+    let top = page.top_level(cx, ids)?;
+    if top.is_empty() {
+        return Ok(Vec::new());
+    }
+    let spacing = opts.spacing.unwrap_or(SPACING);
+    let options = engine::Options {
+        algorithm: match opts.algorithm {
+            Algorithm::Layered => engine::Algorithm::Layered,
+            Algorithm::Tree => engine::Algorithm::Tree,
+            Algorithm::Grid => engine::Algorithm::Grid,
+        },
+        direction: match opts.direction {
+            Direction::Down => engine::Direction::Down,
+            Direction::Right => engine::Direction::Right,
+            Direction::Up => engine::Direction::Up,
+            Direction::Left => engine::Direction::Left,
+        },
+        node_spacing: spacing,
+        layer_spacing: spacing * 1.5,
+    };
+    // Sizes and relative places, inside out: every frame's contents are laid out
+    // before the frame itself is sized and placed among its siblings.
+    let mut plan = Plan {
+        rel: HashMap::new(),
+        size: HashMap::new(),
+        children: HashMap::new(),
+    };
+    let block = plan.solve(&page, &top, &options)?;
+    // Where the block goes: where its shapes began, unless something else is there.
+    let start = top
+        .iter()
+        .map(|&i| page.items[i].bounds)
+        .reduce(|a, b| a.union(&b))
+        .unwrap_or_default();
+    let moving = page.moving(&top);
+    let ancestors = page.ancestors_of(&top);
+    // Ink is not in the way: a stroke drawn around a diagram must not push the
+    // diagram elsewhere.
+    let obstacles: Vec<Rect> = (0..page.items.len())
+        .filter(|i| !moving[*i] && !ancestors.contains(i) && !page.items[*i].ink)
+        .map(|i| page.items[i].bounds)
+        .collect();
+    let origin = free_origin(&obstacles, start.x, start.y, block.0, block.1);
+    // Absolute bounds, outside in.
+    let mut target: HashMap<usize, Rect> = HashMap::new();
+    let mut stack: Vec<(usize, Point)> = top.iter().rev().map(|&i| (i, origin)).collect();
+    let mut order = Vec::new();
+    while let Some((i, base)) = stack.pop() {
+        let (x, y) = plan.rel[&i];
+        let (w, h) = plan.size[&i];
+        let r = Rect::new(base.x + x, base.y + y, w, h);
+        target.insert(i, r);
+        order.push(i);
+        if let Some(kids) = plan.children.get(&i) {
+            for &k in kids.iter().rev() {
+                stack.push((k, Point { x: r.x, y: r.y }));
+            }
+        }
+    }
+    // What moves with a frame but is not laid out: free-ended connectors.
+    let riders = page.riders(cx, &target);
+    for i in &order {
+        let (item, r) = (&page.items[*i], target[i]);
+        if item.ink {
+            shift(cx, &item.id, r.x - item.bounds.x, r.y - item.bounds.y)?;
+            continue;
+        }
+        cx.tx.edit(&item.id, |o| match &mut o.kind {
+            Kind::Shape(s) => s.bounds = r,
+            Kind::Image(im) => im.bounds = r,
+            _ => {}
+        })?;
+    }
+    for (id, dx, dy) in riders {
+        shift(cx, &id, dx, dy)?;
+    }
+    // Shapes laid out inside a frame that was not itself laid out stay in it.
+    if let Some(&parent) = ancestors.first() {
+        let held = order
+            .iter()
+            .filter_map(|i| target.get(i))
+            .copied()
+            .reduce(|a, b| a.union(&b));
+        let frame = &page.items[parent].id;
+        if let Some(grown) = held.and_then(|h| grown_to_hold(page.items[parent].bounds, h)) {
+            cx.tx.edit(frame, |o| {
+                if let Kind::Shape(s) = &mut o.kind {
+                    s.bounds = grown;
+                }
+            })?;
+        }
+    }
+    Ok(order.iter().map(|&i| page.items[i].id.clone()).collect())
+}
+
+/// A shape, image or ink stroke of the page, with the frame that holds it. Ink
+/// is laid out only inside a frame that is (or when named in `ids`).
+struct Item {
+    id: ObjectId,
+    bounds: Rect,
+    frame: bool,
+    ink: bool,
+    /// The title's width, for frames: a frame is never narrower.
+    min_w: f64,
+    /// The smallest frame holding this one, as an index into the items.
+    parent: Option<usize>,
+}
+
+/// The page as the layout sees it.
+struct Page {
+    items: Vec<Item>,
+    index: HashMap<ObjectId, usize>,
+    /// (from, to) item indices of the connectors between two items.
+    links: Vec<(usize, usize)>,
+}
+
+impl Page {
+    fn read(cx: &Cx<'_, '_>) -> Result<Page, ToolError> {
+        let board = cx.board();
+        let page = board
+            .page(cx.page)
+            .ok_or_else(|| ToolError::args("the page is gone"))?;
+        let mut items: Vec<Item> = page
+            .objects
+            .iter()
+            .filter_map(|o| match &o.kind {
+                Kind::Shape(s) => Some(Item {
+                    id: o.id.clone(),
+                    bounds: s.bounds,
+                    frame: s.geom == Geom::Frame,
+                    ink: false,
+                    min_w: if s.geom == Geom::Frame {
+                        title_width(&s.text, &s.style)
+                    } else {
+                        0.0
+                    },
+                    parent: None,
+                }),
+                Kind::Image(i) => Some(Item {
+                    id: o.id.clone(),
+                    bounds: i.bounds,
+                    frame: false,
+                    ink: false,
+                    min_w: 0.0,
+                    parent: None,
+                }),
+                Kind::Ink(_) => Some(Item {
+                    id: o.id.clone(),
+                    bounds: o.own_bounds()?,
+                    frame: false,
+                    ink: true,
+                    min_w: 0.0,
+                    parent: None,
+                }),
+                _ => None,
+            })
+            .collect();
+        let frames: Vec<usize> = (0..items.len()).filter(|&i| items[i].frame).collect();
+        for i in 0..items.len() {
+            items[i].parent = innermost(&items, &frames, i, &items[i].bounds);
+        }
+        let index: HashMap<ObjectId, usize> = items
+            .iter()
+            .enumerate()
+            .map(|(i, it)| (it.id.clone(), i))
+            .collect();
+        let links = page
+            .objects
+            .iter()
+            .filter_map(|o| match &o.kind {
+                Kind::Connector(c) => {
+                    let a = index.get(c.from.object()?)?;
+                    let b = index.get(c.to.object()?)?;
+                    Some((*a, *b))
+                }
+                _ => None,
+            })
+            .collect();
+        Ok(Page {
+            items,
+            index,
+            links,
+        })
+    }
+
+    /// The items laid out at the outer level, in order.
+    fn top_level(
+        &self,
+        cx: &Cx<'_, '_>,
+        ids: Option<&[ObjectId]>,
+    ) -> Result<Vec<usize>, ToolError> {
+        let Some(ids) = ids else {
+            return Ok((0..self.items.len())
+                .filter(|&i| self.items[i].parent.is_none() && !self.items[i].ink)
+                .collect());
+        };
+        // Groups stand for their members; connectors are not laid out.
+        let mut chosen: Vec<usize> = Vec::new();
+        let mut stack: Vec<ObjectId> = ids.iter().rev().cloned().collect();
+        let mut seen = 0;
+        while let Some(id) = stack.pop() {
+            seen += 1;
+            if seen > 100_000 {
+                break;
+            }
+            if let Some(&i) = self.index.get(&id) {
+                if !chosen.contains(&i) {
+                    chosen.push(i);
+                }
+            } else if let Some(Kind::Group(g)) = cx.board().object(&id).map(|o| &o.kind) {
+                stack.extend(g.members.iter().rev().cloned());
+            }
+        }
+        if chosen.is_empty() {
+            return Err(ToolError::args(
+                "'ids' holds no shapes or images to lay out: give shape ids, or leave 'ids' out to lay out the whole page",
+            ));
+        }
+        // What a chosen frame holds is laid out with it.
+        let within_chosen = |i: usize| {
+            let mut p = self.items[i].parent;
+            while let Some(f) = p {
+                if chosen.contains(&f) {
+                    return true;
+                }
+                p = self.items[f].parent;
+            }
+            false
+        };
+        Ok(chosen
+            .iter()
+            .copied()
+            .filter(|&i| !within_chosen(i))
+            .collect())
+    }
+
+    /// The items a frame holds directly, in page order.
+    fn children(&self, frame: usize) -> Vec<usize> {
+        (0..self.items.len())
+            .filter(|&i| self.items[i].parent == Some(frame))
+            .collect()
+    }
+
+    /// Which items move: `top` and everything inside the frames among them.
+    fn moving(&self, top: &[usize]) -> Vec<bool> {
+        (0..self.items.len())
+            .map(|i| {
+                let mut p = Some(i);
+                while let Some(f) = p {
+                    if top.contains(&f) {
+                        return true;
+                    }
+                    p = self.items[f].parent;
+                }
+                false
+            })
+            .collect()
+    }
+
+    /// The frames that hold every one of `top` (innermost first): they are not
+    /// in the way of the block, which belongs in them.
+    fn ancestors_of(&self, top: &[usize]) -> Vec<usize> {
+        let chain = |i: usize| {
+            let mut out = Vec::new();
+            let mut p = self.items[i].parent;
+            while let Some(f) = p {
+                out.push(f);
+                p = self.items[f].parent;
+            }
+            out
+        };
+        let Some((&first, rest)) = top.split_first() else {
+            return Vec::new();
+        };
+        let mut common = chain(first);
+        for &i in rest {
+            let c = chain(i);
+            common.retain(|f| c.contains(f));
+        }
+        common
+    }
+
+    /// Free-ended connectors inside moving frames, with how far each moves: as
+    /// far as the innermost such frame's corner.
+    fn riders(&self, cx: &Cx<'_, '_>, target: &HashMap<usize, Rect>) -> Vec<(ObjectId, f64, f64)> {
+        let board = cx.board();
+        let Some(page) = board.page(cx.page) else {
+            return Vec::new();
+        };
+        let frames: Vec<usize> = (0..self.items.len())
+            .filter(|i| self.items[*i].frame && target.contains_key(i))
+            .collect();
+        if frames.is_empty() {
+            return Vec::new();
+        }
+        page.objects
+            .iter()
+            .filter(|o| match &o.kind {
+                Kind::Connector(c) => {
+                    matches!(c.from, End::Point(_)) || matches!(c.to, End::Point(_))
+                }
+                _ => false,
+            })
+            .filter_map(|o| {
+                let b = board.bounds(&o.id)?;
+                let f = innermost(&self.items, &frames, usize::MAX, &b)?;
+                let (old, new) = (self.items[f].bounds, target[&f]);
+                Some((o.id.clone(), new.x - old.x, new.y - old.y))
+            })
+            .collect()
+    }
+}
+
+/// The smallest of `frames` (other than item `me`) that holds `b`. A frame only
+/// holds frames smaller than itself, or of its size and further forward, so no
+/// two frames hold each other; among frames of one size the one further forward
+/// (held by the others) is the innermost.
+fn innermost(items: &[Item], frames: &[usize], me: usize, b: &Rect) -> Option<usize> {
+    let area = |r: &Rect| r.w * r.h;
+    frames
+        .iter()
+        .copied()
+        .filter(|&f| f != me && items[f].bounds.contains(b))
+        .filter(|&f| {
+            me == usize::MAX
+                || !items[me].frame
+                || area(&items[f].bounds) > area(b)
+                || (area(&items[f].bounds) == area(b) && f < me)
+        })
+        .min_by(|&f, &g| {
+            area(&items[f].bounds)
+                .total_cmp(&area(&items[g].bounds))
+                .then(g.cmp(&f))
+        })
+}
+
+/// Sizes and places relative to the enclosing block, filled in by [`Plan::solve`].
+struct Plan {
+    rel: HashMap<usize, (f64, f64)>,
+    size: HashMap<usize, (f64, f64)>,
+    children: HashMap<usize, Vec<usize>>,
+}
+
+impl Plan {
+    /// Lays out `units` (after the contents of the frames among them) and returns
+    /// the size of the block they make.
+    fn solve(
+        &mut self,
+        page: &Page,
+        units: &[usize],
+        options: &engine::Options,
+    ) -> Result<(f64, f64), ToolError> {
+        self.solve_depth(page, units, options, 0)
+    }
+
+    fn solve_depth(
+        &mut self,
+        page: &Page,
+        units: &[usize],
+        options: &engine::Options,
+        depth: usize,
+    ) -> Result<(f64, f64), ToolError> {
+        for &u in units {
+            let item = &page.items[u];
+            let mut size = (item.bounds.w, item.bounds.h);
+            if item.frame && depth < 64 {
+                let kids = page.children(u);
+                if !kids.is_empty() {
+                    let (w, h) = self.solve_depth(page, &kids, options, depth + 1)?;
+                    let fw = (w + 2.0 * FRAME_PADDING).max(item.min_w);
+                    let top = inkboard_core::FRAME_TITLE_HEIGHT + FRAME_PADDING / 2.0;
+                    size = (fw, top + h + FRAME_PADDING);
+                    // The contents, centred across the frame below its title.
+                    let dx = (fw - w) / 2.0;
+                    for &k in &kids {
+                        if let Some(r) = self.rel.get_mut(&k) {
+                            *r = (r.0 + dx, r.1 + top);
+                        }
+                    }
+                    self.children.insert(u, kids);
+                }
+            }
+            self.size.insert(u, size);
+        }
+        let slot: HashMap<usize, usize> = units.iter().enumerate().map(|(k, &u)| (u, k)).collect();
+        // An end inside a frame of this level stands for that frame.
+        let rep = |mut i: usize| loop {
+            if let Some(&k) = slot.get(&i) {
+                return Some(k);
+            }
+            i = page.items[i].parent?;
+        };
+        let edges = page
+            .links
+            .iter()
+            .filter_map(|&(a, b)| Some((rep(a)?, rep(b)?)))
+            .collect();
+        let graph = engine::Graph {
+            nodes: units
+                .iter()
+                .map(|u| {
+                    let (w, h) = self.size[u];
+                    engine::Size::new(w, h)
+                })
+                .collect(),
+            edges,
+        };
+        let out =
+            engine::layout(&graph, options).map_err(|e| ToolError::args(format!("layout: {e}")))?;
+        for (&u, p) in units.iter().zip(&out.nodes) {
+            self.rel.insert(u, (p.x, p.y));
+        }
+        Ok((out.width, out.height))
+    }
+}
+
+/// The top-left corner for a `w`×`h` block: (x, y) when nothing is in the way
+/// there, otherwise further right, just past whatever is.
+fn free_origin(obstacles: &[Rect], x: f64, y: f64, w: f64, h: f64) -> Point {
+    let margin = 8.0;
+    let mut r = Rect::new(x, y, w, h);
+    for _ in 0..1000 {
+        let grown = Rect::new(
+            r.x - margin,
+            r.y - margin,
+            r.w + 2.0 * margin,
+            r.h + 2.0 * margin,
+        );
+        let right = obstacles
+            .iter()
+            .filter(|b| b.overlaps(&grown))
+            .map(|b| b.right())
+            .fold(f64::MIN, f64::max);
+        if right == f64::MIN {
+            break;
+        }
+        r.x = right + place::GAP;
+    }
+    Point { x: r.x, y: r.y }
+}
+
+/// The bounds a frame must grow to so that `held` lies within it with the
+/// frame's padding and title band clear, or `None` when it already does.
+fn grown_to_hold(fb: Rect, held: Rect) -> Option<Rect> {
+    let left = fb.x.min(held.x - FRAME_PADDING);
+    let top =
+        fb.y.min(held.y - inkboard_core::FRAME_TITLE_HEIGHT - FRAME_PADDING / 2.0);
+    let right = fb.right().max(held.right() + FRAME_PADDING);
+    let bottom = fb.bottom().max(held.bottom() + FRAME_PADDING);
+    let grown = Rect::new(left, top, right - left, bottom - top);
+    (grown != fb).then_some(grown)
+}
+
+/// The width a frame needs to show its title on one line.
+fn title_width(text: &str, style: &inkboard_core::Style) -> f64 {
+    if text.trim().is_empty() {
+        return 0.0;
+    }
+    let (size, weight) = inkboard_render::style::shape_font(Geom::Frame, style);
+    let block = inkboard_render::text::layout(text, size, weight, None);
+    Geom::Frame
+        .size_for_text(block.width.ceil() as f64 + 1.0, 0.0)
+        .0
+        .ceil()
+}
+
+/// Moves ink or a free-ended connector by (dx, dy).
+fn shift(cx: &mut Cx<'_, '_>, id: &ObjectId, dx: f64, dy: f64) -> Result<(), ToolError> {
+    if dx == 0.0 && dy == 0.0 {
+        return Ok(());
+    }
+    let by = |p: &mut Point| {
+        p.x += dx;
+        p.y += dy;
+    };
+    cx.tx.edit(id, |o| match &mut o.kind {
+        Kind::Ink(k) => k.points.iter_mut().for_each(by),
+        Kind::Connector(c) => {
+            for end in [&mut c.from, &mut c.to] {
+                if let End::Point(p) = end {
+                    by(p);
+                }
+            }
+        }
+        _ => {}
+    })?;
+    Ok(())
+}

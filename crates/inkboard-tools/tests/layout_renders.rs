@@ -1,0 +1,206 @@
+//! Reference renders of `layout`: boards built from the fixture graphs of
+//! `inkboard-layout` with the real tools (`create_board`, one `batch` of
+//! `add_shape`/`add_connector`, then `layout`), checked for overlapping shapes and
+//! for connectors running against the direction, and drawn to SVG for comparison
+//! with `tests/layout/NAME.svg`. `UPDATE_EXPECT=1` rewrites the pictures; set
+//! `LAYOUT_PNG_OUT=DIR` to also get PNGs there for a look.
+
+use std::path::{Path, PathBuf};
+
+use inkboard_core::{Board, Kind, Rect};
+use inkboard_tools::Engine;
+use serde_json::{json, Value};
+
+fn fixture(name: &str) -> Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../inkboard-layout/tests/fixtures")
+        .join(format!("{name}.json"));
+    serde_json::from_str(&std::fs::read_to_string(path).expect("read fixture"))
+        .expect("fixture JSON")
+}
+
+/// Builds the board of fixture `name`, lays it out with `args`, and returns it.
+fn build(name: &str, args: Value, dir: &Path) -> Board {
+    let fx = fixture(name);
+    let path = dir.join(format!("{name}.inkboard"));
+    let engine = Engine::new();
+    engine
+        .call("create_board", json!({"path": path, "overwrite": true}))
+        .expect("create_board");
+    let mut ops = Vec::new();
+    // Frames first (operations 0..f), so members can go `inside` them.
+    let frames = fx["frames"].as_array().cloned().unwrap_or_default();
+    let mut frame_of = std::collections::HashMap::new();
+    for (k, f) in frames.iter().enumerate() {
+        ops.push(json!({"tool": "add_shape", "args": {"geom": "frame", "text": f["title"]}}));
+        for n in f["nodes"].as_array().expect("frame nodes") {
+            frame_of.insert(n.as_u64().expect("node") as usize, k);
+        }
+    }
+    let first = ops.len();
+    for (i, size) in fx["nodes"].as_array().expect("nodes").iter().enumerate() {
+        let mut a = json!({"text": format!("n{i}"), "w": size[0], "h": size[1]});
+        if let Some(k) = frame_of.get(&i) {
+            a["inside"] = json!(format!("${k}.id"));
+        }
+        ops.push(json!({"tool": "add_shape", "args": a}));
+    }
+    for e in fx["edges"].as_array().expect("edges") {
+        let (a, b) = (
+            e[0].as_u64().unwrap() as usize,
+            e[1].as_u64().unwrap() as usize,
+        );
+        ops.push(json!({"tool": "add_connector", "args": {
+            "from": format!("${}.id", first + a), "to": format!("${}.id", first + b)}}));
+    }
+    engine
+        .call("batch", json!({"path": path, "operations": ops}))
+        .expect("batch");
+    let mut args = args;
+    args["path"] = json!(path);
+    engine.call("layout", args).expect("layout");
+    inkboard_format::load(&path).expect("load").board
+}
+
+/// Pairs of shapes that overlap, a frame and what it holds aside.
+fn overlaps(board: &Board) -> Vec<String> {
+    let shapes: Vec<(String, Rect, bool)> = board.pages()[0]
+        .objects
+        .iter()
+        .filter_map(|o| match &o.kind {
+            Kind::Shape(s) => Some((o.id.to_string(), s.bounds, o.is_frame())),
+            _ => None,
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (i, a) in shapes.iter().enumerate() {
+        for b in &shapes[i + 1..] {
+            let nested = (a.2 && a.1.contains(&b.1)) || (b.2 && b.1.contains(&a.1));
+            if !nested && a.1.overlaps(&b.1) {
+                out.push(format!("{} {:?} / {} {:?}", a.0, a.1, b.0, b.1));
+            }
+        }
+    }
+    out
+}
+
+/// Connectors whose target is not wholly beyond their source in `direction`.
+fn against(board: &Board, direction: &str) -> Vec<String> {
+    let page = &board.pages()[0];
+    page.objects
+        .iter()
+        .filter_map(|o| match &o.kind {
+            Kind::Connector(c) => {
+                let s = board.bounds(c.from.object()?)?;
+                let t = board.bounds(c.to.object()?)?;
+                let with = match direction {
+                    "down" => t.y >= s.bottom(),
+                    "up" => t.bottom() <= s.y,
+                    "right" => t.x >= s.right(),
+                    _ => t.right() <= s.x,
+                };
+                (!with && c.from != c.to).then(|| o.id.to_string())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn expected_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/layout")
+}
+
+/// Builds, checks and compares one render.
+fn case(file: &str, fixture: &str, args: Value, acyclic: bool) -> Option<String> {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let board = build(fixture, args.clone(), tmp.path());
+    let mut problems = Vec::new();
+    let o = overlaps(&board);
+    if !o.is_empty() {
+        problems.push(format!("{file}: overlapping shapes:\n  {}", o.join("\n  ")));
+    }
+    let algorithm = args["algorithm"].as_str().unwrap_or("layered");
+    if acyclic && algorithm != "grid" {
+        let direction = args["direction"].as_str().unwrap_or("down");
+        let a = against(&board, direction);
+        if !a.is_empty() {
+            problems.push(format!("{file}: connectors against {direction}: {a:?}"));
+        }
+    }
+    let page = board.pages()[0].id;
+    let scene = inkboard_render::resolve(&board, page);
+    // Without the embedded font (700 KB a file): the pictures are compared as
+    // text, and the font is the same every time.
+    let options = inkboard_render::SvgOptions {
+        embed_fonts: false,
+        ..Default::default()
+    };
+    let svg = inkboard_render::to_svg_with(&scene, None, options);
+    if let Some(out) = std::env::var_os("LAYOUT_PNG_OUT") {
+        let png = inkboard_render::to_png(&scene, None, 2400).expect("png");
+        std::fs::write(Path::new(&out).join(format!("{file}.png")), png.data).expect("write png");
+    }
+    let path = expected_dir().join(format!("{file}.svg"));
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        std::fs::create_dir_all(expected_dir()).expect("folder");
+        std::fs::write(&path, &svg).expect("write svg");
+    } else {
+        match std::fs::read_to_string(&path) {
+            Ok(want) if want == svg => {}
+            Ok(_) => problems.push(format!(
+                "{file}: the render differs from {}",
+                path.display()
+            )),
+            Err(_) => problems.push(format!(
+                "{file}: no {}; run with UPDATE_EXPECT=1",
+                path.display()
+            )),
+        }
+    }
+    (!problems.is_empty()).then(|| problems.join("\n"))
+}
+
+#[test]
+fn layouts_render_as_recorded() {
+    let cases = [
+        ("dag50-down", "dag50", json!({}), true),
+        ("dag50-right", "dag50", json!({"direction": "right"}), true),
+        (
+            "tree100-tree",
+            "tree100",
+            json!({"algorithm": "tree"}),
+            true,
+        ),
+        (
+            "tree100-layered-left",
+            "tree100",
+            json!({"direction": "left"}),
+            true,
+        ),
+        ("cycles-down", "cycles", json!({}), false),
+        (
+            "disconnected-up",
+            "disconnected",
+            json!({"direction": "up"}),
+            false,
+        ),
+        (
+            "disconnected-grid",
+            "disconnected",
+            json!({"algorithm": "grid"}),
+            false,
+        ),
+        ("frames-down", "frames", json!({}), true),
+        (
+            "frames-right",
+            "frames",
+            json!({"direction": "right", "spacing": 30}),
+            true,
+        ),
+    ];
+    let failures: Vec<String> = cases
+        .into_iter()
+        .filter_map(|(file, fx, args, acyclic)| case(file, fx, args, acyclic))
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
