@@ -1,0 +1,269 @@
+//! Mermaid flowcharts, read into a typed [`Flowchart`] for `import_mermaid`.
+//!
+//! Mermaid is what models write most fluently, so the reader is as generous as
+//! Mermaid itself: `flowchart`/`graph` headers with a direction (TD, TB, LR, RL,
+//! BT), every classic node shape, links of any length (`-->`, `--->`, `---`,
+//! `-.->`, `==>`, `~~~`, `--o`, `--x`, `<-->`) with `|labels|` or `-- text -->`,
+//! chains (`A --> B --> C`) and fans (`A & B --> C`), `subgraph ... end` (nested,
+//! with `direction`), `classDef`, `class`, `A:::name`, `style`, `linkStyle`,
+//! quoted labels, `<br>` line breaks, `#quot;`-style entities, `%%` comments and
+//! `;` separators. The v11 form `A@{ shape: ..., label: "..." }` is read too.
+//!
+//! This module only parses: [`parse()`] turns text into a [`Flowchart`] whose
+//! references are resolved (every edge end is a node or a subgraph) and whose
+//! styles are folded into one [`Style`] per node. The tool in
+//! `tools/mermaid.rs` turns that into shapes, connectors and frames.
+//!
+//! Limitations: other diagram types (sequence, class, state...) are refused;
+//! `click`, `callback`, `accTitle` and `accDescr` lines are skipped; CSS that has
+//! no equal in a [`Style`] (fonts, `rx`, gradients, unknown colour names) is
+//! dropped without a word, as Mermaid itself drops what it cannot draw.
+
+mod css;
+mod label;
+mod parse;
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use inkboard_core::Style;
+
+pub(crate) use parse::parse;
+
+/// The most nodes one import may make: past this, a diagram is better split.
+pub(crate) const MAX_NODES: usize = 1000;
+/// The most links one import may make (fans multiply: `A & B & C --> D & E`).
+pub(crate) const MAX_EDGES: usize = 2000;
+/// The longest text accepted, in bytes.
+pub(crate) const MAX_TEXT: usize = 256 * 1024;
+
+/// A parsed flowchart: what the text says, resolved, before any geometry.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Flowchart {
+    /// The direction of the header (or of a top-level `direction` line).
+    pub direction: Direction,
+    /// Every node, in the order it was first mentioned.
+    pub nodes: Vec<Node>,
+    /// Every link, in the order written (a chain or a fan gives several; this is
+    /// the order `linkStyle` numbers them in).
+    pub edges: Vec<Edge>,
+    /// Every subgraph, in the order its `subgraph` line comes.
+    pub subgraphs: Vec<Subgraph>,
+    /// The `classDef` styles by name (already applied to nodes and subgraphs).
+    pub classes: BTreeMap<String, Style>,
+}
+
+/// The direction a flowchart (or a subgraph) runs in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Direction {
+    /// `TD`, `TB`, `v`: top to bottom (the default).
+    Down,
+    /// `BT`, `^`: bottom to top.
+    Up,
+    /// `LR`, `>`: left to right.
+    Right,
+    /// `RL`, `<`: right to left.
+    Left,
+}
+
+impl Direction {
+    /// The direction a Mermaid word names (case-insensitive), if it names one.
+    pub fn from_word(word: &str) -> Option<Direction> {
+        Some(match word.to_ascii_uppercase().as_str() {
+            "TD" | "TB" | "V" => Direction::Down,
+            "BT" | "^" => Direction::Up,
+            "LR" | ">" => Direction::Right,
+            "RL" | "<" => Direction::Left,
+            _ => return None,
+        })
+    }
+}
+
+/// A node: a box with a label.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Node {
+    pub id: String,
+    /// The label with `<br>` turned into line breaks and entities decoded; the id
+    /// when the node was never given a label.
+    pub label: String,
+    pub shape: NodeShape,
+    /// `classDef default`, then its classes in order, then its `style` lines.
+    pub style: Style,
+    /// The innermost subgraph holding it (index into [`Flowchart::subgraphs`]).
+    pub subgraph: Option<usize>,
+}
+
+/// The node shapes of Mermaid's classic syntax, named after Mermaid's docs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NodeShape {
+    /// `A[text]`, and a bare `A`.
+    Rect,
+    /// `A(text)`.
+    Round,
+    /// `A([text])`.
+    Stadium,
+    /// `A[[text]]`.
+    Subroutine,
+    /// `A[(text)]`.
+    Cylinder,
+    /// `A((text))`.
+    Circle,
+    /// `A(((text)))`.
+    DoubleCircle,
+    /// `A>text]`.
+    Asymmetric,
+    /// `A{text}`.
+    Rhombus,
+    /// `A{{text}}`.
+    Hexagon,
+    /// `A[/text/]` and `A[\text\]`.
+    Parallelogram,
+    /// `A[/text\]` and `A[\text/]`.
+    Trapezoid,
+    /// v11 `@{ shape: ... }` names with an inkboard equal and no classic syntax.
+    Triangle,
+    Cloud,
+    Text,
+}
+
+/// One end of an edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Endpoint {
+    /// Index into [`Flowchart::nodes`].
+    Node(usize),
+    /// Index into [`Flowchart::subgraphs`]: a link to a subgraph's id.
+    Subgraph(usize),
+}
+
+/// How a link's line is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stroke {
+    /// `-->`, `---`.
+    Normal,
+    /// `-.->`, `-.-`.
+    Dotted,
+    /// `==>`, `===`.
+    Thick,
+    /// `~~~`: not drawn; it only orders the layout.
+    Invisible,
+}
+
+/// The mark at one end of a link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Head {
+    None,
+    /// `>` (or `<` at the start).
+    Arrow,
+    /// `o`.
+    Circle,
+    /// `x`.
+    Cross,
+}
+
+/// A link between two nodes or subgraphs.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Edge {
+    pub from: Endpoint,
+    pub to: Endpoint,
+    pub label: String,
+    pub stroke: Stroke,
+    pub start: Head,
+    pub end: Head,
+    /// From `linkStyle`.
+    pub style: Style,
+}
+
+/// A subgraph: a titled group of nodes (and of other subgraphs).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Subgraph {
+    pub id: String,
+    pub title: String,
+    /// The subgraph it is nested in.
+    pub parent: Option<usize>,
+    /// Its own `direction` line, if it has one.
+    pub direction: Option<Direction>,
+    /// Its classes and `style` lines.
+    pub style: Style,
+}
+
+/// Why a text is not a flowchart this reader takes. Every variant knows where in
+/// the text it went wrong, counted from 1 (columns in characters).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum MermaidError {
+    /// The text holds nothing but blanks and comments.
+    Empty,
+    /// The first line names another kind of diagram.
+    NotFlowchart {
+        line: usize,
+        column: usize,
+        found: String,
+    },
+    /// Something other than what the grammar allows at this point.
+    Syntax {
+        line: usize,
+        column: usize,
+        /// What would have been right, in words ("a node id after '-->'").
+        expected: String,
+        /// What is there, in words ("'}'", "the end of the line").
+        found: String,
+    },
+    /// A `subgraph` never closed by `end`.
+    Unclosed {
+        line: usize,
+        column: usize,
+        subgraph: String,
+        opened: usize,
+    },
+    /// More nodes, links or text than one import takes.
+    TooBig {
+        line: usize,
+        column: usize,
+        what: &'static str,
+        limit: usize,
+    },
+}
+
+impl fmt::Display for MermaidError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MermaidError::Empty => f.write_str(
+                "the text holds no diagram: start it with a header like 'flowchart TD' or 'graph LR'",
+            ),
+            MermaidError::NotFlowchart { line, column, found } => write!(
+                f,
+                "line {line}, column {column}: only Mermaid flowcharts can be imported (a first line like 'flowchart TD' or 'graph LR'), found '{found}'"
+            ),
+            MermaidError::Syntax {
+                line,
+                column,
+                expected,
+                found,
+            } => write!(
+                f,
+                "line {line}, column {column}: expected {expected}, found {found}"
+            ),
+            MermaidError::Unclosed {
+                line,
+                column,
+                subgraph,
+                opened,
+            } => write!(
+                f,
+                "line {line}, column {column}: expected 'end' to close subgraph '{subgraph}' (opened on line {opened}), found the end of the text"
+            ),
+            MermaidError::TooBig {
+                line,
+                column,
+                what,
+                limit,
+            } => write!(
+                f,
+                "line {line}, column {column}: more than {limit} {what}: split the diagram into several imports"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MermaidError {}

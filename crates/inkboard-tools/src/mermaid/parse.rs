@@ -1,0 +1,1247 @@
+//! The reader proper: a hand-written, one-pass parser over the text (Mermaid's
+//! grammar is too context-dependent for a separate lexer to pay: `--` starts a
+//! link, a link's text, or is part of an id, depending on what follows). It
+//! collects raw nodes, links and subgraphs as they come, then resolves them in
+//! [`Parser::finish`]: ids that name a subgraph become links to it, classes and
+//! `style` lines fold into one style per node, `linkStyle` lines reach their links.
+
+use std::collections::{BTreeMap, HashMap};
+
+use inkboard_core::Style;
+
+use super::css::style_of;
+use super::label::clean_label;
+use super::{
+    Direction, Edge, Endpoint, Flowchart, Head, MermaidError, Node, NodeShape, Stroke, Subgraph,
+    MAX_EDGES, MAX_NODES, MAX_TEXT,
+};
+
+type Result<T> = std::result::Result<T, MermaidError>;
+
+/// Parses a Mermaid flowchart.
+pub(crate) fn parse(text: &str) -> Result<Flowchart> {
+    if text.len() > MAX_TEXT {
+        return Err(MermaidError::TooBig {
+            line: 1,
+            column: 1,
+            what: "bytes of text",
+            limit: MAX_TEXT,
+        });
+    }
+    let mut p = Parser::new(text);
+    p.header()?;
+    while p.skip_blank() {
+        p.statement()?;
+    }
+    p.finish()
+}
+
+/// Node openers, longest first for each first character, with the closers that
+/// may end them. When no closer is found on the line, the next (shorter) opener is
+/// tried, so `A[/path]` is a rectangle labelled "/path", not an error.
+const OPENERS: &[(&str, &[(&str, NodeShape)])] = &[
+    ("(((", &[(")))", NodeShape::DoubleCircle)]),
+    ("((", &[("))", NodeShape::Circle)]),
+    ("([", &[("])", NodeShape::Stadium)]),
+    ("(", &[(")", NodeShape::Round)]),
+    ("[[", &[("]]", NodeShape::Subroutine)]),
+    ("[(", &[(")]", NodeShape::Cylinder)]),
+    (
+        "[/",
+        &[
+            ("/]", NodeShape::Parallelogram),
+            ("\\]", NodeShape::Trapezoid),
+        ],
+    ),
+    (
+        "[\\",
+        &[
+            ("\\]", NodeShape::Parallelogram),
+            ("/]", NodeShape::Trapezoid),
+        ],
+    ),
+    ("[", &[("]", NodeShape::Rect)]),
+    ("{{", &[("}}", NodeShape::Hexagon)]),
+    ("{", &[("}", NodeShape::Rhombus)]),
+    (">", &[("]", NodeShape::Asymmetric)]),
+];
+
+/// First words of the other Mermaid diagram types, to say plainly that they are
+/// not flowcharts.
+const OTHER_DIAGRAMS: &[&str] = &[
+    "sequencediagram",
+    "classdiagram",
+    "statediagram",
+    "erdiagram",
+    "journey",
+    "gantt",
+    "pie",
+    "quadrantchart",
+    "requirementdiagram",
+    "gitgraph",
+    "c4context",
+    "c4container",
+    "c4component",
+    "c4dynamic",
+    "c4deployment",
+    "mindmap",
+    "timeline",
+    "zenuml",
+    "sankey",
+    "xychart",
+    "block",
+    "packet",
+    "kanban",
+    "architecture",
+    "radar",
+    "treemap",
+];
+
+struct RawNode {
+    id: String,
+    label: Option<String>,
+    shape: NodeShape,
+    /// Given a shape or label somewhere (so it is a node even if a subgraph has
+    /// its id).
+    explicit: bool,
+    classes: Vec<String>,
+    subgraph: Option<usize>,
+}
+
+struct RawEdge {
+    from: usize,
+    to: usize,
+    link: Link,
+}
+
+/// A link as written, between two node groups.
+#[derive(Clone)]
+struct Link {
+    /// The link's text, for messages ("-->").
+    token: String,
+    stroke: Stroke,
+    start: Head,
+    end: Head,
+    label: String,
+}
+
+/// A subgraph between its `subgraph` line and its `end`.
+struct Open {
+    subgraph: usize,
+    /// The nodes mentioned directly inside it, claimed at its `end` unless an
+    /// inner (or earlier) subgraph claimed them first, as Mermaid does.
+    mentioned: Vec<usize>,
+    line: usize,
+}
+
+struct Parser<'a> {
+    src: &'a str,
+    pos: usize,
+    direction: Direction,
+    nodes: Vec<RawNode>,
+    index: HashMap<String, usize>,
+    edges: Vec<RawEdge>,
+    subgraphs: Vec<Subgraph>,
+    open: Vec<Open>,
+    classes: BTreeMap<String, Style>,
+    /// `class ids name` lines: (id, class), applied at the end.
+    class_lines: Vec<(String, String)>,
+    /// `style id ...` lines, applied at the end.
+    style_lines: Vec<(String, Style)>,
+    /// `linkStyle` lines: the link numbers (`None`: default) and the style.
+    link_styles: Vec<(Option<Vec<usize>>, Style)>,
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+impl<'a> Parser<'a> {
+    fn new(src: &'a str) -> Self {
+        Parser {
+            src,
+            pos: 0,
+            direction: Direction::Down,
+            nodes: Vec::new(),
+            index: HashMap::new(),
+            edges: Vec::new(),
+            subgraphs: Vec::new(),
+            open: Vec::new(),
+            classes: BTreeMap::new(),
+            class_lines: Vec::new(),
+            style_lines: Vec::new(),
+            link_styles: Vec::new(),
+        }
+    }
+
+    // ---- the cursor ----
+
+    fn rest(&self) -> &'a str {
+        &self.src[self.pos..]
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.rest().chars().next()
+    }
+
+    fn peek_nth(&self, n: usize) -> Option<char> {
+        self.rest().chars().nth(n)
+    }
+
+    fn bump(&mut self) -> Option<char> {
+        let c = self.peek()?;
+        self.pos += c.len_utf8();
+        Some(c)
+    }
+
+    fn eat(&mut self, s: &str) -> bool {
+        if self.rest().starts_with(s) {
+            self.pos += s.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn take_while(&mut self, f: impl Fn(char) -> bool) -> &'a str {
+        let start = self.pos;
+        while self.peek().is_some_and(&f) {
+            self.bump();
+        }
+        &self.src[start..self.pos]
+    }
+
+    /// Spaces and tabs (and the `\r` of Windows line ends), never a line break.
+    fn skip_spaces(&mut self) {
+        while matches!(self.peek(), Some(' ' | '\t' | '\r')) {
+            self.bump();
+        }
+    }
+
+    fn skip_line(&mut self) {
+        match self.rest().find('\n') {
+            Some(i) => self.pos += i,
+            None => self.pos = self.src.len(),
+        }
+    }
+
+    /// Skips a `%%` comment, or a `%%{ ... }%%` directive (which may span lines).
+    fn skip_comment(&mut self) -> bool {
+        if self.rest().starts_with("%%{") {
+            match self.rest().find("}%%") {
+                Some(i) => self.pos += i + 3,
+                None => self.skip_line(),
+            }
+            true
+        } else if self.rest().starts_with("%%") {
+            self.skip_line();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Skips blank lines, separators and comments; false at the end of the text.
+    fn skip_blank(&mut self) -> bool {
+        loop {
+            while matches!(self.peek(), Some(c) if c.is_whitespace() || c == ';') {
+                self.bump();
+            }
+            if !self.skip_comment() {
+                return self.pos < self.src.len();
+            }
+        }
+    }
+
+    fn at_statement_end(&self) -> bool {
+        matches!(self.peek(), None | Some('\n' | ';')) || self.rest().starts_with("%%")
+    }
+
+    /// Ends a statement: a comment, then a `;` or a line break.
+    fn end_statement(&mut self) {
+        self.skip_spaces();
+        self.skip_comment();
+        if matches!(self.peek(), Some(';' | '\n')) {
+            self.bump();
+        }
+    }
+
+    /// The rest of the statement, quoted strings kept whole, the cursor after it.
+    fn statement_text(&mut self) -> &'a str {
+        let start = self.pos;
+        let mut quoted = false;
+        while let Some(c) = self.peek() {
+            if c == '\n' {
+                break;
+            }
+            if c == '"' {
+                quoted = !quoted;
+            } else if !quoted && (c == ';' || self.rest().starts_with("%%")) {
+                break;
+            }
+            self.bump();
+        }
+        &self.src[start..self.pos]
+    }
+
+    /// A node id: letters, digits, `_`, and `-` or `.` between them (`my-node`,
+    /// `v1.2`), never the `-` of a link (`A-->B`).
+    fn take_id(&mut self) -> &'a str {
+        let start = self.pos;
+        if !self.peek().is_some_and(is_word_char) {
+            return "";
+        }
+        loop {
+            match self.peek() {
+                Some(c) if is_word_char(c) => {
+                    self.bump();
+                }
+                Some('-' | '.') if self.peek_nth(1).is_some_and(is_word_char) => {
+                    self.bump();
+                }
+                _ => break,
+            }
+        }
+        &self.src[start..self.pos]
+    }
+
+    // ---- errors ----
+
+    fn line_col(&self, pos: usize) -> (usize, usize) {
+        let before = &self.src[..pos];
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        (line, column)
+    }
+
+    /// What is at `pos`, in words.
+    fn found(&self, pos: usize) -> String {
+        let rest = &self.src[pos..];
+        match rest.chars().next() {
+            None => "the end of the text".into(),
+            Some('\n' | '\r') => "the end of the line".into(),
+            Some(c) if is_word_char(c) => {
+                let word: String = rest
+                    .chars()
+                    .take_while(|c| is_word_char(*c))
+                    .take(24)
+                    .collect();
+                format!("'{word}'")
+            }
+            Some(_) => {
+                let token: String = rest
+                    .chars()
+                    .take_while(|c| !is_word_char(*c) && !c.is_whitespace())
+                    .take(4)
+                    .collect();
+                format!("'{token}'")
+            }
+        }
+    }
+
+    fn error(&self, expected: impl Into<String>, pos: usize) -> MermaidError {
+        let (line, column) = self.line_col(pos);
+        MermaidError::Syntax {
+            line,
+            column,
+            expected: expected.into(),
+            found: self.found(pos),
+        }
+    }
+
+    // ---- statements ----
+
+    fn header(&mut self) -> Result<()> {
+        if !self.skip_blank() {
+            return Err(MermaidError::Empty);
+        }
+        // YAML front matter (`---` ... `---`) carries a title and config: skipped.
+        if self.rest().starts_with("---") {
+            let at = self.pos;
+            self.skip_line();
+            loop {
+                if self.pos >= self.src.len() {
+                    return Err(self.error(
+                        format!(
+                            "'---' to close the front matter opened on line {}",
+                            self.line_col(at).0
+                        ),
+                        self.pos,
+                    ));
+                }
+                self.bump();
+                let line_start = self.pos;
+                self.skip_line();
+                if self.src[line_start..self.pos].trim() == "---" {
+                    break;
+                }
+            }
+            if !self.skip_blank() {
+                return Err(MermaidError::Empty);
+            }
+        }
+        let start = self.pos;
+        let word = self.take_while(|c| is_word_char(c) || c == '-');
+        let lower = word.to_ascii_lowercase();
+        match lower.as_str() {
+            "flowchart" | "graph" | "flowchart-elk" => {}
+            _ if OTHER_DIAGRAMS.iter().any(|d| lower.starts_with(d)) => {
+                let (line, column) = self.line_col(start);
+                return Err(MermaidError::NotFlowchart {
+                    line,
+                    column,
+                    found: word.to_string(),
+                });
+            }
+            _ => return Err(self.error(
+                "a first line like 'flowchart TD' or 'graph LR' (only flowcharts can be imported)",
+                start,
+            )),
+        }
+        self.skip_spaces();
+        if !self.at_statement_end() {
+            let at = self.pos;
+            let word = self.take_while(|c| !c.is_whitespace() && c != ';');
+            self.direction = Direction::from_word(word).ok_or_else(|| {
+                self.error(
+                    format!("a direction (TD, TB, LR, RL or BT) after '{lower}'"),
+                    at,
+                )
+            })?;
+        }
+        // Statements may follow on the same line, after a space or a `;`.
+        self.end_statement();
+        Ok(())
+    }
+
+    /// Where the statement after `word` at the cursor starts, if the text there is
+    /// `word` followed by a space or the end of the statement (so `classDef` is a
+    /// keyword but `classDefault` is a node id).
+    fn keyword(&self, word: &str) -> Option<usize> {
+        let rest = self.rest();
+        let after = rest.strip_prefix(word)?;
+        match after.chars().next() {
+            None | Some(' ' | '\t' | '\r' | '\n' | ';') => {}
+            _ if after.starts_with("%%") => {}
+            _ => return None,
+        }
+        let spaces = after.len() - after.trim_start_matches([' ', '\t', '\r']).len();
+        Some(self.pos + word.len() + spaces)
+    }
+
+    /// True when a keyword is followed by a word (an id, a class, a direction),
+    /// not by a link or shape: `class --> B` links a node called "class".
+    fn keyword_then_word(&self, word: &str) -> Option<usize> {
+        let at = self.keyword(word)?;
+        self.src[at..]
+            .chars()
+            .next()
+            .is_some_and(is_word_char)
+            .then_some(at)
+    }
+
+    fn statement(&mut self) -> Result<()> {
+        let start = self.pos;
+        if let Some(at) = self.keyword("subgraph") {
+            self.pos = at;
+            return self.subgraph(start);
+        }
+        if let Some(at) = self.keyword("end") {
+            let rest = &self.src[at..];
+            if rest.is_empty() || rest.starts_with(['\n', ';']) || rest.starts_with("%%") {
+                self.pos = at;
+                return self.end(start);
+            }
+        }
+        if let Some(at) = self.keyword_then_word("direction") {
+            self.pos = at;
+            let word = self.take_while(|c| !c.is_whitespace() && c != ';');
+            let direction = Direction::from_word(word).ok_or_else(|| {
+                self.error("a direction (TB, TD, BT, RL or LR) after 'direction'", at)
+            })?;
+            match self.open.last() {
+                Some(open) => self.subgraphs[open.subgraph].direction = Some(direction),
+                None => self.direction = direction,
+            }
+            return self.close_statement();
+        }
+        if let Some(at) = self.keyword_then_word("classDef") {
+            self.pos = at;
+            let names = self.take_while(|c| !c.is_whitespace() && c != ';');
+            self.skip_spaces();
+            let props_at = self.pos;
+            let props = self.statement_text();
+            if props.trim().is_empty() {
+                return Err(self.error(
+                    format!("styles like 'fill:#f9f,stroke:#333' after 'classDef {names}'"),
+                    props_at,
+                ));
+            }
+            let style = style_of(props);
+            for name in names.split(',').filter(|n| !n.is_empty()) {
+                self.classes
+                    .entry(name.to_string())
+                    .or_default()
+                    .merge(&style);
+            }
+            return self.close_statement();
+        }
+        if let Some(at) = self.keyword_then_word("class") {
+            self.pos = at;
+            let ids = self.take_while(|c| !c.is_whitespace() && c != ';');
+            self.skip_spaces();
+            let name_at = self.pos;
+            let names = self.statement_text().trim();
+            if names.is_empty() {
+                return Err(self.error(
+                    format!("a class name after 'class {ids}', like 'class A,B important'"),
+                    name_at,
+                ));
+            }
+            for id in ids.split(',').filter(|i| !i.is_empty()) {
+                for name in names.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                    self.class_lines.push((id.to_string(), name.to_string()));
+                }
+            }
+            return self.close_statement();
+        }
+        if let Some(at) = self.keyword_then_word("style") {
+            self.pos = at;
+            let ids = self.take_while(|c| !c.is_whitespace() && c != ';');
+            self.skip_spaces();
+            let props_at = self.pos;
+            let props = self.statement_text();
+            if props.trim().is_empty() {
+                return Err(self.error(
+                    format!("styles like 'fill:#f9f,stroke:#333' after 'style {ids}'"),
+                    props_at,
+                ));
+            }
+            let style = style_of(props);
+            for id in ids.split(',').filter(|i| !i.is_empty()) {
+                self.style_lines.push((id.to_string(), style.clone()));
+            }
+            return self.close_statement();
+        }
+        if let Some(at) = self.keyword_then_word("linkStyle") {
+            self.pos = at;
+            let which = self.take_while(|c| !c.is_whitespace() && c != ';');
+            let numbers = if which == "default" {
+                None
+            } else {
+                let numbers: Option<Vec<usize>> =
+                    which.split(',').map(|n| n.trim().parse().ok()).collect();
+                Some(numbers.ok_or_else(|| {
+                    self.error(
+                        "link numbers (from 0) like '0,2', or 'default', after 'linkStyle'",
+                        at,
+                    )
+                })?)
+            };
+            self.skip_spaces();
+            let style = style_of(self.statement_text());
+            self.link_styles.push((numbers, style));
+            return self.close_statement();
+        }
+        // Interaction and accessibility lines have nothing to draw.
+        for word in ["click", "callback", "href"] {
+            if self.keyword_then_word(word).is_some() {
+                self.statement_text();
+                return self.close_statement();
+            }
+        }
+        for word in ["accTitle", "accDescr"] {
+            if let Some(after) = self.rest().strip_prefix(word) {
+                let after = after.trim_start();
+                if after.starts_with(':') {
+                    self.skip_line();
+                    return Ok(());
+                }
+                if after.starts_with('{') {
+                    match self.rest().find('}') {
+                        Some(i) => self.pos += i + 1,
+                        None => self.pos = self.src.len(),
+                    }
+                    return self.close_statement();
+                }
+            }
+        }
+        self.node_statement()
+    }
+
+    /// After a statement: only a comment, `;` or the end of the line may follow.
+    fn close_statement(&mut self) -> Result<()> {
+        self.skip_spaces();
+        if !self.at_statement_end() {
+            return Err(self.error("the end of the line", self.pos));
+        }
+        self.end_statement();
+        Ok(())
+    }
+
+    fn subgraph(&mut self, start: usize) -> Result<()> {
+        let head_at = self.pos;
+        let head = self.statement_text().trim();
+        if head.is_empty() {
+            return Err(self.error(
+                "a subgraph id or title after 'subgraph', like 'subgraph api [API layer]'",
+                head_at,
+            ));
+        }
+        let (id, title) = subgraph_head(head);
+        let (line, _) = self.line_col(start);
+        self.subgraphs.push(Subgraph {
+            id,
+            title,
+            parent: self.open.last().map(|o| o.subgraph),
+            direction: None,
+            style: Style::default(),
+        });
+        self.open.push(Open {
+            subgraph: self.subgraphs.len() - 1,
+            mentioned: Vec::new(),
+            line,
+        });
+        self.end_statement();
+        Ok(())
+    }
+
+    fn end(&mut self, start: usize) -> Result<()> {
+        let Some(open) = self.open.pop() else {
+            return Err(self.error(
+                "a node or a link ('end' closes a subgraph, and none is open)",
+                start,
+            ));
+        };
+        for node in open.mentioned {
+            let node = &mut self.nodes[node];
+            if node.subgraph.is_none() {
+                node.subgraph = Some(open.subgraph);
+            }
+        }
+        self.close_statement()
+    }
+
+    fn node_statement(&mut self) -> Result<()> {
+        let mut left = self.node_group(None)?;
+        loop {
+            self.skip_spaces();
+            if self.at_statement_end() {
+                break;
+            }
+            let at = self.pos;
+            let Some(link) = self.link()? else {
+                let last = &self.nodes[*left.last().unwrap_or(&0)].id;
+                return Err(self.error(
+                    format!("a link like '-->', '&' or the end of the line after node '{last}'"),
+                    at,
+                ));
+            };
+            self.skip_spaces();
+            let right = self.node_group(Some(&link.token))?;
+            for &from in &left {
+                for &to in &right {
+                    if self.edges.len() >= MAX_EDGES {
+                        let (line, column) = self.line_col(at);
+                        return Err(MermaidError::TooBig {
+                            line,
+                            column,
+                            what: "links",
+                            limit: MAX_EDGES,
+                        });
+                    }
+                    self.edges.push(RawEdge {
+                        from,
+                        to,
+                        link: link.clone(),
+                    });
+                }
+            }
+            left = right;
+        }
+        self.end_statement();
+        Ok(())
+    }
+
+    /// `A` or `A & B & C`.
+    fn node_group(&mut self, after: Option<&str>) -> Result<Vec<usize>> {
+        let mut nodes = vec![self.node(after)?];
+        loop {
+            let save = self.pos;
+            self.skip_spaces();
+            if self.eat("&") {
+                self.skip_spaces();
+                nodes.push(self.node(Some("&"))?);
+            } else {
+                self.pos = save;
+                return Ok(nodes);
+            }
+        }
+    }
+
+    /// One node reference: an id with an optional shape and label, `:::class`es and
+    /// `@{...}` data.
+    fn node(&mut self, after: Option<&str>) -> Result<usize> {
+        let at = self.pos;
+        let id = self.take_id();
+        if id.is_empty() {
+            let expected = match after {
+                Some(token) => format!("a node id after '{token}'"),
+                None => "a node id, or a statement such as 'subgraph', 'end', 'classDef', 'class' or 'style'".into(),
+            };
+            return Err(self.error(expected, at));
+        }
+        let node = self.mention(id, at)?;
+        // `A [text]` is read like `A[text]`.
+        let save = self.pos;
+        self.skip_spaces();
+        if !(self.pos == save || self.rest().starts_with(['[', '(', '{'])) {
+            self.pos = save;
+        }
+        if let Some((shape, label)) = self.shape_label(id)? {
+            let n = &mut self.nodes[node];
+            n.shape = shape;
+            n.label = Some(label);
+            n.explicit = true;
+        } else {
+            self.pos = save;
+        }
+        while self.eat(":::") {
+            let class_at = self.pos;
+            let class = self.take_while(|c| is_word_char(c) || c == '-');
+            if class.is_empty() {
+                return Err(self.error("a class name after ':::'", class_at));
+            }
+            self.nodes[node].classes.push(class.to_string());
+        }
+        if self.rest().starts_with("@{") {
+            self.shape_data(node)?;
+        }
+        Ok(node)
+    }
+
+    /// The node with this id, made on first mention (a rectangle labelled with its
+    /// id until something says more).
+    fn mention(&mut self, id: &str, at: usize) -> Result<usize> {
+        let node = match self.index.get(id) {
+            Some(&n) => n,
+            None => {
+                if self.nodes.len() >= MAX_NODES {
+                    let (line, column) = self.line_col(at);
+                    return Err(MermaidError::TooBig {
+                        line,
+                        column,
+                        what: "nodes",
+                        limit: MAX_NODES,
+                    });
+                }
+                self.nodes.push(RawNode {
+                    id: id.to_string(),
+                    label: None,
+                    shape: NodeShape::Rect,
+                    explicit: false,
+                    classes: Vec::new(),
+                    subgraph: None,
+                });
+                self.index.insert(id.to_string(), self.nodes.len() - 1);
+                self.nodes.len() - 1
+            }
+        };
+        if let Some(open) = self.open.last_mut() {
+            if !open.mentioned.contains(&node) {
+                open.mentioned.push(node);
+            }
+        }
+        Ok(node)
+    }
+
+    /// A shape and label right at the cursor (`[text]`, `((text))`...), if any.
+    fn shape_label(&mut self, id: &str) -> Result<Option<(NodeShape, String)>> {
+        let mut last_failure = None;
+        for (opener, closers) in OPENERS {
+            if !self.rest().starts_with(opener) {
+                continue;
+            }
+            let from = self.pos + opener.len();
+            let single = matches!(*opener, "[" | "(" | "{").then(|| {
+                let open = opener.chars().next().unwrap_or('[');
+                let close = closers[0].0.chars().next().unwrap_or(']');
+                (open, close)
+            });
+            match self.find_label(from, closers, single) {
+                Ok((shape, label, end)) => {
+                    self.pos = end;
+                    return Ok(Some((shape, clean_label(label))));
+                }
+                Err(stop) => last_failure = Some((closers[0].0, stop)),
+            }
+        }
+        match last_failure {
+            Some((closer, stop)) => Err(self.error(
+                format!("'{closer}' to close the label of node '{id}'"),
+                stop,
+            )),
+            None => Ok(None),
+        }
+    }
+
+    /// The label from `from` up to one of `closers`: a quoted string (which may
+    /// hold anything, brackets and line breaks included) or plain text on the
+    /// line. `single` pairs the bracket of one-character openers, so `(a (b))` is
+    /// one label. The error is where the search stopped.
+    fn find_label(
+        &self,
+        from: usize,
+        closers: &[(&str, NodeShape)],
+        single: Option<(char, char)>,
+    ) -> std::result::Result<(NodeShape, &'a str, usize), usize> {
+        let text = &self.src[from..];
+        let trimmed = text.trim_start_matches([' ', '\t']);
+        if let Some(quoted) = trimmed.strip_prefix('"') {
+            if let Some(q) = quoted.find('"') {
+                let after = quoted[q + 1..].trim_start_matches([' ', '\t']);
+                for (closer, shape) in closers {
+                    if after.starts_with(closer) {
+                        let end = self.src.len() - after.len() + closer.len();
+                        return Ok((*shape, &quoted[..q], end));
+                    }
+                }
+            }
+        }
+        let mut depth = 0usize;
+        for (i, c) in text.char_indices() {
+            if c == '\n' {
+                return Err(from + i);
+            }
+            if let Some((open, close)) = single {
+                if c == close && depth > 0 {
+                    depth -= 1;
+                    continue;
+                }
+                if c == open {
+                    depth += 1;
+                    continue;
+                }
+            }
+            for (closer, shape) in closers {
+                if text[i..].starts_with(closer) {
+                    return Ok((*shape, &text[..i], from + i + closer.len()));
+                }
+            }
+        }
+        Err(self.src.len())
+    }
+
+    /// `@{ shape: ..., label: "..." }` (Mermaid 11).
+    fn shape_data(&mut self, node: usize) -> Result<()> {
+        let at = self.pos;
+        self.pos += 2;
+        let start = self.pos;
+        let mut quoted = false;
+        loop {
+            match self.peek() {
+                None => {
+                    let id = &self.nodes[node].id;
+                    return Err(self.error(
+                        format!("'}}' to close the shape data of node '{id}'"),
+                        self.pos,
+                    ));
+                }
+                Some('"') => quoted = !quoted,
+                Some('}') if !quoted => break,
+                _ => {}
+            }
+            self.bump();
+        }
+        let body = &self.src[start..self.pos];
+        self.bump();
+        for part in split_outside_quotes(body) {
+            let Some((key, value)) = part.split_once(':') else {
+                if part.trim().is_empty() {
+                    continue;
+                }
+                return Err(self.error("'key: value' pairs like 'shape: rounded'", at));
+            };
+            let value = value.trim();
+            let value = value
+                .strip_prefix('"')
+                .and_then(|v| v.strip_suffix('"'))
+                .unwrap_or(value);
+            let n = &mut self.nodes[node];
+            match key.trim() {
+                "shape" => {
+                    n.shape = shape_named(value);
+                    n.explicit = true;
+                }
+                "label" => {
+                    n.label = Some(clean_label(value));
+                    n.explicit = true;
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// A link at the cursor (`-->`, `-- text -->`, `-.->|text|`...), or `None`
+    /// (cursor unmoved) when there is none.
+    fn link(&mut self) -> Result<Option<Link>> {
+        let start = self.pos;
+        let body = |s: &str| s.starts_with("--") || s.starts_with("-.") || s.starts_with("==");
+        let mut start_head = Head::None;
+        let rest = self.rest();
+        if let Some(after) = rest.strip_prefix('<') {
+            if body(after) {
+                start_head = Head::Arrow;
+                self.pos += 1;
+            }
+        } else if let Some(c @ ('x' | 'o')) = rest.chars().next() {
+            if body(&rest[1..]) {
+                start_head = if c == 'x' { Head::Cross } else { Head::Circle };
+                self.pos += 1;
+            }
+        }
+        let parsed = match (self.peek(), self.peek_nth(1)) {
+            (Some('-'), Some('.')) => self.dotted_link()?,
+            (Some('-'), _) => self.run_link('-', Stroke::Normal)?,
+            (Some('='), _) => self.run_link('=', Stroke::Thick)?,
+            (Some('~'), _) => {
+                let run = self.take_while(|c| c == '~');
+                (run.len() >= 3).then(|| (Stroke::Invisible, Head::None, String::new()))
+            }
+            _ => None,
+        };
+        let Some((stroke, end, mut label)) = parsed else {
+            self.pos = start;
+            return Ok(None);
+        };
+        let token = self.src[start..self.pos].to_string();
+        let save = self.pos;
+        self.skip_spaces();
+        if self.eat("|") {
+            let label_at = self.pos;
+            let line_end = self.rest().find('\n').unwrap_or(self.rest().len());
+            let line = &self.rest()[..line_end];
+            // A quoted text may hold a '|' of its own.
+            let quoted = line.trim_start().starts_with('"');
+            let close = match line.find('"').filter(|_| quoted) {
+                Some(q) => line[q + 1..]
+                    .find('"')
+                    .and_then(|e| line[q + 2 + e..].find('|').map(|b| q + 2 + e + b)),
+                None => None,
+            };
+            match close.or_else(|| line.find('|')) {
+                Some(i) => {
+                    label = clean_label(unquote(&self.rest()[..i]));
+                    self.pos += i + 1;
+                }
+                None => {
+                    return Err(self.error(
+                        format!("'|' to close the text of link '{token}'"),
+                        label_at + line_end,
+                    ))
+                }
+            }
+        } else {
+            self.pos = save;
+        }
+        Ok(Some(Link {
+            token,
+            stroke,
+            start: start_head,
+            end,
+            label,
+        }))
+    }
+
+    /// A link of `-` or `=` runs: `-->`, `---`, `--o`, `==>`, `===`, or the text
+    /// form `-- text -->` / `== text ==>`.
+    fn run_link(&mut self, dash: char, stroke: Stroke) -> Result<Option<(Stroke, Head, String)>> {
+        let run = self.take_while(|c| c == dash).chars().count();
+        if run < 2 {
+            return Ok(None);
+        }
+        match self.peek() {
+            Some('>') => {
+                self.bump();
+                return Ok(Some((stroke, Head::Arrow, String::new())));
+            }
+            Some(c @ ('x' | 'o')) => {
+                // `--o B` is a circle end; `--ok--> B` is the text "ok".
+                let glued = self.peek_nth(1).is_some_and(is_word_char);
+                let texted = run == 2 && glued && self.close_run(self.pos, dash).is_some();
+                if !texted {
+                    self.bump();
+                    let head = if c == 'x' { Head::Cross } else { Head::Circle };
+                    return Ok(Some((stroke, head, String::new())));
+                }
+            }
+            _ if run >= 3 => return Ok(Some((stroke, Head::None, String::new()))),
+            _ => {}
+        }
+        // `-- text -->`: the text runs to the closing run of the same kind.
+        let from = self.pos;
+        match self.close_run(from, dash) {
+            Some((text_end, end, head)) => {
+                let label = clean_label(unquote(&self.src[from..text_end]));
+                self.pos = end;
+                Ok(Some((stroke, head, label)))
+            }
+            None => {
+                let pair: String = [dash, dash].iter().collect();
+                let line_end = from + self.rest().find('\n').unwrap_or(self.rest().len());
+                let text = self.src[from..line_end].trim();
+                let expected = if text.is_empty() {
+                    format!("'{pair}>' or '{pair}{dash}' after '{pair}'")
+                } else {
+                    format!("'{pair}>' or '{pair}{dash}' to end the link text '{text}' started by '{pair}'")
+                };
+                Err(self.error(expected, line_end))
+            }
+        }
+    }
+
+    /// The end of a link text started by `--` (or `==`): the first run of two or
+    /// more followed by `>`, `x` or `o`, or of three or more. Gives (where the
+    /// text ends, where the link ends, the head).
+    fn close_run(&self, from: usize, dash: char) -> Option<(usize, usize, Head)> {
+        let line = &self.src[from..];
+        let line = &line[..line.find('\n').unwrap_or(line.len())];
+        let mut i = 0;
+        while i < line.len() {
+            let run = line[i..].chars().take_while(|c| *c == dash).count();
+            if run >= 2 {
+                let after = line[i + run..].chars().next();
+                let end = from + i + run;
+                match after {
+                    Some('>') => return Some((from + i, end + 1, Head::Arrow)),
+                    Some('x') => return Some((from + i, end + 1, Head::Cross)),
+                    Some('o') => return Some((from + i, end + 1, Head::Circle)),
+                    _ if run >= 3 => return Some((from + i, end, Head::None)),
+                    _ => {}
+                }
+                i += run;
+            } else {
+                i += line[i..].chars().next().map_or(1, char::len_utf8);
+            }
+        }
+        None
+    }
+
+    /// A dotted link: `-.-`, `-.->`, `-..->`, or `-. text .->`.
+    fn dotted_link(&mut self) -> Result<Option<(Stroke, Head, String)>> {
+        self.bump();
+        let dots = self.take_while(|c| c == '.').len();
+        if self.eat("-") {
+            return Ok(Some((Stroke::Dotted, self.head(), String::new())));
+        }
+        if dots > 1 {
+            return Ok(None);
+        }
+        // `-. text .->`: the text runs to `.-` (more dots allowed).
+        let from = self.pos;
+        let line = &self.src[from..];
+        let line = &line[..line.find('\n').unwrap_or(line.len())];
+        match line.find(".-") {
+            Some(i) => {
+                let text_end = from + line[..i].trim_end_matches('.').len();
+                let label = clean_label(unquote(&self.src[from..text_end]));
+                self.pos = from + i + 2;
+                Ok(Some((Stroke::Dotted, self.head(), label)))
+            }
+            None => {
+                let text = line.trim();
+                let expected = if text.is_empty() {
+                    "'.->' or '.-' after '-.'".to_string()
+                } else {
+                    format!("'.->' or '.-' to end the link text '{text}' started by '-.'")
+                };
+                Err(self.error(expected, from + line.len()))
+            }
+        }
+    }
+
+    fn head(&mut self) -> Head {
+        let head = match self.peek() {
+            Some('>') => Head::Arrow,
+            Some('x') => Head::Cross,
+            Some('o') => Head::Circle,
+            _ => return Head::None,
+        };
+        self.bump();
+        head
+    }
+
+    // ---- resolution ----
+
+    fn finish(self) -> Result<Flowchart> {
+        if let Some(open) = self.open.last() {
+            // At the end of the last thing written, not after trailing blank lines.
+            let (line, column) = self.line_col(self.src.trim_end().len());
+            return Err(MermaidError::Unclosed {
+                line,
+                column,
+                subgraph: self.subgraphs[open.subgraph].id.clone(),
+                opened: open.line,
+            });
+        }
+        let mut subgraph_ids: HashMap<&str, usize> = HashMap::new();
+        for (i, s) in self.subgraphs.iter().enumerate() {
+            subgraph_ids.entry(s.id.as_str()).or_insert(i);
+        }
+        let default = self.classes.get("default").cloned().unwrap_or_default();
+        let mut subgraphs = self.subgraphs.clone();
+        let mut nodes = Vec::new();
+        let mut ends = Vec::with_capacity(self.nodes.len());
+        let mut node_index: HashMap<&str, usize> = HashMap::new();
+        for raw in &self.nodes {
+            if !raw.explicit {
+                if let Some(&s) = subgraph_ids.get(raw.id.as_str()) {
+                    ends.push(Endpoint::Subgraph(s));
+                    continue;
+                }
+            }
+            let mut style = default.clone();
+            for class in &raw.classes {
+                if let Some(c) = self.classes.get(class) {
+                    style.merge(c);
+                }
+            }
+            node_index.insert(&raw.id, nodes.len());
+            ends.push(Endpoint::Node(nodes.len()));
+            nodes.push(Node {
+                id: raw.id.clone(),
+                label: raw.label.clone().unwrap_or_else(|| raw.id.clone()),
+                shape: raw.shape,
+                style,
+                subgraph: raw.subgraph,
+            });
+        }
+        // `class` lines, then `style` lines, reach nodes first, then subgraphs.
+        for (id, class) in &self.class_lines {
+            let Some(c) = self.classes.get(class) else {
+                continue;
+            };
+            if let Some(&n) = node_index.get(id.as_str()) {
+                nodes[n].style.merge(c);
+            } else if let Some(&s) = subgraph_ids.get(id.as_str()) {
+                subgraphs[s].style.merge(c);
+            }
+        }
+        for (id, style) in &self.style_lines {
+            if let Some(&n) = node_index.get(id.as_str()) {
+                nodes[n].style.merge(style);
+            } else if let Some(&s) = subgraph_ids.get(id.as_str()) {
+                subgraphs[s].style.merge(style);
+            }
+        }
+        let mut edges: Vec<Edge> = self
+            .edges
+            .iter()
+            .map(|e| Edge {
+                from: ends[e.from],
+                to: ends[e.to],
+                label: e.link.label.clone(),
+                stroke: e.link.stroke,
+                start: e.link.start,
+                end: e.link.end,
+                style: Style::default(),
+            })
+            .collect();
+        // `linkStyle default` is what links have unless their own line says more,
+        // wherever it comes.
+        for (_, style) in self.link_styles.iter().filter(|(n, _)| n.is_none()) {
+            edges.iter_mut().for_each(|e| e.style.merge(style));
+        }
+        for (numbers, style) in &self.link_styles {
+            for &n in numbers.iter().flatten() {
+                if let Some(e) = edges.get_mut(n) {
+                    e.style.merge(style);
+                }
+            }
+        }
+        Ok(Flowchart {
+            direction: self.direction,
+            nodes,
+            edges,
+            subgraphs,
+            classes: self.classes,
+        })
+    }
+}
+
+/// Splits `id [Title]`, `id["Title"]`, `"Title"` or `Title` into (id, title).
+fn subgraph_head(head: &str) -> (String, String) {
+    if let Some(inner) = head.strip_prefix('"').and_then(|h| h.strip_suffix('"')) {
+        let title = clean_label(inner);
+        return (inner.trim().to_string(), title);
+    }
+    if let (Some(open), true) = (head.find('['), head.ends_with(']')) {
+        let id = head[..open].trim();
+        let title = clean_label(unquote(&head[open + 1..head.len() - 1]));
+        let id = if id.is_empty() {
+            title.clone()
+        } else {
+            id.to_string()
+        };
+        return (id, title);
+    }
+    (head.to_string(), clean_label(head))
+}
+
+/// Text without its surrounding quotes, if it has them.
+fn unquote(text: &str) -> &str {
+    let t = text.trim();
+    t.strip_prefix('"')
+        .and_then(|t| t.strip_suffix('"'))
+        .unwrap_or(t)
+}
+
+fn split_outside_quotes(text: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut quoted, mut start) = (false, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            ',' if !quoted => {
+                parts.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&text[start..]);
+    parts
+}
+
+/// The v11 shape names, mapped to the classic shapes (or inkboard's own).
+fn shape_named(name: &str) -> NodeShape {
+    match name.trim().to_ascii_lowercase().as_str() {
+        "rounded" | "event" => NodeShape::Round,
+        "stadium" | "pill" | "terminal" => NodeShape::Stadium,
+        "subroutine" | "subproc" | "subprocess" | "fr-rect" | "framed-rectangle" => {
+            NodeShape::Subroutine
+        }
+        "cyl" | "cylinder" | "database" | "db" | "h-cyl" | "das" | "lin-cyl" | "disk" => {
+            NodeShape::Cylinder
+        }
+        "circle" | "circ" | "sm-circ" | "small-circle" | "start" | "f-circ" | "stop" => {
+            NodeShape::Circle
+        }
+        "dbl-circ" | "double-circle" | "fr-circ" | "framed-circle" => NodeShape::DoubleCircle,
+        "diam" | "diamond" | "decision" | "question" => NodeShape::Rhombus,
+        "hex" | "hexagon" | "prepare" => NodeShape::Hexagon,
+        "lean-r" | "lean-right" | "in-out" | "lean-l" | "lean-left" | "out-in" => {
+            NodeShape::Parallelogram
+        }
+        "trap-b" | "trapezoid" | "priority" | "trapezoid-bottom" | "trap-t" | "manual"
+        | "inv-trapezoid" | "trapezoid-top" => NodeShape::Trapezoid,
+        "flag" | "paper-tape" | "odd" => NodeShape::Asymmetric,
+        "tri" | "triangle" | "extract" | "flip-tri" | "flipped-triangle" | "manual-file" => {
+            NodeShape::Triangle
+        }
+        "cloud" => NodeShape::Cloud,
+        "text" => NodeShape::Text,
+        _ => NodeShape::Rect,
+    }
+}

@@ -1,0 +1,589 @@
+//! `import_mermaid`: a Mermaid flowchart drawn on the page as shapes, connectors
+//! and frames (one per subgraph), laid out in the chart's direction, in free space.
+//!
+//! The text is parsed first ([`crate::mermaid`]), so a syntax error changes
+//! nothing. Then every object is made through the same model calls `add_shape` and
+//! `add_connector` use, sized to its text with [`place::fit_text`], inside the
+//! caller's transaction (so inside a batch it is part of the batch's one undo
+//! step). A first placement ([`plan`]) ranks each subgraph's contents along the
+//! direction and nests frames around them, so that each node lies in its frame;
+//! `layout`'s layered arrangement ([`arrange`]) then places everything for good.
+//! Last, the block is moved to the `x`, `y` asked for, and kept off whatever was
+//! on the page before.
+//!
+//! Shapes: `[ ]` rect, `( )` and `([ ])` rounded, `[[ ]]` rect, `[( )]` cylinder,
+//! `(( ))` and `((( )))` ellipse, `{ }` diamond, `{{ }}` hexagon, `[/ /]`,
+//! `[\ \]`, the trapezoids `[/ \]` `[\ /]` and `>]` parallelogram (the closest
+//! slanted outline: the flag of `>]` has a slanted side, and a plain rect would hide
+//! that it differs). Links: `-->` an arrow, `---` none, `-.->` dashed, `==>` 4 px
+//! wide, `--o` a circle, `--x` a diamond (we have no cross; a diamond stays
+//! visible and does not read as a direction), `<-->` both ends, `~~~` nothing
+//! drawn. Link text becomes the connector's text.
+//!
+//! Limitations: a subgraph's own `direction` orders the first placement only; the
+//! layered layout runs the whole import in the chart's direction. `~~~` links are
+//! not drawn, so they do not order the layout either.
+
+use std::collections::HashMap;
+
+use inkboard_core::{
+    Arrow, Connector, Dash, End, Geom, IdKind, Kind, Object, ObjectId, Rect, Shape, Style,
+    FRAME_TITLE_HEIGHT,
+};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use crate::mermaid::{self, Direction, Endpoint, Flowchart, Head, NodeShape, Stroke};
+use crate::place;
+use crate::tool::{finite, Cx, EditTool, Hints, Ids, Tool};
+
+use super::layout::{arrange, Algorithm, Direction as LayoutDirection, LayoutOptions};
+use crate::ToolError;
+
+pub struct ImportMermaid;
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImportMermaidArgs {
+    text: String,
+    x: Option<f64>,
+    y: Option<f64>,
+}
+
+impl Tool for ImportMermaid {
+    const NAME: &'static str = "import_mermaid";
+    const DESCRIPTION: &'static str = "Draw a Mermaid flowchart as shapes, connectors and frames (subgraphs), laid out in free space or from x,y.";
+    const HINTS: Hints = Hints::ADD;
+    type Args = ImportMermaidArgs;
+    type Output = Ids;
+}
+
+/// Space between neighbours across the flow, and between ranks along it.
+const GAP_ACROSS: f64 = 40.0;
+const GAP_ALONG: f64 = 60.0;
+/// Ranks joined by labelled links leave room for the label.
+const GAP_LABELLED: f64 = 90.0;
+/// A frame's padding around its contents, and below its title band.
+const FRAME_PAD: f64 = 24.0;
+const FRAME_TOP: f64 = FRAME_TITLE_HEIGHT + 12.0;
+/// An empty subgraph's frame.
+const EMPTY_FRAME: (f64, f64) = (200.0, 100.0);
+
+impl EditTool for ImportMermaid {
+    fn run(cx: &mut Cx<'_, '_>, a: ImportMermaidArgs) -> Result<Ids, ToolError> {
+        let chart = mermaid::parse(&a.text).map_err(|e| ToolError::args(format!("'text': {e}")))?;
+        let (x, y) = (finite("x", a.x)?, finite("y", a.y)?);
+        if chart.nodes.is_empty() && chart.subgraphs.is_empty() {
+            return Err(ToolError::args(
+                "'text': the flowchart has no nodes: add some, like 'A[Start] --> B[End]'",
+            ));
+        }
+
+        let geoms: Vec<Geom> = chart.nodes.iter().map(|n| geom(n.shape)).collect();
+        let sizes: Vec<(f64, f64)> = chart
+            .nodes
+            .iter()
+            .zip(&geoms)
+            .map(|(n, g)| place::fit_text(*g, &n.label, &n.style))
+            .collect();
+        let plan = plan(&chart, &sizes);
+
+        // What was on the page before: the import must not land on it.
+        let before = obstacles(cx);
+        let (ox, oy) = match (x, y) {
+            (Some(x), Some(y)) => (x, y),
+            _ => place::free_spot_with(cx.board(), cx.page, x, y, plan.size.0, plan.size.1),
+        };
+
+        let mut node_ids = Vec::with_capacity(chart.nodes.len());
+        for (i, node) in chart.nodes.iter().enumerate() {
+            let id = cx.tx.new_id(IdKind::Shape);
+            let shape = Shape {
+                geom: geoms[i],
+                bounds: plan.nodes[i].translated(ox, oy),
+                text: node.label.clone(),
+                style: node.style.clone(),
+            };
+            cx.tx
+                .insert(cx.page, None, Object::new(id.clone(), Kind::Shape(shape)))?;
+            node_ids.push(id);
+        }
+        // Frames go to the back, outer ones behind inner ones; ids are handed out in
+        // the order the subgraphs are written.
+        let frame_ids: Vec<ObjectId> = chart
+            .subgraphs
+            .iter()
+            .map(|_| cx.tx.new_id(IdKind::Shape))
+            .collect();
+        let mut by_depth: Vec<usize> = (0..chart.subgraphs.len()).collect();
+        by_depth.sort_by_key(|&s| depth(&chart, s));
+        for (slot, &s) in by_depth.iter().enumerate() {
+            let sub = &chart.subgraphs[s];
+            let shape = Shape {
+                geom: Geom::Frame,
+                bounds: plan.frames[s].translated(ox, oy),
+                text: sub.title.clone(),
+                style: sub.style.clone(),
+            };
+            let object = Object::new(frame_ids[s].clone(), Kind::Shape(shape));
+            cx.tx.insert(cx.page, Some(slot), object)?;
+        }
+        let end = |e: Endpoint| match e {
+            Endpoint::Node(n) => End::Object(node_ids[n].clone()),
+            Endpoint::Subgraph(s) => End::Object(frame_ids[s].clone()),
+        };
+        let mut connector_ids = Vec::new();
+        for edge in &chart.edges {
+            let mut style = Style::default();
+            match edge.stroke {
+                Stroke::Invisible => continue,
+                Stroke::Normal => {}
+                Stroke::Dotted => style.dash = Some(Dash::Dashed),
+                Stroke::Thick => style.stroke_width = Some(4.0),
+            }
+            style.merge(&edge.style);
+            let mut connector = Connector::new(end(edge.from), end(edge.to));
+            connector.text = edge.label.clone();
+            connector.start_arrow = arrow(edge.start);
+            connector.end_arrow = arrow(edge.end);
+            connector.style = style;
+            let id = cx.tx.new_id(IdKind::Connector);
+            cx.tx.insert(
+                cx.page,
+                None,
+                Object::new(id.clone(), Kind::Connector(connector)),
+            )?;
+            connector_ids.push(id);
+        }
+
+        let shapes: Vec<ObjectId> = node_ids.iter().chain(&frame_ids).cloned().collect();
+        let options = LayoutOptions {
+            algorithm: Algorithm::Layered,
+            direction: layout_direction(chart.direction),
+            spacing: spacing(&chart),
+        };
+        if !shapes.is_empty() {
+            arrange(cx, Some(&shapes), &options)?;
+        }
+        keep_clear(cx, &shapes, &before, (x, y))?;
+
+        let ids: Vec<ObjectId> = node_ids
+            .into_iter()
+            .chain(connector_ids)
+            .chain(frame_ids)
+            .collect();
+        Ok(Ids::of(&ids))
+    }
+}
+
+/// The outline a Mermaid shape becomes.
+fn geom(shape: NodeShape) -> Geom {
+    match shape {
+        NodeShape::Rect | NodeShape::Subroutine => Geom::Rect,
+        NodeShape::Round | NodeShape::Stadium => Geom::Rounded,
+        NodeShape::Cylinder => Geom::Cylinder,
+        NodeShape::Circle | NodeShape::DoubleCircle => Geom::Ellipse,
+        NodeShape::Rhombus => Geom::Diamond,
+        NodeShape::Hexagon => Geom::Hexagon,
+        NodeShape::Parallelogram | NodeShape::Trapezoid | NodeShape::Asymmetric => {
+            Geom::Parallelogram
+        }
+        NodeShape::Triangle => Geom::Triangle,
+        NodeShape::Cloud => Geom::Cloud,
+        NodeShape::Text => Geom::Text,
+    }
+}
+
+/// The head a Mermaid link end becomes.
+fn arrow(head: Head) -> Arrow {
+    match head {
+        Head::None => Arrow::None,
+        Head::Arrow => Arrow::Arrow,
+        Head::Circle => Arrow::Circle,
+        Head::Cross => Arrow::Diamond,
+    }
+}
+
+/// The gap the layout leaves between shapes (layers get 1.5 times as much): wider
+/// than its default when links carry text, so that the text fits between the
+/// shapes it runs between (across the layers' gap going right or left, where
+/// labels sit on horizontal lines; a line's height going up or down).
+fn spacing(chart: &Flowchart) -> Option<f64> {
+    let widest = chart
+        .edges
+        .iter()
+        .filter(|e| !e.label.is_empty() && e.stroke != Stroke::Invisible)
+        .map(|e| {
+            let (w, h) = place::fit_text(Geom::Text, &e.label, &Style::default());
+            match chart.direction {
+                Direction::Right | Direction::Left => w,
+                Direction::Down | Direction::Up => h,
+            }
+        })
+        .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))))?;
+    // Room for the label and a short run of line on either side of it.
+    Some(((widest + 40.0) / 1.5).clamp(40.0, 160.0))
+}
+
+/// The layout's name for a chart direction.
+fn layout_direction(d: Direction) -> LayoutDirection {
+    match d {
+        Direction::Down => LayoutDirection::Down,
+        Direction::Up => LayoutDirection::Up,
+        Direction::Right => LayoutDirection::Right,
+        Direction::Left => LayoutDirection::Left,
+    }
+}
+
+/// How many subgraphs hold subgraph `s`.
+fn depth(chart: &Flowchart, s: usize) -> usize {
+    let mut depth = 0;
+    let mut at = chart.subgraphs[s].parent;
+    while let Some(p) = at {
+        depth += 1;
+        at = chart.subgraphs[p].parent;
+        if depth > chart.subgraphs.len() {
+            break;
+        }
+    }
+    depth
+}
+
+/// The shapes and images on the page now.
+fn obstacles(cx: &Cx<'_, '_>) -> Vec<Rect> {
+    cx.board()
+        .page(cx.page)
+        .map(|p| {
+            p.objects
+                .iter()
+                .filter(|o| matches!(o.kind, Kind::Shape(_) | Kind::Image(_)))
+                .filter_map(|o| o.own_bounds())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Moves the imported shapes so that their block's top-left is at the `x`, `y`
+/// asked for, and so that, unless both were asked for, it overlaps nothing that
+/// was on the page `before`: the layout already keeps clear of it, this makes sure
+/// of it. The move edits only the imported shapes: a frame's move would drag
+/// whatever lies in it, and what lies there may not be ours.
+fn keep_clear(
+    cx: &mut Cx<'_, '_>,
+    shapes: &[ObjectId],
+    before: &[Rect],
+    (x, y): (Option<f64>, Option<f64>),
+) -> Result<(), ToolError> {
+    let Some(block) = shapes
+        .iter()
+        .filter_map(|id| cx.board().bounds(id))
+        .reduce(|a, b| a.union(&b))
+    else {
+        return Ok(());
+    };
+    let mut target = Rect::new(x.unwrap_or(block.x), y.unwrap_or(block.y), block.w, block.h);
+    let margin = Rect::new(
+        target.x - 8.0,
+        target.y - 8.0,
+        target.w + 16.0,
+        target.h + 16.0,
+    );
+    let both = x.is_some() && y.is_some();
+    if !both && before.iter().any(|b| b.overlaps(&margin)) {
+        let left = before.iter().map(|b| b.x).fold(f64::INFINITY, f64::min);
+        let right = before
+            .iter()
+            .map(|b| b.right())
+            .fold(f64::NEG_INFINITY, f64::max);
+        let bottom = before
+            .iter()
+            .map(|b| b.bottom())
+            .fold(f64::NEG_INFINITY, f64::max);
+        match (x, y) {
+            (None, Some(_)) => target.x = right + place::GAP,
+            (Some(_), None) => target.y = bottom + place::GAP,
+            _ => (target.x, target.y) = (left, bottom + place::GAP),
+        }
+    }
+    let (dx, dy) = (target.x - block.x, target.y - block.y);
+    if dx == 0.0 && dy == 0.0 {
+        return Ok(());
+    }
+    for id in shapes {
+        cx.tx.edit(id, |o| {
+            if let Kind::Shape(s) = &mut o.kind {
+                s.bounds = s.bounds.translated(dx, dy);
+            }
+        })?;
+    }
+    Ok(())
+}
+
+/// A first placement, relative to the block's top-left: where each node and each
+/// subgraph's frame goes.
+struct Plan {
+    nodes: Vec<Rect>,
+    frames: Vec<Rect>,
+    size: (f64, f64),
+}
+
+/// One thing placed within a container (the page or a frame).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Item {
+    Node(usize),
+    Frame(usize),
+}
+
+/// Places each container's items (its nodes and the frames of its subgraphs) in
+/// ranks along its direction, longest path first, frames sized around what they
+/// hold. A plain, predictable arrangement that keeps every node inside its
+/// subgraph's frame, which is what the layered layout needs to start from.
+fn plan(chart: &Flowchart, sizes: &[(f64, f64)]) -> Plan {
+    let mut planner = Planner {
+        chart,
+        sizes,
+        items: HashMap::new(),
+        frame_sizes: vec![(0.0, 0.0); chart.subgraphs.len()],
+    };
+    let size = planner.pack(None, chart.direction, 0);
+    let mut plan = Plan {
+        nodes: vec![Rect::default(); chart.nodes.len()],
+        frames: vec![Rect::default(); chart.subgraphs.len()],
+        size,
+    };
+    planner.place(None, 0.0, 0.0, &mut plan);
+    plan
+}
+
+struct Planner<'a> {
+    chart: &'a Flowchart,
+    sizes: &'a [(f64, f64)],
+    /// Each container's items and their offsets within it.
+    items: HashMap<Option<usize>, Vec<(Item, f64, f64)>>,
+    frame_sizes: Vec<(f64, f64)>,
+}
+
+impl Planner<'_> {
+    /// The item of `container` that holds `end` (itself, or the frame of the
+    /// subgraph on its way out), if `end` lies in `container`.
+    fn item_for(&self, end: Endpoint, container: Option<usize>) -> Option<Item> {
+        let (mut item, mut parent) = match end {
+            Endpoint::Node(n) => (Item::Node(n), self.chart.nodes[n].subgraph),
+            Endpoint::Subgraph(s) => (Item::Frame(s), self.chart.subgraphs[s].parent),
+        };
+        for _ in 0..=self.chart.subgraphs.len() {
+            if parent == container {
+                return Some(item);
+            }
+            let p = parent?;
+            item = Item::Frame(p);
+            parent = self.chart.subgraphs[p].parent;
+        }
+        None
+    }
+
+    fn size_of(&self, item: Item) -> (f64, f64) {
+        match item {
+            Item::Node(n) => self.sizes[n],
+            Item::Frame(s) => self.frame_sizes[s],
+        }
+    }
+
+    /// Arranges `container`'s items and returns the size they take.
+    fn pack(&mut self, container: Option<usize>, direction: Direction, level: usize) -> (f64, f64) {
+        let chart = self.chart;
+        let mut items: Vec<Item> = Vec::new();
+        // Subgraphs first in the order written, packed before their parent needs
+        // their size; then nodes, in the order first mentioned.
+        for (s, sub) in chart.subgraphs.iter().enumerate() {
+            if sub.parent == container && level <= chart.subgraphs.len() {
+                let inner = sub.direction.unwrap_or(direction);
+                let (w, h) = self.pack(Some(s), inner, level + 1);
+                let title = place::fit_text(Geom::Frame, &sub.title, &sub.style).0;
+                self.frame_sizes[s] = if w == 0.0 {
+                    (EMPTY_FRAME.0.max(title), EMPTY_FRAME.1)
+                } else {
+                    ((w + 2.0 * FRAME_PAD).max(title), h + FRAME_TOP + FRAME_PAD)
+                };
+                items.push(Item::Frame(s));
+            }
+        }
+        for (n, node) in chart.nodes.iter().enumerate() {
+            if node.subgraph == container {
+                items.push(Item::Node(n));
+            }
+        }
+        items.sort_by_key(|item| first_mention(chart, *item));
+        if items.is_empty() {
+            return (0.0, 0.0);
+        }
+        let slot: HashMap<Item, usize> = items.iter().enumerate().map(|(i, it)| (*it, i)).collect();
+        // Links between items of this container, and whether any is labelled.
+        let mut links: Vec<(usize, usize, bool)> = Vec::new();
+        for e in &chart.edges {
+            let (Some(a), Some(b)) = (
+                self.item_for(e.from, container),
+                self.item_for(e.to, container),
+            ) else {
+                continue;
+            };
+            if a != b {
+                links.push((slot[&a], slot[&b], !e.label.is_empty()));
+            }
+        }
+        let ranks = ranks(items.len(), &links);
+        let count = ranks.iter().max().map_or(0, |r| r + 1);
+        let across = matches!(direction, Direction::Down | Direction::Up);
+        // Sizes as (along the rank, across ranks).
+        let extent = |item: Item| {
+            let (w, h) = self.size_of(item);
+            if across {
+                (w, h)
+            } else {
+                (h, w)
+            }
+        };
+        let mut rank_len = vec![0.0f64; count];
+        let mut rank_depth = vec![0.0f64; count];
+        for (i, item) in items.iter().enumerate() {
+            let (len, deep) = extent(*item);
+            let r = ranks[i];
+            rank_len[r] += len + if rank_len[r] > 0.0 { GAP_ACROSS } else { 0.0 };
+            rank_depth[r] = rank_depth[r].max(deep);
+        }
+        let mut gaps = vec![GAP_ALONG; count];
+        for &(a, b, labelled) in &links {
+            if labelled {
+                let r = ranks[a].min(ranks[b]);
+                gaps[r] = GAP_LABELLED;
+            }
+        }
+        let widest = rank_len.iter().cloned().fold(0.0, f64::max);
+        // Ranks in flow order: reversed going up or left.
+        let order: Vec<usize> = match direction {
+            Direction::Down | Direction::Right => (0..count).collect(),
+            Direction::Up | Direction::Left => (0..count).rev().collect(),
+        };
+        let mut start_of = vec![0.0; count];
+        let mut at = 0.0;
+        for (k, &r) in order.iter().enumerate() {
+            start_of[r] = at;
+            at += rank_depth[r];
+            if k + 1 < count {
+                let next = order[k + 1];
+                at += gaps[r.min(next)];
+            }
+        }
+        let total_deep = at;
+        let mut cursor: Vec<f64> = rank_len.iter().map(|len| (widest - len) / 2.0).collect();
+        let mut placed = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let r = ranks[i];
+            let (len, deep) = extent(*item);
+            let along = cursor[r];
+            cursor[r] += len + GAP_ACROSS;
+            let deep_at = start_of[r] + (rank_depth[r] - deep) / 2.0;
+            let (x, y) = if across {
+                (along, deep_at)
+            } else {
+                (deep_at, along)
+            };
+            placed.push((*item, x, y));
+        }
+        self.items.insert(container, placed);
+        if across {
+            (widest, total_deep)
+        } else {
+            (total_deep, widest)
+        }
+    }
+
+    /// Writes absolute positions (relative to the block) for `container`, whose
+    /// contents start at (x, y).
+    fn place(&self, container: Option<usize>, x: f64, y: f64, plan: &mut Plan) {
+        let Some(items) = self.items.get(&container) else {
+            return;
+        };
+        for &(item, ix, iy) in items {
+            let (w, h) = self.size_of(item);
+            let r = Rect::new(x + ix, y + iy, w, h);
+            match item {
+                Item::Node(n) => plan.nodes[n] = r,
+                Item::Frame(s) => {
+                    plan.frames[s] = r;
+                    // Contents centred across the frame when its title is wider.
+                    let content = self.items.get(&Some(s)).map_or(0.0, |its| {
+                        its.iter()
+                            .map(|&(it, cx, _)| cx + self.size_of(it).0)
+                            .fold(0.0, f64::max)
+                    });
+                    let inset = ((w - content) / 2.0).max(FRAME_PAD);
+                    self.place(Some(s), r.x + inset, r.y + FRAME_TOP, plan);
+                }
+            }
+        }
+    }
+}
+
+/// Where an item first comes in the text: nodes by their index (the order they
+/// were first mentioned), frames just before their first node.
+fn first_mention(chart: &Flowchart, item: Item) -> (usize, usize) {
+    match item {
+        Item::Node(n) => (n, 1),
+        Item::Frame(s) => {
+            let first = chart
+                .nodes
+                .iter()
+                .enumerate()
+                .filter(|(_, node)| {
+                    let mut at = node.subgraph;
+                    let mut steps = 0;
+                    while let Some(p) = at {
+                        if p == s {
+                            return true;
+                        }
+                        at = chart.subgraphs[p].parent;
+                        steps += 1;
+                        if steps > chart.subgraphs.len() {
+                            break;
+                        }
+                    }
+                    false
+                })
+                .map(|(n, _)| n)
+                .next()
+                .unwrap_or(usize::MAX);
+            (first, 0)
+        }
+    }
+}
+
+/// The rank of each of `n` items: the longest path of links leading to it.
+/// Cycles are broken by dropping the links into the earliest item still waiting,
+/// so the first-written node of a loop comes first.
+fn ranks(n: usize, links: &[(usize, usize, bool)]) -> Vec<usize> {
+    let mut incoming = vec![0usize; n];
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &(a, b, _) in links {
+        if a != b {
+            incoming[b] += 1;
+            out[a].push(b);
+        }
+    }
+    let mut rank = vec![0usize; n];
+    let mut done = vec![false; n];
+    for _ in 0..n {
+        let next = (0..n)
+            .find(|&i| !done[i] && incoming[i] == 0)
+            .or_else(|| (0..n).find(|&i| !done[i]));
+        let Some(i) = next else { break };
+        done[i] = true;
+        for &b in &out[i] {
+            if !done[b] {
+                incoming[b] = incoming[b].saturating_sub(1);
+                rank[b] = rank[b].max(rank[i] + 1);
+            }
+        }
+    }
+    rank
+}
