@@ -1,6 +1,6 @@
-//! Argument types shared by tools: pages, ids, colours, vocabulary words, points
-//! and styles. Each one parses raw JSON into a validated value at the boundary and
-//! describes itself with a compact JSON Schema.
+//! Argument types shared by tools: pages, ids, colours, vocabulary words, points,
+//! styles and relative placement. Each one parses raw JSON into a validated value
+//! at the boundary and describes itself with a compact JSON Schema.
 
 use std::borrow::Cow;
 
@@ -8,8 +8,11 @@ use inkboard_core::{
     Align, Board, Color, Dash, ObjectId, PageId, Point, Style, VAlign, Vocabulary,
 };
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer};
 
+use crate::place::{self, Relation, Side};
+use crate::tool::{finite, Cx};
 use crate::ToolError;
 
 /// A page, by number (from 1) or by name.
@@ -44,7 +47,7 @@ impl JsonSchema for PageRef {
         true
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({"type": ["integer", "string"], "description": "Page number (from 1) or name. Default: the first page."})
+        json_schema!({"type": ["integer", "string"]})
     }
 }
 
@@ -268,19 +271,12 @@ pub struct StyleArgs {
 }
 
 impl StyleArgs {
-    /// The error of the first style argument in `args` that does not parse, naming
-    /// it: used where the style is flattened into a tool's arguments, which hides
-    /// the argument's name from serde.
+    /// The error of the first flattened argument in `args` (a style argument or a
+    /// [`Relative`] one) that does not parse, naming it: a flatten hides the
+    /// argument's name from serde.
     pub(crate) fn culprit(args: &serde_json::Map<String, serde_json::Value>) -> Option<ToolError> {
-        args.iter()
-            .filter(|(key, _)| Style::FIELDS.contains(&key.as_str()))
-            .find_map(|(key, value)| {
-                let alone =
-                    serde_json::Value::Object([(key.clone(), value.clone())].into_iter().collect());
-                StyleArgs::deserialize(&alone)
-                    .err()
-                    .map(|e| ToolError::args(format!("'{key}': {e}")))
-            })
+        culprit_in::<StyleArgs>(args, &Style::FIELDS)
+            .or_else(|| culprit_in::<Relative>(args, &Relative::FIELDS))
     }
 
     /// The style these arguments set, checked.
@@ -299,5 +295,143 @@ impl StyleArgs {
         };
         style.validate()?;
         Ok(style)
+    }
+}
+
+/// The error of the first of `fields` in `args` that does not parse as part of `T`.
+fn culprit_in<T: DeserializeOwned>(
+    args: &serde_json::Map<String, serde_json::Value>,
+    fields: &[&str],
+) -> Option<ToolError> {
+    args.iter()
+        .filter(|(key, _)| fields.contains(&key.as_str()))
+        .find_map(|(key, value)| {
+            let alone =
+                serde_json::Value::Object([(key.clone(), value.clone())].into_iter().collect());
+            // In the plain words of `catalog::parse_args`: the only numbers here
+            // are f64s.
+            T::deserialize(&alone).err().map(|e| {
+                let e = e.to_string().replace("expected f64", "expected a number");
+                ToolError::args(format!("'{key}': {e}"))
+            })
+        })
+}
+
+/// Relative placement, flattened into the arguments of `add_shape`, `move` and
+/// `duplicate`: beside an object (`right_of`, `left_of`, `below`, `above`, `gap`
+/// apart, default 40) and/or into a frame (`inside`). [`Relative::resolve`] checks
+/// it; [`place::relative`] finds the place (and says how: taken spots, frames).
+///
+/// The fields carry no doc comments on purpose: the names say enough, and
+/// `tools/list` has no bytes to spare.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, JsonSchema)]
+pub struct Relative {
+    pub right_of: Option<IdArg>,
+    pub left_of: Option<IdArg>,
+    pub below: Option<IdArg>,
+    pub above: Option<IdArg>,
+    pub gap: Option<f64>,
+    pub inside: Option<IdArg>,
+}
+
+impl Relative {
+    /// The argument names, for error messages lost in the flatten.
+    pub const FIELDS: [&'static str; 6] =
+        ["right_of", "left_of", "below", "above", "gap", "inside"];
+
+    /// True when a side (`right_of`, `left_of`, `below`, `above`) is given.
+    pub fn has_side(&self) -> bool {
+        self.sides().next().is_some()
+    }
+
+    fn sides(&self) -> impl Iterator<Item = (&IdArg, Side, &'static str)> {
+        [
+            (&self.right_of, Side::Right, "right_of"),
+            (&self.left_of, Side::Left, "left_of"),
+            (&self.below, Side::Below, "below"),
+            (&self.above, Side::Above, "above"),
+        ]
+        .into_iter()
+        .filter_map(|(id, side, name)| id.as_ref().map(|id| (id, side, name)))
+    }
+
+    /// Checks the arguments against the call's page: `None` when neither a side
+    /// nor `inside` is given. `placed` are the objects placed (what `move` moves or
+    /// `duplicate` copies): they must be on that page too. `moving` are the
+    /// objects that leave their place (what `move` moves, with what moves along):
+    /// they cannot be the reference or the frame. [`place::relative`] then says
+    /// where a box goes.
+    pub fn resolve(
+        &self,
+        cx: &Cx<'_, '_>,
+        placed: &[ObjectId],
+        moving: &[ObjectId],
+    ) -> Result<Option<Relation>, ToolError> {
+        let mut sides = self.sides();
+        let side = sides.next();
+        if sides.next().is_some() {
+            return Err(ToolError::args(
+                "give only one of right_of, left_of, below, above",
+            ));
+        }
+        let gap = finite("gap", self.gap)?;
+        if gap.is_some() && side.is_none() {
+            return Err(ToolError::args(
+                "'gap' goes with right_of, left_of, below or above",
+            ));
+        }
+        let gap = gap.unwrap_or(place::GAP);
+        if gap < 0.0 {
+            return Err(ToolError::args(format!(
+                "'gap' must be 0 or more, got {gap}"
+            )));
+        }
+        // An object that moves along cannot say where the move goes.
+        let staying = |id: &ObjectId, arg: &str, what: &str| {
+            if moving.contains(id) {
+                Err(ToolError::args(format!(
+                    "'{arg}': \"{id}\" is being moved too: give {what} that stays"
+                )))
+            } else {
+                Ok(())
+            }
+        };
+        let beside = match side {
+            Some((id, side, arg)) => {
+                let id = id.resolve(cx.board(), arg)?;
+                cx.on_page(&id, arg)?;
+                staying(&id, arg, "an object")?;
+                let bounds = cx.board().bounds(&id).ok_or_else(|| {
+                    ToolError::args(format!("'{arg}': \"{id}\" has no extent to place by"))
+                })?;
+                Some((id, bounds, side))
+            }
+            None => None,
+        };
+        let inside = match &self.inside {
+            Some(frame) => {
+                let frame = frame.resolve(cx.board(), "inside")?;
+                cx.on_page(&frame, "inside")?;
+                if !cx.board().object(&frame).is_some_and(|o| o.is_frame()) {
+                    return Err(ToolError::args(format!(
+                        "'inside': \"{frame}\" is not a frame: give the id of a shape with geom frame"
+                    )));
+                }
+                staying(&frame, "inside", "a frame")?;
+                Some(frame)
+            }
+            None => None,
+        };
+        if beside.is_none() && inside.is_none() {
+            return Ok(None);
+        }
+        for id in placed {
+            cx.on_page(id, "ids")?;
+        }
+        Ok(Some(Relation {
+            beside,
+            gap,
+            inside,
+        }))
     }
 }

@@ -1,12 +1,18 @@
-//! Where new shapes go and how big they are when the caller does not say: sized to
-//! fit their text (measured with the renderer's own font and shaper, so the text
-//! the renderer wraps fits exactly), and placed in free space in reading order:
-//! to the right of the last object placed, or at the start of a new row below
-//! everything once the row is full.
+//! Where shapes go and how big they are when the caller does not say exactly:
+//! sized to fit their text (measured with the renderer's own font and shaper, so
+//! the text the renderer wraps fits exactly), placed in free space in reading
+//! order (to the right of the last object placed, or at the start of a new row
+//! below everything once the row is full), or placed relative to an object or
+//! into a frame ([`relative`], shared by `add_shape`, `move` and `duplicate`).
+
+use std::collections::HashSet;
 
 use inkboard_core::{Board, Geom, Kind, ObjectId, PageId, Rect, Style};
 use inkboard_render::style::shape_font;
 use inkboard_render::text;
+
+use crate::tool::Cx;
+use crate::ToolError;
 
 /// Space left between neighbours.
 pub const GAP: f64 = 40.0;
@@ -43,34 +49,49 @@ pub fn fit_text(geom: Geom, text: &str, style: &Style) -> (f64, f64) {
     }
 }
 
-/// Something a new shape must not overlap: its id, its bounds, and whether it is a
-/// frame. The id is borrowed from the board: this list is made for every placed
-/// shape, and on a page of thousands of objects cloning every id showed.
+/// Something a placed shape must not overlap: its id, its bounds, and whether it
+/// is a frame. The id is borrowed from the board: this list is made for every
+/// placed shape, and on a page of thousands of objects cloning every id showed.
 type Obstacle<'a> = (&'a ObjectId, Rect, bool);
 
-/// The rectangles new shapes must not overlap: shapes and images on the page.
-fn obstacles(board: &Board, page: PageId) -> Vec<Obstacle<'_>> {
+/// The rectangles placed shapes must not overlap: shapes and images on the page,
+/// but for `ignore` (what is being moved, and so leaves its place).
+fn obstacles<'a>(board: &'a Board, page: PageId, ignore: &[ObjectId]) -> Vec<Obstacle<'a>> {
     let Some(page) = board.page(page) else {
         return Vec::new();
     };
+    let ignore: HashSet<&ObjectId> = ignore.iter().collect();
     page.objects
         .iter()
-        .filter(|o| matches!(o.kind, Kind::Shape(_) | Kind::Image(_)))
+        .filter(|o| matches!(o.kind, Kind::Shape(_) | Kind::Image(_)) && !ignore.contains(&o.id))
         .filter_map(|o| o.own_bounds().map(|b| (&o.id, b, o.is_frame())))
         .collect()
 }
 
-fn is_free(obstacles: &[Obstacle<'_>], r: &Rect, inside: Option<&ObjectId>) -> bool {
+/// The frames among `all` that wholly hold `r`, innermost (smallest) first.
+fn frames_around<'a>(all: &[Obstacle<'a>], r: &Rect) -> Vec<(&'a ObjectId, Rect)> {
+    let mut out: Vec<(&ObjectId, Rect)> = all
+        .iter()
+        .filter(|(_, b, frame)| *frame && b.contains(r))
+        .map(|(id, b, _)| (*id, *b))
+        .collect();
+    out.sort_by(|a, b| (a.1.w * a.1.h).total_cmp(&(b.1.w * b.1.h)));
+    out
+}
+
+/// True when `r` overlaps none of `all` but the `passable` ones (the frames it is
+/// meant to lie in).
+fn is_free(obstacles: &[Obstacle<'_>], r: &Rect, passable: &[&ObjectId]) -> bool {
     // A little margin keeps shapes from touching.
     let grown = Rect::new(r.x - 8.0, r.y - 8.0, r.w + 16.0, r.h + 16.0);
     obstacles
         .iter()
-        .all(|(id, b, _)| Some(*id) == inside || !b.overlaps(&grown))
+        .all(|(id, b, _)| passable.contains(id) || !b.overlaps(&grown))
 }
 
 /// A free spot for a `w`×`h` shape on `page`, in reading order.
 pub fn free_spot(board: &Board, page: PageId, w: f64, h: f64) -> (f64, f64) {
-    let all = obstacles(board, page);
+    let all = obstacles(board, page, &[]);
     flow(&all, None, w, h)
 }
 
@@ -89,7 +110,7 @@ pub fn free_spot_with(
     if x.is_some() == y.is_some() {
         return (r.x, r.y);
     }
-    let all = obstacles(board, page);
+    let all = obstacles(board, page, &[]);
     for _ in 0..1000 {
         let grown = Rect::new(r.x - 8.0, r.y - 8.0, r.w + 16.0, r.h + 16.0);
         let blockers: Vec<&Rect> = all
@@ -120,23 +141,33 @@ fn frame_area(fb: Rect) -> Rect {
 }
 
 /// A free spot inside `frame`, in reading order within it (possibly beyond its
-/// border: see [`frame_grown_to_hold`]).
-pub fn spot_in_frame(board: &Board, frame: &ObjectId, w: f64, h: f64) -> (f64, f64) {
+/// border: the frame then grows, [`hold`]), with `ignore` leaving their place.
+fn spot_in_frame(
+    board: &Board,
+    frame: &ObjectId,
+    w: f64,
+    h: f64,
+    ignore: &[ObjectId],
+) -> (f64, f64) {
     let Some((page, _)) = board.locate(frame) else {
         return (0.0, 0.0);
     };
     let Some(fb) = board.bounds(frame) else {
         return (0.0, 0.0);
     };
-    let all = obstacles(board, page);
-    flow(&all, Some((frame, frame_area(fb))), w, h)
+    let all = obstacles(board, page, ignore);
+    flow(&all, Some((frame, fb)), w, h)
 }
 
 /// The bounds `frame` must grow to so that `placed` lies within it (what makes an
 /// object part of a frame), or `None` when it already does. The frame only grows,
 /// on whichever sides need it, keeping its padding and title band clear.
 pub fn frame_grown_to_hold(board: &Board, frame: &ObjectId, placed: &Rect) -> Option<Rect> {
-    let fb = board.bounds(frame)?;
+    grown_to_hold(board.bounds(frame)?, placed)
+}
+
+/// [`frame_grown_to_hold`] for a frame whose bounds are `fb`.
+fn grown_to_hold(fb: Rect, placed: &Rect) -> Option<Rect> {
     if fb.contains(placed) {
         return None;
     }
@@ -148,20 +179,88 @@ pub fn frame_grown_to_hold(board: &Board, frame: &ObjectId, placed: &Rect) -> Op
     Some(Rect::new(left, top, right - left, bottom - top))
 }
 
-/// Reading-order placement among `all`, optionally within a frame's area.
+/// Grows `frame` to hold `placed` ([`frame_grown_to_hold`]), and then the
+/// frame that held it before, and so on outwards, so that a frame in a frame
+/// stays in it.
+pub(crate) fn hold(cx: &mut Cx<'_, '_>, frame: &ObjectId, placed: &Rect) -> Result<(), ToolError> {
+    let (mut frame, mut placed) = (frame.clone(), *placed);
+    // Nesting is finite, but a bound costs nothing.
+    for _ in 0..64 {
+        let Some(old) = cx.board().bounds(&frame) else {
+            break;
+        };
+        let Some(grown) = grown_to_hold(old, &placed) else {
+            break;
+        };
+        let parent = cx.board().locate(&frame).and_then(|(page, _)| {
+            frames_around(&obstacles(cx.board(), page, &[]), &old)
+                .into_iter()
+                .find(|(id, _)| **id != frame)
+                .map(|(id, _)| id.clone())
+        });
+        cx.tx.edit(&frame, |o| {
+            if let Kind::Shape(s) = &mut o.kind {
+                s.bounds = grown;
+            }
+        })?;
+        match parent {
+            Some(parent) => (frame, placed) = (parent, grown),
+            None => break,
+        }
+    }
+    Ok(())
+}
+
+/// Puts those of `ids` that lie below `frame` in z-order just above it, keeping
+/// their order: a frame is opaque, and what is in it must be drawn over it.
+pub(crate) fn raise_above(
+    cx: &mut Cx<'_, '_>,
+    frame: &ObjectId,
+    ids: &[ObjectId],
+) -> Result<(), ToolError> {
+    let Some((_, at)) = cx.board().locate(frame) else {
+        return Ok(());
+    };
+    let mut below: Vec<(usize, &ObjectId)> = ids
+        .iter()
+        .filter_map(|id| cx.board().locate(id).map(|(_, i)| (i, id)))
+        .filter(|(i, _)| *i < at)
+        .collect();
+    // Topmost first: each one then lands just above the frame, under the last.
+    below.sort_by(|a, b| b.0.cmp(&a.0));
+    for (_, id) in below {
+        if let Some((_, at)) = cx.board().locate(frame) {
+            cx.tx.reorder(id, at)?;
+        }
+    }
+    Ok(())
+}
+
+/// Reading-order placement among `all`, optionally within a frame (its id and
+/// bounds).
 fn flow(all: &[Obstacle<'_>], frame: Option<(&ObjectId, Rect)>, w: f64, h: f64) -> (f64, f64) {
-    let inside_id = frame.map(|(id, _)| id);
-    // The objects that count for the flow: inside the frame, or everything.
+    // Inside a frame, that frame and the frames around it are no obstacles.
+    let passable: Vec<&ObjectId> = match frame {
+        Some((_, fb)) => frames_around(all, &fb)
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect(),
+        None => Vec::new(),
+    };
+    let area = frame.map(|(_, fb)| frame_area(fb));
+    // The objects that count for the flow: the frame's contents (all it holds, not
+    // only what lies in its area: a shape a hair too tall for the area is still
+    // in the frame, and in the way), or everything.
     let local: Vec<&Rect> = match frame {
-        Some((id, area)) => all
+        Some((id, fb)) => all
             .iter()
-            .filter(|(o, b, _)| *o != id && area.contains(b))
+            .filter(|(o, b, _)| *o != id && fb.contains(b))
             .map(|(_, b, _)| b)
             .collect(),
         None => all.iter().map(|(_, b, _)| b).collect(),
     };
-    let (left, top, width) = match frame {
-        Some((_, area)) => (area.x, area.y, area.w.max(w)),
+    let (left, top, width) = match area {
+        Some(area) => (area.x, area.y, area.w.max(w)),
         None => {
             let left = local.iter().map(|b| b.x).fold(f64::INFINITY, f64::min);
             if left.is_finite() {
@@ -176,7 +275,7 @@ fn flow(all: &[Obstacle<'_>], frame: Option<(&ObjectId, Rect)>, w: f64, h: f64) 
     };
     // Next to the last object, if the row has room and the spot is free.
     let beside = Rect::new(last.right() + GAP, last.y, w, h);
-    if beside.right() <= left + width && is_free(all, &beside, inside_id) {
+    if beside.right() <= left + width && is_free(all, &beside, &passable) {
         return (beside.x, beside.y);
     }
     // Otherwise a new row below everything that counts.
@@ -184,12 +283,12 @@ fn flow(all: &[Obstacle<'_>], frame: Option<(&ObjectId, Rect)>, w: f64, h: f64) 
     let mut spot = Rect::new(left, bottom + GAP, w, h);
     // Objects outside the frame may still be in the way; step down past them.
     for _ in 0..1000 {
-        if is_free(all, &spot, inside_id) {
+        if is_free(all, &spot, &passable) {
             break;
         }
         let below = all
             .iter()
-            .filter(|(id, b, _)| Some(*id) != inside_id && b.overlaps(&spot))
+            .filter(|(id, b, _)| !passable.contains(id) && b.overlaps(&spot))
             .map(|(_, b, _)| b.bottom())
             .fold(spot.y, f64::max);
         spot.y = below + GAP;
@@ -206,39 +305,152 @@ pub enum Side {
     Above,
 }
 
-/// A spot `gap` away from `reference` on `side`, centred on it, moved further out
-/// along that side past whatever is already there.
-pub fn beside(
+/// Relative placement checked against the board (from [`crate::args::Relative`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Relation {
+    /// The object to go beside, its bounds, and the side.
+    pub beside: Option<(ObjectId, Rect, Side)>,
+    /// The space between the reference and the box.
+    pub gap: f64,
+    /// The frame asked for.
+    pub inside: Option<ObjectId>,
+}
+
+/// Where a box goes, and the frame that must hold it there ([`hold`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spot {
+    pub at: Rect,
+    pub frame: Option<ObjectId>,
+}
+
+/// Where a `w`×`h` box placed by `relation` goes. `moving` leave their place:
+/// they are no obstacles.
+///
+/// Beside an object, the box starts centred on it, `gap` away, and moves on along
+/// that direction, `gap` past each thing in the way, until it overlaps nothing:
+/// not a shape, not an image, and not a frame it does not belong to (landing on a
+/// frame's border, or inside a stranger's frame, would put it in that frame).
+/// Which frame it belongs to:
+/// - with `inside`, that one (and the frames around it): it grows to hold the box;
+/// - otherwise the frame the reference lies in, innermost first, so that a step
+///   added below a step stays in its column: the frame grows to hold the box, but
+///   only over free space. When growing would cover something that is not already
+///   in the frame, the box looks in the next frame out, and at last outside them
+///   all, past the frame's edge.
+///
+/// With `inside` alone the box flows into the frame in reading order, unless
+/// `now` (where the box is today) already lies in it: then it stays.
+pub fn relative(
     board: &Board,
     page: PageId,
-    reference: Rect,
-    side: Side,
-    gap: f64,
+    relation: &Relation,
     w: f64,
     h: f64,
-) -> (f64, f64) {
-    let all = obstacles(board, page);
-    let c = reference.center();
-    let mut r = match side {
-        Side::Right => Rect::new(reference.right() + gap, c.y - h / 2.0, w, h),
-        Side::Left => Rect::new(reference.x - gap - w, c.y - h / 2.0, w, h),
-        Side::Below => Rect::new(c.x - w / 2.0, reference.bottom() + gap, w, h),
-        Side::Above => Rect::new(c.x - w / 2.0, reference.y - gap - h, w, h),
+    now: Option<Rect>,
+    moving: &[ObjectId],
+) -> Spot {
+    let all = obstacles(board, page, moving);
+    let frame_bounds = |id: &ObjectId| {
+        all.iter()
+            .find(|(o, _, _)| *o == id)
+            .map_or_else(Rect::default, |(_, b, _)| *b)
     };
-    for _ in 0..1000 {
-        let blocker = all
-            .iter()
-            .find(|(_, b, frame)| !frame && b.overlaps(&r))
-            .map(|(_, b, _)| *b);
-        let Some(b) = blocker else { break };
-        match side {
-            Side::Right => r.x = b.right() + gap,
-            Side::Left => r.x = b.x - gap - w,
-            Side::Below => r.y = b.bottom() + gap,
-            Side::Above => r.y = b.y - gap - h,
+    match (&relation.beside, &relation.inside) {
+        (None, None) => Spot {
+            at: now.unwrap_or(Rect::new(0.0, 0.0, w, h)),
+            frame: None,
+        },
+        (None, Some(frame)) => {
+            let fb = frame_bounds(frame);
+            let at = match now {
+                Some(now) if fb.contains(&now) => now,
+                _ => {
+                    let (x, y) = spot_in_frame(board, frame, w, h, moving);
+                    Rect::new(x, y, w, h)
+                }
+            };
+            Spot {
+                at,
+                frame: Some(frame.clone()),
+            }
+        }
+        (Some((reference, rb, side)), inside) => {
+            let c = rb.center();
+            let gap = relation.gap;
+            let start = match side {
+                Side::Right => Rect::new(rb.right() + gap, c.y - h / 2.0, w, h),
+                Side::Left => Rect::new(rb.x - gap - w, c.y - h / 2.0, w, h),
+                Side::Below => Rect::new(c.x - w / 2.0, rb.bottom() + gap, w, h),
+                Side::Above => Rect::new(c.x - w / 2.0, rb.y - gap - h, w, h),
+            };
+            let walk = |passable: &[&ObjectId]| walk(&all, passable, start, *side, gap);
+            if let Some(frame) = inside {
+                let fb = frame_bounds(frame);
+                let passable: Vec<&ObjectId> = frames_around(&all, &fb)
+                    .into_iter()
+                    .map(|(id, _)| id)
+                    .collect();
+                return Spot {
+                    at: walk(&passable),
+                    frame: Some(frame.clone()),
+                };
+            }
+            let homes = frames_around(&all, rb);
+            for (home, hb) in homes.iter().filter(|(id, _)| *id != reference) {
+                let passable: Vec<&ObjectId> = frames_around(&all, hb)
+                    .into_iter()
+                    .map(|(id, _)| id)
+                    .collect();
+                let at = walk(&passable);
+                if grows_over_nothing(&all, home, *hb, &at) {
+                    return Spot {
+                        at,
+                        frame: Some((*home).clone()),
+                    };
+                }
+            }
+            Spot {
+                at: walk(&[]),
+                frame: None,
+            }
         }
     }
-    (r.x, r.y)
+}
+
+/// Moves `r` along `side`, `gap` past whatever it overlaps but the `passable`
+/// frames, until it overlaps nothing. Each step goes strictly further out, so this
+/// ends; the bound only guards against pages of thousands of objects in a line.
+fn walk(all: &[Obstacle<'_>], passable: &[&ObjectId], start: Rect, side: Side, gap: f64) -> Rect {
+    let mut r = start;
+    for _ in 0..1000 {
+        let mut blockers = all
+            .iter()
+            .filter(|(id, b, _)| !passable.contains(id) && b.overlaps(&r))
+            .map(|(_, b, _)| *b)
+            .peekable();
+        if blockers.peek().is_none() {
+            break;
+        }
+        let (far, near) = (f64::NEG_INFINITY, f64::INFINITY);
+        match side {
+            Side::Right => r.x = blockers.map(|b| b.right()).fold(far, f64::max) + gap,
+            Side::Left => r.x = blockers.map(|b| b.x).fold(near, f64::min) - gap - r.w,
+            Side::Below => r.y = blockers.map(|b| b.bottom()).fold(far, f64::max) + gap,
+            Side::Above => r.y = blockers.map(|b| b.y).fold(near, f64::min) - gap - r.h,
+        }
+    }
+    r
+}
+
+/// True when the frame `home` (bounds `hb`) holds `at` already, or can grow to
+/// hold it over nothing but what it already holds and the frames around it.
+fn grows_over_nothing(all: &[Obstacle<'_>], home: &ObjectId, hb: Rect, at: &Rect) -> bool {
+    let Some(grown) = grown_to_hold(hb, at) else {
+        return true;
+    };
+    all.iter().all(|(id, b, frame)| {
+        *id == home || !b.overlaps(&grown) || hb.contains(b) || (*frame && b.contains(&grown))
+    })
 }
 
 /// The height a shape of width `w` needs for `text`, wrapped inside its text box.

@@ -1,6 +1,8 @@
 //! Auto-placement (tools.md, add_shape): without x/y a shape goes in free space,
 //! overlapping nothing on the page, including what was added earlier in the same
-//! batch; with one of x/y it keeps that one and still overlaps nothing.
+//! batch; with one of x/y it keeps that one and still overlaps nothing. Relative
+//! placement (`right_of`, `left_of`, `below`, `above`, `inside` in `add_shape`,
+//! `move` and `duplicate`) overlaps nothing either, but the frames it lies in.
 
 mod common;
 
@@ -28,6 +30,7 @@ struct Rect {
     y: f64,
     w: f64,
     h: f64,
+    frame: bool,
 }
 
 fn rects(objects: &Value) -> Vec<Rect> {
@@ -42,12 +45,174 @@ fn rects(objects: &Value) -> Vec<Rect> {
             y: o["y"].as_f64().unwrap(),
             w: o["w"].as_f64().unwrap(),
             h: o["h"].as_f64().unwrap(),
+            frame: o["geom"] == "frame",
         })
         .collect()
 }
 
 fn overlap(a: &Rect, b: &Rect) -> bool {
     a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h
+}
+
+/// True when `inner` lies wholly in `outer`.
+fn contains(outer: &Rect, inner: &Rect) -> bool {
+    inner.x >= outer.x
+        && inner.y >= outer.y
+        && inner.x + inner.w <= outer.x + outer.w
+        && inner.y + inner.h <= outer.y + outer.h
+}
+
+/// True when `a` and `b` may overlap: one is a frame holding the other.
+fn nested(a: &Rect, b: &Rect) -> bool {
+    (a.frame && contains(a, b)) || (b.frame && contains(b, a))
+}
+
+/// The shapes on the board's first page.
+fn page_rects(board: &Board, engine: &Engine) -> Vec<Rect> {
+    let page = board.call(engine, "read_board", json!({})).unwrap();
+    rects(&page["page"]["objects"])
+}
+
+/// Frames (one nested in another) holding shapes, and loose shapes, none
+/// overlapping but for what frames hold.
+fn framed_board(engine: &Engine) -> Board {
+    let board = Board::new(engine, &[]);
+    board
+        .batch(
+            engine,
+            json!([
+                {"tool": "add_shape", "args": {"geom": "frame", "text": "lane", "x": 0, "y": 0, "w": 600, "h": 400}},
+                {"tool": "add_shape", "args": {"text": "a", "x": 40, "y": 60, "w": 120, "h": 60}},
+                {"tool": "add_shape", "args": {"text": "b", "x": 240, "y": 60, "w": 120, "h": 60}},
+                {"tool": "add_shape", "args": {"geom": "frame", "text": "outer", "x": 800, "y": 0, "w": 700, "h": 500}},
+                {"tool": "add_shape", "args": {"geom": "frame", "text": "inner", "x": 840, "y": 60, "w": 300, "h": 200}},
+                {"tool": "add_shape", "args": {"text": "c", "x": 860, "y": 110, "w": 120, "h": 60}},
+                {"tool": "add_shape", "args": {"text": "d", "x": 0, "y": 600, "w": 120, "h": 60}},
+                {"tool": "add_shape", "args": {"text": "e", "x": 300, "y": 600, "w": 200, "h": 80}}
+            ]),
+            true,
+        )
+        .unwrap();
+    board
+}
+
+const SIDES: [&str; 4] = ["right_of", "left_of", "below", "above"];
+
+/// Random relative arguments: a side of `reference`, sometimes with a gap.
+fn side_args(rng: &mut Lcg, reference: &str) -> Value {
+    let mut args = json!({SIDES[rng.next(4) as usize]: reference});
+    if rng.next(2) == 0 {
+        args["gap"] = json!([0, 10, 40, 80][rng.next(4) as usize]);
+    }
+    args
+}
+
+/// Runs a call that may be refused for naming a moved object as the reference.
+fn call_or_refused(board: &Board, engine: &Engine, tool: &str, args: Value) -> Option<Value> {
+    match board.call(engine, tool, args.clone()) {
+        Ok(v) => Some(v),
+        Err(e) if e.to_string().contains("is being moved too") => None,
+        Err(e) => panic!("{tool} {args}: {e}"),
+    }
+}
+
+#[test]
+fn relative_placement_overlaps_nothing_but_its_frames() {
+    let engine = Engine::new();
+    let board = framed_board(&engine);
+    let mut rng = Lcg(11);
+    for i in 0..120 {
+        let all = page_rects(&board, &engine);
+        let pick = |rng: &mut Lcg| all[rng.next(all.len() as u64) as usize].id.clone();
+        let reference = pick(&mut rng);
+        let mut args = side_args(&mut rng, &reference);
+        let tool = match rng.next(4) {
+            0 => {
+                args["ids"] = json!([pick(&mut rng)]);
+                "move"
+            }
+            1 => {
+                args["ids"] = json!([pick(&mut rng), pick(&mut rng)]);
+                "duplicate"
+            }
+            _ => {
+                args["text"] = json!(vec!["word"; 1 + rng.next(8) as usize].join(" "));
+                if rng.next(3) == 0 {
+                    args["w"] = json!(40 + rng.next(300));
+                    args["h"] = json!(20 + rng.next(200));
+                }
+                "add_shape"
+            }
+        };
+        call_or_refused(&board, &engine, tool, args.clone());
+        let all = page_rects(&board, &engine);
+        for (j, a) in all.iter().enumerate() {
+            for b in &all[j + 1..] {
+                assert!(
+                    !overlap(a, b) || nested(a, b),
+                    "after call {i} ({tool} {args}): {} overlaps {}: {a:?} {b:?}",
+                    a.id,
+                    b.id
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn placed_inside_a_frame_lies_in_it_and_overlaps_nothing_else() {
+    let engine = Engine::new();
+    let board = framed_board(&engine);
+    let mut rng = Lcg(5);
+    for i in 0..80 {
+        let all = page_rects(&board, &engine);
+        let frames: Vec<&Rect> = all.iter().filter(|r| r.frame).collect();
+        let shapes: Vec<&Rect> = all.iter().filter(|r| !r.frame).collect();
+        let frame = frames[rng.next(frames.len() as u64) as usize].id.clone();
+        let reference = all[rng.next(all.len() as u64) as usize].id.clone();
+        let mut args = match rng.next(2) {
+            0 => json!({}),
+            _ => side_args(&mut rng, &reference),
+        };
+        args["inside"] = json!(frame);
+        let shape = shapes[rng.next(shapes.len() as u64) as usize].id.clone();
+        let tool = match rng.next(4) {
+            0 => {
+                args["ids"] = json!([shape]);
+                "move"
+            }
+            1 => {
+                args["ids"] = json!([shape]);
+                "duplicate"
+            }
+            _ => {
+                args["text"] = json!(vec!["word"; 1 + rng.next(8) as usize].join(" "));
+                "add_shape"
+            }
+        };
+        let Some(answer) = call_or_refused(&board, &engine, tool, args.clone()) else {
+            continue;
+        };
+        let placed = match answer.get("id") {
+            Some(id) => id.as_str().unwrap().to_string(),
+            None => answer["ids"][0].as_str().unwrap().to_string(),
+        };
+        let all = page_rects(&board, &engine);
+        let find = |id: &str| all.iter().find(|r| r.id == id).unwrap();
+        let (p, f) = (find(&placed), find(&frame));
+        assert!(
+            contains(f, p),
+            "after call {i} ({tool} {args}): {p:?} is not in {f:?}"
+        );
+        for other in all.iter().filter(|r| r.id != placed) {
+            assert!(
+                !overlap(p, other) || (other.frame && contains(other, p)),
+                "after call {i} ({tool} {args}): {} overlaps {}: {p:?} {other:?}",
+                p.id,
+                other.id
+            );
+        }
+    }
 }
 
 #[test]

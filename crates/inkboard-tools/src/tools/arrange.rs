@@ -6,26 +6,30 @@ use inkboard_core::{ObjectId, PageId, Rect};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::args::{IdArg, Word};
+use crate::args::{IdArg, Relative, Word};
+use crate::place;
 use crate::tool::{finite, Cx, EditTool, Hints, Ids, Tool};
-use crate::tools::shift::{bounds, translate};
+use crate::tools::shift::{block, bounds, moving_set, translate};
 use crate::ToolError;
 
 pub struct Move;
 
+/// Unknown arguments are refused by the catalogue (serde cannot deny them
+/// through a flatten).
 #[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub struct MoveArgs {
     ids: Vec<IdArg>,
     dx: Option<f64>,
     dy: Option<f64>,
     x: Option<f64>,
     y: Option<f64>,
+    #[serde(flatten)]
+    place: Relative,
 }
 
 impl Tool for Move {
     const NAME: &'static str = "move";
-    const DESCRIPTION: &'static str = "Move objects by dx/dy, or to x/y (the first object goes there, the rest keep their offsets). Groups move with their members, frames with their contents; connectors follow.";
+    const DESCRIPTION: &'static str = "Move objects by dx/dy, to x/y (the first; the rest keep their offsets), or beside/inside an object as add_shape places. Frames move their contents; connectors follow.";
     const HINTS: Hints = Hints::EDIT;
     type Args = MoveArgs;
     type Output = Ids;
@@ -40,18 +44,49 @@ impl EditTool for Move {
             finite("x", a.x)?,
             finite("y", a.y)?,
         );
-        if (dx.is_some() || dy.is_some()) && (x.is_some() || y.is_some()) {
-            return Err(ToolError::args(
-                "give either dx/dy (move by) or x/y (move to), not both",
-            ));
+        let moving = moving_set(cx.board(), &ids);
+        let relation = a.place.resolve(cx, &ids, &moving)?;
+        let by = dx.is_some() || dy.is_some();
+        let to = x.is_some() || y.is_some();
+        match [by, to, relation.is_some()].iter().filter(|given| **given).count() {
+            0 => return Err(ToolError::args(
+                "give dx/dy (move by), x/y (move to), or right_of/left_of/below/above/inside (move next to an object or into a frame)",
+            )),
+            1 => {}
+            _ => return Err(ToolError::args(
+                "give only one of dx/dy (move by), x/y (move to), or right_of/left_of/below/above/inside",
+            )),
         }
-        if dx.is_none() && dy.is_none() && x.is_none() && y.is_none() {
-            return Err(ToolError::args("give dx/dy (move by) or x/y (move to)"));
-        }
-        let first = bounds(cx.board(), &ids[0])?;
-        let dx = dx.unwrap_or_else(|| x.map_or(0.0, |x| x - first.x));
-        let dy = dy.unwrap_or_else(|| y.map_or(0.0, |y| y - first.y));
+        // With relative placement, the block of all the objects is placed (each
+        // keeps its offset in it), and the frame it went into grows to hold it.
+        let mut frame = None;
+        let (dx, dy) = if let Some(relation) = relation {
+            let block = block(cx.board(), &ids)?;
+            let spot = place::relative(
+                cx.board(),
+                cx.page,
+                &relation,
+                block.w,
+                block.h,
+                Some(block),
+                &moving,
+            );
+            frame = spot.frame.map(|f| (f, spot.at));
+            (spot.at.x - block.x, spot.at.y - block.y)
+        } else if by {
+            (dx.unwrap_or(0.0), dy.unwrap_or(0.0))
+        } else {
+            let first = bounds(cx.board(), &ids[0])?;
+            (
+                x.map_or(0.0, |x| x - first.x),
+                y.map_or(0.0, |y| y - first.y),
+            )
+        };
         translate(cx, &ids, dx, dy)?;
+        if let Some((frame, at)) = frame {
+            place::hold(cx, &frame, &at)?;
+            place::raise_above(cx, &frame, &moving)?;
+        }
         Ok(Ids::of(&ids))
     }
 }

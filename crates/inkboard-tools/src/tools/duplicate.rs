@@ -1,4 +1,5 @@
-//! `duplicate`: copies objects with new ids, offset by (dx, dy). Group copies get
+//! `duplicate`: copies objects with new ids, offset by (dx, dy) or placed as one
+//! block beside an object or in a frame (`place::relative`). Group copies get
 //! copies of their members; connectors between copied objects are rewired to the
 //! copies, so a duplicated diagram stays connected.
 
@@ -8,23 +9,28 @@ use inkboard_core::{End, IdKind, Kind, Object, ObjectId};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::args::IdArg;
+use crate::args::{IdArg, Relative};
+use crate::place;
 use crate::tool::{finite, Cx, EditTool, Hints, Ids, Tool};
+use crate::tools::shift::block;
 use crate::ToolError;
 
 pub struct Duplicate;
 
+/// Unknown arguments are refused by the catalogue (serde cannot deny them
+/// through a flatten).
 #[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
 pub struct DuplicateArgs {
     ids: Vec<IdArg>,
     dx: Option<f64>,
     dy: Option<f64>,
+    #[serde(flatten)]
+    place: Relative,
 }
 
 impl Tool for Duplicate {
     const NAME: &'static str = "duplicate";
-    const DESCRIPTION: &'static str = "Copy objects, offset by dx/dy (default 40). Groups copy their members; connectors between copies are rewired. Returns the copies' ids in order.";
+    const DESCRIPTION: &'static str = "Copy objects, offset by dx/dy (default 40) or placed as add_shape does; connectors between copies are rewired. Returns the copies in order.";
     const HINTS: Hints = Hints::ADD;
     type Args = DuplicateArgs;
     type Output = Ids;
@@ -43,8 +49,26 @@ fn kind_of(kind: &Kind) -> IdKind {
 impl EditTool for Duplicate {
     fn run(cx: &mut Cx<'_, '_>, a: DuplicateArgs) -> Result<Ids, ToolError> {
         let ids = IdArg::resolve_all(&a.ids, cx.board(), "ids")?;
-        let dx = finite("dx", a.dx)?.unwrap_or(40.0);
-        let dy = finite("dy", a.dy)?.unwrap_or(40.0);
+        let (dx, dy) = (finite("dx", a.dx)?, finite("dy", a.dy)?);
+        // The originals stay where they are: they are in the copies' way.
+        let relation = a.place.resolve(cx, &ids, &[])?;
+        let mut frame = None;
+        let (dx, dy) = match relation {
+            Some(_) if dx.is_some() || dy.is_some() => {
+                return Err(ToolError::args(
+                    "give either dx/dy or right_of/left_of/below/above/inside, not both",
+                ))
+            }
+            // The copies are placed as one block, each keeping its offset in it.
+            Some(relation) => {
+                let block = block(cx.board(), &ids)?;
+                let spot =
+                    place::relative(cx.board(), cx.page, &relation, block.w, block.h, None, &[]);
+                frame = spot.frame.map(|f| (f, spot.at));
+                (spot.at.x - block.x, spot.at.y - block.y)
+            }
+            None => (dx.unwrap_or(40.0), dy.unwrap_or(40.0)),
+        };
         // Everything that is copied: the objects and, for groups, their members.
         let mut all: Vec<ObjectId> = Vec::new();
         let mut stack: Vec<ObjectId> = ids.iter().rev().cloned().collect();
@@ -101,6 +125,9 @@ impl EditTool for Duplicate {
                 Kind::Group(g) => g.members = g.members.iter().map(remap).collect(),
             }
             cx.tx.insert(page, None, copy)?;
+        }
+        if let Some((frame, at)) = frame {
+            place::hold(cx, &frame, &at)?;
         }
         let out: Vec<ObjectId> = ids.iter().filter_map(|id| map.get(id).cloned()).collect();
         Ok(Ids::of(&out))

@@ -5,8 +5,8 @@ use inkboard_core::{Geom, IdKind, Kind, Object, Rect, Shape};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::args::{IdArg, StyleArgs, Word};
-use crate::place::{self, Side};
+use crate::args::{Relative, StyleArgs, Word};
+use crate::place;
 use crate::tool::{finite, positive, Cx, EditTool, Hints, Placed, Tool};
 use crate::ToolError;
 
@@ -22,17 +22,13 @@ pub struct AddShapeArgs {
     h: Option<f64>,
     #[serde(flatten)]
     style: StyleArgs,
-    right_of: Option<IdArg>,
-    left_of: Option<IdArg>,
-    below: Option<IdArg>,
-    above: Option<IdArg>,
-    gap: Option<f64>,
-    inside: Option<IdArg>,
+    #[serde(flatten)]
+    place: Relative,
 }
 
 impl Tool for AddShape {
     const NAME: &'static str = "add_shape";
-    const DESCRIPTION: &'static str = "Add a shape (geom; default rect), sticky note (note), text (text) or frame. Without x/y it goes in free space; right_of/left_of/below/above (an id, gap default 40) place it by an object, inside in a frame. Without w/h it fits its text. Colours: hex or red, blue, green, yellow, orange, purple, gray, black, white.";
+    const DESCRIPTION: &'static str = "Add a shape (geom; default rect), sticky note (note), text or frame. Without x/y: free space, or by an object (right_of, left_of, below, above; gap 40) or inside a frame. Without w/h it fits its text. Colours: hex or a palette name.";
     const HINTS: Hints = Hints::ADD;
     type Args = AddShapeArgs;
     type Output = Placed;
@@ -45,47 +41,24 @@ impl EditTool for AddShape {
         let style = a.style.to_style()?;
         let (x, y) = (finite("x", a.x)?, finite("y", a.y)?);
         let (w, h) = (positive("w", a.w)?, positive("h", a.h)?);
-        let gap = finite("gap", a.gap)?.unwrap_or(place::GAP);
         let (w, h) = size(geom, &text, &style, w, h);
-
-        let relative = [
-            (a.right_of, Side::Right, "right_of"),
-            (a.left_of, Side::Left, "left_of"),
-            (a.below, Side::Below, "below"),
-            (a.above, Side::Above, "above"),
-        ]
-        .into_iter()
-        .filter_map(|(id, side, name)| id.map(|id| (id, side, name)))
-        .collect::<Vec<_>>();
-        if relative.len() > 1 {
+        // A side and x/y would each say where the shape goes; `inside` with x/y says
+        // where and in which frame.
+        if a.place.has_side() && (x.is_some() || y.is_some()) {
             return Err(ToolError::args(
-                "give only one of right_of, left_of, below, above",
+                "give either x/y or right_of/left_of/below/above, not both",
             ));
         }
-        let frame = match &a.inside {
-            Some(frame) => {
-                let frame = frame.resolve(cx.board(), "inside")?;
-                cx.on_page(&frame, "inside")?;
-                if !cx.board().object(&frame).is_some_and(|o| o.is_frame()) {
-                    return Err(ToolError::args(format!(
-                        "'inside': \"{frame}\" is not a frame: give the id of a shape with geom frame"
-                    )));
-                }
-                Some(frame)
+        let spot = a
+            .place
+            .resolve(cx, &[], &[])?
+            .map(|r| place::relative(cx.board(), cx.page, &r, w, h, None, &[]));
+        let (mut px, mut py) = match &spot {
+            Some(spot) => (spot.at.x, spot.at.y),
+            None if x.is_none() || y.is_none() => {
+                place::free_spot_with(cx.board(), cx.page, x, y, w, h)
             }
-            None => None,
-        };
-        let (mut px, mut py) = if let Some((id, side, name)) = relative.into_iter().next() {
-            let id = id.resolve(cx.board(), name)?;
-            cx.on_page(&id, name)?;
-            let reference = super::shift::bounds(cx.board(), &id)?;
-            place::beside(cx.board(), cx.page, reference, side, gap, w, h)
-        } else if let Some(frame) = &frame {
-            place::spot_in_frame(cx.board(), frame, w, h)
-        } else if x.is_none() || y.is_none() {
-            place::free_spot_with(cx.board(), cx.page, x, y, w, h)
-        } else {
-            (0.0, 0.0)
+            None => (0.0, 0.0),
         };
         if let Some(x) = x {
             px = x;
@@ -94,16 +67,11 @@ impl EditTool for AddShape {
             py = y;
         }
         let bounds = Rect::new(px, py, w, h);
-        // A shape put inside a frame is inside it, wherever it went: the frame grows
-        // to hold it, so that it moves with the frame.
-        if let Some(frame) = &frame {
-            if let Some(grown) = place::frame_grown_to_hold(cx.board(), frame, &bounds) {
-                cx.tx.edit(frame, |o| {
-                    if let Kind::Shape(s) = &mut o.kind {
-                        s.bounds = grown;
-                    }
-                })?;
-            }
+        // A shape put in a frame is in it, wherever it went: the frame grows to
+        // hold it, so that it moves with the frame.
+        let holder = spot.and_then(|s| s.frame);
+        if let Some(frame) = &holder {
+            place::hold(cx, frame, &bounds)?;
         }
         let id = cx.tx.new_id(IdKind::Shape);
         let object = Object::new(
@@ -115,8 +83,13 @@ impl EditTool for AddShape {
                 style,
             }),
         );
-        // Frames go to the back, behind what they hold.
-        let index = (geom == Geom::Frame).then_some(0);
+        // Frames go to the back, behind what they hold, but above the frame that
+        // holds them.
+        let index = match (&holder, geom) {
+            (Some(frame), Geom::Frame) => cx.board().locate(frame).map(|(_, i)| i + 1),
+            (None, Geom::Frame) => Some(0),
+            _ => None,
+        };
         cx.tx.insert(cx.page, index, object)?;
         Ok(Placed::new(&id, bounds))
     }

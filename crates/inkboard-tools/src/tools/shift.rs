@@ -97,3 +97,10 @@ pub(crate) fn bounds(board: &Board, id: &ObjectId) -> Result<inkboard_core::Rect
         .bounds(id)
         .ok_or_else(|| ToolError::args(format!("\"{id}\" has no extent to place or align")))
 }
+
+/// The bounds of several objects together: what relative placement places.
+pub(crate) fn block(board: &Board, ids: &[ObjectId]) -> Result<inkboard_core::Rect, ToolError> {
+    let mut all = ids.iter().map(|id| bounds(board, id));
+    let first = all.next().unwrap_or_else(|| Ok(Default::default()))?;
+    all.try_fold(first, |joint, b| Ok(joint.union(&b?)))
+}
