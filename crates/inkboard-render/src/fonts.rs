@@ -36,7 +36,7 @@ pub(crate) fn usvg_options() -> usvg::Options<'static> {
 /// CSS `@font-face` rules embedding both bundled faces as base64 data URLs, so that
 /// browsers draw an exported SVG with the very font it was measured with. Built once
 /// (it is about 700 KB).
-pub(crate) fn font_face_css() -> &'static str {
+pub fn font_face_css() -> &'static str {
     static CSS: OnceLock<String> = OnceLock::new();
     CSS.get_or_init(|| {
         let mut css = String::new();

@@ -40,7 +40,8 @@ pub use pdf::to_pdf;
 pub use png::{to_png, to_png_scaled, Png, MAX_SCALE};
 pub use resolve::resolve;
 pub use scene::{Item, Part, Scene};
-pub use svg::{to_svg, to_svg_with, SvgOptions};
+pub use fonts::font_face_css;
+pub use svg::{item_svg, to_svg, to_svg_with, SvgOptions};
 
 #[doc(no_inline)]
 pub use inkboard_core::{Board, PageId, Rect};

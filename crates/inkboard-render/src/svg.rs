@@ -14,7 +14,7 @@ use base64::Engine;
 use inkboard_core::Rect;
 
 use crate::fonts::font_face_css;
-use crate::scene::{Anchor, ImagePart, Part, PathPart, Rgba, Scene, Seg, TextPart};
+use crate::scene::{Anchor, ImagePart, Item, Part, PathPart, Rgba, Scene, Seg, TextPart};
 use crate::style::BACKGROUND;
 use crate::text::FONT_FAMILY;
 
@@ -74,29 +74,42 @@ pub fn to_svg_with(scene: &Scene, view: Option<Rect>, options: SvgOptions) -> St
         );
     }
     for item in &scene.items {
-        let _ = write!(out, r#"<g id="{}" data-type="{}""#, item.id, item.kind);
-        if let Some(geom) = item.geom {
-            let _ = write!(out, r#" data-geom="{geom}""#);
-        }
-        if item.opacity < 1.0 {
-            let _ = write!(out, r#" opacity="{}""#, num(item.opacity as f64));
-        }
-        if item.parts.is_empty() {
-            out.push_str("/>\n");
-            continue;
-        }
-        out.push_str(">\n");
-        for part in &item.parts {
-            match part {
-                Part::Path(p) => path(&mut out, p),
-                Part::Text(t) => text(&mut out, t),
-                Part::Image(i) => image(&mut out, i),
-            }
-        }
-        out.push_str("</g>\n");
+        write_item(&mut out, item);
     }
     out.push_str("</svg>\n");
     out
+}
+
+/// One object of a scene as its own `<g id="ID">` element, in board coordinates:
+/// what the application puts on screen and replaces when the object changes. The
+/// whole-page SVG is these fragments in z-order.
+pub fn item_svg(item: &Item) -> String {
+    let mut out = String::with_capacity(256);
+    write_item(&mut out, item);
+    out
+}
+
+fn write_item(out: &mut String, item: &Item) {
+    let _ = write!(out, r#"<g id="{}" data-type="{}""#, item.id, item.kind);
+    if let Some(geom) = item.geom {
+        let _ = write!(out, r#" data-geom="{geom}""#);
+    }
+    if item.opacity < 1.0 {
+        let _ = write!(out, r#" opacity="{}""#, num(item.opacity as f64));
+    }
+    if item.parts.is_empty() {
+        out.push_str("/>\n");
+        return;
+    }
+    out.push_str(">\n");
+    for part in &item.parts {
+        match part {
+            Part::Path(p) => path(out, p),
+            Part::Text(t) => text(out, t),
+            Part::Image(i) => image(out, i),
+        }
+    }
+    out.push_str("</g>\n");
 }
 
 fn path(out: &mut String, p: &PathPart) {

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::args::PageRef;
 use crate::catalog::{catalog, find_tool, Run};
+use crate::live::Caller;
 use crate::tool::{BoardTool, Cx, Hints, Tool};
 use crate::{refs, Engine, Reply, ToolError};
 
@@ -76,7 +77,7 @@ impl Tool for Batch {
 }
 
 impl BoardTool for Batch {
-    fn run(engine: &Engine, args: BatchArgs) -> Result<Reply, ToolError> {
+    fn run(engine: &Engine, caller: &Caller, args: BatchArgs) -> Result<Reply, ToolError> {
         // Point 1: the request itself is checked before anything runs.
         let operations = match &args.operations {
             Value::Array(ops) if (1..=MAX_OPERATIONS).contains(&ops.len()) => ops,
@@ -94,7 +95,8 @@ impl BoardTool for Batch {
             )));
         }
         let atomic = args.atomic.unwrap_or(true);
-        let out = engine.edit(args.path.as_deref(), |tx| {
+        let target = engine.target(args.path.as_deref(), caller)?;
+        let out = engine.edit(&target, caller, |tx| {
             let page = PageRef::resolve_or_first(args.page.as_ref(), tx.board())?;
             let outcome = run_operations(tx, page, operations);
             match outcome.failed {

@@ -6,6 +6,7 @@ use std::sync::OnceLock;
 use serde_json::{json, Map, Value};
 
 use crate::args::StyleArgs;
+use crate::live::Caller;
 use crate::schema::{output_schema_of, schema_of};
 use crate::tool::{to_value, BoardTool, Cx, EditTool, Hints};
 use crate::tools;
@@ -16,7 +17,7 @@ pub(crate) enum Run {
     /// Inside a transaction on one page; allowed in a batch.
     Edit(fn(&mut Cx<'_, '_>, Value) -> Result<Value, ToolError>),
     /// On whole boards or files; not allowed in a batch.
-    Board(fn(&Engine, Value) -> Result<Reply, ToolError>),
+    Board(fn(&Engine, &Caller, Value) -> Result<Reply, ToolError>),
 }
 
 /// One tool as transports see it.
@@ -122,9 +123,13 @@ fn edit<T: EditTool>() -> ToolDef {
 }
 
 fn board<T: BoardTool>() -> ToolDef {
-    fn run<T: BoardTool>(engine: &Engine, args: Value) -> Result<Reply, ToolError> {
+    fn run<T: BoardTool>(
+        engine: &Engine,
+        caller: &Caller,
+        args: Value,
+    ) -> Result<Reply, ToolError> {
         let args: T::Args = parse_args(T::NAME, args)?;
-        T::run(engine, args)
+        T::run(engine, caller, args)
     }
     ToolDef {
         name: T::NAME,
@@ -139,7 +144,7 @@ fn board<T: BoardTool>() -> ToolDef {
 
 /// What the arguments every tool shares mean: said once, to the client, in the
 /// server's instructions.
-pub const COMMON_ARGS: &str = "Every tool takes `path`: the board file (.inkboard, .inkboard.json or .tableau.json); omit it to act live on the board open in the inkboard app. Edit and read tools also take `page`: a page number (from 1) or name; default the first page.";
+pub const COMMON_ARGS: &str = "Every tool takes `path`: the board file (.inkboard, .inkboard.json or .tableau.json); omit it to act live on the board open in the inkboard app. Edit and read tools also take `page`: a page number (from 1) or name; default the first page. Coordinates are board units, x right, y down; x,y is a top-left corner. Colours: CSS hex (#1e88e5) or red, blue, green, yellow, orange, purple, gray, black, white.";
 
 /// Every tool, in the order `tools/list` shows them.
 pub fn catalog() -> &'static [ToolDef] {
@@ -168,6 +173,8 @@ pub fn catalog() -> &'static [ToolDef] {
             edit::<arrange::Order>(),
             edit::<arrange::Align>(),
             edit::<arrange::Distribute>(),
+            edit::<layout::Layout>(),
+            edit::<mermaid::ImportMermaid>(),
             edit::<page::AddPage>(),
             edit::<page::RenamePage>(),
             edit::<page::DeletePage>(),

@@ -6,15 +6,16 @@
 //! out; this covers everyone else).
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
-use inkboard_core::{Actor, Transaction};
+use inkboard_core::{Board, Transaction};
 use inkboard_format::{file, FormatError};
 use serde_json::{Map, Value};
 
 use crate::args::PageRef;
 use crate::catalog::{find_tool, Run};
-use crate::discovery::find_app;
+use crate::discovery::{find_app, other_app};
+use crate::live::{is_live_call, Caller, Forward, Host, LiveCell, PATH_ARGS};
 use crate::tool::Cx;
 use crate::tracking::{Tracked, Tracker};
 use crate::ToolError;
@@ -29,22 +30,60 @@ pub enum Reply {
 }
 
 /// Runs tool calls. One engine serves a whole process; it is `Sync`, and calls on
-/// it are serialized.
+/// one board file are serialized.
+///
+/// An engine works in file mode (every call names its board file) unless it is
+/// given a [`Host`] (it runs inside the application, and calls without a file edit
+/// the boards on screen) or a [`Forward`] (calls for the running application are
+/// sent there). See [`crate::live`].
 #[derive(Default)]
 pub struct Engine {
     tracker: Mutex<Tracker>,
+    host: Option<Arc<dyn Host>>,
+    forward: Option<Box<dyn Forward>>,
+}
+
+/// The board a call acts on.
+pub(crate) enum Target {
+    /// A board file, read and written by this process.
+    File(PathBuf),
+    /// A board open in the application this engine runs in.
+    Live(Arc<LiveCell>),
 }
 
 /// How many times a call is run again when the file changed under it.
 const ATTEMPTS: usize = 3;
 
 impl Engine {
+    /// An engine in file mode only.
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// Runs the tool `name` with `args` (a JSON object, or null for none).
+    /// An engine that sends calls meant for the running application there.
+    pub fn forwarding(forward: Box<dyn Forward>) -> Self {
+        Engine {
+            forward: Some(forward),
+            ..Self::default()
+        }
+    }
+
+    /// The engine of the application itself, whose live boards `host` keeps.
+    pub fn hosted(host: Arc<dyn Host>) -> Self {
+        Engine {
+            host: Some(host),
+            ..Self::default()
+        }
+    }
+
+    /// Runs the tool `name` with `args` (a JSON object, or null for none) as this
+    /// process's agent.
     pub fn call(&self, name: &str, args: Value) -> Result<Reply, ToolError> {
+        self.call_as(name, args, &Caller::default())
+    }
+
+    /// Runs the tool `name` with `args` on behalf of `caller`.
+    pub fn call_as(&self, name: &str, args: Value, caller: &Caller) -> Result<Reply, ToolError> {
         let def = find_tool(name).ok_or_else(|| ToolError::UnknownTool(name.to_string()))?;
         let mut args = match args {
             Value::Object(map) => map,
@@ -56,8 +95,11 @@ impl Engine {
             }
         };
         def.check_keys(&args)?;
+        if let Some(reply) = self.forwarded(name, &mut args, caller)? {
+            return Ok(reply);
+        }
         match def.run {
-            Run::Board(run) => run(self, Value::Object(args)),
+            Run::Board(run) => run(self, caller, Value::Object(args)),
             Run::Edit(run) => {
                 let path: Option<String> = take(&mut args, "path", name)?;
                 let page: Option<PageRef> = take(&mut args, "page", name)?;
@@ -67,7 +109,8 @@ impl Engine {
                     )));
                 }
                 let args = Value::Object(args);
-                self.edit(path.as_deref(), |tx| {
+                let target = self.target(path.as_deref(), caller)?;
+                self.edit(&target, caller, |tx| {
                     let page = PageRef::resolve_or_first(page.as_ref(), tx.board())?;
                     run(&mut Cx { tx, page }, args.clone())
                 })
@@ -76,28 +119,127 @@ impl Engine {
         }
     }
 
-    /// Runs `f` in one transaction on the board named by `path` and writes the file
-    /// once if anything changed. `f` may run more than once (see the module docs),
-    /// always on a fresh transaction.
+    /// Runs the edit tool `name` on a draft of `board` and gives the changed board
+    /// to `f`; the draft is then thrown away. The application uses it to show where
+    /// connectors go while a shape is dragged, before anything is committed.
+    pub fn dry_run<T>(
+        &self,
+        board: &mut Board,
+        name: &str,
+        args: Value,
+        f: impl FnOnce(&Board) -> T,
+    ) -> Result<T, ToolError> {
+        let def = find_tool(name).ok_or_else(|| ToolError::UnknownTool(name.to_string()))?;
+        let Run::Edit(run) = def.run else {
+            return Err(ToolError::NotInBatch(def.name));
+        };
+        let mut args = match args {
+            Value::Object(map) => map,
+            _ => Map::new(),
+        };
+        def.check_keys(&args)?;
+        args.remove("path");
+        let page: Option<PageRef> = take(&mut args, "page", name)?;
+        let mut tx = Transaction::begin(board);
+        let page = PageRef::resolve_or_first(page.as_ref(), tx.board())?;
+        run(&mut Cx { tx: &mut tx, page }, Value::Object(args))?;
+        Ok(f(tx.board()))
+    }
+
+    /// Sends the call to the running application when it is meant for it (see
+    /// [`crate::live`]); `None` when it runs here.
+    fn forwarded(
+        &self,
+        name: &str,
+        args: &mut Map<String, Value>,
+        caller: &Caller,
+    ) -> Result<Option<Reply>, ToolError> {
+        let Some(forward) = &self.forward else {
+            return Ok(None);
+        };
+        let path = match args.get("path") {
+            Some(Value::String(p)) if !p.trim().is_empty() => Some(absolute(Path::new(p))?),
+            _ => None,
+        };
+        let Some(app) = other_app() else {
+            return Ok(None);
+        };
+        if !is_live_call(&app, path.as_deref()) {
+            return Ok(None);
+        }
+        for key in PATH_ARGS {
+            if let Some(Value::String(p)) = args.get(key) {
+                if !p.trim().is_empty() {
+                    let abs = absolute(Path::new(p))?;
+                    args.insert(key.into(), Value::String(abs.display().to_string()));
+                }
+            }
+        }
+        let args = Value::Object(std::mem::take(args));
+        forward.call(&app, name, args, &caller.client).map(Some)
+    }
+
+    /// The board a call with `path` acts on (see [`Target`]).
+    pub(crate) fn target(&self, path: Option<&str>, caller: &Caller) -> Result<Target, ToolError> {
+        let path = path.map(file_path).transpose()?;
+        if let Some(host) = &self.host {
+            if let Some(cell) = host.board(path.as_deref(), caller) {
+                return Ok(Target::Live(cell));
+            }
+        }
+        match path {
+            Some(path) => Ok(Target::File(path)),
+            None => Err(match find_app() {
+                Some(app) if self.host.is_none() => ToolError::LiveUnavailable(app.pid),
+                _ => ToolError::NoApplication,
+            }),
+        }
+    }
+
+    /// The application this engine runs in, if it does.
+    pub(crate) fn host(&self) -> Option<&Arc<dyn Host>> {
+        self.host.as_ref()
+    }
+
+    /// Runs `f` in one transaction on `target`, as `caller`. On a file, the file is
+    /// written once if anything changed, and `f` may run more than once (see the
+    /// module docs), always on a fresh transaction. On a live board, the commit
+    /// becomes one undo step and the application is told of it.
     pub(crate) fn edit<T>(
         &self,
-        path: Option<&str>,
+        target: &Target,
+        caller: &Caller,
         mut f: impl FnMut(&mut Transaction<'_>) -> Result<T, ToolError>,
     ) -> Result<T, ToolError> {
-        let path = board_path(path)?;
-        must_exist(&path)?;
-        let _lock = file::FileLock::acquire(&path)?;
+        let path = match target {
+            Target::File(path) => path,
+            Target::Live(cell) => {
+                let mut live = cell.lock();
+                let mut tx = Transaction::begin(&mut live.board);
+                let out = f(&mut tx)?;
+                if let Some(commit) = tx.commit(caller.actor)? {
+                    live.record(&commit);
+                    drop(live);
+                    if let Some(host) = &self.host {
+                        host.committed(cell, &commit);
+                    }
+                }
+                return Ok(out);
+            }
+        };
+        must_exist(path)?;
+        let _lock = file::FileLock::acquire(path)?;
         let mut tracker = self.tracker.lock().unwrap_or_else(|e| e.into_inner());
         for attempt in 1..=ATTEMPTS {
-            let tracked = tracker.sync(&path)?;
+            let tracked = tracker.sync(path)?;
             let mut tx = Transaction::begin(&mut tracked.board);
             let out = f(&mut tx)?;
-            let Some(commit) = tx.commit(Actor::Agent)? else {
+            let Some(commit) = tx.commit(caller.actor)? else {
                 return Ok(out);
             };
-            match tracked.save(&path) {
+            match tracked.save(path) {
                 Ok(_) => {
-                    tracked.record(&commit);
+                    tracked.log.record(&commit);
                     return Ok(out);
                 }
                 Err(e) => {
@@ -109,6 +251,18 @@ impl Engine {
             }
         }
         unreachable!("the last attempt always returns")
+    }
+
+    /// Gives `f` the board of `target` as it is now.
+    pub(crate) fn read<T>(
+        &self,
+        target: &Target,
+        f: impl FnOnce(&Board) -> Result<T, ToolError>,
+    ) -> Result<T, ToolError> {
+        match target {
+            Target::File(path) => self.tracked(path, |t| f(&t.board)),
+            Target::Live(cell) => f(&cell.lock().board),
+        }
     }
 
     /// Gives `f` the tracked state of the board file at `path`, brought up to date.
@@ -149,15 +303,9 @@ fn take<T: serde::de::DeserializeOwned>(
     }
 }
 
-/// The board file a call acts on: `path` made absolute, or, without it, the board
-/// open in the application.
-pub(crate) fn board_path(path: Option<&str>) -> Result<PathBuf, ToolError> {
-    let Some(path) = path else {
-        return Err(match find_app() {
-            Some(app) => ToolError::LiveUnavailable(app.pid),
-            None => ToolError::NoApplication,
-        });
-    };
+/// A board file's path from an argument: checked for a board extension and made
+/// absolute.
+pub(crate) fn file_path(path: &str) -> Result<PathBuf, ToolError> {
     if path.trim().is_empty() {
         return Err(ToolError::args(
             "'path' is empty: give the board file's path",

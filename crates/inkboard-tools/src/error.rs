@@ -42,6 +42,13 @@ pub enum ToolError {
     /// A failure outside the model and the file format (e.g. reading an image).
     #[error("{0}")]
     Io(String),
+    /// An error the running application answered to a forwarded call, with the
+    /// structured data it carried (a failed batch's).
+    #[error("{message}")]
+    Remote {
+        message: String,
+        data: Option<Value>,
+    },
 }
 
 impl ToolError {
@@ -60,6 +67,7 @@ impl ToolError {
             } => Some(serde_json::json!({
                 "index": index, "error": error, "results": results,
             })),
+            ToolError::Remote { data, .. } => data.clone(),
             _ => None,
         }
     }

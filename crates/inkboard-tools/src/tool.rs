@@ -9,6 +9,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::live::Caller;
 use crate::{Engine, Reply, ToolError};
 
 /// The MCP annotations of a tool.
@@ -71,7 +72,7 @@ pub trait EditTool: Tool {
 
 /// A tool over whole boards or files.
 pub trait BoardTool: Tool {
-    fn run(engine: &Engine, args: Self::Args) -> Result<Reply, ToolError>;
+    fn run(engine: &Engine, caller: &Caller, args: Self::Args) -> Result<Reply, ToolError>;
 }
 
 /// What an edit tool works with: the transaction and the page it acts on.

@@ -38,10 +38,7 @@ pub(crate) struct Tracked {
     /// The file's stat then; `None` to make the next sync read the file.
     stat: Option<Stat>,
     /// Changes seen since this process first read the file, oldest first.
-    pub log: VecDeque<Change>,
-    /// The log holds every change after this revision: the one the file had when
-    /// this process first read it, or later once old entries were dropped.
-    pub first_revision: u64,
+    pub log: ChangeLog,
     /// The last revision `board_changes` returned for this file.
     pub last_returned: Option<u64>,
     used: u64,
@@ -84,28 +81,51 @@ impl Tracked {
         Ok(false)
     }
 
-    /// Logs a commit made by this process.
+}
+
+/// The changes `board_changes` answers from: every change of the recent past, in
+/// order, and the revision before the oldest one kept (asking for changes since an
+/// older revision cannot be answered).
+pub struct ChangeLog {
+    changes: VecDeque<Change>,
+    first_revision: u64,
+}
+
+impl ChangeLog {
+    /// An empty log of a board now at `revision`.
+    pub fn new(revision: u64) -> Self {
+        ChangeLog {
+            changes: VecDeque::new(),
+            first_revision: revision,
+        }
+    }
+
+    /// The revision before the oldest change kept.
+    pub fn first_revision(&self) -> u64 {
+        self.first_revision
+    }
+
+    /// Logs a committed transaction.
     pub fn record(&mut self, commit: &Commit) {
         self.push(commit.changes());
     }
 
-    fn push(&mut self, changes: Vec<Change>) {
-        self.log.extend(changes);
-        while self.log.len() > LOG_LIMIT {
-            if let Some(old) = self.log.pop_front() {
+    pub(crate) fn push(&mut self, changes: Vec<Change>) {
+        self.changes.extend(changes);
+        while self.changes.len() > LOG_LIMIT {
+            if let Some(old) = self.changes.pop_front() {
                 self.first_revision = self.first_revision.max(old.revision);
             }
         }
     }
 
-    /// The changes after `since`, or `None` when they are older than what this
-    /// process has seen of the file.
+    /// The changes after `since`, or `None` when they are no longer all known.
     pub fn changes_since(&self, since: u64) -> Option<Vec<Change>> {
         if since < self.first_revision {
             return None;
         }
         Some(
-            self.log
+            self.changes
                 .iter()
                 .filter(|c| c.revision > since)
                 .cloned()
@@ -114,7 +134,6 @@ impl Tracked {
     }
 }
 
-/// Every tracked file, by absolute path.
 #[derive(Default)]
 pub(crate) struct Tracker {
     files: HashMap<PathBuf, Tracked>,
@@ -138,22 +157,20 @@ impl Tracker {
                     let revision = board.revision().max(t.board.revision() + 1);
                     board.advance_revision(revision);
                     let changes = diff_boards(&t.board, &board, revision, Actor::User);
-                    t.push(changes);
+                    t.log.push(changes);
                     t.board = board;
                     t.stamp = loaded.stamp;
                     t.stat = loaded.stat;
                 }
                 None => {
                     self.evict();
-                    let first_revision = loaded.board.revision();
                     self.files.insert(
                         path.to_path_buf(),
                         Tracked {
+                            log: ChangeLog::new(loaded.board.revision()),
                             board: loaded.board,
                             stamp: loaded.stamp,
                             stat: loaded.stat,
-                            log: VecDeque::new(),
-                            first_revision,
                             last_returned: None,
                             used: clock,
                         },
@@ -173,15 +190,13 @@ impl Tracker {
     pub fn adopt(&mut self, path: &Path, board: Board, saved: Saved) {
         self.evict();
         self.clock += 1;
-        let first_revision = board.revision();
         self.files.insert(
             path.to_path_buf(),
             Tracked {
+                log: ChangeLog::new(board.revision()),
                 board,
                 stamp: saved.stamp,
                 stat: saved.stat,
-                log: VecDeque::new(),
-                first_revision,
                 last_returned: None,
                 used: self.clock,
             },

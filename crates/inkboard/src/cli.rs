@@ -10,6 +10,8 @@ use inkboard_format::{FileKind, FormatError};
 use inkboard_tools::{Engine, Reply, ToolError};
 use serde_json::{json, Value};
 
+use crate::forward::HttpForward;
+
 /// A whiteboard for people and AI agents.
 #[derive(Parser)]
 #[command(name = "inkboard", version, about, propagate_version = true)]
@@ -22,6 +24,18 @@ pub struct Cli {
 enum Command {
     /// Serve the MCP tools on stdin/stdout (for Claude Code and other MCP clients).
     Mcp,
+    /// Open a board in the editor (a local web page); agents' calls without a path
+    /// then edit it live.
+    Open {
+        /// The board file (created if missing); without it, a new untitled board.
+        file: Option<PathBuf>,
+        /// The port on 127.0.0.1 (default: a free one).
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+        /// Do not open a browser; just print the address.
+        #[arg(long)]
+        no_browser: bool,
+    },
     /// Create a new, empty board file.
     New {
         /// The board file (.inkboard, .inkboard.json or .tableau.json).
@@ -91,12 +105,17 @@ enum Command {
 
 /// Runs a command; the exit code is 0 on success and 1 when the tool failed.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let engine = Engine::new();
+    let engine = Engine::forwarding(Box::new(HttpForward::new()));
     let (tool, args) = match cli.command {
         Command::Mcp => {
             crate::mcp::serve()?;
             return Ok(ExitCode::SUCCESS);
         }
+        Command::Open {
+            file,
+            port,
+            no_browser,
+        } => return crate::open::run(file, port, no_browser),
         Command::New {
             file,
             title,

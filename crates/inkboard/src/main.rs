@@ -3,7 +3,9 @@
 //! from `inkboard-tools`; nothing here implements an operation of its own.
 
 mod cli;
+mod forward;
 mod mcp;
+mod open;
 
 use clap::Parser;
 

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use base64::Engine as _;
-use inkboard_tools::{catalog, find_tool, Engine, Reply, ToolError, COMMON_ARGS};
+use inkboard_tools::{catalog, find_tool, Caller, Engine, Reply, ToolError, COMMON_ARGS};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
@@ -19,11 +19,15 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{json, Value};
 
+use crate::forward::HttpForward;
+
 /// The MCP face of the engine.
 #[derive(Clone)]
 struct Server {
     engine: Arc<Engine>,
     tools: Arc<Vec<Tool>>,
+    /// Who calls: `board_changes` answers each client from where it last asked.
+    caller: Caller,
 }
 
 /// The MCP tool list, built once from the catalogue.
@@ -85,7 +89,7 @@ impl ServerHandler for Server {
             .with_server_info(Implementation::new("inkboard", env!("CARGO_PKG_VERSION")))
             .with_instructions(format!(
                 "inkboard edits whiteboards: shapes, sticky notes, frames, connectors, images and ink on pages. \
-                 Build or rework a board with one `batch` call; read it with read_board. {COMMON_ARGS}"
+                 Build or rework a board with one `batch` call, or draw a Mermaid flowchart with import_mermaid; `layout` tidies shapes so none overlap; read_board reads it, render shows it. {COMMON_ARGS}"
             ))
     }
 
@@ -120,8 +124,9 @@ impl ServerHandler for Server {
         }
         let args = request.arguments.map(Value::Object).unwrap_or(json!({}));
         let engine = self.engine.clone();
+        let caller = self.caller.clone();
         let started = std::time::Instant::now();
-        let reply = tokio::task::spawn_blocking(move || engine.call(&name, args))
+        let reply = tokio::task::spawn_blocking(move || engine.call_as(&name, args, &caller))
             .await
             .map_err(|e| {
                 ErrorData::internal_error(format!("the tool stopped unexpectedly: {e}"), None)
@@ -131,8 +136,8 @@ impl ServerHandler for Server {
     }
 }
 
-/// Serves MCP on stdin/stdout until the client closes stdin.
-pub fn serve() -> anyhow::Result<()> {
+/// Logs to stderr (stdout may carry JSON-RPC), filtered by `INKBOARD_LOG`.
+pub fn init_logging() {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(false)
@@ -141,14 +146,42 @@ pub fn serve() -> anyhow::Result<()> {
                 .unwrap_or_else(|_| "warn,rmcp::service=error".into()),
         )
         .init();
+}
+
+/// MCP over streamable HTTP at `/mcp`, on the application's engine (the
+/// application's guard checks the token before a request gets here).
+pub fn http_routes(engine: Arc<Engine>) -> axum::Router {
+    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+    use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static SESSIONS: AtomicU64 = AtomicU64::new(1);
+    let tools = Arc::new(tools());
+    let service = StreamableHttpService::new(
+        move || {
+            Ok(Server {
+                engine: engine.clone(),
+                tools: tools.clone(),
+                caller: Caller::agent(format!("http-{}", SESSIONS.fetch_add(1, Ordering::Relaxed))),
+            })
+        },
+        Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default(),
+    );
+    axum::Router::new().route_service("/mcp", service)
+}
+
+/// Serves MCP on stdin/stdout until the client closes stdin.
+pub fn serve() -> anyhow::Result<()> {
+    init_logging();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()?;
     runtime.block_on(async {
         let server = Server {
-            engine: Arc::new(Engine::new()),
+            engine: Arc::new(Engine::forwarding(Box::new(HttpForward::new()))),
             tools: Arc::new(tools()),
+            caller: Caller::agent(format!("mcp-{}", std::process::id())),
         };
         let service = server.serve(rmcp::transport::stdio_pipes()).await?;
         service.waiting().await?;

@@ -7,7 +7,8 @@ use inkboard_format::{file, FormatError};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{absolute, board_path, folder_must_exist};
+use crate::engine::{absolute, file_path, folder_must_exist, Target};
+use crate::live::Caller;
 use crate::tool::{to_value, BoardTool, Hints, Tool};
 use crate::{Engine, Reply, ToolError};
 
@@ -30,22 +31,39 @@ pub struct CreateBoardArgs {
 
 #[derive(Serialize, JsonSchema)]
 pub struct CreateBoardOutput {
-    path: String,
+    /// The file; absent for a board opened in the application without one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<String>,
     pages: Vec<PageRow>,
 }
 
 impl Tool for CreateBoard {
     const NAME: &'static str = "create_board";
-    const DESCRIPTION: &'static str = "Create a new, empty board file with a title and pages (names; default one \"Page 1\"). An existing file is an error unless overwrite is true.";
+    const DESCRIPTION: &'static str = "Create an empty board file with a title and pages (names; default \"Page 1\"). An existing file is an error unless overwrite.";
     const HINTS: Hints = Hints::REWRITE;
     type Args = CreateBoardArgs;
     type Output = CreateBoardOutput;
 }
 
 impl BoardTool for CreateBoard {
-    fn run(engine: &Engine, a: CreateBoardArgs) -> Result<Reply, ToolError> {
-        let path = board_path(a.path.as_deref())?;
-        folder_must_exist(&path, "path")?;
+    fn run(engine: &Engine, caller: &Caller, a: CreateBoardArgs) -> Result<Reply, ToolError> {
+        let path = match (&a.path, engine.host()) {
+            (Some(path), host) => {
+                let path = file_path(path)?;
+                if host.is_some_and(|h| h.board(Some(&path), caller).is_some()) {
+                    return Err(ToolError::args(format!(
+                        "{} is open in the application: edit it there, or choose another path",
+                        path.display()
+                    )));
+                }
+                Some(path)
+            }
+            (None, Some(_)) => None,
+            (None, None) => return Err(ToolError::NoApplication),
+        };
+        if let Some(path) = &path {
+            folder_must_exist(path, "path")?;
+        }
         let mut names: Vec<String> = Vec::new();
         for name in a.pages.unwrap_or_default() {
             let name = name.trim().to_string();
@@ -61,14 +79,11 @@ impl BoardTool for CreateBoard {
             }
             names.push(name);
         }
-        let title = a.title.unwrap_or_else(|| default_title(&path));
+        let title = a.title.unwrap_or_else(|| match &path {
+            Some(path) => default_title(path),
+            None => "Untitled".to_string(),
+        });
         let board = Board::new(title, &names);
-        let _lock = file::FileLock::acquire(&path)?;
-        let saved = if a.overwrite.unwrap_or(false) {
-            file::save_overwrite(&path, &board)?
-        } else {
-            file::save(&path, &board, None)?
-        };
         let pages = board
             .pages()
             .iter()
@@ -78,9 +93,23 @@ impl BoardTool for CreateBoard {
                 name: p.name.clone(),
             })
             .collect();
+        let Some(path) = path else {
+            // No file: a new board opens in the application, unsaved until save_board
+            // gives it one with `as`.
+            if let Some(host) = engine.host() {
+                host.create(board);
+            }
+            return Ok(Reply::Json(to_value(&CreateBoardOutput { path: None, pages })));
+        };
+        let _lock = file::FileLock::acquire(&path)?;
+        let saved = if a.overwrite.unwrap_or(false) {
+            file::save_overwrite(&path, &board)?
+        } else {
+            file::save(&path, &board, None)?
+        };
         engine.adopt(&path, board, saved);
         Ok(Reply::Json(to_value(&CreateBoardOutput {
-            path: path.display().to_string(),
+            path: Some(path.display().to_string()),
             pages,
         })))
     }
@@ -111,32 +140,55 @@ pub struct SaveBoardOutput {
 
 impl Tool for SaveBoard {
     const NAME: &'static str = "save_board";
-    const DESCRIPTION: &'static str = "Save the board (files are already written after every change). as: write a copy to another path or format (.inkboard, .inkboard.json, .tableau.json); overwrite replaces an existing copy.";
+    const DESCRIPTION: &'static str = "Save the board (it is also saved after every change); as: a copy in another file or format; overwrite: replace that file.";
     const HINTS: Hints = Hints::EDIT;
     type Args = SaveBoardArgs;
     type Output = SaveBoardOutput;
 }
 
 impl BoardTool for SaveBoard {
-    fn run(engine: &Engine, a: SaveBoardArgs) -> Result<Reply, ToolError> {
-        let path = board_path(a.path.as_deref())?;
-        let (target, bytes) = match &a.copy_to {
-            None => {
-                let bytes = engine.tracked(&path, |t| Ok(t.save(&path)?.bytes))?;
-                (path, bytes)
+    fn run(engine: &Engine, caller: &Caller, a: SaveBoardArgs) -> Result<Reply, ToolError> {
+        let source = engine.target(a.path.as_deref(), caller)?;
+        let own_path = match &source {
+            Target::File(path) => Some(path.clone()),
+            Target::Live(cell) => cell.lock().path.clone(),
+        };
+        let (target, bytes) = match (&a.copy_to, &source) {
+            (None, Target::File(path)) => {
+                let bytes = engine.tracked(path, |t| Ok(t.save(path)?.bytes))?;
+                (path.clone(), bytes)
             }
-            Some(copy) => {
-                let target = board_path(Some(copy)).map_err(|e| match e {
+            (None, Target::Live(cell)) => {
+                let Some(path) = own_path else {
+                    return Err(ToolError::args(
+                        "this board has no file yet: pass 'as' with a path (.inkboard) to save it",
+                    ));
+                };
+                let host = engine.host().ok_or(ToolError::NoApplication)?;
+                (path, host.save(cell)?)
+            }
+            (Some(copy), _) => {
+                let target = file_path(copy).map_err(|e| match e {
                     ToolError::File(e) => ToolError::args(format!("'as': {e}")),
                     other => other,
                 })?;
                 folder_must_exist(&target, "as")?;
-                if target == path {
+                if Some(&target) == own_path.as_ref() {
                     return Err(ToolError::args(
                         "'as' is the board's own path: omit 'as' to save in place",
                     ));
                 }
-                let board = engine.tracked(&path, |t| Ok(t.board.clone()))?;
+                if let (Target::Live(cell), None, Some(host)) = (&source, &own_path, engine.host())
+                {
+                    // A new board saved for the first time is kept in that file from
+                    // now on, as "Save as" does.
+                    let bytes = host.save_as(cell, &target, a.overwrite.unwrap_or(false))?;
+                    return Ok(Reply::Json(to_value(&SaveBoardOutput {
+                        path: target.display().to_string(),
+                        bytes,
+                    })));
+                }
+                let board = engine.read(&source, |b| Ok(b.clone()))?;
                 let _lock = file::FileLock::acquire(&target)?;
                 let saved = if a.overwrite.unwrap_or(false) {
                     file::save_overwrite(&target, &board)?

@@ -2,13 +2,15 @@
 //! made through this process are the agent's; changes found on disk that this
 //! process did not make (the person, another program) are the user's.
 
-use inkboard_core::Change;
+use inkboard_core::{Board, Change};
 use inkboard_format::json::{object_to_json, Detail};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::engine::board_path;
+use crate::engine::Target;
+use crate::live::Caller;
+use crate::tracking::ChangeLog;
 use crate::tool::{to_value, BoardTool, Hints, Tool};
 use crate::{Engine, Reply, ToolError};
 
@@ -50,40 +52,57 @@ pub struct BoardChangesOutput {
 
 impl Tool for BoardChanges {
     const NAME: &'static str = "board_changes";
-    const DESCRIPTION: &'static str = "What changed on the board after a revision (default: since the last call), each change with its revision, who made it (agent or user), kind, page, id and the object now.";
+    const DESCRIPTION: &'static str = "What changed after a revision (default: since you last asked): revision, by (agent or user), kind, page, id, object.";
     const HINTS: Hints = Hints::READ;
     type Args = BoardChangesArgs;
     type Output = BoardChangesOutput;
 }
 
 impl BoardTool for BoardChanges {
-    fn run(engine: &Engine, a: BoardChangesArgs) -> Result<Reply, ToolError> {
-        let path = board_path(a.path.as_deref())?;
-        let out = engine.tracked(&path, |t| {
-            let revision = t.board.revision();
-            let since = a.since.or(t.last_returned).unwrap_or(t.first_revision);
-            let changes = t.changes_since(since).ok_or_else(|| {
-                ToolError::args(format!(
-                    "revision {since} is older than what this server has seen of the file (revision {}): call read_board for the whole board, then board_changes without 'since'",
-                    t.first_revision
-                ))
-            })?;
-            t.last_returned = Some(revision);
-            let board = &t.board;
-            let changes = changes
-                .iter()
-                .map(|c: &Change| ChangeOut {
-                    revision: c.revision,
-                    by: c.by.name(),
-                    kind: c.kind.name(),
-                    page: board.page_position(c.page).map(|i| i + 1),
-                    id: c.id.as_ref().map(|i| i.to_string()),
-                    object: c.object.as_ref().map(|o| object_to_json(o, Detail::Read)),
-                    page_name: c.page_name.clone(),
-                })
-                .collect();
-            Ok(BoardChangesOutput { revision, changes })
-        })?;
+    fn run(engine: &Engine, caller: &Caller, a: BoardChangesArgs) -> Result<Reply, ToolError> {
+        let out = match engine.target(a.path.as_deref(), caller)? {
+            Target::File(path) => engine.tracked(&path, |t| {
+                let since = a.since.or(t.last_returned);
+                let out = answer(&t.board, &t.log, since)?;
+                t.last_returned = Some(out.revision);
+                Ok(out)
+            })?,
+            Target::Live(cell) => {
+                let mut live = cell.lock();
+                let since = a
+                    .since
+                    .or_else(|| live.last_returned.get(&caller.client).copied());
+                let out = answer(&live.board, &live.log, since)?;
+                live.last_returned
+                    .insert(caller.client.clone(), out.revision);
+                out
+            }
+        };
         Ok(Reply::Json(to_value(&out)))
     }
+}
+
+/// The changes of `log` after `since` (default: all it holds), as tools show them.
+fn answer(board: &Board, log: &ChangeLog, since: Option<u64>) -> Result<BoardChangesOutput, ToolError> {
+    let revision = board.revision();
+    let since = since.unwrap_or(log.first_revision());
+    let changes = log.changes_since(since).ok_or_else(|| {
+        ToolError::args(format!(
+            "revision {since} is older than what this server has seen of the board (revision {}): call read_board for the whole board, then board_changes without 'since'",
+            log.first_revision()
+        ))
+    })?;
+    let changes = changes
+        .iter()
+        .map(|c: &Change| ChangeOut {
+            revision: c.revision,
+            by: c.by.name(),
+            kind: c.kind.name(),
+            page: board.page_position(c.page).map(|i| i + 1),
+            id: c.id.as_ref().map(|i| i.to_string()),
+            object: c.object.as_ref().map(|o| object_to_json(o, Detail::Read)),
+            page_name: c.page_name.clone(),
+        })
+        .collect();
+    Ok(BoardChangesOutput { revision, changes })
 }

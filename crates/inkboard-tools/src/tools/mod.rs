@@ -10,6 +10,8 @@ pub mod duplicate;
 pub mod group;
 pub mod image;
 pub mod ink;
+pub mod layout;
+pub mod mermaid;
 pub mod page;
 pub mod read;
 pub mod render;

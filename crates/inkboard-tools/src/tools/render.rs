@@ -12,14 +12,15 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::args::PageRef;
-use crate::engine::board_path;
+use crate::engine::Target as Source;
+use crate::live::Caller;
 use crate::tool::{to_value, BoardTool, Hints, Tool};
 use crate::{Engine, Reply, ToolError};
 
 /// The whole `render` answer (image as base64 plus the text) stays under this.
 const MAX_RESULT_BYTES: usize = 900 * 1024;
 
-/// A region of a page.
+// A region of a page (no doc comment: it would become the schema's description).
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RegionArg {
@@ -41,15 +42,15 @@ impl RegionArg {
     }
 }
 
-/// The board of `path` and the page `page` names, as they are now.
+/// The board of `target` and the page `page` names, as they are now.
 fn board_and_page(
     engine: &Engine,
-    path: &Path,
+    target: &Source,
     page: &Option<PageRef>,
 ) -> Result<(Board, PageId), ToolError> {
-    engine.tracked(path, |t| {
-        let page = PageRef::resolve_or_first(page.as_ref(), &t.board)?;
-        Ok((t.board.clone(), page))
+    engine.read(target, |board| {
+        let page = PageRef::resolve_or_first(page.as_ref(), board)?;
+        Ok((board.clone(), page))
     })
 }
 
@@ -71,16 +72,16 @@ pub struct RenderOutput {}
 
 impl Tool for Render {
     const NAME: &'static str = "render";
-    const DESCRIPTION: &'static str = "See a page as a PNG (what the person sees), with a summary: object count, bounds and problems (overlaps, text that does not fit, unattached connectors, objects sticking out of frames). region {x,y,w,h} shows part of the page.";
+    const DESCRIPTION: &'static str = "See a page as a PNG (what the person sees) with a summary: objects, bounds, problems (overlaps, text that does not fit, loose or crossing connectors). region {x,y,w,h}: part of the page.";
     const HINTS: Hints = Hints::READ;
     type Args = RenderArgs;
     type Output = RenderOutput;
 }
 
 impl BoardTool for Render {
-    fn run(engine: &Engine, a: RenderArgs) -> Result<Reply, ToolError> {
-        let path = board_path(a.path.as_deref())?;
-        let (board, page) = board_and_page(engine, &path, &a.page)?;
+    fn run(engine: &Engine, caller: &Caller, a: RenderArgs) -> Result<Reply, ToolError> {
+        let target = engine.target(a.path.as_deref(), caller)?;
+        let (board, page) = board_and_page(engine, &target, &a.page)?;
         let view = a.region.as_ref().map(RegionArg::to_rect).transpose()?;
         let mut max_size = a.max_size.unwrap_or(1600);
         if !(16..=8192).contains(&max_size) {
@@ -151,7 +152,7 @@ pub struct Export;
 #[serde(deny_unknown_fields)]
 pub struct ExportArgs {
     path: Option<String>,
-    /// File to write: .svg, .png, .pdf, .inkboard or .inkboard.json.
+    // The file to write; the description says which extensions.
     output: String,
     page: Option<PageRef>,
     /// Every page: one PDF page each, or numbered .svg/.png files.
@@ -219,11 +220,15 @@ fn numbered(output: &Path, n: usize) -> PathBuf {
 }
 
 impl BoardTool for Export {
-    fn run(engine: &Engine, a: ExportArgs) -> Result<Reply, ToolError> {
-        let path = board_path(a.path.as_deref())?;
+    fn run(engine: &Engine, caller: &Caller, a: ExportArgs) -> Result<Reply, ToolError> {
+        let source = engine.target(a.path.as_deref(), caller)?;
         let (target, format) = target_of(&a.output)?;
         let output = crate::engine::absolute(Path::new(&a.output))?;
-        if output == path {
+        let own_file = match &source {
+            Source::File(path) => Some(path.clone()),
+            Source::Live(cell) => cell.lock().path.clone(),
+        };
+        if own_file.as_ref() == Some(&output) {
             return Err(ToolError::args(
                 "'output' is the board itself: choose another file",
             ));
@@ -235,7 +240,7 @@ impl BoardTool for Export {
                 render::MAX_SCALE * 2.0
             )));
         }
-        let (board, page) = board_and_page(engine, &path, &a.page)?;
+        let (board, page) = board_and_page(engine, &source, &a.page)?;
         let all = a.all_pages.unwrap_or(false);
         let pages: Vec<PageId> = if all {
             board.pages().iter().map(|p| p.id).collect()

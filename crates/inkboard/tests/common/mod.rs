@@ -7,6 +7,8 @@
 //! allowance.
 #![allow(dead_code)]
 
+pub mod app;
+
 use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -88,10 +90,16 @@ impl Session {
         let dir = tempfile::tempdir().expect("a scratch folder");
         let runtime = dir.path().join("runtime");
         fs::create_dir(&runtime).expect("the runtime folder");
+        Session::start_with(era, dir, &runtime).await
+    }
+
+    /// Spawns the server in `dir` with `runtime` as its runtime folder (where it
+    /// looks for a running application).
+    pub async fn start_with(era: Era, dir: TempDir, runtime: &Path) -> Session {
         let mut cmd = tokio::process::Command::new(BIN);
         cmd.arg("mcp")
             .current_dir(dir.path())
-            .env("INKBOARD_RUNTIME_DIR", &runtime)
+            .env("INKBOARD_RUNTIME_DIR", runtime)
             .env_remove("INKBOARD_LOG");
         let (transport, stderr) = TokioChildProcess::builder(cmd)
             .stderr(Stdio::piped())

@@ -1,0 +1,169 @@
+//! Who may talk to the application, checked on every request before anything else
+//! runs. The server listens on loopback only, but any web page the person visits
+//! can send requests to loopback, and a DNS-rebinding site can even make them look
+//! same-origin; so every request must also
+//!
+//! - name the application itself in `Host` (`127.0.0.1:PORT` or `localhost:PORT`),
+//!   which a rebinding site cannot fake;
+//! - carry no `Origin`, or the application's own (this covers WebSocket upgrades,
+//!   which browsers let any site open);
+//! - prove it was let in: the session cookie (browsers; HttpOnly, SameSite=Strict,
+//!   obtained by trading the one-time code of the printed URL) or the bearer token
+//!   of the discovery file (tools).
+
+use std::collections::HashSet;
+use std::sync::Mutex;
+
+use axum::http::{header, HeaderMap, Method};
+
+/// The cookie that carries a browser's session.
+pub const COOKIE: &str = "inkboard_session";
+
+/// Why a request was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// `Host` is not the application's own address.
+    ForeignHost,
+    /// `Origin` is another site.
+    ForeignOrigin,
+    /// Neither the session cookie nor the token.
+    NotLetIn,
+}
+
+impl Refusal {
+    pub fn message(self) -> &'static str {
+        match self {
+            Refusal::ForeignHost => "this server answers only to its own address (127.0.0.1 or localhost with its port)",
+            Refusal::ForeignOrigin => "requests from other sites are refused",
+            Refusal::NotLetIn => "not signed in: open the link `inkboard open` printed, or send the token from the discovery file as a Bearer token",
+        }
+    }
+}
+
+/// The secrets of one running application.
+pub struct Gate {
+    port: u16,
+    /// The bearer token written to the discovery file (hex, 128 bits).
+    pub token: String,
+    /// The value of the session cookie given to browsers (hex, 128 bits).
+    session: String,
+    /// One-time codes not yet traded for the cookie.
+    codes: Mutex<HashSet<String>>,
+}
+
+impl Gate {
+    pub fn new(port: u16) -> std::io::Result<Self> {
+        Ok(Gate {
+            port,
+            token: random_hex()?,
+            session: random_hex()?,
+            codes: Mutex::new(HashSet::new()),
+        })
+    }
+
+    /// A fresh one-time code for a URL to print.
+    pub fn new_code(&self) -> std::io::Result<String> {
+        let code = random_hex()?;
+        self.codes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(code.clone());
+        Ok(code)
+    }
+
+    /// Trades a one-time code for the session cookie's value; a code works once.
+    pub fn redeem(&self, code: &str) -> Option<&str> {
+        let mut codes = self.codes.lock().unwrap_or_else(|e| e.into_inner());
+        codes.remove(code).then_some(self.session.as_str())
+    }
+
+    /// The `Set-Cookie` value that signs a browser in.
+    pub fn cookie(&self) -> String {
+        format!(
+            "{COOKIE}={}; HttpOnly; SameSite=Strict; Path=/",
+            self.session
+        )
+    }
+
+    /// Checks `Host` and `Origin`: the checks every request passes, signed in or not.
+    pub fn check_site(&self, headers: &HeaderMap) -> Result<(), Refusal> {
+        let host = headers
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .unwrap_or("");
+        if !self.is_own_host(host) {
+            return Err(Refusal::ForeignHost);
+        }
+        if let Some(origin) = headers.get(header::ORIGIN) {
+            let origin = origin.to_str().unwrap_or("");
+            let own = origin
+                .strip_prefix("http://")
+                .is_some_and(|rest| self.is_own_host(rest));
+            if !own {
+                return Err(Refusal::ForeignOrigin);
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks that the request is signed in, by cookie or by token.
+    pub fn check_signed_in(&self, headers: &HeaderMap) -> Result<Signed, Refusal> {
+        let bearer = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|h| h.to_str().ok())
+            .and_then(|h| h.strip_prefix("Bearer "));
+        if bearer.is_some_and(|t| same(t.trim(), &self.token)) {
+            return Ok(Signed::Token);
+        }
+        let cookie = headers
+            .get_all(header::COOKIE)
+            .iter()
+            .filter_map(|h| h.to_str().ok())
+            .flat_map(|h| h.split(';'))
+            .filter_map(|c| c.trim().strip_prefix(COOKIE)?.strip_prefix('='))
+            .any(|v| same(v, &self.session));
+        if cookie {
+            return Ok(Signed::Cookie);
+        }
+        Err(Refusal::NotLetIn)
+    }
+
+    fn is_own_host(&self, host: &str) -> bool {
+        let port = self.port.to_string();
+        ["127.0.0.1", "localhost"].iter().any(|name| {
+            host.strip_prefix(name)
+                .and_then(|rest| rest.strip_prefix(':'))
+                .is_some_and(|p| p == port)
+        })
+    }
+}
+
+/// How a request proved it was let in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Signed {
+    /// A browser's session cookie.
+    Cookie,
+    /// The discovery file's token (MCP servers, the CLI, HTTP MCP clients).
+    Token,
+}
+
+/// Whether a request may change something: the kind a cross-site form could send.
+pub fn is_unsafe(method: &Method) -> bool {
+    !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
+}
+
+/// Compares secrets in time that does not depend on where they differ.
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
+/// 128 random bits from the operating system, as 32 hex digits.
+fn random_hex() -> std::io::Result<String> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|e| std::io::Error::other(e.to_string()))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}

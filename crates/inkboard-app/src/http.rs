@@ -1,0 +1,262 @@
+//! The HTTP routes: the guard every request passes, the page and its assets (the
+//! files of `web/`, compiled into the binary), the WebSocket, downloads, and the
+//! endpoints tools use (`/api/call` for forwarded tool calls, `/api/open` for
+//! `inkboard open` when the application is already running).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{Query, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use base64::Engine as _;
+use inkboard_core::Actor;
+use inkboard_tools::{Caller, Reply};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::auth::Signed;
+use crate::AppState;
+
+/// The largest request body accepted: images arrive as data URLs inside tool calls.
+pub const MAX_BODY: usize = 32 * 1024 * 1024;
+
+/// The editor's files, compiled in.
+const ASSETS: &[(&str, &str, &str)] = &include!(concat!(env!("OUT_DIR"), "/assets.rs"));
+
+/// The routes of the application (the binary adds `/mcp`), unguarded: wrap them
+/// with [`guard`].
+pub fn routes(app: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/assets/{name}", get(asset))
+        .route("/ws", get(websocket))
+        .route("/export", get(export))
+        .route("/api/call", post(call))
+        .route("/api/open", post(open))
+        .with_state(app)
+}
+
+/// Checks Host and Origin on every request, and that it is signed in (the
+/// one-time code exchange at `/?code=` excepted); records how it signed in.
+pub async fn guard(State(app): State<Arc<AppState>>, mut request: Request, next: Next) -> Response {
+    let headers = request.headers();
+    if let Err(refusal) = app.gate.check_site(headers) {
+        return refuse(StatusCode::FORBIDDEN, refusal.message());
+    }
+    let code_exchange = request.uri().path() == "/"
+        && request
+            .uri()
+            .query()
+            .is_some_and(|q| q.starts_with("code=") || q.contains("&code="));
+    if code_exchange {
+        return next.run(request).await;
+    }
+    match app.gate.check_signed_in(headers) {
+        Ok(signed) => {
+            request.extensions_mut().insert(signed);
+            next.run(request).await
+        }
+        Err(refusal) => refuse(StatusCode::UNAUTHORIZED, refusal.message()),
+    }
+}
+
+fn refuse(status: StatusCode, message: &str) -> Response {
+    (status, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], message.to_string()).into_response()
+}
+
+#[derive(Deserialize)]
+struct IndexQuery {
+    code: Option<String>,
+}
+
+/// The page; with `?code=`, trades the one-time code for the session cookie first.
+async fn index(State(app): State<Arc<AppState>>, Query(q): Query<IndexQuery>, headers: HeaderMap) -> Response {
+    if let Some(code) = q.code {
+        if app.gate.redeem(&code).is_none() {
+            // A used or wrong code: a browser already signed in just goes on.
+            if app.gate.check_signed_in(&headers).is_err() {
+                return refuse(StatusCode::UNAUTHORIZED, "this link was already used: run `inkboard open` again for a new one");
+            }
+        }
+        let mut response = Redirect::to("/").into_response();
+        if let Ok(cookie) = HeaderValue::from_str(&app.gate.cookie()) {
+            response.headers_mut().insert(header::SET_COOKIE, cookie);
+        }
+        return response;
+    }
+    asset_response("index.html")
+}
+
+async fn asset(axum::extract::Path(name): axum::extract::Path<String>) -> Response {
+    if name == "fonts.css" {
+        return (
+            [(header::CONTENT_TYPE, "text/css; charset=utf-8"), (header::CACHE_CONTROL, "max-age=86400")],
+            inkboard_render::font_face_css(),
+        )
+            .into_response();
+    }
+    asset_response(&name)
+}
+
+/// One of the compiled-in files by name; anything else (traversal included) is
+/// simply not there.
+fn asset_response(name: &str) -> Response {
+    match ASSETS.iter().find(|(n, _, _)| *n == name) {
+        Some((_, mime, body)) => (
+            [
+                (header::CONTENT_TYPE, *mime),
+                (header::CACHE_CONTROL, "no-cache"),
+                (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+            ],
+            *body,
+        )
+            .into_response(),
+        None => refuse(StatusCode::NOT_FOUND, "no such file"),
+    }
+}
+
+async fn websocket(State(app): State<Arc<AppState>>, ws: WebSocketUpgrade) -> Response {
+    ws.max_message_size(MAX_BODY)
+        .on_upgrade(move |socket| crate::ws::serve(socket, app))
+}
+
+#[derive(Deserialize)]
+struct ExportQuery {
+    board: Option<u32>,
+    page: Option<usize>,
+    format: String,
+}
+
+/// Downloads a page as PNG, SVG or PDF, drawn by the one renderer.
+async fn export(State(app): State<Arc<AppState>>, Query(q): Query<ExportQuery>) -> Response {
+    let key = q.board.unwrap_or_else(|| app.boards.displayed());
+    let Some(entry) = app.boards.entry(key) else {
+        return refuse(StatusCode::NOT_FOUND, "no such board");
+    };
+    let result = tokio::task::spawn_blocking(move || {
+        let (board, title) = {
+            let live = entry.cell.lock();
+            (live.board.clone(), live.board.title().to_string())
+        };
+        let number = q.page.unwrap_or(1).clamp(1, board.pages().len().max(1));
+        let page = board.pages().get(number - 1).map(|p| p.id).ok_or("the board has no page")?;
+        let scene = inkboard_render::resolve(&board, page);
+        let name = format!("{}-page{number}", safe_name(&title));
+        let (bytes, mime, ext) = match q.format.as_str() {
+            "svg" => (inkboard_render::to_svg(&scene, None).into_bytes(), "image/svg+xml", "svg"),
+            "png" => (
+                inkboard_render::to_png_scaled(&scene, None, 2.0).map_err(|_| "the picture could not be drawn")?.data,
+                "image/png",
+                "png",
+            ),
+            "pdf" => (inkboard_render::to_pdf(&[scene]).map_err(|_| "the PDF could not be made")?, "application/pdf", "pdf"),
+            _ => return Err("format must be png, svg or pdf"),
+        };
+        Ok((bytes, mime, format!("{name}.{ext}")))
+    })
+    .await;
+    match result {
+        Ok(Ok((bytes, mime, name))) => (
+            [
+                (header::CONTENT_TYPE, mime.to_string()),
+                (header::CONTENT_DISPOSITION, format!("attachment; filename=\"{name}\"")),
+            ],
+            Body::from(bytes),
+        )
+            .into_response(),
+        Ok(Err(message)) => refuse(StatusCode::BAD_REQUEST, message),
+        Err(_) => refuse(StatusCode::INTERNAL_SERVER_ERROR, "the export stopped"),
+    }
+}
+
+/// A title made safe as a file name.
+fn safe_name(title: &str) -> String {
+    let name: String = title
+        .chars()
+        .map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
+        .collect();
+    if name.trim_matches('-').is_empty() {
+        "board".into()
+    } else {
+        name
+    }
+}
+
+#[derive(Deserialize)]
+struct CallRequest {
+    tool: String,
+    #[serde(default)]
+    args: Value,
+    #[serde(default)]
+    client: String,
+}
+
+/// A tool call forwarded by another inkboard process (token only).
+async fn call(
+    State(app): State<Arc<AppState>>,
+    signed: axum::Extension<Signed>,
+    Json(request): Json<CallRequest>,
+) -> Response {
+    if *signed != Signed::Token {
+        return refuse(StatusCode::FORBIDDEN, "tool calls need the token");
+    }
+    let engine = app.engine.clone();
+    let caller = Caller {
+        actor: Actor::Agent,
+        client: format!("agent:{}", request.client),
+        board: None,
+    };
+    let reply = tokio::task::spawn_blocking(move || engine.call_as(&request.tool, request.args, &caller)).await;
+    let body = match reply {
+        Ok(Ok(Reply::Json(value))) => json!({"ok": true, "json": value}),
+        Ok(Ok(Reply::Image { png, text })) => json!({
+            "ok": true,
+            "png": base64::engine::general_purpose::STANDARD.encode(png),
+            "text": text,
+        }),
+        Ok(Err(e)) => json!({"ok": false, "error": e.to_string(), "data": e.data()}),
+        Err(e) => json!({"ok": false, "error": format!("the call stopped unexpectedly: {e}")}),
+    };
+    Json(body).into_response()
+}
+
+#[derive(Deserialize)]
+struct OpenRequest {
+    /// An absolute board path; absent for a new board.
+    path: Option<PathBuf>,
+}
+
+/// Opens a board in the running application (token only); answers the URL, with a
+/// fresh one-time code, that shows it.
+async fn open(
+    State(app): State<Arc<AppState>>,
+    signed: axum::Extension<Signed>,
+    Json(request): Json<OpenRequest>,
+) -> Response {
+    if *signed != Signed::Token {
+        return refuse(StatusCode::FORBIDDEN, "opening boards needs the token");
+    }
+    let boards = app.boards.clone();
+    let opened = tokio::task::spawn_blocking(move || match request.path {
+        Some(path) => boards.open_file(&path).map_err(|e| e.to_string()),
+        None => Ok(boards.open_new(inkboard_core::Board::new("Untitled", &[])).cell.key),
+    })
+    .await;
+    match opened {
+        Ok(Ok(key)) => {
+            app.boards.opened(key);
+            match app.gate.new_code() {
+                Ok(code) => Json(json!({"board": key, "code": code})).into_response(),
+                Err(e) => refuse(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
+            }
+        }
+        Ok(Err(message)) => refuse(StatusCode::BAD_REQUEST, &message),
+        Err(_) => refuse(StatusCode::INTERNAL_SERVER_ERROR, "opening stopped"),
+    }
+}

@@ -1,0 +1,59 @@
+//! The inkboard application: the local web editor (served from `web/`), the HTTP
+//! and WebSocket server behind it, and the live boards that people and agents edit
+//! together.
+//!
+//! The server is the authority. Browsers send intents over a WebSocket ([`ws`]);
+//! agents' tool calls arrive forwarded by `inkboard mcp` (`POST /api/call`) or over
+//! HTTP MCP (mounted by the binary at `/mcp`). Both run on one [`Engine`] hosted by
+//! [`Boards`], so every change is one transaction on the same board, one undo step,
+//! broadcast to every window ([`view`] draws pages with the one renderer) and saved
+//! by the autosaver. [`auth`] guards every request.
+
+pub mod auth;
+pub mod boards;
+mod http;
+mod server;
+pub mod view;
+mod ws;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use inkboard_core::{Board, PageId};
+use inkboard_tools::Engine;
+
+pub use boards::{Boards, Event, SaveState};
+pub use server::{serve, AppError, Options, Running};
+
+use crate::auth::Gate;
+use crate::view::PageView;
+
+/// Everything the request handlers share.
+pub struct AppState {
+    pub boards: Arc<Boards>,
+    pub engine: Arc<Engine>,
+    pub gate: Gate,
+    pub cache: Arc<ViewCache>,
+}
+
+/// The last drawing of each page shown, so that windows on the same page share one
+/// drawing per revision.
+#[derive(Default)]
+pub struct ViewCache {
+    views: Mutex<HashMap<(u32, PageId), Arc<PageView>>>,
+}
+
+impl ViewCache {
+    /// The drawing of `page` of board `key` as `board` is now.
+    pub fn view(&self, key: u32, page: PageId, board: &Board) -> Arc<PageView> {
+        let mut views = self.views.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(view) = views.get(&(key, page)) {
+            if view.revision == board.revision() {
+                return view.clone();
+            }
+        }
+        let view = Arc::new(view::draw(board, page));
+        views.insert((key, page), view.clone());
+        view
+    }
+}

@@ -1,0 +1,151 @@
+//! Running the application: open the board, listen on loopback, publish the
+//! discovery file, serve until Ctrl+C or SIGTERM, then save what is unsaved and
+//! withdraw the discovery file.
+
+use std::net::{Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::extract::DefaultBodyLimit;
+use axum::Router;
+use inkboard_core::Board;
+use inkboard_format::FormatError;
+use inkboard_tools::{AppInfo, Engine};
+
+use crate::auth::Gate;
+use crate::boards::Boards;
+use crate::http::{guard, routes, MAX_BODY};
+use crate::{AppState, ViewCache};
+
+/// How to run.
+pub struct Options {
+    /// The board file to open (absolute); `None` opens a new, unsaved board.
+    pub file: Option<PathBuf>,
+    /// The port; 0 picks a free one.
+    pub port: u16,
+}
+
+/// What a running application tells whoever started it.
+pub struct Running {
+    /// The address to open in a browser, with a one-time code that signs it in.
+    pub url: String,
+    pub port: u16,
+}
+
+/// Why the application could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    #[error("cannot listen on 127.0.0.1:{port}: {source}")]
+    Listen {
+        port: u16,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Open(#[from] FormatError),
+    #[error("cannot write the discovery file: {0}")]
+    Discovery(std::io::Error),
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Runs the application until it is asked to stop. `mount` adds routes that need
+/// the engine (the binary mounts MCP over HTTP at `/mcp`); every route is behind
+/// the same guard. `ready` is called once the server listens.
+pub async fn serve(
+    options: Options,
+    mount: impl FnOnce(Arc<Engine>) -> Router,
+    ready: impl FnOnce(&Running),
+) -> Result<(), AppError> {
+    let listener = tokio::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, options.port)))
+        .await
+        .map_err(|source| AppError::Listen {
+            port: options.port,
+            source,
+        })?;
+    let port = listener.local_addr()?.port();
+    // Listen for signals before anyone can learn of this process, so a stop
+    // right after start still cleans up.
+    let stop = stop_signal()?;
+
+    let boards = Boards::new();
+    match &options.file {
+        Some(path) => {
+            boards.open_file(path)?;
+        }
+        None => {
+            boards.open_new(Board::new("Untitled", &[]));
+        }
+    }
+    let engine = Arc::new(Engine::hosted(boards.clone()));
+    let app = Arc::new(AppState {
+        boards: boards.clone(),
+        engine: engine.clone(),
+        gate: Gate::new(port)?,
+        cache: Arc::new(ViewCache::default()),
+    });
+
+    let info = AppInfo {
+        pid: std::process::id(),
+        port,
+        token: app.gate.token.clone(),
+        paths: boards.paths(),
+    };
+    inkboard_tools::publish(&info).map_err(AppError::Discovery)?;
+    boards.on_files_changed(move |paths| {
+        let info = AppInfo {
+            paths,
+            ..info.clone()
+        };
+        if let Err(e) = inkboard_tools::publish(&info) {
+            tracing::warn!("cannot update the discovery file: {e}");
+        }
+    });
+    let saver = boards.clone();
+    std::thread::Builder::new()
+        .name("autosave".into())
+        .spawn(move || saver.autosave_forever())?;
+
+    let router = routes(app.clone())
+        .merge(mount(engine))
+        .layer(axum::middleware::from_fn_with_state(app.clone(), guard))
+        .layer(DefaultBodyLimit::max(MAX_BODY));
+
+    let code = app.gate.new_code()?;
+    ready(&Running {
+        url: format!("http://127.0.0.1:{port}/?code={code}"),
+        port,
+    });
+    // On a stop, windows are told to close (their sockets would keep the server
+    // waiting), and whatever still hangs on (an HTTP MCP stream) gets a moment.
+    let stopping = Arc::new(tokio::sync::Notify::new());
+    let (closer, notify) = (boards.clone(), stopping.clone());
+    let stop = async move {
+        stop.await;
+        closer.closing();
+        notify.notify_one();
+    };
+    let served = axum::serve(listener, router).with_graceful_shutdown(stop);
+    let served = tokio::select! {
+        served = served => served,
+        _ = async {
+            stopping.notified().await;
+            tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+        } => Ok(()),
+    };
+    boards.save_dirty();
+    inkboard_tools::withdraw();
+    served.map_err(AppError::Io)
+}
+
+/// A future that resolves on Ctrl+C or SIGTERM; the handlers are installed now.
+fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    let mut term = signal(SignalKind::terminate())?;
+    Ok(async move {
+        tokio::select! {
+            _ = interrupt.recv() => {}
+            _ = term.recv() => {}
+        }
+    })
+}

@@ -1,0 +1,295 @@
+//! One browser window's WebSocket: the live protocol of `docs/live-protocol.md`.
+//! The window sends intents (tool calls, previews, undo, redo); this session runs
+//! them on the shared engine as the person, and sends the window what changed on
+//! its page, whoever changed it.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
+use inkboard_core::Actor;
+use inkboard_tools::{Caller, Reply};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio::sync::broadcast::error::RecvError;
+
+use crate::boards::Event;
+use crate::view::{draw, Shown};
+use crate::AppState;
+
+/// A message from the window.
+#[derive(Deserialize)]
+#[serde(tag = "t", rename_all = "lowercase")]
+enum Intent {
+    Hello {
+        board: Option<u32>,
+        page: Option<usize>,
+    },
+    View {
+        page: usize,
+    },
+    Focus,
+    Call {
+        seq: u64,
+        tool: String,
+        #[serde(default)]
+        args: Value,
+    },
+    Preview {
+        seq: u64,
+        tool: String,
+        #[serde(default)]
+        args: Value,
+    },
+    Undo,
+    Redo,
+    Save,
+}
+
+/// What the window is looking at.
+struct Session {
+    app: Arc<AppState>,
+    board: u32,
+    /// Page number, from 1.
+    page: usize,
+    shown: Shown,
+    /// The revision the window was last brought up to.
+    revision: u64,
+    caller: Caller,
+}
+
+static WINDOWS: AtomicU64 = AtomicU64::new(1);
+
+/// Serves one window until it goes away.
+pub async fn serve(mut socket: WebSocket, app: Arc<AppState>) {
+    let mut events = app.boards.subscribe();
+    let window = WINDOWS.fetch_add(1, Ordering::Relaxed);
+    let board = app.boards.displayed();
+    let mut session = Session {
+        app,
+        board,
+        page: 1,
+        shown: Shown::default(),
+        revision: 0,
+        caller: Caller {
+            actor: Actor::User,
+            client: format!("window-{window}"),
+            board: Some(board),
+        },
+    };
+    loop {
+        tokio::select! {
+            message = socket.recv() => {
+                let text = match message {
+                    Some(Ok(Message::Text(text))) => text,
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                    Some(Ok(_)) => continue,
+                };
+                let out = match serde_json::from_str::<Intent>(&text) {
+                    Ok(intent) => session.handle(intent).await,
+                    Err(e) => vec![json!({"t": "error", "error": format!("unreadable message: {e}")})],
+                };
+                for message in out {
+                    if send(&mut socket, &message).await.is_err() {
+                        return;
+                    }
+                }
+            }
+            event = events.recv() => {
+                let out = match event {
+                    Ok(Event::Changed { board }) if board == session.board => session.refresh(false).await,
+                    Ok(Event::Meta { board }) if board == session.board => vec![session.meta()],
+                    Ok(Event::Opened { board }) if session.board == session.app.boards.displayed() || board == session.app.boards.displayed() => {
+                        vec![json!({"t": "switch", "board": board})]
+                    }
+                    Ok(Event::Closing) => {
+                        let _ = socket.send(Message::Close(None)).await;
+                        return;
+                    }
+                    Ok(_) => Vec::new(),
+                    // Missed events: bring the window up to date whole.
+                    Err(RecvError::Lagged(_)) => {
+                        let mut out = vec![session.meta()];
+                        out.extend(session.refresh(true).await);
+                        out
+                    }
+                    Err(RecvError::Closed) => return,
+                };
+                for message in out {
+                    if send(&mut socket, &message).await.is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+async fn send(socket: &mut WebSocket, message: &Value) -> Result<(), axum::Error> {
+    socket
+        .send(Message::Text(Utf8Bytes::from(message.to_string())))
+        .await
+}
+
+impl Session {
+    async fn handle(&mut self, intent: Intent) -> Vec<Value> {
+        match intent {
+            Intent::Hello { board, page } => {
+                if let Some(board) = board.filter(|b| self.app.boards.entry(*b).is_some()) {
+                    self.board = board;
+                    self.caller.board = Some(board);
+                }
+                self.page = page.unwrap_or(1).max(1);
+                self.shown = Shown::default();
+                let mut out = vec![self.meta()];
+                out.extend(self.refresh(true).await);
+                out
+            }
+            Intent::View { page } => {
+                self.page = page.max(1);
+                let mut out = vec![self.meta()];
+                out.extend(self.refresh(true).await);
+                out
+            }
+            Intent::Focus => {
+                self.app.boards.focus(self.board);
+                Vec::new()
+            }
+            Intent::Call { seq, tool, args } => {
+                let engine = self.app.engine.clone();
+                let caller = self.caller.clone();
+                let result = tokio::task::spawn_blocking(move || engine.call_as(&tool, args, &caller))
+                    .await
+                    .unwrap_or_else(|e| Err(inkboard_tools::ToolError::Io(format!("the call stopped: {e}"))));
+                // The change first, then the answer, so the window never sees an
+                // answer about an object it has not been sent.
+                let mut out = self.refresh(false).await;
+                out.push(self.meta());
+                out.push(match result {
+                    Ok(Reply::Json(result)) => json!({"t": "reply", "seq": seq, "ok": true, "result": result}),
+                    Ok(Reply::Image { text, .. }) => json!({"t": "reply", "seq": seq, "ok": true, "result": {"text": text}}),
+                    Err(e) => json!({"t": "reply", "seq": seq, "ok": false, "error": e.to_string()}),
+                });
+                out
+            }
+            Intent::Preview { seq, tool, args } => vec![self.preview(seq, tool, args).await],
+            Intent::Undo | Intent::Redo => {
+                let redo = matches!(intent, Intent::Redo);
+                let boards = self.app.boards.clone();
+                let board = self.board;
+                let result = tokio::task::spawn_blocking(move || boards.undo(board, redo)).await;
+                let mut out = self.refresh(false).await;
+                out.push(self.meta());
+                if let Ok(Err(e)) = result {
+                    out.push(json!({"t": "error", "error": e.to_string()}));
+                }
+                out
+            }
+            Intent::Save => {
+                let boards = self.app.boards.clone();
+                let board = self.board;
+                let _ = tokio::task::spawn_blocking(move || {
+                    if let Some(entry) = boards.entry(board) {
+                        let _ = boards.save_now(&entry);
+                    }
+                })
+                .await;
+                vec![self.meta()]
+            }
+        }
+    }
+
+    /// The `board` message: what the window's header shows.
+    fn meta(&self) -> Value {
+        let Some(entry) = self.app.boards.entry(self.board) else {
+            return json!({"t": "error", "error": "this board is no longer open"});
+        };
+        let state = entry.save_state();
+        let live = entry.cell.lock();
+        let pages: Vec<Value> = live
+            .board
+            .pages()
+            .iter()
+            .enumerate()
+            .map(|(i, p)| json!({"number": i + 1, "name": p.name}))
+            .collect();
+        let error = match &state {
+            crate::boards::SaveState::Failed(message) => Value::String(message.clone()),
+            _ => Value::Null,
+        };
+        json!({
+            "t": "board",
+            "board": self.board,
+            "title": live.board.title(),
+            "path": live.path.as_ref().map(|p| p.display().to_string()),
+            "pages": pages,
+            "page": self.page.min(pages.len().max(1)),
+            "revision": live.board.revision(),
+            "undo": live.history.can_undo(),
+            "redo": live.history.can_redo(),
+            "save": state.name(),
+            "save_error": error,
+        })
+    }
+
+    /// Brings the window's page up to date: a `scene` message, if anything differs.
+    async fn refresh(&mut self, full: bool) -> Vec<Value> {
+        let Some(entry) = self.app.boards.entry(self.board) else {
+            return Vec::new();
+        };
+        let cache = self.app.cache.clone();
+        let (since, page) = (self.revision, self.page);
+        // Drawing a large page takes a while: off the async threads.
+        let drawn = tokio::task::spawn_blocking(move || {
+            let live = entry.cell.lock();
+            let pages = live.board.pages();
+            if pages.is_empty() || (!full && live.board.revision() == since) {
+                return None;
+            }
+            let page = page.clamp(1, pages.len());
+            let id = pages[page - 1].id;
+            let agent: Vec<String> = live
+                .log
+                .changes_since(since)
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|c| c.by == Actor::Agent && c.page == id)
+                .filter_map(|c| c.id.map(|id| id.to_string()))
+                .collect();
+            let view = cache.view(entry.cell.key, id, &live.board);
+            Some((view, agent, page))
+        })
+        .await;
+        let Ok(Some((view, agent, page))) = drawn else {
+            return Vec::new();
+        };
+        self.page = page;
+        self.revision = view.revision;
+        self.shown.diff(page, &view, full, agent).into_iter().collect()
+    }
+
+    /// Runs a tool on a draft of the board and answers the fragments that would
+    /// change.
+    async fn preview(&mut self, seq: u64, tool: String, args: Value) -> Value {
+        let Some(entry) = self.app.boards.entry(self.board) else {
+            return json!({"t": "preview", "seq": seq, "items": {}, "error": "this board is no longer open"});
+        };
+        let engine = self.app.engine.clone();
+        let page_number = self.page;
+        let drawn = tokio::task::spawn_blocking(move || {
+            let mut live = entry.cell.lock();
+            let board = &mut live.board;
+            let page = board.pages().get(page_number - 1).map(|p| p.id);
+            engine.dry_run(board, &tool, args, |draft| page.map(|p| draw(draft, p)))
+        })
+        .await;
+        match drawn {
+            Ok(Ok(Some(view))) => {
+                json!({"t": "preview", "seq": seq, "items": self.shown.preview(&view), "error": null})
+            }
+            Ok(Ok(None)) => json!({"t": "preview", "seq": seq, "items": {}, "error": null}),
+            Ok(Err(e)) => json!({"t": "preview", "seq": seq, "items": {}, "error": e.to_string()}),
+            Err(e) => json!({"t": "preview", "seq": seq, "items": {}, "error": e.to_string()}),
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! Live mode: boards held open by the application, on screen, that tool calls edit
+//! in place instead of going through the file.
+//!
+//! Two sides meet here. Inside `inkboard open`, the engine is given a [`Host`]: calls
+//! without `path`, and calls whose `path` is a board the application has open, run on
+//! that [`LiveBoard`] (one transaction each, recorded in its [`History`] so the person
+//! can undo it), and the host is told of every commit so it can redraw the windows and
+//! save the file. In every other process (`inkboard mcp`, the CLI) the engine may be
+//! given a [`Forward`]: such calls are sent whole to the running application, which
+//! runs them on its engine, so there is one place where a live board changes.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use inkboard_core::{Actor, Board, Commit, History};
+use serde_json::Value;
+
+use crate::discovery::AppInfo;
+use crate::tracking::ChangeLog;
+use crate::{Reply, ToolError};
+
+/// Who makes a call, and on whose behalf it is answered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Caller {
+    /// Recorded as the author of the changes (`by` in `board_changes`).
+    pub actor: Actor,
+    /// Names the client, so that `board_changes` without `since` answers each
+    /// client from where it last asked (one MCP server, one browser window).
+    pub client: String,
+    /// The live board this client looks at (a browser window's board); `None`
+    /// means the one on screen.
+    pub board: Option<u32>,
+}
+
+impl Caller {
+    /// An agent (an MCP client, the CLI) known by `client`.
+    pub fn agent(client: impl Into<String>) -> Self {
+        Caller {
+            actor: Actor::Agent,
+            client: client.into(),
+            board: None,
+        }
+    }
+}
+
+impl Default for Caller {
+    fn default() -> Self {
+        Caller::agent("local")
+    }
+}
+
+/// A board open in the application: the board, its undo history, the changes
+/// `board_changes` answers from, and where it is saved.
+pub struct LiveBoard {
+    pub board: Board,
+    pub history: History,
+    pub log: ChangeLog,
+    /// The file it is saved to; `None` for a new board not yet saved.
+    pub path: Option<PathBuf>,
+    /// Per client, the last revision `board_changes` returned.
+    pub(crate) last_returned: HashMap<String, u64>,
+}
+
+impl LiveBoard {
+    pub fn new(board: Board, path: Option<PathBuf>) -> Self {
+        LiveBoard {
+            log: ChangeLog::new(board.revision()),
+            history: History::new(History::DEFAULT_LIMIT),
+            last_returned: HashMap::new(),
+            board,
+            path,
+        }
+    }
+
+    /// Records a commit made on this board: one undo step, and its changes logged.
+    pub fn record(&mut self, commit: &Commit) {
+        self.history.record(commit);
+        self.log.record(commit);
+    }
+}
+
+/// A live board as the application shares it between its windows and the engine.
+pub struct LiveCell {
+    /// The board's number in this application (stable while it is open).
+    pub key: u32,
+    state: Mutex<LiveBoard>,
+}
+
+impl LiveCell {
+    pub fn new(key: u32, board: LiveBoard) -> Arc<Self> {
+        Arc::new(LiveCell {
+            key,
+            state: Mutex::new(board),
+        })
+    }
+
+    /// The board, locked. A panic while it was held leaves the board as the last
+    /// transaction left it (transactions roll back on drop), so the lock is taken
+    /// over rather than poisoned for good.
+    pub fn lock(&self) -> MutexGuard<'_, LiveBoard> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// What the engine needs of the application it runs in.
+pub trait Host: Send + Sync {
+    /// The live board a call acts on: for `path` `None`, the board of `caller`'s
+    /// window or else the one on screen; for a path, the board open from that file
+    /// (already absolute), if any.
+    fn board(&self, path: Option<&Path>, caller: &Caller) -> Option<Arc<LiveCell>>;
+
+    /// A tool call committed `commit` on `cell` (already recorded on the board):
+    /// redraw the windows, save the file.
+    fn committed(&self, cell: &Arc<LiveCell>, commit: &Commit);
+
+    /// Saves a live board to its file now (`save_board` without `as`); the size
+    /// written.
+    fn save(&self, cell: &Arc<LiveCell>) -> Result<usize, ToolError>;
+
+    /// Saves a board that has no file yet to `path` (absolute, checked), which it
+    /// is kept in from then on; the size written. An existing file is an error
+    /// unless `overwrite`.
+    fn save_as(&self, cell: &Arc<LiveCell>, path: &Path, overwrite: bool)
+        -> Result<usize, ToolError>;
+
+    /// Opens a new, unsaved board (`create_board` without `path`).
+    fn create(&self, board: Board) -> Arc<LiveCell>;
+}
+
+/// Sends a whole tool call to the running application (in processes that are not
+/// the application).
+pub trait Forward: Send + Sync {
+    /// Runs `tool` with `args` (paths in them already absolute) in the application
+    /// described by `app`, as `client`.
+    fn call(&self, app: &AppInfo, tool: &str, args: Value, client: &str)
+        -> Result<Reply, ToolError>;
+}
+
+/// The arguments that name files: made absolute before a call is forwarded, since
+/// the application's working folder is not the caller's.
+pub const PATH_ARGS: [&str; 4] = ["path", "output", "as", "source"];
+
+/// Whether a call belongs to the running application `app`: it names no board (and
+/// is not `create_board` with a path), or it names a board the application has open.
+pub(crate) fn is_live_call(app: &AppInfo, path: Option<&Path>) -> bool {
+    match path {
+        None => true,
+        Some(path) => app.paths.iter().any(|p| p == path),
+    }
+}

@@ -1,0 +1,77 @@
+//! `inkboard open`: runs the application (the editor in the browser, and live
+//! editing for agents), or, if one is already running, asks it to open the board.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use inkboard_format::FileKind;
+
+use crate::forward::HttpForward;
+
+/// Opens `file` (a new board without it) in the application.
+pub fn run(file: Option<PathBuf>, port: u16, no_browser: bool) -> anyhow::Result<ExitCode> {
+    let file = match file {
+        Some(file) => Some(board_file(&file)?),
+        None => None,
+    };
+    if let Some(app) = inkboard_tools::other_app() {
+        let url = HttpForward::new()
+            .open(&app, file.as_deref())
+            .map_err(anyhow::Error::msg)?;
+        println!("{url}");
+        if !no_browser {
+            open_browser(&url);
+        }
+        eprintln!("inkboard: opened in the application already running (pid {})", app.pid);
+        return Ok(ExitCode::SUCCESS);
+    }
+    crate::mcp::init_logging();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    runtime.block_on(inkboard_app::serve(
+        inkboard_app::Options { file, port },
+        crate::mcp::http_routes,
+        |running| {
+            use std::io::Write;
+            let mut out = std::io::stdout();
+            let _ = writeln!(out, "{}", running.url);
+            let _ = out.flush();
+            eprintln!("inkboard: serving on 127.0.0.1:{} (Ctrl+C to stop)", running.port);
+            if !no_browser {
+                open_browser(&running.url);
+            }
+        },
+    ))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The board file to open, made absolute; a new, empty board is created there if
+/// the file does not exist yet.
+fn board_file(file: &Path) -> anyhow::Result<PathBuf> {
+    FileKind::from_path(file)?;
+    let file = std::path::absolute(file).with_context(|| format!("cannot use {}", file.display()))?;
+    if !file.exists() {
+        let title = FileKind::stem(&file);
+        let board = inkboard_core::Board::new(title, &[]);
+        inkboard_format::file::save(&file, &board, None)
+            .with_context(|| format!("cannot create {}", file.display()))?;
+    }
+    Ok(file)
+}
+
+/// Opens `url` in the default browser, if there is one; says so if not.
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") { "open" } else { "xdg-open" };
+    let started = std::process::Command::new(opener)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    if started.is_err() {
+        eprintln!("inkboard: open {url} in your browser");
+    }
+}
