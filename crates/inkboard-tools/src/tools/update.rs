@@ -167,6 +167,14 @@ impl EditTool for Update {
                         s.geom = g.0;
                     }
                     s.bounds = resize(s.bounds, x, y, w, h);
+                    // A text shape is as big as its text: new text (or a new font
+                    // size) refits it, measured as the renderer will draw it,
+                    // unless a size is given.
+                    let refit = a.text.is_some() || style.font_size.is_some();
+                    if s.geom == Geom::Text && refit && w.is_none() && h.is_none() {
+                        let (fw, fh) = crate::place::fit_text(s.geom, &s.text, &s.style);
+                        s.bounds = Rect::new(s.bounds.x, s.bounds.y, fw, fh);
+                    }
                 }
                 Kind::Image(i) => i.bounds = resize(i.bounds, x, y, w, h),
                 Kind::Connector(c) => {
