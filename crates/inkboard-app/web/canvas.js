@@ -1,0 +1,387 @@
+// canvas.js: the SVG layer. Places the server's object fragments by id in z-order
+// (one string for a full scene, object by object after that), shows previews, does
+// pan and zoom through ONE transform (a CSS transform on the whole layer during a
+// gesture, committed to the SVG group when the gesture rests), converts between
+// screen and board coordinates, and knows the bounds of each object.
+
+import { state, emit } from './state.js';
+import { hasBox, union } from './geom.js';
+
+const NS = 'http://www.w3.org/2000/svg';
+export const MIN_ZOOM = 0.05;
+export const MAX_ZOOM = 8;
+
+let container;
+let svg;
+let viewportG;
+let objectsG;
+/** Overlay groups in board coordinates, above the objects. */
+export const layers = {};
+
+/** The view shown: board point at the container's top-left corner, and zoom. */
+const view = { x: 0, y: 0, zoom: 1 };
+/** The view the SVG group's transform holds; the CSS transform makes up the difference. */
+const committed = { x: 0, y: 0, zoom: 1 };
+/** Container size; the SVG is three times as large so a pan shows drawn content. */
+let W = 800;
+let H = 600;
+let box = { left: 0, top: 0 };
+let frameQueued = false;
+let idleTimer = null;
+
+const els = new Map(); // id -> <g> shown
+const svgs = new Map(); // id -> committed fragment
+const previewed = new Set();
+const boundsCache = new Map();
+
+export function initCanvas(el) {
+  container = el;
+  svg = document.createElementNS(NS, 'svg');
+  svg.classList.add('board');
+  svg.setAttribute('data-testid', 'board-svg');
+  svg.setAttribute('font-family', 'Inter');
+  viewportG = group('viewport');
+  objectsG = group('objects');
+  const overlay = group('overlay');
+  for (const name of ['flash', 'hover', 'selection', 'guides', 'draft']) {
+    layers[name] = group(name);
+    overlay.append(layers[name]);
+  }
+  viewportG.append(objectsG, overlay);
+  svg.append(viewportG);
+  container.append(svg);
+  resize();
+  new ResizeObserver(resize).observe(container);
+}
+
+function group(cls) {
+  const g = document.createElementNS(NS, 'g');
+  g.setAttribute('class', cls);
+  return g;
+}
+
+/** Makes an SVG element with attributes (never user text as markup). */
+export function svgEl(tag, attrs = {}, parent = null) {
+  const e = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (parent) parent.append(e);
+  return e;
+}
+
+function resize() {
+  const r = container.getBoundingClientRect();
+  box = { left: r.left, top: r.top };
+  W = Math.max(1, Math.round(r.width));
+  H = Math.max(1, Math.round(r.height));
+  Object.assign(svg.style, {
+    left: `${-W}px`, top: `${-H}px`, width: `${3 * W}px`, height: `${3 * H}px`,
+    transformOrigin: `${W}px ${H}px`,
+  });
+  commit();
+}
+
+// ---- the scene ---------------------------------------------------------------
+
+function parse(fragments) {
+  const tmp = document.createElementNS(NS, 'g');
+  tmp.innerHTML = fragments.join('');
+  return [...tmp.children];
+}
+
+function rebuildGroups() {
+  state.memberOf.clear();
+  for (const obj of state.objects.values()) {
+    if (obj.type !== 'group') continue;
+    for (const m of obj.ids ?? obj.members ?? []) state.memberOf.set(m, obj.id);
+  }
+}
+
+/** Shows a `scene` message: the whole page (`full`) or the objects that changed. */
+export function applyScene(msg) {
+  boundsCache.clear();
+  const items = msg.items ?? {};
+  let groupsChanged = false;
+  if (msg.full) {
+    state.objects.clear();
+    svgs.clear();
+    els.clear();
+    previewed.clear();
+    const parts = [];
+    for (const id of msg.order) {
+      const item = items[id];
+      if (!item) continue;
+      svgs.set(id, item.svg);
+      state.objects.set(id, item.obj);
+      parts.push(item.svg);
+    }
+    objectsG.innerHTML = parts.join('');
+    for (const el of objectsG.children) els.set(el.id, el);
+    groupsChanged = true;
+  } else {
+    for (const id of msg.removed ?? []) {
+      if (state.objects.get(id)?.type === 'group') groupsChanged = true;
+      els.get(id)?.remove();
+      els.delete(id);
+      svgs.delete(id);
+      state.objects.delete(id);
+      previewed.delete(id);
+    }
+    const ids = Object.keys(items);
+    for (const id of ids) {
+      svgs.set(id, items[id].svg);
+      state.objects.set(id, items[id].obj);
+      if (items[id].obj?.type === 'group') groupsChanged = true;
+      previewed.delete(id);
+    }
+    restore([...previewed]);
+    place(parse(ids.map((id) => items[id].svg)));
+  }
+  if (groupsChanged) rebuildGroups();
+  state.order = msg.order;
+  reorder(msg.order);
+  if (msg.revision != null) state.revision = msg.revision;
+}
+
+/** Puts parsed elements in place of those with the same id (new ones at the end). */
+function place(elements) {
+  for (const el of elements) {
+    const old = els.get(el.id);
+    if (old) old.replaceWith(el);
+    else objectsG.append(el);
+    els.set(el.id, el);
+  }
+}
+
+/** Puts the committed drawing back for these ids. */
+function restore(ids) {
+  const back = [];
+  for (const id of ids) {
+    previewed.delete(id);
+    if (svgs.has(id)) back.push(svgs.get(id));
+    else {
+      els.get(id)?.remove();
+      els.delete(id);
+    }
+  }
+  if (back.length) place(parse(back));
+}
+
+/** Makes the children follow `order` with as few moves as possible. */
+function reorder(order) {
+  let cur = objectsG.firstElementChild;
+  for (const id of order) {
+    const el = els.get(id);
+    if (!el) continue;
+    if (el === cur) {
+      cur = cur.nextElementSibling;
+      continue;
+    }
+    objectsG.insertBefore(el, cur);
+  }
+  while (cur) {
+    const next = cur.nextElementSibling;
+    if (!state.objects.has(cur.id)) {
+      els.delete(cur.id);
+      cur.remove();
+    }
+    cur = next;
+  }
+}
+
+/** Draws preview fragments instead of the committed ones (until clearPreview or a scene). */
+export function showPreview(items) {
+  const ids = Object.keys(items ?? {});
+  for (const id of ids) previewed.add(id);
+  place(parse(ids.map((id) => items[id].svg)));
+  reorder(state.order);
+  return ids;
+}
+
+export function clearPreview() {
+  if (previewed.size) restore([...previewed]);
+}
+
+export function elementOf(id) {
+  return els.get(id) ?? null;
+}
+
+// ---- view --------------------------------------------------------------------
+
+export function getView() {
+  return { x: view.x, y: view.y, zoom: view.zoom };
+}
+
+export function viewport() {
+  return { w: W, h: H };
+}
+
+/** The board rectangle visible on screen. */
+export function visibleRect() {
+  return { x: view.x, y: view.y, w: W / view.zoom, h: H / view.zoom };
+}
+
+function commit() {
+  clearTimeout(idleTimer);
+  idleTimer = null;
+  Object.assign(committed, view);
+  const z = view.zoom;
+  viewportG.setAttribute('transform', `translate(${W - view.x * z} ${H - view.y * z}) scale(${z})`);
+  svg.style.transform = '';
+  svg.style.setProperty('--zoom', z);
+  container.style.setProperty('--zoom', z);
+  paintGrid();
+  emit('view', getView());
+  emit('viewcommit', getView());
+}
+
+function paint() {
+  frameQueued = false;
+  const s = view.zoom / committed.zoom;
+  const tx = (committed.x - view.x) * view.zoom;
+  const ty = (committed.y - view.y) * view.zoom;
+  // The layer is 3W × 3H around the screen: commit only when the moved layer no
+  // longer covers the screen, or when scaling it up would blur too much.
+  const covers = tx - s * W <= 0 && tx + 2 * s * W >= W && ty - s * H <= 0 && ty + 2 * s * H >= H;
+  if (!covers || s > 3) {
+    commit();
+    return;
+  }
+  svg.style.transform = `translate(${tx}px, ${ty}px) scale(${s})`;
+  paintGrid();
+  emit('view', getView());
+}
+
+/** Changes the view as part of a gesture: one CSS transform now, the SVG later. */
+function moveView(x, y, zoom) {
+  view.x = x;
+  view.y = y;
+  view.zoom = zoom;
+  if (!frameQueued) {
+    frameQueued = true;
+    requestAnimationFrame(paint);
+  }
+  clearTimeout(idleTimer);
+  idleTimer = setTimeout(commit, 180);
+}
+
+/** Sets the view at once (no gesture). */
+export function setView(v) {
+  view.x = v.x;
+  view.y = v.y;
+  view.zoom = clampZoom(v.zoom ?? view.zoom);
+  commit();
+}
+
+function clampZoom(z) {
+  return Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, z));
+}
+
+/** Pans by a distance in screen pixels. */
+export function panBy(dx, dy) {
+  moveView(view.x - dx / view.zoom, view.y - dy / view.zoom, view.zoom);
+}
+
+/** Zooms by `factor` keeping the board point under (clientX, clientY) still. */
+export function zoomAt(factor, clientX, clientY, gesture = true) {
+  const z = clampZoom(view.zoom * factor);
+  const sx = clientX - box.left;
+  const sy = clientY - box.top;
+  const bx = sx / view.zoom + view.x;
+  const by = sy / view.zoom + view.y;
+  const x = bx - sx / z;
+  const y = by - sy / z;
+  if (gesture) moveView(x, y, z);
+  else setView({ x, y, zoom: z });
+}
+
+/** Zooms about the centre of the screen (buttons, keys). */
+export function zoomCenter(factor) {
+  zoomAt(factor, box.left + W / 2, box.top + H / 2, false);
+}
+
+/** Bounds of everything drawn, in board units (null for an empty page). */
+export function contentBounds() {
+  if (!objectsG.firstElementChild) return null;
+  const b = objectsG.getBBox();
+  return { x: b.x, y: b.y, w: b.width, h: b.height };
+}
+
+/** Shows all the content (at most 100%), or the origin on an empty page. */
+export function fitToContent(maxZoom = 1) {
+  const b = contentBounds();
+  if (!b) {
+    setView({ x: -W / 2 + 200, y: -H / 2 + 150, zoom: 1 });
+    return;
+  }
+  const pad = 48;
+  const z = clampZoom(Math.min(maxZoom, (W - 2 * pad) / Math.max(b.w, 1), (H - 2 * pad) / Math.max(b.h, 1)));
+  setView({ x: b.x + b.w / 2 - W / 2 / z, y: b.y + b.h / 2 - H / 2 / z, zoom: z });
+}
+
+function paintGrid() {
+  let step = 20;
+  while (step * view.zoom < 14) step *= 5;
+  const s = step * view.zoom;
+  container.style.backgroundSize = `${s}px ${s}px`;
+  container.style.backgroundPosition = `${-view.x * view.zoom}px ${-view.y * view.zoom}px`;
+}
+
+// ---- coordinates ---------------------------------------------------------------
+
+export function refreshBox() {
+  const r = container.getBoundingClientRect();
+  box = { left: r.left, top: r.top };
+}
+
+/** Board point under a client (screen) point. */
+export function toBoard(clientX, clientY) {
+  return { x: (clientX - box.left) / view.zoom + view.x, y: (clientY - box.top) / view.zoom + view.y };
+}
+
+/** Position of a board point inside the canvas container (for HTML overlays). */
+export function toContainer(x, y) {
+  return { x: (x - view.x) * view.zoom, y: (y - view.y) * view.zoom };
+}
+
+// ---- geometry of objects ---------------------------------------------------------
+
+/** The bounds of an object in board units, as committed. */
+export function boundsOf(id) {
+  const obj = state.objects.get(id);
+  if (!obj) return null;
+  if (hasBox(obj)) return { x: obj.x, y: obj.y, w: obj.w, h: obj.h };
+  if (boundsCache.has(id)) return boundsCache.get(id);
+  let b = null;
+  if (obj.type === 'ink' && obj.points?.length) {
+    const pad = (obj.width ?? 3) / 2;
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const [x, y] of obj.points) {
+      x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y);
+    }
+    b = { x: x0 - pad, y: y0 - pad, w: x1 - x0 + 2 * pad, h: y1 - y0 + 2 * pad };
+  } else if (obj.type === 'group') {
+    for (const m of obj.ids ?? obj.members ?? []) b = union(b, boundsOf(m));
+  } else {
+    const el = els.get(id);
+    if (el && el.firstElementChild) {
+      const r = el.getBBox();
+      b = { x: r.x, y: r.y, w: r.width, h: r.height };
+    }
+  }
+  boundsCache.set(id, b);
+  return b;
+}
+
+/** The object id of a drawn element (a part of an object's fragment), or null. */
+export function objectIdOf(el) {
+  while (el && el.parentNode !== objectsG) {
+    if (el === svg || el === container) return null;
+    el = el.parentNode;
+  }
+  return el ? el.id : null;
+}
+
+/** The SVG root (hit tests stop there). */
+export function rootElement() {
+  return svg;
+}

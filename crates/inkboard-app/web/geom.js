@@ -1,0 +1,94 @@
+// geom.js: small geometry and style helpers shared by the modules: rectangles, the
+// text box of each geom (mirrors inkboard-core's Geom::text_box), palette colours.
+
+export const PALETTE = {
+  red: '#e53935', blue: '#1e88e5', green: '#43a047', yellow: '#fdd835', orange: '#fb8c00',
+  purple: '#8e24aa', gray: '#757575', black: '#212121', white: '#ffffff',
+};
+
+export const GEOMS = ['rect', 'rounded', 'ellipse', 'diamond', 'triangle', 'hexagon',
+  'parallelogram', 'cylinder', 'cloud', 'star', 'note', 'text', 'frame'];
+
+/** Size a shape gets when added by a click (Geom::default_size). */
+export function defaultSize(geom) {
+  switch (geom) {
+    case 'note': return [160, 160];
+    case 'text': return [120, 24];
+    case 'frame': return [480, 320];
+    case 'ellipse': case 'star': case 'diamond': case 'triangle': case 'hexagon': return [120, 100];
+    default: return [120, 60];
+  }
+}
+
+export const DEFAULT_FONT_SIZE = 16;
+export const LABEL_FONT_SIZE = 14;
+export const LINE_HEIGHT = 1.25;
+export const FRAME_TITLE_HEIGHT = 32;
+export const INK = '#1f2933';
+
+const SHARES = {
+  ellipse: [0.72, 0.72, 0.14, 6], diamond: [0.56, 0.56, 0.22, 4], triangle: [0.5, 0.45, 0.48, 4],
+  hexagon: [0.7, 0.9, 0.05, 8], parallelogram: [0.72, 1, 0, 10], cylinder: [1, 0.7, 0.22, 10],
+  cloud: [0.68, 0.62, 0.2, 6], star: [0.42, 0.34, 0.4, 2], text: [1, 1, 0, 2],
+};
+
+/** Where a shape's text goes, in board units. */
+export function textBox(geom, b) {
+  if (geom === 'frame') {
+    return { x: b.x + 10, y: b.y, w: Math.max(0, b.w - 20), h: Math.min(FRAME_TITLE_HEIGHT, b.h) };
+  }
+  const [fw, fh, fy, pad] = SHARES[geom] ?? [1, 1, 0, 12];
+  const w = Math.max(0, b.w * fw - 2 * pad);
+  const h = Math.max(0, b.h * fh - 2 * pad);
+  return { x: b.x + (b.w - w) / 2, y: b.y + b.h * fy + pad, w, h };
+}
+
+/** A colour as CSS: palette names resolved, hex kept. */
+export function cssColor(c, fallback = INK) {
+  if (!c) return fallback;
+  return PALETTE[c.toLowerCase()] ?? c;
+}
+
+export function rect(x, y, w, h) {
+  return { x, y, w, h };
+}
+
+/** The rectangle spanned by two points. */
+export function spanRect(a, b) {
+  return { x: Math.min(a.x, b.x), y: Math.min(a.y, b.y), w: Math.abs(a.x - b.x), h: Math.abs(a.y - b.y) };
+}
+
+export function union(a, b) {
+  if (!a) return b;
+  if (!b) return a;
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return { x, y, w: Math.max(a.x + a.w, b.x + b.w) - x, h: Math.max(a.y + a.h, b.y + b.h) - y };
+}
+
+export function intersects(a, b) {
+  return a.x <= b.x + b.w && b.x <= a.x + a.w && a.y <= b.y + b.h && b.y <= a.y + a.h;
+}
+
+export function contains(outer, inner) {
+  return inner.x >= outer.x && inner.y >= outer.y
+    && inner.x + inner.w <= outer.x + outer.w && inner.y + inner.h <= outer.y + outer.h;
+}
+
+export function containsPoint(r, p, pad = 0) {
+  return p.x >= r.x - pad && p.x <= r.x + r.w + pad && p.y >= r.y - pad && p.y <= r.y + r.h + pad;
+}
+
+export function center(r) {
+  return { x: r.x + r.w / 2, y: r.y + r.h / 2 };
+}
+
+/** Rounds a board coordinate: whole pixels, or tenths when zoomed in far. */
+export function snapNumber(v, zoom = 1) {
+  return zoom > 2 ? Math.round(v * 10) / 10 : Math.round(v);
+}
+
+/** Does this object have x/y/w/h of its own (shapes and images)? */
+export function hasBox(obj) {
+  return obj && (obj.type === 'shape' || obj.type === 'image');
+}

@@ -1,0 +1,159 @@
+// main.js: boots the editor. Wires the modules to the page, handles the server's
+// `board` and `scene` messages, keeps the view of each page, and exposes
+// `window.inkboard` for tests and benchmarks.
+
+import { state, emit, on } from './state.js';
+import * as sync from './sync.js';
+import {
+  initCanvas, applyScene, fitToContent, getView, setView, panBy, zoomAt, viewport, refreshBox,
+} from './canvas.js';
+import { flash } from './highlight.js';
+import { initNavigate } from './navigate.js';
+import { initSelection } from './selection.js';
+import { initTools } from './tools.js';
+import { initTextEdit } from './textedit.js';
+import { initImages } from './images.js';
+import { initPanel } from './panel.js';
+import { initPages } from './pages.js';
+import { initStatus } from './status.js';
+import { initExportMenu } from './exportmenu.js';
+import { initKeyboard } from './keyboard.js';
+import { initClipboard } from './clipboard.js';
+import { icon } from './icons.js';
+
+const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
+
+let resolveReady;
+const ready = new Promise((resolve) => {
+  resolveReady = resolve;
+});
+const views = new Map(); // "board:page" -> view
+let shownKey = null;
+
+function boot() {
+  const canvas = $('canvas');
+  initCanvas(canvas);
+  initNavigate(canvas, $('zoom-controls'));
+  initTools(canvas, $('toolbar'));
+  initSelection();
+  initTextEdit(canvas);
+  initImages(canvas);
+  initPanel($('style-panel'));
+  initPages($('page-tabs'));
+  initStatus($('status'));
+  initExportMenu($('export-slot'));
+  initKeyboard();
+  initClipboard();
+  initHistoryButtons();
+  window.addEventListener('resize', refreshBox);
+
+  on('view', (v) => {
+    if (shownKey) views.set(shownKey, v);
+  });
+
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const board = hash.has('board') ? Number(hash.get('board')) : null;
+  const page = hash.has('page') ? Number(hash.get('page')) : 1;
+  sync.connect({ onBoard, onScene }, { board, page });
+}
+
+function onBoard(msg) {
+  state.board = msg;
+  state.page = msg.page;
+  if (msg.revision != null) state.revision = msg.revision;
+  document.title = `${msg.title || fileName(msg.path) || 'Untitled'} · inkboard`;
+  const title = $('board-title');
+  title.textContent = msg.title || fileName(msg.path) || 'Untitled board';
+  title.title = msg.path || 'Not saved to a file yet';
+  $('undo').disabled = !msg.undo;
+  $('redo').disabled = !msg.redo;
+  history.replaceState(null, '', `#board=${msg.board}&page=${msg.page}`);
+  emit('board', msg);
+}
+
+function fileName(path) {
+  return path ? path.split(/[\\/]/).pop() : '';
+}
+
+/** How long the last full scene took: parse (sync.js), place, fit, first frame (ms). */
+const timings = {};
+
+function onScene(msg) {
+  if (msg.page !== state.page) return;
+  const t0 = performance.now();
+  applyScene(msg);
+  if (msg.agent?.length) flash(msg.agent);
+  if (msg.full) {
+    timings.objects = msg.order.length;
+    timings.place = performance.now() - t0;
+    const key = `${state.board?.board}:${msg.page}`;
+    if (key !== shownKey) {
+      shownKey = key;
+      if (views.has(key)) setView(views.get(key));
+      else fitToContent();
+    }
+    timings.fit = performance.now() - t0 - timings.place;
+    requestAnimationFrame(() => {
+      timings.frame = performance.now() - t0;
+      timings.parse = sync.lastParseMs();
+      resolveReady();
+    });
+  }
+  emit('scene', msg);
+}
+
+function initHistoryButtons() {
+  for (const [testid, label, fn] of [['undo', 'Undo (Ctrl+Z)', sync.undo], ['redo', 'Redo (Ctrl+Shift+Z)', sync.redo]]) {
+    const b = $(testid);
+    b.append(icon(testid));
+    b.title = label;
+    b.setAttribute('aria-label', label);
+    b.addEventListener('click', fn);
+  }
+}
+
+/** Runs `step(i)` on n animation frames and answers the frame durations (ms). */
+function frames(n, step) {
+  return new Promise((resolve) => {
+    const times = [];
+    let last = null;
+    let i = 0;
+    const tick = () => {
+      const now = performance.now();
+      if (last !== null) times.push(now - last);
+      last = now;
+      if (i >= n) {
+        resolve(times);
+        return;
+      }
+      step(i++);
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+}
+
+window.inkboard = {
+  ready,
+  revision: () => state.revision,
+  objects: () => Object.fromEntries(state.objects),
+  view: getView,
+  selection: () => [...state.selection],
+  page: () => state.page,
+  setView,
+  fit: () => fitToContent(),
+  perf: {
+    /** Times of the last full scene: {objects, parse, place, fit, frame} in ms. */
+    timings: () => ({ ...timings }),
+    /** Pans by (dx, dy) screen pixels on each of n frames; answers frame durations. */
+    panFrames: (n = 120, dx = 7, dy = 3) => frames(n, () => panBy(dx, dy)),
+    /** Zooms in then out about the screen centre over n frames. */
+    zoomFrames: (n = 120) => {
+      const { w, h } = viewport();
+      const r = document.querySelector('[data-testid="canvas"]').getBoundingClientRect();
+      return frames(n, (i) => zoomAt(i < n / 2 ? 1.02 : 1 / 1.02, r.left + w / 2, r.top + h / 2));
+    },
+  },
+};
+
+boot();

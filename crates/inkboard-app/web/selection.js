@@ -1,0 +1,174 @@
+// selection.js: the select tool and what the selection looks like. Click selects
+// (the outermost group), Shift+click adds or removes, dragging on empty space draws
+// a marquee, dragging a selected object moves the selection, handles resize it, a
+// selected connector's ends can be dragged to re-attach them.
+
+import { state, on, select } from './state.js';
+import { spanRect, union } from './geom.js';
+import { layers, svgEl, toBoard, boundsOf, elementOf, getView } from './canvas.js';
+import { hitTest, idsIn } from './hittest.js';
+import { startMove, startResize, startEndpoint, resizable, connectorEnds } from './drag.js';
+
+const HANDLES = ['nw', 'n', 'ne', 'e', 'se', 's', 'sw', 'w'];
+const MAX_OUTLINES = 400;
+const DRAG_START = 3; // screen pixels before a press becomes a drag
+
+export function initSelection() {
+  on('selection', render);
+  on('scene', () => {
+    // Drop ids that are gone, then redraw.
+    const alive = [...state.selection].filter((id) => state.objects.has(id));
+    if (alive.length !== state.selection.size) select(alive);
+    else render();
+  });
+  on('viewcommit', render);
+}
+
+/** Draws outlines, the common box and the handles of the selection. */
+export function render() {
+  const g = layers.selection;
+  g.replaceChildren();
+  const ids = [...state.selection];
+  if (!ids.length) return;
+  const z = getView().zoom;
+  let all = null;
+  ids.forEach((id, i) => {
+    const obj = state.objects.get(id);
+    const b = boundsOf(id);
+    all = union(all, b);
+    if (i >= MAX_OUTLINES || !b) return;
+    if (obj?.type === 'connector') {
+      const path = elementOf(id)?.querySelector('path');
+      if (path) svgEl('path', { class: 'sel-line', d: path.getAttribute('d') }, g);
+      return;
+    }
+    svgEl('rect', { class: 'sel-box', x: b.x, y: b.y, width: b.w, height: b.h }, g);
+  });
+  if (!all) return;
+  if (ids.length > 1) {
+    svgEl('rect', { class: 'sel-all', x: all.x, y: all.y, width: all.w, height: all.h }, g);
+  }
+  const s = 8 / z;
+  if (ids.length === 1 && state.objects.get(ids[0])?.type === 'connector') {
+    const ends = connectorEnds(ids[0]);
+    if (!ends) return;
+    for (const which of ['from', 'to']) {
+      const p = ends[which];
+      svgEl('circle', {
+        class: 'handle end', cx: p.x, cy: p.y, r: s * 0.7, 'data-handle': which,
+        'data-testid': `handle-${which}`,
+      }, g);
+    }
+    return;
+  }
+  if (!resizable(ids)) return;
+  for (const h of HANDLES) {
+    const x = all.x + (h.includes('w') ? 0 : h.includes('e') ? all.w : all.w / 2);
+    const y = all.y + (h.includes('n') ? 0 : h.includes('s') ? all.h : all.h / 2);
+    svgEl('rect', {
+      class: `handle ${h}`, x: x - s / 2, y: y - s / 2, width: s, height: s, rx: s / 4,
+      'data-handle': h, 'data-testid': `handle-${h}`,
+    }, g);
+  }
+}
+
+/** The select tool's pointer handlers (see tools.js for the routing). */
+export const selectTool = {
+  name: 'select',
+  press: null,
+
+  down(e) {
+    const handle = e.target.closest?.('[data-handle]')?.dataset.handle;
+    const ids = [...state.selection];
+    if (handle === 'from' || handle === 'to') {
+      this.press = { drag: startEndpoint(e, ids[0], handle), started: true };
+      return;
+    }
+    if (handle) {
+      this.press = { drag: startResize(e, handle, ids), started: true };
+      return;
+    }
+    const hit = hitTest(e.clientX, e.clientY);
+    const start = { x: e.clientX, y: e.clientY };
+    if (hit) {
+      if (e.shiftKey || e.metaKey || e.ctrlKey) {
+        const next = new Set(state.selection);
+        if (next.has(hit)) {
+          next.delete(hit);
+          select(next);
+          this.press = { start, noop: true };
+          return;
+        }
+        next.add(hit);
+        select(next);
+      } else if (!state.selection.has(hit)) {
+        select([hit]);
+      }
+      this.press = { start, move: true, hit };
+      return;
+    }
+    const base = e.shiftKey ? new Set(state.selection) : new Set();
+    if (!e.shiftKey) select([]);
+    this.press = { start, marquee: true, base, from: toBoard(e.clientX, e.clientY) };
+  },
+
+  move(e) {
+    const p = this.press;
+    if (!p) return;
+    if (!p.started) {
+      if (p.noop || Math.hypot(e.clientX - p.start.x, e.clientY - p.start.y) < DRAG_START) return;
+      p.started = true;
+      if (p.move) p.drag = startMove({ clientX: p.start.x, clientY: p.start.y }, [...state.selection]);
+      if (p.marquee) p.drag = marquee(p);
+    }
+    p.drag?.move(e);
+  },
+
+  up(e) {
+    const p = this.press;
+    this.press = null;
+    if (!p) return;
+    if (p.started) p.drag?.up(e);
+    else if (p.move && !(e.shiftKey || e.metaKey || e.ctrlKey) && state.selection.size > 1) {
+      // A click (no drag) on one of several selected objects selects just it.
+      select([p.hit]);
+    }
+  },
+
+  cancel() {
+    this.press?.drag?.cancel();
+    this.press = null;
+  },
+};
+
+function marquee(press) {
+  const rectEl = svgEl('rect', { class: 'marquee' }, layers.draft);
+  let queued = false;
+  let last = null;
+  const update = () => {
+    queued = false;
+    const r = spanRect(press.from, last);
+    rectEl.setAttribute('x', r.x);
+    rectEl.setAttribute('y', r.y);
+    rectEl.setAttribute('width', r.w);
+    rectEl.setAttribute('height', r.h);
+    select([...press.base, ...idsIn(r)]);
+  };
+  return {
+    move(e) {
+      last = toBoard(e.clientX, e.clientY);
+      if (!queued) {
+        queued = true;
+        requestAnimationFrame(update);
+      }
+    },
+    up(e) {
+      last = toBoard(e.clientX, e.clientY);
+      update();
+      rectEl.remove();
+    },
+    cancel() {
+      rectEl.remove();
+    },
+  };
+}

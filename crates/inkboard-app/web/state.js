@@ -1,0 +1,58 @@
+// state.js: the page's shared state (board info, objects, z-order, selection, tool)
+// and a tiny event bus the modules use to tell each other what changed.
+
+export const state = {
+  /** The last `board` message: {board, title, path, pages, page, revision, undo, redo, save, save_error}. */
+  board: null,
+  /** Number of the page shown. */
+  page: 1,
+  revision: 0,
+  /** id -> obj (the compact JSON form of read_board). */
+  objects: new Map(),
+  /** The page's z-order, bottom first. */
+  order: [],
+  /** member id -> group id (groups hold `ids`). */
+  memberOf: new Map(),
+  /** ids selected. */
+  selection: new Set(),
+  /** Name of the active tool. */
+  tool: 'select',
+  /** 'online' | 'connecting' | 'offline' */
+  connection: 'connecting',
+};
+
+const listeners = new Map();
+
+/** Calls `fn(data)` whenever `event` is emitted. Returns a function that unsubscribes. */
+export function on(event, fn) {
+  if (!listeners.has(event)) listeners.set(event, new Set());
+  listeners.get(event).add(fn);
+  return () => listeners.get(event).delete(fn);
+}
+
+export function emit(event, data) {
+  for (const fn of listeners.get(event) ?? []) {
+    try {
+      fn(data);
+    } catch (err) {
+      console.error(`inkboard: a '${event}' listener failed`, err);
+    }
+  }
+}
+
+/** Replaces the selection and tells everyone. Ids that no longer exist are dropped. */
+export function select(ids) {
+  const next = new Set();
+  for (const id of ids) if (state.objects.has(id)) next.add(id);
+  const same = next.size === state.selection.size && [...next].every((id) => state.selection.has(id));
+  if (same) return;
+  state.selection = next;
+  emit('selection', next);
+}
+
+/** The top-level object a click on `id` means: its outermost group, else itself. */
+export function topOf(id) {
+  let cur = id;
+  for (let i = 0; i < 32 && state.memberOf.has(cur); i++) cur = state.memberOf.get(cur);
+  return cur;
+}

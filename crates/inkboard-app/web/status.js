@@ -1,0 +1,59 @@
+// status.js: the top-right status: saved / saving / not saved / error (from the
+// `board` message), the connection when it is lost, the last refused change, and a
+// short note when an agent changed something.
+
+import { state, on } from './state.js';
+
+let box;
+let save;
+let note;
+let noteTimer = null;
+
+export function initStatus(el) {
+  box = el;
+  save = document.createElement('span');
+  save.className = 'save-status';
+  save.dataset.testid = 'save-status';
+  save.setAttribute('role', 'status');
+  save.setAttribute('aria-live', 'polite');
+  note = document.createElement('span');
+  note.className = 'note';
+  note.dataset.testid = 'status-note';
+  note.setAttribute('aria-live', 'polite');
+  box.append(note, save);
+  on('board', render);
+  on('connection', render);
+  on('error', (message) => show(message, 'error', 6000));
+  on('agent', (ids) => show(`An agent changed ${ids.length} object${ids.length === 1 ? '' : 's'}`, 'agent', 3000));
+  render();
+}
+
+function show(text, kind, ms) {
+  note.textContent = text;
+  note.dataset.kind = kind;
+  note.title = text;
+  clearTimeout(noteTimer);
+  noteTimer = setTimeout(() => {
+    note.textContent = '';
+    note.title = '';
+    delete note.dataset.kind;
+  }, ms);
+}
+
+const WORDS = { saved: 'Saved', saving: 'Saving…', unsaved: 'Not saved', error: 'Save failed' };
+
+function render() {
+  let kind = state.board?.save ?? 'saving';
+  let text = WORDS[kind] ?? kind;
+  let title = state.board?.path ? `${text}: ${state.board.path}` : text;
+  if (kind === 'error' && state.board?.save_error) title = state.board.save_error;
+  if (kind === 'unsaved') title = 'This board has no file yet (save it with save_board).';
+  if (state.connection !== 'online') {
+    kind = 'offline';
+    text = state.connection === 'connecting' ? 'Connecting…' : 'Offline, reconnecting…';
+    title = 'The page lost its connection to inkboard; changes cannot be sent until it is back.';
+  }
+  save.textContent = text;
+  save.title = title;
+  save.dataset.state = kind;
+}

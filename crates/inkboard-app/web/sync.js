@@ -1,0 +1,182 @@
+// sync.js: the one WebSocket to the server (docs/live-protocol.md). Sends intents
+// (hello, view, focus, call, preview, undo, redo, save), hands server messages to
+// the page, keeps one promise per `seq`, and reconnects with backoff.
+
+import { state, emit } from './state.js';
+
+let socket = null;
+let seq = 0;
+const pending = new Map(); // seq -> {resolve, reject}
+let retry = 0;
+let retryTimer = null;
+let handlers = {};
+let parseMs = 0;
+/** Board and page to ask for on (re)connection; null board = "the board on screen". */
+const wanted = { board: null, page: 1 };
+
+/** Starts the connection. `h` has onBoard, onScene, onPreview (each gets the message). */
+export function connect(h, { board = null, page = 1 } = {}) {
+  handlers = h;
+  wanted.board = board;
+  wanted.page = page;
+  open();
+  window.addEventListener('focus', () => send({ t: 'focus' }));
+}
+
+function setConnection(c) {
+  if (state.connection === c) return;
+  state.connection = c;
+  emit('connection', c);
+}
+
+function open() {
+  clearTimeout(retryTimer);
+  setConnection('connecting');
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+  let ws;
+  try {
+    ws = new WebSocket(url);
+  } catch (err) {
+    console.error('inkboard: cannot open the WebSocket', err);
+    scheduleRetry();
+    return;
+  }
+  socket = ws;
+  ws.addEventListener('open', () => {
+    retry = 0;
+    setConnection('online');
+    hello();
+    if (document.hasFocus()) send({ t: 'focus' });
+  });
+  ws.addEventListener('message', (ev) => {
+    let msg;
+    try {
+      const t0 = performance.now();
+      msg = JSON.parse(ev.data);
+      parseMs = performance.now() - t0;
+    } catch {
+      console.error('inkboard: a message that is not JSON', ev.data);
+      return;
+    }
+    receive(msg);
+  });
+  ws.addEventListener('close', () => {
+    if (socket !== ws) return;
+    socket = null;
+    failPending('The connection to inkboard was lost.');
+    setConnection('offline');
+    scheduleRetry();
+  });
+  ws.addEventListener('error', () => {
+    // 'close' follows and does the work.
+  });
+}
+
+function scheduleRetry() {
+  const delay = Math.min(10000, 400 * 2 ** retry) * (0.8 + Math.random() * 0.4);
+  retry = Math.min(retry + 1, 8);
+  retryTimer = setTimeout(open, delay);
+}
+
+function failPending(message) {
+  for (const p of pending.values()) p.reject(new Error(message));
+  pending.clear();
+}
+
+function receive(msg) {
+  switch (msg.t) {
+    case 'board':
+      wanted.board = msg.board;
+      wanted.page = msg.page;
+      handlers.onBoard?.(msg);
+      break;
+    case 'scene':
+      handlers.onScene?.(msg);
+      break;
+    case 'reply': {
+      const p = pending.get(msg.seq);
+      if (!p) break;
+      pending.delete(msg.seq);
+      if (msg.ok) p.resolve(msg.result ?? {});
+      else p.reject(new Error(msg.error || 'The server refused the change.'));
+      break;
+    }
+    case 'preview': {
+      const p = pending.get(msg.seq);
+      if (p) pending.delete(msg.seq);
+      handlers.onPreview?.(msg);
+      p?.resolve(msg);
+      break;
+    }
+    case 'switch':
+      wanted.board = msg.board;
+      wanted.page = 1;
+      hello();
+      break;
+    default:
+      console.warn('inkboard: unknown message', msg.t);
+  }
+}
+
+/** Sends a message if connected; returns whether it went out. */
+export function send(msg) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+  socket.send(JSON.stringify(msg));
+  return true;
+}
+
+function hello() {
+  const msg = { t: 'hello' };
+  if (wanted.board != null) msg.board = wanted.board;
+  if (wanted.page != null) msg.page = wanted.page;
+  send(msg);
+}
+
+function request(t, tool, args) {
+  return new Promise((resolve, reject) => {
+    const s = ++seq;
+    const msg = { t, seq: s, tool, args: { page: state.page, ...args } };
+    if (!send(msg)) {
+      reject(new Error('Not connected to inkboard: the change was not sent.'));
+      return;
+    }
+    pending.set(s, { resolve, reject });
+  });
+}
+
+/** Runs a tool on this window's board as the user. Resolves with its result. */
+export function call(tool, args = {}) {
+  emit('call', { tool });
+  return request('call', tool, args).catch((err) => {
+    emit('error', err.message);
+    throw err;
+  });
+}
+
+/** Runs an edit tool on a draft; resolves with the `preview` message. */
+export function preview(tool, args = {}) {
+  return request('preview', tool, args);
+}
+
+export function undo() {
+  send({ t: 'undo' });
+}
+
+export function redo() {
+  send({ t: 'redo' });
+}
+
+export function save() {
+  send({ t: 'save' });
+}
+
+/** Shows another page of this board. */
+export function view(page) {
+  wanted.page = page;
+  send({ t: 'view', page });
+}
+
+/** How long the last message took to parse (ms). */
+export function lastParseMs() {
+  return parseMs;
+}

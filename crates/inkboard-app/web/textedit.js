@@ -1,0 +1,195 @@
+// textedit.js: editing text in place. A textarea is laid over the shape (or the
+// connector's label) at the current zoom, the drawn text hidden meanwhile; leaving
+// it (Escape, Ctrl+Enter, a click elsewhere) sends one `update {id, text}`. Text
+// typed on empty canvas becomes a new `text` shape. The text is only ever a value.
+
+import { state, on, select } from './state.js';
+import {
+  textBox, cssColor, DEFAULT_FONT_SIZE, LABEL_FONT_SIZE, LINE_HEIGHT, INK,
+} from './geom.js';
+import { elementOf, toContainer, getView } from './canvas.js';
+import * as sync from './sync.js';
+
+let container;
+let area = null;
+let session = null; // {id?, at?, box, fontSize, align, valign, geom}
+
+export function initTextEdit(el) {
+  container = el;
+  on('view', () => session && place());
+  on('scene', () => {
+    if (!session?.id) return;
+    if (!state.objects.has(session.id)) {
+      cancelEdit();
+      return;
+    }
+    elementOf(session.id)?.classList.add('editing');
+  });
+}
+
+export function isEditing() {
+  return session !== null;
+}
+
+function isDark(color) {
+  const hex = cssColor(color, '#ffffff').replace('#', '');
+  if (hex.length < 6) return false;
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
+  const lin = (c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b) < 0.3;
+}
+
+/** Starts editing the text of a shape or connector. */
+export function startEdit(id) {
+  finishEdit();
+  const obj = state.objects.get(id);
+  if (!obj || (obj.type !== 'shape' && obj.type !== 'connector')) return false;
+  let box;
+  let color;
+  let align = obj.align;
+  if (obj.type === 'shape') {
+    box = textBox(obj.geom ?? 'rect', obj);
+    const frame = obj.geom === 'frame';
+    align ??= frame ? 'left' : 'center';
+    color = obj.text_color ? cssColor(obj.text_color)
+      : frame ? '#3e4c59' : obj.fill && isDark(obj.fill) ? '#ffffff' : INK;
+  } else {
+    box = labelBox(id);
+    align ??= 'center';
+    color = cssColor(obj.text_color, INK);
+  }
+  session = {
+    id, box, align, color, geom: obj.geom, type: obj.type,
+    valign: obj.valign ?? 'middle',
+    fontSize: obj.font_size ?? (obj.type === 'connector' ? LABEL_FONT_SIZE : DEFAULT_FONT_SIZE),
+    label: obj.type === 'connector',
+  };
+  open(obj.text ?? '');
+  elementOf(id)?.classList.add('editing');
+  return true;
+}
+
+/** Starts typing a new text shape at a board point (made when the typing ends). */
+export function startNew(p) {
+  finishEdit();
+  const fontSize = DEFAULT_FONT_SIZE;
+  const h = fontSize * LINE_HEIGHT;
+  session = {
+    at: { x: p.x, y: p.y - h / 2 },
+    box: { x: p.x, y: p.y - h / 2, w: 0, h },
+    align: 'left', valign: 'top', color: INK, fontSize, grow: true,
+  };
+  open('');
+}
+
+function labelBox(id) {
+  const el = elementOf(id);
+  const texts = el ? [...el.querySelectorAll('text')] : [];
+  if (texts.length) {
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const t of texts) {
+      const b = t.getBBox();
+      x0 = Math.min(x0, b.x); y0 = Math.min(y0, b.y);
+      x1 = Math.max(x1, b.x + b.width); y1 = Math.max(y1, b.y + b.height);
+    }
+    const w = Math.max(120, x1 - x0 + 16);
+    return { x: (x0 + x1) / 2 - w / 2, y: y0, w, h: y1 - y0 };
+  }
+  const path = el?.querySelector('path');
+  const mid = path ? path.getPointAtLength(path.getTotalLength() / 2) : { x: 0, y: 0 };
+  const h = LABEL_FONT_SIZE * LINE_HEIGHT;
+  return { x: mid.x - 80, y: mid.y - h / 2, w: 160, h };
+}
+
+function open(text) {
+  area = document.createElement('textarea');
+  area.className = 'text-editor';
+  if (session.label) area.classList.add('label');
+  area.dataset.testid = 'text-editor';
+  area.setAttribute('aria-label', 'Text');
+  area.spellcheck = true;
+  area.value = text;
+  area.style.textAlign = session.align;
+  area.style.color = session.color;
+  if (session.grow) area.wrap = 'off';
+  area.addEventListener('input', place);
+  area.addEventListener('keydown', (e) => {
+    e.stopPropagation();
+    if (e.key === 'Escape' || (e.key === 'Enter' && (e.ctrlKey || e.metaKey))) {
+      e.preventDefault();
+      finishEdit();
+    }
+  });
+  area.addEventListener('blur', () => finishEdit());
+  area.addEventListener('pointerdown', (e) => e.stopPropagation());
+  container.append(area);
+  place();
+  area.focus();
+  area.select();
+}
+
+/** Lays the textarea over the text box at the current zoom. */
+function place() {
+  if (!area || !session) return;
+  const z = getView().zoom;
+  const { box } = session;
+  const fs = session.fontSize * z;
+  area.style.fontSize = `${fs}px`;
+  area.style.lineHeight = String(LINE_HEIGHT);
+  const tl = toContainer(box.x, box.y);
+  let width = box.w * z;
+  if (session.grow) {
+    area.style.width = '0px';
+    width = Math.max(40 * z, area.scrollWidth + fs);
+  }
+  area.style.width = `${width}px`;
+  area.style.height = '0px';
+  const height = Math.max(fs * LINE_HEIGHT, area.scrollHeight);
+  area.style.height = `${height}px`;
+  let top = tl.y;
+  if (session.valign === 'middle') top += (box.h * z - height) / 2;
+  else if (session.valign === 'bottom') top += box.h * z - height;
+  area.style.left = `${tl.x}px`;
+  area.style.top = `${top}px`;
+}
+
+function close() {
+  const s = session;
+  session = null;
+  if (s?.id) elementOf(s.id)?.classList.remove('editing');
+  const a = area;
+  area = null;
+  a?.remove();
+  return { s, text: a?.value ?? '' };
+}
+
+/** Ends editing, keeping nothing. */
+export function cancelEdit() {
+  close();
+}
+
+/** Ends editing and sends the text. */
+export function finishEdit() {
+  if (!session) return;
+  const { s, text } = close();
+  if (s.id) {
+    const obj = state.objects.get(s.id);
+    if (!obj || text === (obj.text ?? '')) return;
+    if (obj.type === 'shape' && obj.geom === 'text') {
+      if (!text.trim()) {
+        sync.call('delete', { ids: [s.id] }).catch(() => {});
+        return;
+      }
+      // The server refits a text shape to its new text, measured as it is drawn.
+      sync.call('update', { id: s.id, text }).catch(() => {});
+      return;
+    }
+    sync.call('update', { id: s.id, text }).catch(() => {});
+    return;
+  }
+  if (!text.trim()) return;
+  sync.call('add_shape', { geom: 'text', text, x: Math.round(s.at.x), y: Math.round(s.at.y) })
+    .then((r) => r?.id && select([r.id]))
+    .catch(() => {});
+}
+
