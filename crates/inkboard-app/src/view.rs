@@ -5,7 +5,8 @@
 //! already has ([`Shown::diff`]).
 
 use std::collections::hash_map::DefaultHasher;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
@@ -13,10 +14,12 @@ use inkboard_core::{Board, PageId};
 use inkboard_format::json::{object_to_json, Detail};
 use serde_json::{Map, Value};
 
-/// One object as drawn.
+/// One object as drawn, both parts already JSON text, ready to be sent.
 pub struct Drawn {
-    pub svg: String,
-    pub obj: Value,
+    /// The SVG fragment as a JSON string literal.
+    svg: String,
+    /// The object as tools read it, as a JSON object.
+    obj: String,
     /// Tells two drawings apart without comparing them.
     hash: u64,
 }
@@ -43,10 +46,11 @@ pub fn draw(board: &Board, page: PageId) -> PageView {
     for object in objects {
         let id: Arc<str> = Arc::from(object.id.as_str());
         let svg = svgs.remove(object.id.as_str()).unwrap_or_default();
-        let obj = Value::Object(object_to_json(object, Detail::Read));
+        let svg = Value::String(svg).to_string();
+        let obj = Value::Object(object_to_json(object, Detail::Read)).to_string();
         let mut h = DefaultHasher::new();
         svg.hash(&mut h);
-        obj.to_string().hash(&mut h);
+        obj.hash(&mut h);
         order.push(id.clone());
         items.insert(
             id,
@@ -71,76 +75,77 @@ pub struct Shown {
 }
 
 impl Shown {
-    /// The `scene` message that brings the window from what it shows to `view`, and
-    /// notes that it was sent. `full` sends everything (a new page or board).
-    /// `agent` lists objects to mark as an agent's change. `None` when nothing
-    /// differs.
+    /// The `scene` message (JSON text) that brings the window from what it shows to
+    /// `view`, and notes that it was sent. `full` sends everything (a new page or
+    /// board). `agent` lists objects to mark as an agent's change. `None` when
+    /// nothing differs. The message is written as text straight from the drawn
+    /// parts: a full scene of a large page is megabytes, and building it as a JSON
+    /// tree first cost more than drawing it.
     pub fn diff(
         &mut self,
         page: usize,
         view: &PageView,
         full: bool,
         agent: Vec<String>,
-    ) -> Option<Value> {
+    ) -> Option<String> {
         if full {
             self.hashes.clear();
         }
-        let mut items = Map::new();
+        let mut items = String::new();
+        let mut sent: HashSet<&str> = HashSet::new();
         for id in &view.order {
             let drawn = &view.items[id];
             if self.hashes.get(id) != Some(&drawn.hash) {
-                let mut item = Map::new();
-                item.insert("svg".into(), Value::String(drawn.svg.clone()));
-                item.insert("obj".into(), drawn.obj.clone());
-                items.insert(id.to_string(), Value::Object(item));
+                if !items.is_empty() {
+                    items.push(',');
+                }
+                let _ = write!(
+                    items,
+                    "{}:{{\"svg\":{},\"obj\":{}}}",
+                    Value::String(id.to_string()),
+                    drawn.svg,
+                    drawn.obj
+                );
                 self.hashes.insert(id.clone(), drawn.hash);
+                sent.insert(id);
             }
         }
-        let removed: Vec<Value> = self
+        let removed: Vec<String> = self
             .hashes
             .keys()
             .filter(|id| !view.items.contains_key(*id))
-            .map(|id| Value::String(id.to_string()))
+            .map(|id| id.to_string())
             .collect();
         self.hashes.retain(|id, _| view.items.contains_key(id));
-        if !full && items.is_empty() && removed.is_empty() {
+        if !full && sent.is_empty() && removed.is_empty() {
             return None;
         }
-        let order: Vec<Value> = view
-            .order
-            .iter()
-            .map(|id| Value::String(id.to_string()))
-            .collect();
-        let agent: Vec<Value> = agent
+        let agent: Vec<String> = agent
             .into_iter()
-            .filter(|id| items.contains_key(id))
-            .map(Value::String)
+            .filter(|id| sent.contains(id.as_str()))
             .collect();
-        Some(serde_json::json!({
-            "t": "scene",
-            "page": page,
-            "revision": view.revision,
-            "full": full,
-            "order": order,
-            "items": items,
-            "removed": removed,
-            "agent": agent,
-        }))
+        let order: Vec<&str> = view.order.iter().map(|id| &**id).collect();
+        Some(format!(
+            "{{\"t\":\"scene\",\"page\":{page},\"revision\":{},\"full\":{full},\"order\":{},\"items\":{{{items}}},\"removed\":{},\"agent\":{}}}",
+            view.revision,
+            serde_json::to_string(&order).unwrap_or_default(),
+            serde_json::to_string(&removed).unwrap_or_default(),
+            serde_json::to_string(&agent).unwrap_or_default(),
+        ))
     }
 
     /// The fragments of a draft (a preview) that differ from what is shown, without
-    /// noting them as sent.
-    pub fn preview(&self, view: &PageView) -> Map<String, Value> {
+    /// noting them as sent: a JSON object of id → `{"svg"}`.
+    pub fn preview(&self, view: &PageView) -> Value {
         let mut items = Map::new();
         for id in &view.order {
             let drawn = &view.items[id];
             if self.hashes.get(id) != Some(&drawn.hash) {
-                items.insert(
-                    id.to_string(),
-                    serde_json::json!({"svg": drawn.svg, "obj": drawn.obj}),
-                );
+                let svg: Value = serde_json::from_str(&drawn.svg).unwrap_or(Value::Null);
+                let obj: Value = serde_json::from_str(&drawn.obj).unwrap_or(Value::Null);
+                items.insert(id.to_string(), serde_json::json!({"svg": svg, "obj": obj}));
             }
         }
-        items
+        Value::Object(items)
     }
 }

@@ -87,10 +87,10 @@ pub async fn serve(mut socket: WebSocket, app: Arc<AppState>) {
                 };
                 let out = match serde_json::from_str::<Intent>(&text) {
                     Ok(intent) => session.handle(intent).await,
-                    Err(e) => vec![json!({"t": "error", "error": format!("unreadable message: {e}")})],
+                    Err(e) => vec![json!({"t": "error", "error": format!("unreadable message: {e}")}).to_string()],
                 };
                 for message in out {
-                    if send(&mut socket, &message).await.is_err() {
+                    if send(&mut socket, message).await.is_err() {
                         return;
                     }
                 }
@@ -100,7 +100,7 @@ pub async fn serve(mut socket: WebSocket, app: Arc<AppState>) {
                     Ok(Event::Changed { board }) if board == session.board => session.refresh(false).await,
                     Ok(Event::Meta { board }) if board == session.board => vec![session.meta()],
                     Ok(Event::Opened { board }) if session.board == session.app.boards.displayed() || board == session.app.boards.displayed() => {
-                        vec![json!({"t": "switch", "board": board})]
+                        vec![json!({"t": "switch", "board": board}).to_string()]
                     }
                     Ok(Event::Closing) => {
                         let _ = socket.send(Message::Close(None)).await;
@@ -116,7 +116,7 @@ pub async fn serve(mut socket: WebSocket, app: Arc<AppState>) {
                     Err(RecvError::Closed) => return,
                 };
                 for message in out {
-                    if send(&mut socket, &message).await.is_err() {
+                    if send(&mut socket, message).await.is_err() {
                         return;
                     }
                 }
@@ -125,14 +125,12 @@ pub async fn serve(mut socket: WebSocket, app: Arc<AppState>) {
     }
 }
 
-async fn send(socket: &mut WebSocket, message: &Value) -> Result<(), axum::Error> {
-    socket
-        .send(Message::Text(Utf8Bytes::from(message.to_string())))
-        .await
+async fn send(socket: &mut WebSocket, message: String) -> Result<(), axum::Error> {
+    socket.send(Message::Text(Utf8Bytes::from(message))).await
 }
 
 impl Session {
-    async fn handle(&mut self, intent: Intent) -> Vec<Value> {
+    async fn handle(&mut self, intent: Intent) -> Vec<String> {
         match intent {
             Intent::Hello { board, page } => {
                 if let Some(board) = board.filter(|b| self.app.boards.entry(*b).is_some()) {
@@ -169,7 +167,7 @@ impl Session {
                     Ok(Reply::Json(result)) => json!({"t": "reply", "seq": seq, "ok": true, "result": result}),
                     Ok(Reply::Image { text, .. }) => json!({"t": "reply", "seq": seq, "ok": true, "result": {"text": text}}),
                     Err(e) => json!({"t": "reply", "seq": seq, "ok": false, "error": e.to_string()}),
-                });
+                }.to_string());
                 out
             }
             Intent::Preview { seq, tool, args } => vec![self.preview(seq, tool, args).await],
@@ -181,7 +179,7 @@ impl Session {
                 let mut out = self.refresh(false).await;
                 out.push(self.meta());
                 if let Ok(Err(e)) = result {
-                    out.push(json!({"t": "error", "error": e.to_string()}));
+                    out.push(json!({"t": "error", "error": e.to_string()}).to_string());
                 }
                 out
             }
@@ -200,9 +198,9 @@ impl Session {
     }
 
     /// The `board` message: what the window's header shows.
-    fn meta(&self) -> Value {
+    fn meta(&self) -> String {
         let Some(entry) = self.app.boards.entry(self.board) else {
-            return json!({"t": "error", "error": "this board is no longer open"});
+            return json!({"t": "error", "error": "this board is no longer open"}).to_string();
         };
         let state = entry.save_state();
         let live = entry.cell.lock();
@@ -230,10 +228,11 @@ impl Session {
             "save": state.name(),
             "save_error": error,
         })
+        .to_string()
     }
 
     /// Brings the window's page up to date: a `scene` message, if anything differs.
-    async fn refresh(&mut self, full: bool) -> Vec<Value> {
+    async fn refresh(&mut self, full: bool) -> Vec<String> {
         let Some(entry) = self.app.boards.entry(self.board) else {
             return Vec::new();
         };
@@ -270,9 +269,9 @@ impl Session {
 
     /// Runs a tool on a draft of the board and answers the fragments that would
     /// change.
-    async fn preview(&mut self, seq: u64, tool: String, args: Value) -> Value {
+    async fn preview(&mut self, seq: u64, tool: String, args: Value) -> String {
         let Some(entry) = self.app.boards.entry(self.board) else {
-            return json!({"t": "preview", "seq": seq, "items": {}, "error": "this board is no longer open"});
+            return json!({"t": "preview", "seq": seq, "items": {}, "error": "this board is no longer open"}).to_string();
         };
         let engine = self.app.engine.clone();
         let page_number = self.page;
@@ -283,13 +282,14 @@ impl Session {
             engine.dry_run(board, &tool, args, |draft| page.map(|p| draw(draft, p)))
         })
         .await;
-        match drawn {
+        let message = match drawn {
             Ok(Ok(Some(view))) => {
                 json!({"t": "preview", "seq": seq, "items": self.shown.preview(&view), "error": null})
             }
             Ok(Ok(None)) => json!({"t": "preview", "seq": seq, "items": {}, "error": null}),
             Ok(Err(e)) => json!({"t": "preview", "seq": seq, "items": {}, "error": e.to_string()}),
             Err(e) => json!({"t": "preview", "seq": seq, "items": {}, "error": e.to_string()}),
-        }
+        };
+        message.to_string()
     }
 }

@@ -19,7 +19,7 @@ pub const GAP: f64 = 40.0;
 /// A row of auto-placed shapes wraps once it would be wider than this.
 pub const ROW_WIDTH: f64 = 1200.0;
 /// Inside a frame, contents keep this far from its border.
-const FRAME_PADDING: f64 = 20.0;
+pub(crate) const FRAME_PADDING: f64 = 20.0;
 
 /// The widest a text line may be before an auto-sized shape wraps it.
 fn wrap_width(geom: Geom) -> f64 {
@@ -159,15 +159,11 @@ fn spot_in_frame(
     flow(&all, Some((frame, fb)), w, h)
 }
 
-/// The bounds `frame` must grow to so that `placed` lies within it (what makes an
-/// object part of a frame), or `None` when it already does. The frame only grows,
-/// on whichever sides need it, keeping its padding and title band clear.
-pub fn frame_grown_to_hold(board: &Board, frame: &ObjectId, placed: &Rect) -> Option<Rect> {
-    grown_to_hold(board.bounds(frame)?, placed)
-}
-
-/// [`frame_grown_to_hold`] for a frame whose bounds are `fb`.
-fn grown_to_hold(fb: Rect, placed: &Rect) -> Option<Rect> {
+/// The bounds a frame (now `fb`) must grow to so that `placed` lies within it
+/// (what makes an object part of a frame), or `None` when it already does. The
+/// frame only grows, on whichever sides need it, keeping its padding and title
+/// band clear.
+pub(crate) fn grown_to_hold(fb: Rect, placed: &Rect) -> Option<Rect> {
     if fb.contains(placed) {
         return None;
     }
@@ -179,7 +175,7 @@ fn grown_to_hold(fb: Rect, placed: &Rect) -> Option<Rect> {
     Some(Rect::new(left, top, right - left, bottom - top))
 }
 
-/// Grows `frame` to hold `placed` ([`frame_grown_to_hold`]), and then the
+/// Grows `frame` to hold `placed` ([`grown_to_hold`]), and then the
 /// frame that held it before, and so on outwards, so that a frame in a frame
 /// stays in it.
 pub(crate) fn hold(cx: &mut Cx<'_, '_>, frame: &ObjectId, placed: &Rect) -> Result<(), ToolError> {

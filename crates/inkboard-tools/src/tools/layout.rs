@@ -50,8 +50,7 @@ pub(crate) struct LayoutOptions {
 
 /// The gap between shapes when `spacing` is not given.
 const SPACING: f64 = 40.0;
-/// Inside a frame, contents keep this far from its border (as `place` does).
-const FRAME_PADDING: f64 = 20.0;
+use crate::place::FRAME_PADDING;
 
 pub struct Layout;
 
@@ -191,7 +190,7 @@ pub(crate) fn arrange(
             .copied()
             .reduce(|a, b| a.union(&b));
         let frame = &page.items[parent].id;
-        if let Some(grown) = held.and_then(|h| grown_to_hold(page.items[parent].bounds, h)) {
+        if let Some(grown) = held.and_then(|h| place::grown_to_hold(page.items[parent].bounds, &h)) {
             cx.tx.edit(frame, |o| {
                 if let Kind::Shape(s) = &mut o.kind {
                     s.bounds = grown;
@@ -546,18 +545,6 @@ fn free_origin(obstacles: &[Rect], x: f64, y: f64, w: f64, h: f64) -> Point {
         r.x = right + place::GAP;
     }
     Point { x: r.x, y: r.y }
-}
-
-/// The bounds a frame must grow to so that `held` lies within it with the
-/// frame's padding and title band clear, or `None` when it already does.
-fn grown_to_hold(fb: Rect, held: Rect) -> Option<Rect> {
-    let left = fb.x.min(held.x - FRAME_PADDING);
-    let top =
-        fb.y.min(held.y - inkboard_core::FRAME_TITLE_HEIGHT - FRAME_PADDING / 2.0);
-    let right = fb.right().max(held.right() + FRAME_PADDING);
-    let bottom = fb.bottom().max(held.bottom() + FRAME_PADDING);
-    let grown = Rect::new(left, top, right - left, bottom - top);
-    (grown != fb).then_some(grown)
 }
 
 /// The width a frame needs to show its title on one line.
