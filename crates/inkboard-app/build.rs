@@ -19,7 +19,10 @@ fn main() {
     names.sort();
     let mut table = String::from("[\n");
     for path in names {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
         let mime = match path.extension().and_then(|e| e.to_str()) {
             Some("html") => "text/html; charset=utf-8",
             Some("js") => "text/javascript; charset=utf-8",

@@ -80,6 +80,9 @@ struct Inner {
     next_key: u32,
 }
 
+/// What to do when the set of open files changes.
+type FilesChanged = Box<dyn Fn(Vec<PathBuf>) + Send + Sync>;
+
 /// The open boards.
 pub struct Boards {
     inner: Mutex<Inner>,
@@ -88,7 +91,7 @@ pub struct Boards {
     wake: Condvar,
     wake_lock: Mutex<bool>,
     /// Called when the set of open files changes (to rewrite the discovery file).
-    on_files_changed: Mutex<Option<Box<dyn Fn(Vec<PathBuf>) + Send + Sync>>>,
+    on_files_changed: Mutex<Option<FilesChanged>>,
 }
 
 /// How long the autosaver waits after a change for more changes, so that a burst
@@ -392,7 +395,12 @@ impl Host for Boards {
         self.save_now(&entry)
     }
 
-    fn save_as(&self, cell: &Arc<LiveCell>, path: &Path, overwrite: bool) -> Result<usize, ToolError> {
+    fn save_as(
+        &self,
+        cell: &Arc<LiveCell>,
+        path: &Path,
+        overwrite: bool,
+    ) -> Result<usize, ToolError> {
         let entry = self
             .entry(cell.key)
             .ok_or_else(|| ToolError::Io("that board is no longer open".into()))?;

@@ -67,7 +67,12 @@ pub async fn guard(State(app): State<Arc<AppState>>, mut request: Request, next:
 }
 
 fn refuse(status: StatusCode, message: &str) -> Response {
-    (status, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], message.to_string()).into_response()
+    (
+        status,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        message.to_string(),
+    )
+        .into_response()
 }
 
 #[derive(Deserialize)]
@@ -76,12 +81,19 @@ struct IndexQuery {
 }
 
 /// The page; with `?code=`, trades the one-time code for the session cookie first.
-async fn index(State(app): State<Arc<AppState>>, Query(q): Query<IndexQuery>, headers: HeaderMap) -> Response {
+async fn index(
+    State(app): State<Arc<AppState>>,
+    Query(q): Query<IndexQuery>,
+    headers: HeaderMap,
+) -> Response {
     if let Some(code) = q.code {
         if app.gate.redeem(&code).is_none() {
             // A used or wrong code: a browser already signed in just goes on.
             if app.gate.check_signed_in(&headers).is_err() {
-                return refuse(StatusCode::UNAUTHORIZED, "this link was already used: run `inkboard open` again for a new one");
+                return refuse(
+                    StatusCode::UNAUTHORIZED,
+                    "this link was already used: run `inkboard open` again for a new one",
+                );
             }
         }
         let mut response = Redirect::to("/").into_response();
@@ -96,7 +108,10 @@ async fn index(State(app): State<Arc<AppState>>, Query(q): Query<IndexQuery>, he
 async fn asset(axum::extract::Path(name): axum::extract::Path<String>) -> Response {
     if name == "fonts.css" {
         return (
-            [(header::CONTENT_TYPE, "text/css; charset=utf-8"), (header::CACHE_CONTROL, "max-age=86400")],
+            [
+                (header::CONTENT_TYPE, "text/css; charset=utf-8"),
+                (header::CACHE_CONTROL, "max-age=86400"),
+            ],
             inkboard_render::font_face_css(),
         )
             .into_response();
@@ -145,17 +160,31 @@ async fn export(State(app): State<Arc<AppState>>, Query(q): Query<ExportQuery>) 
             (live.board.clone(), live.board.title().to_string())
         };
         let number = q.page.unwrap_or(1).clamp(1, board.pages().len().max(1));
-        let page = board.pages().get(number - 1).map(|p| p.id).ok_or("the board has no page")?;
+        let page = board
+            .pages()
+            .get(number - 1)
+            .map(|p| p.id)
+            .ok_or("the board has no page")?;
         let scene = inkboard_render::resolve(&board, page);
         let name = format!("{}-page{number}", safe_name(&title));
         let (bytes, mime, ext) = match q.format.as_str() {
-            "svg" => (inkboard_render::to_svg(&scene, None).into_bytes(), "image/svg+xml", "svg"),
+            "svg" => (
+                inkboard_render::to_svg(&scene, None).into_bytes(),
+                "image/svg+xml",
+                "svg",
+            ),
             "png" => (
-                inkboard_render::to_png_scaled(&scene, None, 2.0).map_err(|_| "the picture could not be drawn")?.data,
+                inkboard_render::to_png_scaled(&scene, None, 2.0)
+                    .map_err(|_| "the picture could not be drawn")?
+                    .data,
                 "image/png",
                 "png",
             ),
-            "pdf" => (inkboard_render::to_pdf(&[scene]).map_err(|_| "the PDF could not be made")?, "application/pdf", "pdf"),
+            "pdf" => (
+                inkboard_render::to_pdf(&[scene]).map_err(|_| "the PDF could not be made")?,
+                "application/pdf",
+                "pdf",
+            ),
             _ => return Err("format must be png, svg or pdf"),
         };
         Ok((bytes, mime, format!("{name}.{ext}")))
@@ -165,7 +194,10 @@ async fn export(State(app): State<Arc<AppState>>, Query(q): Query<ExportQuery>) 
         Ok(Ok((bytes, mime, name))) => (
             [
                 (header::CONTENT_TYPE, mime.to_string()),
-                (header::CONTENT_DISPOSITION, format!("attachment; filename=\"{name}\"")),
+                (
+                    header::CONTENT_DISPOSITION,
+                    format!("attachment; filename=\"{name}\""),
+                ),
             ],
             Body::from(bytes),
         )
@@ -179,7 +211,13 @@ async fn export(State(app): State<Arc<AppState>>, Query(q): Query<ExportQuery>) 
 fn safe_name(title: &str) -> String {
     let name: String = title
         .chars()
-        .map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
         .collect();
     if name.trim_matches('-').is_empty() {
         "board".into()
@@ -212,7 +250,9 @@ async fn call(
         client: format!("agent:{}", request.client),
         board: None,
     };
-    let reply = tokio::task::spawn_blocking(move || engine.call_as(&request.tool, request.args, &caller)).await;
+    let reply =
+        tokio::task::spawn_blocking(move || engine.call_as(&request.tool, request.args, &caller))
+            .await;
     let body = match reply {
         Ok(Ok(Reply::Json(value))) => json!({"ok": true, "json": value}),
         Ok(Ok(Reply::Image { png, text })) => json!({
@@ -245,7 +285,10 @@ async fn open(
     let boards = app.boards.clone();
     let opened = tokio::task::spawn_blocking(move || match request.path {
         Some(path) => boards.open_file(&path).map_err(|e| e.to_string()),
-        None => Ok(boards.open_new(inkboard_core::Board::new("Untitled", &[])).cell.key),
+        None => Ok(boards
+            .open_new(inkboard_core::Board::new("Untitled", &[]))
+            .cell
+            .key),
     })
     .await;
     match opened {

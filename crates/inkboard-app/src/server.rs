@@ -36,10 +36,7 @@ pub struct Running {
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
     #[error("cannot listen on 127.0.0.1:{port}: {source}")]
-    Listen {
-        port: u16,
-        source: std::io::Error,
-    },
+    Listen { port: u16, source: std::io::Error },
     #[error(transparent)]
     Open(#[from] FormatError),
     #[error("cannot write the discovery file: {0}")]
@@ -56,12 +53,13 @@ pub async fn serve(
     mount: impl FnOnce(Arc<Engine>) -> Router,
     ready: impl FnOnce(&Running),
 ) -> Result<(), AppError> {
-    let listener = tokio::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, options.port)))
-        .await
-        .map_err(|source| AppError::Listen {
-            port: options.port,
-            source,
-        })?;
+    let listener =
+        tokio::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, options.port)))
+            .await
+            .map_err(|source| AppError::Listen {
+                port: options.port,
+                source,
+            })?;
     let port = listener.local_addr()?.port();
     // Listen for signals before anyone can learn of this process, so a stop
     // right after start still cleans up.

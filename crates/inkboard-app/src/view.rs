@@ -40,7 +40,10 @@ pub fn draw(board: &Board, page: PageId) -> PageView {
         .iter()
         .map(|item| (item.id.as_str(), inkboard_render::item_svg(item)))
         .collect();
-    let objects = board.page(page).map(|p| p.objects.as_slice()).unwrap_or(&[]);
+    let objects = board
+        .page(page)
+        .map(|p| p.objects.as_slice())
+        .unwrap_or(&[]);
     let mut order = Vec::with_capacity(objects.len());
     let mut items = HashMap::with_capacity(objects.len());
     for object in objects {

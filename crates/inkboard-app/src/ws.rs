@@ -156,18 +156,32 @@ impl Session {
             Intent::Call { seq, tool, args } => {
                 let engine = self.app.engine.clone();
                 let caller = self.caller.clone();
-                let result = tokio::task::spawn_blocking(move || engine.call_as(&tool, args, &caller))
-                    .await
-                    .unwrap_or_else(|e| Err(inkboard_tools::ToolError::Io(format!("the call stopped: {e}"))));
+                let result =
+                    tokio::task::spawn_blocking(move || engine.call_as(&tool, args, &caller))
+                        .await
+                        .unwrap_or_else(|e| {
+                            Err(inkboard_tools::ToolError::Io(format!(
+                                "the call stopped: {e}"
+                            )))
+                        });
                 // The change first, then the answer, so the window never sees an
                 // answer about an object it has not been sent.
                 let mut out = self.refresh(false).await;
                 out.push(self.meta());
-                out.push(match result {
-                    Ok(Reply::Json(result)) => json!({"t": "reply", "seq": seq, "ok": true, "result": result}),
-                    Ok(Reply::Image { text, .. }) => json!({"t": "reply", "seq": seq, "ok": true, "result": {"text": text}}),
-                    Err(e) => json!({"t": "reply", "seq": seq, "ok": false, "error": e.to_string()}),
-                }.to_string());
+                out.push(
+                    match result {
+                        Ok(Reply::Json(result)) => {
+                            json!({"t": "reply", "seq": seq, "ok": true, "result": result})
+                        }
+                        Ok(Reply::Image { text, .. }) => {
+                            json!({"t": "reply", "seq": seq, "ok": true, "result": {"text": text}})
+                        }
+                        Err(e) => {
+                            json!({"t": "reply", "seq": seq, "ok": false, "error": e.to_string()})
+                        }
+                    }
+                    .to_string(),
+                );
                 out
             }
             Intent::Preview { seq, tool, args } => vec![self.preview(seq, tool, args).await],
@@ -264,7 +278,10 @@ impl Session {
         };
         self.page = page;
         self.revision = view.revision;
-        self.shown.diff(page, &view, full, agent).into_iter().collect()
+        self.shown
+            .diff(page, &view, full, agent)
+            .into_iter()
+            .collect()
     }
 
     /// Runs a tool on a draft of the board and answers the fragments that would

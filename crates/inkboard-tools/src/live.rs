@@ -121,8 +121,12 @@ pub trait Host: Send + Sync {
     /// Saves a board that has no file yet to `path` (absolute, checked), which it
     /// is kept in from then on; the size written. An existing file is an error
     /// unless `overwrite`.
-    fn save_as(&self, cell: &Arc<LiveCell>, path: &Path, overwrite: bool)
-        -> Result<usize, ToolError>;
+    fn save_as(
+        &self,
+        cell: &Arc<LiveCell>,
+        path: &Path,
+        overwrite: bool,
+    ) -> Result<usize, ToolError>;
 
     /// Opens a new, unsaved board (`create_board` without `path`).
     fn create(&self, board: Board) -> Arc<LiveCell>;
@@ -133,8 +137,13 @@ pub trait Host: Send + Sync {
 pub trait Forward: Send + Sync {
     /// Runs `tool` with `args` (paths in them already absolute) in the application
     /// described by `app`, as `client`.
-    fn call(&self, app: &AppInfo, tool: &str, args: Value, client: &str)
-        -> Result<Reply, ToolError>;
+    fn call(
+        &self,
+        app: &AppInfo,
+        tool: &str,
+        args: Value,
+        client: &str,
+    ) -> Result<Reply, ToolError>;
 }
 
 /// The arguments that name files: made absolute before a call is forwarded, since

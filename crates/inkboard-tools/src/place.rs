@@ -223,7 +223,7 @@ pub(crate) fn raise_above(
         .filter(|(i, _)| *i < at)
         .collect();
     // Topmost first: each one then lands just above the frame, under the last.
-    below.sort_by(|a, b| b.0.cmp(&a.0));
+    below.sort_by_key(|b| std::cmp::Reverse(b.0));
     for (_, id) in below {
         if let Some((_, at)) = cx.board().locate(frame) {
             cx.tx.reorder(id, at)?;

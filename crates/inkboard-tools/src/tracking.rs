@@ -80,7 +80,6 @@ impl Tracked {
         }
         Ok(false)
     }
-
 }
 
 /// The changes `board_changes` answers from: every change of the recent past, in

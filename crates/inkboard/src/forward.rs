@@ -51,25 +51,41 @@ impl HttpForward {
         if !status.is_success() {
             return Err(format!("the inkboard application refused the call: {text}"));
         }
-        serde_json::from_str(&text).map_err(|e| format!("the application's answer is not JSON: {e}"))
+        serde_json::from_str(&text)
+            .map_err(|e| format!("the application's answer is not JSON: {e}"))
     }
 
     /// Asks the running application to open `path` (or a new board); the URL to
     /// show it, with a fresh one-time code.
     pub fn open(&self, app: &AppInfo, path: Option<&Path>) -> Result<String, String> {
         let answer = self.post(app, "/api/open", &json!({"path": path}))?;
-        let code = answer["code"].as_str().ok_or("the application sent no code")?;
+        let code = answer["code"]
+            .as_str()
+            .ok_or("the application sent no code")?;
         Ok(format!("http://127.0.0.1:{}/?code={code}", app.port))
     }
 }
 
 impl Forward for HttpForward {
-    fn call(&self, app: &AppInfo, tool: &str, args: Value, client: &str) -> Result<Reply, ToolError> {
+    fn call(
+        &self,
+        app: &AppInfo,
+        tool: &str,
+        args: Value,
+        client: &str,
+    ) -> Result<Reply, ToolError> {
         let answer = self
-            .post(app, "/api/call", &json!({"tool": tool, "args": args, "client": client}))
+            .post(
+                app,
+                "/api/call",
+                &json!({"tool": tool, "args": args, "client": client}),
+            )
             .map_err(ToolError::Io)?;
         if answer["ok"] != Value::Bool(true) {
-            let message = answer["error"].as_str().unwrap_or("the call failed").to_string();
+            let message = answer["error"]
+                .as_str()
+                .unwrap_or("the call failed")
+                .to_string();
             return Err(ToolError::Remote {
                 message,
                 data: answer.get("data").filter(|d| !d.is_null()).cloned(),

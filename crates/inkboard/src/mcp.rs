@@ -152,7 +152,9 @@ pub fn init_logging() {
 /// application's guard checks the token before a request gets here).
 pub fn http_routes(engine: Arc<Engine>) -> axum::Router {
     use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-    use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+    use rmcp::transport::streamable_http_server::{
+        StreamableHttpServerConfig, StreamableHttpService,
+    };
     use std::sync::atomic::{AtomicU64, Ordering};
     static SESSIONS: AtomicU64 = AtomicU64::new(1);
     let tools = Arc::new(tools());

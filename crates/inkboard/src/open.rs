@@ -23,7 +23,10 @@ pub fn run(file: Option<PathBuf>, port: u16, no_browser: bool) -> anyhow::Result
         if !no_browser {
             open_browser(&url);
         }
-        eprintln!("inkboard: opened in the application already running (pid {})", app.pid);
+        eprintln!(
+            "inkboard: opened in the application already running (pid {})",
+            app.pid
+        );
         return Ok(ExitCode::SUCCESS);
     }
     crate::mcp::init_logging();
@@ -39,7 +42,10 @@ pub fn run(file: Option<PathBuf>, port: u16, no_browser: bool) -> anyhow::Result
             let mut out = std::io::stdout();
             let _ = writeln!(out, "{}", running.url);
             let _ = out.flush();
-            eprintln!("inkboard: serving on 127.0.0.1:{} (Ctrl+C to stop)", running.port);
+            eprintln!(
+                "inkboard: serving on 127.0.0.1:{} (Ctrl+C to stop)",
+                running.port
+            );
             if !no_browser {
                 open_browser(&running.url);
             }
@@ -52,7 +58,8 @@ pub fn run(file: Option<PathBuf>, port: u16, no_browser: bool) -> anyhow::Result
 /// the file does not exist yet.
 fn board_file(file: &Path) -> anyhow::Result<PathBuf> {
     FileKind::from_path(file)?;
-    let file = std::path::absolute(file).with_context(|| format!("cannot use {}", file.display()))?;
+    let file =
+        std::path::absolute(file).with_context(|| format!("cannot use {}", file.display()))?;
     if !file.exists() {
         let title = FileKind::stem(&file);
         let board = inkboard_core::Board::new(title, &[]);
@@ -64,7 +71,11 @@ fn board_file(file: &Path) -> anyhow::Result<PathBuf> {
 
 /// Opens `url` in the default browser, if there is one; says so if not.
 fn open_browser(url: &str) {
-    let opener = if cfg!(target_os = "macos") { "open" } else { "xdg-open" };
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    };
     let started = std::process::Command::new(opener)
         .arg(url)
         .stdin(std::process::Stdio::null())

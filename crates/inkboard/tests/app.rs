@@ -17,13 +17,18 @@ use serde_json::{json, Value};
 fn discovery_file_is_private_and_withdrawn_on_exit() {
     let app = App::start("plan.inkboard");
     let file = app.runtime.join("app.json");
-    let mode = |p: &std::path::Path| std::fs::metadata(p).expect("exists").permissions().mode() & 0o777;
+    let mode =
+        |p: &std::path::Path| std::fs::metadata(p).expect("exists").permissions().mode() & 0o777;
     assert_eq!(mode(&file), 0o600, "the discovery file is private");
     assert_eq!(mode(&app.runtime), 0o700, "its folder is private");
     let info = app.discovery();
     assert_eq!(info["pid"], app.pid());
     assert_eq!(info["port"], app.port);
-    assert_eq!(info["token"].as_str().map(str::len), Some(32), "128 bits in hex");
+    assert_eq!(
+        info["token"].as_str().map(str::len),
+        Some(32),
+        "128 bits in hex"
+    );
     assert_eq!(info["paths"], json!([app.board.display().to_string()]));
     let (_dir, runtime) = app.stop();
     assert!(!runtime.join("app.json").exists(), "removed on SIGTERM");
@@ -58,18 +63,31 @@ fn strangers_are_refused() {
     assert_eq!(app.get("/", "").status, 401);
     assert_eq!(app.get("/assets/main.js", "").status, 401);
     // A wrong token.
-    assert_eq!(app.get("/", &format!("Authorization: Bearer {}", "f".repeat(32))).status, 401);
+    assert_eq!(
+        app.get("/", &format!("Authorization: Bearer {}", "f".repeat(32)))
+            .status,
+        401
+    );
     // The right token works.
     assert_eq!(app.get("/", &bearer).status, 200);
     // DNS rebinding: a foreign Host, even with the token.
-    let rebound = app.raw(&format!("GET / HTTP/1.1\nHost: evil.example:{port}\n{bearer}"), b"");
+    let rebound = app.raw(
+        &format!("GET / HTTP/1.1\nHost: evil.example:{port}\n{bearer}"),
+        b"",
+    );
     assert_eq!(rebound.status, 403, "{rebound:?}");
     let no_host = app.raw("GET / HTTP/1.0", b"");
     assert_eq!(no_host.status, 403, "{no_host:?}");
     // A foreign Origin, even with the token.
     let cross = app.get("/", &format!("{bearer}\nOrigin: http://evil.example"));
     assert_eq!(cross.status, 403);
-    let other_port = app.get("/", &format!("{bearer}\nOrigin: http://127.0.0.1:{}", port.wrapping_add(1)));
+    let other_port = app.get(
+        "/",
+        &format!(
+            "{bearer}\nOrigin: http://127.0.0.1:{}",
+            port.wrapping_add(1)
+        ),
+    );
     assert_eq!(other_port.status, 403);
     // A cross-site WebSocket, even with the cookie.
     let cookie = app.sign_in();
@@ -82,7 +100,11 @@ fn strangers_are_refused() {
         )
     };
     assert_eq!(ws("http://evil.example").status, 403);
-    assert_eq!(ws(&format!("http://localhost:{port}")).status, 101, "its own origin is let in");
+    assert_eq!(
+        ws(&format!("http://localhost:{port}")).status,
+        101,
+        "its own origin is let in"
+    );
     // Tool calls need the token, not just a cookie.
     let call = |auth: &str| {
         let body = json!({"tool": "read_board", "args": {}}).to_string();
@@ -95,12 +117,23 @@ fn strangers_are_refused() {
     assert_eq!(call(&bearer).status, 200);
     // Oversized bodies.
     let huge = vec![b'x'; 40 * 1024 * 1024];
-    let big = app.raw(&format!("POST /api/call HTTP/1.1\n{ok_host}\n{bearer}\nContent-Type: application/json"), &huge);
+    let big = app.raw(
+        &format!("POST /api/call HTTP/1.1\n{ok_host}\n{bearer}\nContent-Type: application/json"),
+        &huge,
+    );
     assert_eq!(big.status, 413, "{}", big.head);
     // Paths outside the compiled-in files.
-    for path in ["/assets/..%2f..%2fCargo.toml", "/assets/%2e%2e/Cargo.toml", "/assets/../../Cargo.toml", "/etc/passwd"] {
+    for path in [
+        "/assets/..%2f..%2fCargo.toml",
+        "/assets/%2e%2e/Cargo.toml",
+        "/assets/../../Cargo.toml",
+        "/etc/passwd",
+    ] {
         let answer = app.get(path, &bearer);
-        assert!(answer.status == 404 || answer.status == 400, "{path}: {answer:?}");
+        assert!(
+            answer.status == 404 || answer.status == 400,
+            "{path}: {answer:?}"
+        );
         assert!(!answer.body.contains("[package]"));
     }
     // MCP over HTTP needs the token too.
@@ -133,7 +166,10 @@ fn the_one_time_code_gives_a_strict_cookie_once() {
     assert!(cookie_line.contains("SameSite=Strict"), "{cookie_line}");
     let again = app.get(&format!("/?code={}", app.code()), "");
     assert_eq!(again.status, 401, "a code works once");
-    let cookie = cookie_line["set-cookie: ".len()..].split(';').next().expect("value");
+    let cookie = cookie_line["set-cookie: ".len()..]
+        .split(';')
+        .next()
+        .expect("value");
     let page = app.get("/", &format!("Cookie: {cookie}"));
     assert_eq!(page.status, 200);
     assert!(page.body.contains("<script"), "the editor page");
@@ -161,10 +197,14 @@ async fn an_agent_batch_appears_live_and_is_one_undo_step() {
     let mut window = app.window(&cookie).await;
     let agent = agent(&app).await;
 
-    let out = agent.ok("batch", json!({"operations": operations(5)})).await;
+    let out = agent
+        .ok("batch", json!({"operations": operations(5)}))
+        .await;
     assert_eq!(out["applied"], 5);
     // On screen without reload, marked as the agent's.
-    let scene = window.until(|m| m["t"] == "scene" && !m["items"].as_object().is_some_and(|i| i.is_empty())).await;
+    let scene = window
+        .until(|m| m["t"] == "scene" && !m["items"].as_object().is_some_and(|i| i.is_empty()))
+        .await;
     assert_eq!(scene["agent"].as_array().map(Vec::len), Some(5), "{scene}");
     window.until_count(5).await;
     // Saved to the file.
@@ -179,9 +219,15 @@ async fn an_agent_batch_appears_live_and_is_one_undo_step() {
 
     // A failed atomic batch leaves no trace: nothing on screen, no undo step.
     let mut ops = operations(3);
-    ops.as_array_mut().expect("list").push(json!({"tool": "delete", "args": {"ids": ["nope"]}}));
+    ops.as_array_mut()
+        .expect("list")
+        .push(json!({"tool": "delete", "args": {"ids": ["nope"]}}));
     let failed = agent.fails("batch", json!({"operations": ops})).await;
-    assert_eq!(failed.structured.as_ref().map(|s| s["index"].clone()), Some(json!(3)), "{failed:?}");
+    assert_eq!(
+        failed.structured.as_ref().map(|s| s["index"].clone()),
+        Some(json!(3)),
+        "{failed:?}"
+    );
     let read = agent.ok("read_board", json!({})).await;
     assert_eq!(read["page"]["objects"].as_array().map(Vec::len), Some(5));
     window.undo(false).await;
@@ -196,7 +242,12 @@ async fn the_persons_edits_reach_board_changes_as_user() {
     let mut window = app.window(&cookie).await;
     let agent = agent(&app).await;
     let before = agent.ok("board_changes", json!({})).await;
-    let reply = window.call("add_shape", json!({"page": 1, "text": "mine", "x": 10, "y": 10})).await;
+    let reply = window
+        .call(
+            "add_shape",
+            json!({"page": 1, "text": "mine", "x": 10, "y": 10}),
+        )
+        .await;
     assert_eq!(reply["ok"], true, "{reply}");
     let id = reply["result"]["id"].clone();
     let changes = agent.ok("board_changes", json!({})).await;
@@ -218,16 +269,27 @@ async fn two_windows_stay_in_sync() {
     let cookie = app.sign_in();
     let mut one = app.window(&cookie).await;
     let mut two = app.window(&cookie).await;
-    let reply = one.call("add_shape", json!({"page": 1, "text": "hello", "x": 0, "y": 0})).await;
+    let reply = one
+        .call(
+            "add_shape",
+            json!({"page": 1, "text": "hello", "x": 0, "y": 0}),
+        )
+        .await;
     let id = reply["result"]["id"].as_str().expect("id").to_string();
     two.until_count(1).await;
     assert_eq!(two.objects[&id]["text"], "hello");
-    two.call("update", json!({"page": 1, "id": id, "text": "hello again"})).await;
-    one.until(|m| m["t"] == "scene" && m["items"].get(&id).is_some()).await;
+    two.call(
+        "update",
+        json!({"page": 1, "id": id, "text": "hello again"}),
+    )
+    .await;
+    one.until(|m| m["t"] == "scene" && m["items"].get(&id).is_some())
+        .await;
     assert_eq!(one.objects[&id]["text"], "hello again");
     // Undo in one window is seen in the other.
     one.undo(false).await;
-    two.until(|m| m["t"] == "scene" && m["items"].get(&id).is_some()).await;
+    two.until(|m| m["t"] == "scene" && m["items"].get(&id).is_some())
+        .await;
     assert_eq!(two.objects[&id]["text"], "hello");
 }
 
@@ -238,7 +300,9 @@ async fn calls_naming_an_open_board_go_to_the_application() {
     let mut window = app.window(&cookie).await;
     let agent = agent(&app).await;
     let path = app.board.display().to_string();
-    agent.ok("add_shape", json!({"path": path, "text": "via path"})).await;
+    agent
+        .ok("add_shape", json!({"path": path, "text": "via path"}))
+        .await;
     window.until_count(1).await;
     // So the person can undo it too.
     window.undo(false).await;
@@ -246,8 +310,12 @@ async fn calls_naming_an_open_board_go_to_the_application() {
     // A file the application does not have open is edited directly.
     let other = app.dir.path().join("other.inkboard").display().to_string();
     agent.ok("create_board", json!({"path": other})).await;
-    agent.ok("add_shape", json!({"path": other, "text": "direct"})).await;
-    let file = wait_for_file(std::path::Path::new(&other), "direct write", |v| file_objects(v).len() == 1);
+    agent
+        .ok("add_shape", json!({"path": other, "text": "direct"}))
+        .await;
+    let file = wait_for_file(std::path::Path::new(&other), "direct write", |v| {
+        file_objects(v).len() == 1
+    });
     assert_eq!(file_objects(&file)[0]["text"], "direct");
     assert_eq!(window.objects.len(), 0);
     agent.close().await;
@@ -264,7 +332,10 @@ async fn render_live_is_what_the_window_shows() {
         .iter()
         .filter_map(|c| c.as_text().map(|t| t.text.clone()))
         .collect();
-    assert!(picture.content.iter().any(|c| c.as_image().is_some()), "a picture");
+    assert!(
+        picture.content.iter().any(|c| c.as_image().is_some()),
+        "a picture"
+    );
     assert!(text.concat().contains("1 objects"), "{text:?}");
     agent.close().await;
 }
@@ -275,7 +346,12 @@ async fn create_board_without_path_opens_a_new_board_in_the_application() {
     let cookie = app.sign_in();
     let mut window = app.window(&cookie).await;
     let agent = agent(&app).await;
-    let made = agent.ok("create_board", json!({"title": "Fresh", "pages": ["One", "Two"]})).await;
+    let made = agent
+        .ok(
+            "create_board",
+            json!({"title": "Fresh", "pages": ["One", "Two"]}),
+        )
+        .await;
     assert_eq!(made.get("path"), None, "no file yet: {made}");
     let switch = window.until(|m| m["t"] == "switch").await;
     let board = switch["board"].clone();
@@ -284,14 +360,21 @@ async fn create_board_without_path_opens_a_new_board_in_the_application() {
     assert_eq!(meta["title"], "Fresh");
     assert_eq!(meta["save"], "unsaved");
     // Path-less calls now edit it; save_board gives it a file.
-    agent.ok("add_shape", json!({"text": "on the new board"})).await;
+    agent
+        .ok("add_shape", json!({"text": "on the new board"}))
+        .await;
     let target = app.dir.path().join("fresh.inkboard");
-    let saved = agent.ok("save_board", json!({"as": target.display().to_string()})).await;
+    let saved = agent
+        .ok("save_board", json!({"as": target.display().to_string()}))
+        .await;
     assert!(saved["bytes"].as_u64().unwrap_or(0) > 0);
     let file = wait_for_file(&target, "save as", |v| file_objects(v).len() == 1);
     assert_eq!(file["title"], "Fresh");
     let discovery = app.discovery();
-    assert!(discovery["paths"].as_array().expect("paths").contains(&json!(target.display().to_string())));
+    assert!(discovery["paths"]
+        .as_array()
+        .expect("paths")
+        .contains(&json!(target.display().to_string())));
     agent.close().await;
 }
 
@@ -301,13 +384,29 @@ async fn a_file_changed_on_disk_is_never_overwritten() {
     let cookie = app.sign_in();
     let mut window = app.window(&cookie).await;
     // Another program rewrites the file behind the application's back.
-    let mut theirs: Value = serde_json::from_str(&std::fs::read_to_string(&app.board).expect("read")).expect("json");
+    let mut theirs: Value =
+        serde_json::from_str(&std::fs::read_to_string(&app.board).expect("read")).expect("json");
     theirs["title"] = json!("Edited elsewhere");
-    std::fs::write(&app.board, serde_json::to_string_pretty(&theirs).expect("json")).expect("write");
-    window.call("add_shape", json!({"page": 1, "text": "mine"})).await;
-    let meta = window.until(|m| m["t"] == "board" && m["save"] == "error").await;
-    assert!(meta["save_error"].as_str().unwrap_or_default().contains("changed"), "{meta}");
-    let on_disk: Value = serde_json::from_str(&std::fs::read_to_string(&app.board).expect("read")).expect("json");
+    std::fs::write(
+        &app.board,
+        serde_json::to_string_pretty(&theirs).expect("json"),
+    )
+    .expect("write");
+    window
+        .call("add_shape", json!({"page": 1, "text": "mine"}))
+        .await;
+    let meta = window
+        .until(|m| m["t"] == "board" && m["save"] == "error")
+        .await;
+    assert!(
+        meta["save_error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("changed"),
+        "{meta}"
+    );
+    let on_disk: Value =
+        serde_json::from_str(&std::fs::read_to_string(&app.board).expect("read")).expect("json");
     assert_eq!(on_disk["title"], "Edited elsewhere", "their change is kept");
 }
 
@@ -316,9 +415,21 @@ async fn a_preview_shows_the_change_and_commits_nothing() {
     let app = App::start("plan.inkboard");
     let cookie = app.sign_in();
     let mut window = app.window(&cookie).await;
-    let a = window.call("add_shape", json!({"page": 1, "text": "a", "x": 0, "y": 0})).await["result"]["id"].clone();
-    let b = window.call("add_shape", json!({"page": 1, "text": "b", "x": 300, "y": 0})).await["result"]["id"].clone();
-    let c = window.call("add_connector", json!({"page": 1, "from": a, "to": b})).await["result"]["id"].clone();
+    let a = window
+        .call("add_shape", json!({"page": 1, "text": "a", "x": 0, "y": 0}))
+        .await["result"]["id"]
+        .clone();
+    let b = window
+        .call(
+            "add_shape",
+            json!({"page": 1, "text": "b", "x": 300, "y": 0}),
+        )
+        .await["result"]["id"]
+        .clone();
+    let c = window
+        .call("add_connector", json!({"page": 1, "from": a, "to": b}))
+        .await["result"]["id"]
+        .clone();
     window.until_count(3).await;
     let revision = window.revision;
     window
@@ -326,9 +437,18 @@ async fn a_preview_shows_the_change_and_commits_nothing() {
         .await;
     let preview = window.until(|m| m["t"] == "preview").await;
     let items = preview["items"].as_object().expect("items");
-    assert!(items.contains_key(b.as_str().expect("id")), "the moved shape: {preview}");
-    assert!(items.contains_key(c.as_str().expect("id")), "its connector, re-routed: {preview}");
-    assert!(!items.contains_key(a.as_str().expect("id")), "the shape that did not change");
+    assert!(
+        items.contains_key(b.as_str().expect("id")),
+        "the moved shape: {preview}"
+    );
+    assert!(
+        items.contains_key(c.as_str().expect("id")),
+        "its connector, re-routed: {preview}"
+    );
+    assert!(
+        !items.contains_key(a.as_str().expect("id")),
+        "the shape that did not change"
+    );
     // Nothing was committed: the same revision, and nothing to undo but the three adds.
     let agent = agent(&app).await;
     let read = agent.ok("read_board", json!({})).await;

@@ -99,7 +99,10 @@ impl BoardTool for CreateBoard {
             if let Some(host) = engine.host() {
                 host.create(board);
             }
-            return Ok(Reply::Json(to_value(&CreateBoardOutput { path: None, pages })));
+            return Ok(Reply::Json(to_value(&CreateBoardOutput {
+                path: None,
+                pages,
+            })));
         };
         let _lock = file::FileLock::acquire(&path)?;
         let saved = if a.overwrite.unwrap_or(false) {

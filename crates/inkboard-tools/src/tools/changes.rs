@@ -10,8 +10,8 @@ use serde_json::{Map, Value};
 
 use crate::engine::Target;
 use crate::live::Caller;
-use crate::tracking::ChangeLog;
 use crate::tool::{to_value, BoardTool, Hints, Tool};
+use crate::tracking::ChangeLog;
 use crate::{Engine, Reply, ToolError};
 
 pub struct BoardChanges;
@@ -83,7 +83,11 @@ impl BoardTool for BoardChanges {
 }
 
 /// The changes of `log` after `since` (default: all it holds), as tools show them.
-fn answer(board: &Board, log: &ChangeLog, since: Option<u64>) -> Result<BoardChangesOutput, ToolError> {
+fn answer(
+    board: &Board,
+    log: &ChangeLog,
+    since: Option<u64>,
+) -> Result<BoardChangesOutput, ToolError> {
     let revision = board.revision();
     let since = since.unwrap_or(log.first_revision());
     let changes = log.changes_since(since).ok_or_else(|| {

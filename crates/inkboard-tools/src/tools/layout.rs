@@ -190,7 +190,8 @@ pub(crate) fn arrange(
             .copied()
             .reduce(|a, b| a.union(&b));
         let frame = &page.items[parent].id;
-        if let Some(grown) = held.and_then(|h| place::grown_to_hold(page.items[parent].bounds, &h)) {
+        if let Some(grown) = held.and_then(|h| place::grown_to_hold(page.items[parent].bounds, &h))
+        {
             cx.tx.edit(frame, |o| {
                 if let Kind::Shape(s) = &mut o.kind {
                     s.bounds = grown;

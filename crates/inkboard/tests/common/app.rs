@@ -92,12 +92,16 @@ impl App {
 
     /// The discovery file's content.
     pub fn discovery(&self) -> Value {
-        let text = std::fs::read_to_string(self.runtime.join("app.json")).expect("the discovery file");
+        let text =
+            std::fs::read_to_string(self.runtime.join("app.json")).expect("the discovery file");
         serde_json::from_str(&text).expect("the discovery file is JSON")
     }
 
     pub fn token(&self) -> String {
-        self.discovery()["token"].as_str().expect("a token").to_string()
+        self.discovery()["token"]
+            .as_str()
+            .expect("a token")
+            .to_string()
     }
 
     /// The one-time code of the printed address.
@@ -110,7 +114,10 @@ impl App {
         let mut stream = TcpStream::connect(("127.0.0.1", self.port)).expect("connect");
         stream.set_read_timeout(Some(Duration::from_secs(30))).ok();
         let mut request = head.replace('\n', "\r\n");
-        request.push_str(&format!("\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len()));
+        request.push_str(&format!(
+            "\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            body.len()
+        ));
         stream.write_all(request.as_bytes()).expect("send");
         // The server may answer and close before reading a body it refuses.
         let _ = stream.write_all(body);
@@ -159,9 +166,21 @@ impl App {
             .expect("a request");
         let headers = request.headers_mut();
         headers.insert("Cookie", cookie.parse().expect("header"));
-        headers.insert("Origin", format!("http://127.0.0.1:{}", self.port).parse().expect("header"));
-        let (socket, _) = tokio_tungstenite::connect_async(request).await.expect("the WebSocket opens");
-        let mut window = Window { socket, objects: Default::default(), revision: 0, seq: 0 };
+        headers.insert(
+            "Origin",
+            format!("http://127.0.0.1:{}", self.port)
+                .parse()
+                .expect("header"),
+        );
+        let (socket, _) = tokio_tungstenite::connect_async(request)
+            .await
+            .expect("the WebSocket opens");
+        let mut window = Window {
+            socket,
+            objects: Default::default(),
+            revision: 0,
+            seq: 0,
+        };
         window.send(json!({"t": "hello"})).await;
         window.until(|m| m["t"] == "scene").await;
         window
@@ -172,7 +191,10 @@ impl App {
         // SAFETY: kill has no memory-safety preconditions.
         unsafe { libc::kill(self.child.id() as libc::pid_t, libc::SIGTERM) };
         let _ = self.child.wait();
-        (std::mem::replace(&mut self.dir, tempfile::tempdir().expect("dir")), self.runtime.clone())
+        (
+            std::mem::replace(&mut self.dir, tempfile::tempdir().expect("dir")),
+            self.runtime.clone(),
+        )
     }
 
     /// Waits until `check` holds for the board file's JSON (autosave is not instant).
@@ -198,14 +220,20 @@ pub fn wait_for_file(path: &Path, what: &str, check: impl Fn(&Value) -> bool) ->
         if let Some(v) = value.filter(|v| check(v)) {
             return v;
         }
-        assert!(start.elapsed() < Duration::from_secs(10), "{what}: never happened");
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{what}: never happened"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
 }
 
 /// The objects of a board file's first page.
 pub fn file_objects(v: &Value) -> Vec<Value> {
-    v["pages"][0]["objects"].as_array().cloned().unwrap_or_default()
+    v["pages"][0]["objects"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
 }
 
 /// A signed-in browser window, seen through its WebSocket.
@@ -264,13 +292,15 @@ impl Window {
     pub async fn call(&mut self, tool: &str, args: Value) -> Value {
         self.seq += 1;
         let seq = self.seq;
-        self.send(json!({"t": "call", "seq": seq, "tool": tool, "args": args})).await;
+        self.send(json!({"t": "call", "seq": seq, "tool": tool, "args": args}))
+            .await;
         self.until(|m| m["t"] == "reply" && m["seq"] == seq).await
     }
 
     /// Undo (or redo) and wait for the board message that follows.
     pub async fn undo(&mut self, redo: bool) {
-        self.send(json!({"t": if redo { "redo" } else { "undo" }})).await;
+        self.send(json!({"t": if redo { "redo" } else { "undo" }}))
+            .await;
         self.until(|m| m["t"] == "board").await;
     }
 
@@ -281,8 +311,16 @@ impl Window {
         }
         let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
         while self.objects.len() != n {
-            assert!(tokio::time::Instant::now() < deadline, "the window shows {} objects, not {n}", self.objects.len());
-            let _ = tokio::time::timeout(Duration::from_millis(200), self.until(|m| m["t"] == "scene")).await;
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "the window shows {} objects, not {n}",
+                self.objects.len()
+            );
+            let _ = tokio::time::timeout(
+                Duration::from_millis(200),
+                self.until(|m| m["t"] == "scene"),
+            )
+            .await;
         }
     }
 }
