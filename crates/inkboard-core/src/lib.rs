@@ -11,6 +11,8 @@
 //! - a committed change is a value ([`Commit`]): the before and after of each record
 //!   it touched, so undo is a swap and the change log is a projection of it.
 
+#[cfg(feature = "arbitrary")]
+pub mod arbitrary;
 mod board;
 mod change;
 mod error;
