@@ -3,7 +3,9 @@
 //! - a 199-object flow (100 labelled shapes + 99 connectors): resolve + check + PNG
 //!   at max_size 1600, what the `render` tool does;
 //! - a 500-object page to a 1600×1200 PNG;
-//! - a 10-page PDF of such flows.
+//! - a 10-page PDF of such flows;
+//! - routing 300 orthogonal connectors around 200 shapes: resolve with and without
+//!   the connectors, the difference being the routing (search, nudging, labels).
 //!
 //! Run with `cargo bench -p inkboard-render --bench render`. Set `BENCH_OUT=DIR` to
 //! also write the pictures there for a look.
@@ -52,6 +54,68 @@ fn flow(shapes: usize, cols: usize, connect: bool) -> Board {
             c.route = Route::Orthogonal;
             tx.insert(PageId(1), None, Object::new(id, Kind::Connector(c)))
                 .unwrap();
+        }
+    }
+    tx.commit(Actor::Agent).unwrap();
+    board
+}
+
+/// A small deterministic random number generator (a linear congruential one), so
+/// the benchmark board is the same on every run.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+/// 200 shapes of varied sizes on a jittered 20 × 10 grid, and (with `connect`) 300
+/// orthogonal connectors between them: to neighbours, and to shapes two or three
+/// places away, whose straight paths other shapes block; one in five labelled.
+fn maze(connect: bool) -> Board {
+    let mut board = Board::new("bench", &[]);
+    let mut tx = Transaction::begin(&mut board);
+    let mut rng = Lcg(7);
+    let mut ids = Vec::new();
+    for i in 0..200 {
+        let id = tx.new_id(IdKind::Shape);
+        let (col, row) = ((i % 20) as f64, (i / 20) as f64);
+        let (w, h) = (100.0 + rng.next(60) as f64, 50.0 + rng.next(40) as f64);
+        let x = col * 230.0 + rng.next(40) as f64;
+        let y = row * 170.0 + rng.next(40) as f64;
+        let shape = Shape {
+            geom: GEOMS[i % GEOMS.len()],
+            bounds: Rect::new(x, y, w, h),
+            text: format!("Shape {i}"),
+            style: Style::default(),
+        };
+        tx.insert(PageId(1), None, Object::new(id.clone(), Kind::Shape(shape)))
+            .unwrap();
+        ids.push(id);
+    }
+    if connect {
+        let steps = [1, 2, 3, 20, 40, 21, 19, 22];
+        let mut made = 0;
+        while made < 300 {
+            let a = rng.next(200) as usize;
+            let b = a + steps[rng.next(steps.len() as u64) as usize];
+            if b >= 200 {
+                continue;
+            }
+            let id = tx.new_id(IdKind::Connector);
+            let mut c = Connector::new(End::Object(ids[a].clone()), End::Object(ids[b].clone()));
+            c.route = Route::Orthogonal;
+            if made % 5 == 0 {
+                c.text = format!("step {made}");
+            }
+            tx.insert(PageId(1), None, Object::new(id, Kind::Connector(c)))
+                .unwrap();
+            made += 1;
         }
     }
     tx.commit(Actor::Agent).unwrap();
@@ -162,6 +226,36 @@ fn main() {
         t.as_secs_f64() * 1e3,
         bytes / 1024
     );
+    // 300 orthogonal connectors around 200 shapes.
+    let shapes_only = maze(false);
+    let routed = maze(true);
+    assert_eq!(routed.object_count(), 500);
+    let with = median(|| drop(resolve(&routed, page)), 11);
+    let without = median(|| drop(resolve(&shapes_only, page)), 11);
+    println!(
+        "300 orthogonal connectors around 200 shapes: routing {:.1} ms (resolve {:.1} ms, {:.1} ms without the connectors)",
+        (with.as_secs_f64() - without.as_secs_f64()) * 1e3,
+        with.as_secs_f64() * 1e3,
+        without.as_secs_f64() * 1e3
+    );
+    let t = median(|| drop(check(&routed, page)), 11);
+    println!("  check: {:.1} ms", t.as_secs_f64() * 1e3);
+    if let Some(dir) = &out {
+        let scene = resolve(&routed, page);
+        std::fs::write(
+            dir.join("maze.png"),
+            to_png(&scene, None, 2400).unwrap().data,
+        )
+        .unwrap();
+        // A corner at full size, where the routes can be followed.
+        let corner = Rect::new(-20.0, -20.0, 1400.0, 900.0);
+        std::fs::write(
+            dir.join("maze_corner.png"),
+            to_png(&scene, Some(corner), 1400).unwrap().data,
+        )
+        .unwrap();
+    }
+
     if let Some(dir) = &out {
         let scene = resolve(&big, page);
         std::fs::write(

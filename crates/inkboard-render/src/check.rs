@@ -1,13 +1,24 @@
 //! Problems on a page that an agent or a person should fix: shapes that overlap,
-//! text that does not fit its shape, connectors with a free end, and objects that
-//! stick out of a frame. The text check uses [`fit`](crate::fit::fit) with the very
-//! arguments the renderer uses, so it reports exactly the clipped text the picture
-//! shows.
+//! text that does not fit its shape, connectors with a free end, objects that stick
+//! out of a frame, connectors that run through shapes and connectors that cross.
+//! The text check uses [`fit`](crate::fit::fit) with the very arguments the renderer
+//! uses, and the connector checks read the lines of the resolved [`Scene`], so each
+//! reports exactly what the picture shows.
 
-use inkboard_core::{Board, End, Geom, Kind, ObjectId, PageId, Rect};
+use std::collections::{BTreeMap, HashMap};
+
+use inkboard_core::{Board, End, Geom, Kind, Object, ObjectId, PageId, Point, Rect};
 
 use crate::fit::fit;
+use crate::labels::clipped_length;
+use crate::route;
+use crate::scene::{Part, Scene};
+use crate::shapes;
 use crate::style;
+
+/// How far inside a shape's outline a line must reach to count as running through
+/// it: a line along an edge, or grazing a corner, does not.
+const INSET: f64 = 1.0;
 
 /// What kind of problem.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -21,6 +32,11 @@ pub enum ProblemKind {
     FreeEnd,
     /// A shape or image lies partly inside a frame and partly outside it.
     OutsideFrame,
+    /// A connector's line runs through a shape or image that is not one of its
+    /// ends (nor under one), or through a frame holding neither of its ends.
+    ThroughShape,
+    /// Two connectors' lines cross (one problem per pair, however many times).
+    Crossing,
 }
 
 impl ProblemKind {
@@ -31,6 +47,8 @@ impl ProblemKind {
             ProblemKind::TextOverflow => "text_overflow",
             ProblemKind::FreeEnd => "free_end",
             ProblemKind::OutsideFrame => "outside_frame",
+            ProblemKind::ThroughShape => "through_shape",
+            ProblemKind::Crossing => "crossing",
         }
     }
 }
@@ -44,9 +62,16 @@ pub struct Problem {
 }
 
 /// The problems on page `page` of `board`, in a stable order: by kind, then by the
-/// objects' z-order.
+/// objects' z-order. Resolves the page to see its connectors' lines; a caller that
+/// has the scene already should use [`check_scene`].
 pub fn check(board: &Board, page: PageId) -> Vec<Problem> {
-    let Some(p) = board.page(page) else {
+    check_scene(board, &crate::resolve(board, page))
+}
+
+/// The problems on the page of `board` that `scene` shows (resolved from that
+/// board), as [`check`] gives them, reading the connectors' lines from the scene.
+pub fn check_scene(board: &Board, scene: &Scene) -> Vec<Problem> {
+    let Some(p) = board.page(scene.page) else {
         return Vec::new();
     };
     let mut problems = Vec::new();
@@ -159,5 +184,224 @@ pub fn check(board: &Board, page: PageId) -> Vec<Problem> {
             }
         }
     }
+    let lines = connector_lines(&p.objects, scene);
+    through_shapes(board, &p.objects, &lines, &mut problems);
+    crossings(&lines, &mut problems);
     problems
+}
+
+/// A connector's drawn line: its connector's place on the page, and its points.
+struct Line<'a> {
+    object: &'a Object,
+    points: Vec<Point>,
+}
+
+/// The drawn lines of the page's connectors, in page order: the first part of each
+/// connector's item (its line; heads and label follow), curves flattened. A
+/// connector drawn without a line (no stroke) has none.
+fn connector_lines<'a>(objects: &'a [Object], scene: &Scene) -> Vec<Line<'a>> {
+    let items: HashMap<&ObjectId, usize> = scene
+        .items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| (&item.id, i))
+        .collect();
+    objects
+        .iter()
+        .filter(|o| matches!(o.kind, Kind::Connector(_)))
+        .filter_map(|o| {
+            let item = &scene.items[*items.get(&o.id)?];
+            match item.parts.first()? {
+                Part::Path(path) if path.stroke.is_some() && path.fill.is_none() => Some(Line {
+                    object: o,
+                    points: route::polyline(&path.segs),
+                }),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// What a connector end is attached to, for the through-shape check: its bounds,
+/// or its point, and the object.
+fn end_box(board: &Board, end: &End) -> (Rect, Option<ObjectId>) {
+    match end {
+        End::Point(p) => (Rect::new(p.x, p.y, 0.0, 0.0), None),
+        End::Object(id) => (
+            board.bounds(id).unwrap_or(Rect::new(0.0, 0.0, 0.0, 0.0)),
+            Some(id.clone()),
+        ),
+    }
+}
+
+/// Connectors whose lines run through shapes, images or frames they have no
+/// business in: not their ends, not a shape under an end (overlapping it, or
+/// holding a free end), not a frame holding an end.
+fn through_shapes(board: &Board, objects: &[Object], lines: &[Line], problems: &mut Vec<Problem>) {
+    let solids: Vec<(&Object, Rect, Option<Geom>)> = objects
+        .iter()
+        .filter_map(|o| match &o.kind {
+            Kind::Shape(s) => Some((o, s.bounds, Some(s.geom))),
+            Kind::Image(i) => Some((o, i.bounds, None)),
+            _ => None,
+        })
+        .collect();
+    for line in lines {
+        let Kind::Connector(c) = &line.object.kind else {
+            continue;
+        };
+        let Some(reach) = Rect::around(line.points.iter().copied()) else {
+            continue;
+        };
+        let ends = [end_box(board, &c.from), end_box(board, &c.to)];
+        for &(o, r, geom) in &solids {
+            if !reach.overlaps(&r) || ends.iter().any(|(_, id)| id.as_ref() == Some(&o.id)) {
+                continue;
+            }
+            let frame = geom == Some(Geom::Frame);
+            let excused = ends.iter().any(|(b, _)| {
+                let point = b.w <= 0.0 && b.h <= 0.0;
+                if frame {
+                    let c = b.center();
+                    r.x < c.x && c.x < r.right() && r.y < c.y && c.y < r.bottom()
+                } else if point {
+                    r.x < b.x && b.x < r.right() && r.y < b.y && b.y < r.bottom()
+                } else {
+                    r.overlaps(b) && !b.contains(&r)
+                }
+            });
+            if excused {
+                continue;
+            }
+            let through = line
+                .points
+                .windows(2)
+                .any(|w| enters(if frame { None } else { geom }, r, w[0], w[1]));
+            if through {
+                let what = if frame { "frame " } else { "" };
+                problems.push(Problem {
+                    kind: ProblemKind::ThroughShape,
+                    ids: vec![line.object.id.clone(), o.id.clone()],
+                    message: format!(
+                        "Connector {} runs through {what}{}; move it or one of the connector's ends to clear the way.",
+                        line.object.id, o.id
+                    ),
+                });
+            }
+        }
+    }
+}
+
+/// Whether the segment a–b reaches more than [`INSET`] inside the outline of a
+/// shape of `geom` in `r` (a box for images and frames).
+fn enters(geom: Option<Geom>, r: Rect, a: Point, b: Point) -> bool {
+    let inner = Rect::new(
+        r.x + INSET,
+        r.y + INSET,
+        r.w - 2.0 * INSET,
+        r.h - 2.0 * INSET,
+    );
+    if inner.w <= 0.0 || inner.h <= 0.0 || clipped_length(a, b, &inner) <= 0.0 {
+        return false;
+    }
+    match geom {
+        Some(Geom::Ellipse | Geom::Cloud) => {
+            // The least of |(p - c) / radii|² along the segment, below one.
+            let c = r.center();
+            let (rx, ry) = (inner.w / 2.0, inner.h / 2.0);
+            let (ox, oy) = ((a.x - c.x) / rx, (a.y - c.y) / ry);
+            let (dx, dy) = ((b.x - a.x) / rx, (b.y - a.y) / ry);
+            let dd = dx * dx + dy * dy;
+            let t = if dd > 1e-12 {
+                (-(ox * dx + oy * dy) / dd).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let (px, py) = (ox + dx * t, oy + dy * t);
+            px * px + py * py < 1.0
+        }
+        Some(g) => match shapes::polygon(g, inner) {
+            Some(poly) => {
+                inside(&poly, a)
+                    || inside(&poly, b)
+                    || (0..poly.len()).any(|i| proper(a, b, poly[i], poly[(i + 1) % poly.len()]))
+            }
+            None => true,
+        },
+        None => true,
+    }
+}
+
+/// Whether `p` lies inside the polygon `poly` (even-odd rule).
+fn inside(poly: &[Point], p: Point) -> bool {
+    let mut odd = false;
+    let n = poly.len();
+    for i in 0..n {
+        let (a, b) = (poly[i], poly[(i + n - 1) % n]);
+        if (a.y > p.y) != (b.y > p.y) && p.x < a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y) {
+            odd = !odd;
+        }
+    }
+    odd
+}
+
+/// Twice the signed area of the triangle a, b, c.
+fn orient(a: Point, b: Point, c: Point) -> f64 {
+    (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+}
+
+/// Whether segments a–b and c–d cross at a point inside both (touching at an end,
+/// or running along each other, is no crossing).
+fn proper(a: Point, b: Point, c: Point, d: Point) -> bool {
+    let eps = 1e-9;
+    let (d1, d2) = (orient(c, d, a), orient(c, d, b));
+    let (d3, d4) = (orient(a, b, c), orient(a, b, d));
+    ((d1 > eps && d2 < -eps) || (d1 < -eps && d2 > eps))
+        && ((d3 > eps && d4 < -eps) || (d3 < -eps && d4 > eps))
+}
+
+/// Pairs of connectors whose lines cross, found by sweeping the segments from left
+/// to right.
+fn crossings(lines: &[Line], problems: &mut Vec<Problem>) {
+    // (line, left, right, a, b), by left edge.
+    let mut segs: Vec<(usize, f64, f64, Point, Point)> = lines
+        .iter()
+        .enumerate()
+        .flat_map(|(i, l)| {
+            l.points
+                .windows(2)
+                .map(move |w| (i, w[0].x.min(w[1].x), w[0].x.max(w[1].x), w[0], w[1]))
+        })
+        .collect();
+    segs.sort_by(|p, q| p.1.total_cmp(&q.1));
+    let mut pairs: BTreeMap<(usize, usize), usize> = BTreeMap::new();
+    for (k, &(i, _, right, a, b)) in segs.iter().enumerate() {
+        let (y0, y1) = (a.y.min(b.y), a.y.max(b.y));
+        for &(j, left, _, c, d) in &segs[k + 1..] {
+            if left > right {
+                break;
+            }
+            if i == j || c.y.max(d.y) < y0 || c.y.min(d.y) > y1 {
+                continue;
+            }
+            if proper(a, b, c, d) {
+                *pairs.entry((i.min(j), i.max(j))).or_default() += 1;
+            }
+        }
+    }
+    for ((i, j), times) in pairs {
+        let (a, b) = (&lines[i].object.id, &lines[j].object.id);
+        let how = if times == 1 {
+            String::new()
+        } else {
+            format!(" {times} times")
+        };
+        problems.push(Problem {
+            kind: ProblemKind::Crossing,
+            ids: vec![a.clone(), b.clone()],
+            message: format!(
+                "Connectors {a} and {b} cross{how}; move their shapes or ends to untangle them."
+            ),
+        });
+    }
 }

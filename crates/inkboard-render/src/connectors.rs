@@ -3,27 +3,44 @@
 //! Routing one connector well needs to know about the others, so [`layout`] routes a
 //! whole page at once, when [`resolve`](crate::resolve) builds its scene:
 //!
-//! 1. each connector gets its [`Plan`]: sides and route shape, with the other shapes
-//!    of the page as obstacles for its L routes;
+//! 1. orthogonal connectors are searched for, in page order, on one grid of the page
+//!    ([`orthogonal`]): around every shape and image, leaving and entering by the
+//!    sides the search finds cheapest, and paying for crossing routes found before.
+//!    Straight and curved connectors and loops get their [`Plan`] from their ends'
+//!    positions ([`route::plan`]), as does an orthogonal connector whose ends are
+//!    too close together for the grid or that no route reaches (its simple L or Z
+//!    then runs through whatever is in the way);
 //! 2. ends that meet the same side of the same object are spread along that side at
 //!    evenly spaced ports instead of sharing its middle, ordered so that their lines
-//!    do not cross;
-//! 3. each connector is routed through its ports;
-//! 4. each label is centred on the stretch of its route that [`Routed::label_track`]
-//!    names, and nudged along it, in page order, until it no longer covers a label
-//!    placed before it (when the track has room).
+//!    do not cross; a searched route's first or last leg moves with its port, and a
+//!    route that would then run into something is searched again from its new ports;
+//! 3. the orthogonal routes are nudged ([`nudge`]): segments sharing a channel are
+//!    set side by side, lone ones moved to the middle of their gap;
+//! 4. each route gets its ends on its shapes' outlines and its arrowheads;
+//! 5. each label is placed along its route, in page order ([`Labels`]): where it
+//!    covers no shape and no earlier label, hiding as little of other lines as it can.
+//!
+//! Frames are containers, not obstacles: each side of a frame is a wall that a
+//! route crosses only when it has to, that is when one of its ends is inside the
+//! frame and the other outside (or the end straddles the wall). A route with both
+//! ends outside goes round the frame; one with both inside stays in it. Any obstacle
+//! under an end (overlapping its shape, or holding a free end) is no obstacle for
+//! that connector, since every route would cross it.
 //!
 //! Everything runs in page order with ties broken by it, so a page always comes out
-//! the same. Straight routes aim centre to centre and take no part in step 2.
+//! the same.
 //!
-//! Limitations: obstacles are tested one by one, in time proportional to connectors
-//! times shapes; a label only avoids other labels, not lines or shapes; a side keeps
-//! only one straight-across line straight, others get a small jog.
+//! Limitations: routes are searched one after the other, so an early route may take
+//! a channel a later one needed more; a side keeps only one straight-across line
+//! straight, others get a small jog.
 
 use std::collections::BTreeMap;
 
-use inkboard_core::{Board, Connector, End, Geom, Kind, Object, ObjectId, Point, Rect};
+use inkboard_core::{Board, Connector, End, Geom, Kind, Object, ObjectId, Point, Rect, Route};
 
+use crate::labels::Labels;
+use crate::nudge::{self, Path};
+use crate::orthogonal::{self, Port, Router, CLEARANCE};
 use crate::route::{self, EndShape, Plan, Routed, Side};
 use crate::style;
 use crate::text::{self, Weight};
@@ -35,8 +52,13 @@ pub(crate) const LABEL_PAD: (f64, f64) = (6.0, 2.0);
 /// The largest gap between two ports spread on one side: more looks like unrelated
 /// lines rather than a bundle.
 const MAX_PORT_STEP: f64 = 36.0;
-/// How far a route's legs keep from shapes they pass, for an L to count as clear.
-const CLEARANCE: f64 = 8.0;
+/// The smallest gap between two ports on one side that the search found apart for
+/// them to stay where they are.
+const MIN_PORT_STEP: f64 = 12.0;
+/// How far the legs of a simple L route keep from shapes they pass, for it to count
+/// as clear.
+const L_CLEARANCE: f64 = 8.0;
+const SIDES: [Side; 4] = [Side::Right, Side::Bottom, Side::Left, Side::Top];
 
 /// One connector, laid out.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,10 +69,148 @@ pub(crate) struct Laid {
     pub label: Option<Rect>,
 }
 
+/// One end of a connector: what it is attached to.
+#[derive(Clone, Copy, Debug)]
+struct EndInfo {
+    shape: EndShape,
+    /// The page object it is attached to, by its place on the page.
+    object: Option<usize>,
+}
+
+impl EndInfo {
+    /// The point that decides whether the end is inside a frame.
+    fn anchor(&self) -> Point {
+        self.shape.bounds.center()
+    }
+}
+
+/// The obstacles of a page: the boxes of its shapes (frames aside) and images, and
+/// the four sides of each frame as walls of no thickness.
+struct Obstacles {
+    rects: Vec<Rect>,
+    /// The page object each came from.
+    owner: Vec<usize>,
+    /// For a wall, its frame's bounds.
+    frame: Vec<Option<Rect>>,
+}
+
+impl Obstacles {
+    fn new(objects: &[Object]) -> Self {
+        let mut o = Obstacles {
+            rects: Vec::new(),
+            owner: Vec::new(),
+            frame: Vec::new(),
+        };
+        for (i, obj) in objects.iter().enumerate() {
+            match &obj.kind {
+                Kind::Shape(s) if s.geom == Geom::Frame => {
+                    let b = s.bounds;
+                    for wall in [
+                        Rect::new(b.x, b.y, 0.0, b.h),
+                        Rect::new(b.right(), b.y, 0.0, b.h),
+                        Rect::new(b.x, b.y, b.w, 0.0),
+                        Rect::new(b.x, b.bottom(), b.w, 0.0),
+                    ] {
+                        o.rects.push(wall);
+                        o.owner.push(i);
+                        o.frame.push(Some(b));
+                    }
+                }
+                Kind::Shape(s) => o.push(i, s.bounds),
+                Kind::Image(im) => o.push(i, im.bounds),
+                _ => {}
+            }
+        }
+        o
+    }
+
+    fn push(&mut self, owner: usize, r: Rect) {
+        self.rects.push(r);
+        self.owner.push(owner);
+        self.frame.push(None);
+    }
+
+    /// The boxes of shapes and images, walls left out.
+    fn solids(&self) -> impl Iterator<Item = Rect> + '_ {
+        self.rects
+            .iter()
+            .zip(&self.frame)
+            .filter(|(_, f)| f.is_none())
+            .map(|(r, _)| *r)
+    }
+
+    /// The obstacles a connector between `a` and `b` may cross (see the module
+    /// documentation), ascending.
+    fn lifted(&self, a: &EndInfo, b: &EndInfo) -> Vec<usize> {
+        let own = |k: usize| Some(self.owner[k]) == a.object || Some(self.owner[k]) == b.object;
+        let under = |r: &Rect, e: &EndInfo| {
+            if e.shape.is_point() {
+                let p = e.anchor();
+                r.x - CLEARANCE < p.x
+                    && p.x < r.right() + CLEARANCE
+                    && r.y - CLEARANCE < p.y
+                    && p.y < r.bottom() + CLEARANCE
+            } else {
+                r.overlaps(&e.shape.bounds) && !e.shape.bounds.contains(r)
+            }
+        };
+        (0..self.rects.len())
+            .filter(|&k| {
+                if own(k) {
+                    return false;
+                }
+                let r = &self.rects[k];
+                match self.frame[k] {
+                    Some(f) => {
+                        let inside = |e: &EndInfo| {
+                            let p = e.anchor();
+                            f.x < p.x && p.x < f.right() && f.y < p.y && p.y < f.bottom()
+                        };
+                        inside(a) != inside(b)
+                            || (!a.shape.is_point() && r.overlaps(&a.shape.bounds))
+                            || (!b.shape.is_point() && r.overlaps(&b.shape.bounds))
+                    }
+                    None => under(r, a) || under(r, b),
+                }
+            })
+            .collect()
+    }
+}
+
+/// How a connector runs, before its ends go onto their outlines.
+#[derive(Clone, Debug)]
+enum Draft {
+    /// Planned from its ends' positions (straight, curved, loops, and orthogonal
+    /// routes the search could not give).
+    Planned(Plan),
+    /// Found by the search: its corners, from the port on the side of its start
+    /// shape's box it leaves by (or its free end) to that of its end, and those
+    /// ports' offsets from their sides' middles.
+    Searched {
+        sides: (Option<Side>, Option<Side>),
+        offsets: (f64, f64),
+        points: Vec<Point>,
+    },
+}
+
+impl Draft {
+    /// The sides the route leaves and enters by (`None` at a free end, or for a
+    /// straight route).
+    fn sides(&self) -> (Option<Side>, Option<Side>) {
+        match self {
+            Draft::Searched { sides, .. } => *sides,
+            Draft::Planned(plan) => plan
+                .sides()
+                .map_or((None, None), |(a, b)| (Some(a), Some(b))),
+        }
+    }
+}
+
 /// Lays out the connectors among `objects` (a page's objects, in order). The result
 /// has one entry per object: `Some` for connectors.
 pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
-    let obstacles: Vec<Rect> = objects.iter().filter_map(obstacle).collect();
+    let obstacles = Obstacles::new(objects);
+    let solids: Vec<Rect> = obstacles.solids().collect();
     let connectors: Vec<(usize, &Connector)> = objects
         .iter()
         .enumerate()
@@ -59,45 +219,428 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
             _ => None,
         })
         .collect();
-
-    // 1. Plans.
-    let planned: Vec<(EndShape, EndShape, Plan)> = connectors
+    let ends: Vec<(EndInfo, EndInfo)> = connectors
         .iter()
         .map(|(_, c)| {
-            let (from, to) = (end_shape(board, &c.from), end_shape(board, &c.to));
-            let plan = route::plan(from, to, c.route, |p, q| {
-                blocked(&obstacles, from.bounds, to.bounds, p, q)
-            });
-            (from, to, plan)
+            (
+                end_info(board, objects, &c.from),
+                end_info(board, objects, &c.to),
+            )
+        })
+        .collect();
+    let lifted: Vec<Vec<usize>> = connectors
+        .iter()
+        .zip(&ends)
+        .map(|((_, c), (a, b))| match c.route {
+            Route::Orthogonal => obstacles.lifted(a, b),
+            _ => Vec::new(),
         })
         .collect();
 
-    // 2. Ports.
-    let offsets = spread(&connectors, &planned);
+    // 1. Searches and plans.
+    let searched: Vec<bool> = connectors
+        .iter()
+        .zip(&ends)
+        .map(|((_, c), (a, b))| c.route == Route::Orthogonal && searchable(a, b))
+        .collect();
+    let port_area = ends
+        .iter()
+        .flat_map(|(a, b)| [grow(a.shape.bounds), grow(b.shape.bounds)])
+        .reduce(|a, b| a.union(&b))
+        .unwrap_or_default();
+    let mut router = Router::new(&obstacles.rects, port_area);
+    let mut drafts: Vec<Draft> = Vec::with_capacity(connectors.len());
+    for (k, ((_, c), (a, b))) in connectors.iter().zip(&ends).enumerate() {
+        let found = if searched[k] {
+            search(&mut router, a, b, &lifted[k])
+        } else {
+            None
+        };
+        drafts.push(match found {
+            Some(draft) => draft,
+            None => Draft::Planned(route::plan(a.shape, b.shape, c.route, |p, q| {
+                blocked(&solids, a.shape.bounds, b.shape.bounds, p, q)
+            })),
+        });
+    }
 
-    // 3 and 4. Routes, then labels in page order.
-    let mut placed: Vec<Rect> = Vec::new();
-    let mut out = vec![None; objects.len()];
-    for (k, ((i, c), &(from, to, plan))) in connectors.iter().zip(&planned).enumerate() {
+    // 2. Ports.
+    let offsets = spread(&connectors, &ends, &drafts);
+    let mut polylines: Vec<Option<Vec<Point>>> = vec![None; connectors.len()];
+    let mut again = Vec::new();
+    for (k, draft) in drafts.iter().enumerate() {
+        let (a, b) = &ends[k];
+        match draft {
+            Draft::Searched {
+                sides,
+                offsets: found,
+                points,
+            } => {
+                let mut points = points.clone();
+                let moved = (offsets[k].0 - found.0, offsets[k].1 - found.1);
+                shift(&mut points, a, b, *sides, moved);
+                if !clear(&points, a, b, &lifted[k], &obstacles) {
+                    again.push(k);
+                }
+                polylines[k] = Some(points);
+            }
+            Draft::Planned(plan @ Plan::Orthogonal(..)) => {
+                polylines[k] = Some(route::points(a.shape, b.shape, *plan, offsets[k]));
+            }
+            Draft::Planned(_) => {}
+        }
+    }
+    for k in again {
+        if let Draft::Searched { sides, .. } = &drafts[k] {
+            let (a, b) = &ends[k];
+            let starts = side_ports(a, sides.0.map(|s| (s, offsets[k].0)), false);
+            let targets = side_ports(b, sides.1.map(|s| (s, offsets[k].1)), true);
+            // Routes the search cannot give keep their shifted corners.
+            if let Some(found) = router.route(&starts, &targets, &lifted[k]) {
+                polylines[k] = Some(with_stubs(found.points, a, b, *sides, offsets[k]));
+            }
+        }
+    }
+    drop(router);
+
+    // 3. Nudging.
+    {
+        let mut paths: Vec<Path> = polylines
+            .iter_mut()
+            .zip(&lifted)
+            .zip(drafts.iter().zip(&ends))
+            .filter_map(|((p, lifted), (draft, (a, b)))| {
+                let sides = draft.sides();
+                p.as_mut().map(|points| Path {
+                    points,
+                    ports: [slide(a, sides.0), slide(b, sides.1)],
+                    lifted: lifted.as_slice(),
+                })
+            })
+            .collect();
+        nudge::nudge(&mut paths, &obstacles.rects);
+    }
+
+    // 4. Ends and heads.
+    let mut routed: Vec<Routed> = Vec::with_capacity(connectors.len());
+    for (k, (_, c)) in connectors.iter().enumerate() {
         let width = style::line_stroke(&c.style, style::STROKE_WIDTH)
             .map_or(style::STROKE_WIDTH, |s| s.width) as f64;
-        let routed = route::route(
-            from,
-            to,
-            plan,
-            offsets[k],
-            c.start_arrow,
-            c.end_arrow,
-            width,
-        );
-        let label = label_size(c).map(|size| {
-            let r = place_label(&routed.label_track, size, &placed);
-            placed.push(r);
-            r
+        let (a, b) = &ends[k];
+        routed.push(match (polylines[k].take(), &drafts[k]) {
+            (Some(mut points), draft) => {
+                onto_outlines(&mut points, a, b, draft.sides());
+                route::draw(points, None, c.start_arrow, c.end_arrow, width)
+            }
+            (None, draft) => {
+                let plan = match draft {
+                    Draft::Planned(plan) => *plan,
+                    Draft::Searched { .. } => Plan::Straight,
+                };
+                route::route(
+                    a.shape,
+                    b.shape,
+                    plan,
+                    offsets[k],
+                    c.start_arrow,
+                    c.end_arrow,
+                    width,
+                )
+            }
         });
+    }
+
+    // 5. Labels, in page order.
+    let lines: Vec<Vec<Point>> = routed.iter().map(|r| route::polyline(&r.line)).collect();
+    let mut labels = Labels::new(solids, &lines);
+    let mut out = vec![None; objects.len()];
+    for (k, ((i, c), routed)) in connectors.iter().zip(routed).enumerate() {
+        let label = label_size(c).map(|size| labels.place(k, &routed.label_track, size));
         out[*i] = Some(Laid { routed, label });
     }
     out
+}
+
+/// Whether a connector between `a` and `b` can be searched for: two different ends
+/// whose grown boxes keep apart (closer ends leave no room for the search's legs;
+/// their simple route is the right one anyway).
+fn searchable(a: &EndInfo, b: &EndInfo) -> bool {
+    if !a.shape.is_point() && a.shape == b.shape {
+        return false;
+    }
+    let finite = |r: Rect| r.x.is_finite() && r.y.is_finite() && r.w.is_finite() && r.h.is_finite();
+    finite(a.shape.bounds)
+        && finite(b.shape.bounds)
+        && !grow(a.shape.bounds).overlaps(&grow(b.shape.bounds))
+}
+
+/// The middle of side `side` of `r`, moved `offset` along it and `out` away from it.
+fn side_point(r: Rect, side: Side, offset: f64, out: f64) -> Point {
+    let c = r.center();
+    let (n, t) = (side.normal(), side.along());
+    let half = if side.is_vertical() { r.w } else { r.h } / 2.0;
+    Point {
+        x: c.x + n.x * (half + out) + t.x * offset,
+        y: c.y + n.y * (half + out) + t.y * offset,
+    }
+}
+
+/// The ports of an end: the point itself, or the four sides (or the one given) at
+/// `offset` from their middles, at the clearance outside them. `arriving` turns
+/// the headings round, for a target.
+fn side_ports(e: &EndInfo, only: Option<(Side, f64)>, arriving: bool) -> Vec<Port> {
+    if e.shape.is_point() {
+        return vec![Port {
+            at: e.anchor(),
+            dir: None,
+            side: None,
+            offset: 0.0,
+            cost: 0.0,
+        }];
+    }
+    let sides: Vec<(Side, f64)> = match only {
+        Some(s) => vec![s],
+        None => SIDES.iter().map(|&s| (s, 0.0)).collect(),
+    };
+    sides
+        .into_iter()
+        .map(|(side, offset)| {
+            let out = orthogonal::out_of(side);
+            Port {
+                at: side_point(e.shape.bounds, side, offset, CLEARANCE),
+                dir: Some(if arriving { (out + 2) % 4 } else { out }),
+                side: Some(side),
+                offset,
+                // Of routes otherwise equal, the one leaving sideways wins: flows
+                // read across first.
+                cost: if side.is_vertical() { 0.0 } else { 1.0 },
+            }
+        })
+        .collect()
+}
+
+/// The ports of a searched route from `a` to `b` (starts, then targets): the sides'
+/// middles, and where two sides face each other across a gap and overlap, a pair
+/// of ports facing each other in the middle of the overlap, so that shapes nearly
+/// in line are joined by a straight line rather than one with a small jog.
+fn ports(a: &EndInfo, b: &EndInfo) -> (Vec<Port>, Vec<Port>) {
+    let mut starts = side_ports(a, None, false);
+    let mut targets = side_ports(b, None, true);
+    if a.shape.is_point() || b.shape.is_point() {
+        return (starts, targets);
+    }
+    let (ra, rb) = (a.shape.bounds, b.shape.bounds);
+    for (sa, sb) in [
+        (Side::Right, Side::Left),
+        (Side::Left, Side::Right),
+        (Side::Bottom, Side::Top),
+        (Side::Top, Side::Bottom),
+    ] {
+        let (pa, pb) = (side_point(ra, sa, 0.0, 0.0), side_point(rb, sb, 0.0, 0.0));
+        let n = sa.normal();
+        // The gap along the normal, and the overlap across it.
+        if (pb.x - pa.x) * n.x + (pb.y - pa.y) * n.y < 2.0 * CLEARANCE {
+            continue;
+        }
+        let t = sa.along();
+        let along = |p: Point| p.x * t.x + p.y * t.y;
+        // The middle 70% of each side: near the corners a line meets a rounded or
+        // slanted outline awkwardly.
+        let keep = |r: Rect| 0.35 * sa.length(r);
+        let (ca, cb) = (along(ra.center()), along(rb.center()));
+        let lo = (ca - keep(ra)).max(cb - keep(rb));
+        let hi = (ca + keep(ra)).min(cb + keep(rb));
+        if lo > hi || (ca - cb).abs() < 0.5 {
+            continue;
+        }
+        let c = (lo + hi) / 2.0;
+        for (list, e, side, off, arriving) in [
+            (&mut starts, a, sa, c - ca, false),
+            (&mut targets, b, sb, c - cb, true),
+        ] {
+            list.extend(side_ports(e, Some((side, off)), arriving));
+        }
+    }
+    (starts, targets)
+}
+
+/// Searches a route between `a` and `b`, then remembers it for later crossings.
+fn search(router: &mut Router, a: &EndInfo, b: &EndInfo, lifted: &[usize]) -> Option<Draft> {
+    let (starts, targets) = ports(a, b);
+    let found = router.route(&starts, &targets, lifted)?;
+    let (s, t) = (&starts[found.start], &targets[found.target]);
+    let (sides, offsets) = ((s.side, t.side), (s.offset, t.offset));
+    let points = with_stubs(found.points, a, b, sides, offsets);
+    router.add(&points);
+    Some(Draft::Searched {
+        sides,
+        offsets,
+        points,
+    })
+}
+
+/// A searched route's corners with its legs to the sides' middles (shifted by
+/// `offsets`) added at both ends.
+fn with_stubs(
+    mut points: Vec<Point>,
+    a: &EndInfo,
+    b: &EndInfo,
+    sides: (Option<Side>, Option<Side>),
+    offsets: (f64, f64),
+) -> Vec<Point> {
+    if let Some(s) = sides.0 {
+        points.insert(0, side_point(a.shape.bounds, s, offsets.0, 0.0));
+    }
+    if let Some(s) = sides.1 {
+        points.push(side_point(b.shape.bounds, s, offsets.1, 0.0));
+    }
+    orthogonal::simplify(&mut points);
+    points
+}
+
+/// Moves a searched route's ends `offsets` along their sides, taking the first and
+/// last legs along; a straight route whose ends move apart gets a jog halfway.
+fn shift(
+    points: &mut Vec<Point>,
+    a: &EndInfo,
+    b: &EndInfo,
+    sides: (Option<Side>, Option<Side>),
+    offsets: (f64, f64),
+) {
+    let moved = |side: Option<Side>, d: f64, e: &EndInfo| match side {
+        Some(s) if d != 0.0 && !e.shape.is_point() => Some(scale(s.along(), d)),
+        _ => None,
+    };
+    let (m0, m1) = (moved(sides.0, offsets.0, a), moved(sides.1, offsets.1, b));
+    let n = points.len();
+    if n < 2 || (m0.is_none() && m1.is_none()) {
+        return;
+    }
+    if n == 2 {
+        let (p, q) = (
+            plus(points[0], m0.unwrap_or_default()),
+            plus(points[1], m1.unwrap_or_default()),
+        );
+        let horizontal = (points[0].y - points[1].y).abs() < 1e-9;
+        *points = if horizontal && (p.y - q.y).abs() > 1e-9 {
+            let mx = (p.x + q.x) / 2.0;
+            vec![p, Point { x: mx, y: p.y }, Point { x: mx, y: q.y }, q]
+        } else if !horizontal && (p.x - q.x).abs() > 1e-9 {
+            let my = (p.y + q.y) / 2.0;
+            vec![p, Point { x: p.x, y: my }, Point { x: q.x, y: my }, q]
+        } else {
+            vec![p, q]
+        };
+        return;
+    }
+    if let Some(m) = m0 {
+        points[0] = plus(points[0], m);
+        points[1] = plus(points[1], m);
+    }
+    if let Some(m) = m1 {
+        points[n - 1] = plus(points[n - 1], m);
+        points[n - 2] = plus(points[n - 2], m);
+    }
+}
+
+/// Whether a route keeps clear of the obstacles not lifted for it, its first leg of
+/// its start's own shape and its last leg of its end's, and has no leg turned
+/// back on itself.
+fn clear(
+    points: &[Point],
+    a: &EndInfo,
+    b: &EndInfo,
+    lifted: &[usize],
+    obstacles: &Obstacles,
+) -> bool {
+    let n = points.len();
+    for (i, w) in points.windows(2).enumerate() {
+        let (p, q) = (w[0], w[1]);
+        if (p.x - q.x).abs() > 1e-9 && (p.y - q.y).abs() > 1e-9 {
+            return false;
+        }
+        let (x0, x1) = (p.x.min(q.x), p.x.max(q.x));
+        let (y0, y1) = (p.y.min(q.y), p.y.max(q.y));
+        for (k, r) in obstacles.rects.iter().enumerate() {
+            let owner = Some(obstacles.owner[k]);
+            if (i == 0 && owner == a.object) || (i + 2 == n && owner == b.object) {
+                continue;
+            }
+            let c = CLEARANCE - 1e-6;
+            let inside = x0 < r.right() + c && x1 > r.x - c && y0 < r.bottom() + c && y1 > r.y - c;
+            if inside && lifted.binary_search(&k).is_err() {
+                return false;
+            }
+        }
+    }
+    // A leg that turned back runs over its neighbour.
+    !points.windows(3).any(|w| {
+        let (d1x, d1y) = (w[1].x - w[0].x, w[1].y - w[0].y);
+        let (d2x, d2y) = (w[2].x - w[1].x, w[2].y - w[1].y);
+        d1x * d2x + d1y * d2y < -1e-9
+    })
+}
+
+/// Moves a searched route's ends from its shapes' boxes onto their outlines, along
+/// the legs' directions.
+fn onto_outlines(
+    points: &mut [Point],
+    a: &EndInfo,
+    b: &EndInfo,
+    sides: (Option<Side>, Option<Side>),
+) {
+    let n = points.len();
+    if n < 2 {
+        return;
+    }
+    let onto = |p: Point, e: &EndInfo, side: Side| {
+        let c = e.shape.bounds.center();
+        let t = side.along();
+        let offset = (p.x - c.x) * t.x + (p.y - c.y) * t.y;
+        route::port(e.shape, side, offset)
+    };
+    if let Some(s) = sides.0 {
+        points[0] = onto(points[0], a, s);
+    }
+    if let Some(s) = sides.1 {
+        points[n - 1] = onto(points[n - 1], b, s);
+    }
+}
+
+/// Where along side `side` of an end's box a port may slide in nudging: its middle
+/// 70%, where a line meets even a rounded or slanted outline squarely enough.
+/// `None` for a free end, which stays put.
+fn slide(e: &EndInfo, side: Option<Side>) -> Option<(f64, f64)> {
+    let side = side?;
+    if e.shape.is_point() {
+        return None;
+    }
+    let r = e.shape.bounds;
+    let (c, half) = if side.is_vertical() {
+        (r.center().y, r.h * 0.35)
+    } else {
+        (r.center().x, r.w * 0.35)
+    };
+    Some((c - half, c + half))
+}
+
+/// `r` grown by the clearance.
+fn grow(r: Rect) -> Rect {
+    orthogonal::grow(r, CLEARANCE)
+}
+
+fn plus(a: Point, b: Point) -> Point {
+    Point {
+        x: a.x + b.x,
+        y: a.y + b.y,
+    }
+}
+
+fn scale(a: Point, s: f64) -> Point {
+    Point {
+        x: a.x * s,
+        y: a.y * s,
+    }
 }
 
 /// One connector end that meets a side of an object.
@@ -107,22 +650,44 @@ struct SideEnd {
     conn: usize,
     at_start: bool,
     bounds: Rect,
+    /// Its port's offset as the search found it (0 for planned routes).
+    found: f64,
 }
 
 /// The port offsets (start, end) of each connector: ends that share a side of an
-/// object are grouped, ordered by [`PortKey`] and spread evenly along the side.
+/// object are grouped, ordered by [`PortKey`] and spread evenly along the side;
+/// an end alone on its side keeps the offset its route was found with.
 fn spread(
     connectors: &[(usize, &Connector)],
-    planned: &[(EndShape, EndShape, Plan)],
+    ends: &[(EndInfo, EndInfo)],
+    drafts: &[Draft],
 ) -> Vec<(f64, f64)> {
     let mut groups: BTreeMap<(ObjectId, Side), Vec<SideEnd>> = BTreeMap::new();
-    for (conn, ((_, c), &(from, to, plan))) in connectors.iter().zip(planned).enumerate() {
-        let Some((sa, sb)) = plan.sides() else {
-            continue;
+    let mut offsets = vec![(0.0, 0.0); connectors.len()];
+    for (conn, (((_, c), (from, to)), draft)) in connectors.iter().zip(ends).zip(drafts).enumerate()
+    {
+        let (points, sides) = match draft {
+            Draft::Planned(plan) => match plan.sides() {
+                Some((sa, sb)) => (
+                    route::points(from.shape, to.shape, *plan, (0.0, 0.0)),
+                    (Some(sa), Some(sb)),
+                ),
+                None => continue,
+            },
+            Draft::Searched {
+                sides,
+                offsets: found,
+                points,
+            } => {
+                offsets[conn] = *found;
+                (points.clone(), *sides)
+            }
         };
-        let points = route::points(from, to, plan, (0.0, 0.0));
-        for (end, shape, side, at_start) in [(&c.from, from, sa, true), (&c.to, to, sb, false)] {
-            if let (End::Object(id), false) = (end, shape.is_point()) {
+        for (end, shape, side, at_start) in [
+            (&c.from, from.shape, sides.0, true),
+            (&c.to, to.shape, sides.1, false),
+        ] {
+            if let (End::Object(id), Some(side), false) = (end, side, shape.is_point()) {
                 let key = if at_start {
                     PortKey::new(side, points.iter().copied())
                 } else {
@@ -133,11 +698,15 @@ fn spread(
                     conn,
                     at_start,
                     bounds: shape.bounds,
+                    found: if at_start {
+                        offsets[conn].0
+                    } else {
+                        offsets[conn].1
+                    },
                 });
             }
         }
     }
-    let mut offsets = vec![(0.0, 0.0); connectors.len()];
     for ((_, side), mut ends) in groups {
         if ends.len() < 2 {
             continue;
@@ -147,19 +716,34 @@ fn spread(
                 .cmp(&b.key)
                 .then((a.conn, !a.at_start).cmp(&(b.conn, !b.at_start)))
         });
+        // Ports the searches found apart already (lines straight across to shapes
+        // in line) stay where they are.
+        if ends
+            .windows(2)
+            .all(|w| w[1].found - w[0].found >= MIN_PORT_STEP)
+        {
+            for e in &ends {
+                if e.at_start {
+                    offsets[e.conn].0 = e.found;
+                } else {
+                    offsets[e.conn].1 = e.found;
+                }
+            }
+            continue;
+        }
         let len = side.length(ends[0].bounds);
         let n = ends.len() as f64;
         let step = (len / (n + 1.0)).min(MAX_PORT_STEP);
         let slot = |i: usize| (i as f64 - (n - 1.0) / 2.0) * step;
         // A line straight across to a shape in line with this one would get a jog if
-        // its port moved, so the fan shifts to keep the first such line in the
-        // middle, as far as the side has room.
+        // its port moved, so the fan shifts to keep the first such line where it
+        // is, as far as the side has room.
         let limit = len / 2.0 - step / 2.0;
         let reach = (limit - slot(ends.len() - 1)).max(0.0);
         let shift = ends
             .iter()
             .position(|e| e.key.straight)
-            .map_or(0.0, |i| (-slot(i)).clamp(-reach, reach));
+            .map_or(0.0, |i| (ends[i].found - slot(i)).clamp(-reach, reach));
         for (i, e) in ends.iter().enumerate() {
             let offset = slot(i) + shift;
             if e.at_start {
@@ -172,39 +756,33 @@ fn spread(
     offsets
 }
 
-/// An object that lines should not run through: shapes (frames aside, which hold
-/// other objects by design) and images.
-fn obstacle(o: &Object) -> Option<Rect> {
-    match &o.kind {
-        Kind::Shape(s) if s.geom != Geom::Frame => Some(s.bounds),
-        Kind::Image(i) => Some(i.bounds),
-        _ => None,
-    }
-}
-
-/// Whether the axis-parallel segment p–q runs through an obstacle, or passes closer
-/// to one than [`CLEARANCE`] (a line grazing a shape reads as touching it). Obstacles
-/// under either end (the ends themselves, a shape they sit on) do not count: every
-/// route would cross them.
-fn blocked(obstacles: &[Rect], a: Rect, b: Rect, p: Point, q: Point) -> bool {
+/// Whether the axis-parallel segment p–q runs through one of the boxes `solids`, or
+/// passes closer to one than [`L_CLEARANCE`] (a line grazing a shape reads as
+/// touching it). Boxes under either end (the ends themselves, a shape they sit on)
+/// do not count: every route would cross them.
+fn blocked(solids: &[Rect], a: Rect, b: Rect, p: Point, q: Point) -> bool {
     let Some(seg) = Rect::around([p, q]) else {
         return false;
     };
     let under = |o: &Rect, end: &Rect| o.overlaps(end) || o.contains(end);
-    obstacles.iter().any(|o| {
+    solids.iter().any(|o| {
         let near = Rect::new(
-            o.x - CLEARANCE,
-            o.y - CLEARANCE,
-            o.w + 2.0 * CLEARANCE,
-            o.h + 2.0 * CLEARANCE,
+            o.x - L_CLEARANCE,
+            o.y - L_CLEARANCE,
+            o.w + 2.0 * L_CLEARANCE,
+            o.h + 2.0 * L_CLEARANCE,
         );
         seg.overlaps(&near) && !under(o, &a) && !under(o, &b)
     })
 }
 
 /// What a connector end is attached to.
-fn end_shape(board: &Board, end: &End) -> EndShape {
-    match end {
+fn end_info(board: &Board, objects: &[Object], end: &End) -> EndInfo {
+    let object = end.object().and_then(|id| {
+        let (_, i) = board.locate(id)?;
+        (objects.get(i)?.id == *id).then_some(i)
+    });
+    let shape = match end {
         End::Point(p) => EndShape::point(*p),
         End::Object(id) => match board.object(id).map(|o| &o.kind) {
             Some(Kind::Shape(s)) => EndShape {
@@ -218,7 +796,8 @@ fn end_shape(board: &Board, end: &End) -> EndShape {
             // A connector onto a connector meets it at the middle of its ends.
             _ => EndShape::point(board.bounds(id).map(|b| b.center()).unwrap_or_default()),
         },
-    }
+    };
+    EndInfo { shape, object }
 }
 
 /// Where an end's line goes after leaving its side, which decides its place among
@@ -295,58 +874,4 @@ fn label_size(c: &Connector) -> Option<(f64, f64)> {
         block.width as f64 + 2.0 * LABEL_PAD.0,
         block.height as f64 + 2.0 * LABEL_PAD.1,
     ))
-}
-
-/// The box of a label of `size` on `track`: at the track's middle, or, when that
-/// covers a label in `placed`, the nearest position along the track that does not
-/// (keeping the label's centre a half-label from the track's ends, arrowheads
-/// included), or the middle again when there is none.
-fn place_label(track: &[Point], (w, h): (f64, f64), placed: &[Rect]) -> Rect {
-    let boxed = |c: Point| Rect::new(c.x - w / 2.0, c.y - h / 2.0, w, h);
-    let total = route::length(track);
-    let middle = point_along(track, total / 2.0);
-    let free = |r: &Rect| !placed.iter().any(|p| p.overlaps(r));
-    let first = boxed(middle);
-    if free(&first) || track.len() < 2 {
-        return first;
-    }
-    // The label's extent along the track, judged by the track's overall direction.
-    let (a, b) = (track[0], track[track.len() - 1]);
-    let half_along = if (b.x - a.x).abs() >= (b.y - a.y).abs() {
-        w / 2.0
-    } else {
-        h / 2.0
-    };
-    let margin = half_along + 4.0;
-    let step = (half_along / 2.0).max(4.0);
-    let mut shift = step;
-    while total / 2.0 + shift <= total - margin || total / 2.0 - shift >= margin {
-        for s in [total / 2.0 + shift, total / 2.0 - shift] {
-            if (margin..=total - margin).contains(&s) {
-                let r = boxed(point_along(track, s));
-                if free(&r) {
-                    return r;
-                }
-            }
-        }
-        shift += step;
-    }
-    first
-}
-
-/// The point `s` along a polyline from its start.
-fn point_along(track: &[Point], s: f64) -> Point {
-    let mut left = s;
-    for w in track.windows(2) {
-        let d = route::distance(w[0], w[1]);
-        if d >= left && d > 0.0 {
-            let t = left / d;
-            return Point {
-                x: w[0].x + (w[1].x - w[0].x) * t,
-                y: w[0].y + (w[1].y - w[0].y) * t,
-            };
-        }
-        left -= d;
-    }
-    track.last().copied().unwrap_or_default()
 }

@@ -18,11 +18,15 @@
 //! connector ends, objects sticking out of frames), with the same text layout as the
 //! renderer, so a reported overflow is exactly what the picture shows.
 
+mod buckets;
 mod check;
 mod connectors;
 mod error;
 pub mod fit;
 mod fonts;
+mod labels;
+mod nudge;
+mod orthogonal;
 mod pdf;
 mod png;
 mod resolve;
@@ -33,7 +37,7 @@ pub mod style;
 mod svg;
 pub mod text;
 
-pub use check::{check, Problem, ProblemKind};
+pub use check::{check, check_scene, Problem, ProblemKind};
 pub use error::RenderError;
 pub use fonts::fontdb;
 pub use pdf::to_pdf;

@@ -1,23 +1,27 @@
-//! Connector routing: where one connector leaves and enters its ends, the path
-//! between them, its arrowheads and the stretch of it where its label may sit.
+//! Connector routing, one connector at a time: where a connector leaves and enters
+//! its ends, its simple routes, its arrowheads and the track its label may sit on.
 //!
-//! Routing is two steps, so that a page can share out the sides of its shapes among
-//! the connectors that meet them ([`crate::connectors`] does that): [`plan`] picks
-//! the sides a route uses, then [`route`] draws it through ports that may be shifted
-//! along those sides.
+//! Orthogonal connectors are normally routed around obstacles by a search over the
+//! whole page (the crate's `connectors` and `orthogonal` modules); here are the
+//! pieces every route shares, and the simple routes of the other kinds. Routing is
+//! two steps, so that a page can share out the sides of its shapes among the
+//! connectors that meet them: [`plan`] picks the sides a route uses, then [`route`]
+//! draws it through ports that may be shifted along those sides ([`draw`] draws a
+//! route whose corners are known already).
 //!
 //! Sides come from the relative position of the two ends. When the boxes are apart
-//! on both axes (diagonal), an orthogonal route is an L: it leaves the source by the
-//! side facing the target on one axis and enters the target by the side facing the
-//! source on the other, taking the shorter of the two Ls whose legs no other shape
-//! blocks. Otherwise, and for curved routes, the sides face each other along the axis
-//! with the larger gap (right → left when the target is beside, bottom → top when it
-//! is below): an orthogonal route runs with two bends through the middle of that gap
-//! (a Z), or with one bend when the boxes overlap on that axis; a curved route is a
-//! cubic whose ends leave perpendicular to their sides. Straight routes aim from
-//! centre to centre. Ports sit on the outline: on a box side at the given offset from
-//! its middle, and on ellipses, diamonds and the other polygons where a line along
-//! the side's normal through that offset meets the outline (see [`shapes`]).
+//! on both axes (diagonal), a simple orthogonal route is an L: it leaves the source
+//! by the side facing the target on one axis and enters the target by the side
+//! facing the source on the other, taking the shorter of the two Ls whose legs no
+//! other shape blocks. Otherwise, and for curved routes, the sides face each other
+//! along the axis with the larger gap (right → left when the target is beside,
+//! bottom → top when it is below): an orthogonal route runs with two bends through
+//! the middle of that gap (a Z), or with one bend when the boxes overlap on that
+//! axis; a curved route is a cubic whose ends leave perpendicular to their sides.
+//! Straight routes aim from centre to centre. Ports sit on the outline: on a box side
+//! at the given offset from its middle, and on ellipses, diamonds and the other
+//! polygons where a line along the side's normal through that offset meets the
+//! outline (see [`shapes`]).
 
 use inkboard_core::{Arrow, Geom, Point, Rect, Route};
 
@@ -120,9 +124,9 @@ pub struct Routed {
     pub line: Vec<Seg>,
     /// The arrowheads' paths, each with whether it is filled (else stroked only).
     pub heads: Vec<(Vec<Seg>, bool)>,
-    /// Where the label may sit, as a polyline: the longest segment of a polyline
-    /// route (so a label never lands on a short stub by an arrowhead), the middle
-    /// half of a curve.
+    /// Where the label may sit, as a polyline: all the corners of a polyline route
+    /// (before the ends are pulled back under their heads), the middle half of a
+    /// curve.
     pub label_track: Vec<Point>,
 }
 
@@ -308,23 +312,50 @@ pub fn route(
     end: Arrow,
     width: f64,
 ) -> Routed {
-    let mut points = points(from, to, plan, offsets);
+    let points = points(from, to, plan, offsets);
     let curve = match plan {
-        Plan::Curved(sa, sb) => {
-            let (p1, p2) = (points[0], points[1]);
-            let arm = (distance(p1, p2) * 0.4).clamp(24.0, 160.0);
-            Some((
-                add(p1, scale(sa.normal(), arm)),
-                add(p2, scale(sb.normal(), arm)),
-            ))
-        }
+        Plan::Curved(sa, sb) => Some((sa, sb)),
         _ => None,
     };
+    draw(points, curve, start, end, width)
+}
+
+/// Draws a route through `points` (a polyline's corners, or a curve's two ends
+/// leaving by `curve`'s sides) with its arrowheads for a line of width `width`.
+pub fn draw(
+    mut points: Vec<Point>,
+    curve: Option<(Side, Side)>,
+    start: Arrow,
+    end: Arrow,
+    width: f64,
+) -> Routed {
+    if points.is_empty() {
+        points.push(Point::default());
+    }
+    if points.len() == 1 {
+        points.push(points[0]);
+    }
+    let curve = curve.map(|(sa, sb)| {
+        let (p1, p2) = (points[0], points[points.len() - 1]);
+        let arm = (distance(p1, p2) * 0.4).clamp(24.0, 160.0);
+        (
+            add(p1, scale(sa.normal(), arm)),
+            add(p2, scale(sb.normal(), arm)),
+        )
+    });
     let label_track = match curve {
         Some((c1, c2)) => (0..=8)
-            .map(|i| cubic_at(points[0], c1, c2, points[1], 0.25 + i as f64 / 16.0))
+            .map(|i| {
+                cubic_at(
+                    points[0],
+                    c1,
+                    c2,
+                    points[points.len() - 1],
+                    0.25 + i as f64 / 16.0,
+                )
+            })
             .collect(),
-        None => longest_segment(&points).to_vec(),
+        None => points.clone(),
     };
 
     // Directions at each end, pointing out of the line (into the shapes).
@@ -369,29 +400,6 @@ pub fn route(
         heads,
         label_track,
     }
-}
-
-/// The longest segment of a polyline; of segments equally long (within a pixel, as
-/// the two halves of a Z are) the one nearest the middle of the route.
-fn longest_segment(points: &[Point]) -> &[Point] {
-    let segs = points.len().saturating_sub(1);
-    if segs == 0 {
-        return points;
-    }
-    let longest = points
-        .windows(2)
-        .map(|w| distance(w[0], w[1]))
-        .fold(0.0, f64::max);
-    let middle = (segs - 1) as f64 / 2.0;
-    let best = (0..segs)
-        .filter(|&i| distance(points[i], points[i + 1]) >= longest - 1.0)
-        .min_by(|&i, &j| {
-            (i as f64 - middle)
-                .abs()
-                .total_cmp(&(j as f64 - middle).abs())
-        })
-        .unwrap_or(0);
-    &points[best..best + 2]
 }
 
 /// A loop from the top of a shape back into its right side.
@@ -467,6 +475,28 @@ fn cubic_at(p0: Point, c1: Point, c2: Point, p3: Point, t: f64) -> Point {
         a * p0.x + b * c1.x + c * c2.x + d * p3.x,
         a * p0.y + b * c1.y + c * c2.y + d * p3.y,
     )
+}
+
+/// The points of a path's outline, its curves flattened into 12 chords each: what
+/// geometry checks use of a drawn line.
+pub fn polyline(segs: &[Seg]) -> Vec<Point> {
+    let mut out: Vec<Point> = Vec::new();
+    let mut start = None;
+    for s in segs {
+        match *s {
+            Seg::Move(p) => {
+                out.push(p);
+                start = Some(p);
+            }
+            Seg::Line(p) => out.push(p),
+            Seg::Cubic(c1, c2, p) => {
+                let p0 = out.last().copied().unwrap_or(p);
+                out.extend((1..=12).map(|i| cubic_at(p0, c1, c2, p, i as f64 / 12.0)));
+            }
+            Seg::Close => out.extend(start),
+        }
+    }
+    out
 }
 
 /// The length of a polyline.

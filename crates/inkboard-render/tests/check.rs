@@ -1,13 +1,25 @@
 //! `check` finds each seeded problem on a bad board, and none on a clean one; its
-//! text overflow verdict agrees with what the renderer draws.
+//! text overflow verdict agrees with what the renderer draws, and its connector
+//! problems (lines through shapes, crossings) with the lines it draws.
 
 mod common;
 
 use common::*;
 use inkboard_core::{Arrow, Geom, Route, Style};
+use inkboard_core::{Connector, Point};
 use inkboard_render::fit::ELLIPSIS;
+use inkboard_render::route::polyline;
 use inkboard_render::scene::Part;
-use inkboard_render::{check, resolve, ProblemKind};
+use inkboard_render::{check, check_scene, resolve, ProblemKind};
+
+/// The ids of the problems of `kind`.
+fn of(b: &Build, kind: ProblemKind) -> Vec<Vec<inkboard_core::ObjectId>> {
+    check(&b.board, PAGE)
+        .into_iter()
+        .filter(|p| p.kind == kind)
+        .map(|p| p.ids)
+        .collect()
+}
 
 #[test]
 fn a_clean_board_has_no_problems() {
@@ -129,4 +141,139 @@ fn overflow_verdict_matches_the_drawing() {
             }
         }
     }
+}
+
+#[test]
+fn lines_through_shapes_are_reported() {
+    let mut b = Build::new();
+    let a = b.shape(Geom::Rect, [0.0, 0.0, 80.0, 40.0], "a");
+    let c = b.shape(Geom::Rect, [400.0, 0.0, 80.0, 40.0], "c");
+    let mid = b.shape(Geom::Ellipse, [200.0, -10.0, 60.0, 60.0], "in the way");
+    // Straight through the ellipse: reported. Orthogonal: routed round it.
+    let straight = b.connect(obj(&a), obj(&c), Route::Straight, Arrow::Arrow);
+    b.connect(obj(&a), obj(&c), Route::Orthogonal, Arrow::Arrow);
+    // A diamond whose box the line cuts at a corner, missing its outline.
+    b.shape(Geom::Diamond, [200.0, 150.0, 60.0, 60.0], "");
+    let d = b.shape(Geom::Rect, [100.0, 100.0, 20.0, 20.0], "");
+    let e = b.shape(Geom::Rect, [300.0, 300.0, 20.0, 20.0], "");
+    b.connect(obj(&d), obj(&e), Route::Straight, Arrow::None);
+    // A frame holding neither end is reported; one holding an end is not.
+    let f = b.shape(Geom::Frame, [550.0, 300.0, 150.0, 100.0], "frame");
+    let g = b.shape(Geom::Rect, [400.0, 330.0, 60.0, 40.0], "g");
+    let h = b.shape(Geom::Rect, [800.0, 330.0, 60.0, 40.0], "h");
+    let inside = b.shape(Geom::Rect, [580.0, 300.0, 60.0, 30.0], "inside");
+    let across = b.connect(obj(&g), obj(&h), Route::Straight, Arrow::Arrow);
+    b.connect(obj(&g), obj(&inside), Route::Straight, Arrow::Arrow);
+    // A shape under an end (a background holding it) is not in the way.
+    b.shape(Geom::Rect, [0.0, 500.0, 300.0, 100.0], "background");
+    let k = b.shape(Geom::Rect, [20.0, 520.0, 60.0, 40.0], "k");
+    let m = b.shape(Geom::Rect, [400.0, 520.0, 60.0, 40.0], "m");
+    b.connect(obj(&k), obj(&m), Route::Straight, Arrow::Arrow);
+
+    assert_eq!(
+        of(&b, ProblemKind::ThroughShape),
+        vec![vec![straight, mid], vec![across, f]]
+    );
+    let problems = check(&b.board, PAGE);
+    let through = problems
+        .iter()
+        .find(|p| p.kind == ProblemKind::ThroughShape)
+        .unwrap();
+    assert_eq!(through.kind.name(), "through_shape");
+    assert!(through.message.ends_with('.') && !through.message.contains(". "));
+}
+
+#[test]
+fn crossings_are_reported_once_per_pair() {
+    let mut b = Build::new();
+    let a = b.shape(Geom::Rect, [0.0, 0.0, 60.0, 40.0], "a");
+    let c = b.shape(Geom::Rect, [300.0, 200.0, 60.0, 40.0], "c");
+    let d = b.shape(Geom::Rect, [0.0, 200.0, 60.0, 40.0], "d");
+    let e = b.shape(Geom::Rect, [300.0, 0.0, 60.0, 40.0], "e");
+    let x = b.connect(obj(&a), obj(&c), Route::Straight, Arrow::Arrow);
+    let y = b.connect(obj(&d), obj(&e), Route::Straight, Arrow::Arrow);
+    // Touching at a shared end is no crossing.
+    b.connect(obj(&a), obj(&d), Route::Straight, Arrow::Arrow);
+    assert_eq!(of(&b, ProblemKind::Crossing), vec![vec![x, y]]);
+    let problems = check(&b.board, PAGE);
+    let p = problems
+        .iter()
+        .find(|p| p.kind == ProblemKind::Crossing)
+        .unwrap();
+    assert_eq!(p.kind.name(), "crossing");
+    assert!(
+        p.message.ends_with('.') && !p.message.contains(". "),
+        "{}",
+        p.message
+    );
+}
+
+/// The crossings reported are exactly the pairs of drawn lines that cross, found
+/// here the slow way from the scene.
+#[test]
+fn crossings_match_the_drawn_lines() {
+    let mut b = Build::new();
+    let mut ids = Vec::new();
+    for i in 0..12 {
+        let (col, row) = ((i % 4) as f64, (i / 4) as f64);
+        ids.push(b.shape(Geom::Rect, [col * 160.0, row * 120.0, 90.0, 50.0], ""));
+    }
+    for (i, j) in [
+        (0, 6),
+        (1, 4),
+        (2, 8),
+        (3, 9),
+        (5, 10),
+        (7, 1),
+        (11, 0),
+        (4, 7),
+    ] {
+        b.connector(Connector {
+            text: format!("{i}-{j}"),
+            ..Connector::new(obj(&ids[i]), obj(&ids[j]))
+        });
+    }
+    let scene = resolve(&b.board, PAGE);
+    let lines: Vec<Vec<Point>> = scene
+        .items
+        .iter()
+        .filter(|i| i.kind == "connector")
+        .map(|i| match &i.parts[0] {
+            Part::Path(p) => polyline(&p.segs),
+            _ => unreachable!(),
+        })
+        .collect();
+    let cross = |a: Point, b: Point, c: Point, d: Point| {
+        let o =
+            |p: Point, q: Point, r: Point| (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x);
+        o(c, d, a) * o(c, d, b) < 0.0 && o(a, b, c) * o(a, b, d) < 0.0
+    };
+    let mut expected = Vec::new();
+    for i in 0..lines.len() {
+        for j in i + 1..lines.len() {
+            let any = lines[i]
+                .windows(2)
+                .any(|u| lines[j].windows(2).any(|v| cross(u[0], u[1], v[0], v[1])));
+            if any {
+                expected.push((i, j));
+            }
+        }
+    }
+    let connectors: Vec<_> = scene
+        .items
+        .iter()
+        .filter(|i| i.kind == "connector")
+        .map(|i| i.id.clone())
+        .collect();
+    let found: Vec<(usize, usize)> = check_scene(&b.board, &scene)
+        .into_iter()
+        .filter(|p| p.kind == ProblemKind::Crossing)
+        .map(|p| {
+            let at = |id| connectors.iter().position(|c| *c == id).unwrap();
+            (at(p.ids[0].clone()), at(p.ids[1].clone()))
+        })
+        .collect();
+    assert_eq!(found, expected);
+    // `check` resolves the same scene.
+    assert_eq!(check(&b.board, PAGE), check_scene(&b.board, &scene));
 }

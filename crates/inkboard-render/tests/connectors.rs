@@ -1,5 +1,7 @@
-//! Connectors laid out together: ends sharing a side are spread along it, diagonal
-//! pairs take one bend, labels sit on the longest leg and keep apart.
+//! Connectors laid out together: orthogonal routes go around shapes (and frames
+//! they have no end in), parallel segments sharing a channel lie apart, ends
+//! sharing a side are spread along it, diagonal pairs take one bend, labels sit on
+//! the longest leg where they cover no shape, and keep apart.
 
 mod common;
 
@@ -119,4 +121,224 @@ fn ends_on_one_side_are_spread_in_order() {
     assert!((ends[2] - 150.0).abs() < 1e-6, "{ends:?}");
     // The same page always lays out the same.
     assert_eq!(resolve(&b.board, PAGE), resolve(&b.board, PAGE));
+}
+
+/// Every segment of `line` is horizontal or vertical.
+fn square(line: &[Point]) -> bool {
+    line.windows(2)
+        .all(|w| (w[0].x - w[1].x).abs() < 1e-6 || (w[0].y - w[1].y).abs() < 1e-6)
+}
+
+/// Whether the axis-parallel segment a–b runs inside `r` shrunk by `inset`.
+fn runs_into(a: Point, b: Point, r: Rect, inset: f64) -> bool {
+    let (x0, x1) = (a.x.min(b.x), a.x.max(b.x));
+    let (y0, y1) = (a.y.min(b.y), a.y.max(b.y));
+    x0 < r.right() - inset && x1 > r.x + inset && y0 < r.bottom() - inset && y1 > r.y + inset
+}
+
+/// A grid of shapes, each joined to shapes two and three places along its row and
+/// to the one below and two across, so that most straight paths are blocked.
+fn crowded() -> (Build, Vec<Rect>) {
+    let mut b = Build::new();
+    let mut ids = Vec::new();
+    let mut rects = Vec::new();
+    for i in 0..24 {
+        let (col, row) = ((i % 6) as f64, (i / 6) as f64);
+        let r = [
+            col * 170.0 + (i % 3) as f64 * 9.0,
+            row * 130.0 + (i % 4) as f64 * 7.0,
+            110.0,
+            60.0,
+        ];
+        ids.push(b.shape(Geom::Rect, r, ""));
+        rects.push(Rect::new(r[0], r[1], r[2], r[3]));
+    }
+    for i in 0..24 {
+        for j in [i + 2, i + 3, i + 8] {
+            if j < 24 && (j % 6 > i % 6 || j == i + 8) {
+                b.connect(obj(&ids[i]), obj(&ids[j]), Route::Orthogonal, Arrow::Arrow);
+            }
+        }
+    }
+    (b, rects)
+}
+
+#[test]
+fn orthogonal_routes_go_around_shapes() {
+    let (b, rects) = crowded();
+    let lines = connectors(&b);
+    assert!(lines.len() > 40);
+    for (k, (line, _)) in lines.iter().enumerate() {
+        assert!(square(line), "connector {k}: {line:?}");
+        // No segment enters a shape; the first and last run out of their own.
+        let n = line.len();
+        for (s, w) in line.windows(2).enumerate() {
+            for r in &rects {
+                let own = (s == 0 && r.contains(&Rect::new(w[0].x, w[0].y, 0.0, 0.0)))
+                    || (s + 2 == n && r.contains(&Rect::new(w[1].x, w[1].y, 0.0, 0.0)));
+                assert!(
+                    own || !runs_into(w[0], w[1], *r, 0.5),
+                    "connector {k} runs through {r:?}: {line:?}"
+                );
+            }
+        }
+    }
+    let problems = inkboard_render::check(&b.board, PAGE);
+    assert!(
+        !problems
+            .iter()
+            .any(|p| p.kind == inkboard_render::ProblemKind::ThroughShape),
+        "{problems:#?}"
+    );
+}
+
+#[test]
+fn a_blocked_straight_path_goes_round_the_blocker() {
+    let mut b = Build::new();
+    let a = b.shape(Geom::Rect, [0.0, 60.0, 90.0, 50.0], "a");
+    let wall = b.shape(Geom::Rect, [170.0, 20.0, 60.0, 130.0], "wall");
+    let c = b.shape(Geom::Rect, [310.0, 60.0, 90.0, 50.0], "b");
+    b.connect(obj(&a), obj(&c), Route::Orthogonal, Arrow::Arrow);
+    let line = &connectors(&b)[0].0;
+    assert!(square(line), "{line:?}");
+    assert!(line.len() >= 4, "{line:?}");
+    let r = Rect::new(170.0, 20.0, 60.0, 130.0);
+    for w in line.windows(2) {
+        // Clear of the wall by the routing clearance, not just outside it.
+        assert!(!runs_into(w[0], w[1], r, -11.0), "{line:?}");
+    }
+    let _ = wall;
+}
+
+#[test]
+fn parallel_segments_sharing_a_channel_lie_apart() {
+    let mut b = Build::new();
+    let top: Vec<_> = (0..4)
+        .map(|i| b.shape(Geom::Rect, [i as f64 * 130.0, 0.0, 100.0, 50.0], ""))
+        .collect();
+    let bottom: Vec<_> = (0..4)
+        .map(|i| b.shape(Geom::Rect, [i as f64 * 130.0, 200.0, 100.0, 50.0], ""))
+        .collect();
+    for (i, t) in top.iter().enumerate() {
+        b.connect(obj(t), obj(&bottom[3 - i]), Route::Orthogonal, Arrow::Arrow);
+    }
+    let lines: Vec<Vec<Point>> = connectors(&b).into_iter().map(|(l, _)| l).collect();
+    for (i, p) in lines.iter().enumerate() {
+        for q in &lines[i + 1..] {
+            for u in p.windows(2) {
+                for v in q.windows(2) {
+                    // Collinear and overlapping by more than a pixel would draw one
+                    // line over the other.
+                    let vertical = |w: &[Point]| (w[0].x - w[1].x).abs() < 1e-6;
+                    let (a0, a1, b0, b1, same) = if vertical(u) && vertical(v) {
+                        (
+                            u[0].y,
+                            u[1].y,
+                            v[0].y,
+                            v[1].y,
+                            (u[0].x - v[0].x).abs() < 1.0,
+                        )
+                    } else if !vertical(u) && !vertical(v) {
+                        (
+                            u[0].x,
+                            u[1].x,
+                            v[0].x,
+                            v[1].x,
+                            (u[0].y - v[0].y).abs() < 1.0,
+                        )
+                    } else {
+                        continue;
+                    };
+                    let overlap = a0.max(a1).min(b0.max(b1)) - a0.min(a1).max(b0.min(b1));
+                    assert!(!(same && overlap > 1.0), "{u:?} lies on {v:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn frames_are_crossed_only_by_lines_that_must() {
+    let mut b = Build::new();
+    let frame = Rect::new(120.0, 0.0, 220.0, 220.0);
+    b.shape(Geom::Frame, [120.0, 0.0, 220.0, 220.0], "Frame");
+    let p = b.shape(Geom::Rect, [150.0, 50.0, 80.0, 40.0], "in 1");
+    let q = b.shape(Geom::Rect, [230.0, 150.0, 80.0, 40.0], "in 2");
+    let l = b.shape(Geom::Rect, [0.0, 90.0, 80.0, 40.0], "left");
+    let r = b.shape(Geom::Rect, [400.0, 90.0, 80.0, 40.0], "right");
+    b.connect(obj(&p), obj(&q), Route::Orthogonal, Arrow::Arrow);
+    b.connect(obj(&l), obj(&p), Route::Orthogonal, Arrow::Arrow);
+    b.connect(obj(&l), obj(&r), Route::Orthogonal, Arrow::Arrow);
+    let lines = connectors(&b);
+    let inside =
+        |p: &Point| frame.x < p.x && p.x < frame.right() && frame.y < p.y && p.y < frame.bottom();
+    // Inside to inside stays inside; outside to outside stays outside.
+    assert!(lines[0].0.iter().all(inside), "{:?}", lines[0].0);
+    for w in lines[2].0.windows(2) {
+        assert!(!runs_into(w[0], w[1], frame, 0.0), "{:?}", lines[2].0);
+    }
+    // Outside to inside crosses the border once.
+    let flips = lines[1]
+        .0
+        .windows(2)
+        .filter(|w| inside(&w[0]) != inside(&w[1]))
+        .count();
+    assert_eq!(flips, 1, "{:?}", lines[1].0);
+}
+
+#[test]
+fn free_ends_are_routed_around_shapes_too() {
+    let mut b = Build::new();
+    b.shape(Geom::Rect, [100.0, -60.0, 40.0, 120.0], "wall");
+    let t = b.shape(Geom::Rect, [250.0, -20.0, 80.0, 40.0], "t");
+    b.connect(at(0.0, 0.0), obj(&t), Route::Orthogonal, Arrow::Arrow);
+    let line = &connectors(&b)[0].0;
+    assert!(square(line), "{line:?}");
+    assert_eq!(line[0], Point { x: 0.0, y: 0.0 });
+    for w in line.windows(2) {
+        assert!(
+            !runs_into(w[0], w[1], Rect::new(100.0, -60.0, 40.0, 120.0), 0.0),
+            "{line:?}"
+        );
+    }
+}
+
+#[test]
+fn an_enclosed_end_still_gets_a_simple_route() {
+    // A shape walled in on all sides: no route leaves it, so the simple L or Z
+    // is drawn (through a wall), rather than nothing.
+    let mut b = Build::new();
+    let inner = b.shape(Geom::Rect, [100.0, 100.0, 60.0, 40.0], "in");
+    for r in [
+        [60.0, 60.0, 140.0, 20.0],
+        [60.0, 160.0, 140.0, 20.0],
+        [60.0, 60.0, 20.0, 120.0],
+        [180.0, 60.0, 20.0, 120.0],
+    ] {
+        b.shape(Geom::Rect, r, "");
+    }
+    let out = b.shape(Geom::Rect, [400.0, 300.0, 80.0, 40.0], "out");
+    b.connect(obj(&inner), obj(&out), Route::Orthogonal, Arrow::Arrow);
+    let line = &connectors(&b)[0].0;
+    assert!(line.len() >= 2 && square(line), "{line:?}");
+    assert!(line.len() <= 4, "{line:?}");
+}
+
+#[test]
+fn labels_keep_off_shapes() {
+    let mut b = Build::new();
+    let a = b.shape(Geom::Rect, [0.0, 0.0, 100.0, 50.0], "a");
+    let c = b.shape(Geom::Rect, [800.0, 0.0, 100.0, 50.0], "b");
+    let note = Rect::new(390.0, 40.0, 100.0, 60.0);
+    b.shape(Geom::Note, [390.0, 40.0, 100.0, 60.0], "note");
+    b.connector(Connector {
+        text: "a label long enough to wrap onto two lines".into(),
+        ..Connector::new(obj(&a), obj(&c))
+    });
+    let (line, label) = &connectors(&b)[0];
+    let label = label.unwrap();
+    assert!(!label.overlaps(&note), "{label:?}");
+    // Still on its line, as near the middle as the note allows.
+    assert!((label.center().y - line[0].y).abs() < 1e-6, "{label:?}");
+    assert!((label.center().x - 450.0).abs() < 200.0, "{label:?}");
 }

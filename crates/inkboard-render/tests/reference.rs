@@ -1,6 +1,7 @@
-//! Reference renders: one small board per geom, style property, connector route,
-//! arrowhead and text case. Each board's SVG is kept as a text snapshot
-//! (`tests/reference/NAME.svg`) and its PNG, drawn at scale 1, is compared with
+//! Reference renders: one small board per geom, style property, connector route
+//! (orthogonal ones round obstacles, through shared channels and across frames),
+//! label placement, arrowhead and text case. Each board's SVG is kept as a text
+//! snapshot (`tests/reference/NAME.svg`) and its PNG, drawn at scale 1, is compared with
 //! `tests/reference/NAME.png` within a small pixel tolerance (anti-aliasing may
 //! differ by a shade between machines). Refresh both with `UPDATE_EXPECT=1`, and
 //! look at the pictures before committing them.
@@ -264,9 +265,9 @@ fn cases() -> Vec<Case> {
             });
         }),
         ("route_shared_side", |b| {
-            // Three lines into one top side spread along it in the order of their
-            // sources; the right side fans out to two targets, the one in line
-            // staying straight.
+            // Three lines into one top side, each straight down from its source,
+            // which is in line with the side; the right side fans out to two
+            // targets, the one in line staying straight.
             let server = b.shape(Geom::Rounded, [0.0, 200.0, 300.0, 60.0], "server");
             for x in [0.0, 110.0, 220.0] {
                 let c = b.shape(Geom::Rect, [x, 60.0, 80.0, 40.0], "client");
@@ -313,6 +314,58 @@ fn cases() -> Vec<Case> {
                 text: "response".into(),
                 style: style_with(|s| s.dash = Some(Dash::Dashed)),
                 ..Connector::new(obj(&r), obj(&l))
+            });
+        }),
+        ("route_around_shape", |b| {
+            // The straight way from a to b is blocked by a wall; the route goes
+            // round it. A diagonal pair whose two Ls are both blocked finds a way
+            // between the obstacles.
+            let a = b.shape(Geom::Rect, [0.0, 60.0, 90.0, 50.0], "a");
+            b.shape(Geom::Rect, [170.0, 20.0, 60.0, 130.0], "wall");
+            let c = b.shape(Geom::Rect, [310.0, 60.0, 90.0, 50.0], "b");
+            b.connect(obj(&a), obj(&c), Route::Orthogonal, Arrow::Arrow);
+            let d = b.shape(Geom::Ellipse, [0.0, 220.0, 100.0, 50.0], "c");
+            let e = b.shape(Geom::Rounded, [330.0, 360.0, 100.0, 50.0], "d");
+            b.shape(Geom::Rect, [150.0, 220.0, 60.0, 60.0], "x");
+            b.shape(Geom::Rect, [20.0, 330.0, 60.0, 80.0], "y");
+            b.shape(Geom::Diamond, [200.0, 300.0, 80.0, 60.0], "z");
+            b.connect(obj(&d), obj(&e), Route::Orthogonal, Arrow::Triangle);
+        }),
+        ("route_shared_channel", |b| {
+            // Four lines from a top row to a bottom row in reverse order all run
+            // along the channel between the rows; they are set side by side there.
+            let top: Vec<_> = (0..4)
+                .map(|i| b.shape(Geom::Rect, [i as f64 * 130.0, 0.0, 100.0, 50.0], "from"))
+                .collect();
+            let bottom: Vec<_> = (0..4)
+                .map(|i| b.shape(Geom::Rect, [i as f64 * 130.0, 200.0, 100.0, 50.0], "to"))
+                .collect();
+            for (i, t) in top.iter().enumerate() {
+                b.connect(obj(t), obj(&bottom[3 - i]), Route::Orthogonal, Arrow::Arrow);
+            }
+        }),
+        ("route_frame", |b| {
+            // A frame holds two shapes: a line between them stays inside, a line
+            // from one of them to a shape outside crosses the frame's side, and a
+            // line between two shapes outside goes round the frame.
+            b.shape(Geom::Frame, [120.0, 0.0, 220.0, 220.0], "Frame");
+            let p = b.shape(Geom::Rect, [150.0, 50.0, 80.0, 40.0], "in 1");
+            let q = b.shape(Geom::Rect, [230.0, 150.0, 80.0, 40.0], "in 2");
+            let l = b.shape(Geom::Rect, [0.0, 90.0, 80.0, 40.0], "left");
+            let r = b.shape(Geom::Rect, [400.0, 90.0, 80.0, 40.0], "right");
+            b.connect(obj(&p), obj(&q), Route::Orthogonal, Arrow::Arrow);
+            b.connect(obj(&l), obj(&p), Route::Orthogonal, Arrow::Arrow);
+            b.connect(obj(&l), obj(&r), Route::Orthogonal, Arrow::Arrow);
+        }),
+        ("label_avoids_shape", |b| {
+            // The middle of the line is next to a shape the label would cover; the
+            // label moves along the line to where it covers nothing.
+            let a = b.shape(Geom::Rect, [0.0, 0.0, 100.0, 50.0], "a");
+            let c = b.shape(Geom::Rect, [800.0, 0.0, 100.0, 50.0], "b");
+            b.shape(Geom::Note, [390.0, 40.0, 100.0, 60.0], "note");
+            b.connector(Connector {
+                text: "a label long enough to wrap onto two lines".into(),
+                ..Connector::new(obj(&a), obj(&c))
             });
         }),
         ("arrow_none", |b| arrow(b, Arrow::None)),

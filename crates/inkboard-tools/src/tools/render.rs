@@ -72,7 +72,7 @@ pub struct RenderOutput {}
 
 impl Tool for Render {
     const NAME: &'static str = "render";
-    const DESCRIPTION: &'static str = "See a page as a PNG (what the person sees) with a summary: objects, bounds, problems (overlaps, text that does not fit, loose or crossing connectors). region {x,y,w,h}: part of the page.";
+    const DESCRIPTION: &'static str = "See a page as a PNG (what the person sees) with a summary: objects, bounds, problems (overlaps, text that does not fit, connectors loose, crossing or through shapes). region {x,y,w,h}: part of the page.";
     const HINTS: Hints = Hints::READ;
     type Args = RenderArgs;
     type Output = RenderOutput;
@@ -90,7 +90,7 @@ impl BoardTool for Render {
             )));
         }
         let scene = render::resolve(&board, page);
-        let problems = render::check(&board, page);
+        let problems = render::check_scene(&board, &scene);
         loop {
             let png =
                 render::to_png(&scene, view, max_size).map_err(|e| ToolError::Io(e.to_string()))?;

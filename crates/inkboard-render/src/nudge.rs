@@ -1,0 +1,457 @@
+//! Nudging: moving the segments of orthogonal routes sideways, after the search,
+//! so that parallel segments sharing a channel lie side by side instead of on top of
+//! each other, and so that lone segments sit where a person would draw them.
+//!
+//! Routes from [`crate::orthogonal`] run on grid lines, which hug the shapes at
+//! [`CLEARANCE`] and are shared by every route passing the same way. Each segment
+//! may move across its direction within its channel: the free band between the
+//! nearest obstacles on either side, over the segment's extent, less [`CLEARANCE`],
+//! without shortening its neighbours below [`MIN_LEG`] (or [`CLEARANCE`] for a
+//! neighbour leaving a port), and, for a route's first or last segment, only as far
+//! as its port may slide along its side (a free end stays put). A port's segment
+//! stays where it is unless a bundle pushes it aside; an inner segment's ideal
+//! place depends on its neighbours:
+//!
+//! - a segment whose neighbours leave to opposite sides (the middle of a Z) can move
+//!   without changing the route's length, so it goes to the middle of its range;
+//! - one whose neighbours leave to the same side (a U around an obstacle) would grow
+//!   by moving away, so it only keeps [`COMFORT`] from the obstacle it goes round;
+//! - either way, a leg ending at a port keeps [`MIN_STUB`] when it can, room for an
+//!   arrowhead.
+//!
+//! Segments whose ideal places are closer than [`SPACING`] and whose extents overlap
+//! form a bundle; a bundle is ordered (by place, then so that its members' turns do
+//! not cross each other) and spread [`SPACING`] apart around its ideal places, each
+//! member kept in its range. Vertical segments move first, then horizontal ones (the
+//! same code on the transposed picture), and then both once more.
+//!
+//! Limitations: a segment's channel is judged on its own extent, so two bundles in
+//! neighbouring channels may still end up close; a bundle wider than its channel
+//! is squeezed against the channel's sides and its members may touch.
+
+use inkboard_core::{Point, Rect};
+
+use crate::buckets::Buckets;
+use crate::orthogonal::CLEARANCE;
+
+/// The distance between parallel segments of a bundle.
+pub(crate) const SPACING: f64 = 12.0;
+/// The distance a segment going round an obstacle keeps from it, room permitting.
+const COMFORT: f64 = 24.0;
+/// The length a route's first and last legs keep, room permitting.
+const MIN_STUB: f64 = 24.0;
+/// The shortest a leg may become by nudging its neighbour.
+const MIN_LEG: f64 = 4.0;
+
+/// One route to nudge.
+pub(crate) struct Path<'a> {
+    /// Its corners.
+    pub points: &'a mut Vec<Point>,
+    /// For its start and end, where along the side of its shape the port may move
+    /// (taking the first or last segment along), as a range of the coordinate
+    /// across that segment; `None` for an end that stays put (a free end).
+    pub ports: [Option<(f64, f64)>; 2],
+    /// The obstacles (ascending indices into the obstacle list) this route may
+    /// cross, which do not bound its channels.
+    pub lifted: &'a [usize],
+}
+
+/// Nudges `paths` among `obstacles` (plain boxes). See the module documentation.
+pub(crate) fn nudge(paths: &mut [Path], obstacles: &[Rect]) {
+    let flip = |p: &mut Point| std::mem::swap(&mut p.x, &mut p.y);
+    let flipped: Vec<Rect> = obstacles
+        .iter()
+        .map(|o| Rect::new(o.y, o.x, o.h, o.w))
+        .collect();
+    // Twice round: moving the horizontal segments changes the extents of the
+    // vertical ones, which may then meet.
+    for _ in 0..2 {
+        pass(paths, obstacles);
+        for p in paths.iter_mut() {
+            p.points.iter_mut().for_each(flip);
+        }
+        pass(paths, &flipped);
+        for p in paths.iter_mut() {
+            p.points.iter_mut().for_each(flip);
+        }
+    }
+}
+
+/// A vertical segment that may move along x.
+#[derive(Clone, Debug)]
+struct Piece {
+    path: usize,
+    /// Its first point's index in the route.
+    k: usize,
+    x: f64,
+    /// Its extent along y.
+    y0: f64,
+    y1: f64,
+    /// Where it may go.
+    lo: f64,
+    hi: f64,
+    ideal: f64,
+    /// Where its neighbours at the top and bottom ends go: -1 left, 1 right, 0 none.
+    turn0: i8,
+    turn1: i8,
+}
+
+/// Nudges the vertical segments.
+fn pass(paths: &mut [Path], obstacles: &[Rect]) {
+    let near = Near::new(obstacles);
+    let mut pieces = Vec::new();
+    for (r, path) in paths.iter().enumerate() {
+        let pts = &path.points;
+        let n = pts.len();
+        for k in 0..n.saturating_sub(1) {
+            let (a, b) = (pts[k], pts[k + 1]);
+            if (a.x - b.x).abs() > 1e-9 || (a.y - b.y).abs() < 1e-9 {
+                continue;
+            }
+            let x = a.x;
+            let turn = |i: Option<usize>| -> i8 {
+                match i.map(|i| pts[i].x - x) {
+                    Some(d) if d < -1e-9 => -1,
+                    Some(d) if d > 1e-9 => 1,
+                    _ => 0,
+                }
+            };
+            let before = turn(k.checked_sub(1));
+            let after = turn((k + 2 < n).then_some(k + 2));
+            let (y0, y1, turn0, turn1) = if a.y < b.y {
+                (a.y, b.y, before, after)
+            } else {
+                (b.y, a.y, after, before)
+            };
+            let mut piece = Piece {
+                path: r,
+                k,
+                x,
+                y0,
+                y1,
+                lo: x,
+                hi: x,
+                ideal: x,
+                turn0,
+                turn1,
+            };
+            // A port's segment moves with its port, along the side.
+            let port = match (k == 0, k + 2 == n) {
+                (false, false) => Some((f64::NEG_INFINITY, f64::INFINITY)),
+                (true, false) => path.ports[0],
+                (false, true) => path.ports[1],
+                (true, true) => path.ports[0]
+                    .zip(path.ports[1])
+                    .map(|(a, b)| (a.0.max(b.0), a.1.min(b.1))),
+            };
+            if let Some(port) = port {
+                room(&mut piece, pts, path.lifted, &near, port);
+            }
+            pieces.push(piece);
+        }
+    }
+    pieces.sort_by(|a, b| a.ideal.total_cmp(&b.ideal));
+
+    // Bundles: overlapping extents and ideal places within SPACING, transitively.
+    let mut parent: Vec<usize> = (0..pieces.len()).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    for i in 0..pieces.len() {
+        for j in i + 1..pieces.len() {
+            if pieces[j].ideal - pieces[i].ideal >= SPACING - 1e-9 {
+                break;
+            }
+            let overlap = pieces[i].y1.min(pieces[j].y1) - pieces[i].y0.max(pieces[j].y0);
+            if overlap > 0.5 {
+                let (a, b) = (root(&mut parent, i), root(&mut parent, j));
+                parent[a.max(b)] = a.min(b);
+            }
+        }
+    }
+    let mut bundles: Vec<Vec<usize>> = vec![Vec::new(); pieces.len()];
+    for i in 0..pieces.len() {
+        let r = root(&mut parent, i);
+        bundles[r].push(i);
+    }
+
+    let mut place = vec![0.0; pieces.len()];
+    for bundle in bundles.iter().filter(|b| !b.is_empty()) {
+        let mut order = bundle.clone();
+        // Insertion sort: the order below need not be transitive, which a library
+        // sort may not accept.
+        for i in 1..order.len() {
+            let mut j = i;
+            while j > 0 && before(&pieces[order[j]], &pieces[order[j - 1]]) {
+                order.swap(j, j - 1);
+                j -= 1;
+            }
+        }
+        let members: Vec<&Piece> = order.iter().map(|&i| &pieces[i]).collect();
+        for (&i, x) in order.iter().zip(spread(&members)) {
+            place[i] = x;
+        }
+    }
+    for (p, &x) in pieces.iter().zip(&place) {
+        if (x - p.x).abs() > 1e-9 {
+            let pts = &mut paths[p.path].points;
+            pts[p.k].x = x;
+            pts[p.k + 1].x = x;
+        }
+    }
+}
+
+/// The obstacles, bucketed so that a segment's channel is found among those level
+/// with it only.
+struct Near<'a> {
+    obstacles: &'a [Rect],
+    area: Rect,
+    cells: Buckets,
+}
+
+impl<'a> Near<'a> {
+    fn new(obstacles: &'a [Rect]) -> Self {
+        let area = obstacles
+            .iter()
+            .copied()
+            .reduce(|a, b| a.union(&b))
+            .unwrap_or_default();
+        let mut cells = Buckets::new(area, obstacles.len());
+        for (i, o) in obstacles.iter().enumerate() {
+            cells.insert(*o, i as u32);
+        }
+        Near {
+            obstacles,
+            area,
+            cells,
+        }
+    }
+}
+
+/// Works out where a segment may go (within `port` too, the range of its port for
+/// a first or last segment) and where it would best be.
+fn room(p: &mut Piece, pts: &[Point], lifted: &[usize], near: &Near, port: (f64, f64)) {
+    let x = p.x;
+    // The channel: the nearest obstacle edges left and right over the extent (grown
+    // by the clearance along it, so that the turns at its ends stay clear too).
+    let (mut left, mut right) = (f64::NEG_INFINITY, f64::INFINITY);
+    let band = Rect::new(
+        near.area.x,
+        p.y0 - CLEARANCE,
+        near.area.w,
+        p.y1 - p.y0 + 2.0 * CLEARANCE,
+    );
+    let mut found = Vec::new();
+    near.cells.query(&band, &mut found);
+    for i in found.into_iter().map(|i| i as usize) {
+        let o = &near.obstacles[i];
+        if o.y - CLEARANCE >= p.y1 || o.bottom() + CLEARANCE <= p.y0 {
+            continue;
+        }
+        if lifted.binary_search(&i).is_ok() {
+            continue;
+        }
+        if o.right() <= x + 1e-6 {
+            left = left.max(o.right());
+        } else if o.x >= x - 1e-6 {
+            right = right.min(o.x);
+        }
+    }
+    let mut lo = (left + CLEARANCE).max(port.0).min(x);
+    let mut hi = (right - CLEARANCE).min(port.1).max(x);
+    // Neighbours keep their direction and some length.
+    let n = pts.len();
+    let mut want_lo = f64::NEG_INFINITY;
+    let mut want_hi = f64::INFINITY;
+    let neighbours = [
+        (p.k.checked_sub(1), p.k == 1),
+        ((p.k + 2 < n).then_some(p.k + 2), p.k + 3 == n),
+    ];
+    for (i, stub) in neighbours {
+        let Some(i) = i else { continue };
+        let end = pts[i].x;
+        let keep = if stub { CLEARANCE } else { MIN_LEG };
+        if end < x {
+            lo = lo.max((end + keep).min(x));
+            if stub {
+                want_lo = end + MIN_STUB;
+            }
+        } else {
+            hi = hi.min((end - keep).max(x));
+            if stub {
+                want_hi = end - MIN_STUB;
+            }
+        }
+    }
+    p.lo = lo;
+    p.hi = hi;
+    if p.k == 0 || p.k + 2 == n {
+        // A port's segment stays where its port is unless pushed aside.
+        return;
+    }
+    let turn = p.turn0 + p.turn1;
+    let ideal = if turn == 0 {
+        // A Z (or a segment between a turn and a route end): the middle of its room.
+        if lo.is_finite() && hi.is_finite() {
+            (lo + hi) / 2.0
+        } else {
+            x
+        }
+    } else if left.is_finite() && right.is_finite() && right - left < 2.0 * COMFORT {
+        (left + right) / 2.0
+    } else if turn < 0 {
+        // A U opening to the left goes round something on its left.
+        if left.is_finite() {
+            x.max(left + COMFORT)
+        } else {
+            x
+        }
+    } else if right.is_finite() {
+        x.min(right - COMFORT)
+    } else {
+        x
+    };
+    let ideal = ideal.max(want_lo).min(want_hi);
+    p.ideal = ideal.clamp(lo, hi);
+}
+
+/// Whether `a` goes left of `b` in a bundle: by ideal place, then, for equal places,
+/// by where their ends turn: where one segment ends inside the other's extent, it
+/// goes on the side it turns to there, so that its turn does not cross the other.
+fn before(a: &Piece, b: &Piece) -> bool {
+    if (a.ideal - b.ideal).abs() > 0.5 {
+        return a.ideal < b.ideal;
+    }
+    let eps = 1e-6;
+    // At the top: the segment starting lower turns there.
+    let top = if a.y0 > b.y0 + eps {
+        a.turn0
+    } else if b.y0 > a.y0 + eps {
+        -b.turn0
+    } else {
+        (a.turn0 - b.turn0).signum()
+    };
+    if top != 0 {
+        return top < 0;
+    }
+    let bottom = if a.y1 < b.y1 - eps {
+        a.turn1
+    } else if b.y1 < a.y1 - eps {
+        -b.turn1
+    } else {
+        (a.turn1 - b.turn1).signum()
+    };
+    if bottom != 0 {
+        return bottom < 0;
+    }
+    (a.path, a.k) < (b.path, b.k)
+}
+
+/// Places an ordered bundle: as near its members' ideal places as it can with
+/// [`SPACING`] between neighbours (pooling adjacent violators: a run of members
+/// pushed together sits at the mean of what it wants), then each member clamped
+/// into its range, keeping the spacing where the ranges allow.
+fn spread(order: &[&Piece]) -> Vec<f64> {
+    let n = order.len();
+    if n == 1 {
+        return vec![order[0].ideal];
+    }
+    // Blocks of consecutive members: (first member, count, sum of wanted starts).
+    let mut blocks: Vec<(usize, usize, f64)> = Vec::new();
+    for (i, p) in order.iter().enumerate() {
+        blocks.push((i, 1, p.ideal));
+        while blocks.len() > 1 {
+            let (_, c1, t1) = blocks[blocks.len() - 1];
+            let (s0, c0, t0) = blocks[blocks.len() - 2];
+            let start0 = t0 / c0 as f64;
+            let start1 = t1 / c1 as f64;
+            if start0 + c0 as f64 * SPACING <= start1 + 1e-9 {
+                break;
+            }
+            // Merge: each member of the second block wants to start c0 places later.
+            let shifted = t1 - c1 as f64 * c0 as f64 * SPACING;
+            blocks.pop();
+            blocks.pop();
+            blocks.push((s0, c0 + c1, t0 + shifted));
+        }
+    }
+    let mut xs = vec![0.0; n];
+    for (s, c, t) in blocks {
+        let start = t / c as f64;
+        for j in 0..c {
+            xs[s + j] = start + j as f64 * SPACING;
+        }
+    }
+    for (x, p) in xs.iter_mut().zip(order) {
+        *x = x.clamp(p.lo, p.hi);
+    }
+    for i in 1..n {
+        let want = xs[i - 1] + SPACING;
+        if xs[i] < want {
+            xs[i] = want.min(order[i].hi).max(xs[i]);
+        }
+    }
+    for i in (0..n - 1).rev() {
+        let want = xs[i + 1] - SPACING;
+        if xs[i] > want {
+            xs[i] = want.max(order[i].lo).min(xs[i]);
+        }
+    }
+    xs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(x: f64, y: f64) -> Point {
+        Point { x, y }
+    }
+
+    #[test]
+    fn two_zs_in_one_gap_are_spread_around_its_middle() {
+        // Two shapes on the left, two on the right; each route is a Z whose middle
+        // runs down the gap at the same x.
+        let obstacles = [
+            Rect::new(0.0, 0.0, 100.0, 50.0),
+            Rect::new(0.0, 100.0, 100.0, 50.0),
+            Rect::new(300.0, 0.0, 100.0, 50.0),
+            Rect::new(300.0, 100.0, 100.0, 50.0),
+        ];
+        let mut a = vec![
+            p(100.0, 25.0),
+            p(112.0, 25.0),
+            p(112.0, 125.0),
+            p(300.0, 125.0),
+        ];
+        let mut b = vec![
+            p(100.0, 20.0),
+            p(112.0, 20.0),
+            p(112.0, 130.0),
+            p(300.0, 130.0),
+        ];
+        let mut paths = [
+            Path {
+                points: &mut a,
+                ports: [None, None],
+                lifted: &[],
+            },
+            Path {
+                points: &mut b,
+                ports: [None, None],
+                lifted: &[],
+            },
+        ];
+        nudge(&mut paths, &obstacles);
+        let (xa, xb) = (a[1].x, b[1].x);
+        assert!((xa - xb).abs() >= SPACING - 1e-9, "{a:?} {b:?}");
+        assert!(((xa + xb) / 2.0 - 200.0).abs() < 1e-6, "{a:?} {b:?}");
+        // a starts lower and turns left there, so it goes left of b (one crossing
+        // is unavoidable for nested Zs; this order puts it at the bottom).
+        assert!(xa < xb, "{a:?} {b:?}");
+    }
+}

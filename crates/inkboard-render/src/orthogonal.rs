@@ -1,0 +1,885 @@
+//! Obstacle-avoiding orthogonal routes: an A* search on a sparse grid.
+//!
+//! The grid's lines are the interesting coordinates near a connector: both edges of
+//! every obstacle grown by [`CLEARANCE`], the lines through the connector's ports,
+//! and the border of the search window. Where they cross are the nodes, so every
+//! route that keeps [`CLEARANCE`] from the shapes and bends as little as possible
+//! runs along these lines (the orthogonal visibility graph of Wybrow, Marriott and
+//! Stuckey, "Orthogonal Connector Routing", 2009, drawn as a full grid). A grid edge
+//! is blocked where an obstacle's grown box covers it.
+//!
+//! The search state is a node and a heading. Moving on costs the distance, turning
+//! costs [`BEND`], crossing a route found before costs [`CROSSING`], and running
+//! along one where the channel is too narrow for the nudging to set the two lines
+//! apart costs [`CROWDING`] per pixel, so routes bend little, cross little and do
+//! not squeeze into gaps already taken. The heuristic adds to the remaining Manhattan
+//! distance the fewest bends any route from this heading to a target needs on an
+//! empty plane, which keeps the search on the few routes of least cost instead of
+//! flooding the box between the ends. A search starts from any of its start ports
+//! and ends at any of its targets, so the sides a route uses are its choice.
+//!
+//! A grid over a whole page of jittered shapes has hundreds of lines each way, most
+//! of them far from any one connector, so [`Router`] searches a window: the box
+//! around the connector's ends, grown by a margin, with only the obstacles that
+//! reach into it. A route leaving a window grown by `m` would be at least `2m`
+//! longer than the ends' Manhattan distance, so a route found within that bound is
+//! the best there is; otherwise (or when the window holds no route) the window grows
+//! until it covers the page.
+//!
+//! [`crate::connectors`] runs the searches and tidies the results
+//! ([`crate::nudge`]).
+//!
+//! Limitations: within a window the grid has a node for every pair of lines, so a
+//! long connector across a crowded page searches a large grid (one over
+//! [`MAX_NODES`] is not searched and the caller falls back to a simple route); the
+//! costs of bends and crossings are fixed, not tuned to the page.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use inkboard_core::{Point, Rect};
+
+use crate::buckets::Buckets;
+use crate::nudge::SPACING;
+use crate::route::Side;
+
+/// The room a route keeps from the obstacles it passes.
+pub(crate) const CLEARANCE: f64 = 12.0;
+/// What a bend costs, in pixels of length: a route takes a detour up to this long to
+/// save one bend.
+const BEND: f64 = 40.0;
+/// What crossing an earlier route costs, in pixels of length.
+const CROSSING: f64 = 24.0;
+/// What running along an earlier route costs, per pixel, where the channel has no
+/// room to set another line beside it.
+const CROWDING: f64 = 1.0;
+/// The first search window's margin around the ends; each retry triples it.
+const FIRST_MARGIN: f64 = 96.0;
+/// On grids larger than [`EXACT_NODES`], the heuristic counts this much, which
+/// makes the search greedy: it finds a route in a fraction of the steps, one that
+/// may cost a little more than the best (at most this factor, in practice much
+/// less).
+const GREED: f32 = 1.25;
+/// The largest grid searched for the very best route.
+const EXACT_NODES: usize = 4096;
+/// A channel that holds this many lines side by side counts as wide, never
+/// crowded.
+const WIDE_LINES: usize = 6;
+/// The channel number of wide channels.
+const WIDE: u32 = u32::MAX - 1;
+/// The largest grid searched (nodes).
+const MAX_NODES: usize = 1_000_000;
+
+/// A heading: east (+x), south (+y), west (−x), north (−y), clockwise on a screen.
+pub(crate) type Dir = u8;
+
+/// The heading that leaves a side.
+pub(crate) fn out_of(side: Side) -> Dir {
+    match side {
+        Side::Right => 0,
+        Side::Bottom => 1,
+        Side::Left => 2,
+        Side::Top => 3,
+    }
+}
+
+/// Where a search may start or end: a point, and the heading a route must leave it
+/// by (for a start) or arrive with (for a target); `None` for any.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Port {
+    pub at: Point,
+    pub dir: Option<Dir>,
+    /// The side this port stands for and its offset along it from the side's
+    /// middle, handed back with the result.
+    pub side: Option<Side>,
+    pub offset: f64,
+    /// What starting here costs beyond the route (starts only): a nudge that
+    /// settles ties between equally good sides.
+    pub cost: f64,
+}
+
+/// A route found by a search: its corners from the start port to the target port,
+/// the ports used, and its cost.
+#[derive(Clone, Debug)]
+pub(crate) struct Found {
+    pub points: Vec<Point>,
+    pub start: usize,
+    pub target: usize,
+    pub cost: f64,
+}
+
+/// Searches routes on one page, remembering the routes found so that later ones
+/// pay for crossing them.
+pub(crate) struct Router<'a> {
+    obstacles: &'a [Rect],
+    /// The obstacles' grown boxes, bucketed.
+    near: Buckets,
+    /// The box that holds every obstacle and port: a window covering it covers all.
+    extent: Rect,
+    /// Segments of the routes found so far, bucketed.
+    routes: Vec<(Point, Point)>,
+    route_cells: Buckets,
+    /// The current window's grid and the search's memory, reused from search to
+    /// search.
+    grid: Grid,
+    scratch: Scratch,
+    found: Vec<u32>,
+    boxes: Vec<Rect>,
+}
+
+impl<'a> Router<'a> {
+    /// A router among `obstacles` (plain boxes), for routes whose ports lie in
+    /// `ports` (any box holding them all).
+    pub fn new(obstacles: &'a [Rect], ports: Rect) -> Self {
+        let extent = obstacles
+            .iter()
+            .map(|o| grow(*o, CLEARANCE))
+            .fold(ports, |a, b| a.union(&b));
+        let mut near = Buckets::new(extent, obstacles.len());
+        for (i, o) in obstacles.iter().enumerate() {
+            near.insert(grow(*o, CLEARANCE), i as u32);
+        }
+        Router {
+            obstacles,
+            near,
+            extent,
+            routes: Vec::new(),
+            route_cells: Buckets::new(extent, obstacles.len() * 4),
+            grid: Grid::default(),
+            scratch: Scratch::default(),
+            found: Vec::new(),
+            boxes: Vec::new(),
+        }
+    }
+
+    /// Remembers a route (its corners) for the crossing costs of later searches.
+    pub fn add(&mut self, points: &[Point]) {
+        for w in points.windows(2) {
+            if let Some(r) = Rect::around([w[0], w[1]]) {
+                self.route_cells.insert(r, self.routes.len() as u32);
+                self.routes.push((w[0], w[1]));
+            }
+        }
+    }
+
+    /// The cheapest route from one of `starts` to one of `targets`, the obstacles
+    /// `lifted` (ascending indices) out of the way. `None` when there is none.
+    pub fn route(&mut self, starts: &[Port], targets: &[Port], lifted: &[usize]) -> Option<Found> {
+        let ends = Rect::around(starts.iter().chain(targets).map(|p| p.at))?;
+        // The least any route could cost, were the page empty: its length and bends.
+        let least = starts
+            .iter()
+            .flat_map(|s| {
+                targets.iter().map(move |t| {
+                    let bends = s.dir.map_or(0, |d| bends(d, s.at, t.at, t.dir));
+                    (s.at.x - t.at.x).abs() + (s.at.y - t.at.y).abs() + BEND * bends as f64 + s.cost
+                })
+            })
+            .fold(f64::INFINITY, f64::min);
+        let mut margin = FIRST_MARGIN;
+        let mut best = None;
+        loop {
+            // A page with coordinates out of all proportion is never covered.
+            if !margin.is_finite() || margin > 1e9 {
+                return best;
+            }
+            let window = grow(ends, margin);
+            let whole = window.contains(&self.extent);
+            if !self.build(window, starts, targets, lifted) {
+                return best;
+            }
+            if let Some(f) = self.grid.search(&mut self.scratch, starts, targets) {
+                if whole || f.cost <= least + 2.0 * margin {
+                    return Some(f);
+                }
+                best = Some(f);
+            } else if whole {
+                return best;
+            }
+            margin *= 3.0;
+        }
+    }
+
+    /// Builds the grid of `window`, with its obstacles and the earlier routes in it;
+    /// false when it would be too large.
+    fn build(&mut self, window: Rect, starts: &[Port], targets: &[Port], lifted: &[usize]) -> bool {
+        self.near.query(&window, &mut self.found);
+        self.boxes.clear();
+        self.boxes.extend(
+            self.found
+                .iter()
+                .map(|&i| i as usize)
+                .filter(|i| lifted.binary_search(i).is_err())
+                .map(|i| grow(self.obstacles[i], CLEARANCE)),
+        );
+        let ports = starts.iter().chain(targets).map(|p| p.at);
+        if !self.grid.build(window, &self.boxes, ports) {
+            return false;
+        }
+        self.route_cells.query(&window, &mut self.found);
+        for &i in &self.found {
+            let (a, b) = self.routes[i as usize];
+            self.grid.cross(a, b);
+            self.grid.along(a, b);
+        }
+        true
+    }
+}
+
+/// One window's grid. See the module documentation.
+#[derive(Default)]
+struct Grid {
+    xs: Vec<f64>,
+    ys: Vec<f64>,
+    /// Per horizontal edge (row j, from xs[i] to xs[i+1]) at `j * (nx - 1) + i`:
+    /// whether an obstacle's grown box covers it.
+    h_block: Vec<bool>,
+    /// Per vertical edge (column i, from ys[j] to ys[j+1]) at `i * (ny - 1) + j`.
+    v_block: Vec<bool>,
+    /// Per edge, like the above: how many earlier routes it crosses.
+    h_cross: Vec<u8>,
+    v_cross: Vec<u8>,
+    /// Per edge: its channel, the run of parallel open edges side by side with it
+    /// (an index into `channels`).
+    h_channel: Vec<u32>,
+    v_channel: Vec<u32>,
+    /// Per channel: how many lines it holds side by side (from its width, at the
+    /// nudging's spacing), and how many earlier routes run along it.
+    channels: Vec<(u8, u8)>,
+}
+
+impl Grid {
+    /// Makes this the grid of `window` around `grown` (obstacles' grown boxes) with
+    /// lines through `ports`. False when it would have more than [`MAX_NODES`]
+    /// nodes.
+    fn build(&mut self, window: Rect, grown: &[Rect], ports: impl Iterator<Item = Point>) -> bool {
+        let (xs, ys) = (&mut self.xs, &mut self.ys);
+        xs.clear();
+        ys.clear();
+        xs.extend([window.x, window.right()]);
+        ys.extend([window.y, window.bottom()]);
+        for p in ports {
+            xs.push(p.x);
+            ys.push(p.y);
+        }
+        for g in grown {
+            xs.extend([g.x, g.right()]);
+            ys.extend([g.y, g.bottom()]);
+        }
+        let lines = |v: &mut Vec<f64>, lo: f64, hi: f64| {
+            v.retain(|c| c.is_finite() && *c >= lo && *c <= hi);
+            v.sort_by(f64::total_cmp);
+            v.dedup_by(|a, b| (*a - *b).abs() < 1e-6);
+        };
+        lines(xs, window.x, window.right());
+        lines(ys, window.y, window.bottom());
+        let (nx, ny) = (xs.len(), ys.len());
+        if nx < 2 || ny < 2 || nx.saturating_mul(ny) > MAX_NODES {
+            return false;
+        }
+        let (h, v) = (ny * (nx - 1), nx * (ny - 1));
+        for (a, n) in [(&mut self.h_block, h), (&mut self.v_block, v)] {
+            a.clear();
+            a.resize(n, false);
+        }
+        for (a, n) in [(&mut self.h_cross, h), (&mut self.v_cross, v)] {
+            a.clear();
+            a.resize(n, 0);
+        }
+        for g in grown {
+            self.block(*g);
+        }
+        self.clear_channels();
+        true
+    }
+
+    /// Forgets the channels. They are found when an earlier route first runs
+    /// along them ([`Grid::channel`]), which spares measuring all the others.
+    fn clear_channels(&mut self) {
+        let (nx, ny) = (self.xs.len(), self.ys.len());
+        self.channels.clear();
+        self.h_channel.clear();
+        self.h_channel.resize(ny * (nx - 1), u32::MAX);
+        self.v_channel.clear();
+        self.v_channel.resize(nx * (ny - 1), u32::MAX);
+    }
+
+    /// The channel of the horizontal (or vertical) edge `e`: the run of open
+    /// parallel edges side by side with it (in consecutive rows of its column
+    /// interval, or columns of its row band), found and numbered on first use.
+    fn channel(&mut self, e: usize, horizontal: bool) -> u32 {
+        let (nx, ny) = (self.xs.len(), self.ys.len());
+        let (ids, block, stride, lines) = if horizontal {
+            (&mut self.h_channel, &self.h_block, nx - 1, &self.ys)
+        } else {
+            (&mut self.v_channel, &self.v_block, 1, &self.xs)
+        };
+        if ids[e] != u32::MAX {
+            return ids[e];
+        }
+        // Position across: the row (horizontal) or column (vertical) of the edge.
+        let (across, first) = if horizontal {
+            (e / (nx - 1), e % (nx - 1))
+        } else {
+            (e / (ny - 1), e % (ny - 1))
+        };
+        let at = |k: usize| {
+            if horizontal {
+                k * stride + first
+            } else {
+                k * (ny - 1) + first
+            }
+        };
+        let count = if horizontal { ny } else { nx };
+        // A channel wide enough for many lines is never crowded: stop measuring
+        // there, and leave it unnumbered.
+        let wide = WIDE_LINES as f64 * SPACING;
+        let (mut lo, mut hi) = (across, across);
+        while lo > 0 && !block[at(lo - 1)] {
+            lo -= 1;
+            if lines[hi] - lines[lo] >= wide {
+                ids[e] = WIDE;
+                return WIDE;
+            }
+        }
+        while hi + 1 < count && !block[at(hi + 1)] {
+            hi += 1;
+            if lines[hi] - lines[lo] >= wide {
+                ids[e] = WIDE;
+                return WIDE;
+            }
+        }
+        let id = self.channels.len() as u32;
+        let width = lines[hi] - lines[lo];
+        self.channels
+            .push((((width / SPACING).floor() as usize + 1).min(255) as u8, 0));
+        for k in lo..=hi {
+            ids[at(k)] = id;
+        }
+        id
+    }
+
+    /// Counts one more route in channel `id`.
+    fn use_channel(&mut self, id: u32) {
+        if let Some(c) = self.channels.get_mut(id as usize) {
+            c.1 = c.1.saturating_add(1);
+        }
+    }
+
+    /// Counts an earlier route's segment a–b on the edges it runs along, when it
+    /// lies on a grid line.
+    fn along(&mut self, a: Point, b: Point) {
+        let (nx, ny) = (self.xs.len(), self.ys.len());
+        if (a.y - b.y).abs() < 1e-9 {
+            let Some(j) = index(&self.ys, a.y) else {
+                return;
+            };
+            let (x0, x1) = (a.x.min(b.x), a.x.max(b.x));
+            let i0 = self.xs.partition_point(|&v| v < x0 - 1e-6);
+            let i1 = self.xs.partition_point(|&v| v <= x1 + 1e-6);
+            for i in i0..i1.saturating_sub(1) {
+                let e = j * (nx - 1) + i;
+                if !self.h_block[e] {
+                    let id = self.channel(e, true);
+                    self.use_channel(id);
+                }
+            }
+        } else if (a.x - b.x).abs() < 1e-9 {
+            let Some(i) = index(&self.xs, a.x) else {
+                return;
+            };
+            let (y0, y1) = (a.y.min(b.y), a.y.max(b.y));
+            let j0 = self.ys.partition_point(|&v| v < y0 - 1e-6);
+            let j1 = self.ys.partition_point(|&v| v <= y1 + 1e-6);
+            for j in j0..j1.saturating_sub(1) {
+                let e = i * (ny - 1) + j;
+                if !self.v_block[e] {
+                    let id = self.channel(e, false);
+                    self.use_channel(id);
+                }
+            }
+        }
+    }
+
+    /// Blocks the edges a grown box covers: the horizontal edges on rows strictly
+    /// inside it and the vertical edges on columns strictly inside it. Its edges
+    /// are grid lines or lie outside the window.
+    fn block(&mut self, g: Rect) {
+        let (nx, ny) = (self.xs.len(), self.ys.len());
+        let at = |v: &[f64], c: f64| v.partition_point(|&x| x < c - 1e-6);
+        // Lines from x0 up to x1 (both within the box), rows strictly inside.
+        let (x0, x1) = (at(&self.xs, g.x), at(&self.xs, g.right() + 1e-6 * 2.0));
+        let (y0, y1) = (at(&self.ys, g.y), at(&self.ys, g.bottom() + 1e-6 * 2.0));
+        // x1, y1: one past the last line within the box.
+        let inside = |v: &[f64], i: usize, lo: f64, hi: f64| v[i] > lo + 1e-6 && v[i] < hi - 1e-6;
+        for j in y0..y1 {
+            if !inside(&self.ys, j, g.y, g.bottom()) {
+                continue;
+            }
+            for i in x0..x1.saturating_sub(1) {
+                self.h_block[j * (nx - 1) + i] = true;
+            }
+        }
+        for i in x0..x1 {
+            if !inside(&self.xs, i, g.x, g.right()) {
+                continue;
+            }
+            for j in y0..y1.saturating_sub(1) {
+                self.v_block[i * (ny - 1) + j] = true;
+            }
+        }
+    }
+
+    /// Counts an earlier route's segment a–b on the edges that cross it.
+    fn cross(&mut self, a: Point, b: Point) {
+        let (nx, ny) = (self.xs.len(), self.ys.len());
+        if (a.y - b.y).abs() < 1e-9 {
+            // Horizontal: the vertical edges on columns strictly within it that
+            // reach across its row.
+            let (x0, x1) = (a.x.min(b.x), a.x.max(b.x));
+            let y = a.y;
+            let j = self.ys.partition_point(|&v| v < y);
+            if j == 0 || j >= ny {
+                return;
+            }
+            // The edge from ys[j-1] to ys[j] holds y (or ends on it).
+            let i0 = self.xs.partition_point(|&v| v <= x0 + 1e-6);
+            let i1 = self.xs.partition_point(|&v| v < x1 - 1e-6);
+            for i in i0..i1 {
+                let c = &mut self.v_cross[i * (ny - 1) + j - 1];
+                *c = c.saturating_add(1);
+            }
+        } else if (a.x - b.x).abs() < 1e-9 {
+            let (y0, y1) = (a.y.min(b.y), a.y.max(b.y));
+            let x = a.x;
+            let i = self.xs.partition_point(|&v| v < x);
+            if i == 0 || i >= nx {
+                return;
+            }
+            let j0 = self.ys.partition_point(|&v| v <= y0 + 1e-6);
+            let j1 = self.ys.partition_point(|&v| v < y1 - 1e-6);
+            for j in j0..j1 {
+                let c = &mut self.h_cross[j * (nx - 1) + i - 1];
+                *c = c.saturating_add(1);
+            }
+        }
+    }
+
+    /// The node at `p`, if `p` lies on one.
+    fn node(&self, p: Point) -> Option<usize> {
+        Some(index(&self.ys, p.y)? * self.xs.len() + index(&self.xs, p.x)?)
+    }
+
+    fn point(&self, node: usize) -> Point {
+        let nx = self.xs.len();
+        Point {
+            x: self.xs[node % nx],
+            y: self.ys[node / nx],
+        }
+    }
+
+    /// The node one step from `node` heading `d`, with what that step costs beyond
+    /// its length (for crossing earlier routes, or crowding a full channel), if
+    /// that edge is open.
+    fn step(&self, node: usize, d: Dir, len: impl Fn(usize) -> f64) -> Option<(usize, f64)> {
+        let (nx, ny) = (self.xs.len(), self.ys.len());
+        let (i, j) = (node % nx, node / nx);
+        let (edge, next, horizontal) = match d {
+            0 if i + 1 < nx => (j * (nx - 1) + i, node + 1, true),
+            2 if i > 0 => (j * (nx - 1) + i - 1, node - 1, true),
+            1 if j + 1 < ny => (i * (ny - 1) + j, node + nx, false),
+            3 if j > 0 => (i * (ny - 1) + j - 1, node - nx, false),
+            _ => return None,
+        };
+        let (block, cross, channel) = if horizontal {
+            (&self.h_block, &self.h_cross, &self.h_channel)
+        } else {
+            (&self.v_block, &self.v_cross, &self.v_channel)
+        };
+        if block[edge] {
+            return None;
+        }
+        let l = len(next);
+        let crowded = match self.channels.get(channel[edge] as usize) {
+            Some(&(room, used)) if used >= room => CROWDING * l,
+            _ => 0.0,
+        };
+        Some((next, l + CROSSING * cross[edge] as f64 + crowded))
+    }
+
+    /// The cheapest route from one of `starts` to one of `targets`.
+    fn search(&self, s: &mut Scratch, starts: &[Port], targets: &[Port]) -> Option<Found> {
+        let goals: Vec<(usize, Point, Option<Dir>, usize)> = targets
+            .iter()
+            .enumerate()
+            .filter_map(|(k, t)| Some((self.node(t.at)?, t.at, t.dir, k)))
+            .collect();
+        if goals.is_empty() {
+            return None;
+        }
+        let h = |p: Point, d: Dir| -> f32 {
+            goals
+                .iter()
+                .map(|&(_, t, a, _)| {
+                    (t.x - p.x).abs() + (t.y - p.y).abs() + BEND * bends(d, p, t, a) as f64
+                })
+                .fold(f64::INFINITY, f64::min) as f32
+        };
+        let nodes = self.xs.len() * self.ys.len();
+        let greed = if nodes <= EXACT_NODES { 1.0 } else { GREED };
+        s.begin(nodes * 4);
+        let mut seq = 0u32;
+        for p in starts {
+            let Some(node) = self.node(p.at) else {
+                continue;
+            };
+            for d in 0..4 {
+                if p.dir.is_some_and(|pd| pd != d) {
+                    continue;
+                }
+                let st = node * 4 + d as usize;
+                if s.open(st, p.cost as f32, u32::MAX) {
+                    s.heap.push(Open {
+                        f: p.cost as f32 + greed * h(p.at, d),
+                        g: p.cost as f32,
+                        seq,
+                        state: st as u32,
+                    });
+                    seq += 1;
+                }
+            }
+        }
+        while let Some(open) = s.heap.pop() {
+            let st = open.state as usize;
+            if open.g > s.states[st].g {
+                continue;
+            }
+            let (node, d) = (st / 4, (st % 4) as Dir);
+            if let Some(&(.., k)) = goals
+                .iter()
+                .find(|&&(n, _, a, _)| n == node && a.is_none_or(|a| a == d))
+            {
+                return Some(self.trace(s, st, starts, k, open.g as f64));
+            }
+            let here = self.point(node);
+            let len = |next: usize| {
+                let there = self.point(next);
+                (there.x - here.x).abs() + (there.y - here.y).abs()
+            };
+            // On, or turning and moving on: a turn happens at a node on the way
+            // out of it, so a state is only ever a node reached.
+            for (nd, turn) in [(d, 0.0), ((d + 1) % 4, BEND), ((d + 3) % 4, BEND)] {
+                let Some((next, cost)) = self.step(node, nd, len) else {
+                    continue;
+                };
+                let g = open.g + (cost + turn) as f32;
+                let p = self.point(next);
+                let ns = next * 4 + nd as usize;
+                if s.open(ns, g, st as u32) {
+                    s.heap.push(Open {
+                        f: g + greed * h(p, nd),
+                        g,
+                        seq,
+                        state: ns as u32,
+                    });
+                    seq += 1;
+                }
+                // A target reached across its heading: the last turn is onto its
+                // stub, at the target itself.
+                for &(n, _, a, _) in &goals {
+                    let Some(a) = a else { continue };
+                    if n != next || a == nd || a == (nd + 2) % 4 {
+                        continue;
+                    }
+                    let (gs, ga) = (next * 4 + a as usize, g + BEND as f32);
+                    if s.open(gs, ga, ns as u32) {
+                        s.heap.push(Open {
+                            f: ga,
+                            g: ga,
+                            seq,
+                            state: gs as u32,
+                        });
+                        seq += 1;
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// The corners of the route ending in state `st`, at target `target`.
+    fn trace(
+        &self,
+        s: &Scratch,
+        mut st: usize,
+        starts: &[Port],
+        target: usize,
+        cost: f64,
+    ) -> Found {
+        let mut nodes = Vec::new();
+        loop {
+            let node = st / 4;
+            if nodes.last() != Some(&node) {
+                nodes.push(node);
+            }
+            let parent = s.states[st].parent;
+            if parent == u32::MAX {
+                break;
+            }
+            st = parent as usize;
+        }
+        nodes.reverse();
+        // `st` is now the first state: the start port at its node with its heading.
+        let (node, d) = (st / 4, (st % 4) as Dir);
+        let start = starts
+            .iter()
+            .position(|p| self.node(p.at) == Some(node) && p.dir.is_none_or(|pd| pd == d))
+            .unwrap_or(0);
+        let mut points: Vec<Point> = nodes.iter().map(|&n| self.point(n)).collect();
+        simplify(&mut points);
+        Found {
+            points,
+            start,
+            target,
+            cost,
+        }
+    }
+}
+
+/// The search's memory of states, reused from search to search: a state's entry is
+/// valid only when its stamp is the current search's.
+#[derive(Default)]
+struct Scratch {
+    states: Vec<State>,
+    current: u32,
+    heap: BinaryHeap<Open>,
+}
+
+#[derive(Clone, Copy, Default)]
+struct State {
+    g: f32,
+    parent: u32,
+    stamp: u32,
+}
+
+impl Scratch {
+    /// Readies for a search over `n` states.
+    fn begin(&mut self, n: usize) {
+        if self.states.len() < n {
+            self.states.resize(n, State::default());
+        }
+        self.current = self.current.wrapping_add(1);
+        if self.current == 0 {
+            self.states.fill(State::default());
+            self.current = 1;
+        }
+        self.heap.clear();
+    }
+
+    /// Records state `st` reached at cost `g` from `parent`, unless it was reached
+    /// as cheaply before; true when recorded.
+    fn open(&mut self, st: usize, g: f32, parent: u32) -> bool {
+        let e = &mut self.states[st];
+        if e.stamp == self.current && e.g <= g {
+            return false;
+        }
+        *e = State {
+            g,
+            parent,
+            stamp: self.current,
+        };
+        true
+    }
+}
+
+/// Drops repeated points and the middle of three collinear points.
+pub(crate) fn simplify(points: &mut Vec<Point>) {
+    points.dedup_by(|a, b| (a.x - b.x).abs() < 1e-9 && (a.y - b.y).abs() < 1e-9);
+    let mut i = 1;
+    while i + 1 < points.len() {
+        let (a, b, c) = (points[i - 1], points[i], points[i + 1]);
+        let straight = ((a.x - b.x).abs() < 1e-9 && (b.x - c.x).abs() < 1e-9)
+            || ((a.y - b.y).abs() < 1e-9 && (b.y - c.y).abs() < 1e-9);
+        if straight {
+            points.remove(i);
+        } else {
+            i += 1;
+        }
+    }
+}
+
+/// `r` grown by `m` on every side.
+pub(crate) fn grow(r: Rect, m: f64) -> Rect {
+    Rect::new(r.x - m, r.y - m, r.w + 2.0 * m, r.h + 2.0 * m)
+}
+
+/// The index of `c` among the sorted lines `v`, if it is one of them.
+fn index(v: &[f64], c: f64) -> Option<usize> {
+    let i = v.partition_point(|&x| x < c - 1e-6);
+    (i < v.len() && (v[i] - c).abs() < 1e-6).then_some(i)
+}
+
+/// The fewest bends of any orthogonal route from `p` heading `d` to `t`, arriving
+/// with heading `a` (any, for `None`), on an empty plane.
+fn bends(d: Dir, p: Point, t: Point, a: Option<Dir>) -> u32 {
+    // Turn the picture so that the route heads east.
+    let (x, y) = (t.x - p.x, t.y - p.y);
+    let (vx, vy) = match d {
+        0 => (x, y),
+        1 => (y, -x),
+        2 => (-x, -y),
+        _ => (-y, x),
+    };
+    let eps = 1e-6;
+    let (ahead, behind) = (vx > eps, vx < -eps);
+    let level = vy.abs() <= eps;
+    match a.map(|a| (a + 4 - d) % 4) {
+        None => {
+            if level && !behind {
+                0
+            } else if !behind {
+                1
+            } else {
+                2
+            }
+        }
+        // Arriving heading east too.
+        Some(0) => {
+            if level && !behind {
+                0
+            } else if ahead {
+                2
+            } else {
+                4
+            }
+        }
+        // Arriving heading west: come back from beyond.
+        Some(2) => {
+            if level {
+                4
+            } else {
+                2
+            }
+        }
+        // Arriving heading south (1) or north (3): one bend when the target is
+        // ahead and on the side the route arrives from.
+        Some(s) => {
+            let beyond = if s == 1 { vy > eps } else { vy < -eps };
+            if beyond && !behind {
+                1
+            } else {
+                3
+            }
+        }
+    }
+}
+
+/// An open search state, ordered for the heap: lowest estimate first, then the one
+/// furthest along (so equal routes are followed to the end, not all begun), then
+/// the earliest pushed (so the search is deterministic).
+struct Open {
+    f: f32,
+    g: f32,
+    seq: u32,
+    state: u32,
+}
+
+impl PartialEq for Open {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Open {}
+impl PartialOrd for Open {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Open {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other
+            .f
+            .total_cmp(&self.f)
+            .then(self.g.total_cmp(&other.g))
+            .then(other.seq.cmp(&self.seq))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(x: f64, y: f64) -> Point {
+        Point { x, y }
+    }
+
+    #[test]
+    fn bend_counts() {
+        // Heading east, target ahead on the line.
+        assert_eq!(bends(0, p(0.0, 0.0), p(10.0, 0.0), None), 0);
+        assert_eq!(bends(0, p(0.0, 0.0), p(10.0, 5.0), None), 1);
+        assert_eq!(bends(0, p(0.0, 0.0), p(-10.0, 5.0), None), 2);
+        // Into the top of a target below and ahead.
+        assert_eq!(bends(0, p(0.0, 0.0), p(10.0, 5.0), Some(1)), 1);
+        assert_eq!(bends(0, p(0.0, 0.0), p(10.0, -5.0), Some(1)), 3);
+        // Heading south, into a left side (arriving east) further down and right.
+        assert_eq!(bends(1, p(0.0, 0.0), p(10.0, 20.0), Some(0)), 1);
+        assert_eq!(bends(1, p(0.0, 0.0), p(-10.0, 20.0), Some(0)), 3);
+        assert_eq!(bends(0, p(0.0, 0.0), p(10.0, 20.0), Some(0)), 2);
+        assert_eq!(bends(0, p(0.0, 0.0), p(10.0, 20.0), Some(2)), 2);
+    }
+
+    fn port(x: f64, y: f64, dir: Dir) -> Port {
+        Port {
+            at: p(x, y),
+            dir: Some(dir),
+            side: None,
+            offset: 0.0,
+            cost: 0.0,
+        }
+    }
+
+    #[test]
+    fn a_route_goes_around_a_wall() {
+        let wall = [Rect::new(40.0, -50.0, 20.0, 100.0)];
+        let mut router = Router::new(&wall, Rect::new(0.0, 0.0, 100.0, 0.0));
+        let (start, target) = (port(0.0, 0.0, 0), port(100.0, 0.0, 0));
+        let found = router.route(&[start], &[target], &[]).unwrap();
+        assert_eq!(found.points.len(), 6, "{:?}", found.points);
+        for q in &found.points {
+            assert!(q.y.abs() >= 50.0 + CLEARANCE - 1e-9 || q.y == 0.0, "{q:?}");
+        }
+        // Lifting the wall lets the route run straight.
+        let found = router.route(&[start], &[target], &[0]).unwrap();
+        assert_eq!(found.points, vec![p(0.0, 0.0), p(100.0, 0.0)]);
+    }
+
+    #[test]
+    fn a_long_wall_makes_the_window_grow() {
+        // The wall reaches far beyond the first window; the route goes round its end.
+        let wall = [Rect::new(40.0, -1000.0, 20.0, 1500.0)];
+        let mut router = Router::new(&wall, Rect::new(0.0, 0.0, 100.0, 0.0));
+        let found = router
+            .route(&[port(0.0, 0.0, 0)], &[port(100.0, 0.0, 0)], &[])
+            .unwrap();
+        assert!(
+            found.points.iter().any(|q| q.y >= 500.0 + CLEARANCE - 1e-9),
+            "{:?}",
+            found.points
+        );
+    }
+
+    #[test]
+    fn routes_pay_for_crossings() {
+        // A route already runs across the direct way; the detour round it is
+        // cheaper than crossing only when crossing costs more than the detour.
+        let mut router = Router::new(&[], Rect::new(0.0, -100.0, 100.0, 200.0));
+        router.add(&[p(50.0, -20.0), p(50.0, 20.0)]);
+        let found = router
+            .route(&[port(0.0, 0.0, 0)], &[port(100.0, 0.0, 0)], &[])
+            .unwrap();
+        // Going round would cost four bends; crossing once is cheaper.
+        assert_eq!(found.points.len(), 2);
+        assert!((found.cost - (100.0 + CROSSING)).abs() < 1e-3, "{found:?}");
+    }
+}
