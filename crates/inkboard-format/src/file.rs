@@ -340,6 +340,31 @@ fn temp_path(target: &Path) -> PathBuf {
     target.with_file_name(format!(".{name}.{}.{call}.tmp", std::process::id()))
 }
 
+/// Creates a new temporary file beside `target`. Its name may be taken: a process
+/// killed during a save leaves its temporary file behind, and pids come round again
+/// (every 32,768 processes on many Linux systems), so a later process can meet a
+/// leftover with the very name it would use. A taken name is skipped for the next;
+/// the leftover is not removed, since only its pid says it is stale.
+fn create_temp(shown: &Path, target: &Path) -> Result<(File, Temp), FormatError> {
+    let mut taken = 0;
+    loop {
+        let path = temp_path(target);
+        match OpenOptions::new().write(true).create_new(true).open(&path) {
+            Ok(file) => {
+                return Ok((
+                    file,
+                    Temp {
+                        path,
+                        placed: false,
+                    },
+                ))
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && taken < 64 => taken += 1,
+            Err(e) => return Err(FormatError::io("write a temporary file for", shown, e)),
+        }
+    }
+}
+
 /// The folder a file is in ("." for a bare file name).
 fn folder(path: &Path) -> &Path {
     match path.parent() {
@@ -356,15 +381,7 @@ fn write_atomic(
     bytes: &[u8],
     mode: Mode,
 ) -> Result<Saved, FormatError> {
-    let mut temp = Temp {
-        path: temp_path(target),
-        placed: false,
-    };
-    let mut file = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&temp.path)
-        .map_err(|e| FormatError::io("write a temporary file for", shown, e))?;
+    let (mut file, mut temp) = create_temp(shown, target)?;
     file.write_all(bytes)
         .and_then(|_| file.sync_all())
         .map_err(|e| FormatError::io("write a temporary file for", shown, e))?;

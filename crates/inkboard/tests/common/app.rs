@@ -197,6 +197,18 @@ impl App {
         )
     }
 
+    /// Kills the application with SIGKILL, as a crash would (nothing saved, the
+    /// discovery file left behind), and reaps it, so that its pid names no process
+    /// (a zombie would still pass for alive); gives back its folders like `stop`.
+    pub fn crash(mut self) -> (TempDir, PathBuf) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        (
+            std::mem::replace(&mut self.dir, tempfile::tempdir().expect("dir")),
+            self.runtime.clone(),
+        )
+    }
+
     /// Waits until `check` holds for the board file's JSON (autosave is not instant).
     pub fn file_until(&self, what: &str, check: impl Fn(&Value) -> bool) -> Value {
         wait_for_file(&self.board, what, check)
