@@ -82,6 +82,21 @@ pub async fn serve(
         cache: Arc::new(ViewCache::default()),
     });
 
+    // The first window will ask for the first page: draw it now, while the browser
+    // starts, so that a large board shows sooner.
+    let warm = app.clone();
+    std::thread::Builder::new()
+        .name("first-draw".into())
+        .spawn(move || {
+            let key = warm.boards.displayed();
+            if let Some(entry) = warm.boards.entry(key) {
+                let live = entry.cell.lock();
+                if let Some(page) = live.board.pages().first() {
+                    warm.cache.view(key, page.id, &live.board);
+                }
+            }
+        })?;
+
     let info = AppInfo {
         pid: std::process::id(),
         port,

@@ -6,11 +6,15 @@ import { layers, svgEl, boundsOf } from './canvas.js';
 
 /** Marks objects briefly with a soft glow so the person notices an agent's change. */
 export function flash(ids) {
-  let shown = 0;
+  // Measure everything first, then add the marks: measuring a connector lays the
+  // page out, and doing it between insertions would lay it out once per object.
+  const boxes = [];
   for (const id of ids) {
+    if (boxes.length > 200) break;
     const b = boundsOf(id);
-    if (!b || shown > 200) continue;
-    shown++;
+    if (b) boxes.push([id, b]);
+  }
+  for (const [id, b] of boxes) {
     const pad = 6;
     const r = svgEl('rect', {
       class: 'agent-flash', x: b.x - pad, y: b.y - pad, width: b.w + 2 * pad, height: b.h + 2 * pad,

@@ -1,0 +1,274 @@
+// bench.mjs: browser benchmarks of the editor, in headless Chromium.
+//
+//   node tests/browser/bench.mjs          (INKBOARD_BIN picks the binary; default:
+//                                          target/release/inkboard if built, else debug)
+//
+// (a) agent batch → screen: a 200-operation MCP `batch` sent by a real MCP client,
+//     from just before `tools/call` is written to the frame in which the page has
+//     all 200 new objects (MutationObserver, then the next animation frame). The
+//     page's clock and node's are both epoch-based (timeOrigin + now); their offset
+//     is measured by round trips and removed. Median of RUNS; Ctrl+Z between runs.
+// (b) pan and zoom on a 2,000-object board, all of it in view: requestAnimationFrame
+//     deltas while the page's own pan/zoom code (window.inkboard.perf) moves the
+//     view once per frame, and while real mouse-wheel events are sent. ms/frame.
+// (c) opening a 10,000-object board: navigation start to the first full scene
+//     drawn (window.inkboard.ready), median of 3, with the page's own breakdown.
+
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import os from 'node:os';
+
+if (!process.env.INKBOARD_BIN) {
+  const release = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../target/release/inkboard');
+  if (existsSync(release)) process.env.INKBOARD_BIN = release;
+}
+const { BIN, startApp, launch, newContext, openPage, tempDir, writeBoard, Mcp, until } = await import('./lib.mjs');
+
+const RUNS = Number(process.env.RUNS ?? 7);
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+};
+const f1 = (x) => x.toFixed(1);
+
+const GEOMS = ['rect', 'rounded', 'ellipse', 'diamond', 'hexagon', 'note', 'cylinder', 'parallelogram'];
+
+/** n objects: a grid of shapes with text, a quarter of them connectors between neighbours. */
+function board(n) {
+  const shapes = Math.ceil((n * 3) / 4);
+  const cols = Math.ceil(Math.sqrt(shapes * 1.6));
+  const objects = [];
+  let id = 1;
+  for (let i = 0; i < shapes; i++) {
+    objects.push({
+      id: `s${id++}`, type: 'shape', geom: GEOMS[i % GEOMS.length],
+      x: (i % cols) * 200, y: Math.floor(i / cols) * 140, w: 140, h: 80,
+      text: `Item ${i + 1}`,
+      ...(i % 5 === 0 ? { fill: 'yellow' } : {}),
+    });
+  }
+  for (let i = 0; objects.length < n; i++) {
+    const a = i % shapes;
+    const b = (a + 1) % cols === 0 ? a + cols : a + 1; // right neighbour, else the one below
+    objects.push({ id: `c${id++}`, type: 'connector', from: `s${a + 1}`, to: `s${Math.min(b, shapes - 1) + 1}` });
+  }
+  return objects;
+}
+
+/** Offset to add to a node epoch time to get the page's epoch clock (ms), and its error. */
+async function clockOffset(page) {
+  let best = null;
+  for (let i = 0; i < 15; i++) {
+    const t1 = performance.timeOrigin + performance.now();
+    const tp = await page.evaluate(() => performance.timeOrigin + performance.now());
+    const t2 = performance.timeOrigin + performance.now();
+    if (!best || t2 - t1 < best.rtt) best = { rtt: t2 - t1, offset: tp - (t1 + t2) / 2 };
+  }
+  return best;
+}
+
+async function agentBatch(browser) {
+  const dir = tempDir();
+  const file = path.join(dir, 'batch.inkboard');
+  writeBoard(file, [{ objects: board(40) }]);
+  const app = await startApp(file, { dir });
+  try {
+    const context = await newContext(browser);
+    // Note when each WebSocket message arrives (before the page's own listener runs).
+    await context.addInitScript(() => {
+      const Native = window.WebSocket;
+      window.WebSocket = class extends Native {
+        constructor(...args) {
+          super(...args);
+          this.addEventListener('message', (e) => {
+            if (e.data.length > 20000) window.benchMessageAt = performance.timeOrigin + performance.now();
+          });
+        }
+      };
+    });
+    const page = await openPage(context, app);
+    const mcp = await Mcp.start(app);
+    const base = (await page.evaluate(() => Object.keys(window.inkboard.objects()).length));
+    const ops = [];
+    for (let i = 0; i < 150; i++) {
+      ops.push({ tool: 'add_shape', args: { x: (i % 15) * 180, y: 2000 + Math.floor(i / 15) * 120, w: 140, h: 70, text: `Agent ${i + 1}`, geom: GEOMS[i % GEOMS.length] } });
+    }
+    for (let i = 0; i < 50; i++) ops.push({ tool: 'add_connector', args: { from: `$${i * 2}.id`, to: `$${i * 2 + 1}.id` } });
+    const rows = [];
+    for (let run = 0; run < RUNS + 1; run++) {
+      const { offset, rtt } = await clockOffset(page);
+      // Watch for the 200th new object, then for the frame that shows it.
+      await page.evaluate((target) => {
+        const layer = document.querySelector('[data-testid="board-svg"] g.objects');
+        window.benchSeen = new Promise((resolve) => {
+          const done = () => {
+            const dom = performance.timeOrigin + performance.now();
+            requestAnimationFrame(() => resolve({ dom, message: window.benchMessageAt, frame: performance.timeOrigin + performance.now() }));
+          };
+          const obs = new MutationObserver(() => {
+            if (layer.childElementCount >= target) {
+              obs.disconnect();
+              done();
+            }
+          });
+          obs.observe(layer, { childList: true });
+        });
+      }, base + 200);
+      const t0 = performance.timeOrigin + performance.now();
+      const reply = mcp.call('batch', { operations: ops }).then(() => performance.timeOrigin + performance.now());
+      const seen = await page.evaluate(() => window.benchSeen);
+      const tReply = await reply;
+      const start = t0 + offset;
+      if (run > 0) { // the first run warms up
+        rows.push({ message: seen.message - start, dom: seen.dom - start, frame: seen.frame - start, reply: tReply - t0, clock: rtt / 2 });
+      }
+      await page.keyboard.press('Control+z');
+      await until(async () => (await page.evaluate(() => document.querySelector('[data-testid="board-svg"] g.objects').childElementCount)) === base, { what: 'the undo' });
+      // Let the agent highlight of this run fade out (2.6 s), so each run starts calm.
+      await new Promise((r) => setTimeout(r, 3000));
+    }
+    await mcp.close();
+    return rows;
+  } finally {
+    await app.stop();
+  }
+}
+
+async function panZoom(browser) {
+  const dir = tempDir();
+  const file = path.join(dir, 'pan.inkboard');
+  writeBoard(file, [{ objects: board(2000) }]);
+  const app = await startApp(file, { dir });
+  try {
+    const page = await openPage(await newContext(browser), app);
+    const count = await page.evaluate(() => Object.keys(window.inkboard.objects()).length);
+    const out = { count };
+    const rest = () => new Promise((r) => setTimeout(r, 400));
+    await page.evaluate(() => window.inkboard.fit());
+    out.zoom = await page.evaluate(() => window.inkboard.view().zoom);
+    await rest();
+    out.pan = await page.evaluate(() => window.inkboard.perf.panFrames(240, 9, 4));
+    await rest();
+    await page.evaluate(() => window.inkboard.fit());
+    out.zoomFrames = await page.evaluate(() => window.inkboard.perf.zoomFrames(240));
+    await rest();
+    // Real wheel events (wheel pans; Ctrl+wheel zooms), one per frame, timed in the page.
+    await page.evaluate(() => window.inkboard.fit());
+    const box = await page.getByTestId('canvas').boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    const wheel = async (n, ctrl) => {
+      await page.evaluate(() => {
+        window.benchFrames = [];
+        let last = null;
+        const tick = (now) => {
+          if (last !== null) window.benchFrames.push(now - last);
+          last = now;
+          if (!window.benchStop) requestAnimationFrame(tick);
+        };
+        window.benchStop = false;
+        requestAnimationFrame(tick);
+      });
+      if (ctrl) await page.keyboard.down('Control');
+      for (let i = 0; i < n; i++) {
+        await page.mouse.wheel(ctrl ? 0 : 12, ctrl ? (i < n / 2 ? -10 : 10) : 8);
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+      }
+      if (ctrl) await page.keyboard.up('Control');
+      return page.evaluate(() => {
+        window.benchStop = true;
+        return window.benchFrames;
+      });
+    };
+    out.wheelPan = await wheel(120, false);
+    await rest();
+    out.wheelZoom = await wheel(120, true);
+    return out;
+  } finally {
+    await app.stop();
+  }
+}
+
+async function openBig(browser) {
+  const dir = tempDir();
+  const file = path.join(dir, 'big.inkboard');
+  writeBoard(file, [{ objects: board(10000) }]);
+  const app = await startApp(file, { dir });
+  try {
+    const context = await newContext(browser);
+    // Sign in once, so the measured loads have no redirect.
+    const first = await openPage(context, app);
+    await first.close();
+    await context.addInitScript(() => {
+      let value;
+      Object.defineProperty(window, 'inkboard', {
+        configurable: true,
+        get: () => value,
+        set: (v) => {
+          value = v;
+          v.ready.then(() => {
+            window.benchReadyAt = performance.now();
+          });
+        },
+      });
+    });
+    const rows = [];
+    for (let i = 0; i < 3; i++) {
+      const page = await context.newPage();
+      await page.goto(`${app.origin}/`);
+      await page.waitForFunction(() => window.benchReadyAt !== undefined, null, { timeout: 120000 });
+      rows.push(await page.evaluate(() => {
+        const nav = performance.getEntriesByType('navigation')[0];
+        return {
+          ready: window.benchReadyAt,
+          html: nav.responseEnd,
+          objects: window.inkboard.perf.timings().objects,
+          ...window.inkboard.perf.timings(),
+        };
+      }));
+      await page.close();
+    }
+    return rows;
+  } finally {
+    await app.stop();
+  }
+}
+
+const browser = await launch();
+try {
+  console.log(`inkboard browser benchmarks: ${BIN}`);
+  console.log(`machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? '?'}; Chromium ${browser.version()} headless; node ${process.version}\n`);
+
+  const a = await agentBatch(browser);
+  const b = await panZoom(browser);
+  const c = await openBig(browser);
+
+  const table = [
+    ['benchmark', 'median', 'p95 / range', 'note'],
+    ['(a) 200-op MCP batch → on screen (frame)', `${f1(median(a.map((r) => r.frame)))} ms`,
+      `${f1(Math.min(...a.map((r) => r.frame)))}–${f1(Math.max(...a.map((r) => r.frame)))} ms`,
+      `target ≤ 50 ms; ${a.length} runs; clock error ≤ ${f1(Math.max(...a.map((r) => r.clock)))} ms`],
+    ['    … scene message received by the page', `${f1(median(a.map((r) => r.message)))} ms`, '', ''],
+    ['    … in the DOM', `${f1(median(a.map((r) => r.dom)))} ms`, '', ''],
+    ['    … MCP reply back in the client', `${f1(median(a.map((r) => r.reply)))} ms`, '', ''],
+    [`(b) pan, ${b.count} objects, page code`, `${f1(median(b.pan))} ms/frame`, `p95 ${f1(pct(b.pan, 95))} ms`, `zoom ${b.zoom.toFixed(2)} (fit: all in view), ${b.pan.length} frames`],
+    [`    zoom in/out, page code`, `${f1(median(b.zoomFrames))} ms/frame`, `p95 ${f1(pct(b.zoomFrames, 95))} ms`, `${b.zoomFrames.length} frames`],
+    [`    pan, mouse wheel`, `${f1(median(b.wheelPan))} ms/frame`, `p95 ${f1(pct(b.wheelPan, 95))} ms`, `${b.wheelPan.length} frames`],
+    [`    zoom, Ctrl+wheel`, `${f1(median(b.wheelZoom))} ms/frame`, `p95 ${f1(pct(b.wheelZoom, 95))} ms`, `${b.wheelZoom.length} frames`],
+    [`(c) open ${c[0].objects} objects → first full scene`, `${f1(median(c.map((r) => r.ready)))} ms`,
+      c.map((r) => f1(r.ready)).join(', '),
+      `from navigation start; page part: parse ${f1(median(c.map((r) => r.parse)))}, place ${f1(median(c.map((r) => r.place)))}, fit ${f1(median(c.map((r) => r.fit)))}, to frame ${f1(median(c.map((r) => r.frame)))} ms`],
+  ];
+  const widths = table[0].map((_, i) => Math.max(...table.map((r) => r[i].length)));
+  for (const [i, row] of table.entries()) {
+    console.log(row.map((cell, j) => cell.padEnd(widths[j])).join(' | ').trimEnd());
+    if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('-|-'));
+  }
+} finally {
+  await browser.close();
+}

@@ -1,0 +1,217 @@
+// lib.mjs: what the browser tests and benchmarks share. Starts `inkboard open` on a
+// board file with a private runtime folder, opens signed-in pages in headless
+// Chromium (/usr/bin/chromium, driven by playwright-core), and speaks MCP to
+// `inkboard mcp` over stdio (newline-delimited JSON-RPC), like an agent would.
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const BIN = path.resolve(ROOT, process.env.INKBOARD_BIN ?? 'target/debug/inkboard');
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+export const GOLDEN = path.join(ROOT, 'crates/inkboard-format/tests/golden/v1.inkboard');
+
+/** A fresh temporary folder (removed by `App.stop`, or by the caller). */
+export function tempDir(prefix = 'inkboard-browser-') {
+  return mkdtempSync(path.join(tmpdir(), prefix));
+}
+
+/** Waits until `fn()` answers something truthy (polling), or throws after `ms`. */
+export async function until(fn, { ms = 10000, every = 25, what = 'a condition' } = {}) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, every));
+  }
+}
+
+/** Writes a board file (format v1) holding `pages`: [{name, objects: [...]}]. */
+export function writeBoard(file, pages, { title = 'Test board' } = {}) {
+  let next = 1;
+  for (const p of pages) {
+    for (const o of p.objects) next = Math.max(next, Number(String(o.id).slice(1)) + 1);
+  }
+  const doc = {
+    format: 'inkboard',
+    version: 1,
+    title,
+    revision: 1,
+    next_id: next,
+    pages: pages.map((p, i) => ({ id: `p${i + 1}`, name: p.name ?? `Page ${i + 1}`, objects: p.objects })),
+  };
+  writeFileSync(file, JSON.stringify(doc, null, 2));
+}
+
+/** The objects of page `n` (from 1) as saved in a board file. */
+export function savedObjects(file, n = 1) {
+  return JSON.parse(readFileSync(file, 'utf8')).pages[n - 1].objects;
+}
+
+/**
+ * `inkboard open --no-browser --port 0 FILE`, in its own runtime folder. Answers
+ * {url, origin, dir, env, file, stop}: `url` is the one-time sign-in address,
+ * `env` the environment that makes `inkboard mcp`/`call` talk to this app.
+ */
+export async function startApp(file, { dir = tempDir() } = {}) {
+  const env = { ...process.env, INKBOARD_RUNTIME_DIR: path.join(dir, 'runtime') };
+  const proc = spawn(BIN, ['open', '--no-browser', '--port', '0', file], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  proc.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  const exited = new Promise((resolve) => proc.once('exit', resolve));
+  const url = await new Promise((resolve, reject) => {
+    const lines = createInterface({ input: proc.stdout });
+    lines.once('line', resolve);
+    proc.once('error', reject);
+    exited.then((code) => reject(new Error(`inkboard open exited (${code}) before printing its address: ${stderr}`)));
+  });
+  const origin = new URL(url).origin;
+  return {
+    url,
+    origin,
+    dir,
+    env,
+    file,
+    proc,
+    stderr: () => stderr,
+    async stop() {
+      if (proc.exitCode === null && proc.signalCode === null) {
+        proc.kill('SIGTERM');
+        const timer = setTimeout(() => proc.kill('SIGKILL'), 3000);
+        await exited;
+        clearTimeout(timer);
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Headless Chromium from the system (no browser download). */
+export function launch() {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--font-render-hinting=none'],
+  });
+}
+
+/** A browser context of a fixed size (so views and screenshots are repeatable). */
+export function newContext(browser) {
+  return browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
+}
+
+const signedIn = new WeakSet();
+
+/**
+ * A page of `context` showing the app's board, after its first full scene is drawn.
+ * The first page of a context trades the one-time code for the cookie.
+ */
+export async function openPage(context, app) {
+  const page = await context.newPage();
+  const log = [];
+  page.on('pageerror', (err) => {
+    log.push(`page error: ${err.message}`);
+    console.error(`page error: ${err.message}`);
+  });
+  page.on('console', (m) => log.push(`console.${m.type()}: ${m.text()}`));
+  page.on('requestfailed', (r) => log.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
+  await page.goto(signedIn.has(context) ? `${app.origin}/` : app.url);
+  signedIn.add(context);
+  try {
+    await page.waitForFunction(() => window.inkboard?.ready, null, { timeout: 20000 });
+    await page.evaluate(() => window.inkboard.ready);
+  } catch (err) {
+    const state = await page.evaluate(() => ({ url: location.href, inkboard: !!window.inkboard, body: document.body?.innerHTML.slice(0, 200) })).catch((e) => e.message);
+    throw new Error(`the page did not draw its first scene: ${err.message}\n${JSON.stringify(state)}\n${log.join('\n')}\napp stderr: ${app.stderr()}`);
+  }
+  return page;
+}
+
+/** Ids of the objects drawn in the page (the `<g id>` children of the objects layer). */
+export function drawnIds(page) {
+  return page.evaluate(() => [...document.querySelectorAll('[data-testid="board-svg"] g.objects > g[id]')].map((g) => g.id));
+}
+
+/** The client (screen) point of a board point, from the page's own view. */
+export async function clientOf(page, x, y) {
+  return page.evaluate(([bx, by]) => {
+    const v = window.inkboard.view();
+    const r = document.querySelector('[data-testid="canvas"]').getBoundingClientRect();
+    return { x: r.left + (bx - v.x) * v.zoom, y: r.top + (by - v.y) * v.zoom };
+  }, [x, y]);
+}
+
+/** An MCP client over stdio: `inkboard mcp` with the app's environment. */
+export class Mcp {
+  static async start(app) {
+    const m = new Mcp(app.env);
+    await m.request('initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'inkboard-browser-tests', version: '0' },
+    });
+    m.notify('notifications/initialized');
+    return m;
+  }
+
+  constructor(env) {
+    this.proc = spawn(BIN, ['mcp'], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+    this.nextId = 1;
+    this.pending = new Map();
+    this.exited = new Promise((resolve) => this.proc.once('exit', resolve));
+    createInterface({ input: this.proc.stdout }).on('line', (line) => {
+      const msg = JSON.parse(line); // stdout carries only JSON-RPC
+      const p = this.pending.get(msg.id);
+      if (!p) return;
+      this.pending.delete(msg.id);
+      if (msg.error) p.reject(new Error(`${msg.error.code}: ${msg.error.message}`));
+      else p.resolve(msg.result);
+    });
+    this.exited.then(() => {
+      for (const p of this.pending.values()) p.reject(new Error('inkboard mcp exited'));
+    });
+  }
+
+  request(method, params) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.proc.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    });
+  }
+
+  notify(method, params) {
+    this.proc.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method, ...(params ? { params } : {}) })}\n`);
+  }
+
+  /** `tools/call`: the raw result ({content, structuredContent?, isError}). */
+  callRaw(name, args = {}) {
+    return this.request('tools/call', { name, arguments: args });
+  }
+
+  /** `tools/call` of a JSON tool: its structured answer; a tool error throws. */
+  async call(name, args = {}) {
+    const r = await this.callRaw(name, args);
+    const text = r.content?.find((c) => c.type === 'text')?.text;
+    if (r.isError) throw new Error(`${name}: ${text}`);
+    return r.structuredContent ?? JSON.parse(text);
+  }
+
+  async close() {
+    this.proc.stdin.end();
+    const timer = setTimeout(() => this.proc.kill('SIGTERM'), 3000);
+    await this.exited;
+    clearTimeout(timer);
+  }
+}
