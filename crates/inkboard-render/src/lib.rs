@@ -39,12 +39,12 @@ pub mod text;
 
 pub use check::{check, check_scene, Problem, ProblemKind};
 pub use error::RenderError;
+pub use fonts::font_face_css;
 pub use fonts::fontdb;
 pub use pdf::to_pdf;
 pub use png::{to_png, to_png_scaled, Png, MAX_SCALE};
 pub use resolve::resolve;
 pub use scene::{Item, Part, Scene};
-pub use fonts::font_face_css;
 pub use svg::{item_svg, to_svg, to_svg_with, SvgOptions};
 
 #[doc(no_inline)]

@@ -536,7 +536,7 @@ impl Aim {
     /// temporary file appears, then kill at an even moment of the write's usual
     /// length (and a bit past it).
     fn wait_to_kill(&self, rng: &mut Rng, run: usize, folder: &Folder, pid: u32, started: Instant) {
-        if run % 2 == 0 {
+        if run.is_multiple_of(2) {
             spin_until(started + rng.below(self.life.mul_f64(1.2)));
             return;
         }
