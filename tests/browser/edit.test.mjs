@@ -72,8 +72,12 @@ describe('editing by hand', { timeout: 120000 }, () => {
     const box = await page.locator(`g#${drawn}`).boundingBox();
     near(box.x, a.x, 12, 'screen x');
     near(box.width, b.x - a.x, 16, 'screen width');
-    // The tool hands back to select, with the new shape selected.
-    assert.deepEqual(await page.evaluate(() => window.inkboard.selection()), [drawn]);
+    // The tool hands back to select, with the new shape selected (once the reply,
+    // which follows the drawing, has arrived).
+    await until(async () => {
+      const selected = await page.evaluate(() => window.inkboard.selection());
+      return selected.length === 1 && selected[0] === drawn;
+    }, { what: 'the new shape selected' });
     const saved = await until(() => savedObjects(file).find((o) => o.id === drawn), { what: 'the shape in the file' });
     assert.deepEqual([saved.x, saved.y, saved.w, saved.h], [obj.x, obj.y, obj.w, obj.h]);
   });
