@@ -14,9 +14,9 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use base64::Engine as _;
 use inkboard_core::Actor;
-use inkboard_tools::{Caller, Reply};
+use inkboard_tools::live::reply_to_wire;
+use inkboard_tools::{Caller, Picture, ToolError};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -154,46 +154,30 @@ async fn export(State(app): State<Arc<AppState>>, Query(q): Query<ExportQuery>) 
     let Some(entry) = app.boards.entry(key) else {
         return refuse(StatusCode::NOT_FOUND, "no such board");
     };
+    let Some(picture) = Picture::from_name(&q.format) else {
+        return refuse(StatusCode::BAD_REQUEST, "format must be png, svg or pdf");
+    };
     let result = tokio::task::spawn_blocking(move || {
-        let (board, title) = {
-            let live = entry.cell.lock();
-            (live.board.clone(), live.board.title().to_string())
-        };
+        let board = entry.cell.lock().board.clone();
         let number = q.page.unwrap_or(1).clamp(1, board.pages().len().max(1));
-        let page = board
-            .pages()
-            .get(number - 1)
-            .map(|p| p.id)
-            .ok_or("the board has no page")?;
-        let scene = inkboard_render::resolve(&board, page);
-        let name = format!("{}-page{number}", safe_name(&title));
-        let (bytes, mime, ext) = match q.format.as_str() {
-            "svg" => (
-                inkboard_render::to_svg(&scene, None).into_bytes(),
-                "image/svg+xml",
-                "svg",
-            ),
-            "png" => (
-                inkboard_render::to_png_scaled(&scene, None, 2.0)
-                    .map_err(|_| "the picture could not be drawn")?
-                    .data,
-                "image/png",
-                "png",
-            ),
-            "pdf" => (
-                inkboard_render::to_pdf(&[scene]).map_err(|_| "the PDF could not be made")?,
-                "application/pdf",
-                "pdf",
-            ),
-            _ => return Err("format must be png, svg or pdf"),
-        };
-        Ok((bytes, mime, format!("{name}.{ext}")))
+        let page = board.pages().get(number - 1).map(|p| p.id);
+        let page = page.ok_or_else(|| "the board has no page".to_string())?;
+        // PNG downloads at twice the board's size, for sharp screens.
+        let bytes = picture
+            .draw(&board, &[page], 2.0)
+            .map_err(|e| e.to_string())?;
+        let name = format!(
+            "{}-page{number}.{}",
+            safe_name(board.title()),
+            picture.name()
+        );
+        Ok::<_, String>((bytes, name))
     })
     .await;
     match result {
-        Ok(Ok((bytes, mime, name))) => (
+        Ok(Ok((bytes, name))) => (
             [
-                (header::CONTENT_TYPE, mime.to_string()),
+                (header::CONTENT_TYPE, picture.media_type().to_string()),
                 (
                     header::CONTENT_DISPOSITION,
                     format!("attachment; filename=\"{name}\""),
@@ -202,7 +186,7 @@ async fn export(State(app): State<Arc<AppState>>, Query(q): Query<ExportQuery>) 
             Body::from(bytes),
         )
             .into_response(),
-        Ok(Err(message)) => refuse(StatusCode::BAD_REQUEST, message),
+        Ok(Err(message)) => refuse(StatusCode::BAD_REQUEST, &message),
         Err(_) => refuse(StatusCode::INTERNAL_SERVER_ERROR, "the export stopped"),
     }
 }
@@ -254,14 +238,10 @@ async fn call(
         tokio::task::spawn_blocking(move || engine.call_as(&request.tool, request.args, &caller))
             .await;
     let body = match reply {
-        Ok(Ok(Reply::Json(value))) => json!({"ok": true, "json": value}),
-        Ok(Ok(Reply::Image { png, text })) => json!({
-            "ok": true,
-            "png": base64::engine::general_purpose::STANDARD.encode(png),
-            "text": text,
-        }),
-        Ok(Err(e)) => json!({"ok": false, "error": e.to_string(), "data": e.data()}),
-        Err(e) => json!({"ok": false, "error": format!("the call stopped unexpectedly: {e}")}),
+        Ok(reply) => reply_to_wire(&reply),
+        Err(e) => reply_to_wire(&Err(ToolError::Io(format!(
+            "the call stopped unexpectedly: {e}"
+        )))),
     };
     Json(body).into_response()
 }

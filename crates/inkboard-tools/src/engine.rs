@@ -51,6 +51,17 @@ pub(crate) enum Target {
     Live(Arc<LiveCell>),
 }
 
+impl Target {
+    /// The board's file: the one named, or the live board's (none for a new board
+    /// not yet saved).
+    pub(crate) fn file(&self) -> Option<PathBuf> {
+        match self {
+            Target::File(path) => Some(path.clone()),
+            Target::Live(cell) => cell.lock().path.clone(),
+        }
+    }
+}
+
 /// How many times a call is run again when the file changed under it.
 const ATTEMPTS: usize = 3;
 

@@ -29,4 +29,5 @@ pub use engine::{Engine, Reply};
 pub use error::ToolError;
 pub use live::{Caller, Forward, Host, LiveBoard, LiveCell};
 pub use tool::Hints;
+pub use tools::render::Picture;
 pub use tracking::ChangeLog;

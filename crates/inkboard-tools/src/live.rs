@@ -13,8 +13,9 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use base64::Engine as _;
 use inkboard_core::{Actor, Board, Commit, History};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use crate::discovery::AppInfo;
 use crate::tracking::ChangeLog;
@@ -150,11 +151,48 @@ pub trait Forward: Send + Sync {
 /// the application's working folder is not the caller's.
 pub const PATH_ARGS: [&str; 4] = ["path", "output", "as", "source"];
 
-/// Whether a call belongs to the running application `app`: it names no board (and
-/// is not `create_board` with a path), or it names a board the application has open.
+/// Whether a call belongs to the running application `app`: it names no board, or
+/// it names a board the application has open.
 pub(crate) fn is_live_call(app: &AppInfo, path: Option<&Path>) -> bool {
     match path {
         None => true,
         Some(path) => app.paths.iter().any(|p| p == path),
     }
+}
+
+/// A forwarded call's answer as it travels from the application back to the caller
+/// (`POST /api/call`): `{"ok": true, "json": ...}`, `{"ok": true, "png": base64,
+/// "text": ...}`, or `{"ok": false, "error": ..., "data": ...}`. [`reply_from_wire`]
+/// reads it back; the two are the only places that know this shape.
+pub fn reply_to_wire(reply: &Result<Reply, ToolError>) -> Value {
+    match reply {
+        Ok(Reply::Json(value)) => json!({"ok": true, "json": value}),
+        Ok(Reply::Image { png, text }) => json!({
+            "ok": true,
+            "png": base64::engine::general_purpose::STANDARD.encode(png),
+            "text": text,
+        }),
+        Err(e) => json!({"ok": false, "error": e.to_string(), "data": e.data()}),
+    }
+}
+
+/// The answer [`reply_to_wire`] wrote. A failure keeps its message and structured
+/// data (a failed batch's `{index, error, results}`).
+pub fn reply_from_wire(answer: Value) -> Result<Reply, ToolError> {
+    if answer["ok"] != Value::Bool(true) {
+        let message = answer["error"]
+            .as_str()
+            .unwrap_or("the application could not run the call")
+            .to_string();
+        let data = answer.get("data").filter(|d| !d.is_null()).cloned();
+        return Err(ToolError::Remote { message, data });
+    }
+    if let Some(png) = answer["png"].as_str() {
+        let png = base64::engine::general_purpose::STANDARD
+            .decode(png)
+            .map_err(|e| ToolError::Io(format!("the application's picture is damaged: {e}")))?;
+        let text = answer["text"].as_str().unwrap_or_default().to_string();
+        return Ok(Reply::Image { png, text });
+    }
+    Ok(Reply::Json(answer["json"].clone()))
 }

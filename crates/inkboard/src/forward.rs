@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use base64::Engine as _;
+use inkboard_tools::live::reply_from_wire;
 use inkboard_tools::{AppInfo, Forward, Reply, ToolError};
 use serde_json::{json, Value};
 
@@ -81,23 +81,6 @@ impl Forward for HttpForward {
                 &json!({"tool": tool, "args": args, "client": client}),
             )
             .map_err(ToolError::Io)?;
-        if answer["ok"] != Value::Bool(true) {
-            let message = answer["error"]
-                .as_str()
-                .unwrap_or("the call failed")
-                .to_string();
-            return Err(ToolError::Remote {
-                message,
-                data: answer.get("data").filter(|d| !d.is_null()).cloned(),
-            });
-        }
-        if let Some(png) = answer["png"].as_str() {
-            let png = base64::engine::general_purpose::STANDARD
-                .decode(png)
-                .map_err(|e| ToolError::Io(format!("the application's picture is damaged: {e}")))?;
-            let text = answer["text"].as_str().unwrap_or_default().to_string();
-            return Ok(Reply::Image { png, text });
-        }
-        Ok(Reply::Json(answer["json"].clone()))
+        reply_from_wire(answer)
     }
 }

@@ -456,3 +456,32 @@ async fn a_preview_shows_the_change_and_commits_nothing() {
     assert_eq!(read["page"]["objects"][1]["y"], 0);
     agent.close().await;
 }
+
+#[test]
+fn the_export_menu_downloads_what_the_renderer_draws() {
+    let app = App::start("plan.inkboard");
+    let cookie = format!("Cookie: {}", app.sign_in());
+    for (format, media_type, magic) in [
+        ("png", "image/png", "PNG"),
+        ("svg", "image/svg+xml", "<svg"),
+        ("pdf", "application/pdf", "%PDF"),
+    ] {
+        let answer = app.get(&format!("/export?page=1&format={format}"), &cookie);
+        assert_eq!(answer.status, 200, "{format}: {}", answer.head);
+        assert!(
+            answer.head.contains(&format!("content-type: {media_type}")),
+            "{}",
+            answer.head
+        );
+        assert!(
+            answer
+                .head
+                .contains(&format!("filename=\"plan-page1.{format}\"")),
+            "{}",
+            answer.head
+        );
+        let start: String = answer.body.chars().take(8).collect();
+        assert!(start.contains(magic), "{format}: {start:?}");
+    }
+    assert_eq!(app.get("/export?format=gif", &cookie).status, 400);
+}

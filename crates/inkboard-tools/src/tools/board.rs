@@ -152,10 +152,7 @@ impl Tool for SaveBoard {
 impl BoardTool for SaveBoard {
     fn run(engine: &Engine, caller: &Caller, a: SaveBoardArgs) -> Result<Reply, ToolError> {
         let source = engine.target(a.path.as_deref(), caller)?;
-        let own_path = match &source {
-            Target::File(path) => Some(path.clone()),
-            Target::Live(cell) => cell.lock().path.clone(),
-        };
+        let own_path = source.file();
         let (target, bytes) = match (&a.copy_to, &source) {
             (None, Target::File(path)) => {
                 let bytes = engine.tracked(path, |t| Ok(t.save(path)?.bytes))?;

@@ -179,12 +179,69 @@ impl Tool for Export {
     type Output = ExportOutput;
 }
 
-/// What an output's extension asks for.
-#[derive(Clone, Copy, PartialEq)]
-enum Target {
+/// A picture format the board can be exported to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Picture {
     Svg,
     Png,
     Pdf,
+}
+
+impl Picture {
+    const ALL: [Picture; 3] = [Picture::Svg, Picture::Png, Picture::Pdf];
+
+    /// Its name, which is also its file extension.
+    pub fn name(self) -> &'static str {
+        match self {
+            Picture::Svg => "svg",
+            Picture::Png => "png",
+            Picture::Pdf => "pdf",
+        }
+    }
+
+    /// The format named `name` (`svg`, `png` or `pdf`).
+    pub fn from_name(name: &str) -> Option<Picture> {
+        Picture::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    pub fn media_type(self) -> &'static str {
+        match self {
+            Picture::Svg => "image/svg+xml",
+            Picture::Png => "image/png",
+            Picture::Pdf => "application/pdf",
+        }
+    }
+
+    /// `pages` of `board` in this format, PNG at `scale` pixels per unit: a PDF
+    /// holds every page, an SVG or PNG the first.
+    pub fn draw(self, board: &Board, pages: &[PageId], scale: f64) -> Result<Vec<u8>, ToolError> {
+        let failed = |e: render::RenderError| ToolError::Io(e.to_string());
+        match self {
+            Picture::Pdf => {
+                let scenes: Vec<render::Scene> =
+                    pages.iter().map(|p| render::resolve(board, *p)).collect();
+                render::to_pdf(&scenes).map_err(failed)
+            }
+            Picture::Svg | Picture::Png => {
+                let page = pages
+                    .first()
+                    .ok_or_else(|| ToolError::args("no page to draw"))?;
+                let scene = render::resolve(board, *page);
+                if self == Picture::Svg {
+                    return Ok(render::to_svg(&scene, None).into_bytes());
+                }
+                render::to_png_scaled(&scene, None, scale as f32)
+                    .map(|p| p.data)
+                    .map_err(failed)
+            }
+        }
+    }
+}
+
+/// What an output's extension asks for.
+#[derive(Clone, Copy, PartialEq)]
+enum Target {
+    Picture(Picture),
     Board,
 }
 
@@ -194,14 +251,10 @@ fn target_of(output: &str) -> Result<(Target, &'static str), ToolError> {
         return Ok((Target::Board, &kind.extension()[1..]));
     }
     let lower = output.to_ascii_lowercase();
-    let found = [
-        (".svg", Target::Svg, "svg"),
-        (".png", Target::Png, "png"),
-        (".pdf", Target::Pdf, "pdf"),
-    ]
-    .into_iter()
-    .find(|(ext, _, _)| lower.ends_with(ext));
-    found.map(|(_, t, f)| (t, f)).ok_or_else(|| {
+    let found = Picture::ALL
+        .into_iter()
+        .find(|p| lower.ends_with(&format!(".{}", p.name())));
+    found.map(|p| (Target::Picture(p), p.name())).ok_or_else(|| {
         ToolError::args(format!("'output' {output} has no known extension: end it with .svg, .png, .pdf, .inkboard or .inkboard.json"))
     })
 }
@@ -224,11 +277,7 @@ impl BoardTool for Export {
         let source = engine.target(a.path.as_deref(), caller)?;
         let (target, format) = target_of(&a.output)?;
         let output = crate::engine::absolute(Path::new(&a.output))?;
-        let own_file = match &source {
-            Source::File(path) => Some(path.clone()),
-            Source::Live(cell) => cell.lock().path.clone(),
-        };
-        if own_file.as_ref() == Some(&output) {
+        if source.file().as_ref() == Some(&output) {
             return Err(ToolError::args(
                 "'output' is the board itself: choose another file",
             ));
@@ -247,40 +296,24 @@ impl BoardTool for Export {
         } else {
             vec![page]
         };
-        let draw = |page: PageId| -> Result<Vec<u8>, ToolError> {
-            let scene = render::resolve(&board, page);
-            match target {
-                Target::Svg => Ok(render::to_svg(&scene, None).into_bytes()),
-                Target::Png => render::to_png_scaled(&scene, None, scale as f32)
-                    .map(|p| p.data)
-                    .map_err(|e| ToolError::Io(e.to_string())),
-                _ => Ok(Vec::new()),
-            }
-        };
         let (bytes, outputs) = match target {
             Target::Board => {
                 let _lock = file::FileLock::acquire(&output)?;
                 let saved = file::save_overwrite(&output, &board)?;
                 (saved.bytes, Vec::new())
             }
-            Target::Pdf => {
-                let scenes: Vec<render::Scene> =
-                    pages.iter().map(|p| render::resolve(&board, *p)).collect();
-                let pdf = render::to_pdf(&scenes).map_err(|e| ToolError::Io(e.to_string()))?;
-                (file::write_bytes_atomic(&output, &pdf)?, Vec::new())
-            }
-            Target::Svg | Target::Png if all && pages.len() > 1 => {
+            Target::Picture(p @ (Picture::Svg | Picture::Png)) if pages.len() > 1 => {
                 let mut total = 0;
                 let mut written = Vec::new();
                 for (i, page) in pages.iter().enumerate() {
                     let out = numbered(&output, i + 1);
-                    total += file::write_bytes_atomic(&out, &draw(*page)?)?;
+                    total += file::write_bytes_atomic(&out, &p.draw(&board, &[*page], scale)?)?;
                     written.push(out.display().to_string());
                 }
                 (total, written)
             }
-            Target::Svg | Target::Png => (
-                file::write_bytes_atomic(&output, &draw(pages[0])?)?,
+            Target::Picture(p) => (
+                file::write_bytes_atomic(&output, &p.draw(&board, &pages, scale)?)?,
                 Vec::new(),
             ),
         };
