@@ -13,7 +13,7 @@ use inkboard_format::{file, FormatError};
 use serde_json::{Map, Value};
 
 use crate::args::PageRef;
-use crate::catalog::{find_tool, Run};
+use crate::catalog::{find_tool, Run, ToolDef};
 use crate::discovery::{find_app, other_app};
 use crate::live::{is_live_call, Caller, Forward, Host, LiveCell, PATH_ARGS};
 use crate::tool::Cx;
@@ -95,31 +95,14 @@ impl Engine {
 
     /// Runs the tool `name` with `args` on behalf of `caller`.
     pub fn call_as(&self, name: &str, args: Value, caller: &Caller) -> Result<Reply, ToolError> {
-        let def = find_tool(name).ok_or_else(|| ToolError::UnknownTool(name.to_string()))?;
-        let mut args = match args {
-            Value::Object(map) => map,
-            Value::Null => Map::new(),
-            other => {
-                return Err(ToolError::args(format!(
-                    "{name}: arguments must be a JSON object, got {other}"
-                )))
-            }
-        };
-        def.check_keys(&args)?;
+        let (def, mut args) = parse_call(name, args)?;
         if let Some(reply) = self.forwarded(name, &mut args, caller)? {
             return Ok(reply);
         }
         match def.run {
             Run::Board(run) => run(self, caller, Value::Object(args)),
             Run::Edit(run) => {
-                let path: Option<String> = take(&mut args, "path", name)?;
-                let page: Option<PageRef> = take(&mut args, "page", name)?;
-                if def.page_required && page.is_none() {
-                    return Err(ToolError::args(format!(
-                        "{name}: 'page' is required: give a page number (from 1) or name"
-                    )));
-                }
-                let args = Value::Object(args);
+                let (path, page, args) = split_edit_args(def, args)?;
                 let target = self.target(path.as_deref(), caller)?;
                 self.edit(&target, caller, |tx| {
                     let page = PageRef::resolve_or_first(page.as_ref(), tx.board())?;
@@ -140,20 +123,15 @@ impl Engine {
         args: Value,
         f: impl FnOnce(&Board) -> T,
     ) -> Result<T, ToolError> {
-        let def = find_tool(name).ok_or_else(|| ToolError::UnknownTool(name.to_string()))?;
+        let (def, args) = parse_call(name, args)?;
         let Run::Edit(run) = def.run else {
             return Err(ToolError::NotInBatch(def.name));
         };
-        let mut args = match args {
-            Value::Object(map) => map,
-            _ => Map::new(),
-        };
-        def.check_keys(&args)?;
-        args.remove("path");
-        let page: Option<PageRef> = take(&mut args, "page", name)?;
+        // The board is given: a path in the arguments has no say.
+        let (_, page, args) = split_edit_args(def, args)?;
         let mut tx = Transaction::begin(board);
         let page = PageRef::resolve_or_first(page.as_ref(), tx.board())?;
-        run(&mut Cx { tx: &mut tx, page }, Value::Object(args))?;
+        run(&mut Cx { tx: &mut tx, page }, args)?;
         Ok(f(tx.board()))
     }
 
@@ -298,6 +276,43 @@ impl Engine {
         let mut tracker = self.tracker.lock().unwrap_or_else(|e| e.into_inner());
         tracker.adopt(path, board, saved);
     }
+}
+
+/// The tool named `name` and its arguments as an object, checked for arguments it
+/// does not take.
+fn parse_call(
+    name: &str,
+    args: Value,
+) -> Result<(&'static ToolDef, Map<String, Value>), ToolError> {
+    let def = find_tool(name).ok_or_else(|| ToolError::UnknownTool(name.to_string()))?;
+    let args = match args {
+        Value::Object(map) => map,
+        Value::Null => Map::new(),
+        other => {
+            return Err(ToolError::args(format!(
+                "{name}: arguments must be a JSON object, got {other}"
+            )))
+        }
+    };
+    def.check_keys(&args)?;
+    Ok((def, args))
+}
+
+/// An edit tool's `path` and `page`, taken out of its arguments (the tool itself
+/// never sees them), and the rest.
+fn split_edit_args(
+    def: &ToolDef,
+    mut args: Map<String, Value>,
+) -> Result<(Option<String>, Option<PageRef>, Value), ToolError> {
+    let path: Option<String> = take(&mut args, "path", def.name)?;
+    let page: Option<PageRef> = take(&mut args, "page", def.name)?;
+    if def.page_required && page.is_none() {
+        return Err(ToolError::args(format!(
+            "{}: 'page' is required: give a page number (from 1) or name",
+            def.name
+        )));
+    }
+    Ok((path, page, Value::Object(args)))
 }
 
 /// Removes and parses one argument.

@@ -25,8 +25,9 @@ pub enum ToolError {
     /// No `path` was given and no application is running to act on.
     #[error("no board given and no inkboard application is running: pass `path` (a .inkboard file) or run `inkboard open FILE`")]
     NoApplication,
-    /// An application is running, but this build cannot talk to it yet.
-    #[error("an inkboard application is running (pid {0}) but live editing from tools is not available in this build: pass `path` to edit the file directly")]
+    /// An application is running, but this engine was made without a way to send
+    /// calls to it (`Engine::new`; the CLI and `inkboard mcp` forward).
+    #[error("an inkboard application is running (pid {0}), but this program does not send calls to it: pass `path` to edit the file directly")]
     LiveUnavailable(u32),
     /// A tool that cannot run inside a batch was put in one.
     #[error("{0} is not allowed inside a batch: call it on its own")]
