@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use inkboard_core::{Actor, Board, Commit};
 use inkboard_format::{file, FormatError, Stamp};
+use inkboard_tools::live::UNTITLED;
 use inkboard_tools::{Caller, Host, LiveBoard, LiveCell, ToolError};
 use tokio::sync::broadcast;
 
@@ -21,8 +22,14 @@ pub enum Event {
     Changed { board: u32 },
     /// A board's title, path, save state or undo state changed (header).
     Meta { board: u32 },
-    /// A new board was opened for the window on screen to show.
-    Opened { board: u32 },
+    /// A new board was opened: the window that had focus last (`window`), or if
+    /// none ever had, the windows showing the board that was on screen (`from`),
+    /// show it instead.
+    Opened {
+        board: u32,
+        window: Option<u64>,
+        from: u32,
+    },
     /// The application is stopping: windows close their connections.
     Closing,
 }
@@ -77,6 +84,8 @@ struct Inner {
     entries: BTreeMap<u32, Arc<Entry>>,
     /// The board of the most recently focused window: what path-less calls edit.
     displayed: u32,
+    /// That window, once one has had focus.
+    focused: Option<u64>,
     next_key: u32,
 }
 
@@ -105,6 +114,7 @@ impl Boards {
             inner: Mutex::new(Inner {
                 entries: BTreeMap::new(),
                 displayed: 0,
+                focused: None,
                 next_key: 1,
             }),
             events,
@@ -158,8 +168,8 @@ impl Boards {
 
     /// Opens the board file at `path` (absolute), or finds it if already open.
     pub fn open_file(&self, path: &Path) -> Result<u32, FormatError> {
-        if let Some(key) = self.key_of(path) {
-            return Ok(key);
+        if let Some(entry) = self.entry_at(path) {
+            return Ok(entry.cell.key);
         }
         let loaded = file::load(path)?;
         let entry = self.add(
@@ -169,6 +179,11 @@ impl Boards {
         );
         self.files_changed();
         Ok(entry.cell.key)
+    }
+
+    /// Opens a new, empty board with no file.
+    pub fn open_untitled(&self) -> Arc<Entry> {
+        self.open_new(Board::new(UNTITLED, &[]))
     }
 
     /// Opens a new board with no file.
@@ -196,12 +211,13 @@ impl Boards {
         entry
     }
 
-    fn key_of(&self, path: &Path) -> Option<u32> {
+    /// The open board kept in the file at `path`.
+    fn entry_at(&self, path: &Path) -> Option<Arc<Entry>> {
         self.inner()
             .entries
             .values()
             .find(|e| e.cell.lock().path.as_deref() == Some(path))
-            .map(|e| e.cell.key)
+            .cloned()
     }
 
     pub fn entry(&self, key: u32) -> Option<Arc<Entry>> {
@@ -213,11 +229,12 @@ impl Boards {
         self.inner().displayed
     }
 
-    /// A window showing `key` got focus.
-    pub fn focus(&self, key: u32) {
+    /// Window `window` showing `key` got focus.
+    pub fn focus(&self, key: u32, window: u64) {
         let mut inner = self.inner();
         if inner.entries.contains_key(&key) {
             inner.displayed = key;
+            inner.focused = Some(window);
         }
     }
 
@@ -229,8 +246,16 @@ impl Boards {
     /// A board was just opened for the person: it goes on screen, in the most
     /// recently focused window.
     pub fn opened(&self, key: u32) {
-        self.focus(key);
-        self.tell(Event::Opened { board: key });
+        let (window, from) = {
+            let mut inner = self.inner();
+            let from = std::mem::replace(&mut inner.displayed, key);
+            (inner.focused, from)
+        };
+        self.tell(Event::Opened {
+            board: key,
+            window,
+            from,
+        });
     }
 
     /// Undoes (or redoes) the last step on a board, as the person.
@@ -361,16 +386,13 @@ impl Boards {
 
 impl Host for Boards {
     fn board(&self, path: Option<&Path>, caller: &Caller) -> Option<Arc<LiveCell>> {
-        let inner = self.inner();
         let entry = match path {
-            Some(path) => inner
-                .entries
-                .values()
-                .find(|e| e.cell.lock().path.as_deref() == Some(path)),
-            None => caller
-                .board
-                .and_then(|k| inner.entries.get(&k))
-                .or_else(|| inner.entries.get(&inner.displayed)),
+            Some(path) => self.entry_at(path),
+            None => {
+                let inner = self.inner();
+                let key = caller.board.unwrap_or(inner.displayed);
+                inner.entries.get(&key).cloned()
+            }
         };
         entry.map(|e| e.cell.clone())
     }

@@ -265,10 +265,7 @@ async fn open(
     let boards = app.boards.clone();
     let opened = tokio::task::spawn_blocking(move || match request.path {
         Some(path) => boards.open_file(&path).map_err(|e| e.to_string()),
-        None => Ok(boards
-            .open_new(inkboard_core::Board::new("Untitled", &[]))
-            .cell
-            .key),
+        None => Ok(boards.open_untitled().cell.key),
     })
     .await;
     match opened {

@@ -8,7 +8,6 @@ use std::sync::Arc;
 
 use axum::extract::DefaultBodyLimit;
 use axum::Router;
-use inkboard_core::Board;
 use inkboard_format::FormatError;
 use inkboard_tools::{AppInfo, Engine};
 
@@ -71,7 +70,7 @@ pub async fn serve(
             boards.open_file(path)?;
         }
         None => {
-            boards.open_new(Board::new("Untitled", &[]));
+            boards.open_untitled();
         }
     }
     let engine = Arc::new(Engine::hosted(boards.clone()));

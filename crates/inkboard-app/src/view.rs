@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use inkboard_core::{Board, PageId};
 use inkboard_format::json::{object_to_json, Detail};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// One object as drawn, both parts already JSON text, ready to be sent.
 pub struct Drawn {
@@ -99,16 +99,7 @@ impl Shown {
         for id in &view.order {
             let drawn = &view.items[id];
             if self.hashes.get(id) != Some(&drawn.hash) {
-                if !items.is_empty() {
-                    items.push(',');
-                }
-                let _ = write!(
-                    items,
-                    "{}:{{\"svg\":{},\"obj\":{}}}",
-                    Value::String(id.to_string()),
-                    drawn.svg,
-                    drawn.obj
-                );
+                write_item(&mut items, id, drawn);
                 self.hashes.insert(id.clone(), drawn.hash);
                 sent.insert(id);
             }
@@ -138,17 +129,29 @@ impl Shown {
     }
 
     /// The fragments of a draft (a preview) that differ from what is shown, without
-    /// noting them as sent: a JSON object of id → `{"svg"}`.
-    pub fn preview(&self, view: &PageView) -> Value {
-        let mut items = Map::new();
+    /// noting them as sent: a JSON object (as text) of id → `{"svg", "obj"}`.
+    pub fn preview(&self, view: &PageView) -> String {
+        let mut items = String::new();
         for id in &view.order {
             let drawn = &view.items[id];
             if self.hashes.get(id) != Some(&drawn.hash) {
-                let svg: Value = serde_json::from_str(&drawn.svg).unwrap_or(Value::Null);
-                let obj: Value = serde_json::from_str(&drawn.obj).unwrap_or(Value::Null);
-                items.insert(id.to_string(), serde_json::json!({"svg": svg, "obj": obj}));
+                write_item(&mut items, id, drawn);
             }
         }
-        Value::Object(items)
+        format!("{{{items}}}")
     }
+}
+
+/// Appends `"id":{"svg":…,"obj":…}` to a JSON object's members being written.
+fn write_item(items: &mut String, id: &str, drawn: &Drawn) {
+    if !items.is_empty() {
+        items.push(',');
+    }
+    let _ = write!(
+        items,
+        "{}:{{\"svg\":{},\"obj\":{}}}",
+        Value::String(id.to_string()),
+        drawn.svg,
+        drawn.obj
+    );
 }

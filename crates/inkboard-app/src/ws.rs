@@ -55,7 +55,8 @@ struct Session {
     shown: Shown,
     /// The revision the window was last brought up to.
     revision: u64,
-    caller: Caller,
+    /// This window's number, for focus and as the client `board_changes` knows.
+    window: u64,
 }
 
 static WINDOWS: AtomicU64 = AtomicU64::new(1);
@@ -71,11 +72,7 @@ pub async fn serve(mut socket: WebSocket, app: Arc<AppState>) {
         page: 1,
         shown: Shown::default(),
         revision: 0,
-        caller: Caller {
-            actor: Actor::User,
-            client: format!("window-{window}"),
-            board: Some(board),
-        },
+        window,
     };
     loop {
         tokio::select! {
@@ -99,7 +96,7 @@ pub async fn serve(mut socket: WebSocket, app: Arc<AppState>) {
                 let out = match event {
                     Ok(Event::Changed { board }) if board == session.board => session.refresh(false).await,
                     Ok(Event::Meta { board }) if board == session.board => vec![session.meta()],
-                    Ok(Event::Opened { board }) if session.board == session.app.boards.displayed() || board == session.app.boards.displayed() => {
+                    Ok(Event::Opened { board, window: to, from }) if to == Some(window) || (to.is_none() && session.board == from) => {
                         vec![json!({"t": "switch", "board": board}).to_string()]
                     }
                     Ok(Event::Closing) => {
@@ -135,7 +132,6 @@ impl Session {
             Intent::Hello { board, page } => {
                 if let Some(board) = board.filter(|b| self.app.boards.entry(*b).is_some()) {
                     self.board = board;
-                    self.caller.board = Some(board);
                 }
                 self.page = page.unwrap_or(1).max(1);
                 self.shown = Shown::default();
@@ -150,12 +146,16 @@ impl Session {
                 out
             }
             Intent::Focus => {
-                self.app.boards.focus(self.board);
+                self.app.boards.focus(self.board, self.window);
                 Vec::new()
             }
             Intent::Call { seq, tool, args } => {
                 let engine = self.app.engine.clone();
-                let caller = self.caller.clone();
+                let caller = Caller {
+                    actor: Actor::User,
+                    client: format!("window-{}", self.window),
+                    board: Some(self.board),
+                };
                 let result =
                     tokio::task::spawn_blocking(move || engine.call_as(&tool, args, &caller))
                         .await
@@ -299,14 +299,12 @@ impl Session {
             engine.dry_run(board, &tool, args, |draft| page.map(|p| draw(draft, p)))
         })
         .await;
-        let message = match drawn {
-            Ok(Ok(Some(view))) => {
-                json!({"t": "preview", "seq": seq, "items": self.shown.preview(&view), "error": null})
-            }
-            Ok(Ok(None)) => json!({"t": "preview", "seq": seq, "items": {}, "error": null}),
-            Ok(Err(e)) => json!({"t": "preview", "seq": seq, "items": {}, "error": e.to_string()}),
-            Err(e) => json!({"t": "preview", "seq": seq, "items": {}, "error": e.to_string()}),
+        let (items, error) = match drawn {
+            Ok(Ok(Some(view))) => (self.shown.preview(&view), Value::Null),
+            Ok(Ok(None)) => ("{}".to_string(), Value::Null),
+            Ok(Err(e)) => ("{}".to_string(), Value::String(e.to_string())),
+            Err(e) => ("{}".to_string(), Value::String(e.to_string())),
         };
-        message.to_string()
+        format!("{{\"t\":\"preview\",\"seq\":{seq},\"items\":{items},\"error\":{error}}}")
     }
 }

@@ -21,6 +21,9 @@ use crate::discovery::AppInfo;
 use crate::tracking::ChangeLog;
 use crate::{Reply, ToolError};
 
+/// The title of a new board opened without a file.
+pub const UNTITLED: &str = "Untitled";
+
 /// Who makes a call, and on whose behalf it is answered.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Caller {

@@ -6,6 +6,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use inkboard_format::FileKind;
+use inkboard_tools::Engine;
+use serde_json::json;
 
 use crate::forward::HttpForward;
 
@@ -54,16 +56,15 @@ pub fn run(file: Option<PathBuf>, port: u16, no_browser: bool) -> anyhow::Result
     Ok(ExitCode::SUCCESS)
 }
 
-/// The board file to open, made absolute; a new, empty board is created there if
-/// the file does not exist yet.
+/// The board file to open, made absolute; a new, empty board is created there (by
+/// `create_board`, as `inkboard new` does) if the file does not exist yet.
 fn board_file(file: &Path) -> anyhow::Result<PathBuf> {
     FileKind::from_path(file)?;
     let file =
         std::path::absolute(file).with_context(|| format!("cannot use {}", file.display()))?;
     if !file.exists() {
-        let title = FileKind::stem(&file);
-        let board = inkboard_core::Board::new(title, &[]);
-        inkboard_format::file::save(&file, &board, None)
+        Engine::new()
+            .call("create_board", json!({"path": file}))
             .with_context(|| format!("cannot create {}", file.display()))?;
     }
     Ok(file)

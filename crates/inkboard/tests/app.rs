@@ -344,7 +344,10 @@ async fn render_live_is_what_the_window_shows() {
 async fn create_board_without_path_opens_a_new_board_in_the_application() {
     let app = App::start("plan.inkboard");
     let cookie = app.sign_in();
+    let mut other = app.window(&cookie).await;
     let mut window = app.window(&cookie).await;
+    // The window focused last is the one that shows the new board.
+    window.send(json!({"t": "focus"})).await;
     let agent = agent(&app).await;
     let made = agent
         .ok(
@@ -354,6 +357,12 @@ async fn create_board_without_path_opens_a_new_board_in_the_application() {
         .await;
     assert_eq!(made.get("path"), None, "no file yet: {made}");
     let switch = window.until(|m| m["t"] == "switch").await;
+    let stayed = tokio::time::timeout(
+        std::time::Duration::from_millis(300),
+        other.until(|m| m["t"] == "switch"),
+    )
+    .await;
+    assert!(stayed.is_err(), "a window without focus keeps its board");
     let board = switch["board"].clone();
     window.send(json!({"t": "hello", "board": board})).await;
     let meta = window.until(|m| m["t"] == "board").await;

@@ -81,7 +81,7 @@ impl BoardTool for CreateBoard {
         }
         let title = a.title.unwrap_or_else(|| match &path {
             Some(path) => default_title(path),
-            None => "Untitled".to_string(),
+            None => crate::live::UNTITLED.to_string(),
         });
         let board = Board::new(title, &names);
         let pages = board
