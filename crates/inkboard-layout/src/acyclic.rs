@@ -9,87 +9,36 @@
 /// loops), whether to reverse it. Ties go to the earlier node, so a plain cycle
 /// given as a → b → c → a has its closing edge c → a reversed.
 pub(crate) fn reversed(n: usize, edges: &[(usize, usize, i64)]) -> Vec<bool> {
-    let mut out_w = vec![0i64; n];
-    let mut in_w = vec![0i64; n];
-    let mut outs: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut ins: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, &(s, t, w)) in edges.iter().enumerate() {
-        out_w[s] += w;
-        in_w[t] += w;
-        outs[s].push(i);
-        ins[t].push(i);
-    }
-    let (mut out_deg, mut in_deg): (Vec<usize>, Vec<usize>) = (
-        outs.iter().map(Vec::len).collect(),
-        ins.iter().map(Vec::len).collect(),
-    );
-    let mut gone = vec![false; n];
+    let mut rest = Rest::new(n, edges);
     let mut head: Vec<usize> = Vec::with_capacity(n);
     let mut tail: Vec<usize> = Vec::new();
-    let mut left = n;
-    let remove = |v: usize,
-                  gone: &mut Vec<bool>,
-                  out_deg: &mut Vec<usize>,
-                  in_deg: &mut Vec<usize>,
-                  out_w: &mut Vec<i64>,
-                  in_w: &mut Vec<i64>| {
-        gone[v] = true;
-        for &e in &outs[v] {
-            let (_, t, w) = edges[e];
-            in_deg[t] -= 1;
-            in_w[t] -= w;
-        }
-        for &e in &ins[v] {
-            let (s, _, w) = edges[e];
-            out_deg[s] -= 1;
-            out_w[s] -= w;
-        }
-    };
-    while left > 0 {
-        // Sinks go to the end, sources to the front, as long as there are any.
+    while rest.left > 0 {
+        // Sinks go to the end, sources to the front, as long as there are any;
+        // then the node with the most weight going out rather than in.
         let mut moved = true;
         while moved {
             moved = false;
             for v in 0..n {
-                if gone[v] {
+                if rest.gone[v] {
                     continue;
                 }
-                if out_deg[v] == 0 {
+                if rest.out_deg[v] == 0 {
                     tail.push(v);
-                } else if in_deg[v] == 0 {
+                } else if rest.in_deg[v] == 0 {
                     head.push(v);
                 } else {
                     continue;
                 }
-                remove(
-                    v,
-                    &mut gone,
-                    &mut out_deg,
-                    &mut in_deg,
-                    &mut out_w,
-                    &mut in_w,
-                );
-                left -= 1;
+                rest.remove(v);
                 moved = true;
             }
         }
-        if left == 0 {
-            break;
-        }
         let pick = (0..n)
-            .filter(|&v| !gone[v])
-            .max_by_key(|&v| (out_w[v] - in_w[v], std::cmp::Reverse(v)));
+            .filter(|&v| !rest.gone[v])
+            .max_by_key(|&v| (rest.out_w[v] - rest.in_w[v], std::cmp::Reverse(v)));
         if let Some(v) = pick {
             head.push(v);
-            remove(
-                v,
-                &mut gone,
-                &mut out_deg,
-                &mut in_deg,
-                &mut out_w,
-                &mut in_w,
-            );
-            left -= 1;
+            rest.remove(v);
         }
     }
     head.extend(tail.into_iter().rev());
@@ -100,6 +49,62 @@ pub(crate) fn reversed(n: usize, edges: &[(usize, usize, i64)]) -> Vec<bool> {
     let mut flip: Vec<bool> = edges.iter().map(|&(s, t, _)| pos[s] > pos[t]).collect();
     minimise(n, edges, &mut flip);
     flip
+}
+
+/// The nodes not yet ordered, with their degrees and weights counting only the
+/// edges among them.
+struct Rest<'a> {
+    edges: &'a [(usize, usize, i64)],
+    outs: Vec<Vec<usize>>,
+    ins: Vec<Vec<usize>>,
+    gone: Vec<bool>,
+    left: usize,
+    out_deg: Vec<usize>,
+    in_deg: Vec<usize>,
+    out_w: Vec<i64>,
+    in_w: Vec<i64>,
+}
+
+impl<'a> Rest<'a> {
+    fn new(n: usize, edges: &'a [(usize, usize, i64)]) -> Self {
+        let mut out_w = vec![0i64; n];
+        let mut in_w = vec![0i64; n];
+        let mut outs: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut ins: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (i, &(s, t, w)) in edges.iter().enumerate() {
+            out_w[s] += w;
+            in_w[t] += w;
+            outs[s].push(i);
+            ins[t].push(i);
+        }
+        Rest {
+            edges,
+            out_deg: outs.iter().map(Vec::len).collect(),
+            in_deg: ins.iter().map(Vec::len).collect(),
+            outs,
+            ins,
+            gone: vec![false; n],
+            left: n,
+            out_w,
+            in_w,
+        }
+    }
+
+    /// Takes `v` out, with its edges.
+    fn remove(&mut self, v: usize) {
+        self.gone[v] = true;
+        self.left -= 1;
+        for &e in &self.outs[v] {
+            let (_, t, w) = self.edges[e];
+            self.in_deg[t] -= 1;
+            self.in_w[t] -= w;
+        }
+        for &e in &self.ins[v] {
+            let (s, _, w) = self.edges[e];
+            self.out_deg[s] -= 1;
+            self.out_w[s] -= w;
+        }
+    }
 }
 
 /// Turns back each reversed edge whose own direction closes no cycle with the

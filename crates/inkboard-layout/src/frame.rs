@@ -34,24 +34,49 @@ impl Boxes {
 
 /// What an algorithm produces, in the abstract frame: each node's corner nearest
 /// the origin as (along, deep), and each input edge's path as (along, deep) points.
-#[derive(Default)]
 pub(crate) struct Placed {
     pub at: Vec<(f64, f64)>,
     pub paths: Vec<Vec<(f64, f64)>>,
 }
 
 impl Placed {
-    /// Straight paths from centre to centre for every edge.
-    pub fn straight_paths(&mut self, boxes: &Boxes, edges: &[(usize, usize)]) {
+    /// Nodes at `at`, every edge a straight path from centre to centre.
+    pub fn straight(at: Vec<(f64, f64)>, boxes: &Boxes, edges: &[(usize, usize)]) -> Placed {
         let centre = |n: usize| {
-            let (x, y) = self.at[n];
+            let (x, y) = at[n];
             (x + boxes.a[n] / 2.0, y + boxes.d[n] / 2.0)
         };
-        self.paths = edges
+        let paths = edges
             .iter()
             .map(|&(s, t)| vec![centre(s), centre(t)])
             .collect();
+        Placed { at, paths }
     }
+}
+
+/// How thick each band (a layer, row or column) is: as thick as the thickest of
+/// the `sizes` whose band `band_of` names.
+pub(crate) fn thickest(band_of: &[usize], sizes: &[f64]) -> Vec<f64> {
+    let bands = band_of.iter().max().map_or(0, |m| m + 1);
+    let mut thick = vec![0.0f64; bands];
+    for (&b, &s) in band_of.iter().zip(sizes) {
+        thick[b] = thick[b].max(s);
+    }
+    thick
+}
+
+/// Where each band starts when bands `thick` thick follow one another `gap`
+/// apart from 0.
+pub(crate) fn starts(thick: &[f64], gap: f64) -> Vec<f64> {
+    let mut at = 0.0;
+    thick
+        .iter()
+        .map(|t| {
+            let here = at;
+            at += t + gap;
+            here
+        })
+        .collect()
 }
 
 /// The mapping between the abstract frame and the page for one direction.

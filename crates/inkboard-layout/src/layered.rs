@@ -14,7 +14,7 @@
 //! Components are then set side by side along the layers, in the order of their
 //! first nodes.
 
-use crate::frame::{Boxes, Placed};
+use crate::frame::{starts, thickest, Boxes, Placed};
 use crate::normal::Normal;
 use crate::order::Layers;
 use crate::{acyclic, simplex};
@@ -49,11 +49,7 @@ pub(crate) fn layout(boxes: &Boxes, edges: &[(usize, usize)], spacing: (f64, f64
         }
         cursor += part.along.1 - part.along.0 + spacing.0;
     }
-    let mut placed = Placed {
-        at,
-        paths: Vec::new(),
-    };
-    placed.straight_paths(boxes, edges);
+    let mut placed = Placed::straight(at, boxes, edges);
     for (i, m) in normal.edge_of.iter().enumerate() {
         if let Some(m) = m {
             placed.paths[i].clone_from(&merged_paths[*m]);
@@ -156,14 +152,8 @@ impl Component {
         // 5. Positions along the layers.
         let x = self.along(k, &order, &size, &segments);
         // 6. Layers stacked.
-        let mut thick = vec![0.0f64; order.len()];
-        for v in 0..k {
-            thick[layer_of[v]] = thick[layer_of[v]].max(self.d[v]);
-        }
-        let mut start = vec![0.0; order.len()];
-        for r in 1..order.len() {
-            start[r] = start[r - 1] + thick[r - 1] + self.spacing.1;
-        }
+        let thick = thickest(&layer_of[..k], &self.d);
+        let start = starts(&thick, self.spacing.1);
         let centre = |v: usize| (x[v], start[layer_of[v]] + thick[layer_of[v]] / 2.0);
         let at = (0..k)
             .map(|v| (x[v] - self.a[v] / 2.0, centre(v).1 - self.d[v] / 2.0))
@@ -211,8 +201,6 @@ impl Component {
         // narrow.
         let mut in_w = vec![0i64; k];
         let mut out_w = vec![0i64; k];
-        let mut lo = vec![0i64; k];
-        let mut hi = vec![i64::MAX; k];
         for &(s, t, w) in dag {
             out_w[s] += w;
             in_w[t] += w;
@@ -226,18 +214,17 @@ impl Component {
             if in_w[v] != out_w[v] || in_w[v] == 0 {
                 continue;
             }
-            lo[v] = 0;
-            hi[v] = i64::MAX;
+            let (mut lo, mut hi) = (0, i64::MAX);
             for &(s, t, _) in dag {
                 if t == v {
-                    lo[v] = lo[v].max(rank[s] + 1);
+                    lo = lo.max(rank[s] + 1);
                 }
                 if s == v {
-                    hi[v] = hi[v].min(rank[t] - 1);
+                    hi = hi.min(rank[t] - 1);
                 }
             }
             let mut best = rank[v];
-            for r in lo[v]..=hi[v].min(layers as i64 - 1) {
+            for r in lo..=hi.min(layers as i64 - 1) {
                 if count[r as usize] < count[best as usize] {
                     best = r;
                 }
@@ -264,7 +251,7 @@ impl Component {
         let mut start = vec![0i64; m + segs.len()];
         for layer in order {
             let mut x = 0i64;
-            for (i, pair) in layer.windows(2).enumerate() {
+            for pair in layer.windows(2) {
                 let (l, r) = (pair[0], pair[1]);
                 let gap = if l < k && r < k {
                     self.spacing.0
@@ -278,9 +265,6 @@ impl Component {
                     minlen,
                     weight: 0,
                 });
-                if i == 0 {
-                    start[l] = 0;
-                }
                 x += minlen;
                 start[r] = x;
             }

@@ -12,7 +12,7 @@
 use std::collections::VecDeque;
 
 use crate::acyclic;
-use crate::frame::{Boxes, Placed};
+use crate::frame::{starts, thickest, Boxes, Placed};
 use crate::normal::Normal;
 
 /// A subtree's outline: for each level from its root down, the leftmost and
@@ -103,15 +103,8 @@ pub(crate) fn layout(boxes: &Boxes, edges: &[(usize, usize)], spacing: (f64, f64
         }
     }
     // Levels stacked.
-    let depth = level.iter().max().map_or(0, |m| m + 1);
-    let mut thick = vec![0.0f64; depth];
-    for v in 0..n {
-        thick[level[v]] = thick[level[v]].max(boxes.d[v]);
-    }
-    let mut start = vec![0.0; depth];
-    for l in 1..depth {
-        start[l] = start[l - 1] + thick[l - 1] + spacing.1;
-    }
+    let thick = thickest(&level, &boxes.d);
+    let start = starts(&thick, spacing.1);
     let at = (0..n)
         .map(|v| {
             (
@@ -120,12 +113,7 @@ pub(crate) fn layout(boxes: &Boxes, edges: &[(usize, usize)], spacing: (f64, f64
             )
         })
         .collect();
-    let mut placed = Placed {
-        at,
-        paths: Vec::new(),
-    };
-    placed.straight_paths(boxes, edges);
-    placed
+    Placed::straight(at, boxes, edges)
 }
 
 fn leaf(a: f64) -> Contour {

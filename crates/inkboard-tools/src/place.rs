@@ -52,11 +52,15 @@ pub fn fit_text(geom: Geom, text: &str, style: &Style) -> (f64, f64) {
 /// Something a placed shape must not overlap: its id, its bounds, and whether it
 /// is a frame. The id is borrowed from the board: this list is made for every
 /// placed shape, and on a page of thousands of objects cloning every id showed.
-type Obstacle<'a> = (&'a ObjectId, Rect, bool);
+pub(crate) type Obstacle<'a> = (&'a ObjectId, Rect, bool);
 
 /// The rectangles placed shapes must not overlap: shapes and images on the page,
 /// but for `ignore` (what is being moved, and so leaves its place).
-fn obstacles<'a>(board: &'a Board, page: PageId, ignore: &[ObjectId]) -> Vec<Obstacle<'a>> {
+pub(crate) fn obstacles<'a>(
+    board: &'a Board,
+    page: PageId,
+    ignore: &[ObjectId],
+) -> Vec<Obstacle<'a>> {
     let Some(page) = board.page(page) else {
         return Vec::new();
     };
@@ -416,7 +420,13 @@ pub fn relative(
 /// Moves `r` along `side`, `gap` past whatever it overlaps but the `passable`
 /// frames, until it overlaps nothing. Each step goes strictly further out, so this
 /// ends; the bound only guards against pages of thousands of objects in a line.
-fn walk(all: &[Obstacle<'_>], passable: &[&ObjectId], start: Rect, side: Side, gap: f64) -> Rect {
+pub(crate) fn walk(
+    all: &[Obstacle<'_>],
+    passable: &[&ObjectId],
+    start: Rect,
+    side: Side,
+    gap: f64,
+) -> Rect {
     let mut r = start;
     for _ in 0..1000 {
         let mut blockers = all

@@ -27,29 +27,24 @@ pub fn fixture(name: &str) -> Fixture {
     let text =
         std::fs::read_to_string(fixtures_dir().join(format!("{name}.json"))).expect("read fixture");
     let v: Value = serde_json::from_str(&text).expect("fixture is JSON");
-    let pair = |p: &Value| {
-        (
-            p[0].as_f64().expect("number"),
-            p[1].as_f64().expect("number"),
-        )
+    let pairs = |key: &str| -> Vec<(f64, f64)> {
+        v[key]
+            .as_array()
+            .expect(key)
+            .iter()
+            .map(|p| {
+                let num = |i: usize| p[i].as_f64().expect("number");
+                (num(0), num(1))
+            })
+            .collect()
     };
-    let nodes = v["nodes"]
-        .as_array()
-        .expect("nodes")
-        .iter()
-        .map(|p| {
-            let (w, h) = pair(p);
-            Size::new(w, h)
-        })
+    let nodes = pairs("nodes")
+        .into_iter()
+        .map(|(w, h)| Size::new(w, h))
         .collect();
-    let edges = v["edges"]
-        .as_array()
-        .expect("edges")
-        .iter()
-        .map(|p| {
-            let (a, b) = pair(p);
-            (a as usize, b as usize)
-        })
+    let edges = pairs("edges")
+        .into_iter()
+        .map(|(a, b)| (a as usize, b as usize))
         .collect();
     Fixture {
         name: name.to_string(),

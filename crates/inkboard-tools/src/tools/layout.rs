@@ -16,15 +16,16 @@
 //!
 //! The Mermaid importer calls [`arrange`] directly.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use inkboard_core::{End, Geom, Kind, ObjectId, Point, Rect};
+use inkboard_core::{Geom, Kind, ObjectId, Point, Rect};
 use inkboard_layout as engine;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use super::shift;
 use crate::args::{IdArg, Word};
-use crate::place;
+use crate::place::{self, Side, FRAME_PADDING};
 use crate::tool::{finite, Cx, EditTool, Hints, Ids, Tool};
 use crate::ToolError;
 
@@ -50,7 +51,6 @@ pub(crate) struct LayoutOptions {
 
 /// The gap between shapes when `spacing` is not given.
 const SPACING: f64 = 40.0;
-use crate::place::FRAME_PADDING;
 
 pub struct Layout;
 
@@ -128,27 +128,33 @@ pub(crate) fn arrange(
     };
     // Sizes and relative places, inside out: every frame's contents are laid out
     // before the frame itself is sized and placed among its siblings.
-    let mut plan = Plan {
-        rel: HashMap::new(),
-        size: HashMap::new(),
-        children: HashMap::new(),
-    };
-    let block = plan.solve(&page, &top, &options)?;
+    let mut plan = Plan::default();
+    let block = plan.solve(&page, &top, &options, 0)?;
     // Where the block goes: where its shapes began, unless something else is there.
     let start = top
         .iter()
         .map(|&i| page.items[i].bounds)
         .reduce(|a, b| a.union(&b))
         .unwrap_or_default();
+    // Moved right past what is in the way, as `add_shape` beside an object is:
+    // what moves is not in the way, nor are the frames holding the block (it
+    // belongs in them), nor is ink (a stroke drawn around a diagram must not push
+    // the diagram elsewhere; place's obstacles are shapes and images).
     let moving = page.moving(&top);
     let ancestors = page.ancestors_of(&top);
-    // Ink is not in the way: a stroke drawn around a diagram must not push the
-    // diagram elsewhere.
-    let obstacles: Vec<Rect> = (0..page.items.len())
-        .filter(|i| !moving[*i] && !ancestors.contains(i) && !page.items[*i].ink)
-        .map(|i| page.items[i].bounds)
+    let moved: Vec<ObjectId> = (0..page.items.len())
+        .filter(|&i| moving[i])
+        .map(|i| page.items[i].id.clone())
         .collect();
-    let origin = free_origin(&obstacles, start.x, start.y, block.0, block.1);
+    let holders: Vec<&ObjectId> = ancestors.iter().map(|&f| &page.items[f].id).collect();
+    let at = place::walk(
+        &place::obstacles(cx.board(), cx.page, &moved),
+        &holders,
+        Rect::new(start.x, start.y, block.0, block.1),
+        Side::Right,
+        place::GAP,
+    );
+    let origin = Point { x: at.x, y: at.y };
     // Absolute bounds, outside in.
     let mut target: HashMap<usize, Rect> = HashMap::new();
     let mut stack: Vec<(usize, Point)> = top.iter().rev().map(|&i| (i, origin)).collect();
@@ -165,12 +171,12 @@ pub(crate) fn arrange(
             }
         }
     }
-    // What moves with a frame but is not laid out: free-ended connectors.
-    let riders = page.riders(cx, &target);
+    let riders = page.riders(cx, &order, &target);
     for i in &order {
         let (item, r) = (&page.items[*i], target[i]);
         if item.ink {
-            shift(cx, &item.id, r.x - item.bounds.x, r.y - item.bounds.y)?;
+            let (dx, dy) = (r.x - item.bounds.x, r.y - item.bounds.y);
+            shift::translate(cx, std::slice::from_ref(&item.id), dx, dy)?;
             continue;
         }
         cx.tx.edit(&item.id, |o| match &mut o.kind {
@@ -180,24 +186,13 @@ pub(crate) fn arrange(
         })?;
     }
     for (id, dx, dy) in riders {
-        shift(cx, &id, dx, dy)?;
+        shift::translate(cx, &[id], dx, dy)?;
     }
-    // Shapes laid out inside a frame that was not itself laid out stay in it.
-    if let Some(&parent) = ancestors.first() {
-        let held = order
-            .iter()
-            .filter_map(|i| target.get(i))
-            .copied()
-            .reduce(|a, b| a.union(&b));
-        let frame = &page.items[parent].id;
-        if let Some(grown) = held.and_then(|h| place::grown_to_hold(page.items[parent].bounds, &h))
-        {
-            cx.tx.edit(frame, |o| {
-                if let Kind::Shape(s) = &mut o.kind {
-                    s.bounds = grown;
-                }
-            })?;
-        }
+    // Shapes laid out inside a frame that was not itself laid out stay in it, and
+    // that frame in the frames around it.
+    let held = order.iter().map(|i| target[i]).reduce(|a, b| a.union(&b));
+    if let (Some(&parent), Some(held)) = (ancestors.first(), held) {
+        place::hold(cx, &page.items[parent].id, &held)?;
     }
     Ok(order.iter().map(|&i| page.items[i].id.clone()).collect())
 }
@@ -266,7 +261,7 @@ impl Page {
             .collect();
         let frames: Vec<usize> = (0..items.len()).filter(|&i| items[i].frame).collect();
         for i in 0..items.len() {
-            items[i].parent = innermost(&items, &frames, i, &items[i].bounds);
+            items[i].parent = innermost(&items, &frames, i);
         }
         let index: HashMap<ObjectId, usize> = items
             .iter()
@@ -303,21 +298,20 @@ impl Page {
                 .filter(|&i| self.items[i].parent.is_none() && !self.items[i].ink)
                 .collect());
         };
-        // Groups stand for their members; connectors are not laid out.
+        // Groups stand for their members (each group once, however often it is
+        // reached); connectors are not laid out.
         let mut chosen: Vec<usize> = Vec::new();
+        let mut groups: HashSet<ObjectId> = HashSet::new();
         let mut stack: Vec<ObjectId> = ids.iter().rev().cloned().collect();
-        let mut seen = 0;
         while let Some(id) = stack.pop() {
-            seen += 1;
-            if seen > 100_000 {
-                break;
-            }
             if let Some(&i) = self.index.get(&id) {
                 if !chosen.contains(&i) {
                     chosen.push(i);
                 }
             } else if let Some(Kind::Group(g)) = cx.board().object(&id).map(|o| &o.kind) {
-                stack.extend(g.members.iter().rev().cloned());
+                if groups.insert(id) {
+                    stack.extend(g.members.iter().rev().cloned());
+                }
             }
         }
         if chosen.is_empty() {
@@ -389,61 +383,60 @@ impl Page {
         common
     }
 
-    /// Free-ended connectors inside moving frames, with how far each moves: as
-    /// far as the innermost such frame's corner.
-    fn riders(&self, cx: &Cx<'_, '_>, target: &HashMap<usize, Rect>) -> Vec<(ObjectId, f64, f64)> {
+    /// What moves with the frames laid out without being laid out: the
+    /// free-ended connectors inside them (as `move` moves them with a frame,
+    /// [`shift::moving_set`]), each as far as the innermost such frame's corner.
+    fn riders(
+        &self,
+        cx: &Cx<'_, '_>,
+        order: &[usize],
+        target: &HashMap<usize, Rect>,
+    ) -> Vec<(ObjectId, f64, f64)> {
         let board = cx.board();
-        let Some(page) = board.page(cx.page) else {
-            return Vec::new();
-        };
-        let frames: Vec<usize> = (0..self.items.len())
-            .filter(|i| self.items[*i].frame && target.contains_key(i))
-            .collect();
-        if frames.is_empty() {
-            return Vec::new();
-        }
-        page.objects
+        let mut frames: Vec<usize> = order
             .iter()
-            .filter(|o| match &o.kind {
-                Kind::Connector(c) => {
-                    matches!(c.from, End::Point(_)) || matches!(c.to, End::Point(_))
+            .copied()
+            .filter(|&i| self.items[i].frame)
+            .collect();
+        // Outermost first, so that an inner frame's move is the one that stays
+        // (among frames of one size the one further forward is the inner).
+        let area = |i: usize| self.items[i].bounds.w * self.items[i].bounds.h;
+        frames.sort_by(|&f, &g| area(g).total_cmp(&area(f)).then(f.cmp(&g)));
+        let mut out: Vec<(ObjectId, f64, f64)> = Vec::new();
+        for f in frames {
+            let (old, new) = (self.items[f].bounds, target[&f]);
+            let (dx, dy) = (new.x - old.x, new.y - old.y);
+            for id in shift::moving_set(board, std::slice::from_ref(&self.items[f].id)) {
+                if !matches!(board.object(&id).map(|o| &o.kind), Some(Kind::Connector(_))) {
+                    continue;
                 }
-                _ => false,
-            })
-            .filter_map(|o| {
-                let b = board.bounds(&o.id)?;
-                let f = innermost(&self.items, &frames, usize::MAX, &b)?;
-                let (old, new) = (self.items[f].bounds, target[&f]);
-                Some((o.id.clone(), new.x - old.x, new.y - old.y))
-            })
-            .collect()
+                match out.iter_mut().find(|r| r.0 == id) {
+                    Some(r) => (r.1, r.2) = (dx, dy),
+                    None => out.push((id, dx, dy)),
+                }
+            }
+        }
+        out
     }
 }
 
-/// The smallest of `frames` (other than item `me`) that holds `b`. A frame only
-/// holds frames smaller than itself, or of its size and further forward, so no
-/// two frames hold each other; among frames of one size the one further forward
-/// (held by the others) is the innermost.
-fn innermost(items: &[Item], frames: &[usize], me: usize, b: &Rect) -> Option<usize> {
-    let area = |r: &Rect| r.w * r.h;
+/// The smallest of `frames` (other than item `me`) that holds item `me`. A frame
+/// only holds frames smaller than itself, or of its size and further forward, so
+/// no two frames hold each other; among frames of one size the one further
+/// forward (held by the others) is the innermost.
+fn innermost(items: &[Item], frames: &[usize], me: usize) -> Option<usize> {
+    let area = |f: usize| items[f].bounds.w * items[f].bounds.h;
+    let b = &items[me].bounds;
     frames
         .iter()
         .copied()
         .filter(|&f| f != me && items[f].bounds.contains(b))
-        .filter(|&f| {
-            me == usize::MAX
-                || !items[me].frame
-                || area(&items[f].bounds) > area(b)
-                || (area(&items[f].bounds) == area(b) && f < me)
-        })
-        .min_by(|&f, &g| {
-            area(&items[f].bounds)
-                .total_cmp(&area(&items[g].bounds))
-                .then(g.cmp(&f))
-        })
+        .filter(|&f| !items[me].frame || area(f) > area(me) || (area(f) == area(me) && f < me))
+        .min_by(|&f, &g| area(f).total_cmp(&area(g)).then(g.cmp(&f)))
 }
 
 /// Sizes and places relative to the enclosing block, filled in by [`Plan::solve`].
+#[derive(Default)]
 struct Plan {
     rel: HashMap<usize, (f64, f64)>,
     size: HashMap<usize, (f64, f64)>,
@@ -451,18 +444,9 @@ struct Plan {
 }
 
 impl Plan {
-    /// Lays out `units` (after the contents of the frames among them) and returns
-    /// the size of the block they make.
+    /// Lays out `units`, `depth` frames down (after the contents of the frames
+    /// among them), and returns the size of the block they make.
     fn solve(
-        &mut self,
-        page: &Page,
-        units: &[usize],
-        options: &engine::Options,
-    ) -> Result<(f64, f64), ToolError> {
-        self.solve_depth(page, units, options, 0)
-    }
-
-    fn solve_depth(
         &mut self,
         page: &Page,
         units: &[usize],
@@ -475,7 +459,7 @@ impl Plan {
             if item.frame && depth < 64 {
                 let kids = page.children(u);
                 if !kids.is_empty() {
-                    let (w, h) = self.solve_depth(page, &kids, options, depth + 1)?;
+                    let (w, h) = self.solve(page, &kids, options, depth + 1)?;
                     let fw = (w + 2.0 * FRAME_PADDING).max(item.min_w);
                     let top = inkboard_core::FRAME_TITLE_HEIGHT + FRAME_PADDING / 2.0;
                     size = (fw, top + h + FRAME_PADDING);
@@ -523,31 +507,6 @@ impl Plan {
     }
 }
 
-/// The top-left corner for a `w`×`h` block: (x, y) when nothing is in the way
-/// there, otherwise further right, just past whatever is.
-fn free_origin(obstacles: &[Rect], x: f64, y: f64, w: f64, h: f64) -> Point {
-    let margin = 8.0;
-    let mut r = Rect::new(x, y, w, h);
-    for _ in 0..1000 {
-        let grown = Rect::new(
-            r.x - margin,
-            r.y - margin,
-            r.w + 2.0 * margin,
-            r.h + 2.0 * margin,
-        );
-        let right = obstacles
-            .iter()
-            .filter(|b| b.overlaps(&grown))
-            .map(|b| b.right())
-            .fold(f64::MIN, f64::max);
-        if right == f64::MIN {
-            break;
-        }
-        r.x = right + place::GAP;
-    }
-    Point { x: r.x, y: r.y }
-}
-
 /// The width a frame needs to show its title on one line.
 fn title_width(text: &str, style: &inkboard_core::Style) -> f64 {
     if text.trim().is_empty() {
@@ -559,27 +518,4 @@ fn title_width(text: &str, style: &inkboard_core::Style) -> f64 {
         .size_for_text(block.width.ceil() as f64 + 1.0, 0.0)
         .0
         .ceil()
-}
-
-/// Moves ink or a free-ended connector by (dx, dy).
-fn shift(cx: &mut Cx<'_, '_>, id: &ObjectId, dx: f64, dy: f64) -> Result<(), ToolError> {
-    if dx == 0.0 && dy == 0.0 {
-        return Ok(());
-    }
-    let by = |p: &mut Point| {
-        p.x += dx;
-        p.y += dy;
-    };
-    cx.tx.edit(id, |o| match &mut o.kind {
-        Kind::Ink(k) => k.points.iter_mut().for_each(by),
-        Kind::Connector(c) => {
-            for end in [&mut c.from, &mut c.to] {
-                if let End::Point(p) = end {
-                    by(p);
-                }
-            }
-        }
-        _ => {}
-    })?;
-    Ok(())
 }
