@@ -6,7 +6,7 @@
 use inkboard_core::{Color, Dash, Style};
 
 /// The style that a list of `property:value` pairs sets.
-pub(crate) fn style_of(props: &str) -> Style {
+pub(super) fn style_of(props: &str) -> Style {
     let mut style = Style::default();
     for prop in split_outside_parens(props) {
         let Some((key, value)) = prop.split_once(':') else {
@@ -74,7 +74,7 @@ fn number(value: &str) -> Option<f64> {
 /// A CSS colour: hex (`#f9f`, `#ff99ff`, `#ff99ff80`), `rgb()`/`rgba()`, one of
 /// inkboard's palette names (kept as the name, so it follows the theme), or a
 /// common CSS colour name.
-pub(crate) fn color(value: &str) -> Option<Color> {
+fn color(value: &str) -> Option<Color> {
     let v = value.trim().to_ascii_lowercase();
     if let Ok(c) = Color::parse(&v) {
         return Some(c);

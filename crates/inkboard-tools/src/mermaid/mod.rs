@@ -25,7 +25,6 @@ mod parse;
 #[cfg(test)]
 mod tests;
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use inkboard_core::Style;
@@ -51,8 +50,14 @@ pub(crate) struct Flowchart {
     pub edges: Vec<Edge>,
     /// Every subgraph, in the order its `subgraph` line comes.
     pub subgraphs: Vec<Subgraph>,
-    /// The `classDef` styles by name (already applied to nodes and subgraphs).
-    pub classes: BTreeMap<String, Style>,
+}
+
+impl Flowchart {
+    /// `subgraph` and the subgraphs around it, innermost first (nothing for
+    /// `None`, the top level). It ends: a subgraph's parent comes before it.
+    pub fn enclosing(&self, subgraph: Option<usize>) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(subgraph, |&s| self.subgraphs[s].parent)
+    }
 }
 
 /// The direction a flowchart (or a subgraph) runs in.
@@ -180,7 +185,7 @@ pub(crate) struct Edge {
 pub(crate) struct Subgraph {
     pub id: String,
     pub title: String,
-    /// The subgraph it is nested in.
+    /// The subgraph it is nested in: always an earlier one.
     pub parent: Option<usize>,
     /// Its own `direction` line, if it has one.
     pub direction: Option<Direction>,

@@ -218,11 +218,15 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The text from `from` to the end of its line.
+    fn line_from(&self, from: usize) -> &'a str {
+        let rest = &self.src[from..];
+        &rest[..rest.find('\n').unwrap_or(rest.len())]
+    }
+
+    /// Moves to the end of the line (before its line break).
     fn skip_line(&mut self) {
-        match self.rest().find('\n') {
-            Some(i) => self.pos += i,
-            None => self.pos = self.src.len(),
-        }
+        self.pos += self.line_from(self.pos).len();
     }
 
     /// Skips a `%%` comment, or a `%%{ ... }%%` directive (which may span lines).
@@ -400,14 +404,7 @@ impl<'a> Parser<'a> {
         }
         self.skip_spaces();
         if !self.at_statement_end() {
-            let at = self.pos;
-            let word = self.take_while(|c| !c.is_whitespace() && c != ';');
-            self.direction = Direction::from_word(word).ok_or_else(|| {
-                self.error(
-                    format!("a direction (TD, TB, LR, RL or BT) after '{lower}'"),
-                    at,
-                )
-            })?;
+            self.direction = self.direction_after(&lower)?;
         }
         // Statements may follow on the same line, after a space or a `;`.
         self.end_statement();
@@ -440,6 +437,44 @@ impl<'a> Parser<'a> {
             .then_some(at)
     }
 
+    /// A run of anything but blanks and `;`: a direction, or a list like `A,B`.
+    fn word(&mut self) -> &'a str {
+        self.take_while(|c| !c.is_whitespace() && c != ';')
+    }
+
+    /// The direction at the cursor, which follows `keyword`.
+    fn direction_after(&mut self, keyword: &str) -> Result<Direction> {
+        let at = self.pos;
+        let word = self.word();
+        Direction::from_word(word).ok_or_else(|| {
+            self.error(
+                format!("a direction (TD, TB, LR, RL or BT) after '{keyword}'"),
+                at,
+            )
+        })
+    }
+
+    /// The rest of a `classDef`, `class`, `style` or `linkStyle` line: its list
+    /// (names, ids or link numbers), where what follows the list starts, and that.
+    fn list_and_rest(&mut self) -> (&'a str, usize, &'a str) {
+        let list = self.word();
+        self.skip_spaces();
+        let at = self.pos;
+        (list, at, self.statement_text())
+    }
+
+    /// The rest of a `classDef` or `style` line: its list and the style it sets.
+    fn list_and_style(&mut self, keyword: &str) -> Result<(&'a str, Style)> {
+        let (list, at, props) = self.list_and_rest();
+        if props.trim().is_empty() {
+            return Err(self.error(
+                format!("styles like 'fill:#f9f,stroke:#333' after '{keyword} {list}'"),
+                at,
+            ));
+        }
+        Ok((list, style_of(props)))
+    }
+
     fn statement(&mut self) -> Result<()> {
         let start = self.pos;
         if let Some(at) = self.keyword("subgraph") {
@@ -455,10 +490,7 @@ impl<'a> Parser<'a> {
         }
         if let Some(at) = self.keyword_then_word("direction") {
             self.pos = at;
-            let word = self.take_while(|c| !c.is_whitespace() && c != ';');
-            let direction = Direction::from_word(word).ok_or_else(|| {
-                self.error("a direction (TB, TD, BT, RL or LR) after 'direction'", at)
-            })?;
+            let direction = self.direction_after("direction")?;
             match self.open.last() {
                 Some(open) => self.subgraphs[open.subgraph].direction = Some(direction),
                 None => self.direction = direction,
@@ -467,17 +499,7 @@ impl<'a> Parser<'a> {
         }
         if let Some(at) = self.keyword_then_word("classDef") {
             self.pos = at;
-            let names = self.take_while(|c| !c.is_whitespace() && c != ';');
-            self.skip_spaces();
-            let props_at = self.pos;
-            let props = self.statement_text();
-            if props.trim().is_empty() {
-                return Err(self.error(
-                    format!("styles like 'fill:#f9f,stroke:#333' after 'classDef {names}'"),
-                    props_at,
-                ));
-            }
-            let style = style_of(props);
+            let (names, style) = self.list_and_style("classDef")?;
             for name in names.split(',').filter(|n| !n.is_empty()) {
                 self.classes
                     .entry(name.to_string())
@@ -488,10 +510,8 @@ impl<'a> Parser<'a> {
         }
         if let Some(at) = self.keyword_then_word("class") {
             self.pos = at;
-            let ids = self.take_while(|c| !c.is_whitespace() && c != ';');
-            self.skip_spaces();
-            let name_at = self.pos;
-            let names = self.statement_text().trim();
+            let (ids, name_at, names) = self.list_and_rest();
+            let names = names.trim();
             if names.is_empty() {
                 return Err(self.error(
                     format!("a class name after 'class {ids}', like 'class A,B important'"),
@@ -507,17 +527,7 @@ impl<'a> Parser<'a> {
         }
         if let Some(at) = self.keyword_then_word("style") {
             self.pos = at;
-            let ids = self.take_while(|c| !c.is_whitespace() && c != ';');
-            self.skip_spaces();
-            let props_at = self.pos;
-            let props = self.statement_text();
-            if props.trim().is_empty() {
-                return Err(self.error(
-                    format!("styles like 'fill:#f9f,stroke:#333' after 'style {ids}'"),
-                    props_at,
-                ));
-            }
-            let style = style_of(props);
+            let (ids, style) = self.list_and_style("style")?;
             for id in ids.split(',').filter(|i| !i.is_empty()) {
                 self.style_lines.push((id.to_string(), style.clone()));
             }
@@ -525,7 +535,7 @@ impl<'a> Parser<'a> {
         }
         if let Some(at) = self.keyword_then_word("linkStyle") {
             self.pos = at;
-            let which = self.take_while(|c| !c.is_whitespace() && c != ';');
+            let (which, _, props) = self.list_and_rest();
             let numbers = if which == "default" {
                 None
             } else {
@@ -538,9 +548,7 @@ impl<'a> Parser<'a> {
                     )
                 })?)
             };
-            self.skip_spaces();
-            let style = style_of(self.statement_text());
-            self.link_styles.push((numbers, style));
+            self.link_styles.push((numbers, style_of(props)));
             return self.close_statement();
         }
         // Interaction and accessibility lines have nothing to draw.
@@ -888,19 +896,18 @@ impl<'a> Parser<'a> {
     fn link(&mut self) -> Result<Option<Link>> {
         let start = self.pos;
         let body = |s: &str| s.starts_with("--") || s.starts_with("-.") || s.starts_with("==");
-        let mut start_head = Head::None;
+        // A mark at the start (`<-->`, `x--x`) is one character before the body.
         let rest = self.rest();
-        if let Some(after) = rest.strip_prefix('<') {
-            if body(after) {
-                start_head = Head::Arrow;
-                self.pos += 1;
-            }
-        } else if let Some(c @ ('x' | 'o')) = rest.chars().next() {
-            if body(&rest[1..]) {
-                start_head = if c == 'x' { Head::Cross } else { Head::Circle };
-                self.pos += 1;
-            }
+        let start_head = match rest.chars().next() {
+            Some('<') => Some(Head::Arrow),
+            Some(c @ ('x' | 'o')) => head_mark(c),
+            _ => None,
         }
+        .filter(|_| body(&rest[1..]));
+        if start_head.is_some() {
+            self.pos += 1;
+        }
+        let start_head = start_head.unwrap_or(Head::None);
         let parsed = match (self.peek(), self.peek_nth(1)) {
             (Some('-'), Some('.')) => self.dotted_link()?,
             (Some('-'), _) => self.run_link('-', Stroke::Normal)?,
@@ -920,8 +927,7 @@ impl<'a> Parser<'a> {
         self.skip_spaces();
         if self.eat("|") {
             let label_at = self.pos;
-            let line_end = self.rest().find('\n').unwrap_or(self.rest().len());
-            let line = &self.rest()[..line_end];
+            let line = self.line_from(label_at);
             // A quoted text may hold a '|' of its own.
             let quoted = line.trim_start().starts_with('"');
             let close = match line.find('"').filter(|_| quoted) {
@@ -938,7 +944,7 @@ impl<'a> Parser<'a> {
                 None => {
                     return Err(self.error(
                         format!("'|' to close the text of link '{token}'"),
-                        label_at + line_end,
+                        label_at + line.len(),
                     ))
                 }
             }
@@ -961,23 +967,18 @@ impl<'a> Parser<'a> {
         if run < 2 {
             return Ok(None);
         }
-        match self.peek() {
-            Some('>') => {
-                self.bump();
-                return Ok(Some((stroke, Head::Arrow, String::new())));
-            }
-            Some(c @ ('x' | 'o')) => {
+        match self.peek().and_then(head_mark) {
+            Some(head) => {
                 // `--o B` is a circle end; `--ok--> B` is the text "ok".
-                let glued = self.peek_nth(1).is_some_and(is_word_char);
+                let glued = head != Head::Arrow && self.peek_nth(1).is_some_and(is_word_char);
                 let texted = run == 2 && glued && self.close_run(self.pos, dash).is_some();
                 if !texted {
                     self.bump();
-                    let head = if c == 'x' { Head::Cross } else { Head::Circle };
                     return Ok(Some((stroke, head, String::new())));
                 }
             }
-            _ if run >= 3 => return Ok(Some((stroke, Head::None, String::new()))),
-            _ => {}
+            None if run >= 3 => return Ok(Some((stroke, Head::None, String::new()))),
+            None => {}
         }
         // `-- text -->`: the text runs to the closing run of the same kind.
         let from = self.pos;
@@ -989,14 +990,14 @@ impl<'a> Parser<'a> {
             }
             None => {
                 let pair: String = [dash, dash].iter().collect();
-                let line_end = from + self.rest().find('\n').unwrap_or(self.rest().len());
-                let text = self.src[from..line_end].trim();
+                let line = self.line_from(from);
+                let text = line.trim();
                 let expected = if text.is_empty() {
                     format!("'{pair}>' or '{pair}{dash}' after '{pair}'")
                 } else {
                     format!("'{pair}>' or '{pair}{dash}' to end the link text '{text}' started by '{pair}'")
                 };
-                Err(self.error(expected, line_end))
+                Err(self.error(expected, from + line.len()))
             }
         }
     }
@@ -1005,20 +1006,16 @@ impl<'a> Parser<'a> {
     /// more followed by `>`, `x` or `o`, or of three or more. Gives (where the
     /// text ends, where the link ends, the head).
     fn close_run(&self, from: usize, dash: char) -> Option<(usize, usize, Head)> {
-        let line = &self.src[from..];
-        let line = &line[..line.find('\n').unwrap_or(line.len())];
+        let line = self.line_from(from);
         let mut i = 0;
         while i < line.len() {
             let run = line[i..].chars().take_while(|c| *c == dash).count();
             if run >= 2 {
-                let after = line[i + run..].chars().next();
                 let end = from + i + run;
-                match after {
-                    Some('>') => return Some((from + i, end + 1, Head::Arrow)),
-                    Some('x') => return Some((from + i, end + 1, Head::Cross)),
-                    Some('o') => return Some((from + i, end + 1, Head::Circle)),
-                    _ if run >= 3 => return Some((from + i, end, Head::None)),
-                    _ => {}
+                match line[i + run..].chars().next().and_then(head_mark) {
+                    Some(head) => return Some((from + i, end + 1, head)),
+                    None if run >= 3 => return Some((from + i, end, Head::None)),
+                    None => {}
                 }
                 i += run;
             } else {
@@ -1040,8 +1037,7 @@ impl<'a> Parser<'a> {
         }
         // `-. text .->`: the text runs to `.-` (more dots allowed).
         let from = self.pos;
-        let line = &self.src[from..];
-        let line = &line[..line.find('\n').unwrap_or(line.len())];
+        let line = self.line_from(from);
         match line.find(".-") {
             Some(i) => {
                 let text_end = from + line[..i].trim_end_matches('.').len();
@@ -1061,12 +1057,10 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The mark ending a link at the cursor, if there is one.
     fn head(&mut self) -> Head {
-        let head = match self.peek() {
-            Some('>') => Head::Arrow,
-            Some('x') => Head::Cross,
-            Some('o') => Head::Circle,
-            _ => return Head::None,
+        let Some(head) = self.peek().and_then(head_mark) else {
+            return Head::None;
         };
         self.bump();
         head
@@ -1118,17 +1112,12 @@ impl<'a> Parser<'a> {
             });
         }
         // `class` lines, then `style` lines, reach nodes first, then subgraphs.
-        for (id, class) in &self.class_lines {
-            let Some(c) = self.classes.get(class) else {
-                continue;
-            };
-            if let Some(&n) = node_index.get(id.as_str()) {
-                nodes[n].style.merge(c);
-            } else if let Some(&s) = subgraph_ids.get(id.as_str()) {
-                subgraphs[s].style.merge(c);
-            }
-        }
-        for (id, style) in &self.style_lines {
+        let classed = self
+            .class_lines
+            .iter()
+            .filter_map(|(id, class)| Some((id, self.classes.get(class)?)));
+        let styled = self.style_lines.iter().map(|(id, style)| (id, style));
+        for (id, style) in classed.chain(styled) {
             if let Some(&n) = node_index.get(id.as_str()) {
                 nodes[n].style.merge(style);
             } else if let Some(&s) = subgraph_ids.get(id.as_str()) {
@@ -1165,7 +1154,6 @@ impl<'a> Parser<'a> {
             nodes,
             edges,
             subgraphs,
-            classes: self.classes,
         })
     }
 }
@@ -1187,6 +1175,16 @@ fn subgraph_head(head: &str) -> (String, String) {
         return (id, title);
     }
     (head.to_string(), clean_label(head))
+}
+
+/// The link end a character marks: `>` an arrow, `x` a cross, `o` a circle.
+fn head_mark(c: char) -> Option<Head> {
+    match c {
+        '>' => Some(Head::Arrow),
+        'x' => Some(Head::Cross),
+        'o' => Some(Head::Circle),
+        _ => None,
+    }
 }
 
 /// Text without its surrounding quotes, if it has them.

@@ -206,6 +206,22 @@ fn errors_say_where_and_what() {
         error("graph TD\nA B"),
         "line 2, column 3: expected a link like '-->', '&' or the end of the line after node 'A', found 'B'"
     );
+    assert_eq!(
+        error("graph TD\nsubgraph s\n  direction XY\nend"),
+        "line 3, column 13: expected a direction (TD, TB, LR, RL or BT) after 'direction', found 'XY'"
+    );
+    assert_eq!(
+        error("graph TD\nclassDef hot\nA"),
+        "line 2, column 13: expected styles like 'fill:#f9f,stroke:#333' after 'classDef hot', found the end of the line"
+    );
+    assert_eq!(
+        error("graph TD\nA\nstyle A ;"),
+        "line 3, column 9: expected styles like 'fill:#f9f,stroke:#333' after 'style A', found ';'"
+    );
+    assert_eq!(
+        error("graph TD\nA-->B\nlinkStyle first stroke:red"),
+        "line 3, column 11: expected link numbers (from 0) like '0,2', or 'default', after 'linkStyle', found 'first'"
+    );
     assert_eq!(error("  \n%% nothing\n"), MermaidError::Empty.to_string());
 }
 

@@ -5,11 +5,12 @@
 //! nothing. Then every object is made through the same model calls `add_shape` and
 //! `add_connector` use, sized to its text with [`place::fit_text`], inside the
 //! caller's transaction (so inside a batch it is part of the batch's one undo
-//! step). A first placement ([`plan`]) ranks each subgraph's contents along the
-//! direction and nests frames around them, so that each node lies in its frame;
-//! `layout`'s layered arrangement ([`arrange`]) then places everything for good.
-//! Last, the block is moved to the `x`, `y` asked for, and kept off whatever was
-//! on the page before.
+//! step). A first placement ([`plan`]) nests each subgraph's frame around its
+//! contents, so that each node lies in its frame, and estimates the block's size,
+//! for which free space is found; `layout`'s layered arrangement ([`arrange`])
+//! then places everything for good, keeping only which frame holds what. Last,
+//! the block is moved to the `x`, `y` asked for, and kept off whatever was on the
+//! page before.
 //!
 //! Shapes: `[ ]` rect, `( )` and `([ ])` rounded, `[[ ]]` rect, `[( )]` cylinder,
 //! `(( ))` and `((( )))` ellipse, `{ }` diamond, `{{ }}` hexagon, `[/ /]`,
@@ -34,7 +35,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::mermaid::{self, Direction, Endpoint, Flowchart, Head, NodeShape, Stroke};
-use crate::place;
+use crate::place::{self, FRAME_PADDING};
 use crate::tool::{finite, Cx, EditTool, Hints, Ids, Tool};
 
 use super::layout::{arrange, Algorithm, Direction as LayoutDirection, LayoutOptions};
@@ -58,15 +59,10 @@ impl Tool for ImportMermaid {
     type Output = Ids;
 }
 
-/// Space between neighbours across the flow, and between ranks along it.
-const GAP_ACROSS: f64 = 40.0;
-const GAP_ALONG: f64 = 60.0;
-/// Ranks joined by labelled links leave room for the label.
-const GAP_LABELLED: f64 = 90.0;
-/// A frame's padding around its contents, and below its title band.
-const FRAME_PAD: f64 = 24.0;
-const FRAME_TOP: f64 = FRAME_TITLE_HEIGHT + 12.0;
-/// An empty subgraph's frame.
+/// Where a frame's contents start within it, as `layout` frames them: inside its
+/// padding, below its title band.
+const CONTENT_AT: (f64, f64) = (FRAME_PADDING, FRAME_TITLE_HEIGHT + FRAME_PADDING / 2.0);
+/// An empty subgraph's frame (`layout` keeps the size of a frame holding nothing).
 const EMPTY_FRAME: (f64, f64) = (200.0, 100.0);
 
 impl EditTool for ImportMermaid {
@@ -86,10 +82,14 @@ impl EditTool for ImportMermaid {
             .zip(&geoms)
             .map(|(n, g)| place::fit_text(*g, &n.label, &n.style))
             .collect();
-        let plan = plan(&chart, &sizes);
+        let spacing = spacing(&chart);
+        let plan = plan(&chart, &sizes, spacing);
 
         // What was on the page before: the import must not land on it.
-        let before = obstacles(cx);
+        let before: Vec<Rect> = place::obstacles(cx.board(), cx.page, &[])
+            .into_iter()
+            .map(|(_, bounds, _)| bounds)
+            .collect();
         let (ox, oy) = match (x, y) {
             (Some(x), Some(y)) => (x, y),
             _ => place::free_spot_with(cx.board(), cx.page, x, y, plan.size.0, plan.size.1),
@@ -116,7 +116,7 @@ impl EditTool for ImportMermaid {
             .map(|_| cx.tx.new_id(IdKind::Shape))
             .collect();
         let mut by_depth: Vec<usize> = (0..chart.subgraphs.len()).collect();
-        by_depth.sort_by_key(|&s| depth(&chart, s));
+        by_depth.sort_by_key(|&s| chart.enclosing(chart.subgraphs[s].parent).count());
         for (slot, &s) in by_depth.iter().enumerate() {
             let sub = &chart.subgraphs[s];
             let shape = Shape {
@@ -160,11 +160,9 @@ impl EditTool for ImportMermaid {
         let options = LayoutOptions {
             algorithm: Algorithm::Layered,
             direction: layout_direction(chart.direction),
-            spacing: spacing(&chart),
+            spacing,
         };
-        if !shapes.is_empty() {
-            arrange(cx, Some(&shapes), &options)?;
-        }
+        arrange(cx, Some(&shapes), &options)?;
         keep_clear(cx, &shapes, &before, (x, y))?;
 
         let ids: Vec<ObjectId> = node_ids
@@ -235,34 +233,6 @@ fn layout_direction(d: Direction) -> LayoutDirection {
     }
 }
 
-/// How many subgraphs hold subgraph `s`.
-fn depth(chart: &Flowchart, s: usize) -> usize {
-    let mut depth = 0;
-    let mut at = chart.subgraphs[s].parent;
-    while let Some(p) = at {
-        depth += 1;
-        at = chart.subgraphs[p].parent;
-        if depth > chart.subgraphs.len() {
-            break;
-        }
-    }
-    depth
-}
-
-/// The shapes and images on the page now.
-fn obstacles(cx: &Cx<'_, '_>) -> Vec<Rect> {
-    cx.board()
-        .page(cx.page)
-        .map(|p| {
-            p.objects
-                .iter()
-                .filter(|o| matches!(o.kind, Kind::Shape(_) | Kind::Image(_)))
-                .filter_map(|o| o.own_bounds())
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// Moves the imported shapes so that their block's top-left is at the `x`, `y`
 /// asked for, and so that, unless both were asked for, it overlaps nothing that
 /// was on the page `before`: the layout already keeps clear of it, this makes sure
@@ -320,7 +290,10 @@ fn keep_clear(
 }
 
 /// A first placement, relative to the block's top-left: where each node and each
-/// subgraph's frame goes.
+/// subgraph's frame goes, and the size of the block. [`arrange`] keeps only which
+/// frame holds what (and the block's corner), so the places need not be good; the
+/// size is what free space is looked for, so it follows the layout's spacing and
+/// frame padding to come close to the final one.
 struct Plan {
     nodes: Vec<Rect>,
     frames: Vec<Rect>,
@@ -336,16 +309,16 @@ enum Item {
 
 /// Places each container's items (its nodes and the frames of its subgraphs) in
 /// ranks along its direction, longest path first, frames sized around what they
-/// hold. A plain, predictable arrangement that keeps every node inside its
-/// subgraph's frame, which is what the layered layout needs to start from.
-fn plan(chart: &Flowchart, sizes: &[(f64, f64)]) -> Plan {
+/// hold, with the gap `layout` leaves (`spacing`, or its default).
+fn plan(chart: &Flowchart, sizes: &[(f64, f64)], spacing: Option<f64>) -> Plan {
     let mut planner = Planner {
         chart,
         sizes,
+        gap: spacing.unwrap_or(place::GAP),
         items: HashMap::new(),
         frame_sizes: vec![(0.0, 0.0); chart.subgraphs.len()],
     };
-    let size = planner.pack(None, chart.direction, 0);
+    let size = planner.pack(None, chart.direction);
     let mut plan = Plan {
         nodes: vec![Rect::default(); chart.nodes.len()],
         frames: vec![Rect::default(); chart.subgraphs.len()],
@@ -358,6 +331,8 @@ fn plan(chart: &Flowchart, sizes: &[(f64, f64)]) -> Plan {
 struct Planner<'a> {
     chart: &'a Flowchart,
     sizes: &'a [(f64, f64)],
+    /// Between neighbours in a rank; ranks are 1.5 times as far apart.
+    gap: f64,
     /// Each container's items and their offsets within it.
     items: HashMap<Option<usize>, Vec<(Item, f64, f64)>>,
     frame_sizes: Vec<(f64, f64)>,
@@ -371,15 +346,12 @@ impl Planner<'_> {
             Endpoint::Node(n) => (Item::Node(n), self.chart.nodes[n].subgraph),
             Endpoint::Subgraph(s) => (Item::Frame(s), self.chart.subgraphs[s].parent),
         };
-        for _ in 0..=self.chart.subgraphs.len() {
-            if parent == container {
-                return Some(item);
-            }
+        while parent != container {
             let p = parent?;
             item = Item::Frame(p);
             parent = self.chart.subgraphs[p].parent;
         }
-        None
+        Some(item)
     }
 
     fn size_of(&self, item: Item) -> (f64, f64) {
@@ -390,20 +362,19 @@ impl Planner<'_> {
     }
 
     /// Arranges `container`'s items and returns the size they take.
-    fn pack(&mut self, container: Option<usize>, direction: Direction, level: usize) -> (f64, f64) {
+    fn pack(&mut self, container: Option<usize>, direction: Direction) -> (f64, f64) {
         let chart = self.chart;
         let mut items: Vec<Item> = Vec::new();
-        // Subgraphs first in the order written, packed before their parent needs
-        // their size; then nodes, in the order first mentioned.
+        // Subgraphs are packed before their parent needs their size.
         for (s, sub) in chart.subgraphs.iter().enumerate() {
-            if sub.parent == container && level <= chart.subgraphs.len() {
-                let inner = sub.direction.unwrap_or(direction);
-                let (w, h) = self.pack(Some(s), inner, level + 1);
+            if sub.parent == container {
+                let (w, h) = self.pack(Some(s), sub.direction.unwrap_or(direction));
                 let title = place::fit_text(Geom::Frame, &sub.title, &sub.style).0;
                 self.frame_sizes[s] = if w == 0.0 {
                     (EMPTY_FRAME.0.max(title), EMPTY_FRAME.1)
                 } else {
-                    ((w + 2.0 * FRAME_PAD).max(title), h + FRAME_TOP + FRAME_PAD)
+                    let (w, h) = (w + 2.0 * CONTENT_AT.0, h + CONTENT_AT.1 + FRAME_PADDING);
+                    (w.max(title), h)
                 };
                 items.push(Item::Frame(s));
             }
@@ -413,24 +384,21 @@ impl Planner<'_> {
                 items.push(Item::Node(n));
             }
         }
-        items.sort_by_key(|item| first_mention(chart, *item));
         if items.is_empty() {
             return (0.0, 0.0);
         }
+        items.sort_by_key(|item| first_mention(chart, *item));
         let slot: HashMap<Item, usize> = items.iter().enumerate().map(|(i, it)| (*it, i)).collect();
-        // Links between items of this container, and whether any is labelled.
-        let mut links: Vec<(usize, usize, bool)> = Vec::new();
-        for e in &chart.edges {
-            let (Some(a), Some(b)) = (
-                self.item_for(e.from, container),
-                self.item_for(e.to, container),
-            ) else {
-                continue;
-            };
-            if a != b {
-                links.push((slot[&a], slot[&b], !e.label.is_empty()));
-            }
-        }
+        // Links between items of this container.
+        let links: Vec<(usize, usize)> = chart
+            .edges
+            .iter()
+            .filter_map(|e| {
+                let a = self.item_for(e.from, container)?;
+                let b = self.item_for(e.to, container)?;
+                (a != b).then(|| (slot[&a], slot[&b]))
+            })
+            .collect();
         let ranks = ranks(items.len(), &links);
         let count = ranks.iter().max().map_or(0, |r| r + 1);
         let across = matches!(direction, Direction::Down | Direction::Up);
@@ -445,56 +413,46 @@ impl Planner<'_> {
         };
         let mut rank_len = vec![0.0f64; count];
         let mut rank_depth = vec![0.0f64; count];
-        for (i, item) in items.iter().enumerate() {
-            let (len, deep) = extent(*item);
-            let r = ranks[i];
-            rank_len[r] += len + if rank_len[r] > 0.0 { GAP_ACROSS } else { 0.0 };
-            rank_depth[r] = rank_depth[r].max(deep);
-        }
-        let mut gaps = vec![GAP_ALONG; count];
-        for &(a, b, labelled) in &links {
-            if labelled {
-                let r = ranks[a].min(ranks[b]);
-                gaps[r] = GAP_LABELLED;
-            }
-        }
-        let widest = rank_len.iter().cloned().fold(0.0, f64::max);
-        // Ranks in flow order: reversed going up or left.
-        let order: Vec<usize> = match direction {
-            Direction::Down | Direction::Right => (0..count).collect(),
-            Direction::Up | Direction::Left => (0..count).rev().collect(),
-        };
-        let mut start_of = vec![0.0; count];
-        let mut at = 0.0;
-        for (k, &r) in order.iter().enumerate() {
-            start_of[r] = at;
-            at += rank_depth[r];
-            if k + 1 < count {
-                let next = order[k + 1];
-                at += gaps[r.min(next)];
-            }
-        }
-        let total_deep = at;
-        let mut cursor: Vec<f64> = rank_len.iter().map(|len| (widest - len) / 2.0).collect();
         let mut placed = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
-            let r = ranks[i];
             let (len, deep) = extent(*item);
-            let along = cursor[r];
-            cursor[r] += len + GAP_ACROSS;
-            let deep_at = start_of[r] + (rank_depth[r] - deep) / 2.0;
-            let (x, y) = if across {
-                (along, deep_at)
-            } else {
-                (deep_at, along)
-            };
-            placed.push((*item, x, y));
+            let r = ranks[i];
+            if rank_len[r] > 0.0 {
+                rank_len[r] += self.gap;
+            }
+            placed.push((*item, rank_len[r]));
+            rank_len[r] += len;
+            rank_depth[r] = rank_depth[r].max(deep);
         }
+        // Ranks in flow order: reversed going up or left.
+        let mut start_of = vec![0.0; count];
+        let mut at = 0.0;
+        let mut order: Vec<usize> = (0..count).collect();
+        if matches!(direction, Direction::Up | Direction::Left) {
+            order.reverse();
+        }
+        for r in order {
+            start_of[r] = at;
+            at += rank_depth[r] + 1.5 * self.gap;
+        }
+        let deep = at - 1.5 * self.gap;
+        let widest = rank_len.iter().cloned().fold(0.0, f64::max);
+        let placed = placed
+            .into_iter()
+            .zip(&ranks)
+            .map(|((item, along), &r)| {
+                if across {
+                    (item, along, start_of[r])
+                } else {
+                    (item, start_of[r], along)
+                }
+            })
+            .collect();
         self.items.insert(container, placed);
         if across {
-            (widest, total_deep)
+            (widest, deep)
         } else {
-            (total_deep, widest)
+            (deep, widest)
         }
     }
 
@@ -511,14 +469,7 @@ impl Planner<'_> {
                 Item::Node(n) => plan.nodes[n] = r,
                 Item::Frame(s) => {
                     plan.frames[s] = r;
-                    // Contents centred across the frame when its title is wider.
-                    let content = self.items.get(&Some(s)).map_or(0.0, |its| {
-                        its.iter()
-                            .map(|&(it, cx, _)| cx + self.size_of(it).0)
-                            .fold(0.0, f64::max)
-                    });
-                    let inset = ((w - content) / 2.0).max(FRAME_PAD);
-                    self.place(Some(s), r.x + inset, r.y + FRAME_TOP, plan);
+                    self.place(Some(s), r.x + CONTENT_AT.0, r.y + CONTENT_AT.1, plan);
                 }
             }
         }
@@ -534,26 +485,8 @@ fn first_mention(chart: &Flowchart, item: Item) -> (usize, usize) {
             let first = chart
                 .nodes
                 .iter()
-                .enumerate()
-                .filter(|(_, node)| {
-                    let mut at = node.subgraph;
-                    let mut steps = 0;
-                    while let Some(p) = at {
-                        if p == s {
-                            return true;
-                        }
-                        at = chart.subgraphs[p].parent;
-                        steps += 1;
-                        if steps > chart.subgraphs.len() {
-                            break;
-                        }
-                    }
-                    false
-                })
-                .map(|(n, _)| n)
-                .next()
-                .unwrap_or(usize::MAX);
-            (first, 0)
+                .position(|node| chart.enclosing(node.subgraph).any(|p| p == s));
+            (first.unwrap_or(usize::MAX), 0)
         }
     }
 }
@@ -561,14 +494,12 @@ fn first_mention(chart: &Flowchart, item: Item) -> (usize, usize) {
 /// The rank of each of `n` items: the longest path of links leading to it.
 /// Cycles are broken by dropping the links into the earliest item still waiting,
 /// so the first-written node of a loop comes first.
-fn ranks(n: usize, links: &[(usize, usize, bool)]) -> Vec<usize> {
+fn ranks(n: usize, links: &[(usize, usize)]) -> Vec<usize> {
     let mut incoming = vec![0usize; n];
     let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for &(a, b, _) in links {
-        if a != b {
-            incoming[b] += 1;
-            out[a].push(b);
-        }
+    for &(a, b) in links {
+        incoming[b] += 1;
+        out[a].push(b);
     }
     let mut rank = vec![0usize; n];
     let mut done = vec![false; n];
