@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::vocabulary;
-use crate::{ObjectId, Point, Rect, Style};
+use crate::{IdKind, ObjectId, Point, Rect, Style};
 
 vocabulary! {
     /// The outline of a shape. `note` is a sticky note, `text` a borderless text box,
@@ -224,6 +224,17 @@ impl Kind {
             Kind::Image(_) => "image",
             Kind::Ink(_) => "ink",
             Kind::Group(_) => "group",
+        }
+    }
+
+    /// The kind of id an object of this kind gets.
+    pub fn id_kind(&self) -> IdKind {
+        match self {
+            Kind::Shape(_) => IdKind::Shape,
+            Kind::Connector(_) => IdKind::Connector,
+            Kind::Image(_) => IdKind::Image,
+            Kind::Ink(_) => IdKind::Ink,
+            Kind::Group(_) => IdKind::Group,
         }
     }
 }

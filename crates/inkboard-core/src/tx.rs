@@ -284,6 +284,19 @@ impl<'b> Transaction<'b> {
         })
     }
 
+    /// Adds a new object of `kind` to a page at z-position `index` (`None`: on
+    /// top), under a new id, which it returns.
+    pub fn add(
+        &mut self,
+        page: PageId,
+        index: Option<usize>,
+        kind: Kind,
+    ) -> Result<ObjectId, ModelError> {
+        let id = self.new_id(kind.id_kind());
+        self.insert(page, index, Object::new(id.clone(), kind))?;
+        Ok(id)
+    }
+
     /// Replaces the object with the same id. Recording nothing when it is unchanged.
     pub fn replace(&mut self, object: Object) -> Result<(), ModelError> {
         let (page, index) = self

@@ -1,6 +1,6 @@
 //! `add_connector`: a line between two objects or points.
 
-use inkboard_core::{Arrow, Connector, End, IdKind, Kind, Object, Route};
+use inkboard_core::{Arrow, Connector, End, Kind, Route};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -66,12 +66,7 @@ impl EditTool for AddConnector {
         if let Some(e) = a.end_arrow {
             connector.end_arrow = e.0;
         }
-        let id = cx.tx.new_id(IdKind::Connector);
-        cx.tx.insert(
-            cx.page,
-            None,
-            Object::new(id.clone(), Kind::Connector(connector)),
-        )?;
+        let id = cx.tx.add(cx.page, None, Kind::Connector(connector))?;
         Ok(Id { id: id.to_string() })
     }
 }

@@ -1,7 +1,7 @@
 //! `group` and `ungroup`: name objects as one, or stop doing so. Members stay
 //! where they are in the page's list; a group only names them.
 
-use inkboard_core::{IdKind, Kind, Object};
+use inkboard_core::Kind;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -50,14 +50,10 @@ impl EditTool for Group {
                 number(&ids[0])
             )));
         }
-        let id = cx.tx.new_id(IdKind::Group);
-        cx.tx.insert(
+        let id = cx.tx.add(
             page,
             None,
-            Object::new(
-                id.clone(),
-                Kind::Group(inkboard_core::Group { members: ids }),
-            ),
+            Kind::Group(inkboard_core::Group { members: ids }),
         )?;
         Ok(Id { id: id.to_string() })
     }

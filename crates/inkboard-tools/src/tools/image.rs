@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use base64::Engine as _;
-use inkboard_core::{IdKind, Image, ImageFormat, Kind, Object, Rect};
+use inkboard_core::{Image, ImageFormat, Kind, Rect};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -81,15 +81,13 @@ impl EditTool for AddImage {
             ..Default::default()
         };
         style.validate()?;
-        let id = cx.tx.new_id(IdKind::Image);
         let image = Image {
             bounds,
             format,
             data: Arc::from(bytes),
             style,
         };
-        cx.tx
-            .insert(cx.page, None, Object::new(id.clone(), Kind::Image(image)))?;
+        let id = cx.tx.add(cx.page, None, Kind::Image(image))?;
         Ok(Placed::new(&id, bounds))
     }
 }

@@ -1,6 +1,6 @@
 //! `add_ink`: a freehand stroke.
 
-use inkboard_core::{IdKind, Ink, Kind, Object, Point, Style};
+use inkboard_core::{Ink, Kind, Point, Style};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -46,12 +46,7 @@ impl EditTool for AddInk {
             ..Style::default()
         };
         style.validate()?;
-        let id = cx.tx.new_id(IdKind::Ink);
-        cx.tx.insert(
-            cx.page,
-            None,
-            Object::new(id.clone(), Kind::Ink(Ink { points, style })),
-        )?;
+        let id = cx.tx.add(cx.page, None, Kind::Ink(Ink { points, style }))?;
         Ok(Id { id: id.to_string() })
     }
 }

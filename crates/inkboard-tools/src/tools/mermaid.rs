@@ -97,15 +97,13 @@ impl EditTool for ImportMermaid {
 
         let mut node_ids = Vec::with_capacity(chart.nodes.len());
         for (i, node) in chart.nodes.iter().enumerate() {
-            let id = cx.tx.new_id(IdKind::Shape);
             let shape = Shape {
                 geom: geoms[i],
                 bounds: plan.nodes[i].translated(ox, oy),
                 text: node.label.clone(),
                 style: node.style.clone(),
             };
-            cx.tx
-                .insert(cx.page, None, Object::new(id.clone(), Kind::Shape(shape)))?;
+            let id = cx.tx.add(cx.page, None, Kind::Shape(shape))?;
             node_ids.push(id);
         }
         // Frames go to the back, outer ones behind inner ones; ids are handed out in
@@ -147,12 +145,7 @@ impl EditTool for ImportMermaid {
             connector.start_arrow = arrow(edge.start);
             connector.end_arrow = arrow(edge.end);
             connector.style = style;
-            let id = cx.tx.new_id(IdKind::Connector);
-            cx.tx.insert(
-                cx.page,
-                None,
-                Object::new(id.clone(), Kind::Connector(connector)),
-            )?;
+            let id = cx.tx.add(cx.page, None, Kind::Connector(connector))?;
             connector_ids.push(id);
         }
 

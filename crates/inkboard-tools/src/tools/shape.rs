@@ -1,7 +1,7 @@
 //! `add_shape`: a shape of any outline, sized to its text and placed in free space
 //! unless told otherwise.
 
-use inkboard_core::{Geom, IdKind, Kind, Object, Rect, Shape};
+use inkboard_core::{Geom, Kind, Rect, Shape};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -73,16 +73,12 @@ impl EditTool for AddShape {
         if let Some(frame) = &holder {
             place::hold(cx, frame, &bounds)?;
         }
-        let id = cx.tx.new_id(IdKind::Shape);
-        let object = Object::new(
-            id.clone(),
-            Kind::Shape(Shape {
-                geom,
-                bounds,
-                text,
-                style,
-            }),
-        );
+        let shape = Kind::Shape(Shape {
+            geom,
+            bounds,
+            text,
+            style,
+        });
         // Frames go to the back, behind what they hold, but above the frame that
         // holds them.
         let index = match (&holder, geom) {
@@ -90,7 +86,7 @@ impl EditTool for AddShape {
             (None, Geom::Frame) => Some(0),
             _ => None,
         };
-        cx.tx.insert(cx.page, index, object)?;
+        let id = cx.tx.add(cx.page, index, shape)?;
         Ok(Placed::new(&id, bounds))
     }
 }
