@@ -4,18 +4,16 @@
 
 import { before, after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import {
-  startApp, launch, newContext, openPage, drawnIds, tempDir, until, writeBoard, clientOf, Mcp,
-  savedObjects,
+  session, openPage, drawnIds, until, dragBoard, savedObjects,
 } from './lib.mjs';
 
 const has = (ids, wanted) => wanted.every((id) => ids.includes(id));
 const hasNone = (ids, wanted) => wanted.every((id) => !ids.includes(id));
 
 describe('an agent and a person', { timeout: 120000 }, () => {
+  let s;
   let app;
-  let browser;
   let context;
   let page;
   let mcp;
@@ -23,26 +21,17 @@ describe('an agent and a person', { timeout: 120000 }, () => {
   let batchIds;
 
   before(async () => {
-    const dir = tempDir();
-    file = path.join(dir, 'agent.inkboard');
-    writeBoard(file, [{
+    s = await session({
+      mcp: true,
       objects: [
         { id: 's1', type: 'shape', x: 0, y: 0, w: 160, h: 80, text: 'Person' },
         { id: 's2', type: 'shape', x: 0, y: 200, w: 160, h: 80, text: 'Agent' },
       ],
-    }]);
-    app = await startApp(file, { dir });
-    browser = await launch();
-    context = await newContext(browser);
-    page = await openPage(context, app);
-    mcp = await Mcp.start(app);
+    });
+    ({ app, context, page, mcp, file } = s);
   });
 
-  after(async () => {
-    await mcp?.close();
-    await browser?.close();
-    await app?.stop();
-  });
+  after(() => s?.close());
 
   it('an MCP batch appears in the page without a reload', async () => {
     await page.evaluate(() => {
@@ -99,12 +88,7 @@ describe('an agent and a person', { timeout: 120000 }, () => {
     const before = new Set(await drawnIds(page));
     await page.getByTestId('tool-rect').click();
     await page.locator('[data-testid="canvas"][data-tool="rect"]').waitFor();
-    const a = await clientOf(page, 300, 400);
-    const b = await clientOf(page, 420, 470);
-    await page.mouse.move(a.x, a.y);
-    await page.mouse.down();
-    await page.mouse.move(b.x, b.y, { steps: 6 });
-    await page.mouse.up();
+    await dragBoard(page, { x: 300, y: 400 }, { x: 420, y: 470 });
     const [added] = await until(async () => {
       const fresh = (await drawnIds(page)).filter((id) => !before.has(id));
       return fresh.length === 1 && fresh;

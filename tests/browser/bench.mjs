@@ -23,7 +23,7 @@ if (!process.env.INKBOARD_BIN) {
   const release = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../target/release/inkboard');
   if (existsSync(release)) process.env.INKBOARD_BIN = release;
 }
-const { BIN, startApp, launch, newContext, openPage, tempDir, writeBoard, Mcp, until } = await import('./lib.mjs');
+const { BIN, startBoard, launch, newContext, openPage, Mcp, until } = await import('./lib.mjs');
 
 const RUNS = Number(process.env.RUNS ?? 7);
 
@@ -61,6 +61,16 @@ function board(n) {
   return objects;
 }
 
+/** Runs `fn(app)` with `inkboard open` on a board of `objects`, stopping the app after. */
+async function withBoard(objects, fn) {
+  const app = await startBoard({ objects });
+  try {
+    return await fn(app);
+  } finally {
+    await app.stop();
+  }
+}
+
 /** Offset to add to a node epoch time to get the page's epoch clock (ms), and its error. */
 async function clockOffset(page) {
   let best = null;
@@ -73,12 +83,8 @@ async function clockOffset(page) {
   return best;
 }
 
-async function agentBatch(browser) {
-  const dir = tempDir();
-  const file = path.join(dir, 'batch.inkboard');
-  writeBoard(file, [{ objects: board(40) }]);
-  const app = await startApp(file, { dir });
-  try {
+function agentBatch(browser) {
+  return withBoard(board(40), async (app) => {
     const context = await newContext(browser);
     // Note when each WebSocket message arrives (before the page's own listener runs).
     await context.addInitScript(() => {
@@ -135,17 +141,11 @@ async function agentBatch(browser) {
     }
     await mcp.close();
     return rows;
-  } finally {
-    await app.stop();
-  }
+  });
 }
 
-async function panZoom(browser) {
-  const dir = tempDir();
-  const file = path.join(dir, 'pan.inkboard');
-  writeBoard(file, [{ objects: board(2000) }]);
-  const app = await startApp(file, { dir });
-  try {
+function panZoom(browser) {
+  return withBoard(board(2000), async (app) => {
     const page = await openPage(await newContext(browser), app);
     const count = await page.evaluate(() => Object.keys(window.inkboard.objects()).length);
     const out = { count };
@@ -189,17 +189,11 @@ async function panZoom(browser) {
     await rest();
     out.wheelZoom = await wheel(120, true);
     return out;
-  } finally {
-    await app.stop();
-  }
+  });
 }
 
-async function openBig(browser) {
-  const dir = tempDir();
-  const file = path.join(dir, 'big.inkboard');
-  writeBoard(file, [{ objects: board(10000) }]);
-  const app = await startApp(file, { dir });
-  try {
+function openBig(browser) {
+  return withBoard(board(10000), async (app) => {
     const context = await newContext(browser);
     // Sign in once, so the measured loads have no redirect.
     const first = await openPage(context, app);
@@ -227,16 +221,13 @@ async function openBig(browser) {
         return {
           ready: window.benchReadyAt,
           html: nav.responseEnd,
-          objects: window.inkboard.perf.timings().objects,
           ...window.inkboard.perf.timings(),
         };
       }));
       await page.close();
     }
     return rows;
-  } finally {
-    await app.stop();
-  }
+  });
 }
 
 const browser = await launch();

@@ -3,33 +3,24 @@
 
 import { before, after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import {
-  GOLDEN, startApp, launch, newContext, openPage, drawnIds, tempDir, until, savedObjects,
+  GOLDEN, session, drawnIds, until, savedObjects,
 } from './lib.mjs';
 
 describe('an existing board', { timeout: 120000 }, () => {
-  let app;
-  let browser;
+  let s;
   let page;
   let file;
   const golden = JSON.parse(readFileSync(GOLDEN, 'utf8'));
   const idsOf = (n) => golden.pages[n - 1].objects.map((o) => o.id);
 
   before(async () => {
-    const dir = tempDir();
-    file = path.join(dir, 'golden.inkboard');
-    copyFileSync(GOLDEN, file);
-    app = await startApp(file, { dir });
-    browser = await launch();
-    page = await openPage(await newContext(browser), app);
+    s = await session({ golden: true });
+    ({ page, file } = s);
   });
 
-  after(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  after(() => s?.close());
 
   it('draws every object of the first page as a <g id>', async () => {
     assert.deepEqual((await drawnIds(page)).sort(), idsOf(1).sort());

@@ -4,17 +4,14 @@
 
 import { before, after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import {
-  startApp, launch, newContext, openPage, drawnIds, tempDir, until, savedObjects, writeBoard,
-  clientOf, Mcp,
+  session, drawnIds, until, savedObjects, clientOf, clickBoard, dragBoard,
 } from './lib.mjs';
 
 const near = (a, b, tol, what) => assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} is not within ${tol} of ${b}`);
 
 describe('editing by hand', { timeout: 120000 }, () => {
-  let app;
-  let browser;
+  let s;
   let page;
   let mcp;
   let file;
@@ -22,27 +19,19 @@ describe('editing by hand', { timeout: 120000 }, () => {
   let drawn;
 
   before(async () => {
-    const dir = tempDir();
-    file = path.join(dir, 'edit.inkboard');
-    writeBoard(file, [{
+    s = await session({
+      mcp: true,
       objects: [
         { id: 's1', type: 'shape', x: 0, y: 0, w: 160, h: 80, text: 'First' },
         { id: 's2', type: 'shape', x: 240, y: 0, w: 160, h: 80, text: 'Second' },
         { id: 's3', type: 'shape', geom: 'ellipse', x: 0, y: 160, w: 160, h: 80, text: 'Third' },
       ],
-    }]);
-    app = await startApp(file, { dir });
-    browser = await launch();
-    page = await openPage(await newContext(browser), app);
-    mcp = await Mcp.start(app);
+    });
+    ({ page, mcp, file } = s);
     since = (await mcp.call('board_changes', {})).revision;
   });
 
-  after(async () => {
-    await mcp?.close();
-    await browser?.close();
-    await app?.stop();
-  });
+  after(() => s?.close());
 
   it('draws a rectangle with the rect tool: added, visible, saved', async () => {
     const before = new Set(await drawnIds(page));
@@ -50,11 +39,7 @@ describe('editing by hand', { timeout: 120000 }, () => {
     await page.locator('[data-testid="canvas"][data-tool="rect"]').waitFor();
     const a = await clientOf(page, 480, 200);
     const b = await clientOf(page, 640, 300);
-    await page.mouse.move(a.x, a.y);
-    await page.mouse.down();
-    await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 4 });
-    await page.mouse.move(b.x, b.y, { steps: 4 });
-    await page.mouse.up();
+    await dragBoard(page, { x: 480, y: 200 }, { x: 640, y: 300 });
 
     const ids = await until(async () => {
       const now = await drawnIds(page);
@@ -98,8 +83,7 @@ describe('editing by hand', { timeout: 120000 }, () => {
   });
 
   it('Delete removes the selection', async () => {
-    const p = await clientOf(page, 320, 40);
-    await page.mouse.click(p.x, p.y);
+    await clickBoard(page, { x: 320, y: 40 });
     await until(async () => (await page.evaluate(() => window.inkboard.selection())).join() === 's2', { what: 's2 selected' });
     await page.keyboard.press('Delete');
     await until(async () => !(await drawnIds(page)).includes('s2'), { what: 's2 gone from the DOM' });

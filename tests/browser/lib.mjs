@@ -4,7 +4,7 @@
 // `inkboard mcp` over stdio (newline-delimited JSON-RPC), like an agent would.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -97,6 +97,46 @@ export async function startApp(file, { dir = tempDir() } = {}) {
   };
 }
 
+/**
+ * `inkboard open` on a new board file in a fresh folder (removed by `stop`): the
+ * golden example (`golden: true`), else one page holding `objects`. Answers the app
+ * (its `file` is the board's path).
+ */
+export async function startBoard({ objects = [], golden = false } = {}) {
+  const dir = tempDir();
+  const file = path.join(dir, 'board.inkboard');
+  if (golden) copyFileSync(GOLDEN, file);
+  else writeBoard(file, [{ objects }]);
+  return startApp(file, { dir });
+}
+
+/**
+ * What a test file needs: the app on a new board (see `startBoard`), Chromium, a
+ * signed-in page that has drawn the board, and with `mcp: true` an agent on MCP.
+ * Answers {app, file, browser, context, page, mcp, close}; `close` stops them all.
+ * If a step fails, what was started is stopped before the error is thrown.
+ */
+export async function session({ objects, golden, mcp = false } = {}) {
+  const s = {};
+  s.close = async () => {
+    await s.mcp?.close();
+    await s.browser?.close();
+    await s.app?.stop();
+  };
+  try {
+    s.app = await startBoard({ objects, golden });
+    s.file = s.app.file;
+    s.browser = await launch();
+    s.context = await newContext(s.browser);
+    s.page = await openPage(s.context, s.app);
+    if (mcp) s.mcp = await Mcp.start(s.app);
+  } catch (err) {
+    await s.close();
+    throw err;
+  }
+  return s;
+}
+
 /** Headless Chromium from the system (no browser download). */
 export function launch() {
   return chromium.launch({
@@ -150,6 +190,40 @@ export async function clientOf(page, x, y) {
     const r = document.querySelector('[data-testid="canvas"]').getBoundingClientRect();
     return { x: r.left + (bx - v.x) * v.zoom, y: r.top + (by - v.y) * v.zoom };
   }, [x, y]);
+}
+
+/** Clicks board point `p` (Playwright click options: modifiers, clickCount...). */
+export async function clickBoard(page, p, options) {
+  const c = await clientOf(page, p.x, p.y);
+  await page.mouse.click(c.x, c.y, options);
+}
+
+/** Presses the mouse at board point `a`, moves to `b` in `steps`, and releases. */
+export async function dragBoard(page, a, b, { steps = 8 } = {}) {
+  const p = await clientOf(page, a.x, a.y);
+  const q = await clientOf(page, b.x, b.y);
+  await page.mouse.move(p.x, p.y);
+  await page.mouse.down();
+  await page.mouse.move(q.x, q.y, { steps });
+  await page.mouse.up();
+}
+
+/** The objects the page has (id -> data as `read_board` gives it). */
+export function objectsOf(page) {
+  return page.evaluate(() => window.inkboard.objects());
+}
+
+/** The selected ids, sorted. */
+export async function selectionOf(page) {
+  return (await page.evaluate(() => window.inkboard.selection())).sort();
+}
+
+/** Waits for one object that `before` (a Set of ids) lacks; answers [id, data]. */
+export async function newObject(page, before, what = 'a new object') {
+  return until(async () => {
+    const fresh = Object.entries(await objectsOf(page)).filter(([id]) => !before.has(id));
+    return fresh.length === 1 && fresh[0];
+  }, { what });
 }
 
 /** An MCP client over stdio: `inkboard mcp` with the app's environment. */

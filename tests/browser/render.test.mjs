@@ -16,10 +16,10 @@
 
 import { before, after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PNG } from 'pngjs';
-import { GOLDEN, startApp, launch, newContext, openPage, tempDir, Mcp } from './lib.mjs';
+import { session } from './lib.mjs';
 
 const TOLERANCE = 48;
 
@@ -54,28 +54,18 @@ function compare(a, b) {
 }
 
 describe('the page and render agree', { timeout: 120000 }, () => {
-  let app;
-  let browser;
+  let s;
   let page;
   let mcp;
 
   before(async () => {
-    const dir = tempDir();
-    const file = path.join(dir, 'golden.inkboard');
-    copyFileSync(GOLDEN, file);
-    app = await startApp(file, { dir });
-    browser = await launch();
-    page = await openPage(await newContext(browser), app);
+    s = await session({ golden: true, mcp: true });
+    ({ page, mcp } = s);
     await page.addStyleTag({ content: '[data-testid="canvas"] { background: #fff !important; }' });
     await page.evaluate(() => document.fonts.ready);
-    mcp = await Mcp.start(app);
   });
 
-  after(async () => {
-    await mcp?.close();
-    await browser?.close();
-    await app?.stop();
-  });
+  after(() => s?.close());
 
   /** Screenshot of board region `r` shown at `zoom`, and `render` of it at that scale. */
   async function both(r, zoom) {

@@ -4,12 +4,12 @@
 // gesture, committed to the SVG group when the gesture rests), converts between
 // screen and board coordinates, and knows the bounds of each object.
 
-import { state, emit } from './state.js';
+import { state, emit, membersOf } from './state.js';
 import { hasBox, union } from './geom.js';
 
 const NS = 'http://www.w3.org/2000/svg';
-export const MIN_ZOOM = 0.05;
-export const MAX_ZOOM = 8;
+const MIN_ZOOM = 0.05;
+const MAX_ZOOM = 8;
 
 let container;
 let svg;
@@ -63,10 +63,20 @@ function group(cls) {
 
 /** Makes an SVG element with attributes (never user text as markup). */
 export function svgEl(tag, attrs = {}, parent = null) {
-  const e = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  const e = setAttrs(document.createElementNS(NS, tag), attrs);
   if (parent) parent.append(e);
   return e;
+}
+
+/** Sets attributes of an element; answers it. */
+export function setAttrs(el, attrs) {
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  return el;
+}
+
+/** The attributes of an SVG <rect> covering board rectangle `r`. */
+export function rectAttrs(r) {
+  return { x: r.x, y: r.y, width: r.w, height: r.h };
 }
 
 function resize() {
@@ -93,7 +103,7 @@ function rebuildGroups() {
   state.memberOf.clear();
   for (const obj of state.objects.values()) {
     if (obj.type !== 'group') continue;
-    for (const m of obj.ids ?? obj.members ?? []) state.memberOf.set(m, obj.id);
+    for (const m of membersOf(obj)) state.memberOf.set(m, obj.id);
   }
 }
 
@@ -301,34 +311,30 @@ export function zoomCenter(factor) {
 }
 
 /** Bounds of everything drawn, in board units (null for an empty page). */
-export function contentBounds() {
+function contentBounds() {
   // From the objects' own data, not getBBox: measuring the drawing makes the
   // browser lay out every object first (about 280 ms on 10,000 objects).
   // Connectors run between shapes, so only their free ends count.
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  const add = (x, y, w = 0, h = 0) => {
-    x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x + w); y1 = Math.max(y1, y + h);
-  };
-  for (const obj of state.objects.values()) {
-    if (hasBox(obj)) add(obj.x, obj.y, obj.w, obj.h);
-    else if (obj.type === 'ink') for (const [x, y] of obj.points ?? []) add(x, y);
+  let b = null;
+  for (const [id, obj] of state.objects) {
+    if (hasBox(obj) || obj.type === 'ink') b = union(b, boundsOf(id));
     else if (obj.type === 'connector') {
-      for (const end of [obj.from, obj.to]) if (end && typeof end === 'object') add(end.x, end.y);
+      for (const end of [obj.from, obj.to]) if (end && typeof end === 'object') b = union(b, { x: end.x, y: end.y, w: 0, h: 0 });
     }
   }
-  if (x0 === Infinity) return null;
   const pad = 16; // room for strokes, arrowheads and labels
-  return { x: x0 - pad, y: y0 - pad, w: x1 - x0 + 2 * pad, h: y1 - y0 + 2 * pad };
+  return b && { x: b.x - pad, y: b.y - pad, w: b.w + 2 * pad, h: b.h + 2 * pad };
 }
 
 /** Shows all the content (at most 100%), or the origin on an empty page. */
-export function fitToContent(maxZoom = 1) {
+export function fitToContent() {
   const b = contentBounds();
-  if (!b) {
-    setView({ x: -W / 2 + 200, y: -H / 2 + 150, zoom: 1 });
-    return;
-  }
-  const pad = 48;
+  if (b) fitRect(b);
+  else setView({ x: -W / 2 + 200, y: -H / 2 + 150, zoom: 1 });
+}
+
+/** Shows board rectangle `b` whole and centred, `pad` screen pixels from the edges, at most `maxZoom`. */
+export function fitRect(b, { maxZoom = 1, pad = 48 } = {}) {
   const z = clampZoom(Math.min(maxZoom, (W - 2 * pad) / Math.max(b.w, 1), (H - 2 * pad) / Math.max(b.h, 1)));
   setView({ x: b.x + b.w / 2 - W / 2 / z, y: b.y + b.h / 2 - H / 2 / z, zoom: z });
 }
@@ -369,13 +375,9 @@ export function boundsOf(id) {
   let b = null;
   if (obj.type === 'ink' && obj.points?.length) {
     const pad = (obj.width ?? 3) / 2;
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-    for (const [x, y] of obj.points) {
-      x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y);
-    }
-    b = { x: x0 - pad, y: y0 - pad, w: x1 - x0 + 2 * pad, h: y1 - y0 + 2 * pad };
+    for (const [x, y] of obj.points) b = union(b, { x: x - pad, y: y - pad, w: 2 * pad, h: 2 * pad });
   } else if (obj.type === 'group') {
-    for (const m of obj.ids ?? obj.members ?? []) b = union(b, boundsOf(m));
+    for (const m of membersOf(obj)) b = union(b, boundsOf(m));
   } else {
     const el = els.get(id);
     if (el && el.firstElementChild) {

@@ -4,10 +4,11 @@
 // connectors re-pointed at the copies with "$N.id" references. Pasted images become
 // images, pasted plain text a text shape. Duplicate is the server's `duplicate`.
 
-import { state, select, topOf, emit } from './state.js';
+import { state, select, topOf, emit, membersOf } from './state.js';
 import { elementOf, visibleRect } from './canvas.js';
 import { movingSet } from './drag.js';
 import { addFiles, isImageFile } from './images.js';
+import { typing } from './navigate.js';
 import * as sync from './sync.js';
 
 const MARK = 'inkboard/objects';
@@ -18,20 +19,16 @@ let memory = null; // the last copied data, for pastes the system clipboard cann
 let lastPaste = { text: null, count: 0 };
 
 export function initClipboard() {
-  document.addEventListener('copy', (e) => {
-    if (typing(e) || !state.selection.size) return;
-    const text = copyText();
-    e.clipboardData.setData('text/plain', text);
-    e.preventDefault();
-  });
-  document.addEventListener('cut', (e) => {
-    if (typing(e) || !state.selection.size) return;
-    e.clipboardData.setData('text/plain', copyText());
-    e.preventDefault();
-    deleteSelection();
-  });
+  for (const kind of ['copy', 'cut']) {
+    document.addEventListener(kind, (e) => {
+      if (typing(e.target) || !state.selection.size) return;
+      e.clipboardData.setData('text/plain', copyText());
+      e.preventDefault();
+      if (kind === 'cut') deleteSelection();
+    });
+  }
   document.addEventListener('paste', (e) => {
-    if (typing(e)) return;
+    if (typing(e.target)) return;
     e.preventDefault();
     const files = [...(e.clipboardData?.files ?? [])].filter(isImageFile);
     if (files.length) {
@@ -43,11 +40,6 @@ export function initClipboard() {
   });
 }
 
-function typing(e) {
-  const t = e.target;
-  return t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
-}
-
 function pick(obj, keys) {
   const out = {};
   for (const k of keys) if (obj[k] !== undefined) out[k] = obj[k];
@@ -55,7 +47,7 @@ function pick(obj, keys) {
 }
 
 /** The selection (with group members, frame contents and connectors between them) as JSON. */
-export function copyText() {
+function copyText() {
   const set = movingSet([...state.selection]);
   const objects = state.order.filter((id) => set.has(id)).map((id) => state.objects.get(id));
   const images = {};
@@ -69,7 +61,7 @@ export function copyText() {
 }
 
 /** Pastes clipboard text: our objects, or else a text shape holding it. */
-export function pasteText(text) {
+function pasteText(text) {
   let data = null;
   try {
     const v = JSON.parse(text);
@@ -89,7 +81,7 @@ export function pasteText(text) {
 }
 
 /** The operations that rebuild `objects` shifted by (d, d). */
-export function buildOps(objects, images, d) {
+function buildOps(objects, images, d) {
   const ops = [];
   const index = new Map();
   const ref = (id) => (index.has(id) ? `$${index.get(id)}.id` : null);
@@ -131,7 +123,7 @@ export function buildOps(objects, images, d) {
   let pending = objects.filter((o) => o.type === 'group');
   for (let round = 0; round < 8 && pending.length; round++) {
     pending = pending.filter((o) => {
-      const members = (o.ids ?? o.members ?? []).map(ref);
+      const members = membersOf(o).map(ref);
       if (members.some((m) => m === null)) return true;
       ops.push({ tool: 'group', args: { ids: members } });
       index.set(o.id, ops.length - 1);

@@ -3,11 +3,11 @@
 // connector's end. Each shows a local preview and sends ONE call on release, so a
 // drag is one undo step.
 
-import { state, on } from './state.js';
+import { state, on, membersOf } from './state.js';
 import { hasBox, union, contains, snapNumber } from './geom.js';
 import * as sync from './sync.js';
 import {
-  layers, svgEl, toBoard, boundsOf, elementOf, showPreview, clearPreview, getView,
+  layers, svgEl, setAttrs, rectAttrs, toBoard, boundsOf, elementOf, showPreview, clearPreview, getView,
 } from './canvas.js';
 import { hitTest } from './hittest.js';
 import { snapTargets, snap, drawGuides, clearGuides } from './snap.js';
@@ -22,7 +22,7 @@ export function movingSet(ids) {
     const obj = state.objects.get(id);
     if (!obj) continue;
     out.add(id);
-    if (obj.type === 'group') stack.push(...(obj.ids ?? obj.members ?? []));
+    stack.push(...membersOf(obj));
     if (obj.type === 'shape' && obj.geom === 'frame') {
       for (const other of state.order) {
         if (other === id || out.has(other)) continue;
@@ -80,10 +80,34 @@ function previewer(onAnswer) {
   };
 }
 
+/**
+ * What the drags share: the pointer's travel in board units since the press, the
+ * server's previews (`onPreview` gets each answer), and the cleanup of both.
+ */
+function dragFrom(e, onPreview) {
+  const start = toBoard(e.clientX, e.clientY);
+  const previews = previewer(onPreview);
+  return {
+    previews,
+    travel(ev) {
+      const p = toBoard(ev.clientX, ev.clientY);
+      return { x: p.x - start.x, y: p.y - start.y };
+    },
+    /** Stops previews and guides now, keeping the previewed drawing until a scene replaces it. */
+    release() {
+      previews.stop();
+      clearGuides();
+    },
+    end() {
+      this.release();
+      clearPreview();
+    },
+  };
+}
+
 // ---- move -----------------------------------------------------------------------
 
 export function startMove(e, ids) {
-  const start = toBoard(e.clientX, e.clientY);
   const rigid = movingSet(ids);
   let box = null;
   for (const id of ids) box = union(box, boundsOf(id));
@@ -103,31 +127,31 @@ export function startMove(e, ids) {
     }
     layers.selection.setAttribute('transform', `translate(${dx} ${dy})`);
   };
-  const previews = previewer((msg, at) => {
+  const drag = dragFrom(e, (msg, at) => {
     for (const id of showPreview(msg.items)) {
       if (rigid.has(id)) base.set(id, at);
     }
     apply();
   });
   const offScene = on('scene', () => {
-    if (committing) return;
+    if (committing) {
+      // The move has landed: the selection is drawn where the objects now are.
+      layers.selection.removeAttribute('transform');
+      return;
+    }
     base.clear();
     apply();
   });
   const cleanup = () => {
-    previews.stop();
+    drag.end();
     offScene();
-    clearGuides();
     for (const id of rigid) elementOf(id)?.removeAttribute('transform');
     layers.selection.removeAttribute('transform');
-    clearPreview();
   };
 
   return {
     move(ev) {
-      const p = toBoard(ev.clientX, ev.clientY);
-      let mx = p.x - start.x;
-      let my = p.y - start.y;
+      let { x: mx, y: my } = drag.travel(ev);
       if (ev.shiftKey) {
         if (Math.abs(mx) > Math.abs(my)) my = 0;
         else mx = 0;
@@ -142,16 +166,15 @@ export function startMove(e, ids) {
       dx = snapNumber(mx, z);
       dy = snapNumber(my, z);
       apply();
-      if (needsPreview) previews.want('move', { ids, dx, dy }, { dx, dy });
+      if (needsPreview) drag.previews.want('move', { ids, dx, dy }, { dx, dy });
     },
     up() {
       committing = true;
-      previews.stop();
-      clearGuides();
       if (!dx && !dy) {
         cleanup();
         return;
       }
+      drag.release();
       sync.call('move', { ids, dx, dy }).finally(cleanup);
     },
     cancel() {
@@ -169,14 +192,13 @@ export function resizable(ids) {
 }
 
 export function startResize(e, handle, ids) {
-  const start = toBoard(e.clientX, e.clientY);
   const items = ids.map((id) => ({ id, b: boundsOf(id) }));
   let box = null;
   for (const it of items) box = union(box, it.b);
   const targets = snapTargets(new Set(ids));
   const keepRatio = ids.length === 1 && state.objects.get(ids[0]).type === 'image';
   let rects = null;
-  const previews = previewer((msg) => showPreview(msg.items));
+  const drag = dragFrom(e, (msg) => showPreview(msg.items));
 
   const request = () => {
     if (rects.length === 1) {
@@ -190,25 +212,19 @@ export function startResize(e, handle, ids) {
 
   const draw = (nb) => {
     layers.draft.replaceChildren();
-    for (const { r } of rects) {
-      svgEl('rect', { class: 'resize-ghost', x: r.x, y: r.y, width: r.w, height: r.h }, layers.draft);
-    }
-    if (rects.length > 1) svgEl('rect', { class: 'resize-ghost all', x: nb.x, y: nb.y, width: nb.w, height: nb.h }, layers.draft);
+    for (const { r } of rects) svgEl('rect', { class: 'resize-ghost', ...rectAttrs(r) }, layers.draft);
+    if (rects.length > 1) svgEl('rect', { class: 'resize-ghost all', ...rectAttrs(nb) }, layers.draft);
   };
 
   const cleanup = () => {
-    previews.stop();
-    clearGuides();
+    drag.end();
     layers.draft.replaceChildren();
     layers.selection.style.display = '';
-    clearPreview();
   };
 
   return {
     move(ev) {
-      const p = toBoard(ev.clientX, ev.clientY);
-      const dx = p.x - start.x;
-      const dy = p.y - start.y;
+      const { x: dx, y: dy } = drag.travel(ev);
       let x0 = box.x, y0 = box.y, x1 = box.x + box.w, y1 = box.y + box.h;
       if (handle.includes('w')) x0 += dx;
       if (handle.includes('e')) x1 += dx;
@@ -251,10 +267,10 @@ export function startResize(e, handle, ids) {
       layers.selection.style.display = 'none';
       draw(nb);
       // The server previews one tool call, not a batch: several objects show ghosts only.
-      if (rects.length === 1) previews.want(...request());
+      if (rects.length === 1) drag.previews.want(...request());
     },
     up() {
-      previews.stop();
+      drag.release();
       if (!rects) {
         cleanup();
         return;
@@ -280,12 +296,13 @@ export function connectorEnds(id) {
 
 export const attachable = (obj) => obj.type === 'shape' || obj.type === 'image';
 
-/** Outlines an object as a connector target (or clears the outline). */
-export function showTarget(id) {
+/** Outlines objects as connector targets (null ids are skipped; none clears the outlines). */
+export function showTarget(...ids) {
   layers.hover.replaceChildren();
-  const b = id && boundsOf(id);
-  if (!b) return;
-  svgEl('rect', { class: 'target', x: b.x - 3, y: b.y - 3, width: b.w + 6, height: b.h + 6, rx: 4 }, layers.hover);
+  for (const id of ids) {
+    const b = id && boundsOf(id);
+    if (b) svgEl('rect', { class: 'target', x: b.x - 3, y: b.y - 3, width: b.w + 6, height: b.h + 6, rx: 4 }, layers.hover);
+  }
 }
 
 export function startEndpoint(e, id, which) {
@@ -306,10 +323,7 @@ export function startEndpoint(e, id, which) {
       target = hitTest(ev.clientX, ev.clientY, { groups: false, accept: attachable });
       if (target === other) target = null;
       showTarget(target);
-      if (fixed) {
-        line.setAttribute('x1', fixed.x); line.setAttribute('y1', fixed.y);
-        line.setAttribute('x2', point.x); line.setAttribute('y2', point.y);
-      }
+      if (fixed) setAttrs(line, { x1: fixed.x, y1: fixed.y, x2: point.x, y2: point.y });
     },
     up() {
       const z = getView().zoom;

@@ -49,10 +49,6 @@ export function cssColor(c, fallback = INK) {
   return PALETTE[c.toLowerCase()] ?? c;
 }
 
-export function rect(x, y, w, h) {
-  return { x, y, w, h };
-}
-
 /** The rectangle spanned by two points. */
 export function spanRect(a, b) {
   return { x: Math.min(a.x, b.x), y: Math.min(a.y, b.y), w: Math.abs(a.x - b.x), h: Math.abs(a.y - b.y) };

@@ -4,7 +4,7 @@
 // rectangle takes.
 
 import { state, topOf } from './state.js';
-import { FRAME_TITLE_HEIGHT, hasBox, containsPoint } from './geom.js';
+import { FRAME_TITLE_HEIGHT, hasBox, containsPoint, contains, intersects } from './geom.js';
 import { toBoard, boundsOf, getView, objectIdOf, rootElement as svg } from './canvas.js';
 
 function frameInterior(obj, p) {
@@ -50,24 +50,16 @@ export function hitTest(clientX, clientY, { groups = true, accept = null, except
   return null;
 }
 
-/** Every object id whose bounds meet (or, for frames, lie inside) a board rectangle. */
+/**
+ * Every top-level object (groups stand for their members) whose bounds meet, or for
+ * frames lie inside, a board rectangle.
+ */
 export function idsIn(r) {
   const out = [];
   for (const id of state.order) {
     if (state.memberOf.has(id)) continue;
-    const obj = state.objects.get(id);
     const b = boundsOf(id);
-    if (!b) continue;
-    const inside = b.x >= r.x && b.y >= r.y && b.x + b.w <= r.x + r.w && b.y + b.h <= r.y + r.h;
-    const meets = b.x <= r.x + r.w && r.x <= b.x + b.w && b.y <= r.y + r.h && r.y <= b.y + b.h;
-    if (obj.geom === 'frame' ? inside : meets) out.push(id);
+    if (b && (state.objects.get(id).geom === 'frame' ? contains(r, b) : intersects(r, b))) out.push(id);
   }
-  // Groups: selected when any member is.
-  for (const id of state.order) {
-    const obj = state.objects.get(id);
-    if (obj?.type !== 'group' || state.memberOf.has(id)) continue;
-    const b = boundsOf(id);
-    if (b && b.x <= r.x + r.w && r.x <= b.x + b.w && b.y <= r.y + r.h && r.y <= b.y + b.h) out.push(id);
-  }
-  return [...new Set(out.map(topOf))];
+  return out;
 }

@@ -2,7 +2,7 @@
 // on the canvas, or by pasting (clipboard.js). Each becomes one `add_image` call
 // with a data URL, centred where it was dropped.
 
-import { select } from './state.js';
+import { select, emit } from './state.js';
 import { toBoard, visibleRect, getView } from './canvas.js';
 import * as sync from './sync.js';
 
@@ -20,11 +20,11 @@ export function initImages(container) {
   container.addEventListener('dragleave', () => container.classList.remove('drop-target'));
   container.addEventListener('drop', (e) => {
     container.classList.remove('drop-target');
-    const files = [...e.dataTransfer.files].filter((f) => TYPES.includes(f.type));
-    if (!files.length) return;
-    e.preventDefault();
-    const p = toBoard(e.clientX, e.clientY);
-    addFiles(files, p);
+    if (!e.dataTransfer.files.length) return;
+    e.preventDefault(); // never let the browser open a dropped file in place of the board
+    const files = [...e.dataTransfer.files].filter(isImageFile);
+    if (files.length) addFiles(files, toBoard(e.clientX, e.clientY));
+    else emit('error', 'Only PNG, JPEG and SVG images can be dropped on the board.');
   });
 }
 

@@ -8,8 +8,8 @@ import * as sync from './sync.js';
 import { setTool, cancelTool, SHORTCUTS } from './tools.js';
 import { deleteSelection, duplicateSelection } from './clipboard.js';
 import { startEdit } from './textedit.js';
-import { zoomCenter, fitToContent, panBy, boundsOf, setView, viewport } from './canvas.js';
-import { resetZoom, interactive } from './navigate.js';
+import { zoomCenter, fitToContent, fitRect, panBy, boundsOf } from './canvas.js';
+import { resetZoom, interactive, typing } from './navigate.js';
 import { union } from './geom.js';
 
 const TOOL_KEYS = Object.fromEntries(Object.entries(SHORTCUTS).map(([tool, key]) => [key.toLowerCase(), tool]));
@@ -18,13 +18,8 @@ export function initKeyboard() {
   window.addEventListener('keydown', onKey);
 }
 
-function typing(e) {
-  const t = e.target;
-  return t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
-}
-
 function onKey(e) {
-  if (typing(e) || e.isComposing) return;
+  if (typing(e.target) || e.isComposing) return;
   const mod = e.ctrlKey || e.metaKey;
   const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
   const done = () => e.preventDefault();
@@ -105,10 +100,7 @@ function selectAll() {
 function zoomToSelection() {
   let b = null;
   for (const id of state.selection) b = union(b, boundsOf(id));
-  if (!b) return;
-  const { w, h } = viewport();
-  const z = Math.min(2, (w - 96) / Math.max(b.w, 1), (h - 96) / Math.max(b.h, 1));
-  setView({ x: b.x + b.w / 2 - w / 2 / z, y: b.y + b.h / 2 - h / 2 / z, zoom: z });
+  if (b) fitRect(b, { maxZoom: 2 });
 }
 
 async function group() {

@@ -46,6 +46,11 @@ function boot() {
   initClipboard();
   initHistoryButtons();
   window.addEventListener('resize', refreshBox);
+  // A button clicked with the mouse hands the keyboard back to the board, so that
+  // Space pans (and Delete deletes) right after picking a tool or a colour.
+  document.addEventListener('click', (e) => {
+    if (e.detail > 0 && e.target.closest?.('button')) canvas.focus({ preventScroll: true });
+  });
 
   on('view', (v) => {
     if (shownKey) views.set(shownKey, v);

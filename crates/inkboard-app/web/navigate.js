@@ -20,7 +20,7 @@ export function initNavigate(el, controls) {
   container.addEventListener('pointerup', onUp, true);
   container.addEventListener('pointercancel', onUp, true);
   window.addEventListener('keydown', (e) => {
-    if (e.code === 'Space' && !typing(e) && !interactive(e.target)) {
+    if (e.code === 'Space' && !typing(e.target) && !interactive(e.target)) {
       e.preventDefault();
       if (!spaceHeld) {
         spaceHeld = true;
@@ -41,8 +41,8 @@ export function initNavigate(el, controls) {
   buildControls(controls);
 }
 
-function typing(e) {
-  const t = e.target;
+/** Is this element a text field (keys are typing, not shortcuts)? */
+export function typing(t) {
   return t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
 }
 

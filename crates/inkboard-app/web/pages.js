@@ -17,7 +17,7 @@ export function initPages(el) {
 }
 
 /** Shows page `n` of this board. */
-export function showPage(n) {
+function showPage(n) {
   if (n === state.page) return;
   select([]);
   sync.view(n);

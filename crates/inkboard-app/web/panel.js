@@ -3,9 +3,10 @@
 // arrowheads and route for connectors, order) with the selection's common value,
 // and sends one `update` for the objects each change applies to.
 
-import { state, on } from './state.js';
+import { state, on, membersOf } from './state.js';
 import { PALETTE } from './geom.js';
 import * as sync from './sync.js';
+import { deleteSelection } from './clipboard.js';
 
 const COLORS = Object.keys(PALETTE);
 const APPLIES = {
@@ -38,7 +39,7 @@ function styled() {
     seen.add(id);
     const obj = state.objects.get(id);
     if (!obj) return;
-    if (obj.type === 'group') for (const m of obj.ids ?? obj.members ?? []) visit(m, depth + 1);
+    if (obj.type === 'group') for (const m of membersOf(obj)) visit(m, depth + 1);
     else out.push(obj);
   };
   for (const id of state.selection) visit(id, 0);
@@ -172,5 +173,5 @@ function fill() {
     b.addEventListener('click', () => sync.call('order', { ids: [...state.selection], to }).catch(() => {}));
   }
   const del = el('button', { type: 'button', className: 'choice danger', text: 'Delete', testid: 'delete', title: 'Delete (Del)' }, row);
-  del.addEventListener('click', () => sync.call('delete', { ids: [...state.selection] }).catch(() => {}));
+  del.addEventListener('click', deleteSelection);
 }

@@ -5,7 +5,7 @@
 
 import { state, on, select } from './state.js';
 import { spanRect, union } from './geom.js';
-import { layers, svgEl, toBoard, boundsOf, elementOf, getView } from './canvas.js';
+import { layers, svgEl, setAttrs, rectAttrs, toBoard, boundsOf, elementOf, getView } from './canvas.js';
 import { hitTest, idsIn } from './hittest.js';
 import { startMove, startResize, startEndpoint, resizable, connectorEnds } from './drag.js';
 
@@ -42,11 +42,11 @@ export function render() {
       if (path) svgEl('path', { class: 'sel-line', d: path.getAttribute('d') }, g);
       return;
     }
-    svgEl('rect', { class: 'sel-box', x: b.x, y: b.y, width: b.w, height: b.h }, g);
+    svgEl('rect', { class: 'sel-box', ...rectAttrs(b) }, g);
   });
   if (!all) return;
   if (ids.length > 1) {
-    svgEl('rect', { class: 'sel-all', x: all.x, y: all.y, width: all.w, height: all.h }, g);
+    svgEl('rect', { class: 'sel-all', ...rectAttrs(all) }, g);
   }
   const s = 8 / z;
   if (ids.length === 1 && state.objects.get(ids[0])?.type === 'connector') {
@@ -148,10 +148,7 @@ function marquee(press) {
   const update = () => {
     queued = false;
     const r = spanRect(press.from, last);
-    rectEl.setAttribute('x', r.x);
-    rectEl.setAttribute('y', r.y);
-    rectEl.setAttribute('width', r.w);
-    rectEl.setAttribute('height', r.h);
+    setAttrs(rectEl, rectAttrs(r));
     select([...press.base, ...idsIn(r)]);
   };
   return {

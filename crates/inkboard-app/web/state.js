@@ -11,7 +11,7 @@ export const state = {
   objects: new Map(),
   /** The page's z-order, bottom first. */
   order: [],
-  /** member id -> group id (groups hold `ids`). */
+  /** member id -> group id (derived from the groups' `ids` on every scene). */
   memberOf: new Map(),
   /** ids selected. */
   selection: new Set(),
@@ -48,6 +48,11 @@ export function select(ids) {
   if (same) return;
   state.selection = next;
   emit('selection', next);
+}
+
+/** The member ids of a group (`ids` in the object's data; none for other objects). */
+export function membersOf(obj) {
+  return (obj?.type === 'group' && obj.ids) || [];
 }
 
 /** The top-level object a click on `id` means: its outermost group, else itself. */

@@ -119,7 +119,7 @@ function receive(msg) {
 }
 
 /** Sends a message if connected; returns whether it went out. */
-export function send(msg) {
+function send(msg) {
   if (!socket || socket.readyState !== WebSocket.OPEN) return false;
   socket.send(JSON.stringify(msg));
   return true;
@@ -146,7 +146,6 @@ function request(t, tool, args) {
 
 /** Runs a tool on this window's board as the user. Resolves with its result. */
 export function call(tool, args = {}) {
-  emit('call', { tool });
   return request('call', tool, args).catch((err) => {
     emit('error', err.message);
     throw err;

@@ -5,14 +5,14 @@
 
 import { state, on, select } from './state.js';
 import {
-  textBox, cssColor, DEFAULT_FONT_SIZE, LABEL_FONT_SIZE, LINE_HEIGHT, INK,
+  textBox, cssColor, union, DEFAULT_FONT_SIZE, LABEL_FONT_SIZE, LINE_HEIGHT, INK,
 } from './geom.js';
 import { elementOf, toContainer, getView } from './canvas.js';
 import * as sync from './sync.js';
 
 let container;
 let area = null;
-let session = null; // {id?, at?, box, fontSize, align, valign, geom}
+let session = null; // {id?, box, fontSize, align, valign, color, label?, grow?}
 
 export function initTextEdit(el) {
   container = el;
@@ -59,7 +59,7 @@ export function startEdit(id) {
     color = cssColor(obj.text_color, INK);
   }
   session = {
-    id, box, align, color, geom: obj.geom, type: obj.type,
+    id, box, align, color,
     valign: obj.valign ?? 'middle',
     fontSize: obj.font_size ?? (obj.type === 'connector' ? LABEL_FONT_SIZE : DEFAULT_FONT_SIZE),
     label: obj.type === 'connector',
@@ -75,7 +75,6 @@ export function startNew(p) {
   const fontSize = DEFAULT_FONT_SIZE;
   const h = fontSize * LINE_HEIGHT;
   session = {
-    at: { x: p.x, y: p.y - h / 2 },
     box: { x: p.x, y: p.y - h / 2, w: 0, h },
     align: 'left', valign: 'top', color: INK, fontSize, grow: true,
   };
@@ -86,14 +85,13 @@ function labelBox(id) {
   const el = elementOf(id);
   const texts = el ? [...el.querySelectorAll('text')] : [];
   if (texts.length) {
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    let b = null;
     for (const t of texts) {
-      const b = t.getBBox();
-      x0 = Math.min(x0, b.x); y0 = Math.min(y0, b.y);
-      x1 = Math.max(x1, b.x + b.width); y1 = Math.max(y1, b.y + b.height);
+      const r = t.getBBox();
+      b = union(b, { x: r.x, y: r.y, w: r.width, h: r.height });
     }
-    const w = Math.max(120, x1 - x0 + 16);
-    return { x: (x0 + x1) / 2 - w / 2, y: y0, w, h: y1 - y0 };
+    const w = Math.max(120, b.w + 16);
+    return { x: b.x + b.w / 2 - w / 2, y: b.y, w, h: b.h };
   }
   const path = el?.querySelector('path');
   const mid = path ? path.getPointAtLength(path.getTotalLength() / 2) : { x: 0, y: 0 };
@@ -164,7 +162,7 @@ function close() {
 }
 
 /** Ends editing, keeping nothing. */
-export function cancelEdit() {
+function cancelEdit() {
   close();
 }
 
@@ -175,20 +173,13 @@ export function finishEdit() {
   if (s.id) {
     const obj = state.objects.get(s.id);
     if (!obj || text === (obj.text ?? '')) return;
-    if (obj.type === 'shape' && obj.geom === 'text') {
-      if (!text.trim()) {
-        sync.call('delete', { ids: [s.id] }).catch(() => {});
-        return;
-      }
-      // The server refits a text shape to its new text, measured as it is drawn.
-      sync.call('update', { id: s.id, text }).catch(() => {});
-      return;
-    }
-    sync.call('update', { id: s.id, text }).catch(() => {});
+    // A text shape left empty goes; the server refits one to its new text.
+    if (obj.geom === 'text' && !text.trim()) sync.call('delete', { ids: [s.id] }).catch(() => {});
+    else sync.call('update', { id: s.id, text }).catch(() => {});
     return;
   }
   if (!text.trim()) return;
-  sync.call('add_shape', { geom: 'text', text, x: Math.round(s.at.x), y: Math.round(s.at.y) })
+  sync.call('add_shape', { geom: 'text', text, x: Math.round(s.box.x), y: Math.round(s.box.y) })
     .then((r) => r?.id && select([r.id]))
     .catch(() => {});
 }

@@ -4,9 +4,9 @@
 // frame, connector (drag from one shape to another; empty space makes a free end),
 // pen (freehand ink) and image (file picker; drop and paste also work).
 
-import { state, emit, on, select } from './state.js';
+import { state, on, select } from './state.js';
 import { GEOMS, defaultSize, spanRect, snapNumber, center } from './geom.js';
-import { layers, svgEl, toBoard, boundsOf, getView } from './canvas.js';
+import { layers, svgEl, setAttrs, rectAttrs, toBoard, boundsOf, getView } from './canvas.js';
 import { hitTest } from './hittest.js';
 import { selectTool } from './selection.js';
 import { attachable, showTarget } from './drag.js';
@@ -99,7 +99,6 @@ export function setTool(name) {
     b.classList.toggle('active', n === name);
     b.setAttribute('aria-pressed', String(n === name));
   }
-  emit('tool', name);
 }
 
 /** Cancels what the active tool is doing (Escape). Returns whether there was something. */
@@ -157,7 +156,7 @@ function shapeTool(geom) {
   let press = null;
   const ghostOf = (r) => {
     if (!press.ghost) press.ghost = svgEl('rect', { class: 'ghost' }, layers.draft);
-    for (const [k, v] of Object.entries({ x: r.x, y: r.y, width: r.w, height: r.h })) press.ghost.setAttribute(k, v);
+    setAttrs(press.ghost, rectAttrs(r));
   };
   return {
     name: geom,
@@ -251,12 +250,10 @@ function connectorTool() {
       press.q = toBoard(e.clientX, e.clientY);
       press.to = hitTest(e.clientX, e.clientY, { groups: false, accept: attachable });
       if (press.to === press.from) press.to = null;
-      layers.hover.replaceChildren();
-      if (press.from) showTargetAlso(press.from);
-      if (press.to) showTargetAlso(press.to);
+      showTarget(press.from, press.to);
       const a = endPoint(press.from, press.p);
       const b = endPoint(press.to, press.q);
-      for (const [k, v] of Object.entries({ x1: a.x, y1: a.y, x2: b.x, y2: b.y })) press.line.setAttribute(k, v);
+      setAttrs(press.line, { x1: a.x, y1: a.y, x2: b.x, y2: b.y });
     },
     up(e) {
       const p = press;
@@ -284,11 +281,6 @@ function connectorTool() {
       showTarget(null);
     },
   };
-}
-
-function showTargetAlso(id) {
-  const b = boundsOf(id);
-  if (b) svgEl('rect', { class: 'target', x: b.x - 3, y: b.y - 3, width: b.w + 6, height: b.h + 6, rx: 4 }, layers.hover);
 }
 
 function penTool() {

@@ -1,0 +1,197 @@
+// Around the drawing: panning and zooming (wheel, Ctrl+wheel, Space+drag, the hand
+// tool, the zoom buttons, fit), page tabs (rename, delete), the export menu, images
+// by drop and paste, the save status and the agent highlight; and text people or
+// agents type is shown as text, never read as markup.
+
+import { before, after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { PNG } from 'pngjs';
+import {
+  session, until, clientOf, objectsOf, newObject, savedObjects,
+} from './lib.mjs';
+
+const near = (a, b, tol, what) => assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} is not within ${tol} of ${b}`);
+
+describe('around the drawing', { timeout: 120000 }, () => {
+  let s;
+  let page;
+
+  const view = () => page.evaluate(() => window.inkboard.view());
+  const ids = async () => new Set(Object.keys(await objectsOf(page)));
+  /** The canvas's centre on screen. */
+  const middle = async () => {
+    const b = await page.getByTestId('canvas').boundingBox();
+    return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+  };
+  /** Waits until the view differs from `v`; answers the new one. */
+  const changed = (v, what) => until(async () => {
+    const now = await view();
+    return (now.x !== v.x || now.y !== v.y || now.zoom !== v.zoom) && now;
+  }, { what });
+
+  before(async () => {
+    s = await session({
+      mcp: true,
+      objects: [
+        { id: 's1', type: 'shape', x: 0, y: 0, w: 160, h: 80, text: 'One' },
+        { id: 's2', type: 'shape', x: 400, y: 300, w: 160, h: 80, text: 'Two' },
+      ],
+    });
+    ({ page } = s);
+  });
+
+  after(() => s?.close());
+
+  it('the wheel pans; Ctrl+wheel zooms about the pointer', async () => {
+    const m = await middle();
+    await page.mouse.move(m.x, m.y);
+    let v = await view();
+    await page.mouse.wheel(30, 100);
+    let w = await changed(v, 'the wheel pan');
+    near(w.x - v.x, 30 / v.zoom, 0.5, 'x panned');
+    near(w.y - v.y, 100 / v.zoom, 0.5, 'y panned');
+    assert.equal(w.zoom, v.zoom);
+
+    v = w;
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -100);
+    await page.keyboard.up('Control');
+    w = await changed(v, 'the Ctrl+wheel zoom');
+    assert.ok(w.zoom > v.zoom, `zoomed in: ${v.zoom} → ${w.zoom}`);
+    // The board point under the pointer stays under it.
+    const box = await page.getByTestId('canvas').boundingBox();
+    const at = (u) => ({ x: u.x + (m.x - box.x) / u.zoom, y: u.y + (m.y - box.y) / u.zoom });
+    near(at(w).x, at(v).x, 0.5, 'board x under the pointer');
+    near(at(w).y, at(v).y, 0.5, 'board y under the pointer');
+  });
+
+  it('Space+drag pans, even right after a tool was picked with the mouse; the hand tool pans', async () => {
+    await page.getByTestId('tool-rect').click();
+    const before = await ids();
+    const m = await middle();
+    let v = await view();
+    await page.keyboard.down('Space');
+    await page.mouse.move(m.x, m.y);
+    await page.mouse.down();
+    await page.mouse.move(m.x + 120, m.y + 60, { steps: 6 });
+    await page.mouse.up();
+    await page.keyboard.up('Space');
+    const w = await changed(v, 'the Space+drag pan');
+    near(v.x - w.x, 120 / v.zoom, 1, 'panned x');
+    near(v.y - w.y, 60 / v.zoom, 1, 'panned y');
+    assert.deepEqual(await ids(), before, 'nothing drawn');
+    assert.equal(await page.getByTestId('tool-rect').getAttribute('aria-pressed'), 'true');
+
+    await page.getByTestId('tool-hand').click();
+    v = w;
+    await page.mouse.move(m.x, m.y);
+    await page.mouse.down();
+    await page.mouse.move(m.x - 50, m.y - 40, { steps: 4 });
+    await page.mouse.up();
+    const h = await changed(v, 'the hand tool pan');
+    near(h.x - v.x, 50 / v.zoom, 1, 'hand x');
+    assert.deepEqual(await ids(), before, 'nothing drawn');
+    await page.keyboard.press('Escape');
+  });
+
+  it('the zoom buttons zoom, and Fit shows every object', async () => {
+    const v = await view();
+    await page.getByTestId('zoom-in').click();
+    const w = await changed(v, 'zoom in');
+    near(w.zoom, v.zoom * 1.25, 0.001, 'zoom');
+    assert.equal(await page.getByTestId('zoom-reset').textContent(), `${Math.round(w.zoom * 100)}%`);
+    const m = await middle();
+    await page.mouse.move(m.x, m.y);
+    await page.mouse.wheel(2000, 2000); // far away
+    await changed(w, 'panned away');
+    await page.getByTestId('zoom-fit').click();
+    await until(async () => {
+      const canvas = await page.getByTestId('canvas').boundingBox();
+      for (const id of ['s1', 's2']) {
+        const b = await page.locator(`g#${id}`).boundingBox();
+        if (!b || b.x < canvas.x || b.y < canvas.y || b.x + b.width > canvas.x + canvas.width
+          || b.y + b.height > canvas.y + canvas.height) return false;
+      }
+      return true;
+    }, { what: 'both shapes in view after Fit' });
+  });
+
+  it('a page is renamed in its tab (the name stays text) and deleted', async () => {
+    const name = '<b>Plan</b> & "more"';
+    await page.getByTestId('page-tab-1').dblclick();
+    const input = page.getByTestId('page-rename-input');
+    await input.fill(name);
+    await input.press('Enter');
+    await until(async () => (await page.getByTestId('page-tab-1').textContent()) === name, { what: 'the renamed tab' });
+    assert.equal(await page.locator('[data-testid="page-tabs"] b').count(), 0);
+    await until(async () => (await s.mcp.call('read_board', {})).page.name === name, { what: 'the name in the board' });
+
+    await page.getByTestId('add-page').click();
+    await until(async () => (await page.evaluate(() => window.inkboard.page())) === 2, { what: 'page 2 shown' });
+    page.once('dialog', (d) => d.accept());
+    await page.getByTestId('page-delete-2').click();
+    await until(async () => (await page.getByTestId('page-tab-2').count()) === 0, { what: 'page 2 gone' });
+    await until(async () => (await page.evaluate(() => window.inkboard.page())) === 1, { what: 'page 1 shown' });
+  });
+
+  it('the export menu downloads the page as PNG, SVG and PDF', async () => {
+    await page.getByTestId('export').click();
+    const magic = { png: '\x89PNG', svg: '<svg', pdf: '%PDF' };
+    for (const [format, start] of Object.entries(magic)) {
+      const link = page.getByTestId(`export-${format}`);
+      assert.ok(await link.isVisible(), `${format} in the open menu`);
+      const href = await link.getAttribute('href');
+      const res = await page.request.get(new URL(href, s.app.origin).href);
+      assert.equal(res.status(), 200, `${format}: ${href}`);
+      const body = (await res.body()).toString('latin1');
+      assert.ok(body.slice(0, 200).includes(start), `${format} starts ${JSON.stringify(body.slice(0, 40))}`);
+      if (format === 'svg') assert.match(body, /One/);
+    }
+    await page.getByTestId('canvas').click({ position: { x: 5, y: 5 } }); // closes the menu
+    assert.equal(await page.getByTestId('export-png').isVisible(), false);
+  });
+
+  it('images come in by drop and by paste', async () => {
+    const png = new PNG({ width: 40, height: 20 });
+    png.data.fill(200);
+    const data = PNG.sync.write(png).toString('base64');
+    const send = (kind, at) => page.evaluate(([b64, k, p]) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const dt = new DataTransfer();
+      dt.items.add(new File([bytes], 'dot.png', { type: 'image/png' }));
+      const canvas = document.querySelector('[data-testid="canvas"]');
+      if (k === 'paste') {
+        document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+        return;
+      }
+      const init = { dataTransfer: dt, clientX: p.x, clientY: p.y, bubbles: true, cancelable: true };
+      canvas.dispatchEvent(new DragEvent('dragover', init));
+      canvas.dispatchEvent(new DragEvent('drop', init));
+    }, [data, kind, at]);
+
+    let before = await ids();
+    await send('drop', await clientOf(page, 300, 150));
+    const [, dropped] = await newObject(page, before, 'the dropped image');
+    assert.deepEqual([dropped.type, dropped.w, dropped.h], ['image', 40, 20]);
+    near(dropped.x + 20, 300, 1, 'centred where dropped: x'); // event coordinates are whole pixels
+    near(dropped.y + 10, 150, 1, 'centred where dropped: y');
+
+    before = await ids();
+    await send('paste');
+    const [, pasted] = await newObject(page, before, 'the pasted image');
+    assert.equal(pasted.type, 'image');
+  });
+
+  it('an agent\'s change is highlighted; its text is drawn as text; the status says saved', async () => {
+    const text = '<img src=x onerror="window.pwned=1"> & <b>bold</b>';
+    const r = await s.mcp.call('add_shape', { x: 0, y: 150, w: 600, h: 80, text });
+    await page.locator(`.agent-flash[data-id="${r.id}"]`).waitFor({ state: 'attached' });
+    await until(async () => /agent/i.test(await page.getByTestId('status-note').textContent()), { what: 'the agent note' });
+    const g = page.locator(`g#${r.id}`);
+    assert.equal((await g.textContent()).replace(/\s+/g, ' ').trim(), text);
+    assert.equal(await page.locator('[data-testid="objects"] img, [data-testid="objects"] b').count(), 0);
+    assert.equal(await page.evaluate(() => window.pwned), undefined);
+    await until(() => savedObjects(s.file).some((o) => o.id === r.id), { what: 'the shape saved' });
+    await until(async () => (await page.getByTestId('save-status').getAttribute('data-state')) === 'saved', { what: 'Saved' });
+  });
+});
