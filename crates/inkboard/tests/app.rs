@@ -322,7 +322,7 @@ async fn calls_naming_an_open_board_go_to_the_application() {
 }
 
 #[tokio::test]
-async fn render_live_is_what_the_window_shows() {
+async fn render_without_path_draws_the_board_on_screen() {
     let app = App::start("plan.inkboard");
     let agent = agent(&app).await;
     agent.ok("add_shape", json!({"text": "seen"})).await;
