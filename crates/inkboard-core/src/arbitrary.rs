@@ -24,6 +24,7 @@ use proptest::collection::{btree_map, vec};
 use proptest::option;
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
+use proptest::test_runner::FileFailurePersistence;
 
 use crate::{
     Actor, Align, Arrow, Board, Color, Connector, Dash, End, Extra, Geom, Group, IdKind, Image,
@@ -31,8 +32,25 @@ use crate::{
     Shape, Style, Transaction, VAlign, Vocabulary,
 };
 
-/// A number of whole hundredths from `-max` to `max`: files round to 0.01, so such
-/// numbers come back from a file exactly.
+/// The settings of a property test file: `cases` cases unless `PROPTEST_CASES` says
+/// otherwise, and failures saved beside the file (`NAME.proptest-regressions`) to be
+/// replayed first on the next run.
+pub fn config(cases: u32) -> ProptestConfig {
+    let mut config = ProptestConfig {
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
+            "proptest-regressions",
+        ))),
+        ..ProptestConfig::default()
+    };
+    // The default has already read `PROPTEST_CASES`; only its absence is ours to fill.
+    if std::env::var_os("PROPTEST_CASES").is_none() {
+        config.cases = cases;
+    }
+    config
+}
+
+/// A number of whole hundredths from `min` to `max` (so `min / 100` to `max / 100`):
+/// files round to 0.01, so such numbers come back from a file exactly.
 fn hundredths(min: i32, max: i32) -> impl Strategy<Value = f64> {
     (min..=max).prop_map(|n| f64::from(n) / 100.0)
 }
@@ -364,12 +382,9 @@ pub fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
-/// Plans for a board to be built from: a title, page names (none: one "Page 1"),
-/// and the plans of each committed transaction.
-pub type BoardPlan = (String, Vec<String>, Vec<Vec<Op>>);
-
-/// A board made from a [`BoardPlan`] by [`build`]: up to `commits` transactions of
-/// up to `ops` tidy edits each.
+/// A board made by [`build`] from a title, page names (none: one "Page 1") and
+/// fewer than `commits` transactions (perhaps none) of fewer than `ops` tidy edits
+/// each (at least one).
 pub fn board_of(commits: usize, ops: usize) -> impl Strategy<Value = Board> {
     (
         text(),

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use inkboard_core::{End, IdKind, Kind, Object, ObjectId};
+use inkboard_core::{End, Kind, Object, ObjectId};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -34,16 +34,6 @@ impl Tool for Duplicate {
     const HINTS: Hints = Hints::ADD;
     type Args = DuplicateArgs;
     type Output = Ids;
-}
-
-fn kind_of(kind: &Kind) -> IdKind {
-    match kind {
-        Kind::Shape(_) => IdKind::Shape,
-        Kind::Connector(_) => IdKind::Connector,
-        Kind::Image(_) => IdKind::Image,
-        Kind::Ink(_) => IdKind::Ink,
-        Kind::Group(_) => IdKind::Group,
-    }
 }
 
 impl EditTool for Duplicate {
@@ -92,7 +82,7 @@ impl EditTool for Duplicate {
             let Some(original) = cx.board().object(id).cloned() else {
                 continue;
             };
-            let new_id = cx.tx.new_id(kind_of(&original.kind));
+            let new_id = cx.tx.new_id(original.kind.id_kind());
             map.insert(id.clone(), new_id.clone());
             copies.push((
                 page,
