@@ -1,7 +1,7 @@
 //! Render benchmarks (plain `std::time`, medians of repeated runs):
 //!
-//! - a 199-object flow (100 labelled shapes + 99 connectors): resolve + check + PNG
-//!   at max_size 1600, what the `render` tool does;
+//! - a 199-object flow (100 labelled shapes + 99 connectors): resolve, check of the
+//!   resolved scene and PNG at max_size 1600, what the `render` tool does;
 //! - a 500-object page to a 1600×1200 PNG;
 //! - a 10-page PDF of such flows;
 //! - routing 300 orthogonal connectors around 200 shapes: resolve with and without
@@ -16,7 +16,7 @@ use inkboard_core::{
     Actor, Board, Connector, End, Geom, IdKind, Kind, Object, PageId, Rect, Route, Shape, Style,
     Transaction,
 };
-use inkboard_render::{check, resolve, to_pdf, to_png, to_png_scaled};
+use inkboard_render::{check_scene, resolve, to_pdf, to_png, to_png_scaled};
 
 const GEOMS: [Geom; 6] = [
     Geom::Rounded,
@@ -145,7 +145,7 @@ fn main() {
     let t = median(
         || {
             let scene = resolve(&board, page);
-            let problems = check(&board, page);
+            let problems = check_scene(&board, &scene);
             let png = to_png(&scene, None, 1600).unwrap();
             std::hint::black_box(problems);
             size = (png.width, png.height, png.data.len());
@@ -162,7 +162,7 @@ fn main() {
     let scene = resolve(&board, page);
     let parts = [
         ("resolve", median(|| drop(resolve(&board, page)), 21)),
-        ("check", median(|| drop(check(&board, page)), 21)),
+        ("check", median(|| drop(check_scene(&board, &scene)), 21)),
         (
             "png",
             median(|| drop(to_png(&scene, None, 1600).unwrap()), 21),
@@ -238,10 +238,10 @@ fn main() {
         with.as_secs_f64() * 1e3,
         without.as_secs_f64() * 1e3
     );
-    let t = median(|| drop(check(&routed, page)), 11);
+    let scene = resolve(&routed, page);
+    let t = median(|| drop(check_scene(&routed, &scene)), 11);
     println!("  check: {:.1} ms", t.as_secs_f64() * 1e3);
     if let Some(dir) = &out {
-        let scene = resolve(&routed, page);
         std::fs::write(
             dir.join("maze.png"),
             to_png(&scene, None, 2400).unwrap().data,

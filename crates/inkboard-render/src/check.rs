@@ -260,13 +260,12 @@ fn through_shapes(board: &Board, objects: &[Object], lines: &[Line], problems: &
             }
             let frame = geom == Some(Geom::Frame);
             let excused = ends.iter().any(|(b, _)| {
-                let point = b.w <= 0.0 && b.h <= 0.0;
                 if frame {
                     let c = b.center();
                     r.x < c.x && c.x < r.right() && r.y < c.y && c.y < r.bottom()
-                } else if point {
-                    r.x < b.x && b.x < r.right() && r.y < b.y && b.y < r.bottom()
                 } else {
+                    // Overlapping the end's box without lying inside it; for a free
+                    // end (a box of no size), holding its point.
                     r.overlaps(b) && !b.contains(&r)
                 }
             });

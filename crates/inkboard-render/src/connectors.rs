@@ -143,13 +143,10 @@ impl Obstacles {
     /// documentation), ascending.
     fn lifted(&self, a: &EndInfo, b: &EndInfo) -> Vec<usize> {
         let own = |k: usize| Some(self.owner[k]) == a.object || Some(self.owner[k]) == b.object;
+        // A free end is a box of no size: under what it lies within the clearance of.
         let under = |r: &Rect, e: &EndInfo| {
             if e.shape.is_point() {
-                let p = e.anchor();
-                r.x - CLEARANCE < p.x
-                    && p.x < r.right() + CLEARANCE
-                    && r.y - CLEARANCE < p.y
-                    && p.y < r.bottom() + CLEARANCE
+                grow(*r).overlaps(&e.shape.bounds)
             } else {
                 r.overlaps(&e.shape.bounds) && !e.shape.bounds.contains(r)
             }
@@ -238,11 +235,6 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
         .collect();
 
     // 1. Searches and plans.
-    let searched: Vec<bool> = connectors
-        .iter()
-        .zip(&ends)
-        .map(|((_, c), (a, b))| c.route == Route::Orthogonal && searchable(a, b))
-        .collect();
     let port_area = ends
         .iter()
         .flat_map(|(a, b)| [grow(a.shape.bounds), grow(b.shape.bounds)])
@@ -251,7 +243,7 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
     let mut router = Router::new(&obstacles.rects, port_area);
     let mut drafts: Vec<Draft> = Vec::with_capacity(connectors.len());
     for (k, ((_, c), (a, b))) in connectors.iter().zip(&ends).enumerate() {
-        let found = if searched[k] {
+        let found = if c.route == Route::Orthogonal && searchable(a, b) {
             search(&mut router, a, b, &lifted[k])
         } else {
             None
@@ -327,25 +319,24 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
         let width = style::line_stroke(&c.style, style::STROKE_WIDTH)
             .map_or(style::STROKE_WIDTH, |s| s.width) as f64;
         let (a, b) = &ends[k];
+        // Orthogonal routes have their corners (step 2); the others are drawn from
+        // their plans.
         routed.push(match (polylines[k].take(), &drafts[k]) {
             (Some(mut points), draft) => {
                 onto_outlines(&mut points, a, b, draft.sides());
                 route::draw(points, None, c.start_arrow, c.end_arrow, width)
             }
-            (None, draft) => {
-                let plan = match draft {
-                    Draft::Planned(plan) => *plan,
-                    Draft::Searched { .. } => Plan::Straight,
-                };
-                route::route(
-                    a.shape,
-                    b.shape,
-                    plan,
-                    offsets[k],
-                    c.start_arrow,
-                    c.end_arrow,
-                    width,
-                )
+            (None, Draft::Planned(plan)) => route::route(
+                a.shape,
+                b.shape,
+                *plan,
+                offsets[k],
+                c.start_arrow,
+                c.end_arrow,
+                width,
+            ),
+            (None, Draft::Searched { .. }) => {
+                unreachable!("step 2 gives every searched route its corners")
             }
         });
     }
@@ -442,14 +433,10 @@ fn ports(a: &EndInfo, b: &EndInfo) -> (Vec<Port>, Vec<Port>) {
         if (pb.x - pa.x) * n.x + (pb.y - pa.y) * n.y < 2.0 * CLEARANCE {
             continue;
         }
-        let t = sa.along();
-        let along = |p: Point| p.x * t.x + p.y * t.y;
-        // The middle 70% of each side: near the corners a line meets a rounded or
-        // slanted outline awkwardly.
-        let keep = |r: Rect| 0.35 * sa.length(r);
-        let (ca, cb) = (along(ra.center()), along(rb.center()));
-        let lo = (ca - keep(ra)).max(cb - keep(rb));
-        let hi = (ca + keep(ra)).min(cb + keep(rb));
+        // Where the usable parts of the two sides overlap.
+        let (ua, ub) = (usable(ra, sa), usable(rb, sb));
+        let (lo, hi) = (ua.0.max(ub.0), ua.1.min(ub.1));
+        let (ca, cb) = (sa.coord(ra.center()), sb.coord(rb.center()));
         if lo > hi || (ca - cb).abs() < 0.5 {
             continue;
         }
@@ -508,7 +495,7 @@ fn shift(
     offsets: (f64, f64),
 ) {
     let moved = |side: Option<Side>, d: f64, e: &EndInfo| match side {
-        Some(s) if d != 0.0 && !e.shape.is_point() => Some(scale(s.along(), d)),
+        Some(s) if d != 0.0 && !e.shape.is_point() => Some(route::scale(s.along(), d)),
         _ => None,
     };
     let (m0, m1) = (moved(sides.0, offsets.0, a), moved(sides.1, offsets.1, b));
@@ -518,8 +505,8 @@ fn shift(
     }
     if n == 2 {
         let (p, q) = (
-            plus(points[0], m0.unwrap_or_default()),
-            plus(points[1], m1.unwrap_or_default()),
+            route::add(points[0], m0.unwrap_or_default()),
+            route::add(points[1], m1.unwrap_or_default()),
         );
         let horizontal = (points[0].y - points[1].y).abs() < 1e-9;
         *points = if horizontal && (p.y - q.y).abs() > 1e-9 {
@@ -534,12 +521,12 @@ fn shift(
         return;
     }
     if let Some(m) = m0 {
-        points[0] = plus(points[0], m);
-        points[1] = plus(points[1], m);
+        points[0] = route::add(points[0], m);
+        points[1] = route::add(points[1], m);
     }
     if let Some(m) = m1 {
-        points[n - 1] = plus(points[n - 1], m);
-        points[n - 2] = plus(points[n - 2], m);
+        points[n - 1] = route::add(points[n - 1], m);
+        points[n - 2] = route::add(points[n - 2], m);
     }
 }
 
@@ -559,15 +546,15 @@ fn clear(
         if (p.x - q.x).abs() > 1e-9 && (p.y - q.y).abs() > 1e-9 {
             return false;
         }
-        let (x0, x1) = (p.x.min(q.x), p.x.max(q.x));
-        let (y0, y1) = (p.y.min(q.y), p.y.max(q.y));
+        let Some(seg) = Rect::around([p, q]) else {
+            continue;
+        };
         for (k, r) in obstacles.rects.iter().enumerate() {
             let owner = Some(obstacles.owner[k]);
             if (i == 0 && owner == a.object) || (i + 2 == n && owner == b.object) {
                 continue;
             }
-            let c = CLEARANCE - 1e-6;
-            let inside = x0 < r.right() + c && x1 > r.x - c && y0 < r.bottom() + c && y1 > r.y - c;
+            let inside = orthogonal::grow(*r, CLEARANCE - 1e-6).overlaps(&seg);
             if inside && lifted.binary_search(&k).is_err() {
                 return false;
             }
@@ -594,9 +581,7 @@ fn onto_outlines(
         return;
     }
     let onto = |p: Point, e: &EndInfo, side: Side| {
-        let c = e.shape.bounds.center();
-        let t = side.along();
-        let offset = (p.x - c.x) * t.x + (p.y - c.y) * t.y;
+        let offset = side.coord(p) - side.coord(e.shape.bounds.center());
         route::port(e.shape, side, offset)
     };
     if let Some(s) = sides.0 {
@@ -607,40 +592,23 @@ fn onto_outlines(
     }
 }
 
-/// Where along side `side` of an end's box a port may slide in nudging: its middle
-/// 70%, where a line meets even a rounded or slanted outline squarely enough.
-/// `None` for a free end, which stays put.
+/// Where along side `side` of an end's box a port may slide in nudging (see
+/// [`usable`]); `None` for a free end, which stays put.
 fn slide(e: &EndInfo, side: Option<Side>) -> Option<(f64, f64)> {
     let side = side?;
-    if e.shape.is_point() {
-        return None;
-    }
-    let r = e.shape.bounds;
-    let (c, half) = if side.is_vertical() {
-        (r.center().y, r.h * 0.35)
-    } else {
-        (r.center().x, r.w * 0.35)
-    };
-    Some((c - half, c + half))
+    (!e.shape.is_point()).then(|| usable(e.shape.bounds, side))
+}
+
+/// The middle 70% of side `side` of `r`, as a range of [`Side::coord`]: near the
+/// corners a line meets a rounded or slanted outline awkwardly.
+fn usable(r: Rect, side: Side) -> (f64, f64) {
+    let (c, half) = (side.coord(r.center()), 0.35 * side.length(r));
+    (c - half, c + half)
 }
 
 /// `r` grown by the clearance.
 fn grow(r: Rect) -> Rect {
     orthogonal::grow(r, CLEARANCE)
-}
-
-fn plus(a: Point, b: Point) -> Point {
-    Point {
-        x: a.x + b.x,
-        y: a.y + b.y,
-    }
-}
-
-fn scale(a: Point, s: f64) -> Point {
-    Point {
-        x: a.x * s,
-        y: a.y * s,
-    }
 }
 
 /// One connector end that meets a side of an object.
@@ -765,15 +733,9 @@ fn blocked(solids: &[Rect], a: Rect, b: Rect, p: Point, q: Point) -> bool {
         return false;
     };
     let under = |o: &Rect, end: &Rect| o.overlaps(end) || o.contains(end);
-    solids.iter().any(|o| {
-        let near = Rect::new(
-            o.x - L_CLEARANCE,
-            o.y - L_CLEARANCE,
-            o.w + 2.0 * L_CLEARANCE,
-            o.h + 2.0 * L_CLEARANCE,
-        );
-        seg.overlaps(&near) && !under(o, &a) && !under(o, &b)
-    })
+    solids
+        .iter()
+        .any(|o| seg.overlaps(&orthogonal::grow(*o, L_CLEARANCE)) && !under(o, &a) && !under(o, &b))
 }
 
 /// What a connector end is attached to.
@@ -818,8 +780,6 @@ struct PortKey {
 impl PortKey {
     /// The key of the end at the start of `points` (a route's corners, from this end).
     fn new(side: Side, mut points: impl Iterator<Item = Point>) -> Self {
-        let along = side.along();
-        let coord = |p: Point| p.x * along.x + p.y * along.y;
         let (Some(p0), Some(p1)) = (points.next(), points.next()) else {
             return PortKey {
                 group: 1,
@@ -831,8 +791,8 @@ impl PortKey {
         let p2 = points.next();
         let far = points.last().or(p2).unwrap_or(p1);
         let leg = route::distance(p0, p1);
-        let turn = p2.map_or(0.0, |p2| coord(p2) - coord(p1));
-        let other = coord(far);
+        let turn = p2.map_or(0.0, |p2| side.coord(p2) - side.coord(p1));
+        let other = side.coord(far);
         let (group, first, second) = if turn < -0.5 {
             (0, leg, other)
         } else if turn > 0.5 {
@@ -844,7 +804,7 @@ impl PortKey {
             group,
             first,
             second,
-            straight: p2.is_none() && (coord(p1) - coord(p0)).abs() < 0.5,
+            straight: p2.is_none() && (side.coord(p1) - side.coord(p0)).abs() < 0.5,
         }
     }
 

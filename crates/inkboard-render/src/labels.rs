@@ -308,7 +308,7 @@ fn candidates(track: &[Point], size: (f64, f64)) -> (f64, Vec<Candidate>) {
 }
 
 /// The point `s` along a polyline from its start.
-pub(crate) fn point_along(track: &[Point], s: f64) -> Point {
+fn point_along(track: &[Point], s: f64) -> Point {
     let mut left = s;
     for w in track.windows(2) {
         let d = route::distance(w[0], w[1]);

@@ -14,9 +14,11 @@
 //!    bundled fonts and nothing else), and draw the same tree with resvg or, through
 //!    krilla-svg, with krilla.
 //!
-//! [`check`] finds what is wrong with a page (overlaps, text that does not fit, free
-//! connector ends, objects sticking out of frames), with the same text layout as the
-//! renderer, so a reported overflow is exactly what the picture shows.
+//! [`check_scene`] finds what is wrong with a page (overlaps, text that does not fit,
+//! free connector ends, objects sticking out of frames, connectors through shapes or
+//! crossing), with the same text layout as the renderer and the connector lines of
+//! the resolved scene, so a reported problem is exactly what the picture shows;
+//! [`check`] resolves the page first, for a caller without its scene.
 
 mod buckets;
 mod check;

@@ -308,29 +308,19 @@ impl Grid {
     /// parallel edges side by side with it (in consecutive rows of its column
     /// interval, or columns of its row band), found and numbered on first use.
     fn channel(&mut self, e: usize, horizontal: bool) -> u32 {
-        let (nx, ny) = (self.xs.len(), self.ys.len());
-        let (ids, block, stride, lines) = if horizontal {
-            (&mut self.h_channel, &self.h_block, nx - 1, &self.ys)
+        let (along, lines, ids, block) = if horizontal {
+            (&self.xs, &self.ys, &mut self.h_channel, &self.h_block)
         } else {
-            (&mut self.v_channel, &self.v_block, 1, &self.xs)
+            (&self.ys, &self.xs, &mut self.v_channel, &self.v_block)
         };
+        let stride = along.len() - 1;
         if ids[e] != u32::MAX {
             return ids[e];
         }
         // Position across: the row (horizontal) or column (vertical) of the edge.
-        let (across, first) = if horizontal {
-            (e / (nx - 1), e % (nx - 1))
-        } else {
-            (e / (ny - 1), e % (ny - 1))
-        };
-        let at = |k: usize| {
-            if horizontal {
-                k * stride + first
-            } else {
-                k * (ny - 1) + first
-            }
-        };
-        let count = if horizontal { ny } else { nx };
+        let (across, first) = (e / stride, e % stride);
+        let at = |k: usize| k * stride + first;
+        let count = lines.len();
         // A channel wide enough for many lines is never crowded: stop measuring
         // there, and leave it unnumbered.
         let wide = WIDE_LINES as f64 * SPACING;
@@ -369,34 +359,26 @@ impl Grid {
     /// Counts an earlier route's segment a–b on the edges it runs along, when it
     /// lies on a grid line.
     fn along(&mut self, a: Point, b: Point) {
-        let (nx, ny) = (self.xs.len(), self.ys.len());
-        if (a.y - b.y).abs() < 1e-9 {
-            let Some(j) = index(&self.ys, a.y) else {
-                return;
+        let Some((horizontal, at, lo, hi)) = axis_parallel(a, b) else {
+            return;
+        };
+        let (along, across) = self.lines(horizontal);
+        let Some(line) = index(across, at) else {
+            return;
+        };
+        let stride = along.len() - 1;
+        let first = along.partition_point(|&v| v < lo - 1e-6);
+        let end = along.partition_point(|&v| v <= hi + 1e-6);
+        for i in first..end.saturating_sub(1) {
+            let e = line * stride + i;
+            let open = if horizontal {
+                !self.h_block[e]
+            } else {
+                !self.v_block[e]
             };
-            let (x0, x1) = (a.x.min(b.x), a.x.max(b.x));
-            let i0 = self.xs.partition_point(|&v| v < x0 - 1e-6);
-            let i1 = self.xs.partition_point(|&v| v <= x1 + 1e-6);
-            for i in i0..i1.saturating_sub(1) {
-                let e = j * (nx - 1) + i;
-                if !self.h_block[e] {
-                    let id = self.channel(e, true);
-                    self.use_channel(id);
-                }
-            }
-        } else if (a.x - b.x).abs() < 1e-9 {
-            let Some(i) = index(&self.xs, a.x) else {
-                return;
-            };
-            let (y0, y1) = (a.y.min(b.y), a.y.max(b.y));
-            let j0 = self.ys.partition_point(|&v| v < y0 - 1e-6);
-            let j1 = self.ys.partition_point(|&v| v <= y1 + 1e-6);
-            for j in j0..j1.saturating_sub(1) {
-                let e = i * (ny - 1) + j;
-                if !self.v_block[e] {
-                    let id = self.channel(e, false);
-                    self.use_channel(id);
-                }
+            if open {
+                let id = self.channel(e, horizontal);
+                self.use_channel(id);
             }
         }
     }
@@ -430,38 +412,41 @@ impl Grid {
         }
     }
 
-    /// Counts an earlier route's segment a–b on the edges that cross it.
+    /// Counts an earlier route's segment a–b on the edges that cross it: those on
+    /// the lines strictly within its extent that reach across its own line (or end
+    /// on it).
     fn cross(&mut self, a: Point, b: Point) {
-        let (nx, ny) = (self.xs.len(), self.ys.len());
-        if (a.y - b.y).abs() < 1e-9 {
-            // Horizontal: the vertical edges on columns strictly within it that
-            // reach across its row.
-            let (x0, x1) = (a.x.min(b.x), a.x.max(b.x));
-            let y = a.y;
-            let j = self.ys.partition_point(|&v| v < y);
-            if j == 0 || j >= ny {
-                return;
-            }
-            // The edge from ys[j-1] to ys[j] holds y (or ends on it).
-            let i0 = self.xs.partition_point(|&v| v <= x0 + 1e-6);
-            let i1 = self.xs.partition_point(|&v| v < x1 - 1e-6);
-            for i in i0..i1 {
-                let c = &mut self.v_cross[i * (ny - 1) + j - 1];
-                *c = c.saturating_add(1);
-            }
-        } else if (a.x - b.x).abs() < 1e-9 {
-            let (y0, y1) = (a.y.min(b.y), a.y.max(b.y));
-            let x = a.x;
-            let i = self.xs.partition_point(|&v| v < x);
-            if i == 0 || i >= nx {
-                return;
-            }
-            let j0 = self.ys.partition_point(|&v| v <= y0 + 1e-6);
-            let j1 = self.ys.partition_point(|&v| v < y1 - 1e-6);
-            for j in j0..j1 {
-                let c = &mut self.h_cross[j * (nx - 1) + i - 1];
-                *c = c.saturating_add(1);
-            }
+        let Some((horizontal, at, lo, hi)) = axis_parallel(a, b) else {
+            return;
+        };
+        let (along, across) = self.lines(horizontal);
+        // The interval from across[j-1] to across[j] holds `at`.
+        let j = across.partition_point(|&v| v < at);
+        if j == 0 || j >= across.len() {
+            return;
+        }
+        let stride = across.len() - 1;
+        let first = along.partition_point(|&v| v <= lo + 1e-6);
+        let end = along.partition_point(|&v| v < hi - 1e-6);
+        let counts = if horizontal {
+            &mut self.v_cross
+        } else {
+            &mut self.h_cross
+        };
+        for i in first..end {
+            let c = &mut counts[i * stride + j - 1];
+            *c = c.saturating_add(1);
+        }
+    }
+
+    /// The grid lines along and across edges of one direction: for horizontal
+    /// edges, the xs they run between and the ys they run on. An edge's index is
+    /// its line's, times the number of intervals along, plus its interval's.
+    fn lines(&self, horizontal: bool) -> (&[f64], &[f64]) {
+        if horizontal {
+            (&self.xs, &self.ys)
+        } else {
+            (&self.ys, &self.xs)
         }
     }
 
@@ -717,6 +702,18 @@ pub(crate) fn grow(r: Rect, m: f64) -> Rect {
 fn index(v: &[f64], c: f64) -> Option<usize> {
     let i = v.partition_point(|&x| x < c - 1e-6);
     (i < v.len() && (v[i] - c).abs() < 1e-6).then_some(i)
+}
+
+/// An axis-parallel segment a–b as whether it is horizontal, its coordinate across
+/// and its extent along; `None` for a slanted one.
+fn axis_parallel(a: Point, b: Point) -> Option<(bool, f64, f64, f64)> {
+    if (a.y - b.y).abs() < 1e-9 {
+        Some((true, a.y, a.x.min(b.x), a.x.max(b.x)))
+    } else if (a.x - b.x).abs() < 1e-9 {
+        Some((false, a.x, a.y.min(b.y), a.y.max(b.y)))
+    } else {
+        None
+    }
 }
 
 /// The fewest bends of any orthogonal route from `p` heading `d` to `t`, arriving

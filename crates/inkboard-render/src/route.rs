@@ -77,6 +77,15 @@ impl Side {
             pt(1.0, 0.0)
         }
     }
+    /// The coordinate of `p` along the side (its y for the left and right sides,
+    /// its x for the others): what port offsets are differences of.
+    pub fn coord(self, p: Point) -> f64 {
+        if self.is_vertical() {
+            p.y
+        } else {
+            p.x
+        }
+    }
     /// True for the left and right sides (a route leaves them horizontally).
     pub fn is_vertical(self) -> bool {
         matches!(self, Side::Left | Side::Right)
@@ -504,13 +513,13 @@ pub fn length(points: &[Point]) -> f64 {
     points.windows(2).map(|w| distance(w[0], w[1])).sum()
 }
 
-fn add(a: Point, b: Point) -> Point {
+pub(crate) fn add(a: Point, b: Point) -> Point {
     pt(a.x + b.x, a.y + b.y)
 }
 fn neg(a: Point) -> Point {
     pt(-a.x, -a.y)
 }
-fn scale(a: Point, s: f64) -> Point {
+pub(crate) fn scale(a: Point, s: f64) -> Point {
     pt(a.x * s, a.y * s)
 }
 pub fn distance(a: Point, b: Point) -> f64 {

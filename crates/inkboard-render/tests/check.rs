@@ -5,21 +5,11 @@
 mod common;
 
 use common::*;
-use inkboard_core::{Arrow, Geom, Route, Style};
-use inkboard_core::{Connector, Point};
+use inkboard_core::{Arrow, Geom, Point, Route, Style};
 use inkboard_render::fit::ELLIPSIS;
 use inkboard_render::route::polyline;
 use inkboard_render::scene::Part;
 use inkboard_render::{check, check_scene, resolve, ProblemKind};
-
-/// The ids of the problems of `kind`.
-fn of(b: &Build, kind: ProblemKind) -> Vec<Vec<inkboard_core::ObjectId>> {
-    check(&b.board, PAGE)
-        .into_iter()
-        .filter(|p| p.kind == kind)
-        .map(|p| p.ids)
-        .collect()
-}
 
 #[test]
 fn a_clean_board_has_no_problems() {
@@ -63,23 +53,25 @@ fn a_bad_board_reports_each_seeded_problem() {
         Arrow::Arrow,
     );
 
-    let problems = check(&b.board, PAGE);
-    let find = |kind: ProblemKind| -> Vec<_> {
-        problems
-            .iter()
-            .filter(|p| p.kind == kind)
-            .map(|p| p.ids.clone())
-            .collect()
-    };
-    assert_eq!(find(ProblemKind::Overlap), vec![vec![x.clone(), y.clone()]]);
-    assert_eq!(find(ProblemKind::TextOverflow), vec![vec![long.clone()]]);
     assert_eq!(
-        find(ProblemKind::FreeEnd),
+        problems(&b, ProblemKind::Overlap),
+        vec![vec![x.clone(), y.clone()]]
+    );
+    assert_eq!(
+        problems(&b, ProblemKind::TextOverflow),
+        vec![vec![long.clone()]]
+    );
+    assert_eq!(
+        problems(&b, ProblemKind::FreeEnd),
         vec![vec![free], vec![both.clone()]]
     );
-    assert_eq!(find(ProblemKind::OutsideFrame), vec![vec![out, frame]]);
-    assert_eq!(problems.len(), 5);
-    for p in &problems {
+    assert_eq!(
+        problems(&b, ProblemKind::OutsideFrame),
+        vec![vec![out, frame]]
+    );
+    let all = check(&b.board, PAGE);
+    assert_eq!(all.len(), 5);
+    for p in &all {
         assert!(p.message.ends_with('.'), "{}", p.message);
         assert_eq!(
             p.message.matches(". ").count(),
@@ -89,7 +81,7 @@ fn a_bad_board_reports_each_seeded_problem() {
         );
         assert!(!p.ids.is_empty());
     }
-    let msg = &problems
+    let msg = &all
         .iter()
         .find(|p| p.ids == vec![both.clone()])
         .unwrap()
@@ -171,11 +163,11 @@ fn lines_through_shapes_are_reported() {
     b.connect(obj(&k), obj(&m), Route::Straight, Arrow::Arrow);
 
     assert_eq!(
-        of(&b, ProblemKind::ThroughShape),
+        problems(&b, ProblemKind::ThroughShape),
         vec![vec![straight, mid], vec![across, f]]
     );
-    let problems = check(&b.board, PAGE);
-    let through = problems
+    let all = check(&b.board, PAGE);
+    let through = all
         .iter()
         .find(|p| p.kind == ProblemKind::ThroughShape)
         .unwrap();
@@ -194,9 +186,9 @@ fn crossings_are_reported_once_per_pair() {
     let y = b.connect(obj(&d), obj(&e), Route::Straight, Arrow::Arrow);
     // Touching at a shared end is no crossing.
     b.connect(obj(&a), obj(&d), Route::Straight, Arrow::Arrow);
-    assert_eq!(of(&b, ProblemKind::Crossing), vec![vec![x, y]]);
-    let problems = check(&b.board, PAGE);
-    let p = problems
+    assert_eq!(problems(&b, ProblemKind::Crossing), vec![vec![x, y]]);
+    let all = check(&b.board, PAGE);
+    let p = all
         .iter()
         .find(|p| p.kind == ProblemKind::Crossing)
         .unwrap();
@@ -228,10 +220,7 @@ fn crossings_match_the_drawn_lines() {
         (11, 0),
         (4, 7),
     ] {
-        b.connector(Connector {
-            text: format!("{i}-{j}"),
-            ..Connector::new(obj(&ids[i]), obj(&ids[j]))
-        });
+        b.labelled(&ids[i], &ids[j], &format!("{i}-{j}"));
     }
     let scene = resolve(&b.board, PAGE);
     let lines: Vec<Vec<Point>> = scene
@@ -273,7 +262,6 @@ fn crossings_match_the_drawn_lines() {
             (at(p.ids[0].clone()), at(p.ids[1].clone()))
         })
         .collect();
+    assert!(!expected.is_empty(), "the board has crossings to find");
     assert_eq!(found, expected);
-    // `check` resolves the same scene.
-    assert_eq!(check(&b.board, PAGE), check_scene(&b.board, &scene));
 }

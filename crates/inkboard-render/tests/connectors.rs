@@ -6,9 +6,9 @@
 mod common;
 
 use common::*;
-use inkboard_core::{Arrow, Connector, Geom, Point, Rect, Route};
-use inkboard_render::resolve;
+use inkboard_core::{Arrow, Geom, Point, Rect, Route};
 use inkboard_render::scene::{Part, Seg};
+use inkboard_render::{resolve, ProblemKind};
 
 /// The corners of each connector's line and its label background, in page order.
 fn connectors(b: &Build) -> Vec<(Vec<Point>, Option<Rect>)> {
@@ -54,14 +54,8 @@ fn demo_like() -> Build {
     let check = b.shape(Geom::Rect, [310.0, 100.0, 145.0, 72.0], "Check stock");
     let decide = b.shape(Geom::Diamond, [502.0, 80.0, 165.0, 120.0], "In stock?");
     let supplier = b.shape(Geom::Rounded, [481.5, 290.0, 206.0, 72.0], "Order");
-    b.connector(Connector {
-        text: "no".into(),
-        ..Connector::new(obj(&decide), obj(&supplier))
-    });
-    b.connector(Connector {
-        text: "restocked".into(),
-        ..Connector::new(obj(&supplier), obj(&check))
-    });
+    b.labelled(&decide, &supplier, "no");
+    b.labelled(&supplier, &check, "restocked");
     b
 }
 
@@ -93,12 +87,8 @@ fn labels_sit_on_the_longest_leg_and_do_not_overlap() {
     let mut b = Build::new();
     let l = b.shape(Geom::Rect, [0.0, 0.0, 100.0, 50.0], "l");
     let r = b.shape(Geom::Rect, [400.0, 0.0, 100.0, 50.0], "r");
-    for (from, to, text) in [(&l, &r, "request"), (&r, &l, "response")] {
-        b.connector(Connector {
-            text: text.into(),
-            ..Connector::new(obj(from), obj(to))
-        });
-    }
+    b.labelled(&l, &r, "request");
+    b.labelled(&r, &l, "response");
     let lines = connectors(&b);
     let (a, c) = (lines[0].1.unwrap(), lines[1].1.unwrap());
     assert!(!a.overlaps(&c), "{a:?} {c:?}");
@@ -183,45 +173,27 @@ fn orthogonal_routes_go_around_shapes() {
             }
         }
     }
-    let problems = inkboard_render::check(&b.board, PAGE);
-    assert!(
-        !problems
-            .iter()
-            .any(|p| p.kind == inkboard_render::ProblemKind::ThroughShape),
-        "{problems:#?}"
-    );
+    let through = problems(&b, ProblemKind::ThroughShape);
+    assert!(through.is_empty(), "{through:?}");
 }
 
 #[test]
 fn a_blocked_straight_path_goes_round_the_blocker() {
     let mut b = Build::new();
-    let a = b.shape(Geom::Rect, [0.0, 60.0, 90.0, 50.0], "a");
-    let wall = b.shape(Geom::Rect, [170.0, 20.0, 60.0, 130.0], "wall");
-    let c = b.shape(Geom::Rect, [310.0, 60.0, 90.0, 50.0], "b");
-    b.connect(obj(&a), obj(&c), Route::Orthogonal, Arrow::Arrow);
+    let wall = around_wall(&mut b);
     let line = &connectors(&b)[0].0;
     assert!(square(line), "{line:?}");
     assert!(line.len() >= 4, "{line:?}");
-    let r = Rect::new(170.0, 20.0, 60.0, 130.0);
     for w in line.windows(2) {
         // Clear of the wall by the routing clearance, not just outside it.
-        assert!(!runs_into(w[0], w[1], r, -11.0), "{line:?}");
+        assert!(!runs_into(w[0], w[1], wall, -11.0), "{line:?}");
     }
-    let _ = wall;
 }
 
 #[test]
 fn parallel_segments_sharing_a_channel_lie_apart() {
     let mut b = Build::new();
-    let top: Vec<_> = (0..4)
-        .map(|i| b.shape(Geom::Rect, [i as f64 * 130.0, 0.0, 100.0, 50.0], ""))
-        .collect();
-    let bottom: Vec<_> = (0..4)
-        .map(|i| b.shape(Geom::Rect, [i as f64 * 130.0, 200.0, 100.0, 50.0], ""))
-        .collect();
-    for (i, t) in top.iter().enumerate() {
-        b.connect(obj(t), obj(&bottom[3 - i]), Route::Orthogonal, Arrow::Arrow);
-    }
+    shared_channel(&mut b);
     let lines: Vec<Vec<Point>> = connectors(&b).into_iter().map(|(l, _)| l).collect();
     for (i, p) in lines.iter().enumerate() {
         for q in &lines[i + 1..] {
@@ -260,15 +232,7 @@ fn parallel_segments_sharing_a_channel_lie_apart() {
 #[test]
 fn frames_are_crossed_only_by_lines_that_must() {
     let mut b = Build::new();
-    let frame = Rect::new(120.0, 0.0, 220.0, 220.0);
-    b.shape(Geom::Frame, [120.0, 0.0, 220.0, 220.0], "Frame");
-    let p = b.shape(Geom::Rect, [150.0, 50.0, 80.0, 40.0], "in 1");
-    let q = b.shape(Geom::Rect, [230.0, 150.0, 80.0, 40.0], "in 2");
-    let l = b.shape(Geom::Rect, [0.0, 90.0, 80.0, 40.0], "left");
-    let r = b.shape(Geom::Rect, [400.0, 90.0, 80.0, 40.0], "right");
-    b.connect(obj(&p), obj(&q), Route::Orthogonal, Arrow::Arrow);
-    b.connect(obj(&l), obj(&p), Route::Orthogonal, Arrow::Arrow);
-    b.connect(obj(&l), obj(&r), Route::Orthogonal, Arrow::Arrow);
+    let frame = frame_routes(&mut b);
     let lines = connectors(&b);
     let inside =
         |p: &Point| frame.x < p.x && p.x < frame.right() && frame.y < p.y && p.y < frame.bottom();
@@ -327,14 +291,7 @@ fn an_enclosed_end_still_gets_a_simple_route() {
 #[test]
 fn labels_keep_off_shapes() {
     let mut b = Build::new();
-    let a = b.shape(Geom::Rect, [0.0, 0.0, 100.0, 50.0], "a");
-    let c = b.shape(Geom::Rect, [800.0, 0.0, 100.0, 50.0], "b");
-    let note = Rect::new(390.0, 40.0, 100.0, 60.0);
-    b.shape(Geom::Note, [390.0, 40.0, 100.0, 60.0], "note");
-    b.connector(Connector {
-        text: "a label long enough to wrap onto two lines".into(),
-        ..Connector::new(obj(&a), obj(&c))
-    });
+    let note = label_by_note(&mut b);
     let (line, label) = &connectors(&b)[0];
     let label = label.unwrap();
     assert!(!label.overlaps(&note), "{label:?}");

@@ -259,10 +259,7 @@ fn cases() -> Vec<Case> {
         ("connector_label", |b| {
             let a = b.shape(Geom::Rect, [0.0, 0.0, 100.0, 50.0], "client");
             let c = b.shape(Geom::Rect, [260.0, 80.0, 100.0, 50.0], "server");
-            b.connector(Connector {
-                text: "HTTP request".into(),
-                ..Connector::new(obj(&a), obj(&c))
-            });
+            b.labelled(&a, &c, "HTTP request");
         }),
         ("route_shared_side", |b| {
             // Three lines into one top side, each straight down from its source,
@@ -300,16 +297,10 @@ fn cases() -> Vec<Case> {
             // would meet are moved apart along their lines.
             let a = b.shape(Geom::Rect, [0.0, 0.0, 100.0, 50.0], "start");
             let c = b.shape(Geom::Rect, [160.0, 250.0, 100.0, 50.0], "end");
-            b.connector(Connector {
-                text: "long leg".into(),
-                ..Connector::new(obj(&a), obj(&c))
-            });
+            b.labelled(&a, &c, "long leg");
             let l = b.shape(Geom::Rect, [320.0, 100.0, 100.0, 50.0], "client");
             let r = b.shape(Geom::Rect, [700.0, 100.0, 100.0, 50.0], "server");
-            b.connector(Connector {
-                text: "request".into(),
-                ..Connector::new(obj(&l), obj(&r))
-            });
+            b.labelled(&l, &r, "request");
             b.connector(Connector {
                 text: "response".into(),
                 style: style_with(|s| s.dash = Some(Dash::Dashed)),
@@ -320,10 +311,7 @@ fn cases() -> Vec<Case> {
             // The straight way from a to b is blocked by a wall; the route goes
             // round it. A diagonal pair whose two Ls are both blocked finds a way
             // between the obstacles.
-            let a = b.shape(Geom::Rect, [0.0, 60.0, 90.0, 50.0], "a");
-            b.shape(Geom::Rect, [170.0, 20.0, 60.0, 130.0], "wall");
-            let c = b.shape(Geom::Rect, [310.0, 60.0, 90.0, 50.0], "b");
-            b.connect(obj(&a), obj(&c), Route::Orthogonal, Arrow::Arrow);
+            around_wall(b);
             let d = b.shape(Geom::Ellipse, [0.0, 220.0, 100.0, 50.0], "c");
             let e = b.shape(Geom::Rounded, [330.0, 360.0, 100.0, 50.0], "d");
             b.shape(Geom::Rect, [150.0, 220.0, 60.0, 60.0], "x");
@@ -331,42 +319,18 @@ fn cases() -> Vec<Case> {
             b.shape(Geom::Diamond, [200.0, 300.0, 80.0, 60.0], "z");
             b.connect(obj(&d), obj(&e), Route::Orthogonal, Arrow::Triangle);
         }),
-        ("route_shared_channel", |b| {
-            // Four lines from a top row to a bottom row in reverse order all run
-            // along the channel between the rows; they are set side by side there.
-            let top: Vec<_> = (0..4)
-                .map(|i| b.shape(Geom::Rect, [i as f64 * 130.0, 0.0, 100.0, 50.0], "from"))
-                .collect();
-            let bottom: Vec<_> = (0..4)
-                .map(|i| b.shape(Geom::Rect, [i as f64 * 130.0, 200.0, 100.0, 50.0], "to"))
-                .collect();
-            for (i, t) in top.iter().enumerate() {
-                b.connect(obj(t), obj(&bottom[3 - i]), Route::Orthogonal, Arrow::Arrow);
-            }
-        }),
+        // Lines sharing the channel between two rows are set side by side there.
+        ("route_shared_channel", shared_channel),
+        // A line between two shapes in a frame stays inside, a line from one of
+        // them to a shape outside crosses the frame's side, and a line between two
+        // shapes outside goes round the frame.
         ("route_frame", |b| {
-            // A frame holds two shapes: a line between them stays inside, a line
-            // from one of them to a shape outside crosses the frame's side, and a
-            // line between two shapes outside goes round the frame.
-            b.shape(Geom::Frame, [120.0, 0.0, 220.0, 220.0], "Frame");
-            let p = b.shape(Geom::Rect, [150.0, 50.0, 80.0, 40.0], "in 1");
-            let q = b.shape(Geom::Rect, [230.0, 150.0, 80.0, 40.0], "in 2");
-            let l = b.shape(Geom::Rect, [0.0, 90.0, 80.0, 40.0], "left");
-            let r = b.shape(Geom::Rect, [400.0, 90.0, 80.0, 40.0], "right");
-            b.connect(obj(&p), obj(&q), Route::Orthogonal, Arrow::Arrow);
-            b.connect(obj(&l), obj(&p), Route::Orthogonal, Arrow::Arrow);
-            b.connect(obj(&l), obj(&r), Route::Orthogonal, Arrow::Arrow);
+            frame_routes(b);
         }),
+        // The middle of the line is next to a shape the label would cover; the label
+        // moves along the line to where it covers nothing.
         ("label_avoids_shape", |b| {
-            // The middle of the line is next to a shape the label would cover; the
-            // label moves along the line to where it covers nothing.
-            let a = b.shape(Geom::Rect, [0.0, 0.0, 100.0, 50.0], "a");
-            let c = b.shape(Geom::Rect, [800.0, 0.0, 100.0, 50.0], "b");
-            b.shape(Geom::Note, [390.0, 40.0, 100.0, 60.0], "note");
-            b.connector(Connector {
-                text: "a label long enough to wrap onto two lines".into(),
-                ..Connector::new(obj(&a), obj(&c))
-            });
+            label_by_note(b);
         }),
         ("arrow_none", |b| arrow(b, Arrow::None)),
         ("arrow_arrow", |b| arrow(b, Arrow::Arrow)),

@@ -1,4 +1,5 @@
-//! Builds test boards through the model's own Transaction API, the way tools do.
+//! Builds test boards through the model's own Transaction API, the way tools do,
+//! and holds the boards that more than one test file draws.
 
 #![allow(dead_code)]
 
@@ -8,6 +9,7 @@ use inkboard_core::{
     Actor, Arrow, Board, Connector, End, Geom, Group, IdKind, Image, ImageFormat, Ink, Kind,
     Object, ObjectId, PageId, Point, Rect, Route, Shape, Style, Transaction,
 };
+use inkboard_render::ProblemKind;
 
 /// A board under construction, on its first page.
 pub struct Build {
@@ -61,6 +63,15 @@ impl Build {
         self.add(IdKind::Connector, |id| Object::new(id, Kind::Connector(c)))
     }
 
+    /// A connector with a label, otherwise as `Connector::new` makes it (orthogonal,
+    /// an arrow at its end).
+    pub fn labelled(&mut self, from: &ObjectId, to: &ObjectId, text: &str) -> ObjectId {
+        self.connector(Connector {
+            text: text.into(),
+            ..Connector::new(obj(from), obj(to))
+        })
+    }
+
     pub fn image(&mut self, r: [f64; 4], format: ImageFormat, data: Vec<u8>) -> ObjectId {
         self.add(IdKind::Image, |id| {
             Object::new(
@@ -97,6 +108,70 @@ impl Build {
             )
         })
     }
+}
+
+// Boards that both the connector tests and the reference renders use: each returns
+// what the tests measure against.
+
+/// Two shapes with a tall wall between them, joined by an orthogonal connector that
+/// must go round it. Returns the wall's box.
+pub fn around_wall(b: &mut Build) -> Rect {
+    let wall = Rect::new(170.0, 20.0, 60.0, 130.0);
+    let a = b.shape(Geom::Rect, [0.0, 60.0, 90.0, 50.0], "a");
+    b.shape(Geom::Rect, [wall.x, wall.y, wall.w, wall.h], "wall");
+    let c = b.shape(Geom::Rect, [310.0, 60.0, 90.0, 50.0], "b");
+    b.connect(obj(&a), obj(&c), Route::Orthogonal, Arrow::Arrow);
+    wall
+}
+
+/// Four lines from a top row to a bottom row in reverse order, all running along
+/// the channel between the rows.
+pub fn shared_channel(b: &mut Build) {
+    let top: Vec<_> = (0..4)
+        .map(|i| b.shape(Geom::Rect, [i as f64 * 130.0, 0.0, 100.0, 50.0], "from"))
+        .collect();
+    let bottom: Vec<_> = (0..4)
+        .map(|i| b.shape(Geom::Rect, [i as f64 * 130.0, 200.0, 100.0, 50.0], "to"))
+        .collect();
+    for (i, t) in top.iter().enumerate() {
+        b.connect(obj(t), obj(&bottom[3 - i]), Route::Orthogonal, Arrow::Arrow);
+    }
+}
+
+/// A frame holding two shapes, with a shape on either side of it: a line between
+/// the two inside, one from the left shape to one inside, and one between the two
+/// outside, in that order. Returns the frame's box.
+pub fn frame_routes(b: &mut Build) -> Rect {
+    let frame = Rect::new(120.0, 0.0, 220.0, 220.0);
+    b.shape(Geom::Frame, [frame.x, frame.y, frame.w, frame.h], "Frame");
+    let p = b.shape(Geom::Rect, [150.0, 50.0, 80.0, 40.0], "in 1");
+    let q = b.shape(Geom::Rect, [230.0, 150.0, 80.0, 40.0], "in 2");
+    let l = b.shape(Geom::Rect, [0.0, 90.0, 80.0, 40.0], "left");
+    let r = b.shape(Geom::Rect, [400.0, 90.0, 80.0, 40.0], "right");
+    b.connect(obj(&p), obj(&q), Route::Orthogonal, Arrow::Arrow);
+    b.connect(obj(&l), obj(&p), Route::Orthogonal, Arrow::Arrow);
+    b.connect(obj(&l), obj(&r), Route::Orthogonal, Arrow::Arrow);
+    frame
+}
+
+/// A long labelled line with a note just below its middle, where the label would
+/// cover it. Returns the note's box.
+pub fn label_by_note(b: &mut Build) -> Rect {
+    let note = Rect::new(390.0, 40.0, 100.0, 60.0);
+    let a = b.shape(Geom::Rect, [0.0, 0.0, 100.0, 50.0], "a");
+    let c = b.shape(Geom::Rect, [800.0, 0.0, 100.0, 50.0], "b");
+    b.shape(Geom::Note, [note.x, note.y, note.w, note.h], "note");
+    b.labelled(&a, &c, "a label long enough to wrap onto two lines");
+    note
+}
+
+/// The ids of the problems of `kind` that `check` finds on the board.
+pub fn problems(b: &Build, kind: ProblemKind) -> Vec<Vec<ObjectId>> {
+    inkboard_render::check(&b.board, PAGE)
+        .into_iter()
+        .filter(|p| p.kind == kind)
+        .map(|p| p.ids)
+        .collect()
 }
 
 pub fn obj(id: &ObjectId) -> End {
