@@ -12,6 +12,8 @@
 //! as `$DIR` in the answers. The expected file also lists every file left in the
 //! temp folder at the end, so a stray temporary file or a missing copy shows.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use inkboard_tools::{Engine, Reply};
@@ -111,7 +113,6 @@ fn cases() {
     // SAFETY: set before any engine runs in this process; no other thread reads it yet.
     let runtime = tempfile::tempdir().expect("runtime dir");
     unsafe { std::env::set_var("INKBOARD_RUNTIME_DIR", runtime.path()) };
-    let update = std::env::var_os("UPDATE_EXPECT").is_some();
     let mut names: Vec<PathBuf> = std::fs::read_dir(cases_dir().join("cases"))
         .expect("cases folder")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -129,21 +130,11 @@ fn cases() {
         let got = run_case(&case);
         let expected_path = path.with_extension("expected.json");
         let got_text = serde_json::to_string_pretty(&got).expect("json") + "\n";
-        if update {
-            std::fs::write(&expected_path, &got_text).expect("write expected");
-            continue;
-        }
-        match std::fs::read_to_string(&expected_path) {
-            Ok(want) if want == got_text => {}
-            Ok(want) => failures.push(format!(
-                "{}:\n--- expected\n{want}\n--- got\n{got_text}",
-                path.display()
-            )),
-            Err(_) => failures.push(format!(
-                "{}: no expected file; run with UPDATE_EXPECT=1",
-                path.display()
-            )),
-        }
+        failures.extend(common::expect_file(
+            &expected_path,
+            &got_text,
+            &path.display().to_string(),
+        ));
     }
     assert!(
         failures.is_empty(),

@@ -5,6 +5,8 @@
 //! with `tests/layout/NAME.svg`. `UPDATE_EXPECT=1` rewrites the pictures; set
 //! `LAYOUT_PNG_OUT=DIR` to also get PNGs there for a look.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use inkboard_core::{Board, Kind, Rect};
@@ -141,22 +143,7 @@ fn case(file: &str, fixture: &str, args: Value, acyclic: bool) -> Option<String>
         std::fs::write(Path::new(&out).join(format!("{file}.png")), png.data).expect("write png");
     }
     let path = expected_dir().join(format!("{file}.svg"));
-    if std::env::var_os("UPDATE_EXPECT").is_some() {
-        std::fs::create_dir_all(expected_dir()).expect("folder");
-        std::fs::write(&path, &svg).expect("write svg");
-    } else {
-        match std::fs::read_to_string(&path) {
-            Ok(want) if want == svg => {}
-            Ok(_) => problems.push(format!(
-                "{file}: the render differs from {}",
-                path.display()
-            )),
-            Err(_) => problems.push(format!(
-                "{file}: no {}; run with UPDATE_EXPECT=1",
-                path.display()
-            )),
-        }
-    }
+    problems.extend(common::expect_file(&path, &svg, file));
     (!problems.is_empty()).then(|| problems.join("\n"))
 }
 

@@ -48,7 +48,6 @@ fn fixtures_import_as_expected() {
     // SAFETY: set before any engine runs in this process; no other thread reads it yet.
     let runtime = tempfile::tempdir().expect("runtime dir");
     unsafe { std::env::set_var("INKBOARD_RUNTIME_DIR", runtime.path()) };
-    let update = std::env::var_os("UPDATE_EXPECT").is_some();
     let mut inputs: Vec<PathBuf> = std::fs::read_dir(fixtures())
         .expect("tests/mermaid")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -71,19 +70,7 @@ fn fixtures_import_as_expected() {
         }
         let got_text = serde_json::to_string_pretty(&got).expect("json") + "\n";
         let expected_path = fixtures().join(format!("{name}.expected.json"));
-        if update {
-            std::fs::write(&expected_path, &got_text).expect("write expected");
-            continue;
-        }
-        match std::fs::read_to_string(&expected_path) {
-            Ok(want) if want == got_text => {}
-            Ok(want) => failures.push(format!(
-                "{name}:\n--- expected\n{want}\n--- got\n{got_text}"
-            )),
-            Err(_) => failures.push(format!(
-                "{name}: no expected file; run with UPDATE_EXPECT=1"
-            )),
-        }
+        failures.extend(common::expect_file(&expected_path, &got_text, &name));
     }
     assert!(
         failures.is_empty(),

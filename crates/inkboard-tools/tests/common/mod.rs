@@ -100,3 +100,24 @@ pub fn board_and_lock() -> Vec<String> {
         "board.inkboard".to_string(),
     ]
 }
+
+/// Compares `got` with the expected file at `path`, or, under `UPDATE_EXPECT=1`,
+/// writes it there. The difference, as a failure to report, if there is one;
+/// `name` says which case it is.
+pub fn expect_file(path: &Path, got: &str, name: &str) -> Option<String> {
+    if std::env::var_os("UPDATE_EXPECT").is_some() {
+        if let Some(folder) = path.parent() {
+            std::fs::create_dir_all(folder).expect("the expected files' folder");
+        }
+        std::fs::write(path, got).expect("write the expected file");
+        return None;
+    }
+    match std::fs::read_to_string(path) {
+        Ok(want) if want == got => None,
+        Ok(want) => Some(format!("{name}:\n--- expected\n{want}\n--- got\n{got}")),
+        Err(_) => Some(format!(
+            "{name}: no {}; run with UPDATE_EXPECT=1",
+            path.display()
+        )),
+    }
+}
