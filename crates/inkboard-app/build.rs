@@ -1,5 +1,7 @@
 //! Compiles the editor's files (`web/`) into the binary: writes a table of
-//! `(name, media type, contents)` for `http.rs` to serve.
+//! `(name, media type, contents)` for `http.rs` to serve. `index.html` gets a
+//! `modulepreload` link for every module, so the browser fetches them all at once
+//! instead of discovering the imports one level at a time.
 
 use std::fmt::Write;
 use std::path::Path;
@@ -17,6 +19,13 @@ fn main() {
         })
         .unwrap_or_default();
     names.sort();
+    let out_dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
+    let modules: String = names
+        .iter()
+        .filter_map(|p| p.file_name()?.to_str())
+        .filter(|n| n.ends_with(".js"))
+        .map(|n| format!("  <link rel=\"modulepreload\" href=\"/assets/{n}\">\n"))
+        .collect();
     let mut table = String::from("[\n");
     for path in names {
         let name = path
@@ -33,6 +42,17 @@ fn main() {
             _ => continue,
         };
         println!("cargo:rerun-if-changed={}", path.display());
+        let mut path = path.clone();
+        if name == "index.html" {
+            let page = std::fs::read_to_string(&path).expect("web/index.html is readable");
+            let page = page.replacen(
+                "  <script type=\"module\"",
+                &format!("{modules}  <script type=\"module\""),
+                1,
+            );
+            path = Path::new(&out_dir).join("index.html");
+            std::fs::write(&path, page).expect("OUT_DIR is writable");
+        }
         let _ = writeln!(
             table,
             "    ({name:?}, {mime:?}, include_str!({:?})),",
@@ -40,6 +60,6 @@ fn main() {
         );
     }
     table.push(']');
-    let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("assets.rs");
+    let out = Path::new(&out_dir).join("assets.rs");
     std::fs::write(out, table).expect("OUT_DIR is writable");
 }

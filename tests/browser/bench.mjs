@@ -11,8 +11,11 @@
 // (b) pan and zoom on a 2,000-object board, all of it in view: requestAnimationFrame
 //     deltas while the page's own pan/zoom code (window.inkboard.perf) moves the
 //     view once per frame, and while real mouse-wheel events are sent. ms/frame.
-// (c) opening a 10,000-object board: navigation start to the first full scene
-//     drawn (window.inkboard.ready), median of 3, with the page's own breakdown.
+// (c) opening a 10,000-object board: navigation start to the first frame painted
+//     with the board in view (window.inkboard.ready: the task after that frame),
+//     median of 3, with the page's own breakdown. The page opens a board this
+//     large at its smallest readable zoom (25%) on the top-left corner and draws
+//     what is on screen first; the rest of the layer fills in while it is idle.
 
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -251,9 +254,9 @@ try {
     [`    zoom in/out, page code`, `${f1(median(b.zoomFrames))} ms/frame`, `p95 ${f1(pct(b.zoomFrames, 95))} ms`, `${b.zoomFrames.length} frames`],
     [`    pan, mouse wheel`, `${f1(median(b.wheelPan))} ms/frame`, `p95 ${f1(pct(b.wheelPan, 95))} ms`, `${b.wheelPan.length} frames`],
     [`    zoom, Ctrl+wheel`, `${f1(median(b.wheelZoom))} ms/frame`, `p95 ${f1(pct(b.wheelZoom, 95))} ms`, `${b.wheelZoom.length} frames`],
-    [`(c) open ${c[0].objects} objects → first full scene`, `${f1(median(c.map((r) => r.ready)))} ms`,
+    [`(c) open ${c[0].objects} objects → first paint`, `${f1(median(c.map((r) => r.ready)))} ms`,
       c.map((r) => f1(r.ready)).join(', '),
-      `from navigation start; page part: parse ${f1(median(c.map((r) => r.parse)))}, place ${f1(median(c.map((r) => r.place)))}, fit ${f1(median(c.map((r) => r.fit)))}, to frame ${f1(median(c.map((r) => r.frame)))} ms`],
+      `from navigation start; ${c[0].drawn} drawn in the first frame; page part: parse ${f1(median(c.map((r) => r.parse)))}, place ${f1(median(c.map((r) => r.place)))}, fit ${f1(median(c.map((r) => r.fit)))}, to frame ${f1(median(c.map((r) => r.frame)))} ms`],
   ];
   const widths = table[0].map((_, i) => Math.max(...table.map((r) => r[i].length)));
   for (const [i, row] of table.entries()) {

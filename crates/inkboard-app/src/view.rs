@@ -20,6 +20,10 @@ pub struct Drawn {
     svg: String,
     /// The object as tools read it, as a JSON object.
     obj: String,
+    /// The area the drawing covers, `[x,y,w,h]` as JSON (empty when it draws
+    /// nothing): the editor draws only what is in view, and it must know where an
+    /// object is without drawing it first.
+    area: String,
     /// Tells two drawings apart without comparing them.
     hash: u64,
 }
@@ -35,10 +39,18 @@ pub struct PageView {
 /// Draws `page` of `board`.
 pub fn draw(board: &Board, page: PageId) -> PageView {
     let scene = inkboard_render::resolve(board, page);
-    let mut svgs: HashMap<&str, String> = scene
+    let mut svgs: HashMap<&str, (String, String)> = scene
         .items
         .iter()
-        .map(|item| (item.id.as_str(), inkboard_render::item_svg(item)))
+        .map(|item| {
+            let area = inkboard_render::item_extent(item)
+                .map(|r| {
+                    let n = |v: f64| (v * 10.0).round() / 10.0;
+                    format!("[{},{},{},{}]", n(r.x), n(r.y), n(r.w), n(r.h))
+                })
+                .unwrap_or_default();
+            (item.id.as_str(), (inkboard_render::item_svg(item), area))
+        })
         .collect();
     let objects = board
         .page(page)
@@ -48,7 +60,7 @@ pub fn draw(board: &Board, page: PageId) -> PageView {
     let mut items = HashMap::with_capacity(objects.len());
     for object in objects {
         let id: Arc<str> = Arc::from(object.id.as_str());
-        let svg = svgs.remove(object.id.as_str()).unwrap_or_default();
+        let (svg, area) = svgs.remove(object.id.as_str()).unwrap_or_default();
         let svg = Value::String(svg).to_string();
         let obj = Value::Object(object_to_json(object, Detail::Read)).to_string();
         let mut h = DefaultHasher::new();
@@ -60,6 +72,7 @@ pub fn draw(board: &Board, page: PageId) -> PageView {
             Drawn {
                 svg,
                 obj,
+                area,
                 hash: h.finish(),
             },
         );
@@ -142,16 +155,20 @@ impl Shown {
     }
 }
 
-/// Appends `"id":{"svg":…,"obj":…}` to a JSON object's members being written.
+/// Appends `"id":{"svg":…,"obj":…,"box":…}` to a JSON object's members being written.
 fn write_item(items: &mut String, id: &str, drawn: &Drawn) {
     if !items.is_empty() {
         items.push(',');
     }
     let _ = write!(
         items,
-        "{}:{{\"svg\":{},\"obj\":{}}}",
+        "{}:{{\"svg\":{},\"obj\":{}",
         Value::String(id.to_string()),
         drawn.svg,
         drawn.obj
     );
+    if !drawn.area.is_empty() {
+        let _ = write!(items, ",\"box\":{}", drawn.area);
+    }
+    items.push('}');
 }

@@ -1,8 +1,10 @@
 // canvas.js: the SVG layer. Places the server's object fragments by id in z-order
-// (one string for a full scene, object by object after that), shows previews, does
-// pan and zoom through ONE transform (a CSS transform on the whole layer during a
-// gesture, committed to the SVG group when the gesture rests), converts between
-// screen and board coordinates, and knows the bounds of each object.
+// (one string for a full scene, object by object after that), drawing only the
+// objects whose box meets the area the layer covers around the view (the rest when
+// the view comes to them), shows previews, does pan and zoom through ONE transform
+// (a CSS transform on the whole layer during a gesture, committed to the SVG group
+// when the gesture rests), converts between screen and board coordinates, and knows
+// the bounds of each object.
 
 import { state, emit, membersOf } from './state.js';
 import { hasBox, union } from './geom.js';
@@ -10,6 +12,8 @@ import { hasBox, union } from './geom.js';
 const NS = 'http://www.w3.org/2000/svg';
 const MIN_ZOOM = 0.05;
 const MAX_ZOOM = 8;
+/** The smallest zoom a page opens at: below it 14 px text is under 4 px on screen. */
+const OPEN_MIN_ZOOM = 0.25;
 
 let container;
 let svg;
@@ -29,10 +33,12 @@ let box = { left: 0, top: 0 };
 let frameQueued = false;
 let idleTimer = null;
 
-const els = new Map(); // id -> <g> shown
-const svgs = new Map(); // id -> committed fragment
+const els = new Map(); // id -> <g> in the document
+const svgs = new Map(); // id -> committed fragment (every object, drawn or not)
+const boxes = new Map(); // id -> {x, y, w, h}: the area its committed drawing covers
 const previewed = new Set();
 const boundsCache = new Map();
+let reorderQueued = false;
 
 export function initCanvas(el) {
   container = el;
@@ -107,26 +113,32 @@ function rebuildGroups() {
   }
 }
 
-/** Shows a `scene` message: the whole page (`full`) or the objects that changed. */
-export function applyScene(msg) {
+function keep(id, item) {
+  svgs.set(id, item.svg);
+  state.objects.set(id, item.obj);
+  const b = item.box;
+  if (b) boxes.set(id, { x: b[0], y: b[1], w: b[2], h: b[3] });
+  else boxes.delete(id);
+}
+
+/**
+ * Shows a `scene` message: the whole page (`full`) or the objects that changed.
+ * `draw: false` only takes the scene in, for a caller that sets the view next
+ * (drawing for the old view first would be wasted on a large page).
+ */
+export function applyScene(msg, { draw = true } = {}) {
   boundsCache.clear();
   const items = msg.items ?? {};
   let groupsChanged = false;
+  state.order = msg.order;
   if (msg.full) {
     state.objects.clear();
     svgs.clear();
+    boxes.clear();
     els.clear();
     previewed.clear();
-    const parts = [];
-    for (const id of msg.order) {
-      const item = items[id];
-      if (!item) continue;
-      svgs.set(id, item.svg);
-      state.objects.set(id, item.obj);
-      parts.push(item.svg);
-    }
-    objectsG.innerHTML = parts.join('');
-    for (const el of objectsG.children) els.set(el.id, el);
+    objectsG.replaceChildren();
+    for (const id of msg.order) if (items[id]) keep(id, items[id]);
     groupsChanged = true;
   } else {
     for (const id of msg.removed ?? []) {
@@ -134,23 +146,101 @@ export function applyScene(msg) {
       els.get(id)?.remove();
       els.delete(id);
       svgs.delete(id);
+      boxes.delete(id);
       state.objects.delete(id);
       previewed.delete(id);
     }
     const ids = Object.keys(items);
     for (const id of ids) {
-      svgs.set(id, items[id].svg);
-      state.objects.set(id, items[id].obj);
+      keep(id, items[id]);
       if (items[id].obj?.type === 'group') groupsChanged = true;
       previewed.delete(id);
     }
     restore([...previewed]);
-    place(parse(ids.map((id) => items[id].svg)));
+    // Redraw what is drawn; what is out of view waits until the view comes to it.
+    const area = drawnArea();
+    place(parse(ids.filter((id) => els.has(id) || meets(id, area)).map((id) => svgs.get(id))));
   }
   if (groupsChanged) rebuildGroups();
-  state.order = msg.order;
+  if (draw) drawInView();
   reorder(msg.order);
   if (msg.revision != null) state.revision = msg.revision;
+}
+
+/** The board area the layer covers (three times the screen each way, around it). */
+function drawnArea() {
+  const z = committed.zoom;
+  return { x: committed.x - W / z, y: committed.y - H / z, w: (3 * W) / z, h: (3 * H) / z };
+}
+
+/** Whether object `id` draws anything inside `area` (no box known: assume it does). */
+function meets(id, area) {
+  const b = boxes.get(id);
+  return !b || (b.x <= area.x + area.w && b.x + b.w >= area.x && b.y <= area.y + area.h && b.y + b.h >= area.y);
+}
+
+/** The board area on screen. */
+function screenArea() {
+  const z = committed.zoom;
+  return { x: committed.x, y: committed.y, w: W / z, h: H / z };
+}
+
+/**
+ * Draws the objects on screen that are not drawn yet, at once; then, a slice at a
+ * time while the page is idle, the rest of the area the layer covers (so a pan
+ * finds them drawn). On a large board this makes the first frame hold only what
+ * it shows.
+ */
+function drawInView() {
+  draw(missing(screenArea(), Infinity));
+  queueFill();
+}
+
+/** Up to `limit` ids of undrawn objects meeting `area`, in z-order. */
+function missing(area, limit) {
+  const ids = [];
+  for (const id of state.order) {
+    if (ids.length >= limit) break;
+    if (!els.has(id) && svgs.has(id) && meets(id, area)) ids.push(id);
+  }
+  return ids;
+}
+
+function draw(ids) {
+  if (!ids.length) return;
+  if (!els.size) {
+    // A fresh page: one string in z-order, the fastest way in.
+    objectsG.innerHTML = ids.map((id) => svgs.get(id)).join('');
+    for (const el of objectsG.children) els.set(el.id, el);
+  } else {
+    place(parse(ids.map((id) => svgs.get(id))));
+    queueReorder();
+  }
+}
+
+/** Objects drawn per idle slice: about 5 ms of parsing and layout. */
+const FILL_SLICE = 250;
+let fillQueued = false;
+
+function queueFill() {
+  if (fillQueued) return;
+  fillQueued = true;
+  const later = window.requestIdleCallback ?? ((fn) => setTimeout(fn, 16));
+  later(() => {
+    fillQueued = false;
+    const ids = missing(drawnArea(), FILL_SLICE);
+    draw(ids);
+    if (ids.length === FILL_SLICE) queueFill();
+  });
+}
+
+function queueReorder() {
+  if (reorderQueued) return;
+  reorderQueued = true;
+  queueMicrotask(() => {
+    reorderQueued = false;
+    reorder(state.order);
+  });
 }
 
 /** Puts parsed elements in place of those with the same id (new ones at the end). */
@@ -212,7 +302,12 @@ export function clearPreview() {
   if (previewed.size) restore([...previewed]);
 }
 
+/** The drawn element of object `id`, drawing it now if it is out of view. */
 export function elementOf(id) {
+  if (!els.has(id) && svgs.has(id) && !previewed.has(id)) {
+    place(parse([svgs.get(id)]));
+    queueReorder();
+  }
   return els.get(id) ?? null;
 }
 
@@ -240,6 +335,7 @@ function commit() {
   svg.style.transform = '';
   svg.style.setProperty('--zoom', z);
   container.style.setProperty('--zoom', z);
+  drawInView();
   paintGrid();
   emit('view', getView());
   emit('viewcommit', getView());
@@ -333,6 +429,24 @@ export function fitToContent() {
   else setView({ x: -W / 2 + 200, y: -H / 2 + 150, zoom: 1 });
 }
 
+/**
+ * The view a page opens with: all of it, unless that would make text too small to
+ * read (a large board); then its top-left corner at the smallest readable zoom.
+ */
+export function openView() {
+  const b = contentBounds();
+  if (!b) return fitToContent();
+  const pad = 48;
+  const fit = Math.min(1, (W - 2 * pad) / Math.max(b.w, 1), (H - 2 * pad) / Math.max(b.h, 1));
+  if (fit >= OPEN_MIN_ZOOM) return fitRect(b);
+  setView({ x: b.x - pad / OPEN_MIN_ZOOM, y: b.y - pad / OPEN_MIN_ZOOM, zoom: OPEN_MIN_ZOOM });
+}
+
+/** How many objects are drawn in the document (the others are out of view). */
+export function drawnCount() {
+  return els.size;
+}
+
 /** Shows board rectangle `b` whole and centred, `pad` screen pixels from the edges, at most `maxZoom`. */
 export function fitRect(b, { maxZoom = 1, pad = 48 } = {}) {
   const z = clampZoom(Math.min(maxZoom, (W - 2 * pad) / Math.max(b.w, 1), (H - 2 * pad) / Math.max(b.h, 1)));
@@ -373,13 +487,15 @@ export function boundsOf(id) {
   if (hasBox(obj)) return { x: obj.x, y: obj.y, w: obj.w, h: obj.h };
   if (boundsCache.has(id)) return boundsCache.get(id);
   let b = null;
-  if (obj.type === 'ink' && obj.points?.length) {
+  if (obj.type !== 'group' && boxes.has(id)) {
+    b = { ...boxes.get(id) };
+  } else if (obj.type === 'ink' && obj.points?.length) {
     const pad = (obj.width ?? 3) / 2;
     for (const [x, y] of obj.points) b = union(b, { x: x - pad, y: y - pad, w: 2 * pad, h: 2 * pad });
   } else if (obj.type === 'group') {
     for (const m of membersOf(obj)) b = union(b, boundsOf(m));
   } else {
-    const el = els.get(id);
+    const el = elementOf(id);
     if (el && el.firstElementChild) {
       const r = el.getBBox();
       b = { x: r.x, y: r.y, w: r.width, h: r.height };

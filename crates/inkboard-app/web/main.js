@@ -5,7 +5,7 @@
 import { state, emit, on } from './state.js';
 import * as sync from './sync.js';
 import {
-  initCanvas, applyScene, fitToContent, getView, setView, panBy, zoomAt, viewport, refreshBox,
+  initCanvas, applyScene, fitToContent, openView, drawnCount, getView, setView, panBy, zoomAt, viewport, refreshBox,
 } from './canvas.js';
 import { flash } from './highlight.js';
 import { initNavigate } from './navigate.js';
@@ -86,23 +86,28 @@ const timings = {};
 function onScene(msg) {
   if (msg.page !== state.page) return;
   const t0 = performance.now();
-  applyScene(msg);
+  const key = `${state.board?.board}:${msg.page}`;
+  // A page new to this window: take the scene in, then set the view, which draws
+  // what it shows (drawing for the old view first would be wasted).
+  const fresh = msg.full && key !== shownKey;
+  applyScene(msg, { draw: !fresh });
   if (msg.agent?.length) flash(msg.agent);
   if (msg.full) {
     timings.objects = msg.order.length;
     timings.place = performance.now() - t0;
-    const key = `${state.board?.board}:${msg.page}`;
-    if (key !== shownKey) {
+    if (fresh) {
       shownKey = key;
       if (views.has(key)) setView(views.get(key));
-      else fitToContent();
+      else openView();
     }
     timings.fit = performance.now() - t0 - timings.place;
-    requestAnimationFrame(() => {
+    timings.drawn = drawnCount();
+    // The task after the next frame's callbacks runs once that frame is painted.
+    requestAnimationFrame(() => setTimeout(() => {
       timings.frame = performance.now() - t0;
       timings.parse = sync.lastParseMs();
       resolveReady();
-    });
+    }));
   }
   emit('scene', msg);
 }

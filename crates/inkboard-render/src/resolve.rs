@@ -334,9 +334,10 @@ fn smooth(points: &[Point]) -> Vec<Seg> {
     segs
 }
 
-/// The area an item draws on, for the scene's bounds (control points included, so
-/// it may be a little generous around curves).
-fn item_extent(item: &Item) -> Option<Rect> {
+/// The area an item draws on, for the scene's bounds and for the editor, which draws
+/// only what is in view (control points included, so it may be a little generous
+/// around curves). None for an item that draws nothing (a group).
+pub fn item_extent(item: &Item) -> Option<Rect> {
     item.parts
         .iter()
         .filter_map(|part| match part {
