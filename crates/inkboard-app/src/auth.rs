@@ -14,7 +14,7 @@
 use std::collections::HashSet;
 use std::sync::Mutex;
 
-use axum::http::{header, HeaderMap, Method};
+use axum::http::{header, HeaderMap, HeaderValue};
 
 /// The cookie that carries a browser's session.
 pub const COOKIE: &str = "inkboard_session";
@@ -87,14 +87,17 @@ impl Gate {
 
     /// Checks `Host` and `Origin`: the checks every request passes, signed in or not.
     pub fn check_site(&self, headers: &HeaderMap) -> Result<(), Refusal> {
-        let host = headers
-            .get(header::HOST)
-            .and_then(|h| h.to_str().ok())
-            .unwrap_or("");
+        // A repeated header is refused rather than judged by its first copy: a
+        // proxy or a later reader may take another copy than the one checked.
+        let host = match only(headers, header::HOST) {
+            Ok(host) => host.and_then(|h| h.to_str().ok()).unwrap_or(""),
+            Err(()) => return Err(Refusal::ForeignHost),
+        };
         if !self.is_own_host(host) {
             return Err(Refusal::ForeignHost);
         }
-        if let Some(origin) = headers.get(header::ORIGIN) {
+        let origin = only(headers, header::ORIGIN).map_err(|()| Refusal::ForeignOrigin)?;
+        if let Some(origin) = origin {
             let origin = origin.to_str().unwrap_or("");
             let own = origin
                 .strip_prefix("http://")
@@ -147,9 +150,13 @@ pub enum Signed {
     Token,
 }
 
-/// Whether a request may change something: the kind a cross-site form could send.
-pub fn is_unsafe(method: &Method) -> bool {
-    !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
+/// The one value of header `name`, or none; `Err` when it is sent more than once.
+fn only(headers: &HeaderMap, name: header::HeaderName) -> Result<Option<&HeaderValue>, ()> {
+    let mut values = headers.get_all(name).iter();
+    match (values.next(), values.next()) {
+        (first, None) => Ok(first),
+        _ => Err(()),
+    }
 }
 
 /// Compares secrets in time that does not depend on where they differ.

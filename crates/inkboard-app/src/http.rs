@@ -58,11 +58,44 @@ pub async fn guard(State(app): State<Arc<AppState>>, mut request: Request, next:
         return next.run(request).await;
     }
     match app.gate.check_signed_in(headers) {
+        Ok(_) if declared_length(headers).is_some_and(|n| n > MAX_BODY as u64) => {
+            // Refused before reading: the body limit of the extractors would
+            // first take in MAX_BODY bytes of a body already known to be too big.
+            let message = format!(
+                "the request body is over the {} MiB limit: give a large image by file path (add_image `source`) instead of inline",
+                MAX_BODY >> 20
+            );
+            refuse(StatusCode::PAYLOAD_TOO_LARGE, &message)
+        }
         Ok(signed) => {
             request.extensions_mut().insert(signed);
             next.run(request).await
         }
         Err(refusal) => refuse(StatusCode::UNAUTHORIZED, refusal.message()),
+    }
+}
+
+/// The body length a request announces (`Content-Length`), if it is a number.
+fn declared_length(headers: &HeaderMap) -> Option<u64> {
+    headers
+        .get(header::CONTENT_LENGTH)?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// Lets through only requests signed in with the token: routes for tools (MCP
+/// over HTTP), which a browser's session cookie must not reach.
+pub async fn token_only(request: Request, next: Next) -> Response {
+    if request.extensions().get::<Signed>() == Some(&Signed::Token) {
+        next.run(request).await
+    } else {
+        refuse(
+            StatusCode::FORBIDDEN,
+            "this endpoint is for tools: send the token from the discovery file as a Bearer token",
+        )
     }
 }
 
@@ -138,6 +171,7 @@ fn asset_response(name: &str) -> Response {
 
 async fn websocket(State(app): State<Arc<AppState>>, ws: WebSocketUpgrade) -> Response {
     ws.max_message_size(MAX_BODY)
+        .max_frame_size(MAX_BODY)
         .on_upgrade(move |socket| crate::ws::serve(socket, app))
 }
 

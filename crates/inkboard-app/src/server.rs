@@ -13,7 +13,7 @@ use inkboard_tools::{AppInfo, Engine};
 
 use crate::auth::Gate;
 use crate::boards::Boards;
-use crate::http::{guard, routes, MAX_BODY};
+use crate::http::{guard, routes, token_only, MAX_BODY};
 use crate::{AppState, ViewCache};
 
 /// How to run.
@@ -46,7 +46,8 @@ pub enum AppError {
 
 /// Runs the application until it is asked to stop. `mount` adds routes that need
 /// the engine (the binary mounts MCP over HTTP at `/mcp`); every route is behind
-/// the same guard. `ready` is called once the server listens.
+/// the same guard, and mounted routes, being for tools, take the token only.
+/// `ready` is called once the server listens.
 pub async fn serve(
     options: Options,
     mount: impl FnOnce(Arc<Engine>) -> Router,
@@ -118,7 +119,7 @@ pub async fn serve(
         .spawn(move || saver.autosave_forever())?;
 
     let router = routes(app.clone())
-        .merge(mount(engine))
+        .merge(mount(engine).route_layer(axum::middleware::from_fn(token_only)))
         .layer(axum::middleware::from_fn_with_state(app.clone(), guard))
         .layer(DefaultBodyLimit::max(MAX_BODY));
 

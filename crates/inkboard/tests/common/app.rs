@@ -250,7 +250,7 @@ pub fn file_objects(v: &Value) -> Vec<Value> {
 
 /// A signed-in browser window, seen through its WebSocket.
 pub struct Window {
-    socket: tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream2>>,
+    pub socket: tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream2>>,
     /// What the window shows: object id → its `obj`.
     pub objects: std::collections::BTreeMap<String, Value>,
     pub revision: u64,

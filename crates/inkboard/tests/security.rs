@@ -1,0 +1,642 @@
+//! The application's guard, tried against the real `inkboard open` server with
+//! requests written by hand: every route against every way a stranger might try to
+//! get in (no credentials, near-miss credentials, credentials in the wrong place,
+//! a foreign or rebinding `Host`, a foreign `Origin`, a cross-site WebSocket), the
+//! one-time code and its cookie, paths outside the editor's files, and bodies over
+//! the size cap. Each refusal is checked next to the same request with the right
+//! credentials succeeding, so a guard that refused everything would fail too.
+//!
+//! The expected statuses are tables ([`CASES`], [`TRAVERSALS`], [`CAPS`]) to read
+//! at a glance; a sweep reports every cell that differs, not just the first.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use common::app::{Answer, App};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::json;
+use tokio_tungstenite::tungstenite::Message;
+
+/// The application's body cap (`MAX_BODY` in inkboard-app's `http.rs`).
+const MAX_BODY: usize = 32 * 1024 * 1024;
+/// rmcp's own cap on an MCP-over-HTTP request body (its default, 4 MiB).
+const MCP_MAX_BODY: usize = 4 * 1024 * 1024;
+
+// ---- the routes ----
+
+/// One route of the application and a request that succeeds on it when signed in.
+struct Route {
+    method: &'static str,
+    path: &'static str,
+    /// Headers the request needs to be a good one (besides Host and credentials).
+    headers: &'static str,
+    body: fn(&App) -> String,
+}
+
+fn no_body(_: &App) -> String {
+    String::new()
+}
+
+/// Every route: those of inkboard-app's `http.rs` `routes`, `/mcp` (mounted by the
+/// binary, `mcp.rs`), and a path that is no route, to show the guard runs first.
+/// The columns of [`CASES`] follow this order.
+#[rustfmt::skip]
+const ROUTES: [Route; 9] = [
+    Route { method: "GET", path: "/", headers: "", body: no_body },
+    Route { method: "GET", path: "/assets/main.js", headers: "", body: no_body },
+    Route { method: "GET", path: "/assets/fonts.css", headers: "", body: no_body },
+    Route {
+        method: "GET",
+        path: "/ws",
+        headers: "Upgrade: websocket\nConnection: Upgrade\nSec-WebSocket-Version: 13\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+        body: no_body,
+    },
+    Route { method: "GET", path: "/export?format=svg", headers: "", body: no_body },
+    Route {
+        method: "POST",
+        path: "/api/call",
+        headers: "Content-Type: application/json",
+        body: |_| json!({"tool": "read_board", "args": {}}).to_string(),
+    },
+    Route {
+        method: "POST",
+        path: "/api/open",
+        headers: "Content-Type: application/json",
+        body: |app| json!({"path": app.board}).to_string(),
+    },
+    Route {
+        method: "POST",
+        path: "/mcp",
+        headers: "Content-Type: application/json\nAccept: application/json, text/event-stream",
+        body: |_| {
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25", "capabilities": {},
+                "clientInfo": {"name": "security", "version": "1"}}})
+            .to_string()
+        },
+    },
+    Route { method: "GET", path: "/no-such-route", headers: "", body: no_body },
+];
+
+// ---- who asks ----
+
+/// What a case knows: the application's port and its two secrets.
+struct Keys {
+    port: u16,
+    token: String,
+    /// The session cookie's value (what `Set-Cookie` gave the browser).
+    session: String,
+}
+
+/// How a case sends the route's good request.
+struct Ask {
+    version: &'static str,
+    /// `Host` headers: none, the application's own, or several.
+    hosts: Vec<String>,
+    /// Other headers: credentials, `Origin`.
+    headers: Vec<String>,
+    /// Appended to the route's query string.
+    query: Option<String>,
+}
+
+impl Ask {
+    /// At the application's own address, with `headers`.
+    fn with(keys: &Keys, headers: &[String]) -> Ask {
+        Ask::at(&format!("127.0.0.1:{}", keys.port), headers)
+    }
+
+    fn at(host: &str, headers: &[String]) -> Ask {
+        Ask {
+            version: "HTTP/1.1",
+            hosts: vec![host.to_string()],
+            headers: headers.to_vec(),
+            query: None,
+        }
+    }
+}
+
+fn bearer(token: &str) -> String {
+    format!("Authorization: Bearer {token}")
+}
+
+fn cookie(value: &str) -> String {
+    format!("Cookie: inkboard_session={value}")
+}
+
+fn origin(value: &str) -> String {
+    format!("Origin: {value}")
+}
+
+/// `secret` with the lowest bit of its last hex digit flipped: right length, one
+/// bit off.
+fn one_bit_off(secret: &str) -> String {
+    let (head, last) = secret.split_at(secret.len() - 1);
+    let digit = u8::from_str_radix(last, 16).expect("a hex secret");
+    format!("{head}{:x}", digit ^ 1)
+}
+
+/// With the token, at `host`.
+fn token_at(keys: &Keys, host: &str) -> Ask {
+    Ask::at(host, &[bearer(&keys.token)])
+}
+
+/// With the token and `Origin: value`.
+fn token_from(keys: &Keys, value: &str) -> Ask {
+    Ask::with(keys, &[bearer(&keys.token), origin(value)])
+}
+
+/// With the token in the query string as `name`, and no credentials in headers.
+fn token_in_query(keys: &Keys, name: &str) -> Ask {
+    Ask {
+        query: Some(format!("{name}={}", keys.token)),
+        ..Ask::with(keys, &[])
+    }
+}
+
+/// Each route's status with the right credentials (columns as in [`ROUTES`]).
+#[rustfmt::skip]
+//                     /    main.js fonts ws  export call open mcp  no route
+const OK: [u16; 9] =      [200, 200, 200, 101, 200, 200, 200, 200, 404];
+/// The session cookie opens the editor, but not the endpoints for tools.
+#[rustfmt::skip]
+const BROWSER: [u16; 9] = [200, 200, 200, 101, 200, 403, 403, 403, 404];
+const UNAUTHORIZED: [u16; 9] = [401; 9];
+const FORBIDDEN: [u16; 9] = [403; 9];
+
+type Case = (&'static str, fn(&Keys) -> Ask, [u16; 9]);
+
+/// Every way of asking, and the status each route must answer (columns as in
+/// [`ROUTES`]). Site checks run with the token, so a 403 there is the site check
+/// refusing, not a missing credential.
+#[rustfmt::skip]
+const CASES: &[Case] = &[
+    // -- credentials --
+    ("no token, no cookie", |k| Ask::with(k, &[]), UNAUTHORIZED),
+    ("a wrong token", |k| Ask::with(k, &[bearer(&"5".repeat(32))]), UNAUTHORIZED),
+    ("the token one bit off", |k| Ask::with(k, &[bearer(&one_bit_off(&k.token))]), UNAUTHORIZED),
+    ("the token one digit short", |k| Ask::with(k, &[bearer(&k.token[1..])]), UNAUTHORIZED),
+    ("the token and a digit more", |k| Ask::with(k, &[bearer(&format!("{}0", k.token))]), UNAUTHORIZED),
+    ("the token without `Bearer`", |k| Ask::with(k, &[format!("Authorization: {}", k.token)]), UNAUTHORIZED),
+    ("the token in the query (token=)", |k| token_in_query(k, "token"), UNAUTHORIZED),
+    ("the token in the query (access_token=)", |k| token_in_query(k, "access_token"), UNAUTHORIZED),
+    ("the token as the session cookie", |k| Ask::with(k, &[cookie(&k.token)]), UNAUTHORIZED),
+    ("the cookie's value as the token", |k| Ask::with(k, &[bearer(&k.session)]), UNAUTHORIZED),
+    ("the cookie one bit off", |k| Ask::with(k, &[cookie(&one_bit_off(&k.session))]), UNAUTHORIZED),
+    ("the cookie's value under another name", |k| Ask::with(k, &[format!("Cookie: inkboard_sessions={}", k.session)]), UNAUTHORIZED),
+    ("the token", |k| Ask::with(k, &[bearer(&k.token)]), OK),
+    ("the cookie", |k| Ask::with(k, &[cookie(&k.session)]), BROWSER),
+    ("the token at localhost", |k| token_at(k, &format!("localhost:{}", k.port)), OK),
+    ("the token, own Origin", |k| token_from(k, &format!("http://127.0.0.1:{}", k.port)), OK),
+    ("the cookie, own Origin (the editor)", |k| Ask::with(k, &[cookie(&k.session), origin(&format!("http://127.0.0.1:{}", k.port))]), BROWSER),
+    ("the cookie, Origin localhost", |k| Ask::with(k, &[cookie(&k.session), origin(&format!("http://localhost:{}", k.port))]), BROWSER),
+    // -- Host: DNS rebinding and other names, even with the token --
+    ("Host evil.example:PORT", |k| token_at(k, &format!("evil.example:{}", k.port)), FORBIDDEN),
+    ("Host 127.0.0.1.evil.example:PORT", |k| token_at(k, &format!("127.0.0.1.evil.example:{}", k.port)), FORBIDDEN),
+    ("Host localhost.evil.example:PORT", |k| token_at(k, &format!("localhost.evil.example:{}", k.port)), FORBIDDEN),
+    ("Host 127.0.0.1:PORT.evil.example", |k| token_at(k, &format!("127.0.0.1:{}.evil.example", k.port)), FORBIDDEN),
+    ("Host 127.0.0.1 on another port", |k| token_at(k, &format!("127.0.0.1:{}", k.port.wrapping_add(1))), FORBIDDEN),
+    ("Host 127.0.0.1 without a port", |k| token_at(k, "127.0.0.1"), FORBIDDEN),
+    ("Host [::1]:PORT", |k| token_at(k, &format!("[::1]:{}", k.port)), FORBIDDEN),
+    ("no Host (HTTP/1.1)", |k| Ask { hosts: vec![], ..token_at(k, "") }, FORBIDDEN),
+    ("no Host (HTTP/1.0)", |k| Ask { version: "HTTP/1.0", hosts: vec![], ..token_at(k, "") }, FORBIDDEN),
+    ("Host twice, own first", |k| Ask { hosts: vec![format!("127.0.0.1:{}", k.port), "evil.example".into()], ..token_at(k, "") }, FORBIDDEN),
+    ("Host twice, foreign first", |k| Ask { hosts: vec!["evil.example".into(), format!("127.0.0.1:{}", k.port)], ..token_at(k, "") }, FORBIDDEN),
+    // -- Origin, even with the token --
+    ("Origin http://evil.example", |k| token_from(k, "http://evil.example"), FORBIDDEN),
+    ("Origin null", |k| token_from(k, "null"), FORBIDDEN),
+    ("Origin on another port", |k| token_from(k, &format!("http://127.0.0.1:{}", k.port.wrapping_add(1))), FORBIDDEN),
+    ("Origin https://127.0.0.1:PORT", |k| token_from(k, &format!("https://127.0.0.1:{}", k.port)), FORBIDDEN),
+    ("Origin http://127.0.0.1:PORT.evil.example", |k| token_from(k, &format!("http://127.0.0.1:{}.evil.example", k.port)), FORBIDDEN),
+    ("Origin http://localhost.evil.example:PORT", |k| token_from(k, &format!("http://localhost.evil.example:{}", k.port)), FORBIDDEN),
+    ("Origin twice, own first", |k| Ask::with(k, &[bearer(&k.token), origin(&format!("http://127.0.0.1:{}", k.port)), origin("http://evil.example")]), FORBIDDEN),
+    // A page elsewhere using the browser's cookie: cross-site requests, and
+    // (column ws) the cross-site WebSocket.
+    ("the cookie from another site", |k| Ask::with(k, &[cookie(&k.session), origin("http://evil.example")]), FORBIDDEN),
+];
+
+/// Sends `head` (request line and headers, `\n`-separated, no blank line) and
+/// `body`; reads the answer until it is complete: its `Content-Length` read, the
+/// connection closed, or, for a WebSocket upgrade (`101`), its head alone (the
+/// server keeps such connections open, refused upgrades included). Status 0: no
+/// answer within `wait`.
+fn exchange(port: u16, head: &str, body: &[u8], wait: Duration) -> Answer {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    stream.set_read_timeout(Some(wait)).expect("a timeout");
+    let mut request = head.replace('\n', "\r\n");
+    if !head.contains("\nConnection:") {
+        request.push_str("\r\nConnection: close");
+    }
+    if !head.contains("\nContent-Length:") && !head.contains("\nTransfer-Encoding:") {
+        request.push_str(&format!("\r\nContent-Length: {}", body.len()));
+    }
+    request.push_str("\r\n\r\n");
+    stream.write_all(request.as_bytes()).expect("send the head");
+    // The server may answer and close before reading a body it refuses.
+    let _ = stream.write_all(body);
+    let deadline = Instant::now() + wait;
+    let mut received = Vec::new();
+    let mut chunk = [0u8; 16 * 1024];
+    loop {
+        let done = match stream.read(&mut chunk) {
+            Ok(0) | Err(_) => true,
+            Ok(n) => {
+                received.extend_from_slice(&chunk[..n]);
+                Instant::now() > deadline
+            }
+        };
+        let answer = parse(&received);
+        let body_bytes = received
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .map_or(0, |end| received.len() - end - 4);
+        let complete = match header(&answer, "content-length") {
+            _ if answer.status == 101 => true,
+            Some(length) => length.parse().is_ok_and(|n: usize| body_bytes >= n),
+            None => false,
+        };
+        if done || complete {
+            return answer;
+        }
+    }
+}
+
+/// An answer as far as it has arrived.
+fn parse(received: &[u8]) -> Answer {
+    let text = String::from_utf8_lossy(received).to_string();
+    let Some((head, body)) = text.split_once("\r\n\r\n") else {
+        return Answer {
+            status: 0,
+            head: text,
+            body: String::new(),
+        };
+    };
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    Answer {
+        status,
+        head: head.to_string(),
+        body: body.to_string(),
+    }
+}
+
+/// The head of `route`'s good request as `ask` sends it.
+fn request_head(route: &Route, ask: &Ask) -> String {
+    let mut path = route.path.to_string();
+    if let Some(query) = &ask.query {
+        path.push(if path.contains('?') { '&' } else { '?' });
+        path.push_str(query);
+    }
+    let mut lines = vec![format!("{} {path} {}", route.method, ask.version)];
+    lines.extend(ask.hosts.iter().map(|h| format!("Host: {h}")));
+    lines.extend(route.headers.lines().map(str::to_string));
+    lines.extend(ask.headers.iter().cloned());
+    lines.join("\n")
+}
+
+/// The first line of a body, cut short: enough to say why a cell differs.
+fn short(body: &str) -> String {
+    body.trim()
+        .lines()
+        .next()
+        .unwrap_or("")
+        .chars()
+        .take(100)
+        .collect()
+}
+
+/// The header `name` (lowercase) of an answer's head, if there.
+fn header<'a>(answer: &'a Answer, name: &str) -> Option<&'a str> {
+    answer.head.lines().find_map(|line| {
+        let (key, value) = line.split_once(':')?;
+        key.eq_ignore_ascii_case(name).then(|| value.trim())
+    })
+}
+
+fn signed_in(app: &App) -> Keys {
+    let cookie = app.sign_in();
+    Keys {
+        port: app.port,
+        token: app.token(),
+        session: cookie
+            .strip_prefix("inkboard_session=")
+            .expect("the session cookie")
+            .to_string(),
+    }
+}
+
+/// Whether the application still answers a plain signed-in request.
+fn still_answers(app: &App, keys: &Keys) -> bool {
+    let head = format!(
+        "GET / HTTP/1.1\nHost: 127.0.0.1:{}\n{}",
+        keys.port,
+        bearer(&keys.token)
+    );
+    exchange(app.port, &head, b"", Duration::from_secs(10)).status == 200
+}
+
+#[test]
+fn every_route_refuses_strangers_and_serves_the_right_credentials() {
+    let app = App::start("plan.inkboard");
+    let keys = signed_in(&app);
+    let mut wrong = Vec::new();
+    for (what, ask, expected) in CASES {
+        let ask = ask(&keys);
+        for (route, &want) in ROUTES.iter().zip(expected) {
+            let head = request_head(route, &ask);
+            let answer = exchange(
+                app.port,
+                &head,
+                (route.body)(&app).as_bytes(),
+                Duration::from_secs(30),
+            );
+            let cell = format!("{what} × {} {}", route.method, route.path);
+            if answer.status != want {
+                wrong.push(format!(
+                    "{cell}: {} (expected {want}) {}",
+                    answer.status,
+                    short(&answer.body)
+                ));
+            }
+            // The application does no CORS: no answer may let another site read it.
+            if let Some(cors) = header(&answer, "access-control-allow-origin") {
+                wrong.push(format!("{cell}: Access-Control-Allow-Origin: {cors}"));
+            }
+            if want >= 400 && header(&answer, "set-cookie").is_some() {
+                wrong.push(format!("{cell}: a refusal that sets a cookie"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of {} cells differ:\n{}",
+        wrong.len(),
+        CASES.len() * ROUTES.len(),
+        wrong.join("\n")
+    );
+}
+
+// ---- the one-time code ----
+
+#[test]
+fn the_one_time_code_gives_a_strict_cookie_once() {
+    let app = App::start("plan.inkboard");
+    let port = app.port;
+    let exchange_code = |host: &str, code: &str| {
+        exchange(
+            port,
+            &format!("GET /?code={code} HTTP/1.1\nHost: {host}"),
+            b"",
+            Duration::from_secs(10),
+        )
+    };
+    let own = format!("127.0.0.1:{port}");
+    // A rebinding page cannot spend the code (and so cannot lock the person out).
+    let rebound = exchange_code(&format!("evil.example:{port}"), &app.code());
+    assert_eq!(rebound.status, 403, "{rebound:?}");
+    let wrong = exchange_code(&own, &one_bit_off(&app.code()));
+    assert_eq!(wrong.status, 401, "a wrong code: {wrong:?}");
+    assert!(header(&wrong, "set-cookie").is_none());
+
+    let first = exchange_code(&own, &app.code());
+    assert_eq!(first.status, 303, "{first:?}");
+    assert_eq!(
+        header(&first, "location"),
+        Some("/"),
+        "the code leaves the address bar"
+    );
+    let set_cookie = header(&first, "set-cookie").expect("a cookie");
+    let mut parts = set_cookie.split(';').map(str::trim);
+    let value = parts.next().expect("name=value").to_string();
+    let flags: Vec<&str> = parts.collect();
+    assert_eq!(
+        flags,
+        ["HttpOnly", "SameSite=Strict", "Path=/"],
+        "{set_cookie}"
+    );
+    let session = value
+        .strip_prefix("inkboard_session=")
+        .expect("the session cookie");
+    assert_eq!(session.len(), 32, "128 bits in hex");
+    assert_ne!(session, app.token(), "the cookie is not the token");
+
+    let again = exchange_code(&own, &app.code());
+    assert_eq!(again.status, 401, "a code works once: {again:?}");
+    let page = exchange(
+        port,
+        &format!("GET / HTTP/1.1\nHost: {own}\nCookie: {value}"),
+        b"",
+        Duration::from_secs(10),
+    );
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("<script"), "the editor page");
+}
+
+// ---- paths outside the editor's files ----
+
+/// Asset paths that try to leave the compiled-in files, and the status each gets
+/// (with the token). 404: no route or no such file; 400: a path the server cannot
+/// even decode.
+const TRAVERSALS: &[(&str, u16)] = &[
+    ("/assets/../Cargo.toml", 404),
+    ("/assets/../../Cargo.toml", 404),
+    ("/assets/%2e%2e/Cargo.toml", 404),
+    ("/assets/%2E%2E%2FCargo.toml", 404),
+    ("/assets/..%2fCargo.toml", 404),
+    ("/assets/..%2f..%2f..%2f..%2fetc%2fpasswd", 404),
+    ("/assets/%252e%252e%252fCargo.toml", 404),
+    ("/assets/....//....//etc/passwd", 404),
+    ("/assets//etc/passwd", 404),
+    ("/assets/%2fetc%2fpasswd", 404),
+    ("/assets/..\\..\\Cargo.toml", 404),
+    ("/assets/..%5c..%5cCargo.toml", 404),
+    ("/assets/main.js%00", 404),
+    ("/assets/main.js%00.png", 404),
+    ("/assets/main.js\0", 400),
+    ("/assets/%c0%ae%c0%ae%2fCargo.toml", 400),
+    ("/assets/main.js/..", 404),
+    ("/assets/", 404),
+    ("/assets/index.html/../../Cargo.toml", 404),
+    ("/..%2f..%2fCargo.toml", 404),
+    ("/etc/passwd", 404),
+    ("/Cargo.toml", 404),
+    ("/build.rs", 404),
+];
+
+#[test]
+fn asset_paths_outside_the_editor_files_are_not_found() {
+    let app = App::start("plan.inkboard");
+    let token = app.token();
+    let get = |path: &str| {
+        let head = format!(
+            "GET {path} HTTP/1.1\nHost: 127.0.0.1:{}\n{}",
+            app.port,
+            bearer(&token)
+        );
+        exchange(app.port, &head, b"", Duration::from_secs(10))
+    };
+    let control = get("/assets/main.js");
+    assert_eq!(control.status, 200, "an editor file is served: {control:?}");
+    assert!(
+        control.body.contains("import"),
+        "{}",
+        &control.body[..control.body.len().min(200)]
+    );
+    let mut wrong = Vec::new();
+    for &(path, want) in TRAVERSALS {
+        let answer = get(path);
+        if answer.status != want {
+            wrong.push(format!(
+                "{path:?}: {} (expected {want}) {}",
+                answer.status,
+                short(&answer.body)
+            ));
+        }
+        if ["[package]", "root:", "fn main"]
+            .iter()
+            .any(|s| answer.body.contains(s))
+        {
+            wrong.push(format!("{path:?}: served a file from disk"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+// ---- oversized bodies ----
+
+#[test]
+fn a_body_declared_over_the_cap_is_refused_before_it_is_read() {
+    let app = App::start("plan.inkboard");
+    let keys = signed_in(&app);
+    let mut wrong = Vec::new();
+    let token = [bearer(&keys.token)];
+    for (who, credentials, want) in [("the token", &token[..], 413), ("no one", &[], 401)] {
+        for route in &ROUTES {
+            let ask = Ask::with(&keys, credentials);
+            let head = format!(
+                "{}\nContent-Length: {}",
+                request_head(route, &ask),
+                MAX_BODY + 1
+            );
+            // Only the first bytes are sent: an answer proves the server did not
+            // wait for the rest.
+            let started = Instant::now();
+            let answer = exchange(app.port, &head, b"{\"tool\":", Duration::from_secs(10));
+            if answer.status != want {
+                wrong.push(format!(
+                    "{who} × {} {}: {} after {:?} (expected {want})",
+                    route.method,
+                    route.path,
+                    answer.status,
+                    started.elapsed()
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(still_answers(&app, &keys));
+}
+
+/// The POST routes, each with its cap: a chunked body (no length announced, so it
+/// must be counted while read) at the cap is taken, one byte more is refused.
+/// `None`: the body at the cap is not tried.
+const CAPS: &[(&str, usize, Option<u16>)] = &[
+    ("/api/call", MAX_BODY, Some(200)),
+    ("/api/open", MAX_BODY, None),
+    ("/mcp", MCP_MAX_BODY, None),
+];
+
+/// A `/api/call` body of exactly `len` bytes (padded in its `client` name).
+fn call_body(len: usize) -> Vec<u8> {
+    let bare = json!({"tool": "read_board", "args": {}, "client": ""}).to_string();
+    let padding = "x".repeat(len - bare.len());
+    json!({"tool": "read_board", "args": {}, "client": padding})
+        .to_string()
+        .into_bytes()
+}
+
+/// `body` in chunked transfer encoding, 64 KiB a chunk.
+fn chunked(body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(body.len() + body.len() / 8192 + 16);
+    for chunk in body.chunks(64 * 1024) {
+        out.extend_from_slice(format!("{:x}\r\n", chunk.len()).as_bytes());
+        out.extend_from_slice(chunk);
+        out.extend_from_slice(b"\r\n");
+    }
+    out.extend_from_slice(b"0\r\n\r\n");
+    out
+}
+
+#[test]
+fn a_body_streamed_past_the_cap_is_refused_at_the_cap() {
+    let app = App::start("plan.inkboard");
+    let keys = signed_in(&app);
+    for &(path, cap, at_cap) in CAPS {
+        let route = ROUTES.iter().find(|r| r.path == path).expect("a route");
+        let ask = Ask::with(&keys, &[bearer(&keys.token)]);
+        let head = format!("{}\nTransfer-Encoding: chunked", request_head(route, &ask));
+        if let Some(want) = at_cap {
+            let answer = exchange(
+                app.port,
+                &head,
+                &chunked(&call_body(cap)),
+                Duration::from_secs(60),
+            );
+            assert_eq!(
+                answer.status, want,
+                "{path}, a body of exactly {cap} bytes: {}",
+                answer.body
+            );
+        }
+        let over = exchange(
+            app.port,
+            &head,
+            &chunked(&call_body(cap + 1)),
+            Duration::from_secs(60),
+        );
+        assert_eq!(
+            over.status,
+            413,
+            "{path}, a body of {} bytes: {:?}",
+            cap + 1,
+            over.head
+        );
+        assert!(still_answers(&app, &keys), "after {path}");
+    }
+}
+
+#[tokio::test]
+async fn a_websocket_message_over_the_cap_closes_only_that_window() {
+    let app = App::start("plan.inkboard");
+    let keys = signed_in(&app);
+    let cookie = format!("inkboard_session={}", keys.session);
+    let mut window = app.window(&cookie).await;
+    let mut other = app.window(&cookie).await;
+    let huge = format!(
+        "{{\"t\":\"call\",\"seq\":1,\"tool\":\"read_board\",\"args\":{{\"x\":\"{}\"}}}}",
+        "x".repeat(MAX_BODY)
+    );
+    // The server may close before the whole message is written.
+    let _ = window.socket.send(Message::Text(huge.into())).await;
+    let ended = tokio::time::timeout(Duration::from_secs(30), async {
+        loop {
+            match window.socket.next().await {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
+                Some(Ok(_)) => {}
+            }
+        }
+    })
+    .await;
+    assert!(
+        ended.is_ok(),
+        "the window with the oversized message is closed"
+    );
+    let reply = other.call("read_board", json!({})).await;
+    assert_eq!(reply["ok"], true, "another window goes on: {reply}");
+    assert!(still_answers(&app, &keys));
+}
