@@ -44,7 +44,18 @@ pub struct ViewCache {
 }
 
 impl ViewCache {
-    /// The drawing of `page` of board `key` as `board` is now.
+    /// The drawing of `page` of board `key` at `revision`, if it is drawn already.
+    pub fn get(&self, key: u32, page: PageId, revision: u64) -> Option<Arc<PageView>> {
+        let views = self.views.lock().unwrap_or_else(|e| e.into_inner());
+        views
+            .get(&(key, page))
+            .filter(|view| view.revision == revision)
+            .cloned()
+    }
+
+    /// The drawing of `page` of board `key` as `board` is now. Windows on the same
+    /// page wait for one drawing; callers should not hold the board's own lock
+    /// meanwhile (drawing a large page routes every connector: hundreds of ms).
     pub fn view(&self, key: u32, page: PageId, board: &Board) -> Arc<PageView> {
         let mut views = self.views.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(view) = views.get(&(key, page)) {

@@ -252,7 +252,8 @@ impl Session {
         };
         let cache = self.app.cache.clone();
         let (since, page) = (self.revision, self.page);
-        // Drawing a large page takes a while: off the async threads.
+        // Drawing a large page takes a while: off the async threads, and from a copy
+        // of the board, so that tool calls on it need not wait for the drawing.
         let drawn = tokio::task::spawn_blocking(move || {
             let live = entry.cell.lock();
             let pages = live.board.pages();
@@ -269,7 +270,15 @@ impl Session {
                 .filter(|c| c.by == Actor::Agent && c.page == id)
                 .filter_map(|c| c.id.map(|id| id.to_string()))
                 .collect();
-            let view = cache.view(entry.cell.key, id, &live.board);
+            let key = entry.cell.key;
+            let view = match cache.get(key, id, live.board.revision()) {
+                Some(view) => view,
+                None => {
+                    let board = live.board.clone();
+                    drop(live);
+                    cache.view(key, id, &board)
+                }
+            };
             Some((view, agent, page))
         })
         .await;
