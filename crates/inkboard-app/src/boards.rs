@@ -363,7 +363,32 @@ impl Boards {
                 *woken = false;
             }
             std::thread::sleep(SAVE_DELAY);
-            self.save_dirty();
+            // A bug in a save must not end this thread: every later change would
+            // then go unsaved without a word. The boards stay open with their
+            // changes, and their windows say the save failed.
+            let saved =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.save_dirty()));
+            if saved.is_err() {
+                tracing::error!("autosave hit a bug; the boards stay open and keep their changes");
+                self.saves_failed(
+                    "inkboard hit a bug while saving: the board's changes are still open here; save a copy with save_board 'as', and please report the bug",
+                );
+            }
+        }
+    }
+
+    /// Marks every board whose save was under way as failed, with `message`.
+    fn saves_failed(&self, message: &str) {
+        let entries: Vec<Arc<Entry>> = self.inner().entries.values().cloned().collect();
+        for entry in entries {
+            let mut f = entry.file_state();
+            if f.state == SaveState::Saving {
+                f.state = SaveState::Failed(message.to_string());
+                drop(f);
+                self.tell(Event::Meta {
+                    board: entry.cell.key,
+                });
+            }
         }
     }
 

@@ -161,7 +161,8 @@ pub const ODD_TEXT: &[&str] = &[
 ];
 
 /// A text: plain words, odd pieces and any characters mixed; now and then a very
-/// long run (up to tens of thousands of characters).
+/// long run (up to tens of thousands of characters, never past
+/// [`MAX_TEXT_CHARS`](crate::limits::MAX_TEXT_CHARS)).
 pub fn text() -> impl Strategy<Value = String> {
     let piece = prop_oneof![
         4 => "[a-zA-Z0-9 .,]{0,10}",
@@ -170,7 +171,9 @@ pub fn text() -> impl Strategy<Value = String> {
     ];
     prop_oneof![
         20 => vec(piece, 0..6).prop_map(|pieces| pieces.concat()),
-        1 => (select(ODD_TEXT), 1_000..20_000usize).prop_map(|(p, n)| p.repeat(n)),
+        1 => (select(ODD_TEXT), 1_000..20_000usize).prop_map(|(p, n)| {
+            p.repeat(n.min(crate::limits::MAX_TEXT_CHARS / p.chars().count()))
+        }),
     ]
 }
 
@@ -634,8 +637,7 @@ impl Op {
             }
             Op::AddPage { name, at } => {
                 let at = at.as_ref().map(|i| i.index(board.pages().len() + 2));
-                tx.add_page(name, at);
-                Ok(())
+                tx.add_page(name, at).map(drop)
             }
             Op::RenamePage { page, name } => {
                 let page = page_at(board, page);

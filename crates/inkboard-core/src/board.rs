@@ -75,8 +75,8 @@ impl Board {
     }
 
     /// Builds a board from saved parts, checking the invariants: unique page and
-    /// object ids, connector ends and group members on their own page, and no group
-    /// holding itself. `next_object` is raised past every id already in use, so new
+    /// object ids, connector ends and group members on their own page, no group
+    /// holding itself, and everything within the [`limits`](crate::limits). `next_object` is raised past every id already in use, so new
     /// ids never collide.
     pub fn from_parts(
         title: String,
@@ -103,6 +103,8 @@ impl Board {
             extra,
             index: HashMap::new(),
         };
+        // First, so that a board far over a limit is not indexed in vain.
+        crate::limits::check_board(&board)?;
         let mut seen_pages = HashSet::new();
         for page in &board.pages {
             if !seen_pages.insert(page.id) {

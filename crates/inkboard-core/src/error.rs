@@ -2,6 +2,7 @@
 //! Each message names the thing that was wrong and how to put it right.
 
 use crate::id::{ObjectId, PageId};
+use crate::limits::Limit;
 
 /// Why the model refused a value or a change.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -50,11 +51,29 @@ pub enum ModelError {
     /// The last page cannot go.
     #[error("a board keeps at least one page: add another page before deleting this one")]
     LastPage,
+    /// Something holds more than one of the board's limits allows (see
+    /// [`crate::limits`]): `what` names it, `got` is how much it holds.
+    #[error("{}", limit.explain(what, *got))]
+    TooLarge {
+        limit: Limit,
+        what: String,
+        got: u64,
+    },
     /// A number that must be finite (and sometimes non-negative) was not.
-    #[error("{what} must be a finite number{extra}, got {value}")]
+    #[error("{what} must be a finite number{extra}, got {}", shown(*value))]
     BadNumber {
         what: &'static str,
         value: f64,
         extra: &'static str,
     },
+}
+
+/// A number as a message shows it: huge ones in exponent form (`1e300`), which
+/// plain formatting would write out in hundreds of digits.
+fn shown(value: f64) -> String {
+    if value.is_finite() && value.abs() >= 1e16 {
+        format!("{value:e}")
+    } else {
+        value.to_string()
+    }
 }

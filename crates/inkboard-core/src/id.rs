@@ -22,7 +22,7 @@ impl ObjectId {
         if ok {
             Ok(Self(Arc::from(text)))
         } else {
-            Err(ModelError::BadId(text.to_string()))
+            Err(ModelError::BadId(crate::echo::echo(text).into_owned()))
         }
     }
 

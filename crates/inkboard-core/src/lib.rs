@@ -8,6 +8,7 @@
 //!
 //! - every object id is unique within its board and never reused;
 //! - every connector end and group member refers to an object on the same page;
+//! - every record is within the board's [`limits`], checked on each step;
 //! - a committed change is a value ([`Commit`]): the before and after of each record
 //!   it touched, so undo is a swap and the change log is a projection of it.
 
@@ -15,10 +16,13 @@
 pub mod arbitrary;
 mod board;
 mod change;
+pub mod echo;
 mod error;
 mod geometry;
 mod history;
 mod id;
+mod image;
+pub mod limits;
 mod object;
 mod style;
 mod tx;
@@ -54,7 +58,7 @@ pub trait Vocabulary: Sized + Copy + 'static {
             .find(|v| v.name() == word)
             .ok_or_else(|| ModelError::UnknownWord {
                 what: Self::WHAT,
-                word: word.to_string(),
+                word: echo::echo(word).into_owned(),
                 expected: Self::ALL
                     .iter()
                     .map(|v| v.name())

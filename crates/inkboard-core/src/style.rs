@@ -43,7 +43,7 @@ pub enum Color {
 impl Color {
     /// Parses `#rgb`, `#rrggbb`, `#rrggbbaa` or a palette name (case-insensitive).
     pub fn parse(text: &str) -> Result<Self, ModelError> {
-        let bad = || ModelError::BadColor(text.to_string());
+        let bad = || ModelError::BadColor(crate::echo::echo(text).into_owned());
         let lower = text.trim().to_ascii_lowercase();
         if let Some(hex) = lower.strip_prefix('#') {
             if !hex.chars().all(|c| c.is_ascii_hexdigit()) {

@@ -4,8 +4,13 @@
 //! leaves no trace; committing checks the cross-record invariants once and hands back
 //! the steps as a [`Commit`], the value that undo, redo, the change log, live updates
 //! and file writes are all made from.
+//!
+//! The [`limits`](crate::limits) are checked on each step instead, before it is
+//! applied: unlike a reference, which may dangle between two steps of one change, a
+//! record over a limit is never right, and refusing the very step lets `batch` name
+//! the operation at fault and keep what came before it when it is not atomic.
 
-use crate::{Board, IdKind, Kind, ModelError, Object, ObjectId, Page, PageId};
+use crate::{limits, Board, IdKind, Kind, ModelError, Object, ObjectId, Page, PageId};
 
 /// Who made a change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -250,6 +255,7 @@ impl<'b> Transaction<'b> {
     }
 
     fn record(&mut self, step: Step) -> Result<(), ModelError> {
+        limits::check_step(self.board, &step)?;
         step.apply(self.board)?;
         self.steps.push(step);
         Ok(())
@@ -369,8 +375,9 @@ impl<'b> Transaction<'b> {
         self.insert(page, Some(to), object)
     }
 
-    /// Adds an empty page at `index` (`None`: last) and returns its id.
-    pub fn add_page(&mut self, name: &str, index: Option<usize>) -> PageId {
+    /// Adds an empty page at `index` (`None`: last) and returns its id. Fails only
+    /// over a limit: too many pages, or too long a name.
+    pub fn add_page(&mut self, name: &str, index: Option<usize>) -> Result<PageId, ModelError> {
         let id = self.board.allocate_page();
         let index = index
             .unwrap_or(self.board.pages.len())
@@ -379,9 +386,8 @@ impl<'b> Transaction<'b> {
             index,
             page: Page::new(id, name),
         };
-        // Inserting a fresh, empty page cannot fail.
-        let _ = self.record(step);
-        id
+        self.record(step)?;
+        Ok(id)
     }
 
     pub fn rename_page(&mut self, page: PageId, name: &str) -> Result<(), ModelError> {

@@ -138,7 +138,7 @@ fn pages_added_renamed_and_removed_are_reported_with_their_names() {
     let mut s = sample();
     let mut added = None;
     let commit = commit(&mut s, |tx, s| {
-        added = Some(tx.add_page("Fresh", None));
+        added = Some(tx.add_page("Fresh", None).unwrap());
         tx.rename_page(s.p1, "First").unwrap();
         tx.remove_page(s.p2).unwrap();
     });
@@ -194,7 +194,7 @@ fn diff_boards_finds_objects_and_pages_added_updated_and_removed() {
         tx.remove(&s.link).unwrap();
         tx.reorder(&s.a, 3).unwrap();
         tx.rename_page(s.p2, "Second").unwrap();
-        let p = tx.add_page("Third", None);
+        let p = tx.add_page("Third", None).unwrap();
         page = Some(p);
     });
     let (fresh, page) = (fresh.unwrap(), page.unwrap());

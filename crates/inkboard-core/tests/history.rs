@@ -29,7 +29,7 @@ fn commits(s: &mut Sample, history: &mut History, n: usize) -> Vec<Board> {
                 tx.reorder(&s.c, 0).unwrap();
             }
             2 => {
-                let p = tx.add_page(&format!("page {i}"), Some(0));
+                let p = tx.add_page(&format!("page {i}"), Some(0)).unwrap();
                 tx.rename_page(s.p2, &format!("two {i}")).unwrap();
                 let id = tx.new_id(IdKind::Shape);
                 tx.insert(p, None, shape(&id, "on new page")).unwrap();

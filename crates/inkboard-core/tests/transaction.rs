@@ -63,10 +63,10 @@ fn edits() -> Vec<(&'static str, Edit)> {
             tx.insert(s.p2, Some(0), o).unwrap();
         }),
         ("add a page in the middle", |tx, _| {
-            tx.add_page("Middle", Some(1));
+            tx.add_page("Middle", Some(1)).unwrap();
         }),
         ("add a page at the end", |tx, _| {
-            tx.add_page("Last", None);
+            tx.add_page("Last", None).unwrap();
         }),
         ("rename a page", |tx, s| {
             tx.rename_page(s.p2, "Renamed").unwrap();
@@ -79,7 +79,7 @@ fn edits() -> Vec<(&'static str, Edit)> {
         }),
         ("everything at once", |tx, s| {
             tx.set_title("New title").unwrap();
-            let p = tx.add_page("Extra", Some(0));
+            let p = tx.add_page("Extra", Some(0)).unwrap();
             let id = tx.new_id(IdKind::Shape);
             tx.insert(p, None, shape(&id, "on extra")).unwrap();
             tx.edit(&s.b, |o| {
@@ -119,7 +119,7 @@ fn a_dropped_transaction_leaves_no_trace() {
             Some(before.next_object),
             "{name}"
         );
-        assert_eq!(tx.add_page("again", None), PageId(3), "{name}");
+        assert_eq!(tx.add_page("again", None).unwrap(), PageId(3), "{name}");
     }
 }
 
@@ -129,7 +129,7 @@ fn a_transaction_refused_at_commit_leaves_no_trace() {
     let before = snapshot(&s.board);
     let mut tx = Transaction::begin(&mut s.board);
     tx.set_title("Changed").unwrap();
-    tx.add_page("More", None);
+    tx.add_page("More", None).unwrap();
     let id = tx.new_id(IdKind::Shape);
     tx.insert(s.p1, Some(0), shape(&id, "x")).unwrap();
     // The connector and the group still refer to `a`.
@@ -311,7 +311,7 @@ fn rollback_to_a_savepoint_keeps_the_steps_before_it() {
     tx.remove(&s.c).unwrap();
     tx.rename_page(s.p1, "Gone").unwrap();
     tx.remove_page(s.p2).unwrap();
-    tx.add_page("Gone", Some(0));
+    tx.add_page("Gone", Some(0)).unwrap();
     tx.set_title("Gone").unwrap();
     tx.rollback_to(point);
     assert_eq!(snapshot(tx.board()), at_savepoint);
@@ -406,7 +406,7 @@ fn revert_takes_back_the_last_commit_and_its_revision() {
     tx.remove(&s.link).unwrap();
     tx.reorder(&s.c, 0).unwrap();
     tx.remove_page(s.p2).unwrap();
-    let p = tx.add_page("New", Some(0));
+    let p = tx.add_page("New", Some(0)).unwrap();
     let id = tx.new_id(IdKind::Shape);
     tx.insert(p, None, shape(&id, "x")).unwrap();
     let commit = tx.commit(Actor::Agent).unwrap().unwrap();

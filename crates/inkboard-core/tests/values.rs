@@ -212,7 +212,7 @@ fn from_parts_builds_the_index_and_raises_the_counter() {
 fn from_parts_gives_new_pages_fresh_ids() {
     let mut board = from_pages(vec![page(5, vec![]), page(2, vec![])]).unwrap();
     let mut tx = inkboard_core::Transaction::begin(&mut board);
-    assert_eq!(tx.add_page("new", None), PageId(6));
+    assert_eq!(tx.add_page("new", None).unwrap(), PageId(6));
 }
 
 #[test]
@@ -231,7 +231,7 @@ fn from_parts_survives_the_largest_counter() {
     // The same for page ids.
     let mut board = from_pages(vec![page(u32::MAX, vec![])]).unwrap();
     let mut tx = inkboard_core::Transaction::begin(&mut board);
-    let added = tx.add_page("after the largest", None);
+    let added = tx.add_page("after the largest", None).unwrap();
     assert_ne!(added, PageId(u32::MAX));
     assert!(tx.board().page(added).is_some());
 }

@@ -5,6 +5,9 @@
 use std::io;
 use std::path::PathBuf;
 
+use inkboard_core::echo::echo_path;
+use inkboard_core::limits::Limit;
+
 use crate::json::FORMAT_VERSION;
 
 /// Why a board could not be read or written.
@@ -35,37 +38,54 @@ pub enum FormatError {
     #[error("{}{message}", if at.is_empty() { String::new() } else { format!("{at}: ") })]
     Invalid { at: String, message: String },
 
+    /// A file or document over one of the limits of [`inkboard_core::limits`]
+    /// (its size, its nesting): `what` names it, `got` is how much it holds. Found
+    /// before the document is read, or, for a save, before anything is written.
+    #[error("{}", limit.explain(what, *got))]
+    TooLarge {
+        limit: Limit,
+        what: String,
+        got: u64,
+    },
+
     /// A content error ([`NotJson`](Self::NotJson), [`Invalid`](Self::Invalid)...)
     /// in a file: the same error with the file named in front.
-    #[error("{}: {error}", path.display())]
+    #[error("{}: {error}", echo_path(path))]
     InFile {
         path: PathBuf,
         error: Box<FormatError>,
     },
 
     /// The board file does not exist.
-    #[error("{} does not exist: check the path, or make a new board there with create_board", path.display())]
+    #[error(
+        "{} does not exist: check the path, or make a new board there with create_board",
+        echo_path(path)
+    )]
     NotFound { path: PathBuf },
 
     /// A new board was to be saved where a file already is.
-    #[error("{} already exists: choose another path, or overwrite it explicitly (create_board with overwrite: true)", path.display())]
+    #[error("{} already exists: choose another path, or overwrite it explicitly (create_board with overwrite: true)", echo_path(path))]
     AlreadyExists { path: PathBuf },
 
     /// The file changed on disk (or went away) since it was read, so saving would
     /// throw away someone else's edit. Nothing was written.
-    #[error("{} changed on disk since it was read, so it was not overwritten: load it again and redo the change", path.display())]
+    #[error("{} changed on disk since it was read, so it was not overwritten: load it again and redo the change", echo_path(path))]
     ChangedOnDisk { path: PathBuf },
 
     /// A file name without one of the board extensions.
-    #[error("{} is not a board file name: use a name ending in .inkboard, .inkboard.json or .tableau.json", path.display())]
+    #[error("{} is not a board file name: use a name ending in .inkboard, .inkboard.json or .tableau.json", echo_path(path))]
     UnknownExtension { path: PathBuf },
 
     /// Another process held the board's lock for too long.
-    #[error("{} is locked by another inkboard process for more than {seconds} s: wait for it to finish, or stop it if it hangs", path.display())]
+    #[error("{} is locked by another inkboard process for more than {seconds} s: wait for it to finish, or stop it if it hangs", echo_path(path))]
     LockTimeout { path: PathBuf, seconds: u64 },
 
     /// The operating system refused a file operation.
-    #[error("could not {action} {}: {source}: {}", path.display(), io_hint(source))]
+    #[error(
+        "could not {action} {}: {source}: {}",
+        echo_path(path),
+        io_hint(source)
+    )]
     Io {
         /// What was being done, e.g. "read", "write a temporary file beside".
         action: &'static str,
@@ -83,6 +103,18 @@ impl FormatError {
         }
     }
 
+    /// Refuses `got` over `limit` as [`TooLarge`](Self::TooLarge).
+    pub(crate) fn over(limit: Limit, what: impl Into<String>, got: u64) -> Result<(), Self> {
+        if got <= limit.value() {
+            return Ok(());
+        }
+        Err(FormatError::TooLarge {
+            limit,
+            what: what.into(),
+            got,
+        })
+    }
+
     /// An [`Io`](Self::Io) error.
     pub(crate) fn io(action: &'static str, path: impl Into<PathBuf>, source: io::Error) -> Self {
         FormatError::Io {
@@ -98,7 +130,8 @@ impl FormatError {
             FormatError::NotJson { .. }
             | FormatError::NotInkboard { .. }
             | FormatError::TooNew { .. }
-            | FormatError::Invalid { .. } => FormatError::InFile {
+            | FormatError::Invalid { .. }
+            | FormatError::TooLarge { .. } => FormatError::InFile {
                 path: path.into(),
                 error: Box::new(self),
             },
@@ -117,6 +150,11 @@ fn io_hint(error: &io::Error) -> &'static str {
         }
         io::ErrorKind::ReadOnlyFilesystem => "save to a writable place",
         io::ErrorKind::IsADirectory => "give the path of a file, not a folder",
+        io::ErrorKind::NotADirectory => {
+            "a part of the path is a file, not a folder: check the path"
+        }
+        io::ErrorKind::InvalidFilename => "use a shorter file name",
+        io::ErrorKind::InvalidInput => "give the path of a board file",
         _ => "check the path and the disk, then try again",
     }
 }

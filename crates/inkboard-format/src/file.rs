@@ -3,11 +3,12 @@
 //!
 //! A save is atomic: the text is made first, written to a hidden temporary file in
 //! the same folder, flushed to disk, then renamed over the target, so a reader sees
-//! the old file or the new one, never half of one. It is also checked: it writes
-//! only when the file on disk is still the one that was read (same [`Stamp`]), so an
-//! edit made meanwhile by a person or another program is never overwritten. The
-//! check and the write are one step only under a [`FileLock`], which every inkboard
-//! process takes around a load → change → save.
+//! the old file or the new one, never half of one; a temporary file left by a
+//! killed save is removed by a later save once its writer is gone (`file/temp.rs`).
+//! It is also checked: it writes only when the file on disk is still the one that
+//! was read (same [`Stamp`]), so an edit made meanwhile by a person or another
+//! program is never overwritten. The check and the write are one step only under
+//! a [`FileLock`], which every inkboard process takes around a load → change → save.
 //!
 //! Two records of a file's state serve two purposes. A [`Stamp`] (a hash of the
 //! content) is the proof a save relies on: the bytes on disk are read and hashed
@@ -16,12 +17,14 @@
 //! about it moved; it never decides whether a save may go ahead.
 
 mod lock;
+mod swap;
+mod temp;
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
+use inkboard_core::limits::{Limit, MAX_FILE_BYTES};
 use inkboard_core::Board;
 use xxhash_rust::xxh3::xxh3_128;
 
@@ -29,6 +32,7 @@ use crate::json::{board_from_json, to_pretty_string};
 use crate::FormatError;
 
 pub use lock::{FileLock, LOCK_TIMEOUT};
+pub use temp::STALE_TEMP_AGE;
 
 /// The kinds of board file, by extension. All hold the same JSON document; the
 /// other names are accepted so that files named for other tools open as they are.
@@ -190,7 +194,7 @@ pub struct Saved {
 /// not read is the reason, with the file named ([`FormatError::InFile`]).
 pub fn load(path: &Path) -> Result<Loaded, FormatError> {
     FileKind::from_path(path)?;
-    let mut file = match File::open(path) {
+    let file = match open_to_read(path) {
         Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             return Err(FormatError::NotFound {
@@ -204,10 +208,55 @@ pub fn load(path: &Path) -> Result<Loaded, FormatError> {
         .metadata()
         .map_err(|e| FormatError::io("read", path, e))?;
     let stat = Stat::of(&meta);
+    readable_kind(&meta).map_err(|e| FormatError::io("read", path, e))?;
+    // A file over the limit is refused from its size alone, before a byte is read;
+    // and no more than a byte past the limit is read whatever the size said (a
+    // file growing meanwhile), so the text's own check below refuses it too.
+    FormatError::over(Limit::FileBytes, "the file", meta.len()).map_err(|e| e.in_file(path))?;
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.read_to_end(&mut bytes)
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
         .map_err(|e| FormatError::io("read", path, e))?;
-    let text = std::str::from_utf8(&bytes).map_err(|e| {
+    let board = board_from_bytes(&bytes).map_err(|e| e.in_file(path))?;
+    Ok(Loaded {
+        board,
+        stamp: Stamp::of(&bytes),
+        stat,
+        bytes: bytes.len(),
+    })
+}
+
+/// Opens `path` for reading without waiting: opening a named pipe blocks until
+/// another program opens its other end, which would hold a call (and the lock) for
+/// ever; non-blocking, the open returns and [`load`] refuses it by its type.
+fn open_to_read(path: &Path) -> io::Result<File> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
+}
+
+/// Refuses what is neither a file nor a folder (a folder fails on its own, with its
+/// own message): a pipe or a device would never end, or never start, when read.
+fn readable_kind(meta: &fs::Metadata) -> io::Result<()> {
+    if meta.is_file() || meta.is_dir() {
+        return Ok(());
+    }
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        "it is a pipe, a socket or a device, not a file",
+    ))
+}
+
+/// Reads the bytes of a board file, whatever its kind (every [`FileKind`] holds the
+/// same JSON document): [`load`] reads files with it, so it is also what the fuzz
+/// target `board_file` drives. Errors name no file; [`load`] adds it.
+pub fn board_from_bytes(bytes: &[u8]) -> Result<Board, FormatError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
         FormatError::invalid(
             "",
             format!(
@@ -215,15 +264,8 @@ pub fn load(path: &Path) -> Result<Loaded, FormatError> {
                 e.valid_up_to()
             ),
         )
-        .in_file(path)
     })?;
-    let board = board_from_json(text).map_err(|e| e.in_file(path))?;
-    Ok(Loaded {
-        board,
-        stamp: Stamp::of(&bytes),
-        stat,
-        bytes: bytes.len(),
-    })
+    board_from_json(text)
 }
 
 /// The stat of the file at `path` now; `None` when there is no file (or no stat on
@@ -238,7 +280,14 @@ pub fn stat_of(path: &Path) -> Result<Option<Stat>, FormatError> {
 
 /// The stamp of what is on disk now; `None` when there is no file.
 pub fn stamp_of(path: &Path) -> Result<Option<Stamp>, FormatError> {
-    match fs::read(path) {
+    let read = || -> io::Result<Vec<u8>> {
+        let mut file = open_to_read(path)?;
+        readable_kind(&file.metadata()?)?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)?;
+        Ok(bytes)
+    };
+    match read() {
         Ok(bytes) => Ok(Some(Stamp::of(&bytes))),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(FormatError::io("read", path, e)),
@@ -255,13 +304,20 @@ pub fn stamp_of(path: &Path) -> Result<Option<Stamp>, FormatError> {
 ///   caller's explicit decision: [`save_overwrite`].)
 ///
 /// The check reads and hashes what is on disk right before the write: it never
-/// trusts a [`Stat`]. The check and the write are atomic together only for callers
-/// holding the file's [`FileLock`]. Creating (`None`) is atomic even without it: the new file is linked
+/// trusts a [`Stat`] to skip it. The file's stat, taken with it, is compared once
+/// more after the slow part (writing and syncing the temporary file), so that a
+/// program ignoring the lock that replaces or rewrites the file meanwhile is
+/// noticed too, and on Linux the new file is swapped in only if that stat still
+/// holds (`file/swap.rs`); elsewhere, the instant between the last look and the
+/// rename remains (on systems without [`Stat`], the whole write). The check and the write are atomic together
+/// only against callers holding the file's [`FileLock`]. Creating (`None`) is atomic even without it: the new file is linked
 /// into place, which fails if a file appeared meanwhile.
 pub fn save(path: &Path, board: &Board, expected: Option<&Stamp>) -> Result<Saved, FormatError> {
     FileKind::from_path(path)?;
-    let text = to_pretty_string(board);
+    let text = file_text(path, board)?;
     let target = resolve(path);
+    // Taken before the bytes are read, so a change after it moves it.
+    let checked = stat_of(&target)?;
     match (expected, stamp_of(&target)?) {
         (None, Some(_)) => Err(FormatError::AlreadyExists {
             path: path.to_path_buf(),
@@ -273,7 +329,12 @@ pub fn save(path: &Path, board: &Board, expected: Option<&Stamp>) -> Result<Save
             path: path.to_path_buf(),
         }),
         (None, None) => write_atomic(path, &target, text.as_bytes(), Mode::Create),
-        (Some(_), Some(_)) => write_atomic(path, &target, text.as_bytes(), Mode::Replace),
+        (Some(_), Some(_)) => write_atomic(
+            path,
+            &target,
+            text.as_bytes(),
+            Mode::ReplaceUnchanged(checked),
+        ),
     }
 }
 
@@ -281,9 +342,22 @@ pub fn save(path: &Path, board: &Board, expected: Option<&Stamp>) -> Result<Save
 /// file is new). Atomic like [`save`].
 pub fn save_overwrite(path: &Path, board: &Board) -> Result<Saved, FormatError> {
     FileKind::from_path(path)?;
-    let text = to_pretty_string(board);
+    let text = file_text(path, board)?;
     let target = resolve(path);
     write_atomic(path, &target, text.as_bytes(), Mode::Replace)
+}
+
+/// The file text of a board, refused before anything is written when it is over
+/// the size a file may have: it could not be loaded again.
+fn file_text(path: &Path, board: &Board) -> Result<String, FormatError> {
+    let text = to_pretty_string(board);
+    FormatError::over(
+        Limit::FileBytes,
+        "the board was not saved: it",
+        text.len() as u64,
+    )
+    .map_err(|e| e.in_file(path))?;
+    Ok(text)
 }
 
 /// Writes any bytes (an export: SVG, PNG, PDF) to `path` atomically, replacing what
@@ -293,15 +367,32 @@ pub fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> Result<usize, FormatErro
     write_atomic(path, &target, bytes, Mode::Replace).map(|saved| saved.bytes)
 }
 
-/// The file a save really writes: the target of a symbolic link, so that saving
-/// through a link updates the file it points to instead of replacing the link.
+/// The file a save really writes: the target of a symbolic link (see
+/// [`follow_links`]), so that saving through a link updates the file it points to
+/// instead of replacing the link.
 fn resolve(path: &Path) -> PathBuf {
-    match fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_symlink() => {
-            fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
-        }
-        _ => path.to_path_buf(),
+    follow_links(path)
+}
+
+/// The file `path` names once symbolic links are followed: `path` itself unless it
+/// is a link; a link's target (relative to the link's folder), followed again while
+/// that is a link too. A dangling link gives the file it points to, which a save
+/// then creates, so the link starts to work instead of being replaced by a file.
+/// Only the last component is followed (links among the folders are left to the
+/// system), and a loop of links ends after 40 steps, as the system's own lookup
+/// does, with the path reached; the system then reports the loop.
+pub fn follow_links(path: &Path) -> PathBuf {
+    let mut at = path.to_path_buf();
+    for _ in 0..40 {
+        let Ok(target) = fs::read_link(&at) else {
+            break;
+        };
+        at = match at.parent() {
+            Some(folder) if target.is_relative() => folder.join(target),
+            _ => target,
+        };
     }
+    at
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -310,59 +401,9 @@ enum Mode {
     Create,
     /// Replace what is at the target.
     Replace,
-}
-
-/// A temporary file that removes itself unless it was moved into place.
-struct Temp {
-    path: PathBuf,
-    placed: bool,
-}
-
-impl Drop for Temp {
-    fn drop(&mut self) {
-        if !self.placed {
-            // Nothing more can be done about a temp file that will not go; the error
-            // that brought us here is the one worth reporting.
-            let _ = fs::remove_file(&self.path);
-        }
-    }
-}
-
-/// A hidden name beside the target, unique for this process and call, so that
-/// concurrent saves never write into each other's temporary file.
-fn temp_path(target: &Path) -> PathBuf {
-    static CALLS: AtomicU64 = AtomicU64::new(0);
-    let call = CALLS.fetch_add(1, Ordering::Relaxed);
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    target.with_file_name(format!(".{name}.{}.{call}.tmp", std::process::id()))
-}
-
-/// Creates a new temporary file beside `target`. Its name may be taken: a process
-/// killed during a save leaves its temporary file behind, and pids come round again
-/// (every 32,768 processes on many Linux systems), so a later process can meet a
-/// leftover with the very name it would use. A taken name is skipped for the next;
-/// the leftover is not removed, since only its pid says it is stale.
-fn create_temp(shown: &Path, target: &Path) -> Result<(File, Temp), FormatError> {
-    let mut taken = 0;
-    loop {
-        let path = temp_path(target);
-        match OpenOptions::new().write(true).create_new(true).open(&path) {
-            Ok(file) => {
-                return Ok((
-                    file,
-                    Temp {
-                        path,
-                        placed: false,
-                    },
-                ))
-            }
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && taken < 64 => taken += 1,
-            Err(e) => return Err(FormatError::io("write a temporary file for", shown, e)),
-        }
-    }
+    /// Replace what is at the target only if its stat is still this one (`None`:
+    /// no stat on this system).
+    ReplaceUnchanged(Option<Stat>),
 }
 
 /// The folder a file is in ("." for a bare file name).
@@ -381,20 +422,43 @@ fn write_atomic(
     bytes: &[u8],
     mode: Mode,
 ) -> Result<Saved, FormatError> {
-    let (mut file, mut temp) = create_temp(shown, target)?;
+    let (mut file, mut temp) = temp::create(shown, target)?;
     file.write_all(bytes)
         .and_then(|_| file.sync_all())
         .map_err(|e| FormatError::io("write a temporary file for", shown, e))?;
     // `file` stays open so that its stat can be taken once it is in place.
     match mode {
-        Mode::Replace => {
+        Mode::Replace | Mode::ReplaceUnchanged(_) => {
             // A replaced file keeps its permissions (the temp file has the defaults).
             if let Ok(meta) = fs::metadata(target) {
                 fs::set_permissions(&temp.path, meta.permissions())
                     .map_err(|e| FormatError::io("keep the permissions of", shown, e))?;
             }
-            fs::rename(&temp.path, target).map_err(|e| FormatError::io("replace", shown, e))?;
-            temp.placed = true;
+            // The last look (see `save`): the file checked before the temporary
+            // file was written must still be the one there, up to the swap that
+            // puts the new one in place only if it is (`file/swap.rs`).
+            let changed = || FormatError::ChangedOnDisk {
+                path: shown.to_path_buf(),
+            };
+            let mut swapped = false;
+            if let Mode::ReplaceUnchanged(checked) = mode {
+                if stat_of(target)? != checked {
+                    return Err(changed());
+                }
+                if let Some(checked) = checked {
+                    match swap::place_if_unchanged(&mut temp, target, &checked, &file)
+                        .map_err(|e| FormatError::io("replace", shown, e))?
+                    {
+                        swap::Swap::Placed => swapped = true,
+                        swap::Swap::Refused => return Err(changed()),
+                        swap::Swap::Unsupported => {}
+                    }
+                }
+            }
+            if !swapped {
+                fs::rename(&temp.path, target).map_err(|e| FormatError::io("replace", shown, e))?;
+                temp.placed = true;
+            }
         }
         Mode::Create => {
             // A hard link fails if the target exists, so a file that appeared since
@@ -422,6 +486,9 @@ fn write_atomic(
     // of the temporary name, which all change the file's record (its ctime).
     let stat = file.metadata().ok().and_then(|meta| Stat::of(&meta));
     drop(file);
+    // This save is in place: what killed saves left beside it can go, and the
+    // folder's sync below makes those removals durable with the rename.
+    temp::remove_stale(target);
     // Makes the rename itself durable. It has happened and is visible, so a failure
     // here (some file systems refuse to sync a folder) must not report the save as
     // failed: the caller would think the old file is still there.

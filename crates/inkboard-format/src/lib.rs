@@ -25,6 +25,7 @@ pub mod json;
 
 pub use error::FormatError;
 pub use file::{
-    load, save, save_overwrite, stamp_of, stat_of, FileKind, FileLock, Loaded, Saved, Stamp, Stat,
+    board_from_bytes, follow_links, load, save, save_overwrite, stamp_of, stat_of, FileKind,
+    FileLock, Loaded, Saved, Stamp, Stat,
 };
 pub use json::{board_from_json, board_to_json, to_pretty_string, Detail, FORMAT_VERSION};

@@ -291,6 +291,25 @@ fn saving_through_a_symlink_updates_the_file_it_points_to() {
 }
 
 #[test]
+fn a_named_pipe_is_refused_at_once_not_waited_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pipe.inkboard");
+    let status = Command::new("mkfifo").arg(&path).status().unwrap();
+    assert!(status.success());
+    // Run in a thread: before the fix, opening the pipe blocked for ever.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let p = path.clone();
+    std::thread::spawn(move || tx.send(load(&p).map(|_| ()).unwrap_err().to_string()));
+    let message = rx
+        .recv_timeout(Duration::from_secs(10))
+        .expect("loading a named pipe answers at once");
+    assert!(
+        message.contains("not a file") && message.contains("give the path of a board file"),
+        "{message}"
+    );
+}
+
+#[test]
 fn the_lock_waits_and_times_out() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("board.inkboard");

@@ -28,7 +28,10 @@ fn odd() -> impl Strategy<Value = String> {
     ];
     prop_oneof![
         8 => vec(piece, 0..40).prop_map(|p| p.concat()),
-        1 => (select(ODD_TEXT), 5_000..50_000usize).prop_map(|(p, n)| p.repeat(n)),
+        // Long runs, but within the limit on a text's length.
+        1 => (select(ODD_TEXT), 5_000..50_000usize).prop_map(|(p, n)| {
+            p.repeat(n.min(inkboard_core::limits::MAX_TEXT_CHARS / p.chars().count()))
+        }),
     ]
 }
 

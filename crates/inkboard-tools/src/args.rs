@@ -4,6 +4,7 @@
 
 use std::borrow::Cow;
 
+use inkboard_core::echo::echo;
 use inkboard_core::{
     Align, Board, Color, Dash, ObjectId, PageId, Point, Style, VAlign, Vocabulary,
 };
@@ -85,7 +86,7 @@ impl PageRef {
                 .collect();
             let what = match self {
                 PageRef::Number(n) => format!("page {n}"),
-                PageRef::Name(s) => format!("page \"{s}\""),
+                PageRef::Name(s) => format!("page \"{}\"", echo(s)),
             };
             ToolError::args(format!(
                 "no {what} on this board: use one of {}",
@@ -165,13 +166,15 @@ impl IdArg {
     /// The id of an object that exists on the board; `arg` names the argument in
     /// the error.
     pub fn resolve(&self, board: &Board, arg: &str) -> Result<ObjectId, ToolError> {
-        let id = ObjectId::parse(&self.0)
-            .map_err(|_| ToolError::args(format!("'{arg}' refers to no object: \"{}\"", self.0)))?;
-        if board.locate(&id).is_none() {
-            return Err(ToolError::args(format!(
+        let missing = || {
+            ToolError::args(format!(
                 "'{arg}' refers to no object: \"{}\"",
-                self.0
-            )));
+                echo(&self.0)
+            ))
+        };
+        let id = ObjectId::parse(&self.0).map_err(|_| missing())?;
+        if board.locate(&id).is_none() {
+            return Err(missing());
         }
         Ok(id)
     }
@@ -308,10 +311,9 @@ fn culprit_in<T: DeserializeOwned>(
         .find_map(|(key, value)| {
             let alone =
                 serde_json::Value::Object([(key.clone(), value.clone())].into_iter().collect());
-            // In the plain words of `catalog::parse_args`: the only numbers here
-            // are f64s.
+            // In the plain words of `catalog::parse_args`.
             T::deserialize(&alone).err().map(|e| {
-                let e = e.to_string().replace("expected f64", "expected a number");
+                let e = crate::catalog::plain_words(&e.to_string());
                 ToolError::args(format!("'{key}': {e}"))
             })
         })
@@ -383,7 +385,8 @@ impl Relative {
         let gap = gap.unwrap_or(place::GAP);
         if gap < 0.0 {
             return Err(ToolError::args(format!(
-                "'gap' must be 0 or more, got {gap}"
+                "'gap' must be 0 or more, got {}",
+                crate::tool::shown_number(gap)
             )));
         }
         // An object that moves along cannot say where the move goes.

@@ -14,8 +14,8 @@ use crate::live::Caller;
 use crate::tool::{BoardTool, Cx, Hints, Tool};
 use crate::{refs, Engine, Reply, ToolError};
 
-/// The most operations one batch may hold.
-pub const MAX_OPERATIONS: usize = 200;
+/// The most operations one batch may hold, named with the board's other limits.
+pub const MAX_OPERATIONS: usize = inkboard_core::limits::MAX_BATCH_OPERATIONS;
 
 /// The tools batch.md names as not allowed inside a batch.
 const NOT_IN_BATCH: [&str; 6] = [
@@ -167,7 +167,10 @@ fn run_one(
         .as_object()
         .ok_or_else(|| format!("operation {index}: must be an object {{\"tool\", \"args\"}}"))?;
     if let Some(key) = op.keys().find(|k| *k != "tool" && *k != "args") {
-        return Err(format!("operation {index}: unknown key '{key}': an operation is {{\"tool\": ..., \"args\": {{...}}}}"));
+        return Err(format!(
+            "operation {index}: unknown key '{}': an operation is {{\"tool\": ..., \"args\": {{...}}}}",
+            inkboard_core::echo::echo(key)
+        ));
     }
     let name = match op.get("tool") {
         Some(Value::String(s)) => s.as_str(),
@@ -189,7 +192,8 @@ fn run_one(
             .map(|t| t.name)
             .collect();
         format!(
-            "operation {index}: unknown tool \"{name}\": use one of {}",
+            "operation {index}: unknown tool \"{}\": use one of {}",
+            inkboard_core::echo::echo(name),
             allowed.join(", ")
         )
     })?;

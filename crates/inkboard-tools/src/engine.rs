@@ -6,8 +6,9 @@
 //! out; this covers everyone else).
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
+use inkboard_core::echo::{echo, echo_path};
 use inkboard_core::{Board, Transaction};
 use inkboard_format::{file, FormatError};
 use serde_json::{Map, Value};
@@ -94,7 +95,15 @@ impl Engine {
     }
 
     /// Runs the tool `name` with `args` on behalf of `caller`.
+    ///
+    /// A panic in the call (a bug) is answered as [`ToolError::Bug`] instead of
+    /// unwinding into the caller, so one bad call never takes down the process
+    /// that serves all of them.
     pub fn call_as(&self, name: &str, args: Value, caller: &Caller) -> Result<Reply, ToolError> {
+        contained(name, || self.run_call(name, args, caller))
+    }
+
+    fn run_call(&self, name: &str, args: Value, caller: &Caller) -> Result<Reply, ToolError> {
         let (def, mut args) = parse_call(name, args)?;
         if let Some(reply) = self.forwarded(name, &mut args, caller)? {
             return Ok(reply);
@@ -123,16 +132,18 @@ impl Engine {
         args: Value,
         f: impl FnOnce(&Board) -> T,
     ) -> Result<T, ToolError> {
-        let (def, args) = parse_call(name, args)?;
-        let Run::Edit(run) = def.run else {
-            return Err(ToolError::NotInBatch(def.name));
-        };
-        // The board is given: a path in the arguments has no say.
-        let (_, page, args) = split_edit_args(def, args)?;
-        let mut tx = Transaction::begin(board);
-        let page = PageRef::resolve_or_first(page.as_ref(), tx.board())?;
-        run(&mut Cx { tx: &mut tx, page }, args)?;
-        Ok(f(tx.board()))
+        contained(name, || {
+            let (def, args) = parse_call(name, args)?;
+            let Run::Edit(run) = def.run else {
+                return Err(ToolError::NotInBatch(def.name));
+            };
+            // The board is given: a path in the arguments has no say.
+            let (_, page, args) = split_edit_args(def, args)?;
+            let mut tx = Transaction::begin(board);
+            let page = PageRef::resolve_or_first(page.as_ref(), tx.board())?;
+            run(&mut Cx { tx: &mut tx, page }, args)?;
+            Ok(f(tx.board()))
+        })
     }
 
     /// Sends the call to the running application when it is meant for it (see
@@ -147,7 +158,9 @@ impl Engine {
             return Ok(None);
         };
         let path = match args.get("path") {
-            Some(Value::String(p)) if !p.trim().is_empty() => Some(absolute(Path::new(p))?),
+            Some(Value::String(p)) if !p.trim().is_empty() => {
+                Some(file::follow_links(&absolute(Path::new(p))?))
+            }
             _ => None,
         };
         let Some(app) = other_app() else {
@@ -170,7 +183,7 @@ impl Engine {
 
     /// The board a call with `path` acts on (see [`Target`]).
     pub(crate) fn target(&self, path: Option<&str>, caller: &Caller) -> Result<Target, ToolError> {
-        let path = path.map(file_path).transpose()?;
+        let path = path.map(|p| file_path(p, "path")).transpose()?;
         if let Some(host) = &self.host {
             if let Some(cell) = host.board(path.as_deref(), caller) {
                 return Ok(Target::Live(cell));
@@ -183,6 +196,20 @@ impl Engine {
                 _ => ToolError::NoApplication,
             }),
         }
+    }
+
+    /// What the engine knows of the board files, locked. A panic while it was held
+    /// (a bug in a call, contained by [`Engine::call_as`]) may have struck between a
+    /// commit and its file write, leaving a board in memory that its file does not
+    /// hold; so after one, every board is forgotten and read again from its file,
+    /// which is what counts. Their change logs start afresh.
+    fn tracker(&self) -> MutexGuard<'_, Tracker> {
+        self.tracker.lock().unwrap_or_else(|poisoned| {
+            self.tracker.clear_poison();
+            let mut tracker = poisoned.into_inner();
+            *tracker = Tracker::default();
+            tracker
+        })
     }
 
     /// The application this engine runs in, if it does.
@@ -218,7 +245,7 @@ impl Engine {
         };
         must_exist(path)?;
         let _lock = file::FileLock::acquire(path)?;
-        let mut tracker = self.tracker.lock().unwrap_or_else(|e| e.into_inner());
+        let mut tracker = self.tracker();
         for attempt in 1..=ATTEMPTS {
             let tracked = tracker.sync(path)?;
             let mut tx = Transaction::begin(&mut tracked.board);
@@ -262,7 +289,7 @@ impl Engine {
     ) -> Result<T, ToolError> {
         must_exist(path)?;
         let _lock = file::FileLock::acquire(path)?;
-        let mut tracker = self.tracker.lock().unwrap_or_else(|e| e.into_inner());
+        let mut tracker = self.tracker();
         f(tracker.sync(path)?)
     }
 
@@ -273,9 +300,29 @@ impl Engine {
         board: inkboard_core::Board,
         saved: inkboard_format::Saved,
     ) {
-        let mut tracker = self.tracker.lock().unwrap_or_else(|e| e.into_inner());
+        let mut tracker = self.tracker();
         tracker.adopt(path, board, saved);
     }
+}
+
+/// Runs `f`, answering a panic in it as [`ToolError::Bug`] (see
+/// [`Engine::call_as`]). What the panic interrupted is left consistent by the
+/// unwinding itself: transactions roll back when dropped, file locks are released,
+/// and the other locks are taken over by their next user (see [`Engine::tracker`]
+/// and [`crate::LiveCell::lock`]).
+fn contained<T>(tool: &str, f: impl FnOnce() -> Result<T, ToolError>) -> Result<T, ToolError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|panic| {
+        let detail = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic without a message".to_string());
+        let detail = detail.lines().next().unwrap_or_default();
+        Err(ToolError::Bug {
+            tool: echo(tool).into_owned(),
+            detail: echo(detail).into_owned(),
+        })
+    })
 }
 
 /// The tool named `name` and its arguments as an object, checked for arguments it
@@ -290,12 +337,26 @@ fn parse_call(
         Value::Null => Map::new(),
         other => {
             return Err(ToolError::args(format!(
-                "{name}: arguments must be a JSON object, got {other}"
+                "{name}: arguments must be a JSON object, got {}",
+                kind_of(&other)
             )))
         }
     };
+    crate::tool::check_nesting(name, &args)?;
     def.check_keys(&args)?;
     Ok((def, args))
+}
+
+/// What kind of JSON value `v` is, in words.
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
 }
 
 /// An edit tool's `path` and `page`, taken out of its arguments (the tool itself
@@ -323,21 +384,57 @@ fn take<T: serde::de::DeserializeOwned>(
 ) -> Result<Option<T>, ToolError> {
     match args.remove(key) {
         None | Some(Value::Null) => Ok(None),
-        Some(v) => serde_json::from_value(v)
-            .map(Some)
-            .map_err(|e| ToolError::args(format!("'{key}' of {tool}: {e}"))),
+        Some(v) => serde_json::from_value(v).map(Some).map_err(|e| {
+            let e = crate::catalog::plain_words(&e.to_string());
+            ToolError::args(format!("'{key}' of {tool}: {e}"))
+        }),
     }
 }
 
-/// A board file's path from an argument: checked for a board extension and made
-/// absolute.
-pub(crate) fn file_path(path: &str) -> Result<PathBuf, ToolError> {
+/// A board file's path from the argument `arg` (`path`, `as`): checked as
+/// [`path_arg`] does, followed if it is a symbolic link, checked for a board
+/// extension, and refused if it is a folder.
+///
+/// A link is followed here, once, so that everything after works on the file it
+/// points to: its lock, the engine's memory of it, the application's open boards,
+/// and the save, which replaces that file and leaves the link as it was (a dangling
+/// link's file is created). See [`file::follow_links`].
+pub(crate) fn file_path(path: &str, arg: &str) -> Result<PathBuf, ToolError> {
     if path.trim().is_empty() {
-        return Err(ToolError::args(
-            "'path' is empty: give the board file's path",
-        ));
+        return Err(ToolError::args(format!(
+            "'{arg}' is empty: give the board file's path"
+        )));
     }
-    file::FileKind::from_path(Path::new(path))?;
+    let kind = |path: &Path| {
+        file::FileKind::from_path(path).map_err(|e| ToolError::args(format!("'{arg}': {e}")))
+    };
+    // The name as given first, so the message quotes it as given.
+    kind(Path::new(path))?;
+    let path = file::follow_links(&path_arg(path, arg)?);
+    kind(&path)?;
+    if path.is_dir() {
+        return Err(ToolError::args(format!(
+            "'{arg}': {} is a folder, not a board file: give the path of a file in it",
+            echo_path(&path)
+        )));
+    }
+    Ok(path)
+}
+
+/// A file path from the argument `arg`, made absolute; refused when empty or when
+/// it holds a NUL character, which no file name can (the system would refuse it
+/// later, in words about whatever it was doing then).
+pub(crate) fn path_arg(path: &str, arg: &str) -> Result<PathBuf, ToolError> {
+    if path.trim().is_empty() {
+        return Err(ToolError::args(format!(
+            "'{arg}' is empty: give a file's path"
+        )));
+    }
+    if path.contains('\0') {
+        return Err(ToolError::args(format!(
+            "'{arg}' holds a NUL character, which no file name can: give the file's path"
+        )));
+    }
     absolute(Path::new(path))
 }
 
@@ -359,7 +456,7 @@ pub(crate) fn folder_must_exist(path: &Path, arg: &str) -> Result<(), ToolError>
         Some(folder) if !folder.as_os_str().is_empty() && !folder.is_dir() => {
             Err(ToolError::args(format!(
                 "'{arg}': the folder {} does not exist: create it first, or choose another path",
-                folder.display()
+                echo_path(folder)
             )))
         }
         _ => Ok(()),
@@ -369,5 +466,52 @@ pub(crate) fn folder_must_exist(path: &Path, arg: &str) -> Result<(), ToolError>
 /// `path` made absolute without requiring it to exist (so new files work).
 pub(crate) fn absolute(path: &Path) -> Result<PathBuf, ToolError> {
     std::path::absolute(path)
-        .map_err(|e| ToolError::Io(format!("cannot use path {}: {e}", path.display())))
+        .map_err(|e| ToolError::Io(format!("cannot use path {}: {e}", echo_path(path))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A panic while the tracker is held, between a commit and its file write (as
+    /// a bug there would strike), leaves a board in memory that the file does not
+    /// hold. The next call must answer from the file, not from that board: the
+    /// poisoned tracker is emptied and the file read again.
+    #[test]
+    fn after_a_panic_in_the_tracker_boards_are_read_again_from_their_files() {
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("b.inkboard");
+        let arg = path.display().to_string();
+        let engine = Engine::new();
+        engine
+            .call("create_board", json!({"path": arg}))
+            .expect("create");
+        engine
+            .call("add_shape", json!({"path": arg, "text": "saved"}))
+            .expect("add");
+        let on_disk = std::fs::read(&path).expect("file");
+        let crashed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut tracker = engine.tracker.lock().expect("not poisoned yet");
+            let tracked = tracker.sync(&path).expect("tracked");
+            let mut tx = Transaction::begin(&mut tracked.board);
+            let page = tx.board().pages()[0].id;
+            tx.rename_page(page, "never saved").expect("rename");
+            tx.commit(inkboard_core::Actor::Agent).expect("commit");
+            panic!("a bug before the write");
+        }));
+        assert!(crashed.is_err());
+        assert_eq!(std::fs::read(&path).expect("file"), on_disk);
+        let Ok(Reply::Json(read)) = engine.call("read_board", json!({"path": arg})) else {
+            panic!("read_board answers");
+        };
+        assert_eq!(read["pages"][0]["name"], "Page 1", "{read}");
+        // And the next edit writes the file's board plus its own change only.
+        engine
+            .call("add_shape", json!({"path": arg, "text": "next"}))
+            .expect("add after");
+        let text = std::fs::read_to_string(&path).expect("file");
+        assert!(!text.contains("never saved"), "{text}");
+        assert!(text.contains("saved") && text.contains("next"), "{text}");
+    }
 }

@@ -43,6 +43,14 @@ pub enum ToolError {
     /// A failure outside the model and the file format (e.g. reading an image).
     #[error("{0}")]
     Io(String),
+    /// The call panicked: a bug in inkboard, contained by [`crate::Engine`] so that
+    /// the process goes on serving. Nothing the call did stays: a transaction rolls
+    /// back as the panic unwinds, and a file is replaced whole or not at all; the
+    /// engine then forgets what it held in memory of every board file and reads
+    /// them again. (Only a panic after a file was written, in the bookkeeping that
+    /// follows, would leave that one change in place.)
+    #[error("inkboard hit a bug in {tool} ({detail}): the call was stopped and the board left as it was; please report the bug")]
+    Bug { tool: String, detail: String },
     /// An error the running application answered to a forwarded call, with the
     /// structured data it carried (a failed batch's).
     #[error("{message}")]

@@ -3,6 +3,7 @@
 //! them at any depth of an operation's arguments and replaces them, or says which
 //! reference failed and what was there instead.
 
+use inkboard_core::echo::echo;
 use serde_json::Value;
 
 /// Parses `s` as a reference: the operation index and the path segments.
@@ -50,6 +51,8 @@ fn lookup(
     results: &[Value],
     current: usize,
 ) -> Result<Value, String> {
+    // Quoted back shortened: a reference can be as long as the client likes.
+    let reference = echo(reference);
     if n >= current {
         let which = if n == current {
             "this operation itself"
@@ -73,12 +76,13 @@ fn lookup(
         .get(n)
         .ok_or_else(|| format!("reference \"{reference}\": operation {n} has no result"))?;
     let mut walked = format!("${n}");
-    for segment in segments {
+    for &segment in segments {
         at = match at {
-            Value::Object(map) => map.get(*segment).ok_or_else(|| {
+            Value::Object(map) => map.get(segment).ok_or_else(|| {
                 let keys: Vec<&str> = map.keys().map(String::as_str).collect();
                 format!(
-                    "reference \"{reference}\": {walked} has no key \"{segment}\" (it has: {})",
+                    "reference \"{reference}\": {walked} has no key \"{}\" (it has: {})",
+                    echo(segment),
                     if keys.is_empty() {
                         "no keys".to_string()
                     } else {
@@ -88,7 +92,7 @@ fn lookup(
             })?,
             Value::Array(items) => {
                 let i: usize = segment.parse().map_err(|_| {
-                    format!("reference \"{reference}\": {walked} is a list, so \"{segment}\" must be an index from 0")
+                    format!("reference \"{reference}\": {walked} is a list, so \"{}\" must be an index from 0", echo(segment))
                 })?;
                 items.get(i).ok_or_else(|| {
                     format!("reference \"{reference}\": {walked} has {} items, so index {i} is past its end", items.len())
@@ -96,8 +100,9 @@ fn lookup(
             }
             other => {
                 return Err(format!(
-                    "reference \"{reference}\": {walked} is {}, which has no \"{segment}\"",
-                    describe(other)
+                    "reference \"{reference}\": {walked} is {}, which has no \"{}\"",
+                    describe(other),
+                    echo(segment)
                 ))
             }
         };
@@ -112,7 +117,7 @@ fn describe(v: &Value) -> String {
         Value::Null => "null".into(),
         Value::Bool(b) => format!("the boolean {b}"),
         Value::Number(n) => format!("the number {n}"),
-        Value::String(s) => format!("the string \"{s}\""),
+        Value::String(s) => format!("the string \"{}\"", echo(s)),
         Value::Array(_) | Value::Object(_) => "a value".into(),
     }
 }

@@ -3,6 +3,7 @@
 //! on whole boards or files (create, save, changes, batch itself) and is never
 //! allowed inside a batch.
 
+use inkboard_core::limits::{Limit, MAX_COORD};
 use inkboard_core::{Board, ObjectId, PageId, Transaction};
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -180,11 +181,13 @@ impl Placed {
     }
 }
 
-/// Checks a coordinate or size argument.
+/// Checks a coordinate or size argument against the model's range, so that the
+/// message names the argument (the model would refuse the object anyway).
 pub(crate) fn finite(name: &str, v: Option<f64>) -> Result<Option<f64>, ToolError> {
     match v {
-        Some(v) if !v.is_finite() || v.abs() > 1e7 => Err(ToolError::args(format!(
-            "'{name}' must be a number between -10000000 and 10000000, got {v}"
+        Some(v) if !v.is_finite() || v.abs() > MAX_COORD => Err(ToolError::args(format!(
+            "'{name}' must be a number between -{MAX_COORD} and {MAX_COORD}, got {}",
+            shown_number(v)
         ))),
         other => Ok(other),
     }
@@ -194,8 +197,35 @@ pub(crate) fn finite(name: &str, v: Option<f64>) -> Result<Option<f64>, ToolErro
 pub(crate) fn positive(name: &str, v: Option<f64>) -> Result<Option<f64>, ToolError> {
     match finite(name, v)? {
         Some(v) if v <= 0.0 => Err(ToolError::args(format!(
-            "'{name}' must be greater than 0, got {v}"
+            "'{name}' must be greater than 0, got {}",
+            shown_number(v)
         ))),
         other => Ok(other),
+    }
+}
+
+/// Refuses a call whose arguments nest lists and objects deeper than
+/// [`MAX_JSON_DEPTH`](inkboard_core::limits::MAX_JSON_DEPTH), before anything walks them.
+pub(crate) fn check_nesting(
+    tool: &str,
+    args: &serde_json::Map<String, Value>,
+) -> Result<(), ToolError> {
+    // The arguments object itself is the first level.
+    let depth = 1 + args
+        .values()
+        .map(inkboard_format::json::depth)
+        .max()
+        .unwrap_or(0);
+    Limit::JsonDepth.check(|| format!("the call to {tool}"), depth as u64)?;
+    Ok(())
+}
+
+/// A number a message quotes back: as written in JSON, in exponent form when
+/// huge or tiny (Rust writes 1e308 with 309 digits, and 5e-324 with 324 zeros).
+pub(crate) fn shown_number(v: f64) -> String {
+    if v != 0.0 && !(1e-4..1e15).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
     }
 }

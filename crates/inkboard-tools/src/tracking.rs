@@ -153,7 +153,7 @@ impl Tracker {
             match self.files.get_mut(path) {
                 Some(t) => {
                     let mut board = loaded.board;
-                    let revision = board.revision().max(t.board.revision() + 1);
+                    let revision = board.revision().max(t.board.revision().saturating_add(1));
                     board.advance_revision(revision);
                     let changes = diff_boards(&t.board, &board, revision, Actor::User);
                     t.log.push(changes);

@@ -56,12 +56,15 @@ pub fn run(file: Option<PathBuf>, port: u16, no_browser: bool) -> anyhow::Result
     Ok(ExitCode::SUCCESS)
 }
 
-/// The board file to open, made absolute; a new, empty board is created there (by
-/// `create_board`, as `inkboard new` does) if the file does not exist yet.
+/// The board file to open, made absolute and, if it is a symbolic link, followed
+/// (as the tools follow it, so that their calls on either name find this board);
+/// a new, empty board is created there (by `create_board`, as `inkboard new`
+/// does) if the file does not exist yet.
 fn board_file(file: &Path) -> anyhow::Result<PathBuf> {
     FileKind::from_path(file)?;
     let file =
         std::path::absolute(file).with_context(|| format!("cannot use {}", file.display()))?;
+    let file = inkboard_format::follow_links(&file);
     if !file.exists() {
         Engine::new()
             .call("create_board", json!({"path": file}))

@@ -409,7 +409,8 @@ pub fn random_edit(tx: &mut Transaction<'_>, rng: &mut Rng, tidy: bool) -> Resul
         8 => {
             let len = pages.len();
             let index = rng.chance(50).then(|| rng.below(len + 2));
-            tx.add_page(&format!("Page {}", rng.below(100)), index);
+            tx.add_page(&format!("Page {}", rng.below(100)), index)
+                .unwrap();
             Ok(())
         }
         9 => tx.rename_page(page, &format!("Renamed {}", rng.below(100))),

@@ -51,7 +51,7 @@ impl FileLock {
             .create(true)
             .truncate(false)
             .open(&sidecar)
-            .map_err(|e| FormatError::io("create the lock file", &sidecar, e))?;
+            .map_err(|e| FormatError::io("create the lock file beside", path, e))?;
         let start = Instant::now();
         let mut pause = Duration::from_millis(2);
         loop {
@@ -83,8 +83,10 @@ impl FileLock {
     }
 }
 
-/// `.<name>.lock` beside the board.
+/// `.<name>.lock` beside the board (beside the file, for a link to one).
 fn sidecar(path: &Path) -> PathBuf {
+    // The lock is the file's, whichever link it is reached through.
+    let path = super::follow_links(path);
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

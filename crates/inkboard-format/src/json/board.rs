@@ -10,9 +10,11 @@
 
 use std::collections::{HashMap, HashSet};
 
+use inkboard_core::limits::{self, Limit, MAX_JSON_DEPTH};
 use inkboard_core::{Board, End, Kind, ObjectId, Page, PageId};
 use serde_json::{Number, Value};
 
+use super::depth::text_depth;
 use super::migrate::migrate;
 use super::object::{object_from_json_at, write_extra, write_object};
 use super::pretty::Pretty;
@@ -84,6 +86,15 @@ fn write_page(page: &Page, out: &mut impl Sink) {
 /// and checks the references, then builds the board with
 /// [`Board::from_parts`]. Errors name the place, e.g. `pages[0].objects[3].geom`.
 pub fn board_from_json(text: &str) -> Result<Board, FormatError> {
+    FormatError::over(Limit::FileBytes, "the file", text.len() as u64)?;
+    let nesting = text_depth(text, MAX_JSON_DEPTH);
+    if let Some((line, column)) = nesting.first_past {
+        FormatError::over(
+            Limit::JsonDepth,
+            format!("the document, at line {line}, column {column},"),
+            nesting.deepest as u64,
+        )?;
+    }
     let value: Value = serde_json::from_str(text).map_err(not_json)?;
     let Value::Object(mut doc) = value else {
         return Err(FormatError::NotInkboard {
@@ -131,6 +142,13 @@ pub fn board_from_json(text: &str) -> Result<Board, FormatError> {
     read_board(&doc)
 }
 
+/// Refuses a list at `at` holding more than `limit` allows, before it is read.
+pub(crate) fn over(limit: Limit, at: &str, what: &str, len: usize) -> Result<(), FormatError> {
+    limit
+        .check(|| what.to_string(), len as u64)
+        .map_err(|e| FormatError::invalid(at, e.to_string()))
+}
+
 /// A `serde_json` error as [`FormatError::NotJson`], without serde's own
 /// " at line L column C" suffix since the message places it itself.
 fn not_json(e: serde_json::Error) -> FormatError {
@@ -149,16 +167,32 @@ fn not_json(e: serde_json::Error) -> FormatError {
 }
 
 /// Reads a current-version document into a board.
+/// The most a board's counters (`revision`, `next_id`) may hold in a file: each
+/// change counts them up, and they reach browsers as JSON numbers, which are exact
+/// only up to 2^53. No history comes near it, so more is damage; refusing it also
+/// keeps counting up from ever overflowing.
+const MAX_COUNTER: u64 = (1 << 53) - 1;
+
 fn read_board(doc: &Value) -> Result<Board, FormatError> {
     let mut f = Fields::new(doc, "", "a board")?;
     // Checked before.
     f.get("format");
     f.get("version");
     let title = f.string("title")?.to_string();
+    limits::check_text("the title", &title).map_err(|e| f.error("title", e.to_string()))?;
     // The counters are bookkeeping: a hand-made file may leave them out.
     let revision = f.opt_count("revision")?.unwrap_or(0);
     let next_id = f.opt_count("next_id")?.unwrap_or(1);
+    for (key, n) in [("revision", revision), ("next_id", next_id)] {
+        if n > MAX_COUNTER {
+            return Err(f.error(
+                key,
+                format!("{n} is more than a board counts to ({MAX_COUNTER}): the file is damaged; remove \"{key}\" from it"),
+            ));
+        }
+    }
     let list = f.list("pages")?;
+    over(Limit::Pages, "pages", "the board", list.len())?;
     let pages = list
         .iter()
         .enumerate()
@@ -181,8 +215,10 @@ fn read_page(value: &Value, at: &str) -> Result<Page, FormatError> {
         )
     })?;
     let name = f.string("name")?.to_string();
+    limits::check_text("the name", &name).map_err(|e| f.error("name", e.to_string()))?;
     let list = f.list("objects")?;
     let at_objects = f.path("objects");
+    over(Limit::ObjectsPerPage, &at_objects, "the page", list.len())?;
     let objects = list
         .iter()
         .enumerate()
@@ -294,7 +330,7 @@ mod tests {
             {"id": "p2", "name": "edges", "objects": [
                 {"id": "k1", "type": "ink", "points": []},
                 {"id": "k2", "type": "ink", "points": [[1, 2.5]], "a": [], "b": [{"c": [1, {"d": null}]}, 2]},
-                {"id": "c3", "type": "connector", "from": {"x": -0.001, "y": 1e20}, "to": "k1", "route": "straight"}
+                {"id": "c3", "type": "connector", "from": {"x": -0.001, "y": 9999999.999}, "to": "k1", "route": "straight"}
             ]}
         ], "zz": [[], [[1]], "x"]}"#;
         for text in [include_str!("../../tests/golden/v1.inkboard"), edges] {

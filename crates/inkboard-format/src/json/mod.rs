@@ -7,9 +7,12 @@
 //! 0.01, and keys come in a fixed order (the known fields as documented on
 //! [`object_to_json`], then unknown fields sorted), so equal boards give equal bytes.
 //! Reading goes parse → migrate → check → [`Board::from_parts`](inkboard_core::Board::from_parts):
-//! every error names its place in the document.
+//! every error names its place in the document. The [limits](inkboard_core::limits)
+//! are checked on the way: size and nesting on the text before it is parsed, counts
+//! before a list is read, and each object's numbers, texts and image as it is read.
 
 mod board;
+mod depth;
 mod migrate;
 mod object;
 mod pretty;
@@ -17,6 +20,7 @@ mod read;
 mod sink;
 
 pub use board::{board_from_json, board_to_json, to_pretty_string};
+pub use depth::depth;
 pub use object::{num, object_from_json, object_from_json_at, object_to_json, style_to_json};
 
 /// The version of the file format this build writes, and the newest it reads. Older

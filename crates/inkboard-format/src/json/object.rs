@@ -2,12 +2,14 @@
 
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
+use inkboard_core::limits::{self, Limit};
 use inkboard_core::{
     Arrow, Connector, End, Extra, Geom, Group, Image, ImageFormat, Ink, Kind, Object, Point, Rect,
     Route, Shape, Style, Vocabulary,
 };
 use serde_json::{Map, Number, Value};
 
+use super::board::over;
 use super::read::{describe, index, join, number_value, Fields};
 use super::sink::{Sink, Tree};
 use super::Detail;
@@ -287,6 +289,7 @@ pub fn object_from_json_at(value: &Value, at: &str) -> Result<Object, FormatErro
         "ink" => {
             let list = f.list("points")?;
             let at = f.path("points");
+            over(Limit::InkPoints, &at, "the ink stroke", list.len())?;
             let points = list
                 .iter()
                 .enumerate()
@@ -324,17 +327,21 @@ pub fn object_from_json_at(value: &Value, at: &str) -> Result<Object, FormatErro
             ))
         }
     };
-    Ok(Object {
+    let object = Object {
         id,
         kind,
         extra: f.extra(),
-    })
+    };
+    // The fields above checked their own numbers; the model checks the rest of
+    // its limits (texts, image bytes and pixels) and has the last word.
+    limits::check_object(&object).map_err(|e| FormatError::invalid(at, e.to_string()))?;
+    Ok(object)
 }
 
 fn read_rect(f: &mut Fields) -> Result<Rect, FormatError> {
     Ok(Rect::new(
-        f.number("x")?,
-        f.number("y")?,
+        f.coord("x")?,
+        f.coord("y")?,
         f.size("w")?,
         f.size("h")?,
     ))
@@ -399,8 +406,8 @@ fn read_end(f: &mut Fields, key: &'static str) -> Result<End, FormatError> {
             }
             let mut p = Fields::new(v, &at, "a point")?;
             Ok(End::Point(Point {
-                x: p.number("x")?,
-                y: p.number("y")?,
+                x: p.coord("x")?,
+                y: p.coord("y")?,
             }))
         }
         other => Err(FormatError::invalid(
@@ -414,7 +421,12 @@ fn read_end(f: &mut Fields, key: &'static str) -> Result<End, FormatError> {
 fn read_point_pair(v: &Value, at: &str) -> Result<Point, FormatError> {
     match v.as_array().map(Vec::as_slice) {
         Some([x, y]) => match (number_value(x), number_value(y)) {
-            (Some(x), Some(y)) => Ok(Point { x, y }),
+            (Some(x), Some(y)) => {
+                limits::check_coord("x", x)
+                    .and_then(|_| limits::check_coord("y", y))
+                    .map_err(|e| FormatError::invalid(at, e.to_string()))?;
+                Ok(Point { x, y })
+            }
             _ => Err(FormatError::invalid(at, "expected two numbers [x, y]")),
         },
         _ => Err(FormatError::invalid(

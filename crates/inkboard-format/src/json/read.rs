@@ -2,7 +2,7 @@
 //! error messages) and which keys it has taken, so that whatever is left becomes the
 //! record's [`Extra`]: unknown fields are kept, not refused and not dropped.
 
-use inkboard_core::{Color, Extra, ObjectId, Vocabulary};
+use inkboard_core::{limits, Color, Extra, ObjectId, Vocabulary};
 use serde_json::{Map, Value};
 
 use crate::FormatError;
@@ -119,17 +119,22 @@ impl<'a> Fields<'a> {
     }
 
     /// A finite number (JSON cannot hold others, but a number may overflow `f64`).
-    pub(crate) fn number(&mut self, key: &'static str) -> Result<f64, FormatError> {
+    fn number(&mut self, key: &'static str) -> Result<f64, FormatError> {
         let v = self.require(key, "a number")?;
         number_value(v).ok_or_else(|| self.wrong(key, "a number", v))
     }
 
-    /// A number that is zero or more (a width or height).
+    /// A coordinate: a number within the model's range.
+    pub(crate) fn coord(&mut self, key: &'static str) -> Result<f64, FormatError> {
+        let n = self.number(key)?;
+        limits::check_coord(key, n).map_err(|e| self.error(key, e.to_string()))?;
+        Ok(n)
+    }
+
+    /// A width or height: a number from 0 within the model's range.
     pub(crate) fn size(&mut self, key: &'static str) -> Result<f64, FormatError> {
         let n = self.number(key)?;
-        if n < 0.0 {
-            return Err(self.error(key, format!("expected a size of 0 or more, got {n}")));
-        }
+        limits::check_size(key, n).map_err(|e| self.error(key, e.to_string()))?;
         Ok(n)
     }
 

@@ -49,7 +49,7 @@ impl BoardTool for CreateBoard {
     fn run(engine: &Engine, caller: &Caller, a: CreateBoardArgs) -> Result<Reply, ToolError> {
         let path = match (&a.path, engine.host()) {
             (Some(path), host) => {
-                let path = file_path(path)?;
+                let path = file_path(path, "path")?;
                 if host.is_some_and(|h| h.board(Some(&path), caller).is_some()) {
                     return Err(ToolError::args(format!(
                         "{} is open in the application: edit it there, or choose another path",
@@ -64,8 +64,11 @@ impl BoardTool for CreateBoard {
         if let Some(path) = &path {
             folder_must_exist(path, "path")?;
         }
+        let pages = a.pages.unwrap_or_default();
+        // Before the names are compared with each other, which takes long for many.
+        inkboard_core::limits::check_page_count(pages.len())?;
         let mut names: Vec<String> = Vec::new();
-        for name in a.pages.unwrap_or_default() {
+        for name in pages {
             let name = name.trim().to_string();
             if name.is_empty() {
                 return Err(ToolError::args(
@@ -84,6 +87,9 @@ impl BoardTool for CreateBoard {
             None => crate::live::UNTITLED.to_string(),
         });
         let board = Board::new(title, &names);
+        // A new board is made whole, not through a transaction: its title and page
+        // names are checked here.
+        inkboard_core::limits::check_board(&board)?;
         let pages = board
             .pages()
             .iter()
@@ -168,10 +174,7 @@ impl BoardTool for SaveBoard {
                 (path, host.save(cell)?)
             }
             (Some(copy), _) => {
-                let target = file_path(copy).map_err(|e| match e {
-                    ToolError::File(e) => ToolError::args(format!("'as': {e}")),
-                    other => other,
-                })?;
+                let target = file_path(copy, "as")?;
                 folder_must_exist(&target, "as")?;
                 if Some(&target) == own_path.as_ref() {
                     return Err(ToolError::args(
@@ -196,7 +199,7 @@ impl BoardTool for SaveBoard {
                     file::save(&target, &board, None).map_err(|e| match e {
                         FormatError::AlreadyExists { path } => ToolError::args(format!(
                             "'as': {} already exists: choose another path, or pass overwrite: true to replace it",
-                            path.display()
+                            inkboard_core::echo::echo_path(&path)
                         )),
                         other => other.into(),
                     })?

@@ -2,9 +2,11 @@
 //! (`data`), embedded in the board. Its size defaults to the picture's own,
 //! scaled down to at most 800 px on its longest side.
 
+use std::io::Read;
 use std::sync::Arc;
 
 use base64::Engine as _;
+use inkboard_core::limits::{self, Limit, MAX_IMAGE_BYTES};
 use inkboard_core::{Image, ImageFormat, Kind, Rect};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -13,8 +15,6 @@ use crate::place;
 use crate::tool::{finite, positive, Cx, EditTool, Hints, Placed, Tool};
 use crate::ToolError;
 
-/// Images larger than this are refused, to keep boards small enough to edit.
-const MAX_BYTES: usize = 20 * 1024 * 1024;
 /// The longest side an image gets by default.
 const DEFAULT_MAX_SIDE: f64 = 800.0;
 
@@ -51,18 +51,15 @@ impl EditTool for AddImage {
                 ))
             }
         };
-        if bytes.len() > MAX_BYTES {
-            return Err(ToolError::args(format!(
-                "the image is {} MB: use one under 20 MB",
-                bytes.len() / (1024 * 1024)
-            )));
-        }
-        let format = sniff(&bytes).ok_or_else(|| {
+        let format = ImageFormat::sniff(&bytes).ok_or_else(|| {
             ToolError::args("the image is not PNG, JPEG or SVG: convert it to one of those")
         })?;
+        // The model checks every image it is given; checked here too so that the
+        // message speaks of the argument rather than of an object id.
+        limits::check_image("the image", &bytes)?;
         let (x, y) = (finite("x", a.x)?, finite("y", a.y)?);
         let (w, h) = (positive("w", a.w)?, positive("h", a.h)?);
-        let (nw, nh) = natural_size(format, &bytes).unwrap_or((200.0, 150.0));
+        let (nw, nh) = format.natural_size(&bytes).unwrap_or((200.0, 150.0));
         let fit = (DEFAULT_MAX_SIDE / nw.max(nh)).min(1.0);
         let (w, h) = match (w, h) {
             (Some(w), Some(h)) => (w, h),
@@ -92,12 +89,35 @@ impl EditTool for AddImage {
     }
 }
 
+/// Reads an image file, refusing one over the limit from its size before reading
+/// it, and reading no more than one byte past the limit whatever its size claims
+/// (a device or a growing file).
 fn read_source(path: &str) -> Result<Vec<u8>, ToolError> {
-    std::fs::read(path).map_err(|e| {
+    let file_path = crate::engine::path_arg(path, "source")?;
+    // Quoted as given (a relative path stays relative), shortened if long.
+    let path = inkboard_core::echo::echo_path(std::path::Path::new(path));
+    let cannot = |e: std::io::Error| {
         ToolError::Io(format!(
             "cannot read image 'source' {path} ({e}): give the path of a PNG, JPEG or SVG file that exists, or pass the image as 'data'"
         ))
-    })
+    };
+    // Not a pipe or a device: opening or reading one could wait for ever.
+    match std::fs::metadata(&file_path) {
+        Ok(meta) if !meta.is_file() && !meta.is_dir() => {
+            return Err(cannot(std::io::Error::other("not a regular file")))
+        }
+        _ => {}
+    }
+    let file = std::fs::File::open(&file_path).map_err(cannot)?;
+    let what = || format!("the image 'source' {path}");
+    let len = file.metadata().map_err(cannot)?.len();
+    Limit::ImageBytes.check(what, len)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    file.take(MAX_IMAGE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    Limit::ImageBytes.check(what, bytes.len() as u64)?;
+    Ok(bytes)
 }
 
 /// Decodes `data:[mime][;base64],payload`.
@@ -120,14 +140,18 @@ pub(crate) fn decode_data_url(url: &str) -> Result<Vec<u8>, ToolError> {
     }
 }
 
+/// Decodes `%XX` escapes; a `%` not followed by two hex digits stays as it is. The
+/// digits are looked at as bytes, since the text around them may be any UTF-8 (a
+/// slice of the `str` could cut a character in two).
 fn percent_decode(s: &str) -> Vec<u8> {
     let b = s.as_bytes();
+    let hex = |i: usize| b.get(i).and_then(|&c| char::from(c).to_digit(16));
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
-        if b[i] == b'%' && i + 2 < b.len() {
-            if let Ok(v) = u8::from_str_radix(&s[i + 1..i + 3], 16) {
-                out.push(v);
+        if b[i] == b'%' {
+            if let (Some(high), Some(low)) = (hex(i + 1), hex(i + 2)) {
+                out.push((high * 16 + low) as u8);
                 i += 3;
                 continue;
             }
@@ -136,75 +160,6 @@ fn percent_decode(s: &str) -> Vec<u8> {
         i += 1;
     }
     out
-}
-
-/// The format, from the bytes themselves (never trust a name).
-fn sniff(bytes: &[u8]) -> Option<ImageFormat> {
-    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-        return Some(ImageFormat::Png);
-    }
-    if bytes.starts_with(&[0xff, 0xd8, 0xff]) {
-        return Some(ImageFormat::Jpeg);
-    }
-    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
-    head.contains("<svg").then_some(ImageFormat::Svg)
-}
-
-/// The picture's own size in pixels, when the header says.
-fn natural_size(format: ImageFormat, b: &[u8]) -> Option<(f64, f64)> {
-    let size = match format {
-        ImageFormat::Png => {
-            let w = u32::from_be_bytes(b.get(16..20)?.try_into().ok()?);
-            let h = u32::from_be_bytes(b.get(20..24)?.try_into().ok()?);
-            (w as f64, h as f64)
-        }
-        ImageFormat::Jpeg => jpeg_size(b)?,
-        ImageFormat::Svg => svg_size(&String::from_utf8_lossy(b))?,
-    };
-    (size.0 > 0.0 && size.1 > 0.0).then_some(size)
-}
-
-fn jpeg_size(b: &[u8]) -> Option<(f64, f64)> {
-    let mut i = 2;
-    while i + 9 < b.len() {
-        if b[i] != 0xff {
-            i += 1;
-            continue;
-        }
-        let marker = b[i + 1];
-        let len = u16::from_be_bytes([b[i + 2], b[i + 3]]) as usize;
-        // Start-of-frame markers carry the size; C4, C8 and CC are not frames.
-        if (0xc0..=0xcf).contains(&marker) && ![0xc4, 0xc8, 0xcc].contains(&marker) {
-            let h = u16::from_be_bytes([b[i + 5], b[i + 6]]);
-            let w = u16::from_be_bytes([b[i + 7], b[i + 8]]);
-            return Some((w as f64, h as f64));
-        }
-        i += 2 + len;
-    }
-    None
-}
-
-fn svg_size(text: &str) -> Option<(f64, f64)> {
-    let start = text.find("<svg")?;
-    let tag = &text[start..start + text[start..].find('>')?];
-    let attr = |name: &str| {
-        let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
-        let end = tag[at..].find('"')?;
-        Some(&tag[at..at + end])
-    };
-    let number = |v: &str| v.trim().trim_end_matches("px").parse::<f64>().ok();
-    if let (Some(w), Some(h)) = (
-        attr("width").and_then(number),
-        attr("height").and_then(number),
-    ) {
-        return Some((w, h));
-    }
-    let vb: Vec<f64> = attr("viewBox")?
-        .split([' ', ','])
-        .filter(|s| !s.is_empty())
-        .filter_map(|s| s.parse().ok())
-        .collect();
-    (vb.len() == 4).then(|| (vb[2], vb[3]))
 }
 
 #[cfg(test)]
@@ -217,11 +172,18 @@ mod tests {
             "data:image/svg+xml,%3Csvg width=%2240%22 height=%2220%22%3E%3C/svg%3E",
         )
         .unwrap();
-        assert_eq!(sniff(&svg), Some(ImageFormat::Svg));
-        assert_eq!(natural_size(ImageFormat::Svg, &svg), Some((40.0, 20.0)));
+        assert_eq!(ImageFormat::sniff(&svg), Some(ImageFormat::Svg));
+        assert_eq!(ImageFormat::Svg.natural_size(&svg), Some((40.0, 20.0)));
         assert!(decode_data_url("image/png;base64,AAAA").is_err());
         assert!(decode_data_url("data:image/png;base64,!!!").is_err());
-        let vb = svg_size("<svg xmlns=\"x\" viewBox=\"0 0 300 100\">").unwrap();
-        assert_eq!(vb, (300.0, 100.0));
+    }
+
+    /// Found by the `image` fuzz target: a `%` before a character of several bytes
+    /// panicked (the escape's two "digits" cut the character). Only two hex digits
+    /// make an escape (`%+1` is not one, though `u8::from_str_radix` reads it).
+    #[test]
+    fn percent_escapes_beside_any_text() {
+        let decoded = decode_data_url("data:,%2é%41%+1%4").unwrap();
+        assert_eq!(decoded, "%2éA%+1%4".as_bytes());
     }
 }

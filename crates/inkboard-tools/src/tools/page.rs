@@ -62,7 +62,7 @@ impl EditTool for AddPage {
                 .find(|n| check_name(cx.board(), n, None).is_ok())
                 .unwrap_or_default(),
         };
-        cx.tx.add_page(&name, None);
+        cx.tx.add_page(&name, None)?;
         Ok(PageOut { page: number, name })
     }
 }

@@ -35,8 +35,12 @@ impl RegionArg {
         for (name, v) in [("x", self.x), ("y", self.y), ("w", self.w), ("h", self.h)] {
             crate::tool::finite(&format!("region.{name}"), Some(v))?;
         }
-        if self.w <= 0.0 || self.h <= 0.0 {
-            return Err(ToolError::args("'region' needs w and h greater than 0"));
+        // Narrower than a board unit, a region is drawn less than a pixel wide
+        // at the largest scale: nothing to see, and no picture to make.
+        if self.w < 1.0 || self.h < 1.0 {
+            return Err(ToolError::args(
+                "'region' needs w and h of at least 1: give the size of the part of the page to see",
+            ));
         }
         Ok(Rect::new(self.x, self.y, self.w, self.h))
     }
@@ -255,7 +259,10 @@ fn target_of(output: &str) -> Result<(Target, &'static str), ToolError> {
         .into_iter()
         .find(|p| lower.ends_with(&format!(".{}", p.name())));
     found.map(|p| (Target::Picture(p), p.name())).ok_or_else(|| {
-        ToolError::args(format!("'output' {output} has no known extension: end it with .svg, .png, .pdf, .inkboard or .inkboard.json"))
+        ToolError::args(format!(
+            "'output' {} has no known extension: end it with .svg, .png, .pdf, .inkboard or .inkboard.json",
+            inkboard_core::echo::echo_path(Path::new(output))
+        ))
     })
 }
 
@@ -275,9 +282,9 @@ fn numbered(output: &Path, n: usize) -> PathBuf {
 impl BoardTool for Export {
     fn run(engine: &Engine, caller: &Caller, a: ExportArgs) -> Result<Reply, ToolError> {
         let source = engine.target(a.path.as_deref(), caller)?;
+        let output = crate::engine::path_arg(&a.output, "output")?;
         let (target, format) = target_of(&a.output)?;
-        let output = crate::engine::absolute(Path::new(&a.output))?;
-        if source.file().as_ref() == Some(&output) {
+        if source.file().as_ref() == Some(&file::follow_links(&output)) {
             return Err(ToolError::args(
                 "'output' is the board itself: choose another file",
             ));

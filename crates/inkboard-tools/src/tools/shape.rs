@@ -38,6 +38,8 @@ impl EditTool for AddShape {
     fn run(cx: &mut Cx<'_, '_>, a: AddShapeArgs) -> Result<Placed, ToolError> {
         let geom = a.geom.map_or(Geom::Rect, |g| g.0);
         let text = a.text.unwrap_or_default();
+        // Before the text is measured, which would take long over the limit.
+        inkboard_core::limits::check_text("'text'", &text)?;
         let style = a.style.to_style()?;
         let (x, y) = (finite("x", a.x)?, finite("y", a.y)?);
         let (w, h) = (positive("w", a.w)?, positive("h", a.h)?);

@@ -122,6 +122,10 @@ impl EditTool for Update {
                 "nothing to change: give at least one field, e.g. text, x, y, w, h, fill or stroke",
             ));
         }
+        if let Some(text) = &a.text {
+            // Before the text is measured, which would take long over the limit.
+            inkboard_core::limits::check_text("'text'", text)?;
+        }
         let style = a.style.to_style()?;
         let (x, y) = (finite("x", a.x)?, finite("y", a.y)?);
         let (w, h) = (positive("w", a.w)?, positive("h", a.h)?);
