@@ -1,5 +1,7 @@
 //! Compiles the editor's files (`web/`) into the binary: writes a table of
-//! `(name, media type, contents)` for `http.rs` to serve. `index.html` gets a
+//! `(name, media type, contents)` for `http.rs` to serve, and their version (a
+//! hash of them all). `index.html` names the files under `/assets/VERSION/`, which
+//! browsers may keep for good (a new build has a new version), and gets a
 //! `modulepreload` link for every module, so the browser fetches them all at once
 //! instead of discovering the imports one level at a time.
 
@@ -20,11 +22,31 @@ fn main() {
         .unwrap_or_default();
     names.sort();
     let out_dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
+    // FNV-1a over every file's name and bytes: any change gives a new version.
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for path in &names {
+        let bytes = std::fs::read(path).expect("web/ files are readable");
+        for b in path
+            .file_name()
+            .unwrap_or_default()
+            .as_encoded_bytes()
+            .iter()
+            .chain(&bytes)
+        {
+            hash = (hash ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    let version = format!("{hash:016x}");
+    std::fs::write(
+        Path::new(&out_dir).join("version.rs"),
+        format!("{version:?}"),
+    )
+    .expect("OUT_DIR is writable");
     let modules: String = names
         .iter()
         .filter_map(|p| p.file_name()?.to_str())
         .filter(|n| n.ends_with(".js"))
-        .map(|n| format!("  <link rel=\"modulepreload\" href=\"/assets/{n}\">\n"))
+        .map(|n| format!("  <link rel=\"modulepreload\" href=\"/assets/{version}/{n}\">\n"))
         .collect();
     let mut table = String::from("[\n");
     for path in names {
@@ -45,6 +67,15 @@ fn main() {
         let mut path = path.clone();
         if name == "index.html" {
             let page = std::fs::read_to_string(&path).expect("web/index.html is readable");
+            let page = page
+                .replace(
+                    "\"/assets/app.css\"",
+                    &format!("\"/assets/{version}/app.css\""),
+                )
+                .replace(
+                    "\"/assets/main.js\"",
+                    &format!("\"/assets/{version}/main.js\""),
+                );
             let page = page.replacen(
                 "  <script type=\"module\"",
                 &format!("{modules}  <script type=\"module\""),

@@ -28,6 +28,9 @@ pub const MAX_BODY: usize = 32 * 1024 * 1024;
 
 /// The editor's files, compiled in.
 const ASSETS: &[(&str, &str, &str)] = &include!(concat!(env!("OUT_DIR"), "/assets.rs"));
+/// A hash of the editor's files (`build.rs`): `index.html` names them under
+/// `/assets/VERSION/`, so browsers may keep them for good.
+const ASSET_VERSION: &str = include!(concat!(env!("OUT_DIR"), "/version.rs"));
 
 /// The routes of the application (the binary adds `/mcp`), unguarded: wrap them
 /// with [`guard`].
@@ -35,6 +38,7 @@ pub fn routes(app: Arc<AppState>) -> Router {
     Router::new()
         .route("/", get(index))
         .route("/assets/{name}", get(asset))
+        .route("/assets/{version}/{name}", get(versioned_asset))
         .route("/ws", get(websocket))
         .route("/export", get(export))
         .route("/api/call", post(call))
@@ -135,7 +139,7 @@ async fn index(
         }
         return response;
     }
-    asset_response("index.html")
+    asset_response("index.html", "no-cache")
 }
 
 async fn asset(axum::extract::Path(name): axum::extract::Path<String>) -> Response {
@@ -149,17 +153,30 @@ async fn asset(axum::extract::Path(name): axum::extract::Path<String>) -> Respon
         )
             .into_response();
     }
-    asset_response(&name)
+    asset_response(&name, "no-cache")
+}
+
+/// A file of this build's editor, which never changes under its version.
+async fn versioned_asset(
+    axum::extract::Path((version, name)): axum::extract::Path<(String, String)>,
+) -> Response {
+    if version != ASSET_VERSION {
+        return refuse(
+            StatusCode::NOT_FOUND,
+            "no such file in this version of inkboard: reload the page",
+        );
+    }
+    asset_response(&name, "max-age=31536000, immutable")
 }
 
 /// One of the compiled-in files by name; anything else (traversal included) is
 /// simply not there.
-fn asset_response(name: &str) -> Response {
+fn asset_response(name: &str, cache: &'static str) -> Response {
     match ASSETS.iter().find(|(n, _, _)| *n == name) {
         Some((_, mime, body)) => (
             [
                 (header::CONTENT_TYPE, *mime),
-                (header::CACHE_CONTROL, "no-cache"),
+                (header::CACHE_CONTROL, cache),
                 (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
             ],
             *body,

@@ -2,7 +2,9 @@
 //! SVG fragment, with its data as tools read it. A page is drawn whole (connectors
 //! are routed page-wide, so moving one shape can redraw others), and then each
 //! window is sent only the objects whose fragment or data differ from what it
-//! already has ([`Shown::diff`]).
+//! already has ([`Shown::diff`]). A whole page is sent without its fragments (a
+//! large page's are megabytes): the window asks for those of the objects in view
+//! ([`fragments`]).
 
 use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, HashSet};
@@ -93,7 +95,7 @@ pub struct Shown {
 impl Shown {
     /// The `scene` message (JSON text) that brings the window from what it shows to
     /// `view`, and notes that it was sent. `full` sends everything (a new page or
-    /// board). `agent` lists objects to mark as an agent's change. `None` when
+    /// board), fragments left out. `agent` lists objects to mark as an agent's change. `None` when
     /// nothing differs. The message is written as text straight from the drawn
     /// parts: a full scene of a large page is megabytes, and building it as a JSON
     /// tree first cost more than drawing it.
@@ -112,7 +114,7 @@ impl Shown {
         for id in &view.order {
             let drawn = &view.items[id];
             if self.hashes.get(id) != Some(&drawn.hash) {
-                write_item(&mut items, id, drawn);
+                write_item(&mut items, id, drawn, !full);
                 self.hashes.insert(id.clone(), drawn.hash);
                 sent.insert(id);
             }
@@ -148,25 +150,42 @@ impl Shown {
         for id in &view.order {
             let drawn = &view.items[id];
             if self.hashes.get(id) != Some(&drawn.hash) {
-                write_item(&mut items, id, drawn);
+                write_item(&mut items, id, drawn, true);
             }
         }
         format!("{{{items}}}")
     }
 }
 
-/// Appends `"id":{"svg":…,"obj":…,"box":…}` to a JSON object's members being written.
-fn write_item(items: &mut String, id: &str, drawn: &Drawn) {
+/// The `fragments` message (JSON text) answering a window's `draw`: the fragments of
+/// the objects `ids` of `view` (ids not on the page are left out).
+pub fn fragments(seq: u64, view: &PageView, ids: &[String]) -> String {
+    let mut items = String::new();
+    for id in ids {
+        if let Some(drawn) = view.items.get(id.as_str()) {
+            if !items.is_empty() {
+                items.push(',');
+            }
+            let _ = write!(items, "{}:{}", Value::String(id.clone()), drawn.svg);
+        }
+    }
+    format!(
+        "{{\"t\":\"fragments\",\"seq\":{seq},\"revision\":{},\"items\":{{{items}}}}}",
+        view.revision
+    )
+}
+
+/// Appends `"id":{"svg":…,"obj":…,"box":…}` to a JSON object's members being
+/// written (`svg` only if `with_svg`).
+fn write_item(items: &mut String, id: &str, drawn: &Drawn, with_svg: bool) {
     if !items.is_empty() {
         items.push(',');
     }
-    let _ = write!(
-        items,
-        "{}:{{\"svg\":{},\"obj\":{}",
-        Value::String(id.to_string()),
-        drawn.svg,
-        drawn.obj
-    );
+    let _ = write!(items, "{}:{{", Value::String(id.to_string()));
+    if with_svg {
+        let _ = write!(items, "\"svg\":{},", drawn.svg);
+    }
+    let _ = write!(items, "\"obj\":{}", drawn.obj);
     if !drawn.area.is_empty() {
         let _ = write!(items, ",\"box\":{}", drawn.area);
     }

@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::boards::Event;
-use crate::view::{draw, Shown};
+use crate::view::{draw, fragments, PageView, Shown};
 use crate::AppState;
 
 /// A message from the window.
@@ -40,6 +40,10 @@ enum Intent {
         tool: String,
         #[serde(default)]
         args: Value,
+    },
+    Draw {
+        seq: u64,
+        ids: Vec<String>,
     },
     Undo,
     Redo,
@@ -145,6 +149,10 @@ impl Session {
                 out.extend(self.refresh(true).await);
                 out
             }
+            Intent::Draw { seq, ids } => match self.drawing(None).await {
+                Some((view, _, _)) => vec![fragments(seq, &view, &ids)],
+                None => Vec::new(),
+            },
             Intent::Focus => {
                 self.app.boards.focus(self.board, self.window);
                 Vec::new()
@@ -247,11 +255,27 @@ impl Session {
 
     /// Brings the window's page up to date: a `scene` message, if anything differs.
     async fn refresh(&mut self, full: bool) -> Vec<String> {
-        let Some(entry) = self.app.boards.entry(self.board) else {
+        let since = if full { None } else { Some(self.revision) };
+        let Some((view, agent, page)) = self.drawing(since).await else {
             return Vec::new();
         };
+        self.page = page;
+        self.revision = view.revision;
+        self.shown
+            .diff(page, &view, full, agent)
+            .into_iter()
+            .collect()
+    }
+
+    /// The drawing of the window's page now, the agent's changes in it since
+    /// revision `since`, and the page number; `None` if the board is gone or, with
+    /// `since`, nothing changed after it.
+    async fn drawing(&self, since: Option<u64>) -> Option<(Arc<PageView>, Vec<String>, usize)> {
+        let entry = self.app.boards.entry(self.board)?;
+        let full = since.is_none();
+        let since = since.unwrap_or(self.revision);
         let cache = self.app.cache.clone();
-        let (since, page) = (self.revision, self.page);
+        let page = self.page;
         // Drawing a large page takes a while: off the async threads, and from a copy
         // of the board, so that tool calls on it need not wait for the drawing.
         let drawn = tokio::task::spawn_blocking(move || {
@@ -282,15 +306,7 @@ impl Session {
             Some((view, agent, page))
         })
         .await;
-        let Ok(Some((view, agent, page))) = drawn else {
-            return Vec::new();
-        };
-        self.page = page;
-        self.revision = view.revision;
-        self.shown
-            .diff(page, &view, full, agent)
-            .into_iter()
-            .collect()
+        drawn.ok().flatten()
     }
 
     /// Runs a tool on a draft of the board and answers the fragments that would

@@ -8,6 +8,7 @@
 
 import { state, emit, membersOf } from './state.js';
 import { hasBox, union } from './geom.js';
+import * as sync from './sync.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const MIN_ZOOM = 0.05;
@@ -34,11 +35,15 @@ let frameQueued = false;
 let idleTimer = null;
 
 const els = new Map(); // id -> <g> in the document
-const svgs = new Map(); // id -> committed fragment (every object, drawn or not)
+const svgs = new Map(); // id -> committed fragment (those the server has sent)
 const boxes = new Map(); // id -> {x, y, w, h}: the area its committed drawing covers
 const previewed = new Set();
 const boundsCache = new Map();
 let reorderQueued = false;
+/** Counts full scenes, so fragments asked for before one are not taken after it. */
+let generation = 0;
+/** Settles when the objects on screen at the last view change are drawn. */
+let onScreen = Promise.resolve();
 
 export function initCanvas(el) {
   container = el;
@@ -114,7 +119,9 @@ function rebuildGroups() {
 }
 
 function keep(id, item) {
-  svgs.set(id, item.svg);
+  // A full scene comes without fragments: they are asked for when in view.
+  if (item.svg !== undefined) svgs.set(id, item.svg);
+  else svgs.delete(id);
   state.objects.set(id, item.obj);
   const b = item.box;
   if (b) boxes.set(id, { x: b[0], y: b[1], w: b[2], h: b[3] });
@@ -123,15 +130,16 @@ function keep(id, item) {
 
 /**
  * Shows a `scene` message: the whole page (`full`) or the objects that changed.
- * `draw: false` only takes the scene in, for a caller that sets the view next
+ * `show: false` only takes the scene in, for a caller that sets the view next
  * (drawing for the old view first would be wasted on a large page).
  */
-export function applyScene(msg, { draw = true } = {}) {
+export function applyScene(msg, { show = true } = {}) {
   boundsCache.clear();
   const items = msg.items ?? {};
   let groupsChanged = false;
   state.order = msg.order;
   if (msg.full) {
+    generation += 1;
     state.objects.clear();
     svgs.clear();
     boxes.clear();
@@ -162,7 +170,7 @@ export function applyScene(msg, { draw = true } = {}) {
     place(parse(ids.filter((id) => els.has(id) || meets(id, area)).map((id) => svgs.get(id))));
   }
   if (groupsChanged) rebuildGroups();
-  if (draw) drawInView();
+  if (show) drawInView();
   reorder(msg.order);
   if (msg.revision != null) state.revision = msg.revision;
 }
@@ -186,14 +194,24 @@ function screenArea() {
 }
 
 /**
- * Draws the objects on screen that are not drawn yet, at once; then, a slice at a
- * time while the page is idle, the rest of the area the layer covers (so a pan
- * finds them drawn). On a large board this makes the first frame hold only what
- * it shows.
+ * Draws the objects on screen that are not drawn yet, as soon as their fragments
+ * are here (asking the server for those it has not sent); then, a slice at a time
+ * while the page is idle, the rest of the area the layer covers (so a pan finds
+ * them drawn). On a large board the first frame holds only what it shows.
  */
 function drawInView() {
-  draw(missing(screenArea(), Infinity));
-  queueFill();
+  const ids = missing(screenArea(), Infinity);
+  draw(ids);
+  const gen = generation;
+  onScreen = fetchFragments(ids, gen).then(() => {
+    if (gen === generation) draw(missing(screenArea(), Infinity));
+    queueFill();
+  });
+}
+
+/** Settles when what was on screen at the last view change is drawn. */
+export function whenDrawn() {
+  return onScreen;
 }
 
 /** Up to `limit` ids of undrawn objects meeting `area`, in z-order. */
@@ -201,12 +219,31 @@ function missing(area, limit) {
   const ids = [];
   for (const id of state.order) {
     if (ids.length >= limit) break;
-    if (!els.has(id) && svgs.has(id) && meets(id, area)) ids.push(id);
+    if (!els.has(id) && state.objects.has(id) && meets(id, area)) ids.push(id);
   }
   return ids;
 }
 
-function draw(ids) {
+/** Asks the server for the fragments of those `ids` it has not sent yet. */
+async function fetchFragments(ids, gen) {
+  const need = ids.filter((id) => !svgs.has(id));
+  if (!need.length) return;
+  let msg;
+  try {
+    msg = await sync.draw(need);
+  } catch {
+    return; // offline: the next connection sends a full scene again
+  }
+  if (gen !== generation) return;
+  for (const [id, svg] of Object.entries(msg.items ?? {})) {
+    // A scene that came meanwhile brought a fragment at least as new: keep it.
+    if (state.objects.has(id) && !svgs.has(id)) svgs.set(id, svg);
+  }
+}
+
+/** Draws those of `ids` whose fragments are here. */
+function draw(all) {
+  const ids = all.filter((id) => svgs.has(id) && !els.has(id));
   if (!ids.length) return;
   if (!els.size) {
     // A fresh page: one string in z-order, the fastest way in.
@@ -226,11 +263,15 @@ function queueFill() {
   if (fillQueued) return;
   fillQueued = true;
   const later = window.requestIdleCallback ?? ((fn) => setTimeout(fn, 16));
-  later(() => {
-    fillQueued = false;
+  later(async () => {
+    const gen = generation;
     const ids = missing(drawnArea(), FILL_SLICE);
+    await fetchFragments(ids, gen);
+    fillQueued = false;
+    if (gen !== generation) return;
     draw(ids);
-    if (ids.length === FILL_SLICE) queueFill();
+    // Go on only while slices make progress (not when the server is unreachable).
+    if (ids.length === FILL_SLICE && ids.some((id) => els.has(id))) queueFill();
   });
 }
 
@@ -302,11 +343,18 @@ export function clearPreview() {
   if (previewed.size) restore([...previewed]);
 }
 
-/** The drawn element of object `id`, drawing it now if it is out of view. */
+/**
+ * The drawn element of object `id`, drawing it now if it is out of view (or null
+ * until its fragment is here, which this asks for).
+ */
 export function elementOf(id) {
-  if (!els.has(id) && svgs.has(id) && !previewed.has(id)) {
-    place(parse([svgs.get(id)]));
-    queueReorder();
+  if (!els.has(id) && !previewed.has(id)) {
+    if (svgs.has(id)) {
+      place(parse([svgs.get(id)]));
+      queueReorder();
+    } else if (state.objects.has(id)) {
+      fetchFragments([id], generation);
+    }
   }
   return els.get(id) ?? null;
 }

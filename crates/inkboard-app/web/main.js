@@ -5,7 +5,7 @@
 import { state, emit, on } from './state.js';
 import * as sync from './sync.js';
 import {
-  initCanvas, applyScene, fitToContent, openView, drawnCount, getView, setView, panBy, zoomAt, viewport, refreshBox,
+  initCanvas, applyScene, fitToContent, openView, drawnCount, whenDrawn, getView, setView, panBy, zoomAt, viewport, refreshBox,
 } from './canvas.js';
 import { flash } from './highlight.js';
 import { initNavigate } from './navigate.js';
@@ -90,7 +90,7 @@ function onScene(msg) {
   // A page new to this window: take the scene in, then set the view, which draws
   // what it shows (drawing for the old view first would be wasted).
   const fresh = msg.full && key !== shownKey;
-  applyScene(msg, { draw: !fresh });
+  applyScene(msg, { show: !fresh });
   if (msg.agent?.length) flash(msg.agent);
   if (msg.full) {
     timings.objects = msg.order.length;
@@ -101,13 +101,16 @@ function onScene(msg) {
       else openView();
     }
     timings.fit = performance.now() - t0 - timings.place;
-    timings.drawn = drawnCount();
-    // The task after the next frame's callbacks runs once that frame is painted.
-    requestAnimationFrame(() => setTimeout(() => {
-      timings.frame = performance.now() - t0;
-      timings.parse = sync.lastParseMs();
-      resolveReady();
-    }));
+    const parse = sync.lastParseMs();
+    whenDrawn().then(() => {
+      timings.drawn = drawnCount();
+      // The task after the next frame's callbacks runs once that frame is painted.
+      requestAnimationFrame(() => setTimeout(() => {
+        timings.frame = performance.now() - t0;
+        timings.parse = parse;
+        resolveReady();
+      }));
+    });
   }
   emit('scene', msg);
 }

@@ -1,5 +1,5 @@
 // sync.js: the one WebSocket to the server (docs/live-protocol.md). Sends intents
-// (hello, view, focus, call, preview, undo, redo, save), hands server messages to
+// (hello, view, focus, call, preview, draw, undo, redo, save), hands server messages to
 // the page, keeps one promise per `seq`, and reconnects with backoff.
 
 import { state, emit } from './state.js';
@@ -108,6 +108,12 @@ function receive(msg) {
       p?.resolve(msg);
       break;
     }
+    case 'fragments': {
+      const p = pending.get(msg.seq);
+      if (p) pending.delete(msg.seq);
+      p?.resolve(msg);
+      break;
+    }
     case 'switch':
       wanted.board = msg.board;
       wanted.page = 1;
@@ -155,6 +161,18 @@ export function call(tool, args = {}) {
 /** Runs an edit tool on a draft; resolves with the `preview` message. */
 export function preview(tool, args = {}) {
   return request('preview', tool, args);
+}
+
+/** Asks for the fragments of objects `ids`; resolves with the `fragments` message. */
+export function draw(ids) {
+  return new Promise((resolve, reject) => {
+    const s = ++seq;
+    if (!send({ t: 'draw', seq: s, ids })) {
+      reject(new Error('Not connected to inkboard.'));
+      return;
+    }
+    pending.set(s, { resolve, reject });
+  });
 }
 
 export function undo() {

@@ -507,6 +507,60 @@ fn asset_paths_outside_the_editor_files_are_not_found() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+#[test]
+fn the_page_names_its_files_under_this_builds_version_only() {
+    let app = App::start("plan.inkboard");
+    let token = app.token();
+    let get = |path: &str| {
+        let head = format!(
+            "GET {path} HTTP/1.1\nHost: 127.0.0.1:{}\n{}",
+            app.port,
+            bearer(&token)
+        );
+        exchange(app.port, &head, b"", Duration::from_secs(10))
+    };
+    let page = get("/");
+    assert_eq!(page.status, 200);
+    let version = page
+        .body
+        .split("src=\"/assets/")
+        .nth(1)
+        .and_then(|rest| rest.split_once("/main.js\""))
+        .map(|(v, _)| v.to_string())
+        .unwrap_or_else(|| panic!("the page loads main.js under a version: {}", page.body));
+    assert!(version.len() == 16 && version.bytes().all(|b| b.is_ascii_hexdigit()));
+    let main = get(&format!("/assets/{version}/main.js"));
+    assert_eq!(main.status, 200);
+    assert!(
+        main.head
+            .to_ascii_lowercase()
+            .contains("cache-control: max-age=31536000, immutable"),
+        "{}",
+        main.head
+    );
+    assert!(
+        page.head
+            .to_ascii_lowercase()
+            .contains("cache-control: no-cache"),
+        "{}",
+        page.head
+    );
+    let mut wrong = Vec::new();
+    for path in [
+        "/assets/0000000000000000/main.js".to_string(),
+        format!("/assets/{version}/../../Cargo.toml"),
+        format!("/assets/{version}/..%2f..%2fCargo.toml"),
+        format!("/assets/{version}/nothing.js"),
+        format!("/assets/{version}/fonts.css/x"),
+    ] {
+        let answer = get(&path);
+        if answer.status != 404 {
+            wrong.push(format!("{path}: {} {}", answer.status, short(&answer.body)));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 // ---- oversized bodies ----
 
 #[test]
