@@ -251,6 +251,14 @@ fn check_references(pages: &[Page]) -> Result<(), FormatError> {
         }
         for (oi, object) in page.objects.iter().enumerate() {
             let at = format!("{at_page}.objects[{oi}]");
+            // The board counts on from its largest id (`Board::from_parts`): past
+            // the counters' limit, it would save a file it cannot read back.
+            if object.id.counter().is_some_and(|n| n >= MAX_COUNTER) {
+                return Err(FormatError::invalid(
+                    format!("{at}.id"),
+                    format!("the id's number is more than a board counts to ({MAX_COUNTER}): give the object a smaller number, like \"s1\""),
+                ));
+            }
             if let Some(first) = object_ids.get(&object.id) {
                 return Err(FormatError::invalid(
                     format!("{at}.id"),
