@@ -3,7 +3,8 @@
 //   node tests/browser/bench.mjs          (INKBOARD_BIN picks the binary; default:
 //                                          target/release/inkboard if built, else debug)
 //
-// (a) agent batch → screen: a 200-operation MCP `batch` sent by a real MCP client,
+// (a) agent batch → screen: a 200-operation MCP `batch` sent by a real MCP client
+//     (150 shapes where the person is looking, 50 connectors between them),
 //     from just before `tools/call` is written to the frame in which the page has
 //     all 200 new objects (MutationObserver, then the next animation frame). The
 //     page's clock and node's are both epoch-based (timeOrigin + now); their offset
@@ -104,9 +105,17 @@ function agentBatch(browser) {
     const page = await openPage(context, app);
     const mcp = await Mcp.start(app);
     const base = (await page.evaluate(() => Object.keys(window.inkboard.objects()).length));
+    // The new shapes go where the person is looking (the page draws what is in view).
+    const area = await page.evaluate(() => {
+      const v = window.inkboard.view();
+      const r = document.querySelector('[data-testid="canvas"]').getBoundingClientRect();
+      return { x: v.x, y: v.y, w: r.width / v.zoom, h: r.height / v.zoom };
+    });
+    const cw = area.w / 15;
+    const ch = area.h / 10;
     const ops = [];
     for (let i = 0; i < 150; i++) {
-      ops.push({ tool: 'add_shape', args: { x: (i % 15) * 180, y: 2000 + Math.floor(i / 15) * 120, w: 140, h: 70, text: `Agent ${i + 1}`, geom: GEOMS[i % GEOMS.length] } });
+      ops.push({ tool: 'add_shape', args: { x: area.x + (i % 15) * cw, y: area.y + Math.floor(i / 15) * ch, w: cw * 0.8, h: ch * 0.6, text: `Agent ${i + 1}`, geom: GEOMS[i % GEOMS.length] } });
     }
     for (let i = 0; i < 50; i++) ops.push({ tool: 'add_connector', args: { from: `$${i * 2}.id`, to: `$${i * 2 + 1}.id` } });
     const rows = [];
