@@ -247,7 +247,7 @@ fn exchange(port: u16, head: &str, body: &[u8], wait: Duration) -> Answer {
                 Instant::now() > deadline
             }
         };
-        let answer = parse(&received);
+        let answer = Answer::parse(&received);
         let body_bytes = received
             .windows(4)
             .position(|w| w == b"\r\n\r\n")
@@ -260,28 +260,6 @@ fn exchange(port: u16, head: &str, body: &[u8], wait: Duration) -> Answer {
         if done || complete {
             return answer;
         }
-    }
-}
-
-/// An answer as far as it has arrived.
-fn parse(received: &[u8]) -> Answer {
-    let text = String::from_utf8_lossy(received).to_string();
-    let Some((head, body)) = text.split_once("\r\n\r\n") else {
-        return Answer {
-            status: 0,
-            head: text,
-            body: String::new(),
-        };
-    };
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    Answer {
-        status,
-        head: head.to_string(),
-        body: body.to_string(),
     }
 }
 
@@ -468,18 +446,21 @@ const TRAVERSALS: &[(&str, u16)] = &[
     ("/build.rs", 404),
 ];
 
+/// `GET path` with the token.
+fn get_with_token(app: &App, token: &str, path: &str) -> Answer {
+    let head = format!(
+        "GET {path} HTTP/1.1\nHost: 127.0.0.1:{}\n{}",
+        app.port,
+        bearer(token)
+    );
+    exchange(app.port, &head, b"", Duration::from_secs(10))
+}
+
 #[test]
 fn asset_paths_outside_the_editor_files_are_not_found() {
     let app = App::start("plan.inkboard");
     let token = app.token();
-    let get = |path: &str| {
-        let head = format!(
-            "GET {path} HTTP/1.1\nHost: 127.0.0.1:{}\n{}",
-            app.port,
-            bearer(&token)
-        );
-        exchange(app.port, &head, b"", Duration::from_secs(10))
-    };
+    let get = |path: &str| get_with_token(&app, &token, path);
     let control = get("/assets/main.js");
     assert_eq!(control.status, 200, "an editor file is served: {control:?}");
     assert!(
@@ -511,14 +492,7 @@ fn asset_paths_outside_the_editor_files_are_not_found() {
 fn the_page_names_its_files_under_this_builds_version_only() {
     let app = App::start("plan.inkboard");
     let token = app.token();
-    let get = |path: &str| {
-        let head = format!(
-            "GET {path} HTTP/1.1\nHost: 127.0.0.1:{}\n{}",
-            app.port,
-            bearer(&token)
-        );
-        exchange(app.port, &head, b"", Duration::from_secs(10))
-    };
+    let get = |path: &str| get_with_token(&app, &token, path);
     let page = get("/");
     assert_eq!(page.status, 200);
     let version = page

@@ -37,6 +37,30 @@ pub struct Answer {
     pub body: String,
 }
 
+impl Answer {
+    /// An HTTP answer as far as it has arrived (status 0 before its head is whole).
+    pub fn parse(received: &[u8]) -> Answer {
+        let text = String::from_utf8_lossy(received).to_string();
+        let Some((head, body)) = text.split_once("\r\n\r\n") else {
+            return Answer {
+                status: 0,
+                head: text,
+                body: String::new(),
+            };
+        };
+        let status = head
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        Answer {
+            status,
+            head: head.to_string(),
+            body: body.to_string(),
+        }
+    }
+}
+
 impl App {
     /// Creates `name` in a scratch folder and opens it.
     pub fn start(name: &str) -> App {
@@ -123,18 +147,7 @@ impl App {
         let _ = stream.write_all(body);
         let mut answer = Vec::new();
         let _ = stream.read_to_end(&mut answer);
-        let text = String::from_utf8_lossy(&answer).to_string();
-        let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-        let status = head
-            .split(' ')
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(0);
-        Answer {
-            status,
-            head: head.to_string(),
-            body: body.to_string(),
-        }
+        Answer::parse(&answer)
     }
 
     /// `GET path` with the app's own Host and the given extra headers.
