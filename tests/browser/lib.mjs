@@ -138,11 +138,11 @@ export async function session({ objects, golden, mcp = false } = {}) {
 }
 
 /** Headless Chromium from the system (no browser download). */
-export function launch() {
+export function launch({ args = [] } = {}) {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--font-render-hinting=none'],
+    args: ['--font-render-hinting=none', ...args],
   });
 }
 
