@@ -69,7 +69,7 @@ pub enum FormatError {
 
     /// The file changed on disk (or went away) since it was read, so saving would
     /// throw away someone else's edit. Nothing was written.
-    #[error("{} changed on disk since it was read, so it was not overwritten: load it again and redo the change", echo_path(path))]
+    #[error("{} changed on disk since it was read, so it was not overwritten: read it again and redo the change", echo_path(path))]
     ChangedOnDisk { path: PathBuf },
 
     /// A file name without one of the board extensions.

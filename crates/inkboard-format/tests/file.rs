@@ -212,7 +212,11 @@ fn a_file_changed_on_disk_is_not_overwritten() {
     add_shape(&mut mine, "mine");
     let err = save(&path, &mine, Some(&loaded.stamp)).unwrap_err();
     assert!(matches!(err, FormatError::ChangedOnDisk { .. }), "{err}");
-    assert!(err.to_string().contains("load it again"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("read it again and redo the change"),
+        "{err}"
+    );
     assert_eq!(fs::read(&path).unwrap(), on_disk, "their file is untouched");
     assert_eq!(listing(dir.path()), ["board.inkboard"]);
 

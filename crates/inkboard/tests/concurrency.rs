@@ -68,7 +68,7 @@ const MISSING: &str = "s999999999";
 
 /// The refusal of a save whose file changed under it three times running.
 const CHANGED_ON_DISK: &str =
-    "changed on disk since it was read, so it was not overwritten: load it again and redo the change";
+    "changed on disk since it was read, so it was not overwritten: read it again and redo the change";
 /// The refusal of a call that waited too long for the file's lock.
 const LOCKED: [&str; 2] = [
     "is locked by another inkboard process for more than",
