@@ -319,7 +319,7 @@ fn serves(app: &App, count: usize, stale: Option<&Value>) -> Result<String, Stri
     }
     let cookie = app.sign_in();
     let page = app.get("/", &format!("Cookie: {cookie}"));
-    if page.status != 200 || !page.body.contains("/assets/main.js") {
+    if page.status != 200 || !page.body.contains("/main.js\"></script>") {
         return Err(format!(
             "the page does not load with the session cookie: {page:?}"
         ));
