@@ -428,16 +428,9 @@ impl Folder {
         folder
     }
 
-    /// `inkboard` in the folder, with its own runtime folder.
+    /// `inkboard` in the folder, with its own runtime folder, quiet.
     fn command(&self) -> Command {
-        let mut cmd = Command::new(BIN);
-        cmd.current_dir(self.dir.path())
-            .env("INKBOARD_RUNTIME_DIR", &self.runtime)
-            .env_remove("INKBOARD_LOG")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
-        cmd
+        common::quiet_inkboard(self.dir.path(), &self.runtime)
     }
 
     /// `inkboard batch BOARD OPS`.

@@ -242,6 +242,19 @@ impl Session {
     }
 }
 
+/// `inkboard` run in `dir` with its own runtime folder, no logging, and no
+/// stdin/stdout/stderr: a process the crash and race tests start by the hundred.
+pub fn quiet_inkboard(dir: &Path, runtime: &Path) -> std::process::Command {
+    let mut cmd = std::process::Command::new(BIN);
+    cmd.current_dir(dir)
+        .env("INKBOARD_RUNTIME_DIR", runtime)
+        .env_remove("INKBOARD_LOG")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    cmd
+}
+
 /// Checks that the server wrote nothing to stderr: by default it logs only
 /// warnings of its own, and the JSON-RPC errors it answers are not warnings.
 pub fn assert_quiet(stderr: &str) {
