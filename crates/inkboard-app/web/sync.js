@@ -83,6 +83,14 @@ function failPending(message) {
   pending.clear();
 }
 
+/** Resolves the request waiting for this answer's `seq`, if one is. */
+function settle(msg) {
+  const p = pending.get(msg.seq);
+  if (!p) return;
+  pending.delete(msg.seq);
+  p.resolve(msg);
+}
+
 function receive(msg) {
   switch (msg.t) {
     case 'board':
@@ -101,19 +109,13 @@ function receive(msg) {
       else p.reject(new Error(msg.error || 'The server refused the change.'));
       break;
     }
-    case 'preview': {
-      const p = pending.get(msg.seq);
-      if (p) pending.delete(msg.seq);
+    case 'preview':
       handlers.onPreview?.(msg);
-      p?.resolve(msg);
+      settle(msg);
       break;
-    }
-    case 'fragments': {
-      const p = pending.get(msg.seq);
-      if (p) pending.delete(msg.seq);
-      p?.resolve(msg);
+    case 'fragments':
+      settle(msg);
       break;
-    }
     case 'switch':
       wanted.board = msg.board;
       wanted.page = 1;
@@ -138,16 +140,20 @@ function hello() {
   send(msg);
 }
 
-function request(t, tool, args) {
+/** Sends `msg` with a new `seq`; resolves with the answer bearing that `seq`. */
+function ask(msg, offline) {
   return new Promise((resolve, reject) => {
     const s = ++seq;
-    const msg = { t, seq: s, tool, args: { page: state.page, ...args } };
-    if (!send(msg)) {
-      reject(new Error('Not connected to inkboard: the change was not sent.'));
+    if (!send({ ...msg, seq: s })) {
+      reject(new Error(offline));
       return;
     }
     pending.set(s, { resolve, reject });
   });
+}
+
+function request(t, tool, args) {
+  return ask({ t, tool, args: { page: state.page, ...args } }, 'Not connected to inkboard: the change was not sent.');
 }
 
 /** Runs a tool on this window's board as the user. Resolves with its result. */
@@ -165,14 +171,7 @@ export function preview(tool, args = {}) {
 
 /** Asks for the fragments of objects `ids`; resolves with the `fragments` message. */
 export function draw(ids) {
-  return new Promise((resolve, reject) => {
-    const s = ++seq;
-    if (!send({ t: 'draw', seq: s, ids })) {
-      reject(new Error('Not connected to inkboard.'));
-      return;
-    }
-    pending.set(s, { resolve, reject });
-  });
+  return ask({ t: 'draw', ids }, 'Not connected to inkboard.');
 }
 
 export function undo() {
