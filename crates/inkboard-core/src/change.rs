@@ -51,7 +51,17 @@ impl Commit {
     pub fn changes(&self) -> Vec<Change> {
         let mut order: Vec<ObjectId> = Vec::new();
         let mut net: HashMap<ObjectId, Net> = HashMap::new();
-        let mut pages: Vec<Change> = Vec::new();
+        // Pages are netted like records: what each was before the commit (name, if
+        // it existed) and after it, in the order first touched.
+        let mut page_order: Vec<PageId> = Vec::new();
+        let mut page_net: HashMap<PageId, (Option<String>, Option<String>)> = HashMap::new();
+        let mut page_step = |id: PageId, before: Option<&str>, after: Option<&str>| {
+            let entry = page_net.entry(id).or_insert_with(|| {
+                page_order.push(id);
+                (before.map(str::to_owned), None)
+            });
+            entry.1 = after.map(str::to_owned);
+        };
         let mut touch = |page: PageId, before: Option<&Object>, after: Option<&Object>| {
             let id = before
                 .or(after)
@@ -69,15 +79,6 @@ impl Commit {
             entry.page = page;
             entry.after = after.cloned();
         };
-        let page_change = |kind, page: &crate::Page| Change {
-            revision: self.revision,
-            by: self.by,
-            kind,
-            page: page.id,
-            id: None,
-            object: None,
-            page_name: Some(page.name.clone()),
-        };
         for step in &self.steps {
             match step {
                 Step::Insert { page, object, .. } => touch(*page, None, Some(object)),
@@ -89,7 +90,7 @@ impl Commit {
                     ..
                 } => touch(*page, Some(before), Some(after)),
                 Step::InsertPage { page, .. } => {
-                    pages.push(page_change(ChangeKind::Added, page));
+                    page_step(page.id, None, Some(&page.name));
                     for o in &page.objects {
                         touch(page.id, None, Some(o));
                     }
@@ -98,21 +99,36 @@ impl Commit {
                     for o in &page.objects {
                         touch(page.id, Some(o), None);
                     }
-                    pages.push(page_change(ChangeKind::Removed, page));
+                    page_step(page.id, Some(&page.name), None);
                 }
-                Step::RenamePage { page, after, .. } => pages.push(Change {
-                    revision: self.revision,
-                    by: self.by,
-                    kind: ChangeKind::Updated,
-                    page: *page,
-                    id: None,
-                    object: None,
-                    page_name: Some(after.clone()),
-                }),
+                Step::RenamePage {
+                    page,
+                    before,
+                    after,
+                    ..
+                } => page_step(*page, Some(before), Some(after)),
                 Step::SetTitle { .. } => {}
             }
         }
-        let mut out = pages;
+        let mut out = Vec::new();
+        for id in page_order {
+            let (kind, name) = match &page_net[&id] {
+                (None, Some(after)) => (ChangeKind::Added, after),
+                (Some(before), None) => (ChangeKind::Removed, before),
+                (Some(before), Some(after)) if before != after => (ChangeKind::Updated, after),
+                // Renamed back, moved, or added and removed again: nothing to tell.
+                _ => continue,
+            };
+            out.push(Change {
+                revision: self.revision,
+                by: self.by,
+                kind,
+                page: id,
+                id: None,
+                object: None,
+                page_name: Some(name.clone()),
+            });
+        }
         for id in order {
             let n = &net[&id];
             // A removal is reported on the page the record was on; anything else on
