@@ -14,6 +14,7 @@ from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
@@ -25,6 +26,8 @@ from inkboard_sdk import BIN, NODE, TAMPER, check_png, pick, server_env, start_a
 pytestmark = pytest.mark.anyio
 
 ERAS = {"2025-11-25": "legacy", "2026-07-28": "auto"}
+# The longest one session may take: a hung server fails its test instead of the run.
+TIMEOUT = 120
 
 
 def test_the_sdk_speaks_both_eras() -> None:
@@ -90,7 +93,7 @@ async def play_one(client: Client, step: dict[str, Any], names: dict[str, str]) 
 @pytest.mark.parametrize("transport", ["stdio", "http"])
 async def test_every_tool(transport: str, era: str, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING, logger="mcp")
-    with temp_dir() as name:
+    with temp_dir() as name, anyio.fail_after(TIMEOUT):
         folder = Path(name)
         app = start_app(folder) if transport == "http" else None
         try:
@@ -132,7 +135,7 @@ async def test_the_sdk_refuses_a_result_off_its_schema(era: str, tamper: str) ->
     """The suite is only worth something if the SDK really refuses a bad result: behind
     ../tamper.mjs (a stdio proxy that strips or spoils structuredContent), call_tool
     must raise the SDK's own schema error."""
-    with temp_dir() as name:
+    with temp_dir() as name, anyio.fail_after(TIMEOUT):
         folder = Path(name)
         server = StdioServerParameters(command=NODE, args=[str(TAMPER), tamper, BIN, "mcp"], env=server_env(folder))
         async with Client(server, mode=ERAS[era]) as client:

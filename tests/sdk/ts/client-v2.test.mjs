@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
-import { stdioParams, removeDir, tempDir } from './lib.mjs';
+import { removeDir, stdioParams, tempDir, TIMEOUT } from './lib.mjs';
 import { suite } from './suite.mjs';
 
 function transportFor({ transport, dir, app }) {
@@ -34,7 +34,7 @@ suite({
 
 // What a modern host does by default: probe with `server/discover`, fall back to
 // the handshake. Against inkboard the probe succeeds, so the stateless era is used.
-test('@modelcontextprotocol/client v2 in auto mode settles on 2026-07-28', async () => {
+test('@modelcontextprotocol/client v2 in auto mode settles on 2026-07-28', { timeout: TIMEOUT }, async () => {
   const dir = tempDir();
   const client = new Client({ name: 'inkboard-sdk-tests', version: '0' }, { versionNegotiation: { mode: 'auto' } });
   try {

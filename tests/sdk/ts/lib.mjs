@@ -16,6 +16,8 @@ import { PNG } from 'pngjs';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(HERE, '../../..');
 export const BIN = path.resolve(ROOT, process.env.INKBOARD_BIN ?? 'target/debug/inkboard');
+/** The longest a test may take: a hung server fails its test instead of the run. */
+export const TIMEOUT = 120_000;
 export const TAMPER = path.join(HERE, '../tamper.mjs');
 export const CASES = JSON.parse(readFileSync(path.join(HERE, '../cases.json'), 'utf8')).steps;
 

@@ -12,7 +12,7 @@ import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/st
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 
-import { removeDir, stdioParams, tempDir } from './lib.mjs';
+import { removeDir, stdioParams, tempDir, TIMEOUT } from './lib.mjs';
 
 const INFO = { name: 'inkboard-sdk-tests', version: '0' };
 const CLIENTS = [
@@ -27,7 +27,7 @@ const EXPECTED = {
 
 for (const [label, make] of CLIENTS) {
   for (const [tamper, message] of Object.entries(EXPECTED)) {
-    test(`${label} refuses a result whose structuredContent is ${tamper === 'strip' ? 'missing' : 'off its schema'}`, async () => {
+    test(`${label} refuses a result whose structuredContent is ${tamper === 'strip' ? 'missing' : 'off its schema'}`, { timeout: TIMEOUT }, async () => {
       const dir = tempDir();
       const [client, Stdio] = make();
       try {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { playSteps, removeDir, startApp, tempDir, uncovered } from './lib.mjs';
+import { playSteps, removeDir, startApp, tempDir, TIMEOUT, uncovered } from './lib.mjs';
 
 /**
  * Registers one test per (transport, era) of `driver`:
@@ -16,7 +16,7 @@ import { playSteps, removeDir, startApp, tempDir, uncovered } from './lib.mjs';
 export function suite(driver) {
   for (const transport of ['stdio', 'http']) {
     for (const era of driver.eras) {
-      test(`${driver.label} over ${transport}, protocol ${era}`, async (t) => {
+      test(`${driver.label} over ${transport}, protocol ${era}`, { timeout: TIMEOUT }, async (t) => {
         const dir = tempDir();
         let app;
         let conn;
