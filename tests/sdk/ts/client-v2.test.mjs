@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
-import { removeDir, stdioParams, tempDir, TIMEOUT } from './lib.mjs';
+import { removeDir, startApp, stdioParams, tempDir, TIMEOUT } from './lib.mjs';
 import { suite } from './suite.mjs';
 
 function transportFor({ transport, dir, app }) {
@@ -34,16 +34,20 @@ suite({
 
 // What a modern host does by default: probe with `server/discover`, fall back to
 // the handshake. Against inkboard the probe succeeds, so the stateless era is used.
-test('@modelcontextprotocol/client v2 in auto mode settles on 2026-07-28', { timeout: TIMEOUT }, async () => {
-  const dir = tempDir();
-  const client = new Client({ name: 'inkboard-sdk-tests', version: '0' }, { versionNegotiation: { mode: 'auto' } });
-  try {
-    await client.connect(transportFor({ transport: 'stdio', dir }));
-    assert.equal(client.getProtocolEra(), 'modern');
-    assert.equal(client.getNegotiatedProtocolVersion(), '2026-07-28');
-    assert.ok((await client.listTools()).tools.length >= 26);
-  } finally {
-    await client.close();
-    removeDir(dir);
-  }
-});
+for (const transport of ['stdio', 'http']) {
+  test(`@modelcontextprotocol/client v2 in auto mode over ${transport} settles on 2026-07-28`, { timeout: TIMEOUT }, async () => {
+    const dir = tempDir();
+    const app = transport === 'http' ? await startApp(dir) : undefined;
+    const client = new Client({ name: 'inkboard-sdk-tests', version: '0' }, { versionNegotiation: { mode: 'auto' } });
+    try {
+      await client.connect(transportFor({ transport, dir, app }));
+      assert.equal(client.getProtocolEra(), 'modern');
+      assert.equal(client.getNegotiatedProtocolVersion(), '2026-07-28');
+      assert.ok((await client.listTools()).tools.length >= 26);
+    } finally {
+      await client.close();
+      await app?.stop();
+      removeDir(dir);
+    }
+  });
+}
