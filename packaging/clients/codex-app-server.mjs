@@ -54,6 +54,7 @@ try {
   const inkboard = status.data.find((server) => server.name === "inkboard");
   if (!inkboard) throw new Error(`Codex lists no inkboard server: ${JSON.stringify(status)}`);
   const tools = Object.keys(inkboard.tools ?? {});
+  if (tools.length === 0) throw new Error(`Codex got no tools from inkboard: ${inkboard.toolsError ?? "none listed"}`);
   console.log(`codex mcpServerStatus/list: inkboard, ${tools.length} tools (${tools.slice(0, 4).join(", ")}, ...)`);
   const thread = await request("thread/start", { ephemeral: true });
   const result = await request("mcpServer/tool/call", {
