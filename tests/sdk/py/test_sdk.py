@@ -10,7 +10,7 @@ logs about the server (e.g. a session termination it counts as failed)."""
 from __future__ import annotations
 
 import logging
-from contextlib import AsyncExitStack
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +89,31 @@ async def play_one(client: Client, step: dict[str, Any], names: dict[str, str]) 
     return None
 
 
+@dataclass
+class Session:
+    """What one session saw; checked after the client is closed, so that a failure
+    reads plainly instead of inside the transport's task group."""
+
+    version: str = ""
+    server_name: str | None = None
+    tool_names: list[str] = field(default_factory=list)
+    without_output_schema: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+
+
+async def run_session(server: Any, era: str, transport: str, folder: Path) -> Session:
+    seen = Session()
+    async with Client(server, mode=ERAS[era]) as client:
+        seen.version = client.protocol_version
+        seen.server_name = client.server_info.name if client.server_info else None
+        listed = await client.list_tools()
+        seen.tool_names = [t.name for t in listed.tools]
+        seen.without_output_schema = [t.name for t in listed.tools if t.output_schema is None]
+        if not uncovered(seen.tool_names, transport):
+            seen.failures = await play(client, transport, folder)
+    return seen
+
+
 @pytest.mark.parametrize("era", list(ERAS))
 @pytest.mark.parametrize("transport", ["stdio", "http"])
 async def test_every_tool(transport: str, era: str, caplog: pytest.LogCaptureFixture) -> None:
@@ -97,28 +122,23 @@ async def test_every_tool(transport: str, era: str, caplog: pytest.LogCaptureFix
         folder = Path(name)
         app = start_app(folder) if transport == "http" else None
         try:
-            async with AsyncExitStack() as stack:
-                if app is None:
-                    server: Any = StdioServerParameters(command=BIN, args=["mcp"], env=server_env(folder))
-                else:
-                    http = create_mcp_http_client(headers={"Authorization": f"Bearer {app.token}"})
-                    await stack.enter_async_context(http)
-                    server = streamable_http_client(app.url, http_client=http)
-                client = await stack.enter_async_context(Client(server, mode=ERAS[era]))
-                assert client.protocol_version == era
-                assert client.server_info is not None and client.server_info.name == "inkboard"
-
-                listed = await client.list_tools()
-                tool_names = [t.name for t in listed.tools]
-                assert len(tool_names) >= 26, tool_names
-                assert [t.name for t in listed.tools if t.output_schema is None] == []
-                assert uncovered(tool_names, transport) == [], "tools without a valid or an invalid call in cases.json"
-
-                failures = await play(client, transport, folder)
-                assert failures == [], "\n".join(failures)
+            if app is None:
+                seen = await run_session(
+                    StdioServerParameters(command=BIN, args=["mcp"], env=server_env(folder)), era, transport, folder
+                )
+            else:
+                headers = {"Authorization": f"Bearer {app.token}"}
+                async with create_mcp_http_client(headers=headers) as http:
+                    seen = await run_session(streamable_http_client(app.url, http_client=http), era, transport, folder)
         finally:
             if app is not None:
                 app.stop()
+    assert seen.version == era, "the negotiated protocol version"
+    assert seen.server_name == "inkboard"
+    assert len(seen.tool_names) >= 26, seen.tool_names
+    assert seen.without_output_schema == [], "tools without an outputSchema"
+    assert uncovered(seen.tool_names, transport) == [], "tools without a valid or an invalid call in cases.json"
+    assert seen.failures == [], "\n".join(seen.failures)
     warnings = [f"{r.name}: {r.getMessage()}" for r in caplog.records if r.levelno >= logging.WARNING]
     assert warnings == [], f"the SDK logged warnings about the server: {warnings}"
 
