@@ -284,6 +284,7 @@ async fn call(
         actor: Actor::Agent,
         client: format!("agent:{}", request.client),
         board: None,
+        control: Default::default(),
     };
     let reply =
         tokio::task::spawn_blocking(move || engine.call_as(&request.tool, request.args, &caller))

@@ -163,6 +163,7 @@ impl Session {
                     actor: Actor::User,
                     client: format!("window-{}", self.window),
                     board: Some(self.board),
+                    control: Default::default(),
                 };
                 let result =
                     tokio::task::spawn_blocking(move || engine.call_as(&tool, args, &caller))

@@ -48,7 +48,7 @@ impl JsonSchema for PageRef {
         true
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({"type": ["integer", "string"]})
+        json_schema!({"anyOf": [{"type": "integer"}, {"type": "string"}]})
     }
 }
 
@@ -254,7 +254,12 @@ impl JsonSchema for EndArg {
         true
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({"type": ["string", "object"], "description": "Object id or {\"x\",\"y\"}"})
+        // Spelled out as `anyOf`, with the point's properties: model APIs refuse
+        // type lists and objects without properties (see `schema::portable`).
+        json_schema!({"anyOf": [
+            {"type": "string"},
+            {"type": "object", "properties": {"x": {"type": "number"}, "y": {"type": "number"}}, "required": ["x", "y"]}
+        ]})
     }
 }
 

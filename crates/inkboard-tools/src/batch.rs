@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::args::PageRef;
 use crate::catalog::{catalog, find_tool, Run};
+use crate::control::Control;
 use crate::live::Caller;
 use crate::tool::{BoardTool, Cx, Hints, Tool};
 use crate::{refs, Engine, Reply, ToolError};
@@ -46,6 +47,7 @@ pub struct BatchArgs {
 fn operations_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     schemars::json_schema!({
         "type": "array", "minItems": 1, "maxItems": MAX_OPERATIONS,
+        // `tool`'s enum and `args`' properties come from the catalogue.
         "items": {"type": "object", "properties": {"tool": {"type": "string"}, "args": {"type": "object"}}, "required": ["tool"]},
     })
 }
@@ -68,12 +70,28 @@ struct Failed {
     error: String,
 }
 
+/// Every answer of a batch, for its output schema: the success and non-atomic
+/// failure of [`BatchOutput`], and the payload of an atomic failure (`index`,
+/// `error`, `results`), which clients check against the same schema.
+#[derive(Serialize, JsonSchema)]
+pub struct BatchAnswer {
+    /// One result per operation that ran; every tool's result is an object.
+    results: Vec<serde_json::Map<String, Value>>,
+    applied: Option<usize>,
+    failed: Option<Failed>,
+    /// An atomic failure: the operation that failed.
+    index: Option<usize>,
+    /// An atomic failure: why.
+    error: Option<String>,
+}
+
 impl Tool for Batch {
     const NAME: &'static str = "batch";
+    const TITLE: &'static str = "Batch of operations";
     const DESCRIPTION: &'static str = "Run up to 200 ordered board operations in one request as a single undo step, with results reusable by later calls and optional all-or-nothing rollback.\n\nRuns several tool calls in ONE request (1 to 200 operations, in order), on one board, as a single undo step in the application. Use it to build or rework a board quickly instead of one call per object. Each operation is {\"tool\": \"add_shape\", \"args\": {...}} with the arguments the tool normally takes (but never path, output or source: the batch-level path applies to all). An operation can reuse what an earlier one returned: a string that is EXACTLY \"$N.key\" (N = index from 0 of an earlier operation, then keys or list indexes separated by dots, e.g. \"$0.id\" or \"$3.ids.1\") is replaced by that value of the result of operation N before the operation runs; text that only contains \"$0.id\" inside a longer string stays literal, and a text that is exactly like \"$3.99\" would be taken for a reference. An operation without page acts on the batch-level page (default: the first page), whatever the previous operations did. atomic (default true): at the first error everything already done is undone, the board is unchanged, and the error gives the operation index, its error and the results obtained before the rollback. With atomic: false the batch stops at the first error and keeps what succeeded, answering {applied, failed: {index, error}, results} (not an error). Success answers {results: [one result per operation], applied}. Not allowed inside a batch: batch, create_board, save_board, board_changes, export, render.";
     const HINTS: Hints = Hints::REWRITE;
     type Args = BatchArgs;
-    type Output = BatchOutput;
+    type Output = BatchAnswer;
 }
 
 impl BoardTool for Batch {
@@ -98,7 +116,7 @@ impl BoardTool for Batch {
         let target = engine.target(args.path.as_deref(), caller)?;
         let out = engine.edit(&target, caller, |tx| {
             let page = PageRef::resolve_or_first(args.page.as_ref(), tx.board())?;
-            let outcome = run_operations(tx, page, operations);
+            let outcome = run_operations(tx, page, operations, &caller.control)?;
             match outcome.failed {
                 // Point 6: atomic failure is a tool error, and the transaction is
                 // dropped with it, so the board is as it was.
@@ -132,25 +150,34 @@ pub(crate) fn run_operations(
     tx: &mut Transaction<'_>,
     default_page: PageId,
     operations: &[Value],
-) -> Outcome {
+    control: &Control,
+) -> Result<Outcome, ToolError> {
     let mut results = Vec::with_capacity(operations.len());
     for (index, op) in operations.iter().enumerate() {
+        // A cancel stops the batch whole, atomic or not: the transaction is
+        // dropped with the error, so nothing of it stays.
+        control.stage(index, operations.len(), || {
+            format!("operation {index} of {}", operations.len())
+        })?;
         let savepoint = tx.savepoint();
         match run_one(tx, default_page, op, index, &results) {
             Ok(result) => results.push(result),
             Err(error) => {
                 tx.rollback_to(savepoint);
-                return Outcome {
+                return Ok(Outcome {
                     results,
                     failed: Some((index, error)),
-                };
+                });
             }
         }
     }
-    Outcome {
+    control.stage(operations.len(), operations.len(), || {
+        "all operations done".into()
+    })?;
+    Ok(Outcome {
         results,
         failed: None,
-    }
+    })
 }
 
 /// Runs one operation (point 2: checked when its turn comes). The error is the

@@ -6,8 +6,9 @@ use std::sync::OnceLock;
 use serde_json::{json, Map, Value};
 
 use crate::args::StyleArgs;
+use crate::glossary;
 use crate::live::Caller;
-use crate::schema::{output_schema_of, schema_of};
+use crate::schema::{output_schema_of, portable, schema_of};
 use crate::tool::{to_value, BoardTool, Cx, EditTool, Hints};
 use crate::tools;
 use crate::{Engine, Reply, ToolError};
@@ -23,6 +24,8 @@ pub(crate) enum Run {
 /// One tool as transports see it.
 pub struct ToolDef {
     pub name: &'static str,
+    /// A human-readable name (MCP's `title`).
+    pub title: &'static str,
     pub description: &'static str,
     pub hints: Hints,
     /// The page argument names the page to act on and must be given.
@@ -153,7 +156,10 @@ fn edit<T: EditTool>() -> ToolDef {
         // What `path` and `page` mean is said once, in the server's instructions
         // (see COMMON_ARGS), not on every tool: tools/list must stay small.
         props.insert("path".into(), json!({"type": "string"}));
-        props.insert("page".into(), json!({"type": ["integer", "string"]}));
+        props.insert(
+            "page".into(),
+            json!({"anyOf": [{"type": "integer"}, {"type": "string"}]}),
+        );
     }
     if T::PAGE_REQUIRED {
         let required = input.entry("required").or_insert_with(|| json!([]));
@@ -163,11 +169,12 @@ fn edit<T: EditTool>() -> ToolDef {
     }
     ToolDef {
         name: T::NAME,
+        title: T::TITLE,
         description: T::DESCRIPTION,
         hints: T::HINTS,
         page_required: T::PAGE_REQUIRED,
-        input_schema: input,
-        output_schema: output_schema_of::<T::Output>(),
+        input_schema: finished(input),
+        output_schema: portable_output(output_schema_of::<T::Output>()),
         run: Run::Edit(run::<T>),
     }
 }
@@ -183,12 +190,89 @@ fn board<T: BoardTool>() -> ToolDef {
     }
     ToolDef {
         name: T::NAME,
+        title: T::TITLE,
         description: T::DESCRIPTION,
         hints: T::HINTS,
         page_required: false,
-        input_schema: schema_of::<T::Args>(),
-        output_schema: output_schema_of::<T::Output>(),
+        input_schema: finished(schema_of::<T::Args>()),
+        output_schema: portable_output(output_schema_of::<T::Output>()),
         run: Run::Board(run::<T>),
+    }
+}
+
+/// A schema as clients get it: every property described (the glossary), within
+/// the subset every model API takes.
+fn finished(schema: Map<String, Value>) -> Map<String, Value> {
+    let mut value = Value::Object(schema);
+    glossary::describe(&mut value);
+    portable(&mut value);
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+/// Strips a schema down to the kind of value: descriptions and word lists go.
+fn bare_kind(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            map.remove("description");
+            map.remove("enum");
+            map.remove("required");
+            map.values_mut().for_each(bare_kind);
+        }
+        Value::Array(items) => items.iter_mut().for_each(bare_kind),
+        _ => {}
+    }
+}
+
+/// An output schema as clients get it: within the portable subset, without the
+/// glossary (results are read by the client, not the model, and cost bytes).
+fn portable_output(schema: Map<String, Value>) -> Map<String, Value> {
+    let mut value = Value::Object(schema);
+    portable(&mut value);
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+/// Completes `batch`'s schema from the catalogue: an operation's `tool` is one
+/// of the tools allowed in a batch, and its `args` may hold any of their
+/// arguments but `path` (model APIs want an object's properties named).
+fn complete_batch(tools: &mut [ToolDef]) {
+    let allowed: Vec<&ToolDef> = tools.iter().filter(|t| t.in_batch()).collect();
+    let names: Vec<Value> = allowed.iter().map(|t| Value::from(t.name)).collect();
+    let mut args = Map::new();
+    for tool in &allowed {
+        if let Some(Value::Object(props)) = tool.input_schema.get("properties") {
+            for (name, prop) in props {
+                if name != "path" && !args.contains_key(name) {
+                    let mut prop = prop.clone();
+                    // The meaning and the words allowed are the tool's own, in its
+                    // schema; the batch says only the kind of value.
+                    bare_kind(&mut prop);
+                    args.insert(name.clone(), prop);
+                }
+            }
+        }
+    }
+    let Some(batch) = tools.iter_mut().find(|t| t.name == "batch") else {
+        return;
+    };
+    let op = batch
+        .input_schema
+        .get_mut("properties")
+        .and_then(|p| p.get_mut("operations"))
+        .and_then(|o| o.get_mut("items"))
+        .and_then(|i| i.get_mut("properties"));
+    if let Some(Value::Object(op)) = op {
+        if let Some(Value::Object(tool)) = op.get_mut("tool") {
+            tool.insert("enum".into(), Value::Array(names));
+        }
+        if let Some(Value::Object(a)) = op.get_mut("args") {
+            a.insert("properties".into(), Value::Object(args));
+        }
     }
 }
 
@@ -201,7 +285,7 @@ pub fn catalog() -> &'static [ToolDef] {
     static CATALOG: OnceLock<Vec<ToolDef>> = OnceLock::new();
     CATALOG.get_or_init(|| {
         use tools::*;
-        vec![
+        let mut all = vec![
             board::<board::CreateBoard>(),
             board::<board::SaveBoard>(),
             board::<changes::BoardChanges>(),
@@ -228,7 +312,9 @@ pub fn catalog() -> &'static [ToolDef] {
             edit::<page::AddPage>(),
             edit::<page::RenamePage>(),
             edit::<page::DeletePage>(),
-        ]
+        ];
+        complete_batch(&mut all);
+        all
     })
 }
 

@@ -26,8 +26,13 @@ use crate::ToolError;
 pub enum Reply {
     /// Structured JSON (sent as structured content and as text).
     Json(Value),
-    /// A picture (PNG) and a short text about it.
-    Image { png: Vec<u8>, text: String },
+    /// A picture (PNG), a short text about it, and the same facts as JSON
+    /// (sent as structured content, which the tool's output schema describes).
+    Image {
+        png: Vec<u8>,
+        text: String,
+        data: Value,
+    },
 }
 
 /// Runs tool calls. One engine serves a whole process; it is `Sync`, and calls on
@@ -113,11 +118,16 @@ impl Engine {
             Run::Edit(run) => {
                 let (path, page, args) = split_edit_args(def, args)?;
                 let target = self.target(path.as_deref(), caller)?;
-                self.edit(&target, caller, |tx| {
+                let control = &caller.control;
+                control.stage(0, 2, || format!("{name}: working"))?;
+                let out = self.edit(&target, caller, |tx| {
                     let page = PageRef::resolve_or_first(page.as_ref(), tx.board())?;
-                    run(&mut Cx { tx, page }, args.clone())
-                })
-                .map(Reply::Json)
+                    let out = run(&mut Cx { tx, page }, args.clone())?;
+                    control.stage(1, 2, || format!("{name}: saving"))?;
+                    Ok(out)
+                })?;
+                control.stage(2, 2, || format!("{name}: done"))?;
+                Ok(Reply::Json(out))
             }
         }
     }
@@ -233,6 +243,8 @@ impl Engine {
                 let mut live = cell.lock();
                 let mut tx = Transaction::begin(&mut live.board);
                 let out = f(&mut tx)?;
+                // The last moment a cancel can take the call back whole.
+                caller.control.check()?;
                 if let Some(commit) = tx.commit(caller.actor)? {
                     live.record(&commit);
                     drop(live);
@@ -250,6 +262,7 @@ impl Engine {
             let tracked = tracker.sync(path)?;
             let mut tx = Transaction::begin(&mut tracked.board);
             let out = f(&mut tx)?;
+            caller.control.check()?;
             let Some(commit) = tx.commit(caller.actor)? else {
                 return Ok(out);
             };

@@ -40,6 +40,9 @@ pub enum ToolError {
         error: String,
         results: Vec<Value>,
     },
+    /// The client cancelled the call; nothing it did was kept.
+    #[error("the call was cancelled: nothing was changed")]
+    Cancelled,
     /// A failure outside the model and the file format (e.g. reading an image).
     #[error("{0}")]
     Io(String),

@@ -11,9 +11,11 @@
 mod args;
 mod batch;
 mod catalog;
+pub mod control;
 mod discovery;
 mod engine;
 mod error;
+mod glossary;
 pub mod live;
 mod mermaid;
 mod place;
@@ -24,6 +26,7 @@ mod tools;
 mod tracking;
 
 pub use catalog::{catalog, find_tool, ToolDef, COMMON_ARGS};
+pub use control::{Canceller, Control, Progress};
 pub use discovery::{find_app, other_app, publish, runtime_dir, withdraw, AppInfo};
 pub use engine::{Engine, Reply};
 pub use error::ToolError;

@@ -17,6 +17,7 @@ use base64::Engine as _;
 use inkboard_core::{Actor, Board, Commit, History};
 use serde_json::{json, Value};
 
+use crate::control::Control;
 use crate::discovery::AppInfo;
 use crate::tracking::ChangeLog;
 use crate::{Reply, ToolError};
@@ -35,6 +36,8 @@ pub struct Caller {
     /// The live board this client looks at (a browser window's board); `None`
     /// means the one on screen.
     pub board: Option<u32>,
+    /// This call's control line: cancellation and progress.
+    pub control: Control,
 }
 
 impl Caller {
@@ -44,6 +47,7 @@ impl Caller {
             actor: Actor::Agent,
             client: client.into(),
             board: None,
+            control: Control::default(),
         }
     }
 }
@@ -170,10 +174,11 @@ pub(crate) fn is_live_call(app: &AppInfo, path: Option<&Path>) -> bool {
 pub fn reply_to_wire(reply: &Result<Reply, ToolError>) -> Value {
     match reply {
         Ok(Reply::Json(value)) => json!({"ok": true, "json": value}),
-        Ok(Reply::Image { png, text }) => json!({
+        Ok(Reply::Image { png, text, data }) => json!({
             "ok": true,
             "png": base64::engine::general_purpose::STANDARD.encode(png),
             "text": text,
+            "json": data,
         }),
         Err(e) => json!({"ok": false, "error": e.to_string(), "data": e.data()}),
     }
@@ -195,7 +200,11 @@ pub fn reply_from_wire(answer: Value) -> Result<Reply, ToolError> {
             .decode(png)
             .map_err(|e| ToolError::Io(format!("the application's picture is damaged: {e}")))?;
         let text = answer["text"].as_str().unwrap_or_default().to_string();
-        return Ok(Reply::Image { png, text });
+        return Ok(Reply::Image {
+            png,
+            text,
+            data: answer["json"].clone(),
+        });
     }
     Ok(Reply::Json(answer["json"].clone()))
 }

@@ -1,6 +1,8 @@
 //! JSON Schemas for tool arguments and results, generated from the Rust types and
 //! made compact: every tool's schema goes to the client in `tools/list`, whose whole
 //! answer must stay small, so nullable wrappers, titles and formats are dropped.
+//! [`portable`] then bends them to the rules of the strictest model APIs that
+//! clients forward them to.
 
 use schemars::generate::SchemaSettings;
 use schemars::JsonSchema;
@@ -114,6 +116,42 @@ fn strip_descriptions(value: &mut Value) {
             map.values_mut().for_each(strip_descriptions);
         }
         Value::Array(items) => items.iter_mut().for_each(strip_descriptions),
+        _ => {}
+    }
+}
+
+/// Rewrites `schema` within the subset that every model API takes, since MCP
+/// clients hand input schemas on to the model's function declarations, and some
+/// (Gemini's `parameters`, used by many clients and frameworks) refuse a whole
+/// request for one declaration outside it: a list of types becomes an `anyOf` of
+/// single types, and an `enum` of words says `"type": "string"`. What no rewrite
+/// can fix (an object without `properties`, a bare `true` schema) is fixed where
+/// the schema is written; `crates/inkboard/tests/schema_lint.rs` holds all of it.
+pub(crate) fn portable(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::Array(types)) = map.get("type") {
+                let options: Vec<Value> = types
+                    .iter()
+                    .map(|t| {
+                        let mut one = Map::new();
+                        one.insert("type".into(), t.clone());
+                        Value::Object(one)
+                    })
+                    .collect();
+                map.remove("type");
+                map.insert("anyOf".into(), Value::Array(options));
+            }
+            let words = map
+                .get("enum")
+                .and_then(Value::as_array)
+                .is_some_and(|e| e.iter().all(Value::is_string));
+            if words && !map.contains_key("type") {
+                map.insert("type".into(), Value::from("string"));
+            }
+            map.values_mut().for_each(portable);
+        }
+        Value::Array(items) => items.iter_mut().for_each(portable),
         _ => {}
     }
 }

@@ -46,6 +46,12 @@ impl Hints {
         destructive: true,
         idempotent: false,
     };
+    /// Writes a file outside the board, replacing one there if asked (export).
+    pub const WRITE_FILE: Hints = Hints {
+        read_only: false,
+        destructive: true,
+        idempotent: true,
+    };
     pub const DELETE: Hints = Hints {
         read_only: false,
         destructive: true,
@@ -56,6 +62,8 @@ impl Hints {
 /// What every tool declares about itself.
 pub trait Tool {
     const NAME: &'static str;
+    /// A human-readable name for clients' menus (MCP's `title`).
+    const TITLE: &'static str;
     /// A short description: what it does, what it returns, in a few sentences.
     const DESCRIPTION: &'static str;
     const HINTS: Hints;

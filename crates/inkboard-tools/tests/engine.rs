@@ -80,7 +80,7 @@ fn run_case(case: &Value) -> Value {
                     serde_json::from_str(&scrub(&v.to_string(), &dir)).unwrap_or(v),
                 );
             }
-            Ok(Reply::Image { png, text }) => {
+            Ok(Reply::Image { png, text, .. }) => {
                 out.insert("image_bytes".into(), json!(!png.is_empty()));
                 out.insert("text".into(), json!(scrub(&text, &dir)));
             }

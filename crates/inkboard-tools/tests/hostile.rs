@@ -107,9 +107,13 @@ fn valid(name: &str, schema: &Value, dir: &Path) -> Value {
     if let Some(Value::Array(words)) = schema.get("enum") {
         return words[0].clone();
     }
-    let types: Vec<&str> = match schema.get("type") {
-        Some(Value::String(t)) => vec![t.as_str()],
-        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+    // One type, or the types of an `anyOf`'s choices in order.
+    let types: Vec<&str> = match (schema.get("type"), schema.get("anyOf")) {
+        (Some(Value::String(t)), _) => vec![t.as_str()],
+        (_, Some(Value::Array(choices))) => choices
+            .iter()
+            .filter_map(|c| c.get("type").and_then(Value::as_str))
+            .collect(),
         _ => vec![],
     };
     match name {
@@ -168,7 +172,10 @@ fn variants(place: &str, name: &str, schema: &Value, dir: &Path) -> Vec<(String,
         .into_iter()
         .map(|(label, v)| (format!("{place} = {label}"), v))
         .collect();
-    if let Some(Value::Object(props)) = schema.get("properties") {
+    // A batch operation's `args` lists every argument of every tool it may
+    // run; each is swept on its own tool, so here `args` is swept whole.
+    let props = schema.get("properties").filter(|_| name != "args");
+    if let Some(Value::Object(props)) = props {
         let base = valid(name, schema, dir);
         for (key, sub) in props {
             let with = |v: Option<Value>| {

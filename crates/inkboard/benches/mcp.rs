@@ -45,6 +45,9 @@ use rmcp::transport::TokioChildProcess;
 use rmcp::{ClientLifecycleMode, ClientServiceExt, RoleClient};
 use serde_json::{json, Value};
 
+#[path = "../tests/common/budget.rs"]
+mod budget;
+
 /// The release binary under test (see the module docs).
 const BIN: &str = env!("CARGO_BIN_EXE_inkboard");
 
@@ -473,7 +476,7 @@ const META_2026: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2
 /// Spawn → one `tools/list` line with 2026-07-28 metadata → its answer. rmcp's
 /// client always sends `server/discover` first, so the one-round-trip case is
 /// driven by hand; it is what a 2026 host that cached the discovery does.
-fn startup_raw() -> (Duration, usize) {
+fn startup_raw() -> (Duration, String) {
     let request = format!(
         "{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{{{META_2026}}}}}\n"
     );
@@ -500,7 +503,7 @@ fn startup_raw() -> (Duration, usize) {
     );
     drop(stdin);
     child.wait().expect("the server exits at end of input");
-    (elapsed, line.trim_end().len())
+    (elapsed, line.trim_end().to_string())
 }
 
 /// Spawn → rmcp client connected (discover or initialize) → `tools/list` answered.
@@ -517,14 +520,19 @@ async fn startup_client(version: ProtocolVersion) -> Duration {
 async fn startup() -> Vec<Row> {
     let target = Duration::from_millis(30);
     let mut raw = Vec::new();
-    let mut size = 0;
+    let mut answer = String::new();
     for i in 0..WARMUP + ITERATIONS {
-        let (elapsed, bytes) = startup_raw();
-        size = bytes;
+        let (elapsed, line) = startup_raw();
+        answer = line;
         if i >= WARMUP {
             raw.push(elapsed);
         }
     }
+    let listed: Value = serde_json::from_str(&answer).expect("a JSON answer");
+    let tools = listed["result"]["tools"].as_array().expect("tools");
+    let model = budget::model_bytes(tools);
+    // The result alone, as the budget counts it (not the JSON-RPC envelope).
+    let answer = listed["result"].to_string();
     let mut discover = Vec::new();
     let mut initialize = Vec::new();
     for i in 0..WARMUP + ITERATIONS {
@@ -551,7 +559,16 @@ async fn startup() -> Vec<Row> {
             &mut initialize,
             target,
         ),
-        Row::size("tools/list answer (2026-07-28 line)", size, 20 * 1024),
+        Row::size(
+            "tools/list answer (2026-07-28 line)",
+            answer.len(),
+            budget::ANSWER_BUDGET,
+        ),
+        Row::size(
+            "tools/list: what a model receives (names, titles, descriptions, input schemas)",
+            model,
+            budget::MODEL_BUDGET,
+        ),
     ]
 }
 

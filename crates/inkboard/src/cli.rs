@@ -172,7 +172,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let args = json!({"path": file, "page": page.map(page_value), "max_size": max_size});
             let output = output.unwrap_or_else(|| png_beside(&file));
             return match engine.call("render", drop_nulls(args)) {
-                Ok(Reply::Image { png, text }) => {
+                Ok(Reply::Image { png, text, .. }) => {
                     std::fs::write(&output, &png)
                         .with_context(|| format!("cannot write {}", output.display()))?;
                     say(&format!("{text}\nWrote {}", output.display()));
@@ -228,7 +228,7 @@ fn print_reply(tool: &str, reply: Result<Reply, ToolError>) -> ExitCode {
                 ExitCode::SUCCESS
             }
         }
-        Ok(Reply::Image { png, text }) => {
+        Ok(Reply::Image { png, text, .. }) => {
             say(&format!("{text}\n({} bytes of PNG)", png.len()));
             ExitCode::SUCCESS
         }

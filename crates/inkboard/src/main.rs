@@ -6,6 +6,7 @@ mod cli;
 mod forward;
 mod mcp;
 mod open;
+mod stdio;
 
 use clap::Parser;
 

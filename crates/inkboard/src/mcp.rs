@@ -9,11 +9,13 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use base64::Engine as _;
-use inkboard_tools::{catalog, find_tool, Caller, Engine, Reply, ToolError, COMMON_ARGS};
+use inkboard_tools::{
+    catalog, find_tool, Caller, Control, Engine, Progress, Reply, ToolError, COMMON_ARGS,
+};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
-    Tool, ToolAnnotations,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion,
+    ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -35,9 +37,11 @@ fn tools() -> Vec<Tool> {
     catalog()
         .iter()
         .map(|t| {
-            Tool::new(t.name, t.description, Arc::new(t.input_schema.clone()))
+            let mut tool = Tool::new(t.name, t.description, Arc::new(t.input_schema.clone()))
                 .with_raw_output_schema(Arc::new(t.output_schema.clone()))
-                .with_annotations(hints(t.hints))
+                .with_annotations(hints(t.hints));
+            tool.title = Some(t.title.into());
+            tool
         })
         .collect()
 }
@@ -64,7 +68,10 @@ fn hints(h: inkboard_tools::Hints) -> ToolAnnotations {
 fn to_result(reply: Result<Reply, ToolError>) -> CallToolResult {
     match reply {
         Ok(Reply::Json(value)) => CallToolResult::structured(value),
-        Ok(Reply::Image { png, text }) => {
+        // The picture and its summary as content, and the summary as structured
+        // content too: the tool declares an output schema, and the official SDK
+        // clients refuse a result without it.
+        Ok(Reply::Image { png, text, data }) => {
             let mut r = CallToolResult::success(vec![
                 ContentBlock::image(
                     base64::engine::general_purpose::STANDARD.encode(&png),
@@ -72,7 +79,7 @@ fn to_result(reply: Result<Reply, ToolError>) -> CallToolResult {
                 ),
                 ContentBlock::text(text),
             ]);
-            r.structured_content = None;
+            r.structured_content = Some(data);
             r
         }
         // A failed atomic batch carries its payload as structured content.
@@ -112,7 +119,7 @@ impl ServerHandler for Server {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
         // Unknown tools are a protocol error (malformed request), not a tool error.
@@ -124,16 +131,67 @@ impl ServerHandler for Server {
         }
         let args = request.arguments.map(Value::Object).unwrap_or(json!({}));
         let engine = self.engine.clone();
-        let caller = self.caller.clone();
+        let mut caller = self.caller.clone();
+        let (control, progress) = control_line(&context);
+        caller.control = control;
+        // notifications/cancelled cancels the context's token; the call sees it at
+        // its next stage. (rmcp then sends no answer, as MCP says.)
+        let cancel = {
+            let (ct, canceller) = (context.ct.clone(), caller.control.canceller());
+            tokio::spawn(async move {
+                ct.cancelled().await;
+                canceller.cancel();
+            })
+        };
         let started = std::time::Instant::now();
         let reply = tokio::task::spawn_blocking(move || engine.call_as(&name, args, &caller))
             .await
             .map_err(|e| {
                 ErrorData::internal_error(format!("the tool stopped unexpectedly: {e}"), None)
-            })?;
+            });
+        cancel.abort();
+        // Every progress note goes out before the answer: none may follow it.
+        if let Some(progress) = progress {
+            let _ = progress.await;
+        }
+        let reply = reply?;
         tracing::debug!(tool = %request.name, ms = started.elapsed().as_secs_f64() * 1e3, ok = reply.is_ok(), "tools/call");
         Ok(to_result(reply).into())
     }
+}
+
+/// The control line of one call: progress goes to the client as
+/// `notifications/progress` when the request carried a `progressToken`, each
+/// step further than the last (MCP wants progress to increase).
+/// The task that sends the notes ends once the call (and its control line) is
+/// done, so waiting for it flushes them.
+fn control_line(
+    context: &RequestContext<RoleServer>,
+) -> (Control, Option<tokio::task::JoinHandle<()>>) {
+    let Some(token) = context.meta.get_progress_token() else {
+        return (Control::default(), None);
+    };
+    let (send, mut heard) = tokio::sync::mpsc::unbounded_channel::<Progress>();
+    let peer = context.peer.clone();
+    let task = tokio::spawn(async move {
+        let mut last = f64::NEG_INFINITY;
+        while let Some(p) = heard.recv().await {
+            if p.done <= last {
+                continue;
+            }
+            last = p.done;
+            let mut note = ProgressNotificationParam::new(token.clone(), p.done);
+            note.total = p.total;
+            note.message = Some(p.message);
+            if peer.notify_progress(note).await.is_err() {
+                return;
+            }
+        }
+    });
+    let control = Control::with_progress(move |p| {
+        let _ = send.send(p);
+    });
+    (control, Some(task))
 }
 
 /// Logs to stderr (stdout may carry JSON-RPC), filtered by `INKBOARD_LOG`.
@@ -169,7 +227,25 @@ pub fn http_routes(engine: Arc<Engine>) -> axum::Router {
         Arc::new(LocalSessionManager::default()),
         StreamableHttpServerConfig::default(),
     );
-    axum::Router::new().route_service("/mcp", service)
+    axum::Router::new()
+        .route_service("/mcp", service)
+        .layer(axum::middleware::from_fn(session_end_answer))
+}
+
+/// Answers a session-ending `DELETE` with 204 No Content. rmcp answers 202,
+/// which the official Python SDK takes for a failure ("Session termination
+/// failed: 202"); the MCP specification asks for no particular code, and 200
+/// and 204 are what every SDK accepts.
+async fn session_end_answer(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let delete = request.method() == axum::http::Method::DELETE;
+    let mut response = next.run(request).await;
+    if delete && response.status() == axum::http::StatusCode::ACCEPTED {
+        *response.status_mut() = axum::http::StatusCode::NO_CONTENT;
+    }
+    response
 }
 
 /// Serves MCP on stdin/stdout until the client closes stdin.
@@ -185,8 +261,17 @@ pub fn serve() -> anyhow::Result<()> {
             tools: Arc::new(tools()),
             caller: Caller::agent(format!("mcp-{}", std::process::id())),
         };
-        let service = server.serve(rmcp::transport::stdio_pipes()).await?;
+        let (reads, writes) = crate::stdio::guard(tokio::io::stdin(), tokio::io::stdout());
+        // The guard has bounded each line already; rmcp's own cap (16 MiB) would
+        // drop a message the guard let through.
+        let transport = rmcp::transport::async_rw::AsyncRwTransport::new(reads, writes)
+            .with_max_line_length(crate::stdio::MAX_MESSAGE_BYTES + 2);
+        let service = server.serve(transport).await?;
         service.waiting().await?;
         anyhow::Ok(())
-    })
+    })?;
+    // A call still running on a blocking thread must not keep the process alive
+    // once the client has gone: the runtime would wait for it.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    Ok(())
 }

@@ -62,10 +62,7 @@ async fn tools_list_is_golden(era: Era) {
     let listed = s.client.list_tools(None).await.expect("tools/list");
     assert!(listed.next_cursor.is_none(), "one page holds every tool");
 
-    // The whole answer, as it travels, stays small: it costs every client context.
-    let bytes = serde_json::to_string(&listed).expect("serialize").len();
-    assert!(bytes < 20_000, "tools/list is {bytes} bytes, over 20,000");
-
+    // Its size and its rules for model APIs: tests/schema_lint.rs.
     let tools = serde_json::to_value(&listed.tools).expect("serialize the tools");
     let pretty = serde_json::to_string_pretty(&tools).expect("pretty") + "\n";
     check_golden("golden/tools_list.json", &pretty);
@@ -608,17 +605,20 @@ async fn unknown_tool_is_a_protocol_error(era: Era) {
         }
         other => panic!("expected a JSON-RPC error, got {other:?}"),
     }
-    // A tool that exists but cannot run inside a batch is the batch's error, not
-    // the protocol's.
+    // An unknown tool inside a batch is the batch's error, not the protocol's.
+    // The schema's enum already forbids it, so only a client that does not check
+    // arguments sends it: sent unchecked.
     let path = s.path("b.inkboard");
     s.ok("create_board", json!({"path": path})).await;
     let failure = s
-        .fails(
+        .try_call(
             "batch",
             json!({"path": path, "operations": [{"tool": "no_such_tool", "args": {}}]}),
         )
-        .await;
-    assert_eq!(failure.structured.as_ref().unwrap()["index"], 0);
+        .await
+        .expect("a tool error, not a protocol error");
+    assert_eq!(failure.is_error, Some(true));
+    assert_eq!(failure.structured_content.as_ref().unwrap()["index"], 0);
     still_serving(&s).await;
     common::assert_quiet(&s.close().await);
 }
@@ -713,7 +713,8 @@ fn raw_lines(era: Era, board: &str) -> Vec<String> {
         }
         lines.push(format!(r#"{{"jsonrpc":"2.0","id":{},{call}}}"#, i + 1));
         if i == 3 {
-            // A line that is not JSON at all must not make the server talk out of turn.
+            // A line that is not JSON at all gets a parse error, id null, and the
+            // server goes on.
             lines.push("this is not JSON".to_string());
         }
     }
@@ -721,7 +722,7 @@ fn raw_lines(era: Era, board: &str) -> Vec<String> {
 }
 
 /// Runs a raw session; returns the answers by id and everything on stderr.
-async fn raw_session(era: Era, log: Option<&str>) -> (HashMap<u64, Value>, Vec<usize>, String) {
+async fn raw_session(era: Era, log: Option<&str>) -> (HashMap<u64, Value>, String) {
     let dir = tempfile::tempdir().unwrap();
     let runtime = dir.path().join("runtime");
     fs::create_dir(&runtime).unwrap();
@@ -748,14 +749,13 @@ async fn raw_session(era: Era, log: Option<&str>) -> (HashMap<u64, Value>, Vec<u
     let lines = raw_lines(era, &board);
     let mut out = BufReader::new(child.stdout.take().unwrap()).lines();
     let mut answers = HashMap::new();
-    let mut sizes = Vec::new();
-    // One request at a time, so the answers come back in order and each line's
-    // size is known.
+    // One line at a time, so the answers come back in order. Every line is
+    // answered but the notifications.
     for line in &lines {
         stdin.write_all(line.as_bytes()).await.unwrap();
         stdin.write_all(b"\n").await.unwrap();
         stdin.flush().await.unwrap();
-        if !line.starts_with(r#"{"jsonrpc":"2.0","id""#) {
+        if line.starts_with(r#"{"jsonrpc":"2.0","method""#) {
             continue;
         }
         let answer = tokio::time::timeout(Duration::from_secs(10), out.next_line())
@@ -766,8 +766,14 @@ async fn raw_session(era: Era, log: Option<&str>) -> (HashMap<u64, Value>, Vec<u
         let v: Value = serde_json::from_str(&answer)
             .unwrap_or_else(|e| panic!("stdout carried a non-JSON line ({e}): {answer}"));
         assert_eq!(v["jsonrpc"], "2.0", "{answer}");
-        sizes.push(answer.len());
-        answers.insert(v["id"].as_u64().expect("an answer to a request"), v);
+        // The line that is not JSON is answered too, with a null id (JSON-RPC 2.0).
+        let id = match &v["id"] {
+            Value::Null => NOT_JSON,
+            id => id
+                .as_u64()
+                .unwrap_or_else(|| panic!("an answer to a request: {answer}")),
+        };
+        answers.insert(id, v);
     }
     drop(stdin);
     // After stdin closes, the server exits and says nothing more on stdout.
@@ -778,17 +784,17 @@ async fn raw_session(era: Era, log: Option<&str>) -> (HashMap<u64, Value>, Vec<u
     assert_eq!(rest, None, "stdout carried more than the answers");
     let status = child.wait().await.unwrap();
     assert!(status.success(), "the server exited with {status}");
-    (answers, sizes, stderr.await.unwrap())
+    (answers, stderr.await.unwrap())
 }
 
-fn check_raw_answers(era: Era, answers: &HashMap<u64, Value>, sizes: &[usize]) {
-    assert_eq!(answers.len(), 8, "one answer per request: {answers:?}");
+/// Where `raw_session` files the answer to the line that is not JSON.
+const NOT_JSON: u64 = u64::MAX;
+
+fn check_raw_answers(era: Era, answers: &HashMap<u64, Value>) {
+    assert_eq!(answers.len(), 9, "one answer per line: {answers:?}");
+    assert_eq!(answers[&NOT_JSON]["error"]["code"], -32700);
     assert!(answers[&1]["result"]["tools"].is_array());
-    assert!(
-        sizes[1] < 20_000,
-        "tools/list is {} bytes on the wire",
-        sizes[1]
-    );
+    // The budget of that answer: tests/schema_lint.rs.
     assert_eq!(answers[&2]["result"]["isError"], false);
     assert_eq!(answers[&3]["result"]["isError"], true);
     assert_eq!(answers[&3]["result"]["structuredContent"]["index"], 1);
@@ -808,8 +814,8 @@ fn check_raw_answers(era: Era, answers: &HashMap<u64, Value>, sizes: &[usize]) {
 #[tokio::test]
 async fn stdout_is_only_json_rpc_and_stderr_is_quiet() {
     for era in [Era::Handshake, Era::Stateless] {
-        let (answers, sizes, stderr) = raw_session(era, None).await;
-        check_raw_answers(era, &answers, &sizes);
+        let (answers, stderr) = raw_session(era, None).await;
+        check_raw_answers(era, &answers);
         // Requests 5 and 6 are the JSON-RPC errors; nothing else is said by default.
         common::assert_quiet(&stderr);
     }
@@ -818,8 +824,8 @@ async fn stdout_is_only_json_rpc_and_stderr_is_quiet() {
 #[tokio::test]
 async fn logs_go_to_stderr_only() {
     for era in [Era::Handshake, Era::Stateless] {
-        let (answers, sizes, stderr) = raw_session(era, Some("debug")).await;
-        check_raw_answers(era, &answers, &sizes);
+        let (answers, stderr) = raw_session(era, Some("debug")).await;
+        check_raw_answers(era, &answers);
         assert!(
             stderr.contains("tools/call"),
             "{era:?}: with INKBOARD_LOG=debug the calls are logged to stderr: {stderr}"

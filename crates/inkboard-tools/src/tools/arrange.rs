@@ -29,7 +29,8 @@ pub struct MoveArgs {
 
 impl Tool for Move {
     const NAME: &'static str = "move";
-    const DESCRIPTION: &'static str = "Move objects by dx/dy, to x/y (the first; the rest keep their offsets), or beside/inside an object as add_shape places. Frames move their contents; connectors follow.";
+    const TITLE: &'static str = "Move objects";
+    const DESCRIPTION: &'static str = "Move objects by dx/dy, to x/y (the first; the rest keep their offsets), or beside or inside an object. Frames carry their contents.";
     const HINTS: Hints = Hints::EDIT;
     type Args = MoveArgs;
     type Output = Ids;
@@ -102,12 +103,15 @@ pub struct Order;
 #[serde(deny_unknown_fields)]
 pub struct OrderArgs {
     ids: Vec<IdArg>,
+    /// Where in the stack
     to: Word<ZTarget>,
 }
 
 impl Tool for Order {
     const NAME: &'static str = "order";
-    const DESCRIPTION: &'static str = "Change the stacking order: to front, back, forward (one step up) or backward (one step down).";
+    const TITLE: &'static str = "Change stacking order";
+    const DESCRIPTION: &'static str =
+        "Change the stacking order: front, back, or one step forward or backward.";
     const HINTS: Hints = Hints::EDIT;
     type Args = OrderArgs;
     type Output = Ids;
@@ -193,6 +197,7 @@ pub struct AlignArgs {
 
 impl Tool for Align {
     const NAME: &'static str = "align";
+    const TITLE: &'static str = "Align objects";
     const DESCRIPTION: &'static str =
         "Line objects up on the left, center, right, top, middle or bottom of their joint bounds.";
     const HINTS: Hints = Hints::EDIT;
@@ -244,6 +249,7 @@ pub struct DistributeArgs {
 
 impl Tool for Distribute {
     const NAME: &'static str = "distribute";
+    const TITLE: &'static str = "Distribute objects";
     const DESCRIPTION: &'static str = "Space objects evenly along an axis, in their current order; with gap, exactly gap apart starting from the first.";
     const HINTS: Hints = Hints::EDIT;
     type Args = DistributeArgs;

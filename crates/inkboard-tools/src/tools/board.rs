@@ -39,7 +39,8 @@ pub struct CreateBoardOutput {
 
 impl Tool for CreateBoard {
     const NAME: &'static str = "create_board";
-    const DESCRIPTION: &'static str = "Create an empty board file with a title and pages (names; default \"Page 1\"). An existing file is an error unless overwrite.";
+    const TITLE: &'static str = "Create board";
+    const DESCRIPTION: &'static str = "Create an empty board file with a title and pages (default one, \"Page 1\"). An existing file is an error unless overwrite.";
     const HINTS: Hints = Hints::REWRITE;
     type Args = CreateBoardArgs;
     type Output = CreateBoardOutput;
@@ -149,7 +150,9 @@ pub struct SaveBoardOutput {
 
 impl Tool for SaveBoard {
     const NAME: &'static str = "save_board";
-    const DESCRIPTION: &'static str = "Save the board (it is also saved after every change); as: a copy in another file or format; overwrite: replace that file.";
+    const TITLE: &'static str = "Save board";
+    const DESCRIPTION: &'static str =
+        "Save the board (also saved after every change); as: a copy in another file or format.";
     const HINTS: Hints = Hints::EDIT;
     type Args = SaveBoardArgs;
     type Output = SaveBoardOutput;

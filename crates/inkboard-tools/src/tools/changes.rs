@@ -52,7 +52,9 @@ pub struct BoardChangesOutput {
 
 impl Tool for BoardChanges {
     const NAME: &'static str = "board_changes";
-    const DESCRIPTION: &'static str = "What changed after a revision (default: since you last asked): revision, by (agent or user), kind, page, id, object.";
+    const TITLE: &'static str = "Board changes";
+    const DESCRIPTION: &'static str =
+        "What changed after a revision (default: since you last asked), by agent or user.";
     const HINTS: Hints = Hints::READ;
     type Args = BoardChangesArgs;
     type Output = BoardChangesOutput;

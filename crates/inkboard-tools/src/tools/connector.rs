@@ -24,7 +24,8 @@ pub struct AddConnectorArgs {
 
 impl Tool for AddConnector {
     const NAME: &'static str = "add_connector";
-    const DESCRIPTION: &'static str = "Connect two objects (ids) or points ({x,y}) with a line that follows the objects when they move. Default: orthogonal route, arrow at the end.";
+    const TITLE: &'static str = "Add connector";
+    const DESCRIPTION: &'static str = "Connect two objects or points with a line that follows the objects. Default: orthogonal, arrow at the end.";
     const HINTS: Hints = Hints::ADD;
     type Args = AddConnectorArgs;
     type Output = Id;

@@ -19,7 +19,9 @@ pub struct DeleteArgs {
 
 impl Tool for Delete {
     const NAME: &'static str = "delete";
-    const DESCRIPTION: &'static str = "Delete objects, with the connectors attached to them and the members of deleted groups. Returns every id removed.";
+    const TITLE: &'static str = "Delete objects";
+    const DESCRIPTION: &'static str =
+        "Delete objects, their attached connectors and group members. Returns every id removed.";
     const HINTS: Hints = Hints::DELETE;
     type Args = DeleteArgs;
     type Output = Ids;

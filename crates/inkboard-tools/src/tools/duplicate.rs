@@ -30,7 +30,8 @@ pub struct DuplicateArgs {
 
 impl Tool for Duplicate {
     const NAME: &'static str = "duplicate";
-    const DESCRIPTION: &'static str = "Copy objects, offset by dx/dy (default 40) or placed as add_shape does; connectors between copies are rewired. Returns the copies in order.";
+    const TITLE: &'static str = "Duplicate objects";
+    const DESCRIPTION: &'static str = "Copy objects, offset by dx/dy (default 40) or placed like add_shape; connectors between copies are rewired.";
     const HINTS: Hints = Hints::ADD;
     type Args = DuplicateArgs;
     type Output = Ids;

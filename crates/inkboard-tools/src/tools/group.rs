@@ -19,6 +19,7 @@ pub struct GroupArgs {
 
 impl Tool for Group {
     const NAME: &'static str = "group";
+    const TITLE: &'static str = "Group objects";
     const DESCRIPTION: &'static str =
         "Group objects so they move, copy and delete together. Returns the group's id.";
     const HINTS: Hints = Hints::ADD;
@@ -69,6 +70,7 @@ pub struct UngroupArgs {
 
 impl Tool for Ungroup {
     const NAME: &'static str = "ungroup";
+    const TITLE: &'static str = "Ungroup";
     const DESCRIPTION: &'static str =
         "Dissolve a group; its members stay. Returns the members' ids.";
     const HINTS: Hints = Hints::EDIT;

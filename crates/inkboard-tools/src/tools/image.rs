@@ -34,7 +34,8 @@ pub struct AddImageArgs {
 
 impl Tool for AddImage {
     const NAME: &'static str = "add_image";
-    const DESCRIPTION: &'static str = "Embed a PNG, JPEG or SVG from a file (source) or a data URL (data). Without w/h: its own size (at most 800 px); without x/y: free space.";
+    const TITLE: &'static str = "Add image";
+    const DESCRIPTION: &'static str = "Embed a PNG, JPEG or SVG from source or data. Without w/h: its own size (at most 800 px); without x/y: free space.";
     const HINTS: Hints = Hints::ADD;
     type Args = AddImageArgs;
     type Output = Placed;

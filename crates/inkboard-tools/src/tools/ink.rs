@@ -20,6 +20,7 @@ pub struct AddInkArgs {
 
 impl Tool for AddInk {
     const NAME: &'static str = "add_ink";
+    const TITLE: &'static str = "Add ink stroke";
     const DESCRIPTION: &'static str =
         "Add a freehand ink stroke through points [[x, y], ...] (at least 2), drawn smoothed.";
     const HINTS: Hints = Hints::ADD;

@@ -65,7 +65,8 @@ pub struct LayoutArgs {
 
 impl Tool for Layout {
     const NAME: &'static str = "layout";
-    const DESCRIPTION: &'static str = "Arrange shapes (ids; default: all) so none overlap and connectors flow one way (direction); frames fit their contents.";
+    const TITLE: &'static str = "Lay out shapes";
+    const DESCRIPTION: &'static str = "Arrange shapes (default all) so none overlap and connectors flow one way (default layered, down); frames fit their contents.";
     const HINTS: Hints = Hints::EDIT;
     type Args = LayoutArgs;
     type Output = Ids;

@@ -46,6 +46,7 @@ pub struct ImportMermaid;
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ImportMermaidArgs {
+    /// Flowchart source
     text: String,
     x: Option<f64>,
     y: Option<f64>,
@@ -53,6 +54,7 @@ pub struct ImportMermaidArgs {
 
 impl Tool for ImportMermaid {
     const NAME: &'static str = "import_mermaid";
+    const TITLE: &'static str = "Import Mermaid flowchart";
     const DESCRIPTION: &'static str = "Draw a Mermaid flowchart as shapes, connectors and frames (subgraphs), laid out in free space or from x,y.";
     const HINTS: Hints = Hints::ADD;
     type Args = ImportMermaidArgs;

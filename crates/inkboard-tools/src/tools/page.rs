@@ -46,6 +46,7 @@ pub struct AddPageArgs {
 
 impl Tool for AddPage {
     const NAME: &'static str = "add_page";
+    const TITLE: &'static str = "Add page";
     const DESCRIPTION: &'static str = "Add a page at the end of the board.";
     const HINTS: Hints = Hints::ADD;
     type Args = AddPageArgs;
@@ -77,6 +78,7 @@ pub struct RenamePageArgs {
 
 impl Tool for RenamePage {
     const NAME: &'static str = "rename_page";
+    const TITLE: &'static str = "Rename page";
     const DESCRIPTION: &'static str = "Rename a page.";
     const HINTS: Hints = Hints::EDIT;
     type Args = RenamePageArgs;
@@ -103,6 +105,7 @@ pub struct DeletePageArgs {}
 
 impl Tool for DeletePage {
     const NAME: &'static str = "delete_page";
+    const TITLE: &'static str = "Delete page";
     const DESCRIPTION: &'static str =
         "Delete a page and everything on it. The last page cannot be deleted.";
     const HINTS: Hints = Hints::DELETE;

@@ -43,7 +43,9 @@ pub struct ReadBoardOutput {
 
 impl Tool for ReadBoard {
     const NAME: &'static str = "read_board";
-    const DESCRIPTION: &'static str = "Read a board: its title, revision, pages, and every object of one page (compact: defaults left out).";
+    const TITLE: &'static str = "Read board";
+    const DESCRIPTION: &'static str =
+        "Read a board: title, revision, pages, and one page's objects (defaults left out).";
     const HINTS: Hints = Hints::READ;
     type Args = ReadBoardArgs;
     type Output = ReadBoardOutput;
@@ -92,6 +94,7 @@ inkboard_core::vocabulary! {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FindArgs {
+    /// Part of the text, any case
     text: Option<String>,
     #[serde(rename = "type")]
     kind: Option<Word<TypeName>>,
@@ -106,6 +109,7 @@ pub struct FindOutput {
 
 impl Tool for Find {
     const NAME: &'static str = "find";
+    const TITLE: &'static str = "Find objects";
     const DESCRIPTION: &'static str =
         "Find objects on a page by text (case-insensitive substring), type and/or geom.";
     const HINTS: Hints = Hints::READ;

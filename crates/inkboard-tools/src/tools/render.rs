@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::args::PageRef;
 use crate::engine::Target as Source;
 use crate::live::Caller;
-use crate::tool::{to_value, BoardTool, Hints, Tool};
+use crate::tool::{to_value, BoardTool, Hints, Num, Tool};
 use crate::{Engine, Reply, ToolError};
 
 /// The whole `render` answer (image as base64 plus the text) stays under this.
@@ -70,13 +70,57 @@ pub struct RenderArgs {
     region: Option<RegionArg>,
 }
 
-/// `render` answers an image, so its output schema is empty.
+/// What `render` says about the picture, as structured content (the same facts
+/// as the text that goes with the image, so a client that reads either sees all).
 #[derive(Serialize, JsonSchema)]
-pub struct RenderOutput {}
+pub struct RenderOutput {
+    page: PageOutput,
+    /// Objects on the page.
+    objects: usize,
+    /// The box around everything drawn, in board units.
+    bounds: BoundsOutput,
+    picture: PictureOutput,
+    /// Every problem found, of which `problems` lists the first 50.
+    problem_count: usize,
+    problems: Vec<ProblemOutput>,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct PageOutput {
+    number: usize,
+    name: String,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct BoundsOutput {
+    x: Num,
+    y: Num,
+    w: Num,
+    h: Num,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct PictureOutput {
+    width: u32,
+    height: u32,
+    /// Pixels per board unit.
+    scale: Num,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct ProblemOutput {
+    kind: &'static str,
+    message: String,
+    ids: Vec<String>,
+}
+
+/// At most this many problems are listed; the count says how many there are.
+const MAX_PROBLEMS_LISTED: usize = 50;
 
 impl Tool for Render {
     const NAME: &'static str = "render";
-    const DESCRIPTION: &'static str = "See a page as a PNG (what the person sees) with a summary: objects, bounds, problems (overlaps, text that does not fit, connectors loose, crossing or through shapes). region {x,y,w,h}: part of the page.";
+    const TITLE: &'static str = "Render page";
+    const DESCRIPTION: &'static str = "See a page as a PNG, as the person sees it, with a summary: objects, bounds, problems (overlaps, text that does not fit, connectors loose, crossing or through shapes).";
     const HINTS: Hints = Hints::READ;
     type Args = RenderArgs;
     type Output = RenderOutput;
@@ -93,17 +137,26 @@ impl BoardTool for Render {
                 "'max_size' must be from 16 to 8192, got {max_size}"
             )));
         }
+        // Stages, each a point where the client hears progress and may cancel.
+        let control = &caller.control;
+        control.stage(0, 3, || "laying out the page".into())?;
         let scene = render::resolve(&board, page);
+        control.stage(1, 3, || "checking for problems".into())?;
         let problems = render::check_scene(&board, &scene);
         loop {
+            control.stage(2, 3, || format!("drawing at {max_size} px"))?;
             let png =
                 render::to_png(&scene, view, max_size).map_err(|e| ToolError::Io(e.to_string()))?;
-            let text = summary(&board, page, &scene, &png, &problems);
-            let size = png.data.len().div_ceil(3) * 4 + text.len();
+            let out = summary(&board, page, &scene, &png, &problems);
+            let text = out.text();
+            let data = to_value(&out);
+            // The summary travels twice: as text and as structured content.
+            let size = png.data.len().div_ceil(3) * 4 + text.len() + data.to_string().len();
             if size <= MAX_RESULT_BYTES || max_size <= 64 {
                 return Ok(Reply::Image {
                     png: png.data,
                     text,
+                    data,
                 });
             }
             // Shrink the picture in proportion to the excess, and a little more.
@@ -113,41 +166,80 @@ impl BoardTool for Render {
     }
 }
 
-/// The text that goes with a render: page, objects, bounds, picture, problems.
+/// What a render says: page, objects, bounds, picture, problems.
 fn summary(
     board: &Board,
     page: PageId,
     scene: &render::Scene,
     png: &render::Png,
     problems: &[render::Problem],
-) -> String {
-    let number = board.page_position(page).map_or(0, |i| i + 1);
+) -> RenderOutput {
     let p = board.page(page);
-    let name = p.map_or("", |p| p.name.as_str());
-    let count = p.map_or(0, |p| p.objects.len());
     let b = scene.bounds;
-    let mut text = format!(
-        "Page {number} \"{name}\": {count} objects; bounds x {:.0} to {:.0}, y {:.0} to {:.0}. Picture {}x{} px at scale {:.2}.",
-        b.x,
-        b.right(),
-        b.y,
-        b.bottom(),
-        png.width,
-        png.height,
-        png.scale
-    );
-    if problems.is_empty() {
-        text.push_str("\nNo problems found.");
-    } else {
-        text.push_str(&format!("\nProblems ({}):", problems.len()));
-        for problem in problems.iter().take(50) {
-            text.push_str(&format!("\n- {}: {}", problem.kind.name(), problem.message));
-        }
-        if problems.len() > 50 {
-            text.push_str(&format!("\n- ... and {} more", problems.len() - 50));
-        }
+    RenderOutput {
+        page: PageOutput {
+            number: board.page_position(page).map_or(0, |i| i + 1),
+            name: p.map_or(String::new(), |p| p.name.clone()),
+        },
+        objects: p.map_or(0, |p| p.objects.len()),
+        bounds: BoundsOutput {
+            x: Num(b.x),
+            y: Num(b.y),
+            w: Num(b.w),
+            h: Num(b.h),
+        },
+        picture: PictureOutput {
+            width: png.width,
+            height: png.height,
+            // Two decimals say enough, and keep the answer the same on every machine.
+            scale: Num((png.scale as f64 * 100.0).round() / 100.0),
+        },
+        problem_count: problems.len(),
+        problems: problems
+            .iter()
+            .take(MAX_PROBLEMS_LISTED)
+            .map(|p| ProblemOutput {
+                kind: p.kind.name(),
+                message: p.message.clone(),
+                ids: p.ids.iter().map(|id| id.to_string()).collect(),
+            })
+            .collect(),
     }
-    text
+}
+
+impl RenderOutput {
+    /// The summary as the text that goes with the image.
+    fn text(&self) -> String {
+        let b = &self.bounds;
+        let mut text = format!(
+            "Page {} \"{}\": {} objects; bounds x {:.0} to {:.0}, y {:.0} to {:.0}. Picture {}x{} px at scale {:.2}.",
+            self.page.number,
+            self.page.name,
+            self.objects,
+            b.x.0,
+            b.x.0 + b.w.0,
+            b.y.0,
+            b.y.0 + b.h.0,
+            self.picture.width,
+            self.picture.height,
+            self.picture.scale.0
+        );
+        if self.problems.is_empty() {
+            text.push_str("\nNo problems found.");
+        } else {
+            text.push_str(&format!("\nProblems ({}):", self.problem_count));
+            for problem in &self.problems {
+                text.push_str(&format!("\n- {}: {}", problem.kind, problem.message));
+            }
+            if self.problem_count > self.problems.len() {
+                text.push_str(&format!(
+                    "\n- ... and {} more",
+                    self.problem_count - self.problems.len()
+                ));
+            }
+        }
+        text
+    }
 }
 
 pub struct Export;
@@ -177,8 +269,9 @@ pub struct ExportOutput {
 
 impl Tool for Export {
     const NAME: &'static str = "export";
+    const TITLE: &'static str = "Export to file";
     const DESCRIPTION: &'static str = "Write the board to a file, the format from output's extension: .svg, .png, .pdf, .inkboard or .inkboard.json. One page, or all_pages.";
-    const HINTS: Hints = Hints::EDIT;
+    const HINTS: Hints = Hints::WRITE_FILE;
     type Args = ExportArgs;
     type Output = ExportOutput;
 }

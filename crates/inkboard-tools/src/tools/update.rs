@@ -37,7 +37,8 @@ pub struct UpdateArgs {
 
 impl Tool for Update {
     const NAME: &'static str = "update";
-    const DESCRIPTION: &'static str = "Change objects: text, x/y/w/h, geom, style, and for connectors from/to/route/arrows, for ink color/width. Only the fields given change.";
+    const TITLE: &'static str = "Update objects";
+    const DESCRIPTION: &'static str = "Change objects: only the fields given change (connectors: from, to, route, arrows; ink: color, width).";
     const HINTS: Hints = Hints::EDIT;
     type Args = UpdateArgs;
     type Output = Ids;

@@ -8,6 +8,8 @@
 #![allow(dead_code)]
 
 pub mod app;
+pub mod budget;
+pub mod raw;
 
 use std::collections::HashMap;
 use std::fs;

@@ -1,0 +1,100 @@
+//! What each argument name means, said once for every tool that takes it. Model
+//! APIs and clients show a property's `description` beside its name, so every
+//! argument needs one; writing "Left, px" on each of five tools' `x` would say the
+//! same thing five times in the code and let the copies drift. A tool whose
+//! argument means something else under a common name (`find`'s `text`, `order`'s
+//! `to`) says so in a doc comment on its field, which wins over this list.
+//!
+//! The words are short on purpose: everything here goes to the model with every
+//! `tools/list`, inside a budget (see the README's "tools/list budget").
+
+use serde_json::{Map, Value};
+
+/// Argument name → its description. Units are board units (px at 100% zoom).
+/// No default is said here: `update` takes the same style words as `add_shape`
+/// and has none (only what is given changes); the adding tools say theirs.
+const GLOSSARY: &[(&str, &str)] = &[
+    ("path", "Board file"),
+    ("page", "Number or name"),
+    ("x", "Left, px"),
+    ("y", "Top, px"),
+    ("w", "Width, px"),
+    ("h", "Height, px"),
+    ("geom", "Shape kind"),
+    ("text", "Label"),
+    ("fill", "Fill colour"),
+    ("stroke", "Line colour"),
+    ("stroke_width", "Line width, px"),
+    ("dash", "Line style"),
+    ("font_size", "Text size, px"),
+    ("text_color", "Text colour"),
+    ("align", "Text alignment"),
+    ("valign", "Vertical alignment"),
+    ("opacity", "0 to 1"),
+    ("right_of", "Object id"),
+    ("left_of", "Object id"),
+    ("below", "Object id"),
+    ("above", "Object id"),
+    ("gap", "Space, px"),
+    ("inside", "Frame id"),
+    ("id", "Object id"),
+    ("ids", "Object ids"),
+    ("from", "Id or {x,y}"),
+    ("to", "Id or {x,y}"),
+    ("route", "Line path"),
+    ("start_arrow", "Start head"),
+    ("end_arrow", "End head"),
+    ("color", "Ink colour"),
+    ("width", "Ink width, px"),
+    ("points", "[[x,y],...]"),
+    ("source", "Image file"),
+    ("data", "data: URL"),
+    ("dx", "px right"),
+    ("dy", "px down"),
+    ("name", "Page name"),
+    ("title", "Board title"),
+    ("pages", "Page names"),
+    ("overwrite", "Replace a file"),
+    ("since", "A revision"),
+    ("output", "File to write"),
+    ("region", "Part of the page"),
+    ("type", "Object type"),
+    ("edge", "Edge or centre line"),
+    ("axis", "Direction to spread"),
+    ("algorithm", "Kind of layout"),
+    ("direction", "Flow direction"),
+    ("spacing", "Gap, px"),
+    ("tool", "A tool's name"),
+    ("args", "Its arguments"),
+];
+
+/// Gives every property under `schema` without a description the glossary's.
+pub(crate) fn describe(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            if let Some(Value::Object(props)) = map.get_mut("properties") {
+                describe_properties(props);
+            }
+            for (key, value) in map.iter_mut() {
+                if key != "properties" {
+                    describe(value);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(describe),
+        _ => {}
+    }
+}
+
+fn describe_properties(props: &mut Map<String, Value>) {
+    for (name, prop) in props.iter_mut() {
+        if let Value::Object(p) = prop {
+            if !p.contains_key("description") {
+                if let Some((_, text)) = GLOSSARY.iter().find(|(n, _)| n == name) {
+                    p.insert("description".into(), Value::from(*text));
+                }
+            }
+        }
+        describe(prop);
+    }
+}
