@@ -37,6 +37,10 @@ pub enum ProblemKind {
     ThroughShape,
     /// Two connectors' lines cross (one problem per pair, however many times).
     Crossing,
+    /// An SVG image was too costly to draw at the picture's scale (its filters
+    /// would take too long), so a placeholder stands in for it. Found while
+    /// drawing, not by [`check`]: see [`crate::Png::not_drawn`].
+    ImageNotDrawn,
 }
 
 impl ProblemKind {
@@ -49,6 +53,7 @@ impl ProblemKind {
             ProblemKind::OutsideFrame => "outside_frame",
             ProblemKind::ThroughShape => "through_shape",
             ProblemKind::Crossing => "crossing",
+            ProblemKind::ImageNotDrawn => "image_not_drawn",
         }
     }
 }

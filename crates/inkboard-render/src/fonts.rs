@@ -24,11 +24,17 @@ pub fn fontdb() -> Arc<usvg::fontdb::Database> {
     .clone()
 }
 
-/// usvg options that resolve every font to the bundled ones.
+/// usvg options that resolve every font to the bundled ones. An image link that
+/// is not a data URL is never followed: usvg would read it from the disk, and an
+/// embedded SVG naming a file must not pull the file into a picture.
 pub(crate) fn usvg_options() -> usvg::Options<'static> {
     usvg::Options {
         fontdb: fontdb(),
         font_family: FONT_FAMILY.to_owned(),
+        image_href_resolver: usvg::ImageHrefResolver {
+            resolve_string: Box::new(|_, _| None),
+            ..Default::default()
+        },
         ..Default::default()
     }
 }

@@ -21,6 +21,7 @@
 //! [`check`] resolves the page first, for a caller without its scene.
 
 mod buckets;
+mod budget;
 mod check;
 mod connectors;
 mod error;

@@ -3,12 +3,12 @@
 //! (fdeflate with the Paeth filter: a tenth of the default level's time for about
 //! twice the bytes, which matters at 1600 px and for agents waiting on a render).
 
-use inkboard_core::Rect;
+use inkboard_core::{ObjectId, Rect};
 
 use crate::fonts::usvg_options;
 use crate::scene::Scene;
 use crate::style::BACKGROUND;
-use crate::svg::{to_svg_with, SvgOptions};
+use crate::svg::{to_svg_drawing, SvgOptions};
 use crate::RenderError;
 
 /// The largest scale a PNG is drawn at: beyond 2× a board shows nothing more.
@@ -25,6 +25,9 @@ pub struct Png {
     pub height: u32,
     /// Pixels per board unit.
     pub scale: f32,
+    /// Objects whose SVG image was too costly to draw at this scale: a
+    /// placeholder stands in for it (see `budget.rs`).
+    pub not_drawn: Vec<ObjectId>,
 }
 
 /// Renders `view` (default: the scene's bounds) so that the longest side is at most
@@ -62,13 +65,15 @@ pub fn to_png_scaled(scene: &Scene, view: Option<Rect>, scale: f32) -> Result<Pn
             max: MAX_SIDE,
         });
     }
-    let svg = to_svg_with(
+    let not_drawn = crate::budget::costly_images(scene, scale as f64);
+    let svg = to_svg_drawing(
         scene,
         Some(v),
         SvgOptions {
             embed_fonts: false,
             background: false,
         },
+        &not_drawn,
     );
     let tree =
         usvg::Tree::from_str(&svg, &usvg_options()).map_err(|e| RenderError::Svg(e.to_string()))?;
@@ -90,6 +95,7 @@ pub fn to_png_scaled(scene: &Scene, view: Option<Rect>, scale: f32) -> Result<Pn
         width,
         height,
         scale,
+        not_drawn,
     })
 }
 

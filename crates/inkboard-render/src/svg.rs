@@ -11,7 +11,7 @@
 use std::fmt::Write;
 
 use base64::Engine;
-use inkboard_core::Rect;
+use inkboard_core::{ObjectId, Rect};
 
 use crate::fonts::font_face_css;
 use crate::scene::{Anchor, ImagePart, Item, Part, PathPart, Rgba, Scene, Seg, TextPart};
@@ -44,6 +44,17 @@ pub fn to_svg(scene: &Scene, view: Option<Rect>) -> String {
 
 /// The scene as SVG, with a choice of what to embed.
 pub fn to_svg_with(scene: &Scene, view: Option<Rect>, options: SvgOptions) -> String {
+    to_svg_drawing(scene, view, options, &[])
+}
+
+/// The scene as SVG, with the images of the objects `placeholders` drawn as a
+/// placeholder (see `budget.rs`): what the rasterizing backends draw.
+pub(crate) fn to_svg_drawing(
+    scene: &Scene,
+    view: Option<Rect>,
+    options: SvgOptions,
+    placeholders: &[ObjectId],
+) -> String {
     let v = view.unwrap_or(scene.bounds);
     let mut out = String::with_capacity(256 + scene.items.len() * 256);
     let _ = write!(
@@ -74,7 +85,7 @@ pub fn to_svg_with(scene: &Scene, view: Option<Rect>, options: SvgOptions) -> St
         );
     }
     for item in &scene.items {
-        write_item(&mut out, item);
+        write_item(&mut out, item, placeholders.contains(&item.id));
     }
     out.push_str("</svg>\n");
     out
@@ -85,11 +96,11 @@ pub fn to_svg_with(scene: &Scene, view: Option<Rect>, options: SvgOptions) -> St
 /// whole-page SVG is these fragments in z-order.
 pub fn item_svg(item: &Item) -> String {
     let mut out = String::with_capacity(256);
-    write_item(&mut out, item);
+    write_item(&mut out, item, false);
     out
 }
 
-fn write_item(out: &mut String, item: &Item) {
+fn write_item(out: &mut String, item: &Item, placeholder: bool) {
     let _ = write!(out, r#"<g id="{}" data-type="{}""#, item.id, item.kind);
     if let Some(geom) = item.geom {
         let _ = write!(out, r#" data-geom="{geom}""#);
@@ -106,6 +117,7 @@ fn write_item(out: &mut String, item: &Item) {
         match part {
             Part::Path(p) => path(out, p),
             Part::Text(t) => text(out, t),
+            Part::Image(i) if placeholder => image_placeholder(out, i),
             Part::Image(i) => image(out, i),
         }
     }
@@ -194,6 +206,27 @@ fn image(out: &mut String, i: &ImagePart) {
     );
     base64::engine::general_purpose::STANDARD.encode_string(&i.data, out);
     out.push_str("\"/>\n");
+}
+
+/// A grey box with a cross where an image too costly to draw would be.
+fn image_placeholder(out: &mut String, i: &ImagePart) {
+    let r = i.rect;
+    let _ = writeln!(
+        out,
+        r##"<rect x="{}" y="{}" width="{}" height="{}" fill="#eceff1" stroke="#90a4ae"/><path d="M{} {}L{} {}M{} {}L{} {}" stroke="#90a4ae"/>"##,
+        num(r.x),
+        num(r.y),
+        num(r.w),
+        num(r.h),
+        num(r.x),
+        num(r.y),
+        num(r.right()),
+        num(r.bottom()),
+        num(r.right()),
+        num(r.y),
+        num(r.x),
+        num(r.bottom()),
+    );
 }
 
 /// ` fill="#rrggbb"` (plus `fill-opacity` for translucent colours) or `fill="none"`.

@@ -16,11 +16,14 @@ use krilla_svg::{SurfaceExt, SvgSettings};
 
 use crate::fonts::usvg_options;
 use crate::scene::Scene;
-use crate::svg::{to_svg_with, SvgOptions};
+use crate::svg::{to_svg_drawing, SvgOptions};
 use crate::RenderError;
 
 /// PDF's largest page side, in points (Acrobat's limit, kept by the PDF/A profiles).
 const MAX_PAGE: f32 = 14_400.0;
+
+/// Pixels a point at which filters are rasterized (krilla-svg's default).
+const FILTER_SCALE: f32 = 4.0;
 
 /// A PDF of the scenes, one page each, in order.
 pub fn to_pdf(scenes: &[Scene]) -> Result<Vec<u8>, RenderError> {
@@ -31,24 +34,35 @@ pub fn to_pdf(scenes: &[Scene]) -> Result<Vec<u8>, RenderError> {
     let mut document = Document::new();
     for scene in scenes {
         let b = scene.bounds;
-        let svg = to_svg_with(
+        // krilla rasterizes filters at FILTER_SCALE pixels a point; a page wider
+        // than MAX_PAGE is shrunk first.
+        let shrink = (MAX_PAGE / (b.w.max(b.h) as f32)).min(1.0);
+        let not_drawn = crate::budget::costly_images(scene, (shrink * FILTER_SCALE) as f64);
+        let svg = to_svg_drawing(
             scene,
             None,
             SvgOptions {
                 embed_fonts: false,
                 background: true,
             },
+            &not_drawn,
         );
         let tree =
             usvg::Tree::from_str(&svg, &options).map_err(|e| RenderError::Svg(e.to_string()))?;
         let (w, h) = (b.w as f32, b.h as f32);
-        let shrink = (MAX_PAGE / w.max(h)).min(1.0);
         let size = Size::from_wh(w * shrink, h * shrink)
             .ok_or(RenderError::EmptyRegion { w: b.w, h: b.h })?;
         let mut page = document.start_page_with(PageSettings::new(size));
         let mut surface = page.surface();
         surface
-            .draw_svg(&tree, size, SvgSettings::default())
+            .draw_svg(
+                &tree,
+                size,
+                SvgSettings {
+                    filter_scale: FILTER_SCALE,
+                    ..SvgSettings::default()
+                },
+            )
             .ok_or_else(|| RenderError::Pdf("the page's SVG could not be drawn".into()))?;
         surface.finish();
         page.finish();

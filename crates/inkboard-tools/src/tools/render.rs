@@ -147,6 +147,14 @@ impl BoardTool for Render {
             control.stage(2, 3, || format!("drawing at {max_size} px"))?;
             let png =
                 render::to_png(&scene, view, max_size).map_err(|e| ToolError::Io(e.to_string()))?;
+            let mut problems = problems.clone();
+            problems.extend(png.not_drawn.iter().map(|id| render::Problem {
+                kind: render::ProblemKind::ImageNotDrawn,
+                ids: vec![id.clone()],
+                message: format!(
+                    "{id}: its SVG image asks for too much work to draw (filters such as a large blur or morphology), so a grey box stands in for it: simplify the image or use a PNG"
+                ),
+            }));
             let out = summary(&board, page, &scene, &png, &problems);
             let text = out.text();
             let data = to_value(&out);
