@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use inkboard_core::{Board, End, Geom, Kind, Object, ObjectId, PageId, Point, Rect};
 
+use crate::buckets::Buckets;
 use crate::fit::fit;
 use crate::labels::clipped_length;
 use crate::route;
@@ -91,22 +92,17 @@ pub fn check_scene(board: &Board, scene: &Scene) -> Vec<Problem> {
             _ => None,
         })
         .collect();
-    for (i, (a, ra)) in solid.iter().enumerate() {
-        for (b, rb) in &solid[i + 1..] {
-            if ra.overlaps(rb) {
-                problems.push(Problem {
-                    kind: ProblemKind::Overlap,
-                    ids: vec![(*a).clone(), (*b).clone()],
-                    message: format!("{a} and {b} overlap; move one of them or make room."),
-                });
-            }
-        }
-    }
+    overlaps(&solid, &mut problems);
 
+    let mut overflows = 0;
     for o in &p.objects {
         let Kind::Shape(s) = &o.kind else { continue };
         if s.text.is_empty() {
             continue;
+        }
+        if overflows == MAX_PER_KIND {
+            problems.push(cut(ProblemKind::TextOverflow, "texts that do not fit"));
+            break;
         }
         let (font_size, weight) = style::shape_font(s.geom, &s.style);
         if font_size <= 0.0 {
@@ -128,6 +124,7 @@ pub fn check_scene(board: &Board, scene: &Scene) -> Vec<Problem> {
                     o.id
                 )
             };
+            overflows += 1;
             problems.push(Problem {
                 kind: ProblemKind::TextOverflow,
                 ids: vec![o.id.clone()],
@@ -158,7 +155,87 @@ pub fn check_scene(board: &Board, scene: &Scene) -> Vec<Problem> {
         }
     }
 
-    for f in &p.objects {
+    outside_frames(&p.objects, &mut problems);
+    let lines = connector_lines(&p.objects, scene);
+    through_shapes(board, &p.objects, &lines, &mut problems);
+    crossings(&lines, &mut problems);
+    problems
+}
+
+/// At most this many problems of one kind are listed (`render` shows 50), so a
+/// page of 100,000 shapes piled on each other is checked in bounded time and
+/// memory; past it, one more problem of that kind says the list was cut.
+pub const MAX_PER_KIND: usize = 500;
+
+/// The problem that closes a list cut at [`MAX_PER_KIND`].
+fn cut(kind: ProblemKind, what: &str) -> Problem {
+    Problem {
+        kind,
+        ids: Vec::new(),
+        message: format!(
+            "More than {MAX_PER_KIND} {what}: only the first {MAX_PER_KIND} are listed."
+        ),
+    }
+}
+
+/// A spatial index of `boxes` (index = position in the list).
+fn index_of(boxes: impl Iterator<Item = Rect> + Clone) -> Buckets {
+    let count = boxes.clone().count();
+    let area = boxes
+        .clone()
+        .reduce(|a, b| a.union(&b))
+        .unwrap_or(Rect::new(0.0, 0.0, 1.0, 1.0));
+    let mut index = Buckets::new(area, count);
+    for (i, r) in boxes.enumerate() {
+        index.insert(r, i as u32);
+    }
+    index
+}
+
+/// Pairs of solid objects that overlap, in z-order, found through a spatial
+/// index rather than by trying every pair.
+fn overlaps(solid: &[(&ObjectId, Rect)], problems: &mut Vec<Problem>) {
+    let index = index_of(solid.iter().map(|(_, r)| *r));
+    let mut pairs = Vec::new();
+    let mut near = Vec::new();
+    let mut more = false;
+    'all: for (i, (_, ra)) in solid.iter().enumerate() {
+        index.query(ra, &mut near);
+        for &j in near.iter().filter(|&&j| j as usize > i) {
+            if ra.overlaps(&solid[j as usize].1) {
+                if pairs.len() == MAX_PER_KIND {
+                    more = true;
+                    break 'all;
+                }
+                pairs.push((i, j as usize));
+            }
+        }
+    }
+    for (i, j) in pairs {
+        let (a, b) = (solid[i].0, solid[j].0);
+        problems.push(Problem {
+            kind: ProblemKind::Overlap,
+            ids: vec![a.clone(), b.clone()],
+            message: format!("{a} and {b} overlap; move one of them or make room."),
+        });
+    }
+    if more {
+        problems.push(cut(ProblemKind::Overlap, "overlaps"));
+    }
+}
+
+/// Objects partly inside and partly outside a frame, frame by frame in z-order.
+fn outside_frames(objects: &[Object], problems: &mut Vec<Problem>) {
+    // Connectors cross frames by design; ink is annotation drawn over anything.
+    let placed: Vec<(&Object, Rect)> = objects
+        .iter()
+        .filter(|o| !matches!(o.kind, Kind::Connector(_) | Kind::Group(_) | Kind::Ink(_)))
+        .filter_map(|o| o.own_bounds().map(|b| (o, b)))
+        .collect();
+    let index = index_of(placed.iter().map(|(_, r)| *r));
+    let mut near = Vec::new();
+    let mut found = 0;
+    for f in objects {
         let Kind::Shape(frame) = &f.kind else {
             continue;
         };
@@ -166,18 +243,22 @@ pub fn check_scene(board: &Board, scene: &Scene) -> Vec<Problem> {
             continue;
         }
         let area = frame.bounds;
-        for o in &p.objects {
-            // Connectors cross frames by design; ink is annotation drawn over anything.
-            if o.id == f.id || matches!(o.kind, Kind::Connector(_) | Kind::Group(_) | Kind::Ink(_))
-            {
-                continue;
-            }
-            let Some(b) = o.own_bounds() else { continue };
+        index.query(&area, &mut near);
+        for &k in &near {
+            let (o, b) = placed[k as usize];
             // A frame larger than this one is not "in" it.
-            if o.is_frame() && b.w * b.h >= area.w * area.h {
+            if o.id == f.id || (o.is_frame() && b.w * b.h >= area.w * area.h) {
                 continue;
             }
             if area.overlaps(&b) && !area.contains(&b) {
+                if found == MAX_PER_KIND {
+                    problems.push(cut(
+                        ProblemKind::OutsideFrame,
+                        "objects sticking out of frames",
+                    ));
+                    return;
+                }
+                found += 1;
                 problems.push(Problem {
                     kind: ProblemKind::OutsideFrame,
                     ids: vec![o.id.clone(), f.id.clone()],
@@ -189,10 +270,6 @@ pub fn check_scene(board: &Board, scene: &Scene) -> Vec<Problem> {
             }
         }
     }
-    let lines = connector_lines(&p.objects, scene);
-    through_shapes(board, &p.objects, &lines, &mut problems);
-    crossings(&lines, &mut problems);
-    problems
 }
 
 /// A connector's drawn line: its connector's place on the page, and its points.
@@ -251,6 +328,9 @@ fn through_shapes(board: &Board, objects: &[Object], lines: &[Line], problems: &
             _ => None,
         })
         .collect();
+    let index = index_of(solids.iter().map(|(_, r, _)| *r));
+    let mut near = Vec::new();
+    let mut found = 0;
     for line in lines {
         let Kind::Connector(c) = &line.object.kind else {
             continue;
@@ -259,7 +339,9 @@ fn through_shapes(board: &Board, objects: &[Object], lines: &[Line], problems: &
             continue;
         };
         let ends = [end_box(board, &c.from), end_box(board, &c.to)];
-        for &(o, r, geom) in &solids {
+        index.query(&reach, &mut near);
+        for &k in &near {
+            let (o, r, geom) = solids[k as usize];
             if !reach.overlaps(&r) || ends.iter().any(|(_, id)| id.as_ref() == Some(&o.id)) {
                 continue;
             }
@@ -282,6 +364,14 @@ fn through_shapes(board: &Board, objects: &[Object], lines: &[Line], problems: &
                 .windows(2)
                 .any(|w| enters(if frame { None } else { geom }, r, w[0], w[1]));
             if through {
+                if found == MAX_PER_KIND {
+                    problems.push(cut(
+                        ProblemKind::ThroughShape,
+                        "connectors running through shapes",
+                    ));
+                    return;
+                }
+                found += 1;
                 let what = if frame { "frame " } else { "" };
                 problems.push(Problem {
                     kind: ProblemKind::ThroughShape,
@@ -379,6 +469,7 @@ fn crossings(lines: &[Line], problems: &mut Vec<Problem>) {
         .collect();
     segs.sort_by(|p, q| p.1.total_cmp(&q.1));
     let mut pairs: BTreeMap<(usize, usize), usize> = BTreeMap::new();
+    let mut more = false;
     for (k, &(i, _, right, a, b)) in segs.iter().enumerate() {
         let (y0, y1) = (a.y.min(b.y), a.y.max(b.y));
         for &(j, left, _, c, d) in &segs[k + 1..] {
@@ -389,7 +480,14 @@ fn crossings(lines: &[Line], problems: &mut Vec<Problem>) {
                 continue;
             }
             if proper(a, b, c, d) {
-                *pairs.entry((i.min(j), i.max(j))).or_default() += 1;
+                let pair = (i.min(j), i.max(j));
+                if let Some(times) = pairs.get_mut(&pair) {
+                    *times += 1;
+                } else if pairs.len() < MAX_PER_KIND {
+                    pairs.insert(pair, 1);
+                } else {
+                    more = true;
+                }
             }
         }
     }
@@ -407,5 +505,8 @@ fn crossings(lines: &[Line], problems: &mut Vec<Problem>) {
                 "Connectors {a} and {b} cross{how}; move their shapes or ends to untangle them."
             ),
         });
+    }
+    if more {
+        problems.push(cut(ProblemKind::Crossing, "crossings"));
     }
 }

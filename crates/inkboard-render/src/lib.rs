@@ -40,7 +40,7 @@ pub mod style;
 mod svg;
 pub mod text;
 
-pub use check::{check, check_scene, Problem, ProblemKind};
+pub use check::{check, check_scene, Problem, ProblemKind, MAX_PER_KIND};
 pub use error::RenderError;
 pub use fonts::font_face_css;
 pub use fonts::fontdb;

@@ -265,3 +265,24 @@ fn crossings_match_the_drawn_lines() {
     assert!(!expected.is_empty(), "the board has crossings to find");
     assert_eq!(found, expected);
 }
+
+#[test]
+fn a_pile_of_shapes_lists_the_first_problems_and_says_the_rest_were_cut() {
+    let mut b = Build::new();
+    for i in 0..600 {
+        b.shape(Geom::Rect, [i as f64, 0.0, 100.0, 50.0], "");
+    }
+    let overlaps = check(&b.board, PAGE)
+        .into_iter()
+        .filter(|p| p.kind == ProblemKind::Overlap)
+        .collect::<Vec<_>>();
+    assert_eq!(overlaps.len(), inkboard_render::MAX_PER_KIND + 1);
+    let last = overlaps.last().expect("the cut");
+    assert!(last.ids.is_empty(), "{last:?}");
+    assert!(
+        last.message.starts_with("More than 500 overlaps"),
+        "{last:?}"
+    );
+    // The listed ones are real pairs, in z-order of their first object.
+    assert!(overlaps[..500].iter().all(|p| p.ids.len() == 2));
+}
