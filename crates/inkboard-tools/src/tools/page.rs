@@ -15,14 +15,31 @@ pub struct PageOut {
     pub name: String,
 }
 
+/// A character that takes no room on screen.
+fn invisible(c: char) -> bool {
+    c.is_whitespace()
+        || matches!(
+            c,
+            '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}' | '\u{00AD}' | '\u{034F}'
+        )
+}
+
 fn check_name(
     board: &Board,
     name: &str,
     except: Option<inkboard_core::PageId>,
 ) -> Result<String, ToolError> {
     let name = name.trim();
-    if name.is_empty() {
+    // A name of nothing but invisible characters (zero-width spaces, joiners,
+    // marks of direction) shows as an empty tab: as empty as "".
+    if name.chars().all(invisible) {
         return Err(ToolError::args("'name' is empty: give the page a name"));
+    }
+    if let Some(c) = name.chars().find(|c| c.is_control()) {
+        return Err(ToolError::args(format!(
+            "'name' holds a control character (U+{:04X}): page names are one line of text",
+            c as u32
+        )));
     }
     if board
         .pages()
