@@ -25,6 +25,7 @@ mod image;
 pub mod limits;
 mod object;
 mod style;
+mod turn;
 mod tx;
 
 pub use board::{Board, Page};
