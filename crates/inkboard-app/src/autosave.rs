@@ -75,16 +75,17 @@ impl Boards {
         let mut retried = false;
         for entry in self.entries() {
             let Some(path) = entry.path() else { continue };
-            let (look, due) = {
+            let look = {
                 let mut f = entry.file_state();
-                let due = f.retry_at.is_none_or(|at| at <= now);
-                let retry = f.retry_at.is_some() && due;
+                let retry = f.retry_at.is_some_and(|at| at <= now);
                 retried |= retry;
-                (std::mem::take(&mut f.look) || retry, due)
+                std::mem::take(&mut f.look) || retry
             };
             if look {
                 self.look_at_disk(&entry, &path);
             }
+            // Due unless a failure (perhaps the look just now) set a later retry.
+            let due = entry.file_state().retry_at.is_none_or(|at| at <= now);
             if entry.file_state().offer.as_ref().map(|o| o.kind) == Some(OfferKind::Changed) {
                 self.update_conflict_copy(&entry);
             } else if due && entry.unsaved() {
