@@ -58,7 +58,9 @@ impl Boards {
             // changes, their windows say so, and the save is tried again.
             next = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.tick()))
                 .unwrap_or_else(|_| {
-                    tracing::error!("autosave hit a bug; the boards stay open and keep their changes");
+                    tracing::error!(
+                        "autosave hit a bug; the boards stay open and keep their changes"
+                    );
                     self.saves_hit_a_bug();
                     Some(Instant::now() + RETRY_MAX)
                 });
@@ -232,7 +234,9 @@ impl Boards {
                 None => format!("the unsaved board \"{}\"", board.title()),
             };
             let kept = match conflict {
-                Some(offer) => recovery::update(&offer.recovery, &board).map(|_| offer.recovery.clone()),
+                Some(offer) => {
+                    recovery::update(&offer.recovery, &board).map(|_| offer.recovery.clone())
+                }
                 None if entry.unsaved() => recovery::keep(&board, path.as_deref(), Why::Unsaved),
                 None => continue,
             };

@@ -111,7 +111,9 @@ impl Boards {
         // Nothing unsaved here: the file's version becomes the next revision.
         let live = &mut *live;
         let mut tx = Transaction::begin(&mut live.board);
-        let turned = tx.turn_into(&loaded.board).and_then(|_| tx.commit(Actor::User));
+        let turned = tx
+            .turn_into(&loaded.board)
+            .and_then(|_| tx.commit(Actor::User));
         match turned {
             Ok(commit) => {
                 if let Some(commit) = &commit {

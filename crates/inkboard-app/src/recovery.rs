@@ -118,7 +118,11 @@ pub fn keep(board: &Board, file: Option<&Path>, why: Why) -> Result<Recovery, Re
     };
     let (compact, saved) = now();
     let name = |n: u32| {
-        let suffix = if n == 0 { String::new() } else { format!("-{n}") };
+        let suffix = if n == 0 {
+            String::new()
+        } else {
+            format!("-{n}")
+        };
         dir.join(format!("{stem}.{}-{compact}{suffix}.inkboard", why.word()))
     };
     let copy = (0..)
@@ -211,7 +215,11 @@ pub fn beside(file: &Path, what: &str) -> PathBuf {
     let (compact, _) = now();
     (0..)
         .map(|n: u32| {
-            let suffix = if n == 0 { String::new() } else { format!("-{n}") };
+            let suffix = if n == 0 {
+                String::new()
+            } else {
+                format!("-{n}")
+            };
             dir.join(format!("{stem}.{what}-{compact}{suffix}.inkboard"))
         })
         .find(|p| !p.exists())

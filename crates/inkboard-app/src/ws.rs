@@ -230,7 +230,9 @@ impl Session {
                 let result = tokio::task::spawn_blocking(move || boards.resolve(board, choice))
                     .await
                     .unwrap_or_else(|e| {
-                        Err(inkboard_tools::ToolError::Io(format!("the choice stopped: {e}")))
+                        Err(inkboard_tools::ToolError::Io(format!(
+                            "the choice stopped: {e}"
+                        )))
                     });
                 let mut out = self.refresh(false).await;
                 out.push(self.meta());

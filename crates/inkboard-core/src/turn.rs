@@ -50,10 +50,7 @@ impl Transaction<'_> {
                 let mut empty = page.clone();
                 empty.objects.clear();
                 let index = self.board().pages().len();
-                self.record(Step::InsertPage {
-                    index,
-                    page: empty,
-                })?;
+                self.record(Step::InsertPage { index, page: empty })?;
             }
         }
         if keeps_one {

@@ -81,9 +81,7 @@ async fn choose(window: &mut Window, choice: &str, seq: u64) -> Value {
     window
         .send(json!({"t": "resolve", "seq": seq, "choice": choice}))
         .await;
-    window
-        .until(|m| m["t"] == "reply" && m["seq"] == seq)
-        .await
+    window.until(|m| m["t"] == "reply" && m["seq"] == seq).await
 }
 
 fn mode(path: &Path) -> u32 {
@@ -151,18 +149,18 @@ async fn an_outside_edit_is_loaded_live_and_can_be_undone() {
     // On screen without a reload, and the file is left as the editor wrote it.
     until_texts(&mut window, &["from the editor"]).await;
     assert_eq!(
-        file_texts(&serde_json::from_str(&fs::read_to_string(&app.board).expect("read")).expect("JSON")),
+        file_texts(
+            &serde_json::from_str(&fs::read_to_string(&app.board).expect("read")).expect("JSON")
+        ),
         ["from the editor"]
     );
     // board_changes lists it, as the person's (another program is a person's tool).
-    let changes = agent
-        .ok("board_changes", json!({"since": before}))
-        .await;
+    let changes = agent.ok("board_changes", json!({"since": before})).await;
     let listed = changes["changes"].as_array().expect("changes");
     assert!(
-        listed
-            .iter()
-            .any(|c| c["kind"] == "updated" && c["by"] == "user" && c["object"]["text"] == "from the editor"),
+        listed.iter().any(|c| c["kind"] == "updated"
+            && c["by"] == "user"
+            && c["object"]["text"] == "from the editor"),
         "{changes}"
     );
     // Ctrl+Z takes it back, and that is saved like any change.
@@ -171,7 +169,9 @@ async fn an_outside_edit_is_loaded_live_and_can_be_undone() {
     app.file_until("the undo saved", |v| file_texts(v) == ["one"]);
     // And an agent's edit after it lands in the file with it.
     agent.ok("add_shape", json!({"text": "agent"})).await;
-    app.file_until("the agent's edit saved", |v| file_texts(v) == ["agent", "one"]);
+    app.file_until("the agent's edit saved", |v| {
+        file_texts(v) == ["agent", "one"]
+    });
     agent.close().await;
 }
 
@@ -192,7 +192,11 @@ async fn a_conflict_keeps_both_versions_and_the_copy_stays_current() {
         serde_json::from_str(&fs::read_to_string(&app.board).expect("read")).expect("JSON");
     assert_eq!(on_disk["title"], "Theirs");
     assert_eq!(file_texts(&on_disk), ["one, edited"]);
-    assert!(app.stderr().contains(&copy.display().to_string()), "{}", app.stderr());
+    assert!(
+        app.stderr().contains(&copy.display().to_string()),
+        "{}",
+        app.stderr()
+    );
 
     // Edits go on landing (the reply is a success), and the copy follows them.
     add(&mut window, "three").await;
@@ -318,7 +322,10 @@ async fn a_deleted_file_is_said_in_words_and_ctrl_s_writes_it_again() {
         .until(|m| m["t"] == "board" && m["save"] == "error")
         .await;
     let words = failed["save_error"].as_str().expect("words");
-    assert!(words.contains("is gone") && words.contains("Ctrl+S"), "{words}");
+    assert!(
+        words.contains("is gone") && words.contains("Ctrl+S"),
+        "{words}"
+    );
     assert!(!app.board.exists(), "not written back without being asked");
     window.send(json!({"t": "save"})).await;
     app.file_until("written again", |v| file_texts(v) == ["one", "two"]);
@@ -351,7 +358,8 @@ async fn stopping_with_unsaved_changes_keeps_them_and_open_offers_them() {
     );
     assert!(copy.starts_with(state.join("recovery")), "{line}");
     assert_eq!(mode(&copy), 0o600);
-    let kept: Value = serde_json::from_str(&fs::read_to_string(&copy).expect("read")).expect("JSON");
+    let kept: Value =
+        serde_json::from_str(&fs::read_to_string(&copy).expect("read")).expect("JSON");
     assert_eq!(file_texts(&kept), ["one", "two"]);
 
     // The file comes back as it was; the next `inkboard open` offers the copy,
@@ -368,7 +376,11 @@ async fn stopping_with_unsaved_changes_keeps_them_and_open_offers_them() {
     assert_eq!(shown["offer"]["copy"], copy.display().to_string());
     let said = app.stderr();
     assert!(said.contains(&copy.display().to_string()), "{said}");
-    assert_eq!(texts(&window), ["one"], "the file as it is, until the person chooses");
+    assert_eq!(
+        texts(&window),
+        ["one"],
+        "the file as it is, until the person chooses"
+    );
     // Restoring puts them on the board and in the file; the copy goes.
     let reply = choose(&mut window, "mine", 904).await;
     assert_eq!(reply["ok"], true, "{reply}");
