@@ -4,7 +4,8 @@
 //! recovery copy, the banner's three choices); a save that fails (the file
 //! replaced by a folder, standing in for a full disk; the file deleted) is tried
 //! again once the cause is gone; and stopping with unsaved changes keeps them in a
-//! recovery copy whose path is printed and which the next `inkboard open` offers.
+//! recovery copy whose path is printed and which the next `inkboard open` offers
+//! (or, for a board that never had a file, names).
 
 mod common;
 
@@ -404,4 +405,71 @@ async fn stopping_with_everything_saved_keeps_nothing() {
         .map(|d| d.count())
         .unwrap_or(0);
     assert_eq!(kept, 0);
+}
+
+/// `inkboard open` without a file, in `runtime`; its stderr goes to `stderr`.
+fn open_untitled(dir: &Path, runtime: &Path, stderr: &Path) -> std::process::Child {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(common::BIN)
+        .args(["open", "--no-browser", "--port", "0"])
+        .current_dir(dir)
+        .env("INKBOARD_RUNTIME_DIR", runtime)
+        .env("INKBOARD_STATE_DIR", runtime.join("state"))
+        .env_remove("INKBOARD_LOG")
+        .stdout(std::process::Stdio::piped())
+        .stderr(fs::File::create(stderr).expect("a stderr file"))
+        .spawn()
+        .expect("spawn inkboard open");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("inkboard open prints its address");
+    child
+}
+
+fn terminate(child: &mut std::process::Child) {
+    // SAFETY: kill has no memory-safety preconditions.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    let _ = child.wait();
+}
+
+#[test]
+fn an_untitled_board_with_changes_is_kept_at_exit_and_named_next_time() {
+    let dir = tempfile::tempdir().expect("dir");
+    let runtime = dir.path().join("runtime");
+    fs::create_dir_all(&runtime).expect("runtime");
+    let first = runtime.join("stderr-1.txt");
+    let mut app = open_untitled(dir.path(), &runtime, &first);
+    // An agent's call without a path goes to the board on screen, and succeeds.
+    let added = std::process::Command::new(common::BIN)
+        .args(["call", "add_shape", r#"{"text": "untitled work"}"#])
+        .current_dir(dir.path())
+        .env("INKBOARD_RUNTIME_DIR", &runtime)
+        .env_remove("INKBOARD_LOG")
+        .output()
+        .expect("inkboard call runs");
+    assert!(added.status.success(), "{added:?}");
+    terminate(&mut app);
+    let told = fs::read_to_string(&first).expect("stderr");
+    let copy = told
+        .lines()
+        .find_map(|l| l.split("was kept in ").nth(1))
+        .and_then(|rest| rest.split("; ").next())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| panic!("no word of the kept board: {told}"));
+    assert!(copy.starts_with(runtime.join("state/recovery")), "{told}");
+    assert_eq!(mode(&copy), 0o600);
+    let kept: Value =
+        serde_json::from_str(&fs::read_to_string(&copy).expect("read")).expect("JSON");
+    assert_eq!(file_texts(&kept), ["untitled work"]);
+    // The next `inkboard open` without a file says where it is.
+    let second = runtime.join("stderr-2.txt");
+    let mut app = open_untitled(dir.path(), &runtime, &second);
+    terminate(&mut app);
+    let told = fs::read_to_string(&second).expect("stderr");
+    assert!(told.contains(&copy.display().to_string()), "{told}");
+    assert!(
+        !told.contains("was kept in"),
+        "an unchanged board is not kept: {told}"
+    );
 }
