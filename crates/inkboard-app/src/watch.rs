@@ -13,7 +13,7 @@ use std::sync::{Arc, Weak};
 
 use notify::{RecursiveMode, Watcher};
 
-use crate::boards::Boards;
+use crate::boards::{Boards, SaveState};
 
 /// The watcher and the folders it watches.
 pub struct Watch {
@@ -80,12 +80,15 @@ impl Boards {
     }
 
     /// Something happened at `path`: if it is an open board's file or its folder,
-    /// the autosaver looks at that file.
+    /// the autosaver looks at that file; anything in the folder of a board whose
+    /// save failed tries that save again (space freed, the folder writable).
     fn disk_event(&self, path: &Path) {
         let mut any = false;
         for entry in self.entries() {
             let Some(file) = entry.path() else { continue };
-            if file == path || file.parent() == Some(path) {
+            let folder = file.parent();
+            let failing = || matches!(entry.save_state(), SaveState::Failed(_));
+            if file == path || folder == Some(path) || (folder == path.parent() && failing()) {
                 entry.file_state().look = true;
                 any = true;
             }

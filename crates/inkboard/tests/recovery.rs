@@ -473,3 +473,78 @@ fn an_untitled_board_with_changes_is_kept_at_exit_and_named_next_time() {
         "an unchanged board is not kept: {told}"
     );
 }
+
+/// A small tmpfs mounted for one test, unmounted when dropped.
+struct SmallDisk(PathBuf);
+
+impl SmallDisk {
+    /// Mounts `size` of tmpfs at `at`; `None` where this machine may not mount.
+    fn mount(at: &Path, size: &str) -> Option<SmallDisk> {
+        fs::create_dir_all(at).ok()?;
+        let mounted = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(at)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .ok()?;
+        mounted.success().then(|| SmallDisk(at.to_path_buf()))
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(&self.0).status();
+    }
+}
+
+#[tokio::test]
+async fn a_full_disk_is_said_in_words_and_the_save_goes_through_once_space_is_freed() {
+    let dir = tempfile::tempdir().expect("dir");
+    let runtime = dir.path().join("runtime");
+    let Some(disk) = SmallDisk::mount(&dir.path().join("disk"), "512k") else {
+        // Mounting needs root (or a user namespace): CI's containers allow it.
+        eprintln!("skipped: this machine cannot mount a tmpfs");
+        return;
+    };
+    let board = disk.0.join("plan.inkboard");
+    let made = std::process::Command::new(common::BIN)
+        .arg("new")
+        .arg(&board)
+        .env("INKBOARD_RUNTIME_DIR", &runtime)
+        .output()
+        .expect("inkboard new");
+    assert!(made.status.success(), "{made:?}");
+    let app = App::start_in(dir, runtime, board.clone());
+    let cookie = app.sign_in();
+    let mut window = app.window(&cookie).await;
+    add(&mut window, "one").await;
+    app.file_until("the first save", |v| file_texts(v) == ["one"]);
+    // Fill the disk to the last byte.
+    let filler = disk.0.join("filler");
+    {
+        use std::io::Write;
+        let mut f = fs::File::create(&filler).expect("filler");
+        let block = vec![b'x'; 4096];
+        while f.write_all(&block).is_ok() {}
+        let _ = f.write_all(b"x");
+    }
+    let long = "a change that needs room on the disk ".repeat(40);
+    add(&mut window, &long).await;
+    let failed = window
+        .until(|m| m["t"] == "board" && m["save"] == "error")
+        .await;
+    let words = failed["save_error"].as_str().expect("words");
+    assert!(words.contains("The disk is full"), "{words}");
+    assert!(words.contains("free some space"), "{words}");
+    // Space is freed: the save goes through on its own.
+    fs::remove_file(&filler).expect("free the space");
+    let saved = app.file_until("the save once space is back", |v| {
+        file_objects(v).len() == 2
+    });
+    assert!(file_texts(&saved).contains(&long));
+    window
+        .until(|m| m["t"] == "board" && m["save"] == "saved")
+        .await;
+    drop(window);
+    drop(app);
+}
