@@ -35,13 +35,16 @@ function breakFile(file) {
 }
 
 /**
- * Saves fail while an agent adds `text`; the bar says so. Then another program
- * puts back its own version (title "Theirs", every text + ", edited"): the banner
- * offers the choice.
+ * Saves fail while an agent adds `text` and moves every other object; the bar
+ * says so. Then another program puts back its own version (title "Theirs", every
+ * text + ", edited"): the banner offers the choice.
  */
 async function intoConflict(s, text) {
   const away = breakFile(s.file);
+  const ids = Object.keys(await s.page.evaluate(() => window.inkboard.objects()));
   await s.mcp.call('add_shape', { text });
+  // The same objects the other program edits: a real conflict, not a merge.
+  await s.mcp.call('update', { ids, y: 400 });
   const bar = s.page.getByTestId('banner');
   await until(async () => /is now a folder/.test(await bar.textContent()), { what: 'the failure in words' });
   assert.equal(await s.page.getByTestId('save-retry').isVisible(), true);

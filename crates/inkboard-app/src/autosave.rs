@@ -143,6 +143,7 @@ impl Boards {
                     let mut f = entry.file_state();
                     f.stamp = Some(saved.stamp);
                     f.saved_revision = board.revision();
+                    f.base = Some(board.clone());
                     f.failures = 0;
                     f.retry_at = None;
                     f.state = if now == board.revision() {

@@ -108,6 +108,9 @@ pub struct Entry {
 pub(crate) struct FileState {
     /// What the file held when last read or written: a save checks it is unchanged.
     pub(crate) stamp: Option<Stamp>,
+    /// The board the file holds (as last read or written): the base from which
+    /// an outside change and the board's unsaved changes are merged.
+    pub(crate) base: Option<Board>,
     pub(crate) state: SaveState,
     /// The revision of the board that the file holds (as read or last written):
     /// the board has unsaved changes while its revision differs.
@@ -264,10 +267,11 @@ impl Boards {
         let loaded = file::load(path)?;
         let mut kept = recovery::pending(path, Some(&loaded.board));
         let entry = self.add(
-            LiveBoard::new(loaded.board, Some(path.to_path_buf())),
+            LiveBoard::new(loaded.board.clone(), Some(path.to_path_buf())),
             Some(loaded.stamp),
             SaveState::Saved,
         );
+        entry.file_state().base = Some(loaded.board);
         if !kept.is_empty() {
             let mut f = entry.file_state();
             f.offer = Some(Offer {
@@ -299,6 +303,7 @@ impl Boards {
             cell: LiveCell::new(key, board),
             file: Mutex::new(FileState {
                 stamp,
+                base: None,
                 state,
                 saved_revision,
                 look: false,
@@ -463,6 +468,7 @@ impl Host for Boards {
             let mut f = entry.file_state();
             f.stamp = Some(saved.stamp);
             f.saved_revision = board.revision();
+            f.base = Some(board);
             f.state = SaveState::Saved;
             f.failures = 0;
             f.retry_at = None;

@@ -102,9 +102,35 @@ impl Boards {
         let mut live = entry.cell.lock();
         let mut f = entry.file_state();
         if live.board.revision() != f.saved_revision {
+            // Unsaved changes here: merged if the two changed different records.
+            let live = &mut *live;
+            let merged = f.base.as_ref().and_then(|base| {
+                let mut tx = Transaction::begin(&mut live.board);
+                tx.merge_from(base, &loaded.board).ok()?;
+                tx.commit(Actor::User).ok()
+            });
+            if let Some(commit) = merged {
+                if let Some(commit) = &commit {
+                    live.record(commit);
+                }
+                // The file holds theirs; the merged board is saved over it next.
+                f.stamp = Some(loaded.stamp);
+                f.base = Some(loaded.board);
+                f.state = SaveState::Saving;
+                f.failures = 0;
+                f.retry_at = None;
+                drop(f);
+                self.tell(Event::Changed {
+                    board: entry.cell.key,
+                });
+                self.tell(Event::Meta {
+                    board: entry.cell.key,
+                });
+                self.wake_autosaver();
+                return;
+            }
             let board = live.board.clone();
             drop(f);
-            drop(live);
             self.conflict(entry, path, &board);
             return;
         }
@@ -120,6 +146,7 @@ impl Boards {
                     live.record(commit);
                 }
                 f.stamp = Some(loaded.stamp);
+                f.base = Some(loaded.board);
                 f.saved_revision = live.board.revision();
                 f.state = SaveState::Saved;
                 f.failures = 0;
@@ -233,6 +260,7 @@ impl Boards {
                 let mut f = entry.file_state();
                 f.stamp = Some(saved.stamp);
                 f.saved_revision = board.revision();
+                f.base = Some(board);
                 f.state = SaveState::Saved;
             }
             (OfferKind::Changed, Choice::Theirs | Choice::Both) => {
@@ -290,6 +318,7 @@ impl Boards {
         let revision = self.turn(entry, &loaded.board)?;
         let mut f = entry.file_state();
         f.stamp = Some(loaded.stamp);
+        f.base = Some(loaded.board);
         f.saved_revision = revision;
         f.state = SaveState::Saved;
         f.failures = 0;

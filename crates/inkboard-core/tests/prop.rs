@@ -359,4 +359,41 @@ proptest! {
             }
         }
     }
+
+    /// (7) `merge_from` of two versions edited apart from one base either refuses
+    /// (an overlap, or a commit the two together break) and changes nothing, or
+    /// keeps every object each side changed and everything else as it was.
+    #[test]
+    fn merge_from_keeps_what_each_side_changed(
+        start in board(),
+        mine_plans in vec(vec(op(), 1..6), 1..3),
+        theirs_plans in vec(vec(op(), 1..6), 1..3),
+    ) {
+        let base = start.clone();
+        let mut mine = start.clone();
+        commit_all(&mut mine, &mine_plans);
+        let mut theirs = start;
+        commit_all(&mut theirs, &theirs_plans);
+        let before = mine.clone();
+        let committed = {
+            let mut tx = Transaction::begin(&mut mine);
+            match tx.merge_from(&base, &theirs) {
+                Ok(()) => tx.commit(Actor::User).ok(),
+                Err(_) => None,
+            }
+        };
+        if committed.is_none() {
+            prop_assert_eq!(&mine, &before);
+            return Ok(());
+        }
+        assert_consistent(&mine);
+        for page in base.pages().iter().chain(theirs.pages()).chain(before.pages()) {
+            for object in &page.objects {
+                let id = &object.id;
+                let (b, t, m) = (base.object(id), theirs.object(id), before.object(id));
+                let want = if t != b { t } else { m };
+                prop_assert_eq!(mine.object(id), want, "object {}", id);
+            }
+        }
+    }
 }

@@ -99,13 +99,28 @@ async fn started() -> (App, Window) {
     (app, window)
 }
 
+/// The id of the object a window shows with `text`.
+fn id_of(window: &Window, text: &str) -> String {
+    window
+        .objects
+        .iter()
+        .find(|(_, o)| o["text"] == text)
+        .map(|(id, _)| id.clone())
+        .unwrap_or_else(|| panic!("no object {text:?}"))
+}
+
 /// Brings the app into a conflict: saves fail (a folder in the file's place)
-/// while the person adds "two", then another program puts its own version of
-/// the file back (titled "Theirs", with "one" changed to "one, edited"). Answers
-/// the `board` message that offers the choice.
+/// while the person adds "two" and moves "one", then another program puts its
+/// own version of the file back (titled "Theirs", with "one" changed to "one,
+/// edited": the same object). Answers the `board` message that offers the choice.
 async fn into_conflict(app: &App, window: &mut Window) -> Value {
     let away = break_the_file(&app.board);
     add(window, "two").await;
+    let one = id_of(window, "one");
+    let moved = window
+        .call("update", json!({"id": one, "x": 600, "page": 1}))
+        .await;
+    assert_eq!(moved["ok"], true, "{moved}");
     let failed = window
         .until(|m| {
             m["t"] == "board"
@@ -174,6 +189,37 @@ async fn an_outside_edit_is_loaded_live_and_can_be_undone() {
         file_texts(v) == ["agent", "one"]
     });
     agent.close().await;
+}
+
+// ---- unsaved changes and an outside change to other records: merged ----
+
+#[tokio::test]
+async fn an_outside_edit_of_other_objects_is_merged_with_unsaved_changes() {
+    let (app, mut window) = started().await;
+    let away = break_the_file(&app.board);
+    add(&mut window, "two").await;
+    window
+        .until(|m| m["t"] == "board" && m["save"] == "error")
+        .await;
+    // Another program changes the title and "one"; the person only added "two".
+    let mut theirs: Value =
+        serde_json::from_str(&fs::read_to_string(&away).expect("the old file")).expect("JSON");
+    theirs["title"] = json!("Theirs");
+    theirs["pages"][0]["objects"][0]["text"] = json!("one, edited");
+    fs::remove_dir(&app.board).expect("remove the folder");
+    write_like_an_editor(&app.board, &theirs);
+    until_texts(&mut window, &["one, edited", "two"]).await;
+    let saved = app.file_until("the merged board saved", |v| {
+        file_texts(v) == ["one, edited", "two"]
+    });
+    assert_eq!(saved["title"], "Theirs");
+    let kept = fs::read_dir(app.state.join("recovery"))
+        .map(|d| d.count())
+        .unwrap_or(0);
+    assert_eq!(kept, 0, "no conflict, no copy");
+    // One Ctrl+Z takes the other program's changes out again.
+    window.undo(false).await;
+    until_texts(&mut window, &["one", "two"]).await;
 }
 
 // ---- a conflict ----
