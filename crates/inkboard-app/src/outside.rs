@@ -5,7 +5,10 @@
 //! When the board has no unsaved changes, the file's new content is loaded as one
 //! new revision (a [`Transaction`] that turns the board into it, `turn_into`), so
 //! the windows redraw, `board_changes` lists it and Ctrl+Z takes it back. When the
-//! board has unsaved changes, that is a conflict: the board's version is kept in a
+//! board has unsaved changes to other records than the file's change touched, the
+//! two are merged the same way (`merge_from`, from the board the file last held)
+//! and the result saved. When both changed the same record, that is a conflict:
+//! the board's version is kept in a
 //! recovery copy (`recovery.rs`), kept current while edits go on landing on the
 //! board, the file is left alone, and the windows show a banner offering
 //! [`Choice`]s: keep mine, take theirs, open both. The same choices settle the
