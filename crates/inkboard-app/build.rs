@@ -9,7 +9,11 @@ use std::fmt::Write;
 use std::path::Path;
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("web");
+    // Read when the script runs, not baked in when it is compiled: Cargo reuses a
+    // compiled build script for a checkout of the same crate elsewhere (another
+    // worktree sharing the target folder), which would then read that web/.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let dir = Path::new(&manifest).join("web");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut names: Vec<_> = std::fs::read_dir(&dir)
         .map(|entries| {

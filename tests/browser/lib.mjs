@@ -60,7 +60,12 @@ export function savedObjects(file, n = 1) {
  * `env` the environment that makes `inkboard mcp`/`call` talk to this app.
  */
 export async function startApp(file, { dir = tempDir() } = {}) {
-  const env = { ...process.env, INKBOARD_RUNTIME_DIR: path.join(dir, 'runtime') };
+  const env = {
+    ...process.env,
+    INKBOARD_RUNTIME_DIR: path.join(dir, 'runtime'),
+    // Recovery copies go here, not into the home folder.
+    INKBOARD_STATE_DIR: path.join(dir, 'runtime', 'state'),
+  };
   const proc = spawn(BIN, ['open', '--no-browser', '--port', '0', file], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,19 +1,26 @@
 //! The boards the application has open, and what happens after each change: the
 //! windows are told (an [`Event`] on a broadcast channel), and the board is saved
-//! to its file by the autosaver. [`Boards`] is the engine's [`Host`], so tool calls
-//! from agents and intents from browsers change these boards through the same
-//! engine, one transaction and one undo step each.
+//! to its file by the autosaver (`autosave.rs`). [`Boards`] is the engine's
+//! [`Host`], so tool calls from agents and intents from browsers change these
+//! boards through the same engine, one transaction and one undo step each.
+//!
+//! What each board's file is known to hold ([`FileState`]) lives here too; the
+//! file changing on disk is `outside.rs`'s (seen by `watch.rs`), and copies of
+//! changes that cannot reach their file are `recovery.rs`'s.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::Instant;
 
 use inkboard_core::{Actor, Board, Commit};
 use inkboard_format::{file, FormatError, Stamp};
 use inkboard_tools::live::UNTITLED;
 use inkboard_tools::{Caller, Host, LiveBoard, LiveCell, ToolError};
 use tokio::sync::broadcast;
+
+use crate::recovery::{self, Recovery};
+use crate::watch::Watch;
 
 /// What the windows hear about.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,8 +48,14 @@ pub enum SaveState {
     Saving,
     /// Never saved: a new board without a file.
     Unsaved,
-    /// The last save failed; the message says why and what to do.
+    /// The last save failed; the message says, in words for a person, why and
+    /// what to do. The changes are kept, and the save is tried again (with
+    /// backoff, and whenever the file or its folder changes).
     Failed(String),
+    /// The file changed on disk while the board had unsaved changes: the board's
+    /// version is kept in a recovery copy until the person chooses
+    /// ([`Offer`], [`Choice`](crate::outside::Choice)).
+    Conflict,
 }
 
 impl SaveState {
@@ -52,6 +65,34 @@ impl SaveState {
             SaveState::Saving => "saving",
             SaveState::Unsaved => "unsaved",
             SaveState::Failed(_) => "error",
+            SaveState::Conflict => "conflict",
+        }
+    }
+}
+
+/// Another version of a board waiting for the person's choice (the banner).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Offer {
+    pub kind: OfferKind,
+    /// Where the other version is kept (for a conflict: the board's own version).
+    pub recovery: Recovery,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OfferKind {
+    /// The file changed on disk while the board had unsaved changes; "mine" is
+    /// the board on screen (also kept in the copy), "theirs" the file.
+    Changed,
+    /// Unsaved changes of an earlier session, found when the file was opened;
+    /// "mine" is the copy, "theirs" the file (on screen).
+    Recovered,
+}
+
+impl OfferKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            OfferKind::Changed => "changed",
+            OfferKind::Recovered => "recovered",
         }
     }
 }
@@ -62,12 +103,31 @@ pub struct Entry {
     file: Mutex<FileState>,
 }
 
-struct FileState {
+/// What is known of a board's file. Lock order: the board (`cell`) first, then
+/// this, never the other way round.
+pub(crate) struct FileState {
     /// What the file held when last read or written: a save checks it is unchanged.
-    stamp: Option<Stamp>,
-    state: SaveState,
-    /// Changed since the last save.
-    dirty: bool,
+    pub(crate) stamp: Option<Stamp>,
+    /// The board the file holds (as last read or written): the base from which
+    /// an outside change and the board's unsaved changes are merged.
+    pub(crate) base: Option<Board>,
+    pub(crate) state: SaveState,
+    /// The revision of the board that the file holds (as read or last written):
+    /// the board has unsaved changes while its revision differs.
+    pub(crate) saved_revision: u64,
+    /// A change to the file or its folder was seen: look at it.
+    pub(crate) look: bool,
+    /// Saves failed in a row, and when to try again.
+    pub(crate) failures: u32,
+    pub(crate) retry_at: Option<Instant>,
+    /// The other version waiting for the person's choice.
+    pub(crate) offer: Option<Offer>,
+    /// Further copies kept for this file, offered once the first is settled.
+    pub(crate) queued: Vec<Recovery>,
+    /// The board revision a conflict copy was last written at.
+    pub(crate) copy_revision: u64,
+    /// Copies the person took into the board: removed once it is saved.
+    pub(crate) discard_after_save: Vec<Recovery>,
 }
 
 impl Entry {
@@ -75,8 +135,25 @@ impl Entry {
         self.file_state().state.clone()
     }
 
-    fn file_state(&self) -> MutexGuard<'_, FileState> {
+    /// The version waiting for the person's choice, if any.
+    pub fn offer(&self) -> Option<Offer> {
+        self.file_state().offer.clone()
+    }
+
+    pub(crate) fn file_state(&self) -> MutexGuard<'_, FileState> {
         self.file.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The board's file, if it has one.
+    pub(crate) fn path(&self) -> Option<PathBuf> {
+        self.cell.lock().path.clone()
+    }
+
+    /// Whether the board has changes its file does not hold (for a board without
+    /// a file: changes since it was opened).
+    pub fn unsaved(&self) -> bool {
+        let revision = self.cell.lock().board.revision();
+        revision != self.file_state().saved_revision
     }
 }
 
@@ -97,15 +174,17 @@ pub struct Boards {
     inner: Mutex<Inner>,
     events: broadcast::Sender<Event>,
     /// Wakes the autosaver.
-    wake: Condvar,
-    wake_lock: Mutex<bool>,
+    pub(crate) wake: Condvar,
+    pub(crate) wake_lock: Mutex<bool>,
+    /// Held by whoever reads or writes the boards' files (the autosaver, an
+    /// explicit save, the person's choice in a conflict), so that these never
+    /// cross.
+    disk: Mutex<()>,
+    /// Watches the folders of the open files.
+    pub(crate) watch: Mutex<Option<Watch>>,
     /// Called when the set of open files changes (to rewrite the discovery file).
     on_files_changed: Mutex<Option<FilesChanged>>,
 }
-
-/// How long the autosaver waits after a change for more changes, so that a burst
-/// of edits is written once.
-const SAVE_DELAY: Duration = Duration::from_millis(150);
 
 impl Boards {
     pub fn new() -> Arc<Self> {
@@ -120,6 +199,8 @@ impl Boards {
             events,
             wake: Condvar::new(),
             wake_lock: Mutex::new(false),
+            disk: Mutex::new(()),
+            watch: Mutex::new(None),
             on_files_changed: Mutex::new(None),
         })
     }
@@ -128,11 +209,20 @@ impl Boards {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// The right to read and write the boards' files (see the field).
+    pub(crate) fn disk(&self) -> MutexGuard<'_, ()> {
+        self.disk.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub(crate) fn entries(&self) -> Vec<Arc<Entry>> {
+        self.inner().entries.values().cloned().collect()
+    }
+
     pub fn subscribe(&self) -> broadcast::Receiver<Event> {
         self.events.subscribe()
     }
 
-    fn tell(&self, event: Event) {
+    pub(crate) fn tell(&self, event: Event) {
         // Nobody listening (no window yet) is fine.
         let _ = self.events.send(event);
     }
@@ -147,6 +237,7 @@ impl Boards {
 
     fn files_changed(&self) {
         let paths = self.paths();
+        self.follow_folders();
         if let Some(f) = self
             .on_files_changed
             .lock()
@@ -167,16 +258,28 @@ impl Boards {
     }
 
     /// Opens the board file at `path` (absolute), or finds it if already open.
+    /// Copies of unsaved changes kept for it by an earlier session are offered to
+    /// the person (the banner), the newest first.
     pub fn open_file(&self, path: &Path) -> Result<u32, FormatError> {
         if let Some(entry) = self.entry_at(path) {
             return Ok(entry.cell.key);
         }
         let loaded = file::load(path)?;
+        let mut kept = recovery::pending(path, Some(&loaded.board));
         let entry = self.add(
-            LiveBoard::new(loaded.board, Some(path.to_path_buf())),
+            LiveBoard::new(loaded.board.clone(), Some(path.to_path_buf())),
             Some(loaded.stamp),
             SaveState::Saved,
         );
+        entry.file_state().base = Some(loaded.board);
+        if !kept.is_empty() {
+            let mut f = entry.file_state();
+            f.offer = Some(Offer {
+                kind: OfferKind::Recovered,
+                recovery: kept.remove(0),
+            });
+            f.queued = kept;
+        }
         self.files_changed();
         Ok(entry.cell.key)
     }
@@ -195,12 +298,21 @@ impl Boards {
         let mut inner = self.inner();
         let key = inner.next_key;
         inner.next_key += 1;
+        let saved_revision = board.board.revision();
         let entry = Entry {
             cell: LiveCell::new(key, board),
             file: Mutex::new(FileState {
                 stamp,
+                base: None,
                 state,
-                dirty: false,
+                saved_revision,
+                look: false,
+                failures: 0,
+                retry_at: None,
+                offer: None,
+                queued: Vec::new(),
+                copy_revision: 0,
+                discard_after_save: Vec::new(),
             }),
         };
         let entry = Arc::new(entry);
@@ -277,135 +389,32 @@ impl Boards {
             commit
         };
         match commit {
-            Some(commit) => {
-                self.after_commit(&entry, &commit);
+            Some(_) => {
+                self.after_commit(&entry);
                 Ok(true)
             }
             None => Ok(false),
         }
     }
 
-    fn after_commit(&self, entry: &Entry, _commit: &Commit) {
+    /// A commit landed on `entry`: windows redraw, the autosaver writes it.
+    pub(crate) fn after_commit(&self, entry: &Entry) {
         let has_file = entry.cell.lock().path.is_some();
         {
             let mut f = entry.file_state();
-            f.dirty = true;
-            if has_file && !matches!(f.state, SaveState::Failed(_)) {
+            if has_file && f.state == SaveState::Saved {
                 f.state = SaveState::Saving;
             }
         }
         self.tell(Event::Changed {
             board: entry.cell.key,
         });
-        if has_file {
-            *self.wake_lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
-            self.wake.notify_one();
-        }
+        self.wake_autosaver();
     }
 
-    /// Saves one board to its file now, if it has one; the size written.
-    pub fn save_now(&self, entry: &Entry) -> Result<usize, ToolError> {
-        let (board, path) = {
-            let live = entry.cell.lock();
-            (live.board.clone(), live.path.clone())
-        };
-        let Some(path) = path else {
-            return Err(ToolError::Arguments(
-                "this board has no file yet: save it with save_board and 'as'".into(),
-            ));
-        };
-        let mut f = entry.file_state();
-        let result = (|| {
-            let _lock = file::FileLock::acquire(&path)?;
-            file::save(&path, &board, f.stamp.as_ref())
-        })();
-        let out = match result {
-            Ok(saved) => {
-                f.stamp = Some(saved.stamp);
-                // Dirty again only if the board moved on while it was written.
-                f.dirty = entry.cell.lock().board.revision() != board.revision();
-                f.state = if f.dirty {
-                    SaveState::Saving
-                } else {
-                    SaveState::Saved
-                };
-                Ok(saved.bytes)
-            }
-            Err(e) => {
-                let message = match &e {
-                    FormatError::ChangedOnDisk { .. } => format!(
-                        "{} was changed by another program since it was opened; inkboard will not overwrite it. Save a copy with save_board 'as', or reopen the file",
-                        path.display()
-                    ),
-                    other => other.to_string(),
-                };
-                f.state = SaveState::Failed(message);
-                f.dirty = false;
-                Err(e.into())
-            }
-        };
-        drop(f);
-        self.tell(Event::Meta {
-            board: entry.cell.key,
-        });
-        out
-    }
-
-    /// The autosaver: runs until the process ends, writing every changed board a
-    /// moment after its last change.
-    pub fn autosave_forever(self: &Arc<Self>) {
-        loop {
-            {
-                let mut woken = self.wake_lock.lock().unwrap_or_else(|e| e.into_inner());
-                while !*woken {
-                    woken = self.wake.wait(woken).unwrap_or_else(|e| e.into_inner());
-                }
-                *woken = false;
-            }
-            std::thread::sleep(SAVE_DELAY);
-            // A bug in a save must not end this thread: every later change would
-            // then go unsaved without a word. The boards stay open with their
-            // changes, and their windows say the save failed.
-            let saved =
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.save_dirty()));
-            if saved.is_err() {
-                tracing::error!("autosave hit a bug; the boards stay open and keep their changes");
-                self.saves_failed(
-                    "inkboard hit a bug while saving: the board's changes are still open here; save a copy with save_board 'as', and please report the bug",
-                );
-            }
-        }
-    }
-
-    /// Marks every board whose save was under way as failed, with `message`.
-    fn saves_failed(&self, message: &str) {
-        let entries: Vec<Arc<Entry>> = self.inner().entries.values().cloned().collect();
-        for entry in entries {
-            let mut f = entry.file_state();
-            if f.state == SaveState::Saving {
-                f.state = SaveState::Failed(message.to_string());
-                drop(f);
-                self.tell(Event::Meta {
-                    board: entry.cell.key,
-                });
-            }
-        }
-    }
-
-    /// Saves every board changed since its last save (also run at exit).
-    pub fn save_dirty(&self) {
-        let entries: Vec<Arc<Entry>> = self.inner().entries.values().cloned().collect();
-        for entry in entries {
-            let dirty = {
-                let f = entry.file_state();
-                f.dirty && !matches!(f.state, SaveState::Failed(_))
-            };
-            if dirty {
-                if let Err(e) = self.save_now(&entry) {
-                    tracing::warn!("autosave failed: {e}");
-                }
-            }
-        }
+    pub(crate) fn wake_autosaver(&self) {
+        *self.wake_lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        self.wake.notify_one();
     }
 }
 
@@ -422,9 +431,9 @@ impl Host for Boards {
         entry.map(|e| e.cell.clone())
     }
 
-    fn committed(&self, cell: &Arc<LiveCell>, commit: &Commit) {
+    fn committed(&self, cell: &Arc<LiveCell>, _commit: &Commit) {
         if let Some(entry) = self.entry(cell.key) {
-            self.after_commit(&entry, commit);
+            self.after_commit(&entry);
         }
     }
 
@@ -432,14 +441,7 @@ impl Host for Boards {
         let entry = self
             .entry(cell.key)
             .ok_or_else(|| ToolError::Io("that board is no longer open".into()))?;
-        // An explicit save retries after a failure (the person may have fixed it).
-        {
-            let mut f = entry.file_state();
-            if matches!(f.state, SaveState::Failed(_)) {
-                f.state = SaveState::Saving;
-            }
-        }
-        self.save_now(&entry)
+        self.save_explicit(&entry)
     }
 
     fn save_as(
@@ -451,6 +453,7 @@ impl Host for Boards {
         let entry = self
             .entry(cell.key)
             .ok_or_else(|| ToolError::Io("that board is no longer open".into()))?;
+        let _disk = self.disk();
         let board = cell.lock().board.clone();
         let saved = {
             let _lock = file::FileLock::acquire(path)?;
@@ -464,8 +467,11 @@ impl Host for Boards {
         {
             let mut f = entry.file_state();
             f.stamp = Some(saved.stamp);
-            f.dirty = false;
+            f.saved_revision = board.revision();
+            f.base = Some(board);
             f.state = SaveState::Saved;
+            f.failures = 0;
+            f.retry_at = None;
         }
         self.files_changed();
         self.tell(Event::Meta { board: cell.key });

@@ -7,13 +7,20 @@
 //! HTTP MCP (mounted by the binary at `/mcp`). Both run on one [`Engine`] hosted by
 //! [`Boards`], so every change is one transaction on the same board, one undo step,
 //! broadcast to every window ([`view`] draws pages with the one renderer) and saved
-//! by the autosaver. [`auth`] guards every request.
+//! by the autosaver, which never loses a change: a file changed on disk is loaded
+//! or becomes a conflict the person settles ([`outside`]), a failed save is tried
+//! again, and what cannot be saved is kept in a [`recovery`] copy. [`auth`] guards
+//! every request.
 
 pub mod auth;
+mod autosave;
 pub mod boards;
 mod http;
+pub mod outside;
+pub mod recovery;
 mod server;
 pub mod view;
+mod watch;
 mod ws;
 
 use std::collections::HashMap;
@@ -22,7 +29,8 @@ use std::sync::{Arc, Mutex};
 use inkboard_core::{Board, PageId};
 use inkboard_tools::Engine;
 
-pub use boards::{Boards, Event, SaveState};
+pub use boards::{Boards, Event, Offer, OfferKind, SaveState};
+pub use outside::Choice;
 pub use server::{serve, AppError, Options, Running};
 
 use crate::auth::Gate;

@@ -1,6 +1,6 @@
 //! Running the application: open the board, listen on loopback, publish the
-//! discovery file, serve until Ctrl+C or SIGTERM, then save what is unsaved and
-//! withdraw the discovery file.
+//! discovery file, serve until Ctrl+C or SIGTERM, then save what is unsaved (or
+//! keep it in a recovery copy, printing where) and withdraw the discovery file.
 
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -113,6 +113,7 @@ pub async fn serve(
             tracing::warn!("cannot update the discovery file: {e}");
         }
     });
+    boards.watch_files();
     let saver = boards.clone();
     std::thread::Builder::new()
         .name("autosave".into())
@@ -145,7 +146,11 @@ pub async fn serve(
             tokio::time::sleep(std::time::Duration::from_secs(3)).await;
         } => Ok(()),
     };
-    boards.save_dirty();
+    // Printed whatever the log level: the person must learn where unsaved
+    // changes went.
+    for line in boards.finish() {
+        eprintln!("{line}");
+    }
     inkboard_tools::withdraw();
     served.map_err(AppError::Io)
 }

@@ -48,6 +48,11 @@ enum Intent {
     Undo,
     Redo,
     Save,
+    /// The person's choice in the banner: `mine`, `theirs` or `both`.
+    Resolve {
+        seq: u64,
+        choice: String,
+    },
 }
 
 /// What the window is looking at.
@@ -211,11 +216,35 @@ impl Session {
                 let board = self.board;
                 let _ = tokio::task::spawn_blocking(move || {
                     if let Some(entry) = boards.entry(board) {
-                        let _ = boards.save_now(&entry);
+                        let _ = boards.save_explicit(&entry);
                     }
                 })
                 .await;
                 vec![self.meta()]
+            }
+            Intent::Resolve { seq, choice } => {
+                let Some(choice) = crate::outside::Choice::parse(&choice) else {
+                    return vec![json!({"t": "reply", "seq": seq, "ok": false, "error": "choose mine, theirs or both"}).to_string()];
+                };
+                let boards = self.app.boards.clone();
+                let board = self.board;
+                let result = tokio::task::spawn_blocking(move || boards.resolve(board, choice))
+                    .await
+                    .unwrap_or_else(|e| {
+                        Err(inkboard_tools::ToolError::Io(format!(
+                            "the choice stopped: {e}"
+                        )))
+                    });
+                let mut out = self.refresh(false).await;
+                out.push(self.meta());
+                out.push(
+                    match result {
+                        Ok(opened) => json!({"t": "reply", "seq": seq, "ok": true, "result": {"opened": opened}}),
+                        Err(e) => json!({"t": "reply", "seq": seq, "ok": false, "error": e.to_string()}),
+                    }
+                    .to_string(),
+                );
+                out
             }
         }
     }
@@ -238,6 +267,14 @@ impl Session {
             crate::boards::SaveState::Failed(message) => Value::String(message.clone()),
             _ => Value::Null,
         };
+        let offer = match entry.offer() {
+            Some(offer) => json!({
+                "kind": offer.kind.name(),
+                "copy": offer.recovery.copy.display().to_string(),
+                "saved": offer.recovery.saved,
+            }),
+            None => Value::Null,
+        };
         json!({
             "t": "board",
             "board": self.board,
@@ -250,6 +287,7 @@ impl Session {
             "redo": live.history.can_redo(),
             "save": state.name(),
             "save_error": error,
+            "offer": offer,
         })
         .to_string()
     }

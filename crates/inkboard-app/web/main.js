@@ -16,6 +16,7 @@ import { initImages } from './images.js';
 import { initPanel } from './panel.js';
 import { initPages } from './pages.js';
 import { initStatus } from './status.js';
+import { initBanner } from './banner.js';
 import { initExportMenu } from './exportmenu.js';
 import { initKeyboard } from './keyboard.js';
 import { initClipboard } from './clipboard.js';
@@ -41,6 +42,7 @@ function boot() {
   initPanel($('style-panel'));
   initPages($('page-tabs'));
   initStatus($('status'));
+  initBanner($('banner'));
   initExportMenu($('export-slot'));
   initKeyboard();
   initClipboard();

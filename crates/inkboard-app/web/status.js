@@ -1,4 +1,4 @@
-// status.js: the top-right status: saved / saving / not saved / error (from the
+// status.js: the top-right status: saved / saving / not saved / error / conflict (from the
 // `board` message), the connection when it is lost, the last refused change, and a
 // short note when an agent changed something.
 
@@ -40,14 +40,17 @@ function show(text, kind, ms) {
   }, ms);
 }
 
-const WORDS = { saved: 'Saved', saving: 'Saving…', unsaved: 'Not saved', error: 'Save failed' };
+const WORDS = {
+  saved: 'Saved', saving: 'Saving…', unsaved: 'Not saved', error: 'Not saved yet', conflict: 'Not saved: choose a version',
+};
 
 function render() {
   let kind = state.board?.save ?? 'saving';
   let text = WORDS[kind] ?? kind;
   let title = state.board?.path ? `${text}: ${state.board.path}` : text;
   if (kind === 'error' && state.board?.save_error) title = state.board.save_error;
-  if (kind === 'unsaved') title = 'This board has no file yet (save it with save_board).';
+  if (kind === 'conflict') title = 'The file changed on disk while you had unsaved changes: choose in the bar above the board.';
+  if (kind === 'unsaved') title = 'This board has no file yet: it is kept in memory while inkboard runs, and in a recovery copy when inkboard stops.';
   if (state.connection !== 'online') {
     kind = 'offline';
     text = state.connection === 'connecting' ? 'Connecting…' : 'Offline, reconnecting…';

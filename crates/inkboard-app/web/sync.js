@@ -1,5 +1,5 @@
 // sync.js: the one WebSocket to the server (docs/live-protocol.md). Sends intents
-// (hello, view, focus, call, preview, draw, undo, redo, save), hands server messages to
+// (hello, view, focus, call, preview, draw, undo, redo, save, resolve), hands server messages to
 // the page, keeps one promise per `seq`, and reconnects with backoff.
 
 import { state, emit } from './state.js';
@@ -184,6 +184,11 @@ export function redo() {
 
 export function save() {
   send({ t: 'save' });
+}
+
+/** Settles the version offered in the banner: 'mine', 'theirs' or 'both'. Resolves with {opened}. */
+export function resolve(choice) {
+  return ask({ t: 'resolve', choice }, 'Not connected to inkboard: the choice was not sent.');
 }
 
 /** Shows another page of this board. */

@@ -23,8 +23,10 @@ mod history;
 mod id;
 mod image;
 pub mod limits;
+mod merge;
 mod object;
 mod style;
+mod turn;
 mod tx;
 
 pub use board::{Board, Page};
@@ -33,6 +35,7 @@ pub use error::ModelError;
 pub use geometry::{Point, Rect};
 pub use history::History;
 pub use id::{IdKind, ObjectId, PageId};
+pub use merge::{MergeError, Overlap};
 pub use object::{
     Arrow, Connector, End, Extra, Geom, Group, Image, ImageFormat, Ink, Kind, Object, Route, Shape,
     FRAME_TITLE_HEIGHT,

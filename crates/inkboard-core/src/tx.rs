@@ -223,7 +223,7 @@ pub struct Savepoint {
 
 /// A change in progress on a board. See the module documentation.
 pub struct Transaction<'b> {
-    board: &'b mut Board,
+    pub(crate) board: &'b mut Board,
     steps: Vec<Step>,
     start: Savepoint,
     finished: bool,
@@ -254,7 +254,7 @@ impl<'b> Transaction<'b> {
         self.steps.is_empty()
     }
 
-    fn record(&mut self, step: Step) -> Result<(), ModelError> {
+    pub(crate) fn record(&mut self, step: Step) -> Result<(), ModelError> {
         limits::check_step(self.board, &step)?;
         step.apply(self.board)?;
         self.steps.push(step);

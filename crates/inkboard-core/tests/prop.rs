@@ -2,8 +2,8 @@
 //! of `inkboard_core::arbitrary`): a transaction dropped or refused leaves the board
 //! as it was; a rollback to any savepoint gives the board at that savepoint; undo
 //! after any commit gives the board before it and redo the board after it, all the
-//! way back and forth; every commit's inverse is exact; and `diff_boards` names
-//! exactly the records that differ.
+//! way back and forth; every commit's inverse is exact; `diff_boards` names
+//! exactly the records that differ; and `turn_into` reaches any board undoably.
 //!
 //! Each property runs 96 cases (`PROPTEST_CASES` overrides); a failure is shrunk to
 //! a short list of plans and saved beside this file, to be replayed first next time.
@@ -333,5 +333,67 @@ proptest! {
         prop_assert!(diff.iter().all(|c| c.revision == 7 && c.by == Actor::Agent));
         prop_assert_eq!(keyed(&diff), expected_diff(&old, &new));
         prop_assert!(diff_boards(&new, &new, 1, Actor::User).is_empty());
+    }
+
+    /// (6) `turn_into` makes any board into any other as one commit whose inverse
+    /// gives the first board back exactly (how an outside version of a file
+    /// becomes an undoable revision).
+    #[test]
+    fn turn_into_reaches_any_board_and_its_inverse_comes_back(
+        old in board(),
+        new in board(),
+    ) {
+        let mut board = old.clone();
+        let mut tx = Transaction::begin(&mut board);
+        tx.turn_into(&new).expect("steps to a valid board apply");
+        let commit = tx.commit(Actor::User).expect("a valid board commits");
+        prop_assert_eq!(&board, &new);
+        assert_consistent(&board);
+        match commit {
+            None => prop_assert_eq!(&old, &new),
+            Some(commit) => {
+                let mut tx = Transaction::begin(&mut board);
+                tx.apply_steps(&commit.inverse_steps()).expect("the inverse applies");
+                tx.commit(Actor::User).expect("the inverse commits");
+                prop_assert_eq!(&board, &old);
+            }
+        }
+    }
+
+    /// (7) `merge_from` of two versions edited apart from one base either refuses
+    /// (an overlap, or a commit the two together break) and changes nothing, or
+    /// keeps every object each side changed and everything else as it was.
+    #[test]
+    fn merge_from_keeps_what_each_side_changed(
+        start in board(),
+        mine_plans in vec(vec(op(), 1..6), 1..3),
+        theirs_plans in vec(vec(op(), 1..6), 1..3),
+    ) {
+        let base = start.clone();
+        let mut mine = start.clone();
+        commit_all(&mut mine, &mine_plans);
+        let mut theirs = start;
+        commit_all(&mut theirs, &theirs_plans);
+        let before = mine.clone();
+        let committed = {
+            let mut tx = Transaction::begin(&mut mine);
+            match tx.merge_from(&base, &theirs) {
+                Ok(()) => tx.commit(Actor::User).ok(),
+                Err(_) => None,
+            }
+        };
+        if committed.is_none() {
+            prop_assert_eq!(&mine, &before);
+            return Ok(());
+        }
+        assert_consistent(&mine);
+        for page in base.pages().iter().chain(theirs.pages()).chain(before.pages()) {
+            for object in &page.objects {
+                let id = &object.id;
+                let (b, t, m) = (base.object(id), theirs.object(id), before.object(id));
+                let want = if t != b { t } else { m };
+                prop_assert_eq!(mine.object(id), want, "object {}", id);
+            }
+        }
     }
 }

@@ -17,6 +17,7 @@ pub fn run(file: Option<PathBuf>, port: u16, no_browser: bool) -> anyhow::Result
         Some(file) => Some(board_file(&file)?),
         None => None,
     };
+    tell_of_recovery(file.as_deref());
     if let Some(app) = inkboard_tools::other_app() {
         let url = HttpForward::new()
             .open(&app, file.as_deref())
@@ -71,6 +72,36 @@ fn board_file(file: &Path) -> anyhow::Result<PathBuf> {
             .with_context(|| format!("cannot create {}", file.display()))?;
     }
     Ok(file)
+}
+
+/// Tells the person on the terminal of unsaved changes an earlier session kept
+/// for `file` (the editor offers them too), or, without a file, of kept boards
+/// that never had one.
+fn tell_of_recovery(file: Option<&Path>) {
+    use inkboard_app::recovery;
+    match file {
+        Some(file) => {
+            let on_disk = inkboard_format::file::load(file).ok().map(|l| l.board);
+            for kept in recovery::pending(file, on_disk.as_ref()) {
+                eprintln!(
+                    "inkboard: unsaved changes to {} from an earlier session (kept {}) are in {}; the editor offers to restore them",
+                    file.display(),
+                    kept.saved,
+                    kept.copy.display()
+                );
+            }
+        }
+        None => {
+            for kept in recovery::all().into_iter().filter(|r| r.file.is_none()) {
+                eprintln!(
+                    "inkboard: an unsaved board from an earlier session (kept {}) is in {}; open it with `inkboard open {}`",
+                    kept.saved,
+                    kept.copy.display(),
+                    kept.copy.display()
+                );
+            }
+        }
+    }
 }
 
 /// Opens `url` in the default browser, if there is one; says so if not.

@@ -27,6 +27,10 @@ pub struct App {
     pub runtime: PathBuf,
     /// The board file it opened.
     pub board: PathBuf,
+    /// Where its stderr goes.
+    pub stderr: PathBuf,
+    /// Its state folder (`INKBOARD_STATE_DIR`: recovery copies in `recovery/`).
+    pub state: PathBuf,
 }
 
 /// An HTTP answer.
@@ -77,16 +81,24 @@ impl App {
         App::start_in(dir, runtime, board)
     }
 
-    /// Opens `board` with `runtime` as the runtime folder.
+    /// Opens `board` with `runtime` as the runtime folder, `runtime/state` as its
+    /// state folder (recovery copies), and its stderr in `runtime/stderr-N.txt`
+    /// (nothing beside the board but what the application puts there).
     pub fn start_in(dir: TempDir, runtime: PathBuf, board: PathBuf) -> App {
+        std::fs::create_dir_all(&runtime).expect("the runtime folder");
+        let stderr = (1..)
+            .map(|n| runtime.join(format!("stderr-{n}.txt")))
+            .find(|p| !p.exists())
+            .expect("a free name");
         let mut child = Command::new(BIN)
             .args(["open", "--no-browser", "--port", "0"])
             .arg(&board)
             .current_dir(dir.path())
             .env("INKBOARD_RUNTIME_DIR", &runtime)
+            .env("INKBOARD_STATE_DIR", runtime.join("state"))
             .env_remove("INKBOARD_LOG")
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(std::fs::File::create(&stderr).expect("a stderr file"))
             .spawn()
             .expect("spawn inkboard open");
         let stdout = child.stdout.take().expect("stdout is piped");
@@ -101,13 +113,20 @@ impl App {
             .and_then(|p| p.parse().ok())
             .unwrap_or_else(|| panic!("not an address: {url:?}"));
         App {
+            state: runtime.join("state"),
             child,
             port,
             url,
             dir,
             runtime,
             board,
+            stderr,
         }
+    }
+
+    /// What the application has written to stderr so far.
+    pub fn stderr(&self) -> String {
+        std::fs::read_to_string(&self.stderr).unwrap_or_default()
     }
 
     pub fn pid(&self) -> u32 {
@@ -197,6 +216,20 @@ impl App {
         window.send(json!({"t": "hello"})).await;
         window.until(|m| m["t"] == "scene").await;
         window
+    }
+
+    /// Stops the application with SIGTERM and waits for it; gives back its
+    /// folders and what it wrote to stderr.
+    pub fn stop_told(mut self) -> (TempDir, PathBuf, String) {
+        // SAFETY: kill has no memory-safety preconditions.
+        unsafe { libc::kill(self.child.id() as libc::pid_t, libc::SIGTERM) };
+        let _ = self.child.wait();
+        let told = self.stderr();
+        (
+            std::mem::replace(&mut self.dir, tempfile::tempdir().expect("dir")),
+            self.runtime.clone(),
+            told,
+        )
     }
 
     /// Stops the application with SIGTERM and waits for it.

@@ -1,0 +1,288 @@
+//! The autosaver and saving: every changed board is written to its file a moment
+//! after its last change; a save that fails for a passing reason (the disk full,
+//! the folder gone or read-only, the file replaced by a folder) keeps the changes,
+//! tells the windows in words for a person, and is tried again with backoff and
+//! whenever the file's folder changes; a file changed on disk goes to `outside.rs`
+//! (loaded, or a conflict). At exit, whatever could not be saved is kept in a
+//! recovery copy whose path is printed (`recovery.rs`).
+
+use std::io::ErrorKind;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use inkboard_format::{file, FormatError};
+use inkboard_tools::ToolError;
+
+use crate::boards::{Boards, Entry, Event, OfferKind, SaveState};
+use crate::recovery::{self, Why};
+
+/// How long the autosaver waits after a change for more changes, so that a burst
+/// of edits is written once.
+const SAVE_DELAY: Duration = Duration::from_millis(150);
+
+/// The first wait before a failed save is tried again; it doubles up to
+/// [`RETRY_MAX`].
+const RETRY_FIRST: Duration = Duration::from_millis(250);
+const RETRY_MAX: Duration = Duration::from_secs(8);
+
+impl Boards {
+    /// The autosaver: runs until the process ends, writing every changed board a
+    /// moment after its last change, and trying failed saves again.
+    pub fn autosave_forever(self: &Arc<Self>) {
+        let mut next: Option<Instant> = None;
+        loop {
+            {
+                let mut woken = self.wake_lock.lock().unwrap_or_else(|e| e.into_inner());
+                while !*woken {
+                    match next {
+                        None => woken = self.wake.wait(woken).unwrap_or_else(|e| e.into_inner()),
+                        Some(at) => {
+                            let now = Instant::now();
+                            if at <= now {
+                                break;
+                            }
+                            woken = self
+                                .wake
+                                .wait_timeout(woken, at - now)
+                                .unwrap_or_else(|e| e.into_inner())
+                                .0;
+                        }
+                    }
+                }
+                *woken = false;
+            }
+            std::thread::sleep(SAVE_DELAY);
+            // A bug in a save must not end this thread: every later change would
+            // then go unsaved without a word. The boards stay open with their
+            // changes, their windows say so, and the save is tried again.
+            next = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.tick()))
+                .unwrap_or_else(|_| {
+                    tracing::error!(
+                        "autosave hit a bug; the boards stay open and keep their changes"
+                    );
+                    self.saves_hit_a_bug();
+                    Some(Instant::now() + RETRY_MAX)
+                });
+        }
+    }
+
+    /// One round of the autosaver: look at files that changed on disk, keep
+    /// conflict copies current, save what is due. Answers when to come back for
+    /// a retry, if one is waiting.
+    fn tick(&self) -> Option<Instant> {
+        let _disk = self.disk();
+        let now = Instant::now();
+        let mut next: Option<Instant> = None;
+        let mut retried = false;
+        for entry in self.entries() {
+            let Some(path) = entry.path() else { continue };
+            let look = {
+                let mut f = entry.file_state();
+                let retry = f.retry_at.is_some_and(|at| at <= now);
+                retried |= retry;
+                std::mem::take(&mut f.look) || retry
+            };
+            if look {
+                self.look_at_disk(&entry, &path);
+            }
+            // Due unless a failure (perhaps the look just now) set a later retry.
+            let due = entry.file_state().retry_at.is_none_or(|at| at <= now);
+            if entry.file_state().offer.as_ref().map(|o| o.kind) == Some(OfferKind::Changed) {
+                self.update_conflict_copy(&entry);
+            } else if due && entry.unsaved() {
+                let _ = self.save_locked(&entry, &path, false);
+            }
+            if let Some(at) = entry.file_state().retry_at {
+                next = Some(next.map_or(at, |n| n.min(at)));
+            }
+        }
+        if retried {
+            // A folder that was gone may be back: watch it again.
+            self.follow_folders();
+        }
+        next
+    }
+
+    /// Saves one board now, as the person or an agent asked (Ctrl+S,
+    /// `save_board`): a waiting retry is tried at once, and a file that is gone
+    /// is written there again.
+    pub fn save_explicit(&self, entry: &Entry) -> Result<usize, ToolError> {
+        let _disk = self.disk();
+        let Some(path) = entry.path() else {
+            return Err(ToolError::Arguments(
+                "this board has no file yet: save it with save_board and 'as'".into(),
+            ));
+        };
+        if entry.file_state().offer.as_ref().map(|o| o.kind) == Some(OfferKind::Changed) {
+            return Err(ToolError::Io(self.conflict_words(entry, &path)));
+        }
+        entry.file_state().retry_at = None;
+        self.save_locked(entry, &path, true)
+    }
+
+    /// Writes the board to its file; the disk lock is held. `explicit`: the file
+    /// may be created again where it is gone.
+    pub(crate) fn save_locked(
+        &self,
+        entry: &Entry,
+        path: &Path,
+        explicit: bool,
+    ) -> Result<usize, ToolError> {
+        let board = entry.cell.lock().board.clone();
+        let stamp = entry.file_state().stamp.clone();
+        let recreate = explicit && matches!(file::stamp_of(path), Ok(None));
+        let result = (|| {
+            let _lock = file::FileLock::acquire(path)?;
+            file::save(path, &board, if recreate { None } else { stamp.as_ref() })
+        })();
+        match result {
+            Ok(saved) => {
+                let now = entry.cell.lock().board.revision();
+                let done = {
+                    let mut f = entry.file_state();
+                    f.stamp = Some(saved.stamp);
+                    f.saved_revision = board.revision();
+                    f.base = Some(board.clone());
+                    f.failures = 0;
+                    f.retry_at = None;
+                    f.state = if now == board.revision() {
+                        SaveState::Saved
+                    } else {
+                        SaveState::Saving
+                    };
+                    std::mem::take(&mut f.discard_after_save)
+                };
+                for kept in &done {
+                    recovery::discard(kept);
+                }
+                self.tell(Event::Meta {
+                    board: entry.cell.key,
+                });
+                Ok(saved.bytes)
+            }
+            Err(FormatError::ChangedOnDisk { .. } | FormatError::AlreadyExists { .. }) => {
+                // Someone else wrote (or removed) the file: never overwritten.
+                self.look_at_disk(entry, path);
+                let words = match entry.save_state() {
+                    SaveState::Failed(words) => words,
+                    SaveState::Conflict => self.conflict_words(entry, path),
+                    _ => format!(
+                        "{} was changed by another program; inkboard loaded it",
+                        path.display()
+                    ),
+                };
+                Err(ToolError::Io(words))
+            }
+            Err(e) => {
+                let words = failure_words(path, &e);
+                self.failed(entry, words);
+                Err(e.into())
+            }
+        }
+    }
+
+    /// A save (or a look at the file) failed for a reason that may pass: say so
+    /// and try again later.
+    pub(crate) fn failed(&self, entry: &Entry, words: String) {
+        {
+            let mut f = entry.file_state();
+            f.failures = f.failures.saturating_add(1);
+            let wait = RETRY_FIRST
+                .saturating_mul(1 << f.failures.min(8).saturating_sub(1))
+                .min(RETRY_MAX);
+            f.retry_at = Some(Instant::now() + wait);
+            if f.state != SaveState::Failed(words.clone()) {
+                tracing::warn!("{words}");
+            }
+            f.state = SaveState::Failed(words);
+        }
+        self.tell(Event::Meta {
+            board: entry.cell.key,
+        });
+    }
+
+    /// Marks every board with unsaved changes as failed after a bug in a save.
+    fn saves_hit_a_bug(&self) {
+        for entry in self.entries() {
+            if entry.path().is_some() && entry.unsaved() {
+                self.failed(
+                    &entry,
+                    "inkboard hit a bug while saving this board. Your changes are kept here and inkboard tries again; please report the bug".into(),
+                );
+            }
+        }
+    }
+
+    /// What the application does when it stops: one last save of every board
+    /// with unsaved changes, then a recovery copy of each that still has some
+    /// (or whose conflict is still open). Answers the lines to print.
+    pub fn finish(&self) -> Vec<String> {
+        let _disk = self.disk();
+        let mut lines = Vec::new();
+        for entry in self.entries() {
+            let path = entry.path();
+            let offer = entry.offer();
+            let conflict = offer.as_ref().filter(|o| o.kind == OfferKind::Changed);
+            if let (Some(path), None) = (&path, conflict) {
+                if entry.unsaved() {
+                    let _ = self.save_locked(&entry, path, false);
+                }
+            }
+            let board = entry.cell.lock().board.clone();
+            let what = match &path {
+                Some(path) => format!("the unsaved changes to {}", path.display()),
+                None => format!("the unsaved board \"{}\"", board.title()),
+            };
+            let kept = match conflict {
+                Some(offer) => {
+                    recovery::update(&offer.recovery, &board).map(|_| offer.recovery.clone())
+                }
+                None if entry.unsaved() => recovery::keep(&board, path.as_deref(), Why::Unsaved),
+                None => continue,
+            };
+            lines.push(match (kept, &path) {
+                (Ok(kept), Some(path)) => format!(
+                    "inkboard: {what} were kept in {}; `inkboard open {}` offers them",
+                    kept.copy.display(),
+                    path.display()
+                ),
+                (Ok(kept), None) => format!(
+                    "inkboard: {what} was kept in {}; open it with `inkboard open {}`",
+                    kept.copy.display(),
+                    kept.copy.display()
+                ),
+                (Err(e), _) => format!("inkboard: could not keep {what}: {e}"),
+            });
+        }
+        lines
+    }
+}
+
+/// Why a save failed, and what to do, in words for a person (not a tool name).
+pub(crate) fn failure_words(path: &Path, error: &FormatError) -> String {
+    let file = path.display();
+    let folder = path.parent().unwrap_or(Path::new(".")).display();
+    let kept = "Your changes are kept here";
+    match error {
+        FormatError::Io { source, .. } => match source.kind() {
+            ErrorKind::StorageFull | ErrorKind::QuotaExceeded => format!(
+                "The disk is full, so {file} cannot be saved. {kept}: free some space and they are saved on their own."
+            ),
+            ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem => format!(
+                "inkboard is not allowed to write in {folder}. {kept}: make the folder writable again and they are saved on their own."
+            ),
+            ErrorKind::NotFound => format!(
+                "The folder {folder} is gone (moved or deleted). {kept}: put it back and they are saved on their own."
+            ),
+            ErrorKind::IsADirectory => format!(
+                "{file} is now a folder, not a board file. {kept}: move that folder away and they are saved on their own."
+            ),
+            _ => format!("{file} cannot be saved ({source}). {kept}, and inkboard keeps trying."),
+        },
+        FormatError::LockTimeout { .. } => format!(
+            "Another inkboard program has held {file} for a long time. {kept}, and inkboard keeps trying."
+        ),
+        other => format!("{file} cannot be saved: {other}. {kept}, and inkboard keeps trying."),
+    }
+}

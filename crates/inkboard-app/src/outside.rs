@@ -1,0 +1,358 @@
+//! A board's file changed on disk (a text editor, `git pull`, another program):
+//! what the application does about it, and the person's choice when it is a
+//! conflict.
+//!
+//! When the board has no unsaved changes, the file's new content is loaded as one
+//! new revision (a [`Transaction`] that turns the board into it, `turn_into`), so
+//! the windows redraw, `board_changes` lists it and Ctrl+Z takes it back. When the
+//! board has unsaved changes to other records than the file's change touched, the
+//! two are merged the same way (`merge_from`, from the board the file last held)
+//! and the result saved. When both changed the same record, that is a conflict:
+//! the board's version is kept in a
+//! recovery copy (`recovery.rs`), kept current while edits go on landing on the
+//! board, the file is left alone, and the windows show a banner offering
+//! [`Choice`]s: keep mine, take theirs, open both. The same choices settle the
+//! unsaved changes of an earlier session found when a file is opened.
+
+use std::path::Path;
+
+use inkboard_core::{Actor, Board, Transaction};
+use inkboard_format::file;
+use inkboard_tools::ToolError;
+
+use crate::autosave::failure_words;
+use crate::boards::{Boards, Entry, Event, Offer, OfferKind, SaveState};
+use crate::recovery::{self, Why};
+
+/// The person's choice between two versions of a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// The version with the person's unsaved changes goes to the file.
+    Mine,
+    /// The file's version stays (a conflict: it is loaded as a new revision, so
+    /// Ctrl+Z still gives the person's version back).
+    Theirs,
+    /// The file's version stays in this board, and the person's version opens as
+    /// a board of its own, saved beside the file.
+    Both,
+}
+
+impl Choice {
+    /// `mine`, `theirs` or `both`.
+    pub fn parse(word: &str) -> Option<Choice> {
+        match word {
+            "mine" => Some(Choice::Mine),
+            "theirs" => Some(Choice::Theirs),
+            "both" => Some(Choice::Both),
+            _ => None,
+        }
+    }
+}
+
+impl Boards {
+    /// Looks at a board's file after a change was seen (or a save was refused
+    /// because the file changed); the disk lock is held.
+    pub(crate) fn look_at_disk(&self, entry: &Entry, path: &Path) {
+        if entry.file_state().offer.as_ref().map(|o| o.kind) == Some(OfferKind::Changed) {
+            // Settled by the person's choice, which reads the file as it is then.
+            return;
+        }
+        let on_disk = match file::stamp_of(path) {
+            Ok(Some(stamp)) => stamp,
+            Ok(None) => {
+                let words = format!(
+                    "{} is gone (moved, renamed or deleted). Your changes are kept here: put the file back and they are saved on their own, or press Save (Ctrl+S) to write it there again.",
+                    path.display()
+                );
+                self.failed(entry, words);
+                return;
+            }
+            Err(e) => {
+                self.failed(entry, failure_words(path, &e));
+                return;
+            }
+        };
+        if entry.file_state().stamp.as_ref() == Some(&on_disk) {
+            // Our own write, or the file back as it was.
+            let unsaved = entry.unsaved();
+            let mut f = entry.file_state();
+            if matches!(f.state, SaveState::Failed(_)) && !unsaved {
+                f.state = SaveState::Saved;
+                f.failures = 0;
+                f.retry_at = None;
+                drop(f);
+                self.tell(Event::Meta {
+                    board: entry.cell.key,
+                });
+            }
+            return;
+        }
+        let loaded = (|| {
+            let _lock = file::FileLock::acquire(path)?;
+            file::load(path)
+        })();
+        let loaded = match loaded {
+            Ok(loaded) => loaded,
+            Err(e) => {
+                let words = format!(
+                    "{} was changed by another program and does not read as a board now ({e}). Your board is kept here; inkboard looks again when the file changes.",
+                    path.display()
+                );
+                self.failed(entry, words);
+                return;
+            }
+        };
+        let mut live = entry.cell.lock();
+        let mut f = entry.file_state();
+        if live.board.revision() != f.saved_revision {
+            // Unsaved changes here: merged if the two changed different records.
+            let live = &mut *live;
+            let merged = f.base.as_ref().and_then(|base| {
+                let mut tx = Transaction::begin(&mut live.board);
+                tx.merge_from(base, &loaded.board).ok()?;
+                tx.commit(Actor::User).ok()
+            });
+            if let Some(commit) = merged {
+                if let Some(commit) = &commit {
+                    live.record(commit);
+                }
+                // The file holds theirs; the merged board is saved over it next.
+                f.stamp = Some(loaded.stamp);
+                f.base = Some(loaded.board);
+                f.state = SaveState::Saving;
+                f.failures = 0;
+                f.retry_at = None;
+                drop(f);
+                self.tell(Event::Changed {
+                    board: entry.cell.key,
+                });
+                self.tell(Event::Meta {
+                    board: entry.cell.key,
+                });
+                self.wake_autosaver();
+                return;
+            }
+            let board = live.board.clone();
+            drop(f);
+            self.conflict(entry, path, &board);
+            return;
+        }
+        // Nothing unsaved here: the file's version becomes the next revision.
+        let live = &mut *live;
+        let mut tx = Transaction::begin(&mut live.board);
+        let turned = tx
+            .turn_into(&loaded.board)
+            .and_then(|_| tx.commit(Actor::User));
+        match turned {
+            Ok(commit) => {
+                if let Some(commit) = &commit {
+                    live.record(commit);
+                }
+                f.stamp = Some(loaded.stamp);
+                f.base = Some(loaded.board);
+                f.saved_revision = live.board.revision();
+                f.state = SaveState::Saved;
+                f.failures = 0;
+                f.retry_at = None;
+            }
+            Err(e) => {
+                drop(f);
+                let words = format!(
+                    "{} was changed by another program, and its new content could not be loaded ({e}). Your board is kept here.",
+                    path.display()
+                );
+                self.failed(entry, words);
+                return;
+            }
+        }
+        drop(f);
+        self.tell(Event::Changed {
+            board: entry.cell.key,
+        });
+        self.tell(Event::Meta {
+            board: entry.cell.key,
+        });
+    }
+
+    /// The file changed while the board had unsaved changes: keep the board's
+    /// version in a recovery copy and ask the person.
+    fn conflict(&self, entry: &Entry, path: &Path, board: &Board) {
+        match recovery::keep(board, Some(path), Why::Conflict) {
+            Ok(kept) => {
+                eprintln!(
+                    "inkboard: {} was changed by another program while it had unsaved changes here; they are kept in {} until you choose in the editor",
+                    path.display(),
+                    kept.copy.display()
+                );
+                let mut f = entry.file_state();
+                f.copy_revision = board.revision();
+                f.failures = 0;
+                f.retry_at = None;
+                f.state = SaveState::Conflict;
+                if let Some(earlier) = f.offer.take() {
+                    f.queued.insert(0, earlier.recovery);
+                }
+                f.offer = Some(Offer {
+                    kind: OfferKind::Changed,
+                    recovery: kept,
+                });
+                drop(f);
+                self.tell(Event::Meta {
+                    board: entry.cell.key,
+                });
+            }
+            Err(e) => {
+                let words = format!(
+                    "{} was changed by another program while this board had unsaved changes, and inkboard could not keep a copy of them ({e}). They are still open here: keep inkboard running; it tries again.",
+                    path.display()
+                );
+                self.failed(entry, words);
+            }
+        }
+    }
+
+    /// Rewrites the conflict copy if the board moved on since it was written.
+    pub(crate) fn update_conflict_copy(&self, entry: &Entry) {
+        let board = entry.cell.lock().board.clone();
+        let offer = {
+            let f = entry.file_state();
+            if f.copy_revision == board.revision() {
+                return;
+            }
+            f.offer.clone()
+        };
+        let Some(offer) = offer else { return };
+        match recovery::update(&offer.recovery, &board) {
+            Ok(()) => entry.file_state().copy_revision = board.revision(),
+            Err(e) => tracing::warn!("cannot update the recovery copy: {e}"),
+        }
+    }
+
+    /// What to tell an agent that asks to save during a conflict.
+    pub(crate) fn conflict_words(&self, entry: &Entry, path: &Path) -> String {
+        let copy = entry
+            .offer()
+            .map(|o| o.recovery.copy.display().to_string())
+            .unwrap_or_default();
+        format!(
+            "{} was changed by another program while this board had unsaved changes; the board's version is kept in {copy} and on screen, and the person chooses in the editor which one the file keeps",
+            path.display()
+        )
+    }
+
+    /// Settles the version offered on board `key` as the person chose; answers
+    /// the board opened for "open both".
+    pub fn resolve(&self, key: u32, choice: Choice) -> Result<Option<u32>, ToolError> {
+        let entry = self
+            .entry(key)
+            .ok_or_else(|| ToolError::Io("that board is no longer open".into()))?;
+        let _disk = self.disk();
+        let (Some(offer), Some(path)) = (entry.offer(), entry.path()) else {
+            return Err(ToolError::Arguments(
+                "there is nothing to choose on this board".into(),
+            ));
+        };
+        let mut opened = None;
+        match (offer.kind, choice) {
+            (OfferKind::Changed, Choice::Mine) => {
+                let board = entry.cell.lock().board.clone();
+                let saved = (|| {
+                    let _lock = file::FileLock::acquire(&path)?;
+                    file::save_overwrite(&path, &board)
+                })()?;
+                let mut f = entry.file_state();
+                f.stamp = Some(saved.stamp);
+                f.saved_revision = board.revision();
+                f.base = Some(board);
+                f.state = SaveState::Saved;
+            }
+            (OfferKind::Changed, Choice::Theirs | Choice::Both) => {
+                let mine = entry.cell.lock().board.clone();
+                self.take_file(&entry, &path)?;
+                if choice == Choice::Both {
+                    opened = Some(self.open_beside(&path, &mine, "conflict")?);
+                }
+            }
+            (OfferKind::Recovered, Choice::Mine) => {
+                let kept = recovery::load(&offer.recovery)?;
+                self.turn(&entry, &kept)?;
+                entry
+                    .file_state()
+                    .discard_after_save
+                    .push(offer.recovery.clone());
+                self.after_commit(&entry);
+            }
+            (OfferKind::Recovered, Choice::Theirs) => {}
+            (OfferKind::Recovered, Choice::Both) => {
+                let kept = recovery::load(&offer.recovery)?;
+                opened = Some(self.open_beside(&path, &kept, "recovered")?);
+            }
+        }
+        {
+            let mut f = entry.file_state();
+            if !f.discard_after_save.contains(&offer.recovery) {
+                recovery::discard(&offer.recovery);
+            }
+            f.offer = (!f.queued.is_empty()).then(|| Offer {
+                kind: OfferKind::Recovered,
+                recovery: f.queued.remove(0),
+            });
+            if f.state == SaveState::Conflict {
+                f.state = SaveState::Saving;
+            }
+        }
+        self.tell(Event::Meta { board: key });
+        Ok(opened)
+    }
+
+    /// Loads the file into the board as a new revision, whatever the board holds.
+    fn take_file(&self, entry: &Entry, path: &Path) -> Result<(), ToolError> {
+        let loaded = (|| {
+            let _lock = file::FileLock::acquire(path)?;
+            file::load(path)
+        })()
+        .map_err(|e| match e {
+            inkboard_format::FormatError::NotFound { .. } => ToolError::Io(format!(
+                "{} is gone, so there is no other version to take: choose Keep mine to write yours there again",
+                path.display()
+            )),
+            e => e.into(),
+        })?;
+        let revision = self.turn(entry, &loaded.board)?;
+        let mut f = entry.file_state();
+        f.stamp = Some(loaded.stamp);
+        f.base = Some(loaded.board);
+        f.saved_revision = revision;
+        f.state = SaveState::Saved;
+        f.failures = 0;
+        f.retry_at = None;
+        Ok(())
+    }
+
+    /// Turns the board into `target` as one commit of the person (one undo step);
+    /// answers the revision reached. Windows are told; saving is the caller's.
+    fn turn(&self, entry: &Entry, target: &Board) -> Result<u64, ToolError> {
+        let mut live = entry.cell.lock();
+        let live = &mut *live;
+        let mut tx = Transaction::begin(&mut live.board);
+        tx.turn_into(target)?;
+        if let Some(commit) = tx.commit(Actor::User)? {
+            live.record(&commit);
+        }
+        let revision = live.board.revision();
+        self.tell(Event::Changed {
+            board: entry.cell.key,
+        });
+        Ok(revision)
+    }
+
+    /// Saves `board` as a new file beside `path` and opens it: "open both".
+    fn open_beside(&self, path: &Path, board: &Board, what: &str) -> Result<u32, ToolError> {
+        let beside = recovery::beside(path, what);
+        {
+            let _lock = file::FileLock::acquire(&beside)?;
+            file::save(&beside, board, None)?;
+        }
+        Ok(self.open_file(&beside)?)
+    }
+}

@@ -1,0 +1,273 @@
+//! Recovery copies: a board's unsaved version, kept in a private folder when it
+//! cannot go to its own file, so that nothing a person or an agent was told had
+//! succeeded is ever dropped.
+//!
+//! Two moments write one. When the file changed on disk while the board had
+//! unsaved changes (a conflict), the board's version is kept here, and rewritten
+//! after every change until the person chooses (keep mine, take theirs, open both).
+//! When the application stops with changes it could not save (the disk full, the
+//! file gone, a conflict still open, a board that never had a file), each such
+//! board is kept here and its path printed. `inkboard open FILE` finds the copies
+//! kept for FILE and offers them ([`pending`]).
+//!
+//! The folder is `$INKBOARD_STATE_DIR/recovery` if that is set, else
+//! `$XDG_STATE_HOME/inkboard/recovery`, else `~/.local/state/inkboard/recovery`:
+//! private (0700, files 0600), and never beside the boards, so that a conflict
+//! leaves no litter in the person's folders. A copy is a plain board file
+//! (`NAME.WHY-YYYYMMDD-HHMMSS.inkboard`, openable as is) with a small sidecar
+//! (`.json`) naming the file it belongs to and when it was kept.
+
+use std::fs;
+use std::io;
+use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use inkboard_core::Board;
+use inkboard_format::{file, FileKind, FormatError};
+use serde::{Deserialize, Serialize};
+
+/// Why a copy was kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Why {
+    /// The file changed on disk while the board had unsaved changes.
+    Conflict,
+    /// The application stopped with changes it could not save.
+    Unsaved,
+}
+
+impl Why {
+    fn word(self) -> &'static str {
+        match self {
+            Why::Conflict => "conflict",
+            Why::Unsaved => "unsaved",
+        }
+    }
+}
+
+/// What the sidecar of a copy says.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct Sidecar {
+    /// The board file the copy belongs to; `None` for a board that had no file.
+    file: Option<PathBuf>,
+    /// When it was kept, for people: `2026-12-01 15:20:31 UTC`.
+    saved: String,
+    why: Why,
+}
+
+/// One kept copy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recovery {
+    /// The copy: a board file.
+    pub copy: PathBuf,
+    /// The board file it belongs to; `None` for a board that had no file.
+    pub file: Option<PathBuf>,
+    /// When it was kept, for people.
+    pub saved: String,
+    pub why: Why,
+}
+
+/// Why a copy could not be kept.
+#[derive(Debug, thiserror::Error)]
+pub enum RecoveryError {
+    /// The private folder could not be made.
+    #[error("cannot make the private recovery folder {}: {source}", path.display())]
+    Folder { path: PathBuf, source: io::Error },
+    /// The copy could not be written.
+    #[error("cannot write the recovery copy: {0}")]
+    Write(#[from] FormatError),
+    /// The sidecar could not be written.
+    #[error("cannot write {}: {source}", path.display())]
+    Sidecar { path: PathBuf, source: io::Error },
+}
+
+/// The private recovery folder (not created).
+pub fn folder() -> PathBuf {
+    let var = |name| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(dir) = var("INKBOARD_STATE_DIR") {
+        return PathBuf::from(dir).join("recovery");
+    }
+    let state = var("XDG_STATE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| var("HOME").map(|h| PathBuf::from(h).join(".local/state")))
+        .unwrap_or_else(std::env::temp_dir);
+    state.join("inkboard").join("recovery")
+}
+
+fn private_folder() -> Result<PathBuf, RecoveryError> {
+    let path = folder();
+    let made = fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(&path)
+        .and_then(|_| fs::set_permissions(&path, fs::Permissions::from_mode(0o700)));
+    made.map_err(|source| RecoveryError::Folder {
+        path: path.clone(),
+        source,
+    })?;
+    Ok(path)
+}
+
+/// Keeps `board` as a new copy for `file` (`None`: a board without a file).
+pub fn keep(board: &Board, file: Option<&Path>, why: Why) -> Result<Recovery, RecoveryError> {
+    let dir = private_folder()?;
+    let stem = match file {
+        Some(file) => FileKind::stem(file),
+        None => "untitled".to_string(),
+    };
+    let (compact, saved) = now();
+    let name = |n: u32| {
+        let suffix = if n == 0 {
+            String::new()
+        } else {
+            format!("-{n}")
+        };
+        dir.join(format!("{stem}.{}-{compact}{suffix}.inkboard", why.word()))
+    };
+    let copy = (0..)
+        .map(name)
+        .find(|p| !p.exists() && !sidecar_of(p).exists())
+        .unwrap_or_else(|| name(u32::MAX));
+    let recovery = Recovery {
+        copy,
+        file: file.map(Path::to_path_buf),
+        saved,
+        why,
+    };
+    update(&recovery, board)?;
+    let sidecar = Sidecar {
+        file: recovery.file.clone(),
+        saved: recovery.saved.clone(),
+        why,
+    };
+    let path = sidecar_of(&recovery.copy);
+    let text = serde_json::to_string_pretty(&sidecar).unwrap_or_default();
+    fs::write(&path, text)
+        .and_then(|_| fs::set_permissions(&path, fs::Permissions::from_mode(0o600)))
+        .map_err(|source| RecoveryError::Sidecar { path, source })?;
+    Ok(recovery)
+}
+
+/// Rewrites the copy with the board as it is now (atomically, like every save).
+pub fn update(recovery: &Recovery, board: &Board) -> Result<(), RecoveryError> {
+    file::save_overwrite(&recovery.copy, board)?;
+    let _ = fs::set_permissions(&recovery.copy, fs::Permissions::from_mode(0o600));
+    Ok(())
+}
+
+/// The copy's board.
+pub fn load(recovery: &Recovery) -> Result<Board, FormatError> {
+    file::load(&recovery.copy).map(|loaded| loaded.board)
+}
+
+/// Removes a copy and its sidecar: the person chose, or it was saved.
+pub fn discard(recovery: &Recovery) {
+    let _ = fs::remove_file(&recovery.copy);
+    let _ = fs::remove_file(sidecar_of(&recovery.copy));
+}
+
+/// The copies kept for `file`, newest first, without those holding exactly
+/// `on_disk` (the file already has them: they are removed, nothing is lost).
+pub fn pending(file: &Path, on_disk: Option<&Board>) -> Vec<Recovery> {
+    let mut found: Vec<Recovery> = all()
+        .into_iter()
+        .filter(|r| r.file.as_deref() == Some(file))
+        .filter(|r| match (on_disk, load(r)) {
+            (Some(board), Ok(kept)) if kept == *board => {
+                discard(r);
+                false
+            }
+            _ => true,
+        })
+        .collect();
+    found.sort_by(|a, b| (&b.saved, &b.copy).cmp(&(&a.saved, &a.copy)));
+    found
+}
+
+/// Every copy in the folder whose sidecar reads.
+pub fn all() -> Vec<Recovery> {
+    let Ok(entries) = fs::read_dir(folder()) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "inkboard"))
+        .filter_map(|copy| {
+            let text = fs::read_to_string(sidecar_of(&copy)).ok()?;
+            let sidecar: Sidecar = serde_json::from_str(&text).ok()?;
+            Some(Recovery {
+                copy,
+                file: sidecar.file,
+                saved: sidecar.saved,
+                why: sidecar.why,
+            })
+        })
+        .collect()
+}
+
+/// A free name beside `file` for a version the person asked to keep as its own
+/// board ("open both"): `NAME.WHAT-YYYYMMDD-HHMMSS.inkboard` in the file's folder.
+pub fn beside(file: &Path, what: &str) -> PathBuf {
+    let dir = file.parent().unwrap_or(Path::new("."));
+    let stem = FileKind::stem(file);
+    let (compact, _) = now();
+    (0..)
+        .map(|n: u32| {
+            let suffix = if n == 0 {
+                String::new()
+            } else {
+                format!("-{n}")
+            };
+            dir.join(format!("{stem}.{what}-{compact}{suffix}.inkboard"))
+        })
+        .find(|p| !p.exists())
+        .unwrap_or_else(|| dir.join(format!("{stem}.{what}.inkboard")))
+}
+
+fn sidecar_of(copy: &Path) -> PathBuf {
+    copy.with_extension("json")
+}
+
+/// The time now in UTC, for names (`20261201-152031`) and for people
+/// (`2026-12-01 15:20:31 UTC`).
+fn now() -> (String, String) {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    let (hh, mm, ss) = (secs % 86_400 / 3600, secs % 3600 / 60, secs % 60);
+    (
+        format!("{y:04}{m:02}{d:02}-{hh:02}{mm:02}{ss:02}"),
+        format!("{y:04}-{m:02}-{d:02} {hh:02}:{mm:02}:{ss:02} UTC"),
+    )
+}
+
+/// The calendar date of a day counted from 1970-01-01 (Howard Hinnant's
+/// `civil_from_days`), so that names need no date crate.
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::civil_from_days;
+
+    #[test]
+    fn dates_are_the_calendars() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_423), (2025, 12, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+}

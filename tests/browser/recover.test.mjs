@@ -1,0 +1,150 @@
+// No edit is lost (issue 12), as a person sees it: a save that keeps failing is
+// said in words in a bar above the board; a file changed on disk while there were
+// unsaved changes shows the banner, and each of its choices (keep mine, take
+// theirs, open both) does what it says; changes kept at exit are offered by the
+// next `inkboard open` and restored with one click.
+
+import { before, after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  mkdirSync, readFileSync, readdirSync, renameSync, rmdirSync, writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import {
+  session, startApp, launch, newContext, openPage, until, writeBoard, tempDir, Mcp,
+} from './lib.mjs';
+
+const ONE = { id: 's1', type: 'shape', geom: 'rect', x: 100, y: 100, w: 160, h: 80, text: 'one' };
+
+/** The texts of the objects the page has, sorted. */
+async function texts(page) {
+  const objects = await page.evaluate(() => window.inkboard.objects());
+  return Object.values(objects).map((o) => o.text).filter((t) => t != null).sort();
+}
+
+function fileTexts(file) {
+  return JSON.parse(readFileSync(file, 'utf8')).pages[0].objects.map((o) => o.text).sort();
+}
+
+/** A folder where the board file was, so saves fail; answers where the file went. */
+function breakFile(file) {
+  const away = `${file}.away`;
+  renameSync(file, away);
+  mkdirSync(file);
+  return away;
+}
+
+/**
+ * Saves fail while an agent adds `text` and moves every other object; the bar
+ * says so. Then another program puts back its own version (title "Theirs", every
+ * text + ", edited"): the banner offers the choice.
+ */
+async function intoConflict(s, text) {
+  const away = breakFile(s.file);
+  const ids = Object.keys(await s.page.evaluate(() => window.inkboard.objects()));
+  await s.mcp.call('add_shape', { text });
+  // The same objects the other program edits: a real conflict, not a merge.
+  await s.mcp.call('update', { ids, y: 400 });
+  const bar = s.page.getByTestId('banner');
+  await until(async () => /is now a folder/.test(await bar.textContent()), { what: 'the failure in words' });
+  assert.equal(await s.page.getByTestId('save-retry').isVisible(), true);
+  assert.doesNotMatch(await bar.textContent(), /save_board/);
+  const theirs = JSON.parse(readFileSync(away, 'utf8'));
+  theirs.title = 'Theirs';
+  for (const o of theirs.pages[0].objects) o.text += ', edited';
+  rmdirSync(s.file);
+  writeFileSync(`${s.file}.tmp`, JSON.stringify(theirs, null, 2));
+  renameSync(`${s.file}.tmp`, s.file);
+  await s.page.getByTestId('choose-mine').waitFor();
+  assert.match(await bar.textContent(), /changed by another program/);
+  assert.equal(await s.page.getByTestId('save-status').getAttribute('data-state'), 'conflict');
+  return theirs;
+}
+
+describe('a conflict with another program', { timeout: 120000 }, () => {
+  let s;
+  before(async () => {
+    s = await session({ objects: [ONE], mcp: true });
+  });
+  after(() => s?.close());
+
+  it('Keep mine writes the version on screen to the file', async () => {
+    await intoConflict(s, 'two');
+    assert.deepEqual(fileTexts(s.file), ['one, edited']);
+    await s.page.getByTestId('choose-mine').click();
+    await until(() => fileTexts(s.file).join() === 'one,two', { what: 'mine in the file' });
+    await until(async () => s.page.getByTestId('banner').isHidden(), { what: 'the banner gone' });
+    assert.deepEqual(await texts(s.page), ['one', 'two']);
+  });
+
+  it('Take theirs loads the file, and Ctrl+Z brings mine back', async () => {
+    await intoConflict(s, 'three');
+    await s.page.getByTestId('choose-theirs').click();
+    await until(async () => (await texts(s.page)).join() === 'one, edited,two, edited', { what: 'theirs on screen' });
+    assert.deepEqual(fileTexts(s.file), ['one, edited', 'two, edited']);
+    await s.page.getByTestId('canvas').focus();
+    await s.page.keyboard.press('Control+z');
+    await until(async () => (await texts(s.page)).join() === 'one,three,two', { what: 'mine back' });
+    await until(() => fileTexts(s.file).join() === 'one,three,two', { what: 'mine saved' });
+  });
+
+  it('Open both keeps theirs here and opens mine in a new tab, saved beside the file', async () => {
+    await intoConflict(s, 'four');
+    const [tab] = await Promise.all([
+      s.context.waitForEvent('page'),
+      s.page.getByTestId('choose-both').click(),
+    ]);
+    await tab.waitForFunction(() => window.inkboard?.ready);
+    await tab.evaluate(() => window.inkboard.ready);
+    await until(async () => (await texts(tab)).join() === 'four,one,three,two', { what: 'mine in the new tab' });
+    await until(async () => (await texts(s.page)).length === 3 && (await texts(s.page)).every((t) => t.endsWith(', edited')), { what: 'theirs here' });
+    const beside = readdirSync(path.dirname(s.file)).filter((n) => n.startsWith('board.conflict-'));
+    assert.equal(beside.length, 1, beside.join());
+    assert.deepEqual(fileTexts(path.join(path.dirname(s.file), beside[0])), ['four', 'one', 'three', 'two']);
+    assert.match(await tab.getByTestId('board-title').getAttribute('title'), /board\.conflict-/);
+    await tab.close();
+  });
+});
+
+describe('changes kept at exit', { timeout: 120000 }, () => {
+  let dir;
+  let app;
+  let browser;
+  before(async () => {
+    dir = tempDir();
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it('are offered by the next inkboard open and restored with one click', async () => {
+    const file = path.join(dir, 'board.inkboard');
+    writeBoard(file, [{ objects: [ONE] }]);
+    const first = await startApp(file, { dir });
+    const mcp = await Mcp.start(first);
+    const away = breakFile(file);
+    await mcp.call('add_shape', { text: 'kept' });
+    await mcp.close();
+    // SIGTERM without removing the folder (stop() would).
+    const exited = new Promise((resolve) => first.proc.once('exit', resolve));
+    first.proc.kill('SIGTERM');
+    await exited;
+    assert.match(first.stderr(), /were kept in .*recovery/);
+    rmdirSync(file);
+    renameSync(away, file);
+
+    app = await startApp(file, { dir });
+    assert.match(app.stderr(), /from an earlier session/);
+    const context = await newContext(browser);
+    const page = await openPage(context, app);
+    await page.getByTestId('choose-mine').waitFor();
+    assert.match(await page.getByTestId('banner').textContent(), /earlier session/);
+    assert.deepEqual(await texts(page), ['one']);
+    await page.getByTestId('choose-mine').click();
+    await until(async () => (await texts(page)).join() === 'kept,one', { what: 'the kept changes on screen' });
+    await until(() => fileTexts(file).join() === 'kept,one', { what: 'them in the file' });
+    await until(async () => page.getByTestId('banner').isHidden(), { what: 'the banner gone' });
+  });
+});
