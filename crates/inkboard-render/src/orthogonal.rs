@@ -125,6 +125,8 @@ pub(crate) struct Router<'a> {
     scratch: Scratch,
     found: Vec<u32>,
     boxes: Vec<Rect>,
+    /// Grid nodes built so far, over all searches: what routing has cost.
+    work: usize,
 }
 
 impl<'a> Router<'a> {
@@ -149,7 +151,14 @@ impl<'a> Router<'a> {
             scratch: Scratch::default(),
             found: Vec::new(),
             boxes: Vec::new(),
+            work: 0,
         }
+    }
+
+    /// The grid nodes built so far, over all searches: a measure of the time
+    /// routing took that does not depend on the machine.
+    pub fn work(&self) -> usize {
+        self.work
     }
 
     /// Remembers a route (its corners) for the crossing costs of later searches.
@@ -188,6 +197,7 @@ impl<'a> Router<'a> {
             if !self.build(window, starts, targets, lifted) {
                 return best;
             }
+            self.work += self.grid.xs.len() * self.grid.ys.len();
             if let Some(f) = self.grid.search(&mut self.scratch, starts, targets) {
                 if whole || f.cost <= least + 2.0 * margin {
                     return Some(f);
