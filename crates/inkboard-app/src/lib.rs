@@ -13,6 +13,7 @@ pub mod auth;
 pub mod boards;
 mod http;
 mod server;
+pub mod token;
 pub mod view;
 mod ws;
 

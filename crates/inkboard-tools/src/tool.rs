@@ -46,6 +46,13 @@ impl Hints {
         destructive: true,
         idempotent: false,
     };
+    /// Writes a file that may replace one already there (export with
+    /// overwrite): destructive for that file; the same call again writes the same.
+    pub const OVERWRITE: Hints = Hints {
+        read_only: false,
+        destructive: true,
+        idempotent: true,
+    };
     pub const DELETE: Hints = Hints {
         read_only: false,
         destructive: true,

@@ -162,14 +162,30 @@ impl Forward for PanickingForward {
 #[test]
 fn a_panic_while_forwarding_is_a_tool_error() {
     // An application "runs": the discovery file names a live process that is not
-    // this one (the test's parent), so path-less calls are forwarded.
+    // this one and listens on the port it names (a discovery file is believed
+    // only then), so path-less calls are forwarded.
     let runtime = tempfile::tempdir().expect("runtime dir");
     // SAFETY: only this test of this binary reads the variable (the others run
     // hosted engines, which never look for an application).
     unsafe { std::env::set_var("INKBOARD_RUNTIME_DIR", runtime.path()) };
+    let mut listener = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import socket,time; s=socket.socket(); s.bind(('127.0.0.1',0)); s.listen(); \
+             print(s.getsockname()[1], flush=True); time.sleep(120)",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3 listens");
+    let mut port = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(listener.stdout.take().expect("stdout")),
+        &mut port,
+    )
+    .expect("the port");
     inkboard_tools::publish(&AppInfo {
-        pid: std::os::unix::process::parent_id(),
-        port: 9,
+        pid: listener.id(),
+        port: port.trim().parse().expect("a port"),
         token: "t".into(),
         paths: Vec::new(),
     })
@@ -182,4 +198,6 @@ fn a_panic_while_forwarding_is_a_tool_error() {
     let path = dir.path().join("b.inkboard").display().to_string();
     json_of(engine.call("create_board", json!({"path": path})));
     json_of(engine.call("add_shape", json!({"path": path, "text": "x"})));
+    let _ = listener.kill();
+    let _ = listener.wait();
 }

@@ -404,7 +404,7 @@ impl Folder {
     fn new(name: &str, shapes: usize, long: bool) -> Folder {
         let dir = tempfile::tempdir().expect("a scratch folder");
         let runtime = dir.path().join("runtime");
-        fs::create_dir(&runtime).expect("the runtime folder");
+        common::private_dir(&runtime);
         let board = dir.path().join(name);
         let mut folder = Folder {
             dir,

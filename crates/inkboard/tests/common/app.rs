@@ -79,11 +79,17 @@ impl App {
 
     /// Opens `board` with `runtime` as the runtime folder.
     pub fn start_in(dir: TempDir, runtime: PathBuf, board: PathBuf) -> App {
+        App::start_with(dir, runtime, board, &[])
+    }
+
+    /// Like [`App::start_in`], with more environment variables.
+    pub fn start_with(dir: TempDir, runtime: PathBuf, board: PathBuf, env: &[(&str, &Path)]) -> App {
         let mut child = Command::new(BIN)
             .args(["open", "--no-browser", "--port", "0"])
             .arg(&board)
             .current_dir(dir.path())
             .env("INKBOARD_RUNTIME_DIR", &runtime)
+            .envs(env.iter().map(|(k, v)| (k, v.as_os_str())))
             .env_remove("INKBOARD_LOG")
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
