@@ -368,7 +368,10 @@ fn file_text(path: &Path, board: &Board) -> Result<String, FormatError> {
 /// existing file replaced only with [`Existing::Replace`].
 pub fn write_export(path: &Path, bytes: &[u8], existing: Existing) -> Result<usize, FormatError> {
     let target = export_target(path)?;
-    write_atomic(path, &target, bytes, export_mode(existing)).map(|saved| saved.bytes)
+    exported(path, existing, || {
+        write_atomic(path, &target, bytes, export_mode(existing))
+    })
+    .map(|saved| saved.bytes)
 }
 
 /// Writes a board as an export (a copy in a board file) to `path`: the rules of
@@ -377,7 +380,29 @@ pub fn save_export(path: &Path, board: &Board, existing: Existing) -> Result<Sav
     FileKind::from_path(path)?;
     let text = file_text(path, board)?;
     let target = export_target(path)?;
-    write_atomic(path, &target, text.as_bytes(), export_mode(existing))
+    exported(path, existing, || {
+        write_atomic(path, &target, text.as_bytes(), export_mode(existing))
+    })
+}
+
+/// Runs an export's `write`, refusing first an output that exists when it may not
+/// be replaced (the write itself refuses one that appears meanwhile), in the
+/// words of exports.
+fn exported(
+    path: &Path,
+    existing: Existing,
+    write: impl FnOnce() -> Result<Saved, FormatError>,
+) -> Result<Saved, FormatError> {
+    let exists = || FormatError::OutputExists {
+        path: path.to_path_buf(),
+    };
+    if existing == Existing::Refuse && export_target(path)?.exists() {
+        return Err(exists());
+    }
+    write().map_err(|e| match e {
+        FormatError::AlreadyExists { .. } => exists(),
+        other => other,
+    })
 }
 
 /// An export's way of writing: creating refuses a file that is there, atomically.

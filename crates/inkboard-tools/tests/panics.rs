@@ -165,6 +165,12 @@ fn a_panic_while_forwarding_is_a_tool_error() {
     // this one and listens on the port it names (a discovery file is believed
     // only then), so path-less calls are forwarded.
     let runtime = tempfile::tempdir().expect("runtime dir");
+    // A runtime folder must be private; inkboard never makes it so itself.
+    std::fs::set_permissions(
+        runtime.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .expect("chmod");
     // SAFETY: only this test of this binary reads the variable (the others run
     // hosted engines, which never look for an application).
     unsafe { std::env::set_var("INKBOARD_RUNTIME_DIR", runtime.path()) };

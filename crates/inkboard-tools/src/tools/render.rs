@@ -317,7 +317,12 @@ impl BoardTool for Export {
         };
         let (bytes, outputs) = match target {
             Target::Board => {
-                let _lock = file::FileLock::acquire(&file::export_target(&output)?)?;
+                // Refused before the lock, which would leave its sidecar behind.
+                let at = file::export_target(&output)?;
+                if existing == file::Existing::Refuse && at.exists() {
+                    return Err(inkboard_format::FormatError::OutputExists { path: output }.into());
+                }
+                let _lock = file::FileLock::acquire(&at)?;
                 let saved = file::save_export(&output, &board, existing)?;
                 (saved.bytes, Vec::new())
             }
