@@ -78,7 +78,10 @@ pub enum FormatError {
     ReadOnly { path: PathBuf },
 
     /// An export's output already exists and the call did not ask to replace it.
-    #[error("{} already exists: choose another path, or pass overwrite: true to replace it", echo_path(path))]
+    #[error(
+        "{} already exists: choose another path, or pass overwrite: true to replace it",
+        echo_path(path)
+    )]
     OutputExists { path: PathBuf },
 
     /// An export's output is not a regular file (a folder, a pipe, a socket, a

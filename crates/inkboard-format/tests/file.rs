@@ -435,12 +435,18 @@ fn a_read_only_file_is_never_replaced() {
     ];
     for err in refusals {
         assert!(matches!(err, FormatError::ReadOnly { .. }), "{err}");
-        assert!(err.to_string().contains("read-only") && err.to_string().contains("chmod u+w"), "{err}");
+        assert!(
+            err.to_string().contains("read-only") && err.to_string().contains("chmod u+w"),
+            "{err}"
+        );
     }
     assert_eq!(fs::read(&path).unwrap(), before);
     assert_eq!(fs::read_to_string(&picture).unwrap(), "<svg/>");
     assert_eq!(listing(dir.path()), ["board.inkboard", "picture.svg"]);
-    assert_eq!(fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o444);
+    assert_eq!(
+        fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+        0o444
+    );
 }
 
 /// A save's temporary file has the mode of the file it replaces from the moment
@@ -492,11 +498,15 @@ fn a_temporary_file_is_never_more_open_than_its_board() {
         }
     }
     saver.join().unwrap();
+    eprintln!("temporary files seen while written: {}", seen.len());
     assert!(!seen.is_empty(), "no temporary file was seen in 400 saves");
     assert!(
         seen.iter().all(|&mode| mode == 0o600),
         "temporary files seen with modes {:?}",
         seen.iter().map(|m| format!("{m:o}")).collect::<Vec<_>>()
     );
-    assert_eq!(fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+    assert_eq!(
+        fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
 }

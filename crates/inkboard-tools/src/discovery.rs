@@ -56,8 +56,7 @@ pub fn runtime_dir() -> PathBuf {
     if let Some(dir) = env_dir("XDG_RUNTIME_DIR") {
         return dir.join("inkboard");
     }
-    if let Some(state) = env_dir("XDG_STATE_HOME").or_else(|| Some(home()?.join(".local/state")))
-    {
+    if let Some(state) = env_dir("XDG_STATE_HOME").or_else(|| Some(home()?.join(".local/state"))) {
         return state.join("inkboard").join("run");
     }
     std::env::temp_dir().join(format!("inkboard-{}", uid()))
@@ -103,10 +102,14 @@ fn read_private(path: &Path) -> io::Result<AppInfo> {
         .open(path)?;
     let meta = file.metadata()?;
     if !meta.is_file() || meta.uid() != uid() || meta.mode() & 0o077 != 0 {
-        return Err(io::Error::other("the discovery file is not this user's private file"));
+        return Err(io::Error::other(
+            "the discovery file is not this user's private file",
+        ));
     }
     let mut text = String::new();
-    (&mut file).take(MAX_DISCOVERY_BYTES).read_to_string(&mut text)?;
+    (&mut file)
+        .take(MAX_DISCOVERY_BYTES)
+        .read_to_string(&mut text)?;
     serde_json::from_str(&text).map_err(io::Error::other)
 }
 
@@ -156,7 +159,11 @@ pub fn private_runtime_dir() -> io::Result<PathBuf> {
 /// Removes the files named `prefix…` in the runtime folder last written over
 /// `age` ago (the sign-in pages `inkboard open` leaves for browsers).
 pub fn remove_old(prefix: &str, age: Duration) {
-    let Ok(entries) = fs::read_dir(runtime_dir()) else {
+    let dir = runtime_dir();
+    if check_private(&dir, true).is_err() {
+        return;
+    }
+    let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
     let now = SystemTime::now();

@@ -194,7 +194,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                         Err(format!(
                             "{} is a folder: give a file's path after -o, such as {}",
                             output.display(),
-                            output.join(format!("{}.png", FileKind::stem(&file))).display()
+                            output
+                                .join(format!("{}.png", FileKind::stem(&file)))
+                                .display()
                         ))
                     } else {
                         // Written as exports are: atomically, never through a link
@@ -309,9 +311,8 @@ fn say(text: &str) {
 /// `inkboard token [rotate]`: prints the token file's path, made (or replaced) first.
 fn token(action: Option<TokenAction>) -> anyhow::Result<ExitCode> {
     use inkboard_app::token;
-    let path = token::token_path().context(
-        "there is no config folder to keep the token in: set HOME or XDG_CONFIG_HOME",
-    )?;
+    let path = token::token_path()
+        .context("there is no config folder to keep the token in: set HOME or XDG_CONFIG_HOME")?;
     match action {
         None => token::load_or_create(&path),
         Some(TokenAction::Rotate) => token::rotate(&path),

@@ -356,18 +356,37 @@ fn render_into_a_folder_says_what_to_do() {
     let out = inkboard(dir.path(), &["render", "plan.inkboard", "-o", "pictures"]);
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("is a folder: give a file's path after -o, such as pictures/plan.png"),
+        stderr(&out)
+            .contains("is a folder: give a file's path after -o, such as pictures/plan.png"),
         "{}",
         stderr(&out)
     );
-    assert_eq!(code(&inkboard(dir.path(), &["render", "plan.inkboard", "-o", "pictures/plan.png"])), 0);
+    assert_eq!(
+        code(&inkboard(
+            dir.path(),
+            &["render", "plan.inkboard", "-o", "pictures/plan.png"]
+        )),
+        0
+    );
 
     fs::write(dir.path().join("old.svg"), "precious").unwrap();
     let out = inkboard(dir.path(), &["export", "plan.inkboard", "-o", "old.svg"]);
     assert_eq!(code(&out), 1);
-    assert!(stderr(&out).contains("pass --overwrite to replace it"), "{}", stderr(&out));
-    assert_eq!(fs::read_to_string(dir.path().join("old.svg")).unwrap(), "precious");
-    let out = inkboard(dir.path(), &["export", "plan.inkboard", "-o", "old.svg", "--overwrite"]);
+    assert!(
+        stderr(&out).contains("pass --overwrite to replace it"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("old.svg")).unwrap(),
+        "precious"
+    );
+    let out = inkboard(
+        dir.path(),
+        &["export", "plan.inkboard", "-o", "old.svg", "--overwrite"],
+    );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert!(fs::read_to_string(dir.path().join("old.svg")).unwrap().starts_with("<svg"));
+    assert!(fs::read_to_string(dir.path().join("old.svg"))
+        .unwrap()
+        .starts_with("<svg"));
 }

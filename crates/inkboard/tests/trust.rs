@@ -54,10 +54,17 @@ fn account(name: &'static str) -> Option<Account> {
         return None;
     }
     let entry = || {
-        let out = Command::new("getent").args(["passwd", name]).output().ok()?;
+        let out = Command::new("getent")
+            .args(["passwd", name])
+            .output()
+            .ok()?;
         let line = String::from_utf8(out.stdout).ok()?;
         let fields: Vec<&str> = line.trim().split(':').collect();
-        Some((fields.get(2)?.parse().ok()?, fields.get(3)?.parse().ok()?, PathBuf::from(fields.get(5)?)))
+        Some((
+            fields.get(2)?.parse().ok()?,
+            fields.get(3)?.parse().ok()?,
+            PathBuf::from(fields.get(5)?),
+        ))
     };
     if entry().is_none() {
         let made = Command::new("useradd")
@@ -82,21 +89,26 @@ fn two_accounts() -> Option<(Account, Account)> {
     Some((account("inkboard-user")?, account("inkboard-stranger")?))
 }
 
-/// The binary, copied where every account can run it (the build folder may be
-/// closed to others).
+/// The binary, where every account can run it: the build's own if every folder
+/// above it lets others through (the usual case), else a copy in a shared folder.
 fn shared_bin() -> PathBuf {
     static COPY: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     COPY.get_or_init(|| {
+        let open_to_all = |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.mode() & 0o001 != 0);
+        let bin = PathBuf::from(BIN);
+        if bin.ancestors().all(open_to_all) {
+            return bin;
+        }
         let dir = tempfile::Builder::new()
             .prefix("inkboard-trust-bin")
             .tempdir()
             .expect("a folder")
             .keep();
         std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-        let bin = dir.join("inkboard");
-        std::fs::copy(BIN, &bin).expect("copy the binary");
-        std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-        bin
+        let copy = dir.join("inkboard");
+        std::fs::copy(BIN, &copy).expect("copy the binary");
+        std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        copy
     })
     .clone()
 }
@@ -192,7 +204,10 @@ impl Listener {
         BufReader::new(child.stdout.take().expect("stdout"))
             .read_line(&mut line)
             .expect("the port");
-        let port = line.trim().parse().unwrap_or_else(|_| panic!("a port: {line:?}"));
+        let port = line
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("a port: {line:?}"));
         Listener { child, port, log }
     }
 
@@ -246,15 +261,24 @@ fn text(out: &Output) -> String {
 /// nothing: no forwarded call, no `open`.
 #[test]
 fn a_discovery_file_planted_by_another_user_gets_nothing() {
-    let Some((user, stranger)) = two_accounts() else { return };
+    let Some((user, stranger)) = two_accounts() else {
+        return;
+    };
     let scratch = shared_scratch();
     let bin = shared_bin();
     let logs = folder_of(scratch.path(), "stranger", &stranger, 0o755);
-    let server = Listener::start(run_as(&stranger, Path::new("python3"), &[]), logs.join("log"));
+    let server = Listener::start(
+        run_as(&stranger, Path::new("python3"), &[]),
+        logs.join("log"),
+    );
     let victim = Sleeper::start(run_as(&user, Path::new("sleep"), &[]));
     let home = folder_of(scratch.path(), "user", &user, 0o700);
     let board = home.join("plan.inkboard");
-    let made = run_as(&user, &bin, &[]).arg("new").arg(&board).output().expect("new");
+    let made = run_as(&user, &bin, &[])
+        .arg("new")
+        .arg(&board)
+        .output()
+        .expect("new");
     assert!(made.status.success(), "{}", text(&made));
 
     // The folder the user's processes used to pick, planted as another would.
@@ -272,7 +296,12 @@ fn a_discovery_file_planted_by_another_user_gets_nothing() {
     chown(&planted, Some(stranger.uid), Some(stranger.gid)).expect("chown");
     std::fs::set_permissions(&planted, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     let info = json!({"pid": victim.pid(), "port": server.port, "token": "0".repeat(32), "paths": [board]});
-    file_of(&planted.join("app.json"), &info.to_string(), &stranger, 0o644);
+    file_of(
+        &planted.join("app.json"),
+        &info.to_string(),
+        &stranger,
+        0o644,
+    );
 
     // With HOME (the state folder) and without (the temp folder fallback).
     for home_env in [true, false] {
@@ -281,21 +310,46 @@ fn a_discovery_file_planted_by_another_user_gets_nothing() {
             if !home_env {
                 cmd.env_remove("HOME");
             }
-            cmd.args(args).current_dir(&home).output().expect("inkboard runs")
+            cmd.args(args)
+                .current_dir(&home)
+                .output()
+                .expect("inkboard runs")
         };
         let pathless = as_user(&["call", "read_board"]);
-        assert!(!pathless.status.success(), "HOME {home_env}: {}", text(&pathless));
+        assert!(
+            !pathless.status.success(),
+            "HOME {home_env}: {}",
+            text(&pathless)
+        );
         let edit = json!({"path": board, "text": "mine"}).to_string();
         let direct = as_user(&["call", "add_shape", &edit]);
-        assert!(direct.status.success(), "HOME {home_env}: {}", text(&direct));
+        assert!(
+            direct.status.success(),
+            "HOME {home_env}: {}",
+            text(&direct)
+        );
         if !home_env {
-            let open = as_user(&["open", "--no-browser", "--port", "0", board.to_str().unwrap()]);
+            let open = as_user(&[
+                "open",
+                "--no-browser",
+                "--port",
+                "0",
+                board.to_str().unwrap(),
+            ]);
             assert!(!open.status.success(), "{}", text(&open));
-            assert!(text(&open).contains("belongs to another user"), "{}", text(&open));
+            assert!(
+                text(&open).contains("belongs to another user"),
+                "{}",
+                text(&open)
+            );
         }
     }
     let shapes = std::fs::read_to_string(&board).expect("the board");
-    assert_eq!(shapes.matches("\"mine\"").count(), 2, "both direct edits are on the board");
+    assert_eq!(
+        shapes.matches("\"mine\"").count(),
+        2,
+        "both direct edits are on the board"
+    );
     assert_eq!(server.got(), "", "the stranger's server was contacted");
 }
 
@@ -304,17 +358,26 @@ fn a_discovery_file_planted_by_another_user_gets_nothing() {
 /// may be sent there, and a call with a path edits the file itself.
 #[test]
 fn a_stale_discovery_file_whose_port_a_stranger_took_gets_nothing() {
-    let Some((user, stranger)) = two_accounts() else { return };
+    let Some((user, stranger)) = two_accounts() else {
+        return;
+    };
     let scratch = shared_scratch();
     let bin = shared_bin();
     let logs = folder_of(scratch.path(), "stranger", &stranger, 0o755);
-    let server = Listener::start(run_as(&stranger, Path::new("python3"), &[]), logs.join("log"));
+    let server = Listener::start(
+        run_as(&stranger, Path::new("python3"), &[]),
+        logs.join("log"),
+    );
     let reused = Sleeper::start(run_as(&user, Path::new("sleep"), &[]));
     let home = folder_of(scratch.path(), "user", &user, 0o700);
     let runtime = folder_of(&home, "run", &user, 0o700);
     let board = home.join("plan.inkboard");
     let runtime_env = [("INKBOARD_RUNTIME_DIR", runtime.to_str().unwrap())];
-    let made = run_as(&user, &bin, &runtime_env).arg("new").arg(&board).output().expect("new");
+    let made = run_as(&user, &bin, &runtime_env)
+        .arg("new")
+        .arg(&board)
+        .output()
+        .expect("new");
     assert!(made.status.success(), "{}", text(&made));
     let info = json!({"pid": reused.pid(), "port": server.port, "token": "0".repeat(32), "paths": [board]});
     file_of(&runtime.join("app.json"), &info.to_string(), &user, 0o600);
@@ -330,7 +393,9 @@ fn a_stale_discovery_file_whose_port_a_stranger_took_gets_nothing() {
     let edit = json!({"path": board, "text": "mine"}).to_string();
     let direct = as_user(&["call", "add_shape", &edit]);
     assert!(direct.status.success(), "{}", text(&direct));
-    assert!(std::fs::read_to_string(&board).expect("board").contains("\"mine\""));
+    assert!(std::fs::read_to_string(&board)
+        .expect("board")
+        .contains("\"mine\""));
     assert_eq!(server.got(), "", "the stranger's server was contacted");
 }
 
@@ -338,7 +403,9 @@ fn a_stale_discovery_file_whose_port_a_stranger_took_gets_nothing() {
 /// user (its folder is closed to them).
 #[test]
 fn another_user_cannot_read_the_sign_in_page() {
-    let Some((user, stranger)) = two_accounts() else { return };
+    let Some((user, stranger)) = two_accounts() else {
+        return;
+    };
     let scratch = shared_scratch();
     let bin = shared_bin();
     let home = folder_of(scratch.path(), "user", &user, 0o755);
@@ -364,10 +431,20 @@ fn another_user_cannot_read_the_sign_in_page() {
         .read_line(&mut url)
         .expect("the address");
     let page = wait_for_opened(&opened);
-    let peek = run_as(&stranger, Path::new("cat"), &[]).arg(&page).output().expect("cat");
-    assert!(!peek.status.success(), "the stranger read the page: {}", text(&peek));
+    let peek = run_as(&stranger, Path::new("cat"), &[])
+        .arg(&page)
+        .output()
+        .expect("cat");
+    assert!(
+        !peek.status.success(),
+        "the stranger read the page: {}",
+        text(&peek)
+    );
     assert!(!text(&peek).contains("code="), "{}", text(&peek));
-    let own = run_as(&user, Path::new("cat"), &[]).arg(&page).output().expect("cat");
+    let own = run_as(&user, Path::new("cat"), &[])
+        .arg(&page)
+        .output()
+        .expect("cat");
     assert!(text(&own).contains(url.trim()), "{}", text(&own));
     let _ = app.kill();
     let _ = app.wait();
@@ -416,7 +493,8 @@ fn a_stale_discovery_file_with_a_reused_pid_blocks_nothing() {
         }
     });
     let reused = Sleeper::start(Command::new("sleep"));
-    let stale = json!({"pid": reused.pid(), "port": port, "token": "0".repeat(32), "paths": [board]});
+    let stale =
+        json!({"pid": reused.pid(), "port": port, "token": "0".repeat(32), "paths": [board]});
     let file = runtime.join("app.json");
     std::fs::write(&file, stale.to_string()).expect("write");
     std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).expect("chmod");
@@ -424,13 +502,22 @@ fn a_stale_discovery_file_with_a_reused_pid_blocks_nothing() {
     let edit = json!({"path": board, "text": "direct"}).to_string();
     let out = quiet(&["call", "add_shape", &edit]);
     assert!(out.status.success(), "{}", text(&out));
-    assert!(std::fs::read_to_string(&board).expect("board").contains("\"direct\""));
+    assert!(std::fs::read_to_string(&board)
+        .expect("board")
+        .contains("\"direct\""));
 
     let scratch = tempfile::tempdir().expect("dir");
     let app = App::start_in(scratch, runtime.clone(), board.clone());
-    assert_eq!(app.discovery()["pid"], app.pid(), "the stale file was replaced");
+    assert_eq!(
+        app.discovery()["pid"],
+        app.pid(),
+        "the stale file was replaced"
+    );
     drop(app);
-    assert!(!contacted.load(Ordering::Relaxed), "a call went to the stale file's port");
+    assert!(
+        !contacted.load(Ordering::Relaxed),
+        "a call went to the stale file's port"
+    );
 }
 
 /// A runtime folder the user owns is never changed: one that others may enter
@@ -495,7 +582,10 @@ fn wait_for_opened(record: &Path) -> PathBuf {
             assert_eq!(args.len(), 1, "the opener got {args:?}");
             return PathBuf::from(args[0]);
         }
-        assert!(start.elapsed() < Duration::from_secs(20), "the browser was never opened");
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the browser was never opened"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
 }
@@ -515,7 +605,9 @@ impl Snooper {
         let (halt, lines) = (stop.clone(), seen.clone());
         let thread = std::thread::spawn(move || {
             while !halt.load(Ordering::Relaxed) {
-                let Ok(procs) = std::fs::read_dir("/proc") else { return };
+                let Ok(procs) = std::fs::read_dir("/proc") else {
+                    return;
+                };
                 for entry in procs.flatten() {
                     let mut bytes = Vec::new();
                     let read = std::fs::File::open(entry.path().join("cmdline"))
@@ -562,7 +654,11 @@ fn the_sign_in_code_never_shows_in_the_process_list() {
     for (round, name) in ["one.inkboard", "two.inkboard"].iter().enumerate() {
         let record = dir.path().join(format!("opened-{round}"));
         let fake = fake_opener(&dir.path().join(format!("f{round}")), &record);
-        let path = format!("{}:{}", fake.display(), std::env::var("PATH").unwrap_or_default());
+        let path = format!(
+            "{}:{}",
+            fake.display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
         let mut open = Command::new(BIN)
             .args(["open", "--port", "0"])
             .arg(dir.path().join(name))
@@ -600,14 +696,21 @@ fn the_sign_in_code_never_shows_in_the_process_list() {
     for page in &pages {
         let shown = page.display().to_string();
         assert!(
-            seen.iter().any(|line| line.contains("xdg-open") && line.contains(&shown)),
+            seen.iter()
+                .any(|line| line.contains("xdg-open") && line.contains(&shown)),
             "the snooper did not see the opener: it proves nothing ({} lines)",
             seen.len()
         );
     }
     for code in &codes {
-        let leaks: Vec<&String> = seen.iter().filter(|line| line.contains(code.as_str())).collect();
-        assert!(leaks.is_empty(), "the code was in the process list: {leaks:?}");
+        let leaks: Vec<&String> = seen
+            .iter()
+            .filter(|line| line.contains(code.as_str()))
+            .collect();
+        assert!(
+            leaks.is_empty(),
+            "the code was in the process list: {leaks:?}"
+        );
     }
 }
 
@@ -636,8 +739,16 @@ fn the_token_outlives_a_launch_and_rotates() {
     let file = config.path().join("inkboard/token");
     let app = start();
     let token = app.token();
-    assert_eq!(std::fs::read_to_string(&file).expect("the token file").trim(), token);
-    assert_eq!(std::fs::metadata(&file).expect("stat").mode() & 0o777, 0o600);
+    assert_eq!(
+        std::fs::read_to_string(&file)
+            .expect("the token file")
+            .trim(),
+        token
+    );
+    assert_eq!(
+        std::fs::metadata(&file).expect("stat").mode() & 0o777,
+        0o600
+    );
     drop(app);
     let app = start();
     assert_eq!(app.token(), token, "a second launch has the same token");
@@ -651,16 +762,28 @@ fn the_token_outlives_a_launch_and_rotates() {
             .expect("inkboard runs")
     };
     let shown = inkboard(&["token"]);
-    assert_eq!(String::from_utf8_lossy(&shown.stdout).trim(), file.display().to_string());
+    assert_eq!(
+        String::from_utf8_lossy(&shown.stdout).trim(),
+        file.display().to_string()
+    );
     let rotated = inkboard(&["token", "rotate"]);
     assert!(rotated.status.success(), "{}", text(&rotated));
-    let new = std::fs::read_to_string(&file).expect("the token file").trim().to_string();
+    let new = std::fs::read_to_string(&file)
+        .expect("the token file")
+        .trim()
+        .to_string();
     assert_ne!(new, token);
-    assert_eq!(std::fs::metadata(&file).expect("stat").mode() & 0o777, 0o600);
+    assert_eq!(
+        std::fs::metadata(&file).expect("stat").mode() & 0o777,
+        0o600
+    );
 
     let start = Instant::now();
     while get_with_token(&app, &token).status != 401 {
-        assert!(start.elapsed() < Duration::from_secs(10), "the old token still works");
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the old token still works"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
     let refused = get_with_token(&app, &token);
@@ -672,7 +795,10 @@ fn the_token_outlives_a_launch_and_rotates() {
     assert!(challenge.starts_with("Bearer"), "{}", refused.head);
     assert_ne!(get_with_token(&app, &new).status, 401);
     while app.token() != new {
-        assert!(start.elapsed() < Duration::from_secs(10), "the discovery file kept the old token");
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the discovery file kept the old token"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
     let forwarded = inkboard(&["call", "add_shape", r#"{"text": "after rotation"}"#]);
@@ -699,6 +825,14 @@ fn a_token_file_others_can_read_is_refused() {
         .output()
         .expect("inkboard open");
     assert!(!out.status.success());
-    assert!(text(&out).contains("inkboard token rotate"), "{}", text(&out));
-    assert_eq!(std::fs::metadata(&file).expect("stat").mode() & 0o777, 0o644, "left as it was");
+    assert!(
+        text(&out).contains("inkboard token rotate"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(
+        std::fs::metadata(&file).expect("stat").mode() & 0o777,
+        0o644,
+        "left as it was"
+    );
 }

@@ -40,7 +40,9 @@ pub(super) fn listening(pid: u32, port: u16, uid: u32) -> Listening {
     let holds = fds.flatten().any(|fd| {
         fs::read_link(fd.path()).is_ok_and(|link| {
             let link = link.to_string_lossy();
-            inodes.iter().any(|inode| link == format!("socket:[{inode}]"))
+            inodes
+                .iter()
+                .any(|inode| link == format!("socket:[{inode}]"))
         })
     });
     if holds {
@@ -60,7 +62,12 @@ fn listeners(table: &str, port: u16) -> impl Iterator<Item = (u32, u64)> + '_ {
     table.lines().skip(1).filter_map(move |line| {
         let fields: Vec<&str> = line.split_whitespace().collect();
         // sl local rem st queues timer retransmits uid timeout inode ...
-        let (address, state, uid, inode) = (fields.get(1)?, fields.get(3)?, fields.get(7)?, fields.get(9)?);
+        let (address, state, uid, inode) = (
+            fields.get(1)?,
+            fields.get(3)?,
+            fields.get(7)?,
+            fields.get(9)?,
+        );
         // 0A: TCP_LISTEN.
         if *address != local || *state != "0A" {
             return None;

@@ -333,7 +333,10 @@ impl BoardTool for Export {
                 for out in &outs {
                     let at = file::export_target(out)?;
                     if existing == file::Existing::Refuse && at.exists() {
-                        return Err(inkboard_format::FormatError::OutputExists { path: out.clone() }.into());
+                        return Err(inkboard_format::FormatError::OutputExists {
+                            path: out.clone(),
+                        }
+                        .into());
                     }
                 }
                 let mut total = 0;

@@ -83,7 +83,12 @@ impl App {
     }
 
     /// Like [`App::start_in`], with more environment variables.
-    pub fn start_with(dir: TempDir, runtime: PathBuf, board: PathBuf, env: &[(&str, &Path)]) -> App {
+    pub fn start_with(
+        dir: TempDir,
+        runtime: PathBuf,
+        board: PathBuf,
+        env: &[(&str, &Path)],
+    ) -> App {
         let mut child = Command::new(BIN)
             .args(["open", "--no-browser", "--port", "0"])
             .arg(&board)
