@@ -122,7 +122,7 @@ fn read(path: &Path) -> io::Result<String> {
 pub struct TokenFile {
     path: Option<PathBuf>,
     /// The token, and what the file's stat was when it was read.
-    current: RwLock<(String, Option<(u64, u64, i64, i64)>)>,
+    current: RwLock<(String, Option<FileId>)>,
 }
 
 impl TokenFile {
@@ -193,8 +193,10 @@ impl TokenFile {
     }
 }
 
-/// What tells a rotated token file from the one read: inode, device, change time.
-fn stat(path: &Path) -> Option<(u64, u64, i64, i64)> {
+/// What tells a rotated token file from the one read: device, inode, change time.
+type FileId = (u64, u64, i64, i64);
+
+fn stat(path: &Path) -> Option<FileId> {
     let meta = fs::symlink_metadata(path).ok()?;
     Some((meta.dev(), meta.ino(), meta.ctime(), meta.ctime_nsec()))
 }
