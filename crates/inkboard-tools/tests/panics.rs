@@ -174,15 +174,17 @@ fn a_panic_while_forwarding_is_a_tool_error() {
     // SAFETY: only this test of this binary reads the variable (the others run
     // hosted engines, which never look for an application).
     unsafe { std::env::set_var("INKBOARD_RUNTIME_DIR", runtime.path()) };
-    let mut listener = std::process::Command::new("python3")
+    // Node, which the browser tests need anyway, as a process that listens.
+    let mut listener = std::process::Command::new("node")
         .args([
-            "-c",
-            "import socket,time; s=socket.socket(); s.bind(('127.0.0.1',0)); s.listen(); \
-             print(s.getsockname()[1], flush=True); time.sleep(120)",
+            "-e",
+            "const s = require('net').createServer(); \
+             s.listen(0, '127.0.0.1', () => console.log(s.address().port)); \
+             setTimeout(() => process.exit(0), 120000);",
         ])
         .stdout(std::process::Stdio::piped())
         .spawn()
-        .expect("python3 listens");
+        .expect("node listens");
     let mut port = String::new();
     std::io::BufRead::read_line(
         &mut std::io::BufReader::new(listener.stdout.take().expect("stdout")),

@@ -314,8 +314,10 @@ fn serves(app: &App, count: usize, stale: Option<&Value>) -> Result<String, Stri
             app.port
         ));
     }
-    if stale.is_some_and(|stale| stale["token"] == info["token"]) {
-        return Err("the discovery file still holds the killed application's token".into());
+    // The token is the user's and outlives a launch: the stale file is told by its
+    // pid, not its token.
+    if stale.is_some_and(|stale| stale["pid"] == info["pid"]) {
+        return Err("the discovery file still names the killed application".into());
     }
     let cookie = app.sign_in();
     let page = app.get("/", &format!("Cookie: {cookie}"));

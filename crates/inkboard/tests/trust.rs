@@ -4,8 +4,9 @@
 //! The two-user tests run the user and the stranger as two accounts the test
 //! makes (`useradd`, then each process started through `setpriv`), so they need
 //! root; where they cannot run they pass with a note on stderr saying so. The
-//! stranger's server is a small Python listener that writes down every
-//! connection it gets: the tests check it got none.
+//! stranger's server is a small Node listener (Node is needed by the browser
+//! tests anyway) that writes down every connection it gets: the tests check it
+//! got none.
 
 mod common;
 
@@ -170,36 +171,32 @@ struct Listener {
 }
 
 const LISTENER: &str = r#"
-import socket, sys
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-s.listen(16)
-print(s.getsockname()[1], flush=True)
-while True:
-    c, _ = s.accept()
-    c.settimeout(2)
-    try:
-        data = c.recv(65536)
-    except Exception:
-        data = b""
-    with open(sys.argv[1], "ab") as log:
-        log.write(b"connection: " + data[:200] + b"\n")
-    try:
-        c.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}")
-    except Exception:
-        pass
-    c.close()
+const net = require("net"), fs = require("fs");
+const log = process.argv[1];
+const server = net.createServer((c) => {
+  let done = false;
+  const note = (data) => {
+    if (done) return;
+    done = true;
+    fs.appendFileSync(log, "connection: " + data.toString("latin1").slice(0, 200) + "\n");
+    c.end("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}");
+  };
+  c.on("data", note);
+  c.on("error", () => {});
+  setTimeout(() => note(Buffer.alloc(0)), 2000);
+});
+server.listen(0, "127.0.0.1", () => console.log(server.address().port));
 "#;
 
 impl Listener {
-    /// Started by `cmd` (python3, as some account); its log is `log`.
+    /// Started by `cmd` (node, as some account); its log is `log`.
     fn start(mut cmd: Command, log: PathBuf) -> Listener {
         let mut child = cmd
-            .args(["-c", LISTENER])
+            .args(["-e", LISTENER])
             .arg(&log)
             .stdout(Stdio::piped())
             .spawn()
-            .expect("python3 runs");
+            .expect("node runs");
         let mut line = String::new();
         BufReader::new(child.stdout.take().expect("stdout"))
             .read_line(&mut line)
@@ -267,10 +264,7 @@ fn a_discovery_file_planted_by_another_user_gets_nothing() {
     let scratch = shared_scratch();
     let bin = shared_bin();
     let logs = folder_of(scratch.path(), "stranger", &stranger, 0o755);
-    let server = Listener::start(
-        run_as(&stranger, Path::new("python3"), &[]),
-        logs.join("log"),
-    );
+    let server = Listener::start(run_as(&stranger, Path::new("node"), &[]), logs.join("log"));
     let victim = Sleeper::start(run_as(&user, Path::new("sleep"), &[]));
     let home = folder_of(scratch.path(), "user", &user, 0o700);
     let board = home.join("plan.inkboard");
@@ -364,10 +358,7 @@ fn a_stale_discovery_file_whose_port_a_stranger_took_gets_nothing() {
     let scratch = shared_scratch();
     let bin = shared_bin();
     let logs = folder_of(scratch.path(), "stranger", &stranger, 0o755);
-    let server = Listener::start(
-        run_as(&stranger, Path::new("python3"), &[]),
-        logs.join("log"),
-    );
+    let server = Listener::start(run_as(&stranger, Path::new("node"), &[]), logs.join("log"));
     let reused = Sleeper::start(run_as(&user, Path::new("sleep"), &[]));
     let home = folder_of(scratch.path(), "user", &user, 0o700);
     let runtime = folder_of(&home, "run", &user, 0o700);
