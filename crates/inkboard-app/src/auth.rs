@@ -8,13 +8,15 @@
 //! - carry no `Origin`, or the application's own (this covers WebSocket upgrades,
 //!   which browsers let any site open);
 //! - prove it was let in: the session cookie (browsers; HttpOnly, SameSite=Strict,
-//!   obtained by trading the one-time code of the printed URL) or the bearer token
-//!   of the discovery file (tools).
+//!   obtained by trading the one-time code of the printed URL) or the user's bearer
+//!   token (tools: from the discovery file or the token file, `token.rs`).
 
 use std::collections::HashSet;
 use std::sync::Mutex;
 
 use axum::http::{header, HeaderMap, HeaderValue};
+
+use crate::token::TokenFile;
 
 /// The cookie that carries a browser's session.
 pub const COOKIE: &str = "inkboard_session";
@@ -35,7 +37,7 @@ impl Refusal {
         match self {
             Refusal::ForeignHost => "this server answers only to its own address (127.0.0.1 or localhost with its port)",
             Refusal::ForeignOrigin => "requests from other sites are refused",
-            Refusal::NotLetIn => "not signed in: open the link `inkboard open` printed, or send the token from the discovery file as a Bearer token",
+            Refusal::NotLetIn => "not signed in: open the link `inkboard open` printed, or send the token (the file `inkboard token` names) as a Bearer token",
         }
     }
 }
@@ -43,8 +45,8 @@ impl Refusal {
 /// The secrets of one running application.
 pub struct Gate {
     port: u16,
-    /// The bearer token written to the discovery file (hex, 128 bits).
-    pub token: String,
+    /// The user's bearer token (hex, 128 bits), also written to the discovery file.
+    pub token: TokenFile,
     /// The value of the session cookie given to browsers (hex, 128 bits).
     session: String,
     /// One-time codes not yet traded for the cookie.
@@ -55,7 +57,7 @@ impl Gate {
     pub fn new(port: u16) -> std::io::Result<Self> {
         Ok(Gate {
             port,
-            token: random_hex()?,
+            token: TokenFile::open()?,
             session: random_hex()?,
             codes: Mutex::new(HashSet::new()),
         })
@@ -115,7 +117,7 @@ impl Gate {
             .get(header::AUTHORIZATION)
             .and_then(|h| h.to_str().ok())
             .and_then(|h| h.strip_prefix("Bearer "));
-        if bearer.is_some_and(|t| same(t.trim(), &self.token)) {
+        if bearer.is_some_and(|t| same(t.trim(), &self.token.get())) {
             return Ok(Signed::Token);
         }
         let cookie = headers
@@ -169,7 +171,7 @@ fn same(a: &str, b: &str) -> bool {
 }
 
 /// 128 random bits from the operating system, as 32 hex digits.
-fn random_hex() -> std::io::Result<String> {
+pub(crate) fn random_hex() -> std::io::Result<String> {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).map_err(|e| std::io::Error::other(e.to_string()))?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())

@@ -75,8 +75,19 @@ pub async fn guard(State(app): State<Arc<AppState>>, mut request: Request, next:
             request.extensions_mut().insert(signed);
             next.run(request).await
         }
-        Err(refusal) => refuse(StatusCode::UNAUTHORIZED, refusal.message()),
+        Err(refusal) => unauthorized(refusal.message()),
     }
+}
+
+/// A 401, with the `WWW-Authenticate` challenge HTTP requires of it: a client
+/// learns it is to send a Bearer token.
+fn unauthorized(message: &str) -> Response {
+    let mut response = refuse(StatusCode::UNAUTHORIZED, message);
+    response.headers_mut().insert(
+        header::WWW_AUTHENTICATE,
+        HeaderValue::from_static("Bearer realm=\"inkboard\""),
+    );
+    response
 }
 
 /// The body length a request announces (`Content-Length`), if it is a number.
@@ -98,7 +109,7 @@ pub async fn token_only(request: Request, next: Next) -> Response {
     } else {
         refuse(
             StatusCode::FORBIDDEN,
-            "this endpoint is for tools: send the token from the discovery file as a Bearer token",
+            "this endpoint is for tools: send the token (the file `inkboard token` names) as a Bearer token",
         )
     }
 }
@@ -127,8 +138,7 @@ async fn index(
         if app.gate.redeem(&code).is_none() {
             // A used or wrong code: a browser already signed in just goes on.
             if app.gate.check_signed_in(&headers).is_err() {
-                return refuse(
-                    StatusCode::UNAUTHORIZED,
+                return unauthorized(
                     "this link was already used: run `inkboard open` again for a new one",
                 );
             }

@@ -19,6 +19,7 @@ mod http;
 pub mod outside;
 pub mod recovery;
 mod server;
+pub mod token;
 pub mod view;
 mod watch;
 mod ws;

@@ -100,20 +100,35 @@ pub async fn serve(
     let info = AppInfo {
         pid: std::process::id(),
         port,
-        token: app.gate.token.clone(),
+        token: app.gate.token.get(),
         paths: boards.paths(),
     };
     inkboard_tools::publish(&info).map_err(AppError::Discovery)?;
-    boards.on_files_changed(move |paths| {
-        let info = AppInfo {
-            paths,
-            ..info.clone()
-        };
-        if let Err(e) = inkboard_tools::publish(&info) {
-            tracing::warn!("cannot update the discovery file: {e}");
+    let republish = {
+        let app = app.clone();
+        move |paths| {
+            let info = AppInfo {
+                paths,
+                token: app.gate.token.get(),
+                ..info.clone()
+            };
+            if let Err(e) = inkboard_tools::publish(&info) {
+                tracing::warn!("cannot update the discovery file: {e}");
+            }
         }
-    });
+    };
+    boards.on_files_changed(republish.clone());
     boards.watch_files();
+    // A rotated token (`inkboard token rotate`) takes over within a second.
+    let (watched, listed) = (app.clone(), boards.clone());
+    std::thread::Builder::new()
+        .name("token".into())
+        .spawn(move || loop {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+            if watched.gate.token.refresh() {
+                republish(listed.paths());
+            }
+        })?;
     let saver = boards.clone();
     std::thread::Builder::new()
         .name("autosave".into())

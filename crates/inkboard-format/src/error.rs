@@ -72,6 +72,29 @@ pub enum FormatError {
     #[error("{} changed on disk since it was read, so it was not overwritten: read it again and redo the change", echo_path(path))]
     ChangedOnDisk { path: PathBuf },
 
+    /// A file that is read-only (no write permission for anyone, or none for this
+    /// user) was to be replaced. The shell refuses `>` on it; so does inkboard.
+    #[error("{} is read-only, so it was not replaced: make it writable (chmod u+w) if it should be, or write to another file", echo_path(path))]
+    ReadOnly { path: PathBuf },
+
+    /// An export's output already exists and the call did not ask to replace it.
+    #[error(
+        "{} already exists: choose another path, or pass overwrite: true to replace it",
+        echo_path(path)
+    )]
+    OutputExists { path: PathBuf },
+
+    /// An export's output is not a regular file (a folder, a pipe, a socket, a
+    /// device): such a thing is never replaced. `what` names it.
+    #[error("{} is {what}, not a file: give the path of a file", echo_path(path))]
+    NotAFile { path: PathBuf, what: &'static str },
+
+    /// An export's output is a symbolic link to a file in another folder: writing
+    /// through it could replace any file the user can write (a link planted in a
+    /// shared folder), so it is refused.
+    #[error("{} is a symbolic link to {}, outside its folder, so it was not written through: give the file's own path", echo_path(path), echo_path(target))]
+    LinkOutside { path: PathBuf, target: PathBuf },
+
     /// A file name without one of the board extensions.
     #[error("{} is not a board file name: use a name ending in .inkboard, .inkboard.json or .tableau.json", echo_path(path))]
     UnknownExtension { path: PathBuf },
@@ -155,6 +178,9 @@ fn io_hint(error: &io::Error) -> &'static str {
         }
         io::ErrorKind::InvalidFilename => "use a shorter file name",
         io::ErrorKind::InvalidInput => "give the path of a board file",
+        _ if error.raw_os_error() == Some(libc::ELOOP) => {
+            "a symbolic link on the path leads back to itself (a loop): fix or remove the link"
+        }
         _ => "check the path and the disk, then try again",
     }
 }

@@ -16,6 +16,7 @@
 //! to get, that lets a caller skip reading a file it has already seen when nothing
 //! about it moved; it never decides whether a save may go ahead.
 
+mod export;
 mod lock;
 mod swap;
 mod temp;
@@ -31,6 +32,7 @@ use xxhash_rust::xxh3::xxh3_128;
 use crate::json::{board_from_json, to_pretty_string};
 use crate::FormatError;
 
+pub use export::{export_target, normalize, Existing};
 pub use lock::{FileLock, LOCK_TIMEOUT};
 pub use temp::STALE_TEMP_AGE;
 
@@ -360,11 +362,55 @@ fn file_text(path: &Path, board: &Board) -> Result<String, FormatError> {
     Ok(text)
 }
 
-/// Writes any bytes (an export: SVG, PNG, PDF) to `path` atomically, replacing what
-/// is there, with the same temp-file, fsync and rename as a board save.
-pub fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> Result<usize, FormatError> {
-    let target = resolve(path);
-    write_atomic(path, &target, bytes, Mode::Replace).map(|saved| saved.bytes)
+/// Writes an export (SVG, PNG, PDF bytes) to `path` atomically, with the same
+/// temp-file, fsync and rename as a board save, by the stricter rules of exports
+/// (`file/export.rs`): links only within their folder, regular files only, and an
+/// existing file replaced only with [`Existing::Replace`].
+pub fn write_export(path: &Path, bytes: &[u8], existing: Existing) -> Result<usize, FormatError> {
+    let target = export_target(path)?;
+    exported(path, existing, || {
+        write_atomic(path, &target, bytes, export_mode(existing))
+    })
+    .map(|saved| saved.bytes)
+}
+
+/// Writes a board as an export (a copy in a board file) to `path`: the rules of
+/// [`write_export`], the file text of [`save`]. The caller holds the target's lock.
+pub fn save_export(path: &Path, board: &Board, existing: Existing) -> Result<Saved, FormatError> {
+    FileKind::from_path(path)?;
+    let text = file_text(path, board)?;
+    let target = export_target(path)?;
+    exported(path, existing, || {
+        write_atomic(path, &target, text.as_bytes(), export_mode(existing))
+    })
+}
+
+/// Runs an export's `write`, refusing first an output that exists when it may not
+/// be replaced (the write itself refuses one that appears meanwhile), in the
+/// words of exports.
+fn exported(
+    path: &Path,
+    existing: Existing,
+    write: impl FnOnce() -> Result<Saved, FormatError>,
+) -> Result<Saved, FormatError> {
+    let exists = || FormatError::OutputExists {
+        path: path.to_path_buf(),
+    };
+    if existing == Existing::Refuse && export_target(path)?.exists() {
+        return Err(exists());
+    }
+    write().map_err(|e| match e {
+        FormatError::AlreadyExists { .. } => exists(),
+        other => other,
+    })
+}
+
+/// An export's way of writing: creating refuses a file that is there, atomically.
+fn export_mode(existing: Existing) -> Mode {
+    match existing {
+        Existing::Refuse => Mode::Create,
+        Existing::Replace => Mode::Replace,
+    }
 }
 
 /// The file a save really writes: the target of a symbolic link (see
@@ -395,6 +441,55 @@ pub fn follow_links(path: &Path) -> PathBuf {
     at
 }
 
+/// The permissions of the file at `target` that a save replaces (`None` when there
+/// is none), refused with [`FormatError::ReadOnly`] when it is read-only: nobody
+/// may write it (mode 0444 was set on purpose, so even root, whom the system lets
+/// write anything, is refused), or this user may not. The shell's `>` refuses such
+/// a file; a rename only needs the folder to be writable and would replace it
+/// silently, so this check stands in for the one the rename skips.
+fn writable_mode(shown: &Path, target: &Path) -> Result<Option<u32>, FormatError> {
+    let meta = match fs::metadata(target) {
+        Ok(meta) => meta,
+        Err(_) => return Ok(None),
+    };
+    if meta.is_file() && (meta.permissions().readonly() || !may_write(target)) {
+        return Err(FormatError::ReadOnly {
+            path: shown.to_path_buf(),
+        });
+    }
+    Ok(mode_bits(&meta))
+}
+
+/// Whether this user may write the file at `path` (the system's own answer,
+/// `access(W_OK)`); true when the system says something else than "no".
+#[cfg(unix)]
+fn may_write(path: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(c_path) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+        return true;
+    };
+    // SAFETY: a valid NUL-terminated path, which access only reads.
+    let denied = unsafe { libc::access(c_path.as_ptr(), libc::W_OK) } != 0;
+    !(denied && io::Error::last_os_error().raw_os_error() == Some(libc::EACCES))
+}
+
+#[cfg(not(unix))]
+fn may_write(_path: &Path) -> bool {
+    true
+}
+
+/// The permission bits of a file (setuid, setgid and sticky included).
+#[cfg(unix)]
+fn mode_bits(meta: &fs::Metadata) -> Option<u32> {
+    use std::os::unix::fs::PermissionsExt;
+    Some(meta.permissions().mode() & 0o7777)
+}
+
+#[cfg(not(unix))]
+fn mode_bits(_meta: &fs::Metadata) -> Option<u32> {
+    None
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
     /// Fail if a file appears at the target.
@@ -422,18 +517,20 @@ fn write_atomic(
     bytes: &[u8],
     mode: Mode,
 ) -> Result<Saved, FormatError> {
-    let (mut file, mut temp) = temp::create(shown, target)?;
+    // A replaced file keeps its permissions, and the temporary file has them from
+    // its first instant: a copy of a private board is never readable by others,
+    // even for the moment before a rename (or for good, if the save is killed).
+    let keep = match mode {
+        Mode::Create => None,
+        Mode::Replace | Mode::ReplaceUnchanged(_) => writable_mode(shown, target)?,
+    };
+    let (mut file, mut temp) = temp::create(shown, target, keep)?;
     file.write_all(bytes)
         .and_then(|_| file.sync_all())
         .map_err(|e| FormatError::io("write a temporary file for", shown, e))?;
     // `file` stays open so that its stat can be taken once it is in place.
     match mode {
         Mode::Replace | Mode::ReplaceUnchanged(_) => {
-            // A replaced file keeps its permissions (the temp file has the defaults).
-            if let Ok(meta) = fs::metadata(target) {
-                fs::set_permissions(&temp.path, meta.permissions())
-                    .map_err(|e| FormatError::io("keep the permissions of", shown, e))?;
-            }
             // The last look (see `save`): the file checked before the temporary
             // file was written must still be the one there, up to the swap that
             // puts the new one in place only if it is (`file/swap.rs`).

@@ -25,7 +25,8 @@ pub mod json;
 
 pub use error::FormatError;
 pub use file::{
-    board_from_bytes, follow_links, load, save, save_overwrite, stamp_of, stat_of, FileKind,
-    FileLock, Loaded, Saved, Stamp, Stat,
+    board_from_bytes, export_target, follow_links, load, normalize, save, save_export,
+    save_overwrite, stamp_of, stat_of, write_export, Existing, FileKind, FileLock, Loaded, Saved,
+    Stamp, Stat,
 };
 pub use json::{board_from_json, board_to_json, to_pretty_string, Detail, FORMAT_VERSION};

@@ -410,3 +410,103 @@ fn the_stem_is_the_name_without_its_board_extension() {
         assert_eq!(FileKind::stem(std::path::Path::new(path)), stem, "{path}");
     }
 }
+
+/// A read-only file is refused, as the shell's `>` refuses it, by every way of
+/// replacing it (a save over what was read, an overwrite, an export), and left as
+/// it was, with nothing beside it. Even root is refused a file nobody may write.
+#[cfg(unix)]
+#[test]
+fn a_read_only_file_is_never_replaced() {
+    use inkboard_format::{write_export, Existing};
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("board.inkboard");
+    let saved = save(&path, &board("t"), None).unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o444)).unwrap();
+    let before = fs::read(&path).unwrap();
+    let picture = dir.path().join("picture.svg");
+    fs::write(&picture, "<svg/>").unwrap();
+    fs::set_permissions(&picture, fs::Permissions::from_mode(0o444)).unwrap();
+
+    let refusals = [
+        save(&path, &board("again"), Some(&saved.stamp)).unwrap_err(),
+        save_overwrite(&path, &board("over")).unwrap_err(),
+        write_export(&picture, b"<svg>new</svg>", Existing::Replace).unwrap_err(),
+    ];
+    for err in refusals {
+        assert!(matches!(err, FormatError::ReadOnly { .. }), "{err}");
+        assert!(
+            err.to_string().contains("read-only") && err.to_string().contains("chmod u+w"),
+            "{err}"
+        );
+    }
+    assert_eq!(fs::read(&path).unwrap(), before);
+    assert_eq!(fs::read_to_string(&picture).unwrap(), "<svg/>");
+    assert_eq!(listing(dir.path()), ["board.inkboard", "picture.svg"]);
+    assert_eq!(
+        fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+        0o444
+    );
+}
+
+/// A save's temporary file has the mode of the file it replaces from the moment
+/// it exists: a private board's copy is never readable by others, not even while
+/// it is being written (a save killed then would leave it so for good). Saves of
+/// a large private board run while the folder is watched; every temporary file
+/// seen must be 0600 (the umask is the usual 022, which used to leave them 0644).
+#[cfg(unix)]
+#[test]
+fn a_temporary_file_is_never_more_open_than_its_board() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    // SAFETY: umask only sets this process's file creation mask.
+    unsafe { libc::umask(0o022) };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("private.inkboard");
+    let mut big = board("private");
+    for i in 0..3000 {
+        add_shape(&mut big, &format!("a secret line of text, number {i}"));
+    }
+    save(&path, &big, None).unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+
+    let done = Arc::new(AtomicBool::new(false));
+    let saver = {
+        let (path, done) = (path.clone(), done.clone());
+        std::thread::spawn(move || {
+            for _ in 0..400 {
+                if done.load(Ordering::Relaxed) {
+                    break;
+                }
+                save_overwrite(&path, &big).unwrap();
+            }
+            done.store(true, Ordering::Relaxed);
+        })
+    };
+    let mut seen = Vec::new();
+    while !done.load(Ordering::Relaxed) {
+        for entry in fs::read_dir(dir.path()).unwrap().flatten() {
+            if entry.file_name().to_string_lossy().ends_with(".tmp") {
+                if let Ok(meta) = fs::symlink_metadata(entry.path()) {
+                    seen.push(meta.permissions().mode() & 0o777);
+                }
+            }
+        }
+        if seen.len() >= 20 {
+            done.store(true, Ordering::Relaxed);
+        }
+    }
+    saver.join().unwrap();
+    eprintln!("temporary files seen while written: {}", seen.len());
+    assert!(!seen.is_empty(), "no temporary file was seen in 400 saves");
+    assert!(
+        seen.iter().all(|&mode| mode == 0o600),
+        "temporary files seen with modes {:?}",
+        seen.iter().map(|m| format!("{m:o}")).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+}

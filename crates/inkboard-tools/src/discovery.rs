@@ -1,22 +1,41 @@
 //! Finding the running application. The application writes a discovery file
 //! (`app.json`, mode 0600, in a folder of mode 0700, replaced atomically) into the
 //! runtime folder; tool calls without `path` read it to find the board on screen.
+//!
 //! The folder is `$INKBOARD_RUNTIME_DIR` if set, else `$XDG_RUNTIME_DIR/inkboard`,
-//! else a per-user folder under the temp folder. A file naming a dead process is
-//! left by a crash: it is ignored, and replaced by the next application.
+//! else `inkboard/run` in the user's state folder (`$XDG_STATE_HOME`, or
+//! `~/.local/state`): a folder in the user's home, which no other user can create
+//! first (a predictable name in the shared temp folder could be made by anyone,
+//! with a discovery file naming their own server). Only without a home does it
+//! fall back to `inkboard-UID` in the temp folder, checked like any other.
+//!
+//! Everything read here is checked before anything is sent to it: the folder and
+//! the file must belong to this user and be private (0700, 0600: no access for
+//! group or others), the file must be a plain file, and the process it names must
+//! be alive, run as this user and hold the listening socket of the port it names
+//! (`discovery/listener.rs`). A file that fails is ignored: left by a crash (its
+//! pid dead, or given to another process), it is replaced by the next application;
+//! planted by someone else, nothing is sent to it. A folder the user owns is never
+//! changed: one others can enter is refused with an error saying what to do.
 
-use std::io::Write;
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+mod listener;
+
+use std::fs;
+use std::io::{self, Read, Write};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
+
+use listener::{listening, Listening};
 
 /// What the application says about itself in its discovery file.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 pub struct AppInfo {
     pub pid: u32,
     pub port: u16,
-    /// 128 random bits, hex: the bearer token every request must carry.
+    /// The bearer token every request must carry (the user's token file's).
     pub token: String,
     /// The board files open in the application (absolute paths).
     #[serde(default)]
@@ -26,68 +45,146 @@ pub struct AppInfo {
 /// The discovery file's name in [`runtime_dir`].
 pub const DISCOVERY_FILE: &str = "app.json";
 
+/// The largest discovery file read (it holds a few paths).
+const MAX_DISCOVERY_BYTES: u64 = 1024 * 1024;
+
 /// The folder that holds the discovery file.
 pub fn runtime_dir() -> PathBuf {
     if let Some(dir) = std::env::var_os("INKBOARD_RUNTIME_DIR").filter(|d| !d.is_empty()) {
         return PathBuf::from(dir);
     }
-    if let Some(dir) = std::env::var_os("XDG_RUNTIME_DIR").filter(|d| !d.is_empty()) {
-        return PathBuf::from(dir).join("inkboard");
+    if let Some(dir) = env_dir("XDG_RUNTIME_DIR") {
+        return dir.join("inkboard");
     }
+    if let Some(state) = env_dir("XDG_STATE_HOME").or_else(|| Some(home()?.join(".local/state"))) {
+        return state.join("inkboard").join("run");
+    }
+    std::env::temp_dir().join(format!("inkboard-{}", uid()))
+}
+
+/// The folder an environment variable names, if it is set to an absolute path
+/// (the XDG rule: a relative one is ignored).
+fn env_dir(name: &str) -> Option<PathBuf> {
+    std::env::var_os(name)
+        .map(PathBuf::from)
+        .filter(|dir| dir.is_absolute())
+}
+
+/// The user's home folder, from `HOME`.
+pub(crate) fn home() -> Option<PathBuf> {
+    env_dir("HOME")
+}
+
+/// This process's user id.
+pub(crate) fn uid() -> u32 {
     // SAFETY: getuid has no preconditions and cannot fail.
-    let uid = unsafe { libc::getuid() };
-    std::env::temp_dir().join(format!("inkboard-{uid}"))
+    unsafe { libc::getuid() }
 }
 
-/// The running application, if its discovery file exists and its process lives.
+/// The running application, if its discovery file passes every check of the
+/// module documentation.
 pub fn find_app() -> Option<AppInfo> {
-    let text = std::fs::read_to_string(runtime_dir().join(DISCOVERY_FILE)).ok()?;
-    let info: AppInfo = serde_json::from_str(&text).ok()?;
-    // A discovery file left behind by a crashed application names a dead process.
-    // SAFETY: kill with signal 0 only checks that the process exists.
-    let alive = unsafe { libc::kill(info.pid as libc::pid_t, 0) } == 0;
-    alive.then_some(info)
+    let dir = runtime_dir();
+    check_private(&dir, true).ok()?;
+    let info = read_private(&dir.join(DISCOVERY_FILE)).ok()?;
+    match listening(info.pid, info.port, uid()) {
+        Listening::Yes | Listening::Unknown => Some(info),
+        Listening::No => None,
+    }
 }
 
-/// Writes the discovery file for `info`: the folder is made private (0700) if new
+/// Reads the discovery file at `path`: a plain file (a link is not followed), this
+/// user's, private, and JSON.
+fn read_private(path: &Path) -> io::Result<AppInfo> {
+    let mut file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() || meta.uid() != uid() || meta.mode() & 0o077 != 0 {
+        return Err(io::Error::other(
+            "the discovery file is not this user's private file",
+        ));
+    }
+    let mut text = String::new();
+    (&mut file)
+        .take(MAX_DISCOVERY_BYTES)
+        .read_to_string(&mut text)?;
+    serde_json::from_str(&text).map_err(io::Error::other)
+}
+
+/// Writes the discovery file for `info`: the folder is made private (0700) if new,
 /// and refused if another user owns it or others can enter it; the file is written
 /// to a private temporary file, synced and renamed over the old one, so a reader
 /// never sees half a file and nobody else can read the token.
-pub fn publish(info: &AppInfo) -> std::io::Result<PathBuf> {
+pub fn publish(info: &AppInfo) -> io::Result<PathBuf> {
+    let bytes = serde_json::to_vec_pretty(info).unwrap_or_default();
+    write_private(DISCOVERY_FILE, &bytes)
+}
+
+/// Writes `bytes` to the file `name` of the runtime folder, atomically and private
+/// (0600 from its creation, in a folder checked as [`publish`] says).
+pub fn write_private(name: &str, bytes: &[u8]) -> io::Result<PathBuf> {
+    let dir = private_runtime_dir()?;
+    let target = dir.join(name);
+    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let written = (|| {
+        let _ = fs::remove_file(&temp);
+        let mut f = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&temp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        fs::rename(&temp, &target)
+    })();
+    if written.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    written.map(|()| target)
+}
+
+/// The runtime folder, made (0700) if missing, and checked to be private.
+pub fn private_runtime_dir() -> io::Result<PathBuf> {
     let dir = runtime_dir();
-    std::fs::DirBuilder::new()
+    fs::DirBuilder::new()
         .recursive(true)
         .mode(0o700)
         .create(&dir)?;
-    check_private(&dir)?;
-    let target = dir.join(DISCOVERY_FILE);
-    let temp = dir.join(format!(".{DISCOVERY_FILE}.{}.tmp", std::process::id()));
-    let written = (|| {
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .mode(0o600)
-            .open(&temp)?;
-        f.write_all(&serde_json::to_vec_pretty(info).unwrap_or_default())?;
-        f.sync_all()?;
-        std::fs::rename(&temp, &target)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temp);
+    check_private(&dir, false)?;
+    Ok(dir)
+}
+
+/// Removes the files named `prefix…` in the runtime folder last written over
+/// `age` ago (the sign-in pages `inkboard open` leaves for browsers).
+pub fn remove_old(prefix: &str, age: Duration) {
+    let dir = runtime_dir();
+    if check_private(&dir, true).is_err() {
+        return;
     }
-    written.map(|()| target)
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let now = SystemTime::now();
+    for entry in entries.flatten() {
+        let old = entry
+            .metadata()
+            .ok()
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| now.duration_since(t).ok())
+            .is_some_and(|elapsed| elapsed > age);
+        if old && entry.file_name().to_string_lossy().starts_with(prefix) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Removes the discovery file if it is still ours (names this process).
 pub fn withdraw() {
     let path = runtime_dir().join(DISCOVERY_FILE);
-    let ours = std::fs::read_to_string(&path)
-        .ok()
-        .and_then(|t| serde_json::from_str::<AppInfo>(&t).ok())
-        .is_some_and(|info| info.pid == std::process::id());
-    if ours {
-        let _ = std::fs::remove_file(path);
+    if read_private(&path).is_ok_and(|info| info.pid == std::process::id()) {
+        let _ = fs::remove_file(path);
     }
 }
 
@@ -97,20 +194,34 @@ pub fn other_app() -> Option<AppInfo> {
     find_app().filter(|a| a.pid != std::process::id())
 }
 
-/// Refuses a runtime folder that others could read or replace files in.
-fn check_private(dir: &Path) -> std::io::Result<()> {
-    use std::os::unix::fs::MetadataExt;
-    let meta = std::fs::metadata(dir)?;
-    // SAFETY: getuid has no preconditions and cannot fail.
-    let uid = unsafe { libc::getuid() };
-    if meta.uid() != uid {
-        return Err(std::io::Error::other(format!(
-            "the runtime folder {} belongs to another user: set INKBOARD_RUNTIME_DIR to a private folder",
+/// Refuses a runtime folder that is not this user's, or that others could enter
+/// (read the token, or replace files in it). It is never changed: a folder the
+/// user made open on purpose (a shared 1777 or 0755 folder) stays as it is.
+/// `quiet` readers get a short error; the application's is the one people see.
+fn check_private(dir: &Path, quiet: bool) -> io::Result<()> {
+    let meta = fs::metadata(dir)?;
+    if quiet && (!meta.is_dir() || meta.uid() != uid() || meta.mode() & 0o077 != 0) {
+        return Err(io::Error::other("the runtime folder is not private"));
+    }
+    if !meta.is_dir() {
+        return Err(io::Error::other(format!(
+            "the runtime folder {} is not a folder: remove it, or set INKBOARD_RUNTIME_DIR to a private folder",
             dir.display()
         )));
     }
-    if meta.permissions().mode() & 0o077 != 0 {
-        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+    if meta.uid() != uid() {
+        return Err(io::Error::other(format!(
+            "the runtime folder {} belongs to another user (uid {}): set INKBOARD_RUNTIME_DIR to a private folder of yours (mode 0700)",
+            dir.display(),
+            meta.uid()
+        )));
+    }
+    if meta.mode() & 0o077 != 0 {
+        return Err(io::Error::other(format!(
+            "the runtime folder {} can be entered by other users (mode {:04o}), who could read the token: make it private (chmod 700), or set INKBOARD_RUNTIME_DIR to a private folder (mode 0700)",
+            dir.display(),
+            meta.mode() & 0o7777
+        )));
     }
     Ok(())
 }

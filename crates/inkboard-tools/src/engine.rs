@@ -453,14 +453,22 @@ pub(crate) fn path_arg(path: &str, arg: &str) -> Result<PathBuf, ToolError> {
 
 /// Refuses a board file that is not there before its lock is taken, so that a
 /// mistyped path leaves no lock file behind.
+/// Any other reason the system gives (a loop of links, a folder it may not
+/// enter) is that reason, not "does not exist".
 fn must_exist(path: &Path) -> Result<(), ToolError> {
-    if path.exists() {
-        return Ok(());
+    match std::fs::metadata(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(FormatError::NotFound {
+            path: path.to_path_buf(),
+        }
+        .into()),
+        Err(e) => Err(FormatError::Io {
+            action: "read",
+            path: path.to_path_buf(),
+            source: e,
+        }
+        .into()),
     }
-    Err(FormatError::NotFound {
-        path: path.to_path_buf(),
-    }
-    .into())
 }
 
 /// Refuses a new file's path whose folder does not exist; `arg` names the argument.

@@ -46,8 +46,9 @@ impl Hints {
         destructive: true,
         idempotent: false,
     };
-    /// Writes a file outside the board, replacing one there if asked (export).
-    pub const WRITE_FILE: Hints = Hints {
+    /// Writes a file that may replace one already there (export with
+    /// overwrite): destructive for that file; the same call again writes the same.
+    pub const OVERWRITE: Hints = Hints {
         read_only: false,
         destructive: true,
         idempotent: true,

@@ -1033,7 +1033,7 @@ fn symbolic_links_are_followed_and_kept() {
     std::os::unix::fs::symlink(at("picture.svg"), at("shown.svg")).expect("link");
     call(
         "export",
-        json!({"path": arg("real.inkboard"), "output": arg("shown.svg")}),
+        json!({"path": arg("real.inkboard"), "output": arg("shown.svg"), "overwrite": true}),
     )
     .expect("export");
     assert!(is_link("shown.svg"));
@@ -1062,5 +1062,10 @@ fn symbolic_links_are_followed_and_kept() {
     std::os::unix::fs::symlink("loop.inkboard", at("loop.inkboard")).expect("a loop");
     let error = call("read_board", json!({"path": arg("loop.inkboard")})).unwrap_err();
     assert!(error.to_string().contains("loop.inkboard"), "{error}");
+    // A loop is a loop, not a missing file (which would send one to create it).
+    assert!(
+        error.to_string().contains("a loop") && !error.to_string().contains("does not exist"),
+        "{error}"
+    );
     assert!(is_link("loop.inkboard"));
 }

@@ -162,14 +162,38 @@ impl Forward for PanickingForward {
 #[test]
 fn a_panic_while_forwarding_is_a_tool_error() {
     // An application "runs": the discovery file names a live process that is not
-    // this one (the test's parent), so path-less calls are forwarded.
+    // this one and listens on the port it names (a discovery file is believed
+    // only then), so path-less calls are forwarded.
     let runtime = tempfile::tempdir().expect("runtime dir");
+    // A runtime folder must be private; inkboard never makes it so itself.
+    std::fs::set_permissions(
+        runtime.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .expect("chmod");
     // SAFETY: only this test of this binary reads the variable (the others run
     // hosted engines, which never look for an application).
     unsafe { std::env::set_var("INKBOARD_RUNTIME_DIR", runtime.path()) };
+    // Node, which the browser tests need anyway, as a process that listens.
+    let mut listener = std::process::Command::new("node")
+        .args([
+            "-e",
+            "const s = require('net').createServer(); \
+             s.listen(0, '127.0.0.1', () => console.log(s.address().port)); \
+             setTimeout(() => process.exit(0), 120000);",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("node listens");
+    let mut port = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(listener.stdout.take().expect("stdout")),
+        &mut port,
+    )
+    .expect("the port");
     inkboard_tools::publish(&AppInfo {
-        pid: std::os::unix::process::parent_id(),
-        port: 9,
+        pid: listener.id(),
+        port: port.trim().parse().expect("a port"),
         token: "t".into(),
         paths: Vec::new(),
     })
@@ -182,4 +206,6 @@ fn a_panic_while_forwarding_is_a_tool_error() {
     let path = dir.path().join("b.inkboard").display().to_string();
     json_of(engine.call("create_board", json!({"path": path})));
     json_of(engine.call("add_shape", json!({"path": path, "text": "x"})));
+    let _ = listener.kill();
+    let _ = listener.wait();
 }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use inkboard_format::{FileKind, FormatError};
+use inkboard_format::{Existing, FileKind, FormatError};
 use inkboard_tools::{Engine, Reply, ToolError};
 use serde_json::{json, Value};
 
@@ -67,7 +67,8 @@ enum Command {
     Render {
         /// The board file.
         file: PathBuf,
-        /// Where to write the PNG (default: the board's name with .png).
+        /// Where to write the PNG (default: the board's name with .png); an
+        /// existing PNG there is replaced.
         #[arg(short, long)]
         output: Option<PathBuf>,
         /// The page (number or name; default the first).
@@ -93,6 +94,15 @@ enum Command {
         /// PNG pixels per board unit.
         #[arg(long)]
         scale: Option<f64>,
+        /// Replace the output file if it exists.
+        #[arg(long)]
+        overwrite: bool,
+    },
+    /// Print where your token is (made on first use): HTTP clients of `/mcp`
+    /// send it as `Authorization: Bearer TOKEN`.
+    Token {
+        #[command(subcommand)]
+        action: Option<TokenAction>,
     },
     /// Call any tool with JSON arguments and print its answer.
     Call {
@@ -101,6 +111,13 @@ enum Command {
         /// The arguments as a JSON object (default: {}).
         args: Option<String>,
     },
+}
+
+#[derive(Subcommand)]
+enum TokenAction {
+    /// Replace the token with a new one (a running application takes it within a
+    /// second); prints where it is.
+    Rotate,
 }
 
 /// Runs a command; the exit code is 0 on success and 1 when the tool failed.
@@ -173,10 +190,30 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let output = output.unwrap_or_else(|| png_beside(&file));
             return match engine.call("render", drop_nulls(args)) {
                 Ok(Reply::Image { png, text, .. }) => {
-                    std::fs::write(&output, &png)
-                        .with_context(|| format!("cannot write {}", output.display()))?;
-                    say(&format!("{text}\nWrote {}", output.display()));
-                    Ok(ExitCode::SUCCESS)
+                    let written = if output.is_dir() {
+                        Err(format!(
+                            "{} is a folder: give a file's path after -o, such as {}",
+                            output.display(),
+                            output
+                                .join(format!("{}.png", FileKind::stem(&file)))
+                                .display()
+                        ))
+                    } else {
+                        // Written as exports are: atomically, never through a link
+                        // out of its folder, never over a read-only file or a non-file.
+                        inkboard_format::write_export(&output, &png, Existing::Replace)
+                            .map_err(|e| e.to_string())
+                    };
+                    match written {
+                        Ok(_) => {
+                            say(&format!("{text}\nWrote {}", output.display()));
+                            Ok(ExitCode::SUCCESS)
+                        }
+                        Err(message) => {
+                            eprintln!("inkboard render: {message}");
+                            Ok(ExitCode::from(1))
+                        }
+                    }
                 }
                 other => Ok(print_reply("render", other)),
             };
@@ -187,10 +224,22 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             page,
             all_pages,
             scale,
+            overwrite,
         } => {
-            let args = json!({"path": file, "output": output, "page": page.map(page_value), "all_pages": all_pages, "scale": scale});
-            ("export".to_string(), args)
+            let args = json!({"path": file, "output": output, "page": page.map(page_value), "all_pages": all_pages, "scale": scale, "overwrite": overwrite});
+            return Ok(match engine.call("export", drop_nulls(args)) {
+                // The tool's message speaks of its argument; here it is a flag.
+                Err(ToolError::File(FormatError::OutputExists { path })) => {
+                    eprintln!(
+                        "inkboard export: {} already exists: choose another path, or pass --overwrite to replace it",
+                        path.display()
+                    );
+                    ExitCode::from(1)
+                }
+                other => print_reply("export", other),
+            });
         }
+        Command::Token { action } => return token(action),
         Command::Call { tool, args } => {
             let args: Value = match args {
                 Some(text) => {
@@ -257,4 +306,18 @@ fn drop_nulls(v: Value) -> Value {
 fn say(text: &str) {
     use std::io::Write;
     let _ = writeln!(std::io::stdout(), "{text}");
+}
+
+/// `inkboard token [rotate]`: prints the token file's path, made (or replaced) first.
+fn token(action: Option<TokenAction>) -> anyhow::Result<ExitCode> {
+    use inkboard_app::token;
+    let path = token::token_path()
+        .context("there is no config folder to keep the token in: set HOME or XDG_CONFIG_HOME")?;
+    match action {
+        None => token::load_or_create(&path),
+        Some(TokenAction::Rotate) => token::rotate(&path),
+    }
+    .with_context(|| format!("cannot use the token file {}", path.display()))?;
+    say(&path.display().to_string());
+    Ok(ExitCode::SUCCESS)
 }

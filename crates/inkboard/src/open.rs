@@ -104,15 +104,37 @@ fn tell_of_recovery(file: Option<&Path>) {
     }
 }
 
-/// Opens `url` in the default browser, if there is one; says so if not.
+/// The sign-in pages' names in the runtime folder: `open-PID-N.html`.
+const PAGE_PREFIX: &str = "open-";
+
+/// Opens `url` (with its one-time code) in the default browser, if there is one;
+/// says so if not.
+///
+/// The URL is never put on a command line: any local user can read every
+/// process's arguments (`/proc/PID/cmdline`, `ps`) and could redeem the code
+/// before the browser does. The browser is given instead the path of a page in
+/// the private runtime folder (0600, in a 0700 folder: only this user can read
+/// it) that forwards to the URL. Pages older than ten minutes are removed when
+/// a new one is written; their codes are used or worthless by then.
 fn open_browser(url: &str) {
+    inkboard_tools::remove_old(PAGE_PREFIX, std::time::Duration::from_secs(600));
+    static PAGES: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = PAGES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let name = format!("{PAGE_PREFIX}{}-{n}.html", std::process::id());
+    let page = match inkboard_tools::write_private(&name, sign_in_page(url).as_bytes()) {
+        Ok(page) => page,
+        Err(e) => {
+            eprintln!("inkboard: cannot write the sign-in page ({e}): open {url} in your browser");
+            return;
+        }
+    };
     let opener = if cfg!(target_os = "macos") {
         "open"
     } else {
         "xdg-open"
     };
     let started = std::process::Command::new(opener)
-        .arg(url)
+        .arg(&page)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -120,4 +142,20 @@ fn open_browser(url: &str) {
     if started.is_err() {
         eprintln!("inkboard: open {url} in your browser");
     }
+}
+
+/// A page that sends the browser on to `url` at once, replacing itself in the
+/// history; a link in case scripts and refreshes are off. `url` is ours (an
+/// address, a port and hex digits), so it needs no escaping, but is escaped anyway.
+fn sign_in_page(url: &str) -> String {
+    let url = url
+        .replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;");
+    format!(
+        "<!doctype html>\n<html><head><meta charset=\"utf-8\"><meta name=\"referrer\" content=\"no-referrer\">\
+         <meta http-equiv=\"refresh\" content=\"0; url={url}\"><title>inkboard</title></head>\
+         <body><p><a href=\"{url}\">Open inkboard</a></p>\
+         <script>location.replace(document.querySelector('a').href)</script></body></html>\n"
+    )
 }

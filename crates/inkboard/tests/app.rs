@@ -38,7 +38,7 @@ fn discovery_file_is_private_and_withdrawn_on_exit() {
 fn a_stale_discovery_file_is_replaced() {
     let dir = tempfile::tempdir().expect("dir");
     let runtime = dir.path().join("runtime");
-    std::fs::create_dir(&runtime).expect("runtime");
+    common::private_dir(&runtime);
     // A dead process: pid 2^22 + 1 is above Linux's pid limit.
     let stale = json!({"pid": 4194305, "port": 1, "token": "0".repeat(32), "paths": []});
     std::fs::write(runtime.join("app.json"), stale.to_string()).expect("write");

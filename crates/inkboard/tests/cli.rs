@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 /// Runs `inkboard ARGS` in `dir`, with no application to be found.
 fn inkboard(dir: &Path, args: &[&str]) -> Output {
     let runtime = dir.join("runtime");
-    fs::create_dir_all(&runtime).unwrap();
+    common::private_dir(&runtime);
     Command::new(BIN)
         .args(args)
         .current_dir(dir)
@@ -344,4 +344,49 @@ async fn batch_prints_what_mcp_answers() {
     assert_eq!(cli_board, mcp_board);
     assert_eq!(cli_board["pages"][0]["objects"], 200);
     common::assert_quiet(&mcp.close().await);
+}
+
+/// `render -o` naming a folder says what to give instead; `export` onto an
+/// existing file is refused unless `--overwrite`, in the command line's words.
+#[test]
+fn render_into_a_folder_says_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(code(&inkboard(dir.path(), &["new", "plan.inkboard"])), 0);
+    fs::create_dir(dir.path().join("pictures")).unwrap();
+    let out = inkboard(dir.path(), &["render", "plan.inkboard", "-o", "pictures"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(
+        stderr(&out)
+            .contains("is a folder: give a file's path after -o, such as pictures/plan.png"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        code(&inkboard(
+            dir.path(),
+            &["render", "plan.inkboard", "-o", "pictures/plan.png"]
+        )),
+        0
+    );
+
+    fs::write(dir.path().join("old.svg"), "precious").unwrap();
+    let out = inkboard(dir.path(), &["export", "plan.inkboard", "-o", "old.svg"]);
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("pass --overwrite to replace it"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("old.svg")).unwrap(),
+        "precious"
+    );
+    let out = inkboard(
+        dir.path(),
+        &["export", "plan.inkboard", "-o", "old.svg", "--overwrite"],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(fs::read_to_string(dir.path().join("old.svg"))
+        .unwrap()
+        .starts_with("<svg"));
 }

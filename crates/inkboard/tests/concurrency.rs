@@ -334,7 +334,7 @@ impl Board {
     fn new() -> Board {
         let dir = tempfile::tempdir().expect("a scratch folder");
         let runtime = dir.path().join("runtime");
-        fs::create_dir(&runtime).expect("the runtime folder");
+        common::private_dir(&runtime);
         let path = dir.path().join("race.inkboard");
         let mut board = Board {
             dir,

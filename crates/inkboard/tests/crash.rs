@@ -314,8 +314,10 @@ fn serves(app: &App, count: usize, stale: Option<&Value>) -> Result<String, Stri
             app.port
         ));
     }
-    if stale.is_some_and(|stale| stale["token"] == info["token"]) {
-        return Err("the discovery file still holds the killed application's token".into());
+    // The token is the user's and outlives a launch: the stale file is told by its
+    // pid, not its token.
+    if stale.is_some_and(|stale| stale["pid"] == info["pid"]) {
+        return Err("the discovery file still names the killed application".into());
     }
     let cookie = app.sign_in();
     let page = app.get("/", &format!("Cookie: {cookie}"));
@@ -404,7 +406,7 @@ impl Folder {
     fn new(name: &str, shapes: usize, long: bool) -> Folder {
         let dir = tempfile::tempdir().expect("a scratch folder");
         let runtime = dir.path().join("runtime");
-        fs::create_dir(&runtime).expect("the runtime folder");
+        common::private_dir(&runtime);
         let board = dir.path().join(name);
         let mut folder = Folder {
             dir,

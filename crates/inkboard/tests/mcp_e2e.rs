@@ -725,7 +725,7 @@ fn raw_lines(era: Era, board: &str) -> Vec<String> {
 async fn raw_session(era: Era, log: Option<&str>) -> (HashMap<u64, Value>, String) {
     let dir = tempfile::tempdir().unwrap();
     let runtime = dir.path().join("runtime");
-    fs::create_dir(&runtime).unwrap();
+    common::private_dir(&runtime);
     let mut cmd = tokio::process::Command::new(BIN);
     cmd.arg("mcp")
         .env("INKBOARD_RUNTIME_DIR", &runtime)

@@ -150,7 +150,7 @@ mod tests {
         let target = dir.path().join("b.inkboard");
         fs::write(&target, "old").expect("write");
         let checked = stat_at(&target).expect("stat").expect("a stat");
-        let (mut file, temp) = temp::create(&target, &target).expect("a temporary file");
+        let (mut file, temp) = temp::create(&target, &target, None).expect("a temporary file");
         file.write_all(b"new").expect("write");
         (dir, target, checked, file, temp)
     }

@@ -83,19 +83,40 @@ fn temp_path(target: &Path) -> PathBuf {
 /// round again (every 32,768 processes on many Linux systems), so a later process
 /// can meet a leftover with the very name it would use. A taken name is skipped
 /// for the next.
-pub(super) fn create(shown: &Path, target: &Path) -> Result<(File, Temp), FormatError> {
+///
+/// `mode` (Unix permission bits) is the mode the file will have in place, that of
+/// the file it replaces; `None` for the system's default. The file is created with
+/// it, so it is never more open than the file it replaces, not even for an instant
+/// (the umask can only take bits away; they are put back once it is ours, before a
+/// byte is written).
+pub(super) fn create(
+    shown: &Path,
+    target: &Path,
+    mode: Option<u32>,
+) -> Result<(File, Temp), FormatError> {
     let mut taken = 0;
     loop {
         let path = temp_path(target);
-        match OpenOptions::new().write(true).create_new(true).open(&path) {
+        let mut options = OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        if let Some(mode) = mode {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.mode(mode & 0o777);
+        }
+        match options.open(&path) {
             Ok(file) => {
-                return Ok((
-                    file,
-                    Temp {
-                        path,
-                        placed: false,
-                    },
-                ))
+                let temp = Temp {
+                    path,
+                    placed: false,
+                };
+                #[cfg(unix)]
+                if let Some(mode) = mode {
+                    use std::os::unix::fs::PermissionsExt;
+                    file.set_permissions(fs::Permissions::from_mode(mode))
+                        .map_err(|e| FormatError::io("keep the permissions of", shown, e))?;
+                }
+                return Ok((file, temp));
             }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists && taken < 64 => taken += 1,
             Err(e) => return Err(FormatError::io("write a temporary file for", shown, e)),

@@ -263,6 +263,8 @@ pub struct ExportArgs {
     all_pages: Option<bool>,
     /// PNG pixels per board unit (default 1).
     scale: Option<f64>,
+    /// Replace a file already at output (default false: refused).
+    overwrite: Option<bool>,
 }
 
 #[derive(Serialize, JsonSchema)]
@@ -278,8 +280,8 @@ pub struct ExportOutput {
 impl Tool for Export {
     const NAME: &'static str = "export";
     const TITLE: &'static str = "Export to file";
-    const DESCRIPTION: &'static str = "Write the board to a file, the format from output's extension: .svg, .png, .pdf, .inkboard or .inkboard.json. One page, or all_pages.";
-    const HINTS: Hints = Hints::WRITE_FILE;
+    const DESCRIPTION: &'static str = "Write the board to a file, the format from output's extension: .svg, .png, .pdf, .inkboard or .inkboard.json. One page, or all_pages. An existing file is replaced only with overwrite: true.";
+    const HINTS: Hints = Hints::OVERWRITE;
     type Args = ExportArgs;
     type Output = ExportOutput;
 }
@@ -385,7 +387,17 @@ impl BoardTool for Export {
         let source = engine.target(a.path.as_deref(), caller)?;
         let output = crate::engine::path_arg(&a.output, "output")?;
         let (target, format) = target_of(&a.output)?;
-        if source.file().as_ref() == Some(&file::follow_links(&output)) {
+        let existing = match a.overwrite.unwrap_or(false) {
+            true => file::Existing::Replace,
+            false => file::Existing::Refuse,
+        };
+        // Compared once both are normalized, so `a/../board.inkboard` and a link
+        // to the board are the board too. The output's own checks (links within
+        // their folder, regular files only) come with it.
+        let board_file = source.file().map(|f| file::normalize(&f));
+        if board_file.as_ref() == Some(&file::normalize(&output))
+            || board_file.as_ref() == Some(&file::export_target(&output)?)
+        {
             return Err(ToolError::args(
                 "'output' is the board itself: choose another file",
             ));
@@ -406,22 +418,38 @@ impl BoardTool for Export {
         };
         let (bytes, outputs) = match target {
             Target::Board => {
-                let _lock = file::FileLock::acquire(&output)?;
-                let saved = file::save_overwrite(&output, &board)?;
+                // Refused before the lock, which would leave its sidecar behind.
+                let at = file::export_target(&output)?;
+                if existing == file::Existing::Refuse && at.exists() {
+                    return Err(inkboard_format::FormatError::OutputExists { path: output }.into());
+                }
+                let _lock = file::FileLock::acquire(&at)?;
+                let saved = file::save_export(&output, &board, existing)?;
                 (saved.bytes, Vec::new())
             }
             Target::Picture(p @ (Picture::Svg | Picture::Png)) if pages.len() > 1 => {
+                let outs: Vec<PathBuf> = (1..=pages.len()).map(|n| numbered(&output, n)).collect();
+                // Every file is checked before the first is written, so a refusal
+                // leaves no half-written set behind.
+                for out in &outs {
+                    let at = file::export_target(out)?;
+                    if existing == file::Existing::Refuse && at.exists() {
+                        return Err(inkboard_format::FormatError::OutputExists {
+                            path: out.clone(),
+                        }
+                        .into());
+                    }
+                }
                 let mut total = 0;
                 let mut written = Vec::new();
-                for (i, page) in pages.iter().enumerate() {
-                    let out = numbered(&output, i + 1);
-                    total += file::write_bytes_atomic(&out, &p.draw(&board, &[*page], scale)?)?;
+                for (out, page) in outs.iter().zip(&pages) {
+                    total += file::write_export(out, &p.draw(&board, &[*page], scale)?, existing)?;
                     written.push(out.display().to_string());
                 }
                 (total, written)
             }
             Target::Picture(p) => (
-                file::write_bytes_atomic(&output, &p.draw(&board, &pages, scale)?)?,
+                file::write_export(&output, &p.draw(&board, &pages, scale)?, existing)?,
                 Vec::new(),
             ),
         };

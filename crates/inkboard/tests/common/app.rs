@@ -85,7 +85,17 @@ impl App {
     /// state folder (recovery copies), and its stderr in `runtime/stderr-N.txt`
     /// (nothing beside the board but what the application puts there).
     pub fn start_in(dir: TempDir, runtime: PathBuf, board: PathBuf) -> App {
-        std::fs::create_dir_all(&runtime).expect("the runtime folder");
+        App::start_with(dir, runtime, board, &[])
+    }
+
+    /// Like [`App::start_in`], with more environment variables.
+    pub fn start_with(
+        dir: TempDir,
+        runtime: PathBuf,
+        board: PathBuf,
+        env: &[(&str, &Path)],
+    ) -> App {
+        super::private_dir(&runtime);
         let stderr = (1..)
             .map(|n| runtime.join(format!("stderr-{n}.txt")))
             .find(|p| !p.exists())
@@ -96,6 +106,7 @@ impl App {
             .current_dir(dir.path())
             .env("INKBOARD_RUNTIME_DIR", &runtime)
             .env("INKBOARD_STATE_DIR", runtime.join("state"))
+            .envs(env.iter().map(|(k, v)| (k, v.as_os_str())))
             .env_remove("INKBOARD_LOG")
             .stdout(Stdio::piped())
             .stderr(std::fs::File::create(&stderr).expect("a stderr file"))

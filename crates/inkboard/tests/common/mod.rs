@@ -91,7 +91,7 @@ impl Session {
     pub async fn start(era: Era) -> Session {
         let dir = tempfile::tempdir().expect("a scratch folder");
         let runtime = dir.path().join("runtime");
-        fs::create_dir(&runtime).expect("the runtime folder");
+        private_dir(&runtime);
         Session::start_with(era, dir, &runtime).await
     }
 
@@ -242,6 +242,17 @@ impl Session {
             .expect("the server exits once stdin closes")
             .expect("the stderr reader")
     }
+}
+
+/// Makes a private folder (0700), as a runtime folder must be: inkboard refuses
+/// one that others can enter and never changes its mode itself.
+pub fn private_dir(path: &Path) {
+    use std::os::unix::fs::DirBuilderExt;
+    fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(path)
+        .expect("a private folder");
 }
 
 /// `inkboard` run in `dir` with its own runtime folder, no logging, and no
