@@ -40,7 +40,7 @@ fn assert_increasing(steps: &[(f64, f64)]) {
 }
 
 #[tokio::test]
-async fn batch_render_and_layout_report_progress() {
+async fn batch_render_layout_and_export_report_progress() {
     let mut s = Raw::start().await;
     let path = s.path("p.inkboard");
     s.ok("create_board", json!({"path": path})).await;
@@ -69,6 +69,14 @@ async fn batch_render_and_layout_report_progress() {
     let (answer, notes) = s.answer(id).await;
     assert_eq!(answer["result"]["isError"], false, "{answer}");
     assert_increasing(&progress_of(&notes, "l1"));
+
+    let out = s.path("p.pdf");
+    let id = s
+        .call("export", json!({"path": path, "output": out}), Some("e1"))
+        .await;
+    let (answer, notes) = s.answer(id).await;
+    assert_eq!(answer["result"]["isError"], false, "{answer}");
+    assert_increasing(&progress_of(&notes, "e1"));
 
     // Without a token, no progress is sent.
     let id = s.call("render", json!({"path": path}), None).await;

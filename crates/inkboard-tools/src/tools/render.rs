@@ -442,16 +442,23 @@ impl BoardTool for Export {
                 }
                 let mut total = 0;
                 let mut written = Vec::new();
-                for (out, page) in outs.iter().zip(&pages) {
+                for (i, (out, page)) in outs.iter().zip(&pages).enumerate() {
+                    // A cancel stops between pages; the pages written stay.
+                    caller.control.stage(i, pages.len(), || {
+                        format!("drawing page {} of {}", i + 1, pages.len())
+                    })?;
                     total += file::write_export(out, &p.draw(&board, &[*page], scale)?, existing)?;
                     written.push(out.display().to_string());
                 }
                 (total, written)
             }
-            Target::Picture(p) => (
-                file::write_export(&output, &p.draw(&board, &pages, scale)?, existing)?,
-                Vec::new(),
-            ),
+            Target::Picture(p) => {
+                caller.control.stage(0, 2, || format!("drawing the {}", p.name()))?;
+                let drawn = p.draw(&board, &pages, scale)?;
+                // Nothing is written once the call is cancelled.
+                caller.control.stage(1, 2, || "writing the file".into())?;
+                (file::write_export(&output, &drawn, existing)?, Vec::new())
+            }
         };
         let out = ExportOutput {
             output: output.display().to_string(),
