@@ -114,6 +114,38 @@ pub async fn token_only(request: Request, next: Next) -> Response {
     }
 }
 
+/// The content security policy of every answer: the editor runs only its own
+/// scripts (no inline or evaluated code), talks only to this server, and is never
+/// framed. Styles may be inline: the drawn fragments and the editor set them.
+const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/// Headers on every answer, refusals included. Cookies ignore ports, so a page
+/// served from another port of 127.0.0.1 gets the session cookie sent along: it
+/// must not be able to frame the editor (`frame-ancestors`, `X-Frame-Options`)
+/// nor load an answer as a resource, such as `/export` as an image, whose size
+/// would tell it about the board (`Cross-Origin-Resource-Policy`).
+pub async fn security_headers(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    headers.insert(
+        "cross-origin-resource-policy",
+        HeaderValue::from_static("same-origin"),
+    );
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    response
+}
+
 fn refuse(status: StatusCode, message: &str) -> Response {
     (
         status,

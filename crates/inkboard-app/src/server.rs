@@ -13,7 +13,7 @@ use inkboard_tools::{AppInfo, Engine};
 
 use crate::auth::Gate;
 use crate::boards::Boards;
-use crate::http::{guard, routes, token_only, MAX_BODY};
+use crate::http::{guard, routes, security_headers, token_only, MAX_BODY};
 use crate::{AppState, ViewCache};
 
 /// How to run.
@@ -137,6 +137,7 @@ pub async fn serve(
     let router = routes(app.clone())
         .merge(mount(engine).route_layer(axum::middleware::from_fn(token_only)))
         .layer(axum::middleware::from_fn_with_state(app.clone(), guard))
+        .layer(axum::middleware::map_response(security_headers))
         .layer(DefaultBodyLimit::max(MAX_BODY));
 
     let code = app.gate.new_code()?;

@@ -668,3 +668,38 @@ async fn a_websocket_message_over_the_cap_closes_only_that_window() {
     assert_eq!(reply["ok"], true, "another window goes on: {reply}");
     assert!(still_answers(&app, &keys));
 }
+
+/// Every answer, a refusal included, forbids framing and loading as a resource
+/// from another origin (another port of 127.0.0.1 receives the cookie too), and
+/// the page's policy allows only its own scripts.
+#[test]
+fn every_answer_forbids_framing_and_cross_origin_loads() {
+    let app = App::start("headers.inkboard");
+    let keys = signed_in(&app);
+    let page = app.get("/", &cookie(&keys.session));
+    let export = get_with_token(&app, &keys.token, "/export?format=png");
+    let refused = app.get("/", "");
+    for (what, answer) in [("page", &page), ("export", &export), ("refusal", &refused)] {
+        assert_eq!(
+            header(answer, "x-frame-options"),
+            Some("DENY"),
+            "{what}: {answer:?}"
+        );
+        assert_eq!(
+            header(answer, "cross-origin-resource-policy"),
+            Some("same-origin"),
+            "{what}"
+        );
+        let csp = header(answer, "content-security-policy").unwrap_or_default();
+        for rule in [
+            "frame-ancestors 'none'",
+            "script-src 'self'",
+            "object-src 'none'",
+        ] {
+            assert!(csp.contains(rule), "{what}: {csp}");
+        }
+        assert!(!csp.contains("unsafe-eval"), "{what}: {csp}");
+    }
+    assert_eq!(page.status, 200, "{page:?}");
+    assert_eq!(refused.status, 401, "{refused:?}");
+}

@@ -453,7 +453,9 @@ impl BoardTool for Export {
                 (total, written)
             }
             Target::Picture(p) => {
-                caller.control.stage(0, 2, || format!("drawing the {}", p.name()))?;
+                caller
+                    .control
+                    .stage(0, 2, || format!("drawing the {}", p.name()))?;
                 let drawn = p.draw(&board, &pages, scale)?;
                 // Nothing is written once the call is cancelled.
                 caller.control.stage(1, 2, || "writing the file".into())?;
