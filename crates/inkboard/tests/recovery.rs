@@ -483,7 +483,7 @@ fn terminate(child: &mut std::process::Child) {
 fn an_untitled_board_with_changes_is_kept_at_exit_and_named_next_time() {
     let dir = tempfile::tempdir().expect("dir");
     let runtime = dir.path().join("runtime");
-    fs::create_dir_all(&runtime).expect("runtime");
+    common::private_dir(&runtime);
     let first = runtime.join("stderr-1.txt");
     let mut app = open_untitled(dir.path(), &runtime, &first);
     // An agent's call without a path goes to the board on screen, and succeeds.
