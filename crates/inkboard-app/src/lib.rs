@@ -22,6 +22,7 @@ mod server;
 pub mod token;
 pub mod view;
 mod watch;
+mod window_calls;
 mod ws;
 
 use std::collections::HashMap;

@@ -15,6 +15,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use crate::boards::Event;
 use crate::view::{draw, fragments, PageView, Shown};
+use crate::window_calls;
 use crate::AppState;
 
 /// A message from the window.
@@ -163,6 +164,12 @@ impl Session {
                 Vec::new()
             }
             Intent::Call { seq, tool, args } => {
+                if let Err(refusal) = window_calls::check(&tool, &args) {
+                    return vec![
+                        json!({"t": "reply", "seq": seq, "ok": false, "error": refusal})
+                            .to_string(),
+                    ];
+                }
                 let engine = self.app.engine.clone();
                 let caller = Caller {
                     actor: Actor::User,
@@ -351,6 +358,9 @@ impl Session {
     /// Runs a tool on a draft of the board and answers the fragments that would
     /// change.
     async fn preview(&mut self, seq: u64, tool: String, args: Value) -> String {
+        if let Err(refusal) = window_calls::check(&tool, &args) {
+            return json!({"t": "preview", "seq": seq, "items": {}, "error": refusal}).to_string();
+        }
         let Some(entry) = self.app.boards.entry(self.board) else {
             return json!({"t": "preview", "seq": seq, "items": {}, "error": "this board is no longer open"}).to_string();
         };

@@ -703,3 +703,36 @@ fn every_answer_forbids_framing_and_cross_origin_loads() {
     assert_eq!(page.status, 200, "{page:?}");
     assert_eq!(refused.status, 401, "{refused:?}");
 }
+
+/// A window (the session cookie) edits the board it shows and nothing else: no
+/// export, save, other board or file read through its WebSocket, whole or inside
+/// a batch. Before, its `call` ran every tool, `export` to any path included.
+#[tokio::test]
+async fn a_window_edits_its_board_and_reaches_no_file() {
+    let app = App::start("window.inkboard");
+    let cookie = app.sign_in();
+    let mut window = app.window(&cookie).await;
+    let elsewhere = app.dir.path().join("elsewhere.png");
+    let secret = app.dir.path().join("secret.inkboard");
+    std::fs::write(&secret, "{}").expect("a file");
+    let refused = [
+        ("export", serde_json::json!({"output": elsewhere})),
+        ("save_board", serde_json::json!({"as": secret})),
+        ("read_board", serde_json::json!({"path": secret})),
+        ("create_board", serde_json::json!({})),
+        ("add_image", serde_json::json!({"source": secret})),
+        (
+            "batch",
+            serde_json::json!({"operations": [{"tool": "add_image", "args": {"source": secret}}]}),
+        ),
+    ];
+    for (tool, args) in refused {
+        let reply = window.call(tool, args.clone()).await;
+        assert_eq!(reply["ok"], false, "{tool} {args}: {reply}");
+    }
+    assert!(!elsewhere.exists(), "the window exported a file");
+    let reply = window
+        .call("add_shape", serde_json::json!({"text": "mine"}))
+        .await;
+    assert_eq!(reply["ok"], true, "{reply}");
+}
