@@ -141,16 +141,11 @@ impl Boards {
                 let now = entry.cell.lock().board.revision();
                 let done = {
                     let mut f = entry.file_state();
-                    f.stamp = Some(saved.stamp);
-                    f.saved_revision = board.revision();
-                    f.base = Some(board.clone());
-                    f.failures = 0;
-                    f.retry_at = None;
-                    f.state = if now == board.revision() {
-                        SaveState::Saved
-                    } else {
-                        SaveState::Saving
-                    };
+                    f.mark_saved(saved.stamp, board.clone(), board.revision());
+                    // Edits made while it was written wait for the next save.
+                    if now != board.revision() {
+                        f.state = SaveState::Saving;
+                    }
                     std::mem::take(&mut f.discard_after_save)
                 };
                 for kept in &done {

@@ -130,6 +130,20 @@ pub(crate) struct FileState {
     pub(crate) discard_after_save: Vec<Recovery>,
 }
 
+impl FileState {
+    /// The file now holds `board` (at `revision`), with `stamp`: saved, and any
+    /// retry of an earlier failure forgotten. Every path that reads or writes
+    /// the file whole ends here.
+    pub(crate) fn mark_saved(&mut self, stamp: Stamp, board: Board, revision: u64) {
+        self.stamp = Some(stamp);
+        self.base = Some(board);
+        self.saved_revision = revision;
+        self.state = SaveState::Saved;
+        self.failures = 0;
+        self.retry_at = None;
+    }
+}
+
 impl Entry {
     pub fn save_state(&self) -> SaveState {
         self.file_state().state.clone()
@@ -465,13 +479,8 @@ impl Host for Boards {
         };
         cell.lock().path = Some(path.to_path_buf());
         {
-            let mut f = entry.file_state();
-            f.stamp = Some(saved.stamp);
-            f.saved_revision = board.revision();
-            f.base = Some(board);
-            f.state = SaveState::Saved;
-            f.failures = 0;
-            f.retry_at = None;
+            let revision = board.revision();
+            entry.file_state().mark_saved(saved.stamp, board, revision);
         }
         self.files_changed();
         self.tell(Event::Meta { board: cell.key });

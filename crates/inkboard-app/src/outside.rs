@@ -148,12 +148,7 @@ impl Boards {
                 if let Some(commit) = &commit {
                     live.record(commit);
                 }
-                f.stamp = Some(loaded.stamp);
-                f.base = Some(loaded.board);
-                f.saved_revision = live.board.revision();
-                f.state = SaveState::Saved;
-                f.failures = 0;
-                f.retry_at = None;
+                f.mark_saved(loaded.stamp, loaded.board, live.board.revision());
             }
             Err(e) => {
                 drop(f);
@@ -260,11 +255,9 @@ impl Boards {
                     let _lock = file::FileLock::acquire(&path)?;
                     file::save_overwrite(&path, &board)
                 })()?;
-                let mut f = entry.file_state();
-                f.stamp = Some(saved.stamp);
-                f.saved_revision = board.revision();
-                f.base = Some(board);
-                f.state = SaveState::Saved;
+                // Keep mine: written, so an earlier failure's retry is over too.
+                let revision = board.revision();
+                entry.file_state().mark_saved(saved.stamp, board, revision);
             }
             (OfferKind::Changed, Choice::Theirs | Choice::Both) => {
                 let mine = entry.cell.lock().board.clone();
@@ -319,13 +312,9 @@ impl Boards {
             e => e.into(),
         })?;
         let revision = self.turn(entry, &loaded.board)?;
-        let mut f = entry.file_state();
-        f.stamp = Some(loaded.stamp);
-        f.base = Some(loaded.board);
-        f.saved_revision = revision;
-        f.state = SaveState::Saved;
-        f.failures = 0;
-        f.retry_at = None;
+        entry
+            .file_state()
+            .mark_saved(loaded.stamp, loaded.board, revision);
         Ok(())
     }
 

@@ -139,9 +139,9 @@ impl Transaction<'_> {
             let Some((page, index)) = self.board().locate(id) else {
                 continue;
             };
-            let object = self.board().pages()[self.board().page_position(page).unwrap_or(0)]
-                .objects[index]
-                .clone();
+            let Some(object) = self.board().object(id).cloned() else {
+                continue;
+            };
             let stays = theirs.locate(id).map(|l| l.0) == Some(page);
             match theirs.object(id) {
                 Some(after) if stays => self.record(Step::Replace {

@@ -60,7 +60,11 @@ impl Transaction<'_> {
         }
         // Pages in `target`'s order, with its names and unknown fields.
         for (index, want) in target.pages().iter().enumerate() {
-            let here = self.board().page_position(want.id).unwrap_or(index);
+            // Every page of `target` was inserted above, so each is found.
+            let here = self
+                .board()
+                .page_position(want.id)
+                .ok_or(ModelError::NoSuchPage(want.id))?;
             let page = self.board().pages()[here].clone();
             if here != index || page.extra != want.extra {
                 self.record(Step::RemovePage {
@@ -92,13 +96,15 @@ impl Transaction<'_> {
                         }
                     }
                     _ => {
-                        if let Some((_, at)) = self.board().locate(&want.id) {
-                            let object = self.board().pages()
-                                [self.board().page_position(page).unwrap_or(0)]
-                            .objects[at]
-                                .clone();
+                        // Where it is now, on this page or another: taken out there.
+                        if let Some((from, at)) = self.board().locate(&want.id) {
+                            let object = self
+                                .board()
+                                .object(&want.id)
+                                .cloned()
+                                .ok_or_else(|| ModelError::NoSuchObject(want.id.clone()))?;
                             self.record(Step::Remove {
-                                page,
+                                page: from,
                                 index: at,
                                 object,
                             })?;

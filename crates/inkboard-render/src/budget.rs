@@ -25,28 +25,16 @@ pub const MAX_WORK: f64 = 3e7;
 /// clipped to the picture, and no picture is wider than this.
 const MAX_SIDE_PX: f64 = 16_384.0;
 
-/// What drawing the SVG `data` costs when one of its units becomes `px` pixels;
-/// `None` when it does not parse (the renderer draws nothing for it either).
-pub fn svg_work(data: &[u8], px: f64) -> Option<f64> {
-    let tree = Tree::from_data(data, &crate::fonts::usvg_options()).ok()?;
-    Some(group_work(tree.root(), px, 0))
-}
-
-/// The scale (pixels per SVG unit) of an SVG image drawn into a `w`×`h` box at
-/// `scale` pixels per board unit, as `preserveAspectRatio="xMidYMid meet"` fits it.
-pub fn image_px(data: &[u8], w: f64, h: f64, scale: f64) -> Option<f64> {
-    let tree = Tree::from_data(data, &crate::fonts::usvg_options()).ok()?;
+/// True when the SVG image `data`, drawn into a `w`×`h` box at `scale` pixels per
+/// board unit, asks for more than [`MAX_WORK`]. One SVG unit becomes the box's
+/// fit (`preserveAspectRatio="xMidYMid meet"`) times `scale` pixels.
+pub fn too_costly(data: &[u8], w: f64, h: f64, scale: f64) -> bool {
+    let Ok(tree) = Tree::from_data(data, &crate::fonts::usvg_options()) else {
+        return false;
+    };
     let size = tree.size();
     let fit = (w / size.width() as f64).min(h / size.height() as f64);
-    Some(fit * scale)
-}
-
-/// True when the SVG image `data`, drawn into a `w`×`h` box at `scale` pixels per
-/// board unit, asks for more than [`MAX_WORK`].
-pub fn too_costly(data: &[u8], w: f64, h: f64, scale: f64) -> bool {
-    image_px(data, w, h, scale)
-        .and_then(|px| svg_work(data, px))
-        .is_some_and(|work| work > MAX_WORK)
+    group_work(tree.root(), fit * scale, 0) > MAX_WORK
 }
 
 /// The objects of `scene` holding an SVG image too costly to draw at `scale`
@@ -140,7 +128,7 @@ mod tests {
         ] {
             assert!(!too_costly(&svg(f), 100.0, 100.0, 2.0), "{f} refused");
         }
-        // No filter, no cost.
-        assert_eq!(svg_work(&svg(""), 10.0), Some(0.0));
+        // No filter, no cost, however large it is drawn.
+        assert!(!too_costly(&svg(""), 10_000.0, 10_000.0, 8.0));
     }
 }

@@ -8,7 +8,7 @@ use serde_json::{json, Map, Value};
 use crate::args::StyleArgs;
 use crate::glossary;
 use crate::live::Caller;
-use crate::schema::{output_schema_of, portable, schema_of};
+use crate::schema::{output_schema_of, portable, rewritten, schema_of};
 use crate::tool::{to_value, BoardTool, Cx, EditTool, Hints};
 use crate::tools;
 use crate::{Engine, Reply, ToolError};
@@ -203,13 +203,10 @@ fn board<T: BoardTool>() -> ToolDef {
 /// A schema as clients get it: every property described (the glossary), within
 /// the subset every model API takes.
 fn finished(schema: Map<String, Value>) -> Map<String, Value> {
-    let mut value = Value::Object(schema);
-    glossary::describe(&mut value);
-    portable(&mut value);
-    match value {
-        Value::Object(map) => map,
-        _ => Map::new(),
-    }
+    rewritten(schema, |v| {
+        glossary::describe(v);
+        portable(v);
+    })
 }
 
 /// Strips a schema down to the kind of value: descriptions and word lists go.
@@ -229,12 +226,7 @@ fn bare_kind(schema: &mut Value) {
 /// An output schema as clients get it: within the portable subset, without the
 /// glossary (results are read by the client, not the model, and cost bytes).
 fn portable_output(schema: Map<String, Value>) -> Map<String, Value> {
-    let mut value = Value::Object(schema);
-    portable(&mut value);
-    match value {
-        Value::Object(map) => map,
-        _ => Map::new(),
-    }
+    rewritten(schema, portable)
 }
 
 /// Completes `batch`'s schema from the catalogue: an operation's `tool` is one

@@ -106,16 +106,6 @@ impl fmt::Debug for Control {
     }
 }
 
-/// Callers compare by who they are (actor, client, board), not by the call they
-/// are making, so any two control lines compare equal.
-impl PartialEq for Control {
-    fn eq(&self, _other: &Self) -> bool {
-        true
-    }
-}
-
-impl Eq for Control {}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -26,7 +26,7 @@ use crate::{Reply, ToolError};
 pub const UNTITLED: &str = "Untitled";
 
 /// Who makes a call, and on whose behalf it is answered.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Caller {
     /// Recorded as the author of the changes (`by` in `board_changes`).
     pub actor: Actor,

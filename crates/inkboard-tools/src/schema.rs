@@ -96,9 +96,16 @@ fn compact(value: &mut Value) {
 /// The compact schema of a tool's result: like [`schema_of`], without
 /// descriptions, since the field names and the tool's description say enough.
 pub(crate) fn output_schema_of<T: JsonSchema>() -> Map<String, Value> {
-    let mut map = schema_of::<T>();
-    let mut value = Value::Object(std::mem::take(&mut map));
-    strip_descriptions(&mut value);
+    rewritten(schema_of::<T>(), strip_descriptions)
+}
+
+/// `schema` after `rewrite`, which walks it as a JSON value.
+pub(crate) fn rewritten(
+    schema: Map<String, Value>,
+    rewrite: impl Fn(&mut Value),
+) -> Map<String, Value> {
+    let mut value = Value::Object(schema);
+    rewrite(&mut value);
     match value {
         Value::Object(map) => map,
         _ => Map::new(),

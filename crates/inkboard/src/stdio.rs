@@ -50,13 +50,13 @@ pub fn judge(line: &[u8]) -> Verdict {
             let text = e.to_string();
             let id = top_level_id(line);
             if text.contains("recursion limit") {
-                answer_or_skip(
+                answer_with(
                     id,
                     -32600,
                     format!("the message nests lists and objects {MAX_DEPTH} levels deep or more: inkboard takes at most {} levels of tool arguments", inkboard_core::limits::MAX_JSON_DEPTH),
                 )
             } else if text.contains("surrogate") || text.contains("hex escape") {
-                answer_or_skip(
+                answer_with(
                     id,
                     -32602,
                     format!("the message holds a string that is not valid Unicode ({text}): send UTF-8 text, or escape characters as surrogate pairs"),
@@ -139,7 +139,8 @@ fn valid_id(id: &Value) -> bool {
     id.is_string() || id.is_i64() || id.is_u64()
 }
 
-fn answer_or_skip(id: Option<Value>, code: i64, message: String) -> Verdict {
+/// An error answer with the request's id, or `null` where none could be read.
+fn answer_with(id: Option<Value>, code: i64, message: String) -> Verdict {
     Verdict::Answer(error(id.unwrap_or(Value::Null), code, message))
 }
 

@@ -549,7 +549,7 @@ async fn a_full_disk_is_said_in_words_and_the_save_goes_through_once_space_is_fr
     let runtime = dir.path().join("runtime");
     let Some(disk) = SmallDisk::mount(&dir.path().join("disk"), "512k") else {
         // Mounting needs root (or a user namespace): CI's containers allow it.
-        eprintln!("skipped: this machine cannot mount a tmpfs");
+        common::skip("this machine cannot mount a tmpfs");
         return;
     };
     let board = disk.0.join("plan.inkboard");

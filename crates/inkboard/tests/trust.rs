@@ -41,7 +41,7 @@ fn account(name: &'static str) -> Option<Account> {
     let _one = MAKING.lock().unwrap_or_else(|e| e.into_inner());
     // SAFETY: getuid cannot fail.
     if unsafe { libc::getuid() } != 0 {
-        eprintln!("note: two-user test skipped: it needs root to make accounts");
+        common::skip("the two-user test needs root to make accounts");
         return None;
     }
     let has = |tool: &str| {
@@ -51,7 +51,7 @@ fn account(name: &'static str) -> Option<Account> {
             .is_ok_and(|o| o.status.success())
     };
     if !has("useradd") || !has("setpriv") {
-        eprintln!("note: two-user test skipped: useradd or setpriv is missing");
+        common::skip("the two-user test needs useradd and setpriv");
         return None;
     }
     let entry = || {

@@ -358,3 +358,14 @@ pub fn flow_operations(shapes: usize) -> Value {
     }));
     Value::Array(ops)
 }
+
+/// Skips a test that needs what this machine lacks (root, a mount), with a
+/// note; on CI (`CI=true`), where the machine has it, a skip is a failure, so
+/// the test cannot pass without running.
+pub fn skip(reason: &str) {
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "this test must run on CI, but: {reason}"
+    );
+    eprintln!("note: test skipped: {reason}");
+}
