@@ -197,7 +197,9 @@ impl Transaction<'_> {
                 })?;
             }
         }
+        // Ids the other version used (or used and deleted) are never handed out.
         self.board.next_object = self.board.next_object.max(theirs.next_object);
+        self.board.next_page = self.board.next_page.max(theirs.next_page);
         Ok(())
     }
 }
