@@ -5,6 +5,7 @@
 
 import { before, after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { PNG } from 'pngjs';
 import {
   session, until, clientOf, objectsOf, newObject, savedObjects,
@@ -138,14 +139,19 @@ describe('around the drawing', { timeout: 120000 }, () => {
     await page.getByTestId('export').click();
     const magic = { png: '\x89PNG', svg: '<svg', pdf: '%PDF' };
     for (const [format, start] of Object.entries(magic)) {
+      if (!(await page.getByTestId(`export-${format}`).isVisible())) await page.getByTestId('export').click();
       const link = page.getByTestId(`export-${format}`);
       assert.ok(await link.isVisible(), `${format} in the open menu`);
-      const href = await link.getAttribute('href');
-      const res = await page.request.get(new URL(href, s.app.origin).href);
-      assert.equal(res.status(), 200, `${format}: ${href}`);
-      const body = (await res.body()).toString('latin1');
+      // A real click and a real download: the page fetches it with its key.
+      const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+      assert.match(download.suggestedFilename(), new RegExp(`-page1\\.${format}$`));
+      const body = readFileSync(await download.path()).toString('latin1');
       assert.ok(body.slice(0, 200).includes(start), `${format} starts ${JSON.stringify(body.slice(0, 40))}`);
       if (format === 'svg') assert.match(body, /One/);
+      // The plain link without the key (what another port's page could make the
+      // browser send, cookie included) gets no board.
+      const bare = await page.request.get(new URL(await link.getAttribute('href'), s.app.origin).href);
+      assert.equal(bare.status(), 401, `${format} without the key`);
     }
     await page.getByTestId('canvas').click({ position: { x: 5, y: 5 } }); // closes the menu
     assert.equal(await page.getByTestId('export-png').isVisible(), false);

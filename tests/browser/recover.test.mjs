@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import {
-  session, startApp, launch, newContext, openPage, until, writeBoard, tempDir, Mcp,
+  session, startApp, launch, newContext, openPage, until, writeBoard, tempDir, Mcp, clientOf,
 } from './lib.mjs';
 
 const ONE = { id: 's1', type: 'shape', geom: 'rect', x: 100, y: 100, w: 160, h: 80, text: 'one' };
@@ -146,5 +146,56 @@ describe('changes kept at exit', { timeout: 120000 }, () => {
     await until(async () => (await texts(page)).join() === 'kept,one', { what: 'the kept changes on screen' });
     await until(() => fileTexts(file).join() === 'kept,one', { what: 'them in the file' });
     await until(async () => page.getByTestId('banner').isHidden(), { what: 'the banner gone' });
+  });
+});
+
+describe('a tab after a restart', { timeout: 120000 }, () => {
+  let dir;
+  let app;
+  let browser;
+  before(async () => {
+    dir = tempDir();
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it('signs in again by itself, says so, and edits the same board', async () => {
+    const file = path.join(dir, 'board.inkboard');
+    writeBoard(file, [{ objects: [ONE] }]);
+    const first = await startApp(file, { dir });
+    const context = await newContext(browser);
+    const page = await openPage(context, first);
+    const status = page.getByTestId('save-status');
+    // Stopped: the tab says inkboard does not answer, and waits.
+    const exited = new Promise((resolve) => first.proc.once('exit', resolve));
+    first.proc.kill('SIGTERM');
+    await exited;
+    await until(async () => /Offline/.test(await status.textContent()), { what: 'offline shown' });
+    // Back on the same board, without a new link: the tab reconnects by itself.
+    app = await startApp(file, { dir });
+    assert.equal(app.origin, first.origin, 'the same address');
+    await until(async () => (await status.textContent()) === 'Saved', { ms: 30000, what: 'online again' });
+    assert.match(await page.getByTestId('status-note').textContent(), /Reconnected/);
+    assert.equal(page.url().includes('key='), false, 'the key is not in the address');
+    // A real edit: click the shape, press Delete; the file loses it.
+    const at = await clientOf(page, 180, 140);
+    await page.mouse.click(at.x, at.y);
+    await page.keyboard.press('Delete');
+    await until(() => fileTexts(file).length === 0, { what: 'the deletion in the file' });
+  });
+
+  it('says "signed out" to a tab whose session the application no longer knows', async () => {
+    const context = await newContext(browser);
+    const page = await openPage(context, app);
+    await page.evaluate(() => localStorage.setItem('inkboard-key', '0'.repeat(32)));
+    const exited = new Promise((resolve) => app.proc.once('exit', resolve));
+    app.proc.kill('SIGTERM');
+    await exited;
+    app = await startApp(app.file, { dir });
+    const status = page.getByTestId('save-status');
+    await until(async () => /Signed out/.test(await status.textContent()), { ms: 30000, what: 'signed out shown' });
   });
 });

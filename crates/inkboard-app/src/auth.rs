@@ -9,17 +9,25 @@
 //!   which browsers let any site open);
 //! - prove it was let in: the session cookie (browsers; HttpOnly, SameSite=Strict,
 //!   obtained by trading the one-time code of the printed URL) or the user's bearer
-//!   token (tools: from the discovery file or the token file, `token.rs`).
+//!   token (tools: from the discovery file or the token file, `token.rs`);
+//! - for what reads or changes a board from a browser (the WebSocket, downloads),
+//!   also the page key, which the cookie alone does not give
+//!   (`browser_secrets.rs` says why).
 
 use std::collections::HashSet;
 use std::sync::Mutex;
 
 use axum::http::{header, HeaderMap, HeaderValue};
 
+use crate::browser_secrets::BrowserSecrets;
 use crate::token::TokenFile;
 
 /// The cookie that carries a browser's session.
 pub const COOKIE: &str = "inkboard_session";
+/// The header that carries the page key.
+pub const KEY_HEADER: &str = "x-inkboard-key";
+/// The WebSocket subprotocol that carries the page key, before the key.
+pub const KEY_PROTOCOL: &str = "inkboard.key.";
 
 /// Why a request was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,6 +38,8 @@ pub enum Refusal {
     ForeignOrigin,
     /// Neither the session cookie nor the token.
     NotLetIn,
+    /// The session cookie without the page key, where the key is needed.
+    NoPageKey,
 }
 
 impl Refusal {
@@ -38,6 +48,7 @@ impl Refusal {
             Refusal::ForeignHost => "this server answers only to its own address (127.0.0.1 or localhost with its port)",
             Refusal::ForeignOrigin => "requests from other sites are refused",
             Refusal::NotLetIn => "not signed in: open the link `inkboard open` printed, or send the token (the file `inkboard token` names) as a Bearer token",
+            Refusal::NoPageKey => "this page was not signed in by its own link: open the link `inkboard open` printed",
         }
     }
 }
@@ -49,16 +60,20 @@ pub struct Gate {
     pub token: TokenFile,
     /// The value of the session cookie given to browsers (hex, 128 bits).
     session: String,
+    /// The page key given with the cookie (hex, 128 bits).
+    page_key: String,
     /// One-time codes not yet traded for the cookie.
     codes: Mutex<HashSet<String>>,
 }
 
 impl Gate {
-    pub fn new(port: u16) -> std::io::Result<Self> {
+    /// The gate of the application on `port`, letting browsers in with `secrets`.
+    pub fn new(port: u16, secrets: &BrowserSecrets) -> std::io::Result<Self> {
         Ok(Gate {
             port,
             token: TokenFile::open()?,
-            session: random_hex()?,
+            session: secrets.cookie.clone(),
+            page_key: secrets.key.clone(),
             codes: Mutex::new(HashSet::new()),
         })
     }
@@ -73,10 +88,30 @@ impl Gate {
         Ok(code)
     }
 
-    /// Trades a one-time code for the session cookie's value; a code works once.
+    /// Trades a one-time code for the page key (the cookie goes with it, see
+    /// [`Gate::cookie`]); a code works once.
     pub fn redeem(&self, code: &str) -> Option<&str> {
         let mut codes = self.codes.lock().unwrap_or_else(|e| e.into_inner());
-        codes.remove(code).then_some(self.session.as_str())
+        codes.remove(code).then_some(self.page_key.as_str())
+    }
+
+    /// Whether the request carries the page key: in `X-Inkboard-Key` (downloads,
+    /// the session check), or as a WebSocket subprotocol `inkboard.key.KEY` (a
+    /// browser's WebSocket can set no other header).
+    pub fn has_page_key(&self, headers: &HeaderMap) -> bool {
+        let in_header = headers
+            .get_all(KEY_HEADER)
+            .iter()
+            .filter_map(|h| h.to_str().ok())
+            .any(|k| same(k.trim(), &self.page_key));
+        let in_protocol = headers
+            .get_all(header::SEC_WEBSOCKET_PROTOCOL)
+            .iter()
+            .filter_map(|h| h.to_str().ok())
+            .flat_map(|h| h.split(','))
+            .filter_map(|p| p.trim().strip_prefix(KEY_PROTOCOL))
+            .any(|k| same(k, &self.page_key));
+        in_header || in_protocol
     }
 
     /// The `Set-Cookie` value that signs a browser in.

@@ -346,6 +346,11 @@ impl Boards {
             .cloned()
     }
 
+    /// The key of the open board kept in the file at `path`.
+    pub fn key_at(&self, path: &Path) -> Option<u32> {
+        self.entry_at(path).map(|e| e.cell.key)
+    }
+
     pub fn entry(&self, key: u32) -> Option<Arc<Entry>> {
         self.inner().entries.get(&key).cloned()
     }

@@ -20,7 +20,7 @@ use inkboard_tools::{Caller, Picture, ToolError};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::auth::Signed;
+use crate::auth::{Refusal, Signed};
 use crate::AppState;
 
 /// The largest request body accepted: images arrive as data URLs inside tool calls.
@@ -43,6 +43,7 @@ pub fn routes(app: Arc<AppState>) -> Router {
         .route("/export", get(export))
         .route("/api/call", post(call))
         .route("/api/open", post(open))
+        .route("/api/session", get(session))
         .with_state(app)
 }
 
@@ -71,12 +72,24 @@ pub async fn guard(State(app): State<Arc<AppState>>, mut request: Request, next:
             );
             refuse(StatusCode::PAYLOAD_TOO_LARGE, &message)
         }
+        Ok(Signed::Cookie)
+            if needs_page_key(request.uri().path()) && !app.gate.has_page_key(headers) =>
+        {
+            unauthorized(Refusal::NoPageKey.message())
+        }
         Ok(signed) => {
             request.extensions_mut().insert(signed);
             next.run(request).await
         }
         Err(refusal) => unauthorized(refusal.message()),
     }
+}
+
+/// Whether a browser needs the page key besides the cookie at `path`: everywhere
+/// a board is read or changed (the WebSocket, downloads) and the session check.
+/// The page and its files do not: they hold nothing of a board.
+fn needs_page_key(path: &str) -> bool {
+    matches!(path, "/ws" | "/export" | "/api/session")
 }
 
 /// A 401, with the `WWW-Authenticate` challenge HTTP requires of it: a client
@@ -167,15 +180,20 @@ async fn index(
     headers: HeaderMap,
 ) -> Response {
     if let Some(code) = q.code {
-        if app.gate.redeem(&code).is_none() {
-            // A used or wrong code: a browser already signed in just goes on.
-            if app.gate.check_signed_in(&headers).is_err() {
+        // The page key rides in the fragment, which the browser keeps and never
+        // sends; a used or wrong code gives none, even to a request that carries
+        // the cookie (which other ports may have seen), but a browser already
+        // signed in just goes on with the key it keeps.
+        let target = match app.gate.redeem(&code) {
+            Some(key) => format!("/#key={key}"),
+            None if app.gate.check_signed_in(&headers).is_ok() => "/".to_string(),
+            None => {
                 return unauthorized(
                     "this link was already used: run `inkboard open` again for a new one",
-                );
+                )
             }
-        }
-        let mut response = Redirect::to("/").into_response();
+        };
+        let mut response = Redirect::to(&target).into_response();
         if let Ok(cookie) = HeaderValue::from_str(&app.gate.cookie()) {
             response.headers_mut().insert(header::SET_COOKIE, cookie);
         }
@@ -228,8 +246,18 @@ fn asset_response(name: &str, cache: &'static str) -> Response {
     }
 }
 
+/// A browser that signed in (cookie and page key, checked by [`guard`]) asks
+/// whether it still is: a tab that lost its WebSocket tells "inkboard is not
+/// running" (no answer) from "signed out" (401) by it.
+async fn session() -> StatusCode {
+    StatusCode::NO_CONTENT
+}
+
 async fn websocket(State(app): State<Arc<AppState>>, ws: WebSocketUpgrade) -> Response {
-    ws.max_message_size(MAX_BODY)
+    // The page offers `inkboard` and its key as subprotocols; a browser requires
+    // the answer to name one it offered.
+    ws.protocols(["inkboard"])
+        .max_message_size(MAX_BODY)
         .max_frame_size(MAX_BODY)
         .on_upgrade(move |socket| crate::ws::serve(socket, app))
 }

@@ -15,6 +15,7 @@
 pub mod auth;
 mod autosave;
 pub mod boards;
+mod browser_secrets;
 mod http;
 pub mod outside;
 pub mod recovery;

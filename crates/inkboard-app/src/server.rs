@@ -13,6 +13,7 @@ use inkboard_tools::{AppInfo, Engine};
 
 use crate::auth::Gate;
 use crate::boards::Boards;
+use crate::browser_secrets::BrowserSecrets;
 use crate::http::{guard, routes, security_headers, token_only, MAX_BODY};
 use crate::{AppState, ViewCache};
 
@@ -20,7 +21,8 @@ use crate::{AppState, ViewCache};
 pub struct Options {
     /// The board file to open (absolute); `None` opens a new, unsaved board.
     pub file: Option<PathBuf>,
-    /// The port; 0 picks a free one.
+    /// The port; 0 takes the one of the last launch if it is free (so that open
+    /// tabs find the application again), else any free one.
     pub port: u16,
 }
 
@@ -53,14 +55,10 @@ pub async fn serve(
     mount: impl FnOnce(Arc<Engine>) -> Router,
     ready: impl FnOnce(&Running),
 ) -> Result<(), AppError> {
-    let listener =
-        tokio::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, options.port)))
-            .await
-            .map_err(|source| AppError::Listen {
-                port: options.port,
-                source,
-            })?;
+    let mut secrets = BrowserSecrets::load_or_make()?;
+    let listener = listen(options.port, secrets.port).await?;
     let port = listener.local_addr()?.port();
+    secrets.remember_port(port);
     // Listen for signals before anyone can learn of this process, so a stop
     // right after start still cleans up.
     let stop = stop_signal()?;
@@ -78,7 +76,7 @@ pub async fn serve(
     let app = Arc::new(AppState {
         boards: boards.clone(),
         engine: engine.clone(),
-        gate: Gate::new(port)?,
+        gate: Gate::new(port, &secrets)?,
         cache: Arc::new(ViewCache::default()),
     });
 
@@ -169,6 +167,21 @@ pub async fn serve(
     }
     inkboard_tools::withdraw();
     served.map_err(AppError::Io)
+}
+
+/// Listens on loopback at `port`; for 0, at `last` (the last launch's) if it is
+/// free, else at any free port.
+async fn listen(port: u16, last: u16) -> Result<tokio::net::TcpListener, AppError> {
+    let bind =
+        |port: u16| tokio::net::TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, port)));
+    if port == 0 && last != 0 {
+        if let Ok(listener) = bind(last).await {
+            return Ok(listener);
+        }
+    }
+    bind(port)
+        .await
+        .map_err(|source| AppError::Listen { port, source })
 }
 
 /// A future that resolves on Ctrl+C or SIGTERM; the handlers are installed now.

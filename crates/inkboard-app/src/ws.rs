@@ -25,6 +25,9 @@ enum Intent {
     Hello {
         board: Option<u32>,
         page: Option<usize>,
+        /// The file of the board the window showed: after a restart of the
+        /// application, board numbers are new, so the file decides.
+        path: Option<std::path::PathBuf>,
     },
     View {
         page: usize,
@@ -139,8 +142,13 @@ async fn send(socket: &mut WebSocket, message: String) -> Result<(), axum::Error
 impl Session {
     async fn handle(&mut self, intent: Intent) -> Vec<String> {
         match intent {
-            Intent::Hello { board, page } => {
-                if let Some(board) = board.filter(|b| self.app.boards.entry(*b).is_some()) {
+            Intent::Hello { board, page, path } => {
+                // A window whose file is not open here shows the board on screen.
+                let chosen = match path {
+                    Some(path) => self.app.boards.key_at(&path),
+                    None => board.filter(|b| self.app.boards.entry(*b).is_some()),
+                };
+                if let Some(board) = chosen {
                     self.board = board;
                 }
                 self.page = page.unwrap_or(1).max(1);

@@ -1,8 +1,11 @@
 // exportmenu.js: the Export menu: links that download the page shown as PNG, SVG
-// or PDF from the server's /export, drawn by the same renderer as the screen.
+// or PDF from the server's /export, drawn by the same renderer as the screen. The
+// download is fetched with the page key (a plain link would send the cookie only,
+// which the server does not take for a board's contents) and saved from a blob.
 
-import { state, on } from './state.js';
+import { state, emit, on } from './state.js';
 import { icon } from './icons.js';
+import { keyHeaders } from './sync.js';
 
 const FORMATS = [['png', 'PNG image'], ['svg', 'SVG drawing'], ['pdf', 'PDF document']];
 const links = [];
@@ -28,8 +31,10 @@ export function initExportMenu(el) {
     a.dataset.format = format;
     a.setAttribute('role', 'menuitem');
     a.textContent = label;
-    a.addEventListener('click', () => {
+    a.addEventListener('click', (e) => {
+      e.preventDefault();
       details.open = false;
+      download(a.href, a.download);
     });
     links.push(a);
     list.append(a);
@@ -54,5 +59,22 @@ function update() {
     const q = new URLSearchParams({ board: String(state.board?.board ?? ''), page: String(state.page), format: a.dataset.format });
     a.href = `/export?${q}`;
     a.download = `${fileName()}.${a.dataset.format}`;
+  }
+}
+
+async function download(href, name) {
+  try {
+    const res = await fetch(href, { headers: keyHeaders() });
+    if (!res.ok) throw new Error((await res.text()) || `the export failed (${res.status})`);
+    const url = URL.createObjectURL(await res.blob());
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = name;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60000);
+  } catch (err) {
+    emit('error', `Export: ${err.message}`);
   }
 }

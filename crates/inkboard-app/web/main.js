@@ -58,6 +58,7 @@ function boot() {
     if (shownKey) views.set(shownKey, v);
   });
 
+  sync.takeKey();
   const hash = new URLSearchParams(location.hash.slice(1));
   const board = hash.has('board') ? Number(hash.get('board')) : null;
   const page = hash.has('page') ? Number(hash.get('page')) : 1;

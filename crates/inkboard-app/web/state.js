@@ -17,7 +17,7 @@ export const state = {
   selection: new Set(),
   /** Name of the active tool. */
   tool: 'select',
-  /** 'online' | 'connecting' | 'offline' */
+  /** 'online' | 'connecting' | 'offline' (inkboard does not answer) | 'signed-out' (it does, but not to this tab) */
   connection: 'connecting',
 };
 

@@ -24,6 +24,7 @@ export function initStatus(el) {
   on('board', render);
   on('connection', render);
   on('error', (message) => show(message, 'error', 6000));
+  on('reconnected', () => show('Reconnected to inkboard', 'info', 4000));
   on('agent', (ids) => show(`An agent changed ${ids.length} object${ids.length === 1 ? '' : 's'}`, 'agent', 3000));
   render();
 }
@@ -51,10 +52,14 @@ function render() {
   if (kind === 'error' && state.board?.save_error) title = state.board.save_error;
   if (kind === 'conflict') title = 'The file changed on disk while you had unsaved changes: choose in the bar above the board.';
   if (kind === 'unsaved') title = 'This board has no file yet: it is kept in memory while inkboard runs, and in a recovery copy when inkboard stops.';
-  if (state.connection !== 'online') {
+  if (state.connection === 'signed-out') {
+    kind = 'offline';
+    text = 'Signed out: open a new link';
+    title = 'inkboard runs, but no longer knows this tab (its session ended): run `inkboard open` and use the link it prints.';
+  } else if (state.connection !== 'online') {
     kind = 'offline';
     text = state.connection === 'connecting' ? 'Connecting…' : 'Offline, reconnecting…';
-    title = 'The page lost its connection to inkboard; changes cannot be sent until it is back.';
+    title = 'inkboard does not answer (it was stopped?); this tab signs in again by itself when inkboard serves this board again. Changes cannot be sent until then.';
   }
   save.textContent = text;
   save.title = title;

@@ -1,6 +1,9 @@
 // sync.js: the one WebSocket to the server (docs/live-protocol.md). Sends intents
 // (hello, view, focus, call, preview, draw, undo, redo, save, resolve), hands server messages to
-// the page, keeps one promise per `seq`, and reconnects with backoff.
+// the page, keeps one promise per `seq`, and reconnects with backoff. It keeps the page key
+// (given once in the sign-in redirect's fragment) in the origin's storage, which other ports
+// cannot read, and offers it with every connection: so a tab signs in again by itself when
+// inkboard restarts, and says whether it waits for inkboard or needs a new link.
 
 import { state, emit } from './state.js';
 
@@ -12,7 +15,42 @@ let retryTimer = null;
 let handlers = {};
 let parseMs = 0;
 /** Board and page to ask for on (re)connection; null board = "the board on screen". */
-const wanted = { board: null, page: 1 };
+const wanted = { board: null, page: 1, path: null };
+/** Whether the connection was up once: a later 'online' is a reconnection. */
+let wasOnline = false;
+const KEY = 'inkboard-key';
+
+/** Keeps the page key from the sign-in redirect (`#key=…`) and takes it out of the address. */
+export function takeKey() {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const key = hash.get('key');
+  if (!key) return;
+  try {
+    localStorage.setItem(KEY, key);
+  } catch {
+    sessionKey = key;
+  }
+  hash.delete('key');
+  const rest = hash.toString();
+  history.replaceState(null, '', rest ? `#${rest}` : location.pathname);
+}
+
+/** Where storage is refused (a private mode), the key lives as long as the page. */
+let sessionKey = null;
+
+function pageKey() {
+  try {
+    return localStorage.getItem(KEY) ?? sessionKey;
+  } catch {
+    return sessionKey;
+  }
+}
+
+/** The headers that carry the page key on a fetch of a board's contents. */
+export function keyHeaders() {
+  const key = pageKey();
+  return key ? { 'X-Inkboard-Key': key } : {};
+}
 
 /** Starts the connection. `h` has onBoard, onScene, onPreview (each gets the message). */
 export function connect(h, { board = null, page = 1 } = {}) {
@@ -33,9 +71,10 @@ function open() {
   clearTimeout(retryTimer);
   setConnection('connecting');
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+  const key = pageKey();
   let ws;
   try {
-    ws = new WebSocket(url);
+    ws = new WebSocket(url, key ? ['inkboard', `inkboard.key.${key}`] : ['inkboard']);
   } catch (err) {
     console.error('inkboard: cannot open the WebSocket', err);
     scheduleRetry();
@@ -44,6 +83,8 @@ function open() {
   socket = ws;
   ws.addEventListener('open', () => {
     retry = 0;
+    if (wasOnline) emit('reconnected');
+    wasOnline = true;
     setConnection('online');
     hello();
     if (document.hasFocus()) send({ t: 'focus' });
@@ -66,10 +107,26 @@ function open() {
     failPending('The connection to inkboard was lost.');
     setConnection('offline');
     scheduleRetry();
+    diagnose();
   });
   ws.addEventListener('error', () => {
     // 'close' follows and does the work.
   });
+}
+
+/**
+ * Tells why the connection failed: no answer is "inkboard is not running" (offline), a 401
+ * is "signed out" (inkboard runs but does not know this tab: its session ended).
+ */
+async function diagnose() {
+  let signedOut = false;
+  try {
+    const res = await fetch('/api/session', { headers: keyHeaders(), cache: 'no-store' });
+    signedOut = res.status === 401 || res.status === 403;
+  } catch {
+    // No answer: inkboard is not running (yet).
+  }
+  if (state.connection !== 'online') setConnection(signedOut ? 'signed-out' : 'offline');
 }
 
 function scheduleRetry() {
@@ -96,6 +153,7 @@ function receive(msg) {
     case 'board':
       wanted.board = msg.board;
       wanted.page = msg.page;
+      wanted.path = msg.path ?? null;
       handlers.onBoard?.(msg);
       break;
     case 'scene':
@@ -119,6 +177,7 @@ function receive(msg) {
     case 'switch':
       wanted.board = msg.board;
       wanted.page = 1;
+      wanted.path = null;
       hello();
       break;
     default:
@@ -137,6 +196,8 @@ function hello() {
   const msg = { t: 'hello' };
   if (wanted.board != null) msg.board = wanted.board;
   if (wanted.page != null) msg.page = wanted.page;
+  // After a restart, board numbers are given anew: the file names the board.
+  if (wanted.path != null) msg.path = wanted.path;
   send(msg);
 }
 

@@ -93,24 +93,36 @@ pub fn find_app() -> Option<AppInfo> {
     }
 }
 
-/// Reads the discovery file at `path`: a plain file (a link is not followed), this
-/// user's, private, and JSON.
+/// Reads the discovery file at `path` (checked as [`read_private_file`] says).
 fn read_private(path: &Path) -> io::Result<AppInfo> {
+    let bytes = read_checked(path, MAX_DISCOVERY_BYTES)?;
+    serde_json::from_slice(&bytes).map_err(io::Error::other)
+}
+
+/// Reads the file `name` of the runtime folder, at most `max` bytes: only if the
+/// folder is private and the file is a plain file (a link is not followed), this
+/// user's and private, as everything this module reads.
+pub fn read_private_file(name: &str, max: u64) -> io::Result<Vec<u8>> {
+    let dir = runtime_dir();
+    check_private(&dir, true)?;
+    read_checked(&dir.join(name), max)
+}
+
+fn read_checked(path: &Path, max: u64) -> io::Result<Vec<u8>> {
     let mut file = fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
         .open(path)?;
     let meta = file.metadata()?;
     if !meta.is_file() || meta.uid() != uid() || meta.mode() & 0o077 != 0 {
-        return Err(io::Error::other(
-            "the discovery file is not this user's private file",
-        ));
+        return Err(io::Error::other(format!(
+            "{} is not this user's private file",
+            path.display()
+        )));
     }
-    let mut text = String::new();
-    (&mut file)
-        .take(MAX_DISCOVERY_BYTES)
-        .read_to_string(&mut text)?;
-    serde_json::from_str(&text).map_err(io::Error::other)
+    let mut bytes = Vec::new();
+    (&mut file).take(max).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// Writes the discovery file for `info`: the folder is made private (0700) if new,

@@ -28,8 +28,8 @@ mod tracking;
 pub use catalog::{catalog, find_tool, ToolDef, COMMON_ARGS};
 pub use control::{Canceller, Control, Progress};
 pub use discovery::{
-    find_app, other_app, private_runtime_dir, publish, remove_old, runtime_dir, withdraw,
-    write_private, AppInfo,
+    find_app, other_app, private_runtime_dir, publish, read_private_file, remove_old, runtime_dir,
+    withdraw, write_private, AppInfo,
 };
 pub use engine::{Engine, Reply};
 pub use error::ToolError;

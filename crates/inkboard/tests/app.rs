@@ -336,7 +336,8 @@ async fn a_preview_shows_the_change_and_commits_nothing() {
 #[test]
 fn the_export_menu_downloads_what_the_renderer_draws() {
     let app = App::start("plan.inkboard");
-    let cookie = format!("Cookie: {}", app.sign_in());
+    let signed = app.sign_in();
+    let cookie = format!("Cookie: {}\nX-Inkboard-Key: {}", signed.cookie, signed.key);
     for (format, media_type, magic) in [
         ("png", "image/png", "PNG"),
         ("svg", "image/svg+xml", "<svg"),
@@ -360,4 +361,24 @@ fn the_export_menu_downloads_what_the_renderer_draws() {
         assert!(start.contains(magic), "{format}: {start:?}");
     }
     assert_eq!(app.get("/export?format=gif", &cookie).status, 400);
+}
+
+/// Issue 18 (tabs that come back): after the application restarts on the same
+/// board, a window that kept what its sign-in gave it (the cookie, the page key
+/// in its storage) opens its WebSocket again without a new link, on the same
+/// address, and edits the same board.
+#[tokio::test]
+async fn a_window_signs_in_again_after_the_application_restarts() {
+    let app = App::start("plan.inkboard");
+    let signed = app.sign_in();
+    let port = app.port;
+    let (dir, runtime) = app.stop();
+    let board = dir.path().join("plan.inkboard");
+    let app = App::start_in(dir, runtime, board);
+    assert_eq!(app.port, port, "the address a tab knows is taken again");
+    let mut window = app.window(&signed).await;
+    window
+        .call("add_shape", json!({"text": "after the restart"}))
+        .await;
+    app.file_until("the edit saved", |v| file_objects(v).len() == 1);
 }

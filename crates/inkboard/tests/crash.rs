@@ -35,7 +35,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
-use common::app::{file_objects, App};
+use common::app::{file_objects, App, SignedIn};
 use common::BIN;
 use inkboard_format::{file, FileKind};
 use serde_json::{json, Value};
@@ -302,9 +302,9 @@ async fn open_killed_while_it_autosaves() {
 /// the application that left `stale`, its discovery file, if any), serves it: its
 /// discovery file names it and this board, the page loads with its one-time code,
 /// and a path-less `inkboard call` from another process (which finds the
-/// application through that file) reads the board through it. Gives the session
-/// cookie, or what went wrong.
-fn serves(app: &App, count: usize, stale: Option<&Value>) -> Result<String, String> {
+/// application through that file) reads the board through it. Gives what the
+/// signed-in browser holds, or what went wrong.
+fn serves(app: &App, count: usize, stale: Option<&Value>) -> Result<SignedIn, String> {
     let info = app.discovery();
     let board = app.board.display().to_string();
     if info["pid"] != app.pid() || info["port"] != app.port || info["paths"] != json!([board]) {
@@ -320,7 +320,7 @@ fn serves(app: &App, count: usize, stale: Option<&Value>) -> Result<String, Stri
         return Err("the discovery file still names the killed application".into());
     }
     let cookie = app.sign_in();
-    let page = app.get("/", &format!("Cookie: {cookie}"));
+    let page = app.get("/", &format!("Cookie: {}", cookie.cookie));
     if page.status != 200 || !page.body.contains("/main.js\"></script>") {
         return Err(format!(
             "the page does not load with the session cookie: {page:?}"

@@ -15,7 +15,7 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use common::app::{Answer, App};
+use common::app::{Answer, App, SignedIn};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::json;
 use tokio_tungstenite::tungstenite::Message;
@@ -89,6 +89,8 @@ struct Keys {
     token: String,
     /// The session cookie's value (what `Set-Cookie` gave the browser).
     session: String,
+    /// The page key (what the sign-in redirect's fragment gave the page).
+    page_key: String,
 }
 
 /// How a case sends the route's good request.
@@ -126,6 +128,10 @@ fn cookie(value: &str) -> String {
     format!("Cookie: inkboard_session={value}")
 }
 
+fn key(value: &str) -> String {
+    format!("X-Inkboard-Key: {value}")
+}
+
 fn origin(value: &str) -> String {
     format!("Origin: {value}")
 }
@@ -160,9 +166,14 @@ fn token_in_query(keys: &Keys, name: &str) -> Ask {
 #[rustfmt::skip]
 //                     /    main.js fonts ws  export call open mcp  no route
 const OK: [u16; 9] =      [200, 200, 200, 101, 200, 200, 200, 200, 404];
-/// The session cookie opens the editor, but not the endpoints for tools.
+/// The session cookie with the page key opens the editor, but not the endpoints
+/// for tools.
 #[rustfmt::skip]
 const BROWSER: [u16; 9] = [200, 200, 200, 101, 200, 403, 403, 403, 404];
+/// The cookie alone (which servers on other ports of 127.0.0.1 receive too)
+/// loads the page, but reads and changes no board: no WebSocket, no download.
+#[rustfmt::skip]
+const COOKIE_ONLY: [u16; 9] = [200, 200, 200, 401, 401, 403, 403, 403, 404];
 const UNAUTHORIZED: [u16; 9] = [401; 9];
 const FORBIDDEN: [u16; 9] = [403; 9];
 
@@ -187,11 +198,16 @@ const CASES: &[Case] = &[
     ("the cookie one bit off", |k| Ask::with(k, &[cookie(&one_bit_off(&k.session))]), UNAUTHORIZED),
     ("the cookie's value under another name", |k| Ask::with(k, &[format!("Cookie: inkboard_sessions={}", k.session)]), UNAUTHORIZED),
     ("the token", |k| Ask::with(k, &[bearer(&k.token)]), OK),
-    ("the cookie", |k| Ask::with(k, &[cookie(&k.session)]), BROWSER),
+    ("the cookie alone", |k| Ask::with(k, &[cookie(&k.session)]), COOKIE_ONLY),
+    ("the cookie and the page key", |k| Ask::with(k, &[cookie(&k.session), key(&k.page_key)]), BROWSER),
+    ("the cookie and the page key as a subprotocol", |k| Ask::with(k, &[cookie(&k.session), format!("Sec-WebSocket-Protocol: inkboard, inkboard.key.{}", k.page_key)]), BROWSER),
+    ("the cookie and the page key one bit off", |k| Ask::with(k, &[cookie(&k.session), key(&one_bit_off(&k.page_key))]), COOKIE_ONLY),
+    ("the page key alone", |k| Ask::with(k, &[key(&k.page_key)]), UNAUTHORIZED),
+    ("the page key as the token", |k| Ask::with(k, &[bearer(&k.page_key)]), UNAUTHORIZED),
     ("the token at localhost", |k| token_at(k, &format!("localhost:{}", k.port)), OK),
     ("the token, own Origin", |k| token_from(k, &format!("http://127.0.0.1:{}", k.port)), OK),
-    ("the cookie, own Origin (the editor)", |k| Ask::with(k, &[cookie(&k.session), origin(&format!("http://127.0.0.1:{}", k.port))]), BROWSER),
-    ("the cookie, Origin localhost", |k| Ask::with(k, &[cookie(&k.session), origin(&format!("http://localhost:{}", k.port))]), BROWSER),
+    ("the cookie and key, own Origin (the editor)", |k| Ask::with(k, &[cookie(&k.session), key(&k.page_key), origin(&format!("http://127.0.0.1:{}", k.port))]), BROWSER),
+    ("the cookie and key, Origin localhost", |k| Ask::with(k, &[cookie(&k.session), key(&k.page_key), origin(&format!("http://localhost:{}", k.port))]), BROWSER),
     // -- Host: DNS rebinding and other names, even with the token --
     ("Host evil.example:PORT", |k| token_at(k, &format!("evil.example:{}", k.port)), FORBIDDEN),
     ("Host 127.0.0.1.evil.example:PORT", |k| token_at(k, &format!("127.0.0.1.evil.example:{}", k.port)), FORBIDDEN),
@@ -214,7 +230,7 @@ const CASES: &[Case] = &[
     ("Origin twice, own first", |k| Ask::with(k, &[bearer(&k.token), origin(&format!("http://127.0.0.1:{}", k.port)), origin("http://evil.example")]), FORBIDDEN),
     // A page elsewhere using the browser's cookie: cross-site requests, and
     // (column ws) the cross-site WebSocket.
-    ("the cookie from another site", |k| Ask::with(k, &[cookie(&k.session), origin("http://evil.example")]), FORBIDDEN),
+    ("the cookie from another site", |k| Ask::with(k, &[cookie(&k.session), key(&k.page_key), origin("http://evil.example")]), FORBIDDEN),
 ];
 
 /// Sends `head` (request line and headers, `\n`-separated, no blank line) and
@@ -297,11 +313,13 @@ fn header<'a>(answer: &'a Answer, name: &str) -> Option<&'a str> {
 }
 
 fn signed_in(app: &App) -> Keys {
-    let cookie = app.sign_in();
+    let signed = app.sign_in();
     Keys {
         port: app.port,
         token: app.token(),
-        session: cookie
+        page_key: signed.key,
+        session: signed
+            .cookie
             .strip_prefix("inkboard_session=")
             .expect("the session cookie")
             .to_string(),
@@ -383,10 +401,14 @@ fn the_one_time_code_gives_a_strict_cookie_once() {
 
     let first = exchange_code(&own, &app.code());
     assert_eq!(first.status, 303, "{first:?}");
-    assert_eq!(
-        header(&first, "location"),
-        Some("/"),
-        "the code leaves the address bar"
+    // The code leaves the address bar; the page key comes in the fragment,
+    // which the browser never sends to any server.
+    let key = header(&first, "location")
+        .and_then(|l| l.strip_prefix("/#key="))
+        .expect("the page key in the redirect's fragment");
+    assert!(
+        key.len() == 32 && key.bytes().all(|b| b.is_ascii_hexdigit()),
+        "128 bits in hex: {key}"
     );
     let set_cookie = header(&first, "set-cookie").expect("a cookie");
     let mut parts = set_cookie.split(';').map(str::trim);
@@ -413,6 +435,21 @@ fn the_one_time_code_gives_a_strict_cookie_once() {
     );
     assert_eq!(page.status, 200);
     assert!(page.body.contains("<script"), "the editor page");
+    // The cookie alone (a server on another port received it) gets the page,
+    // but not the key: the page does not carry it, and a spent or made-up code
+    // redirects without it.
+    assert!(!page.body.contains(key), "the page does not carry the key");
+    let used = exchange(
+        port,
+        &format!(
+            "GET /?code={} HTTP/1.1\nHost: {own}\nCookie: {value}",
+            app.code()
+        ),
+        b"",
+        Duration::from_secs(10),
+    );
+    assert_eq!(header(&used, "location"), Some("/"), "{used:?}");
+    assert!(!used.body.contains(key) && !used.head.contains(key));
 }
 
 // ---- paths outside the editor's files ----
@@ -642,9 +679,12 @@ fn a_body_streamed_past_the_cap_is_refused_at_the_cap() {
 async fn a_websocket_message_over_the_cap_closes_only_that_window() {
     let app = App::start("plan.inkboard");
     let keys = signed_in(&app);
-    let cookie = format!("inkboard_session={}", keys.session);
-    let mut window = app.window(&cookie).await;
-    let mut other = app.window(&cookie).await;
+    let signed = SignedIn {
+        cookie: format!("inkboard_session={}", keys.session),
+        key: keys.page_key.clone(),
+    };
+    let mut window = app.window(&signed).await;
+    let mut other = app.window(&signed).await;
     let huge = format!(
         "{{\"t\":\"call\",\"seq\":1,\"tool\":\"read_board\",\"args\":{{\"x\":\"{}\"}}}}",
         "x".repeat(MAX_BODY)

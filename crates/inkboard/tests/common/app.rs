@@ -65,6 +65,14 @@ impl Answer {
     }
 }
 
+/// What a browser holds once signed in.
+pub struct SignedIn {
+    /// The session cookie, `name=value`.
+    pub cookie: String,
+    /// The page key the redirect's fragment gave the page.
+    pub key: String,
+}
+
 impl App {
     /// Creates `name` in a scratch folder and opens it.
     pub fn start(name: &str) -> App {
@@ -190,8 +198,9 @@ impl App {
         self.raw(&head, b"")
     }
 
-    /// Trades the one-time code for the session cookie (`name=value`).
-    pub fn sign_in(&self) -> String {
+    /// Trades the one-time code for the session cookie and the page key, as a
+    /// browser following the printed link does.
+    pub fn sign_in(&self) -> SignedIn {
         let answer = self.get(&format!("/?code={}", self.code()), "");
         assert_eq!(answer.status, 303, "{answer:?}");
         let cookie = answer
@@ -199,16 +208,31 @@ impl App {
             .lines()
             .find_map(|l| l.strip_prefix("set-cookie: "))
             .expect("a cookie");
-        cookie.split(';').next().expect("name=value").to_string()
+        let key = answer
+            .head
+            .lines()
+            .find_map(|l| l.strip_prefix("location: /#key="))
+            .expect("the page key in the redirect's fragment");
+        SignedIn {
+            cookie: cookie.split(';').next().expect("name=value").to_string(),
+            key: key.trim().to_string(),
+        }
     }
 
-    /// A browser-like WebSocket (own Origin, the cookie), after `hello`.
-    pub async fn window(&self, cookie: &str) -> Window {
+    /// A browser-like WebSocket (own Origin, the cookie, the page key offered as
+    /// a subprotocol), after `hello`.
+    pub async fn window(&self, signed: &SignedIn) -> Window {
         let mut request = format!("ws://127.0.0.1:{}/ws", self.port)
             .into_client_request()
             .expect("a request");
         let headers = request.headers_mut();
-        headers.insert("Cookie", cookie.parse().expect("header"));
+        headers.insert("Cookie", signed.cookie.parse().expect("header"));
+        headers.insert(
+            "Sec-WebSocket-Protocol",
+            format!("inkboard, inkboard.key.{}", signed.key)
+                .parse()
+                .expect("header"),
+        );
         headers.insert(
             "Origin",
             format!("http://127.0.0.1:{}", self.port)
