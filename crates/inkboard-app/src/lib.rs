@@ -33,6 +33,7 @@ use inkboard_core::{Board, PageId};
 use inkboard_tools::Engine;
 
 pub use boards::{Boards, Event, Offer, OfferKind, SaveState};
+pub use http::MAX_BODY;
 pub use outside::Choice;
 pub use server::{serve, AppError, Options, Running};
 

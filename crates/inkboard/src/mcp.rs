@@ -225,7 +225,9 @@ pub fn http_routes(engine: Arc<Engine>) -> axum::Router {
             })
         },
         Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default(),
+        // One cap for every way in: rmcp's own default (4 MiB) refused over HTTP
+        // an image that stdio and `/api/call` take.
+        StreamableHttpServerConfig::default().with_max_request_body_bytes(inkboard_app::MAX_BODY),
     );
     axum::Router::new()
         .route_service("/mcp", service)

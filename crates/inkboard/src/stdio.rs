@@ -17,8 +17,8 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader
 use tokio::sync::Mutex;
 
 /// The longest message the server reads: a 16 MiB image sent as a data URL is
-/// about 22 MiB of JSON, and the HTTP endpoint takes bodies up to 32 MiB too.
-pub const MAX_MESSAGE_BYTES: usize = 32 * 1024 * 1024;
+/// about 22 MiB of JSON. The same cap as every HTTP route's, `/mcp` included.
+pub const MAX_MESSAGE_BYTES: usize = inkboard_app::MAX_BODY;
 
 /// How long requests in flight may still be answered once stdin has closed.
 const DRAIN: std::time::Duration = std::time::Duration::from_secs(1);

@@ -20,10 +20,9 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::json;
 use tokio_tungstenite::tungstenite::Message;
 
-/// The application's body cap (`MAX_BODY` in inkboard-app's `http.rs`).
+/// The body cap of every route (`MAX_BODY` in inkboard-app's `http.rs`), `/mcp`
+/// too (whose own default was 4 MiB: an image that worked over stdio failed).
 const MAX_BODY: usize = 32 * 1024 * 1024;
-/// rmcp's own cap on an MCP-over-HTTP request body (its default, 4 MiB).
-const MCP_MAX_BODY: usize = 4 * 1024 * 1024;
 
 // ---- the routes ----
 
@@ -607,14 +606,29 @@ fn a_body_declared_over_the_cap_is_refused_before_it_is_read() {
     assert!(still_answers(&app, &keys));
 }
 
-/// The POST routes, each with its cap: a chunked body (no length announced, so it
-/// must be counted while read) at the cap is taken, one byte more is refused.
-/// `None`: the body at the cap is not tried.
-const CAPS: &[(&str, usize, Option<u16>)] = &[
-    ("/api/call", MAX_BODY, Some(200)),
-    ("/api/open", MAX_BODY, None),
-    ("/mcp", MCP_MAX_BODY, None),
+/// The POST routes, each with its cap and a good body of a given length: a
+/// chunked body (no length announced, so it must be counted while read) at the
+/// cap is taken, one byte more is refused. `None`: the body at the cap is not
+/// tried.
+type Cap = (&'static str, usize, Option<u16>, fn(usize) -> Vec<u8>);
+const CAPS: &[Cap] = &[
+    ("/api/call", MAX_BODY, Some(200), call_body),
+    ("/api/open", MAX_BODY, None, call_body),
+    ("/mcp", MAX_BODY, Some(200), initialize_body),
 ];
+
+/// An MCP `initialize` request of exactly `len` bytes (padded in the client's
+/// name).
+fn initialize_body(len: usize) -> Vec<u8> {
+    let with = |name: &str| {
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": name, "version": "1"}}})
+        .to_string()
+    };
+    let bare = with("").len();
+    with(&"x".repeat(len - bare)).into_bytes()
+}
 
 /// A `/api/call` body of exactly `len` bytes (padded in its `client` name).
 fn call_body(len: usize) -> Vec<u8> {
@@ -641,7 +655,7 @@ fn chunked(body: &[u8]) -> Vec<u8> {
 fn a_body_streamed_past_the_cap_is_refused_at_the_cap() {
     let app = App::start("plan.inkboard");
     let keys = signed_in(&app);
-    for &(path, cap, at_cap) in CAPS {
+    for &(path, cap, at_cap, body) in CAPS {
         let route = ROUTES.iter().find(|r| r.path == path).expect("a route");
         let ask = Ask::with(&keys, &[bearer(&keys.token)]);
         let head = format!("{}\nTransfer-Encoding: chunked", request_head(route, &ask));
@@ -649,7 +663,7 @@ fn a_body_streamed_past_the_cap_is_refused_at_the_cap() {
             let answer = exchange(
                 app.port,
                 &head,
-                &chunked(&call_body(cap)),
+                &chunked(&body(cap)),
                 Duration::from_secs(60),
             );
             assert_eq!(
@@ -661,7 +675,7 @@ fn a_body_streamed_past_the_cap_is_refused_at_the_cap() {
         let over = exchange(
             app.port,
             &head,
-            &chunked(&call_body(cap + 1)),
+            &chunked(&body(cap + 1)),
             Duration::from_secs(60),
         );
         assert_eq!(
