@@ -8,7 +8,8 @@
 //! It is also checked: it writes only when the file on disk is still the one that
 //! was read (same [`Stamp`]), so an edit made meanwhile by a person or another
 //! program is never overwritten. The check and the write are one step only under
-//! a [`FileLock`], which every inkboard process takes around a load → change → save.
+//! a [`FileLock`], which every inkboard process takes around a load → change → save
+//! (a lock on the board file itself, which each save passes on to its new file).
 //!
 //! Two records of a file's state serve two purposes. A [`Stamp`] (a hash of the
 //! content) is the proof a save relies on: the bytes on disk are read and hashed
@@ -528,6 +529,9 @@ fn write_atomic(
     file.write_all(bytes)
         .and_then(|_| file.sync_all())
         .map_err(|e| FormatError::io("write a temporary file for", shown, e))?;
+    // Locked before it is the board, if this process holds the board's lock, so
+    // the lock holds across the replacement (`file/lock.rs`, rule 2).
+    lock::adopt(target, &file);
     // `file` stays open so that its stat can be taken once it is in place.
     match mode {
         Mode::Replace | Mode::ReplaceUnchanged(_) => {
