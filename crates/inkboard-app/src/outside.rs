@@ -13,6 +13,11 @@
 //! board, the file is left alone, and the windows show a banner offering
 //! [`Choice`]s: keep mine, take theirs, open both. The same choices settle the
 //! unsaved changes of an earlier session found when a file is opened.
+//!
+//! A program that rewrites the file in place (truncates it, then writes) wakes
+//! the watcher while the file is still empty or half written; [`file::load`]
+//! then waits for it to be whole (`file/settle.rs` in `inkboard-format`), so the
+//! new content is loaded rather than reported as a file that does not read.
 
 use std::path::Path;
 

@@ -8,7 +8,8 @@
 //! It is also checked: it writes only when the file on disk is still the one that
 //! was read (same [`Stamp`]), so an edit made meanwhile by a person or another
 //! program is never overwritten. The check and the write are one step only under
-//! a [`FileLock`], which every inkboard process takes around a load → change → save.
+//! a [`FileLock`], which every inkboard process takes around a load → change → save
+//! (a lock on the board file itself, which each save passes on to its new file).
 //!
 //! Two records of a file's state serve two purposes. A [`Stamp`] (a hash of the
 //! content) is the proof a save relies on: the bytes on disk are read and hashed
@@ -18,6 +19,7 @@
 
 mod export;
 mod lock;
+mod settle;
 mod swap;
 mod temp;
 
@@ -34,6 +36,7 @@ use crate::FormatError;
 
 pub use export::{export_target, normalize, Existing};
 pub use lock::{FileLock, LOCK_TIMEOUT};
+pub use settle::{MOST_WAIT, SETTLING};
 pub use temp::STALE_TEMP_AGE;
 
 /// The kinds of board file, by extension. All hold the same JSON document; the
@@ -193,9 +196,32 @@ pub struct Saved {
 }
 
 /// Reads a board file. A missing file is [`FormatError::NotFound`]; a file that does
-/// not read is the reason, with the file named ([`FormatError::InFile`]).
+/// not read is the reason, with the file named ([`FormatError::InFile`]). A file
+/// found empty or cut short while another program rewrites it in place is read
+/// again once that program is done, within half a second (`file/settle.rs`).
 pub fn load(path: &Path) -> Result<Loaded, FormatError> {
     FileKind::from_path(path)?;
+    let mut settle = settle::Settle::new();
+    loop {
+        let (bytes, meta) = read_board_file(path)?;
+        match board_from_bytes(&bytes) {
+            Ok(board) => {
+                return Ok(Loaded {
+                    board,
+                    stamp: Stamp::of(&bytes),
+                    stat: Stat::of(&meta),
+                    bytes: bytes.len(),
+                })
+            }
+            Err(e) if settle.read_again(path, &meta, &bytes) => drop(e),
+            Err(e) => return Err(e.in_file(path)),
+        }
+    }
+}
+
+/// The bytes of the board file at `path`, and its metadata taken just before they
+/// were read (so that any change made after it moves its [`Stat`]).
+fn read_board_file(path: &Path) -> Result<(Vec<u8>, fs::Metadata), FormatError> {
     let file = match open_to_read(path) {
         Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -205,27 +231,20 @@ pub fn load(path: &Path) -> Result<Loaded, FormatError> {
         }
         Err(e) => return Err(FormatError::io("read", path, e)),
     };
-    // The stat of the very file opened, before its bytes are read.
+    // The metadata of the very file opened, before its bytes are read.
     let meta = file
         .metadata()
         .map_err(|e| FormatError::io("read", path, e))?;
-    let stat = Stat::of(&meta);
     readable_kind(&meta).map_err(|e| FormatError::io("read", path, e))?;
     // A file over the limit is refused from its size alone, before a byte is read;
     // and no more than a byte past the limit is read whatever the size said (a
-    // file growing meanwhile), so the text's own check below refuses it too.
+    // file growing meanwhile), so the text's own check refuses it too.
     FormatError::over(Limit::FileBytes, "the file", meta.len()).map_err(|e| e.in_file(path))?;
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
     file.take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| FormatError::io("read", path, e))?;
-    let board = board_from_bytes(&bytes).map_err(|e| e.in_file(path))?;
-    Ok(Loaded {
-        board,
-        stamp: Stamp::of(&bytes),
-        stat,
-        bytes: bytes.len(),
-    })
+    Ok((bytes, meta))
 }
 
 /// Opens `path` for reading without waiting: opening a named pipe blocks until
@@ -254,9 +273,14 @@ fn readable_kind(meta: &fs::Metadata) -> io::Result<()> {
     ))
 }
 
+/// The UTF-8 byte order mark, which some editors (Notepad, Excel's exports, some
+/// Windows tools) put at the start of a text file.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// Reads the bytes of a board file, whatever its kind (every [`FileKind`] holds the
 /// same JSON document): [`load`] reads files with it, so it is also what the fuzz
-/// target `board_file` drives. Errors name no file; [`load`] adds it.
+/// target `board_file` drives. Errors name no file; [`load`] adds it. A byte order
+/// mark at the start is skipped ([`board_from_json`] says why).
 pub fn board_from_bytes(bytes: &[u8]) -> Result<Board, FormatError> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         FormatError::invalid(
@@ -528,6 +552,9 @@ fn write_atomic(
     file.write_all(bytes)
         .and_then(|_| file.sync_all())
         .map_err(|e| FormatError::io("write a temporary file for", shown, e))?;
+    // Locked before it is the board, if this process holds the board's lock, so
+    // the lock holds across the replacement (`file/lock.rs`, rule 2).
+    lock::adopt(target, &file);
     // `file` stays open so that its stat can be taken once it is in place.
     match mode {
         Mode::Replace | Mode::ReplaceUnchanged(_) => {

@@ -1,15 +1,13 @@
 //! File I/O with real files in a temporary folder: atomic saves, change detection,
-//! the three file names, permissions, and the lock under two competing processes.
+//! the three file names, permissions. The lock has its own file, `lock.rs`.
 
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::process::Command;
 use std::time::Duration;
 
 use inkboard_core::{Actor, Board, Geom, IdKind, Kind, Object, Rect, Shape, Style, Transaction};
-use inkboard_format::{
-    load, save, save_overwrite, stamp_of, stat_of, FileKind, FileLock, FormatError,
-};
+use inkboard_format::{load, save, save_overwrite, stamp_of, stat_of, FileKind, FormatError};
 
 fn board(title: &str) -> Board {
     let mut board = Board::new(title, &["One".to_string(), "Two".to_string()]);
@@ -310,91 +308,6 @@ fn a_named_pipe_is_refused_at_once_not_waited_on() {
     assert!(
         message.contains("not a file") && message.contains("give the path of a board file"),
         "{message}"
-    );
-}
-
-#[test]
-fn the_lock_waits_and_times_out() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("board.inkboard");
-    let held = FileLock::acquire(&path).unwrap();
-    assert_eq!(held.path(), path);
-    let err = FileLock::acquire_within(&path, Duration::from_millis(100)).unwrap_err();
-    assert!(matches!(err, FormatError::LockTimeout { .. }), "{err}");
-    assert!(err.to_string().contains("board.inkboard"), "{err}");
-    // Another board in the same folder has its own lock.
-    FileLock::acquire_within(
-        &dir.path().join("other.inkboard"),
-        Duration::from_millis(100),
-    )
-    .unwrap();
-    drop(held);
-    FileLock::acquire_within(&path, Duration::from_millis(100)).unwrap();
-}
-
-/// Set for the child processes of [`two_processes_lose_no_update`].
-const CHILD_ENV: &str = "INKBOARD_FORMAT_LOCK_CHILD";
-const ROUNDS: usize = 50;
-
-/// lock → load → add → save, `ROUNDS` times.
-fn hammer(path: &Path, tag: &str) {
-    for i in 0..ROUNDS {
-        let _lock = FileLock::acquire(path).unwrap();
-        let loaded = load(path).unwrap();
-        let mut b = loaded.board;
-        add_shape(&mut b, &format!("{tag} {i}"));
-        save(path, &b, Some(&loaded.stamp)).unwrap();
-    }
-}
-
-/// Not a test of its own: the body of each child process of
-/// [`two_processes_lose_no_update`], which runs this test binary filtered to it.
-#[test]
-fn lock_child() {
-    if let Some(path) = std::env::var_os(CHILD_ENV) {
-        let tag = std::env::var("INKBOARD_FORMAT_LOCK_TAG").unwrap_or_default();
-        hammer(&PathBuf::from(path), &tag);
-    }
-}
-
-#[test]
-fn two_processes_lose_no_update() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("shared.inkboard");
-    save(&path, &Board::new("shared", &[]), None).unwrap();
-    let exe = std::env::current_exe().unwrap();
-    let children: Vec<_> = ["a", "b"]
-        .into_iter()
-        .map(|tag| {
-            Command::new(&exe)
-                .args(["--exact", "lock_child", "--test-threads=1"])
-                // Their own "test result" lines would read as this run's.
-                .stdout(Stdio::null())
-                .env(CHILD_ENV, &path)
-                .env("INKBOARD_FORMAT_LOCK_TAG", tag)
-                .spawn()
-                .unwrap()
-        })
-        .collect();
-    // A thread of this process joins in too.
-    hammer(&path, "c");
-    for mut child in children {
-        assert!(child.wait().unwrap().success(), "a child process failed");
-    }
-    let board = load(&path).unwrap().board;
-    assert_eq!(board.object_count(), 3 * ROUNDS, "no update lost");
-    assert_eq!(board.revision(), 3 * ROUNDS as u64);
-    for tag in ["a", "b", "c"] {
-        let n = board.pages()[0]
-            .objects
-            .iter()
-            .filter(|o| o.text().is_some_and(|t| t.starts_with(&format!("{tag} "))))
-            .count();
-        assert_eq!(n, ROUNDS, "every update of {tag}");
-    }
-    assert_eq!(
-        listing(dir.path()),
-        [".shared.inkboard.lock", "shared.inkboard"]
     );
 }
 

@@ -256,9 +256,16 @@ impl Engine {
             }
         };
         must_exist(path)?;
-        let _lock = file::FileLock::acquire(path)?;
-        let mut tracker = self.tracker();
+        let lock = file::FileLock::acquire(path)?;
         for attempt in 1..=ATTEMPTS {
+            if attempt > 1 {
+                // The file changed on disk: another program's file may be in
+                // place now, which the lock must cover before the call runs again.
+                // Waited for without the tracker, as the lock is taken: other
+                // calls of this process must not wait on another process.
+                lock.follow()?;
+            }
+            let mut tracker = self.tracker();
             let tracked = tracker.sync(path)?;
             let mut tx = Transaction::begin(&mut tracked.board);
             let out = f(&mut tx)?;

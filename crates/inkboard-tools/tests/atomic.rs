@@ -3,8 +3,8 @@
 //!
 //! - Atomic: the answer is a tool error with `{index, error, results}`, the results
 //!   being those of the operations before it; the file is byte-identical, no file
-//!   but the board and its lock sidecar is left in the folder, the board read back
-//!   is as before, and no id was used up.
+//!   but the board is left in the folder, the board read back is as before, and
+//!   no id was used up.
 //! - Non-atomic: the answer says what was applied and what failed, and the file
 //!   holds exactly what the operations before the failure made: the same bytes as
 //!   a batch of just those operations gives.
@@ -125,7 +125,7 @@ fn the_twenty_operations_succeed_as_one_revision() {
     assert!(changes
         .iter()
         .all(|c| c["revision"] == before + 1 && c["by"] == "agent"));
-    assert_eq!(board.files(), common::board_and_lock());
+    assert_eq!(board.files(), common::only_the_board());
 }
 
 #[test]
@@ -161,7 +161,7 @@ fn an_atomic_failure_at_any_index_changes_nothing() {
             bytes,
             "index {i}: the file is byte-identical"
         );
-        assert_eq!(board.files(), common::board_and_lock(), "index {i}");
+        assert_eq!(board.files(), common::only_the_board(), "index {i}");
         assert_eq!(
             read_all(&engine, &board),
             pages,
@@ -195,7 +195,7 @@ fn a_non_atomic_failure_keeps_exactly_what_succeeded() {
         let message = out["failed"]["error"].as_str().unwrap();
         assert!(message.starts_with(&format!("operation {i}")), "{message}");
         assert_eq!(out["results"].as_array().unwrap().len(), i);
-        assert_eq!(board.files(), common::board_and_lock(), "index {i}");
+        assert_eq!(board.files(), common::only_the_board(), "index {i}");
         if i == 0 {
             assert_eq!(board.bytes(), bytes, "nothing applied, nothing written");
             assert_eq!(board.revision(&engine), revision);

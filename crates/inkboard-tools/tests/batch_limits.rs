@@ -40,7 +40,7 @@ fn zero_operations_are_refused_and_change_nothing() {
         "a refused request is not an operation's failure"
     );
     assert_eq!(board.bytes(), before);
-    assert_eq!(board.files(), common::board_and_lock());
+    assert_eq!(board.files(), common::only_the_board());
 }
 
 #[test]
@@ -113,7 +113,7 @@ fn two_hundred_and_one_operations_are_refused_and_change_nothing() {
     }
     assert_eq!(board.bytes(), before);
     assert_eq!(board.revision(&engine), 0);
-    assert_eq!(board.files(), common::board_and_lock());
+    assert_eq!(board.files(), common::only_the_board());
 }
 
 #[test]

@@ -263,7 +263,7 @@ fn a_corrupt_file_is_a_clear_error_and_stays_untouched() {
             "{tool}: a file error, not an operation's"
         );
         assert_eq!(board.bytes(), corrupt, "{tool}: the file is untouched");
-        assert_eq!(board.files(), common::board_and_lock(), "{tool}");
+        assert_eq!(board.files(), common::only_the_board(), "{tool}");
     }
     // save_board 'as' refuses to copy what it cannot read, and writes no copy.
     let copy = board.dir.path().join("copy.inkboard");

@@ -81,7 +81,7 @@ fn probe(out: &mut String, name: &str, tool: &str, args: Value) {
             "{name}: a refused batch changed the file"
         );
     }
-    assert_eq!(board.files(), common::board_and_lock(), "{name}");
+    assert_eq!(board.files(), common::only_the_board(), "{name}");
     let _ = writeln!(out, "{name}\n  alone: {}", answer(alone));
     let _ = writeln!(out, "  in a batch: {}", answer(in_batch));
 }

@@ -20,7 +20,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use common::{board_and_lock, Board};
+use common::{only_the_board, Board};
 use inkboard_core::Vocabulary;
 use inkboard_format::json::{object_to_json, Detail};
 use inkboard_tools::Engine;
@@ -555,7 +555,7 @@ proptest! {
         prop_assert_eq!(&data["index"], &json!(i), "{}", data);
         prop_assert_eq!(data["results"].as_array().expect("results").len(), i);
         prop_assert!(board.bytes() == bytes, "the file changed");
-        prop_assert_eq!(board.files(), board_and_lock());
+        prop_assert_eq!(board.files(), only_the_board());
         prop_assert_eq!(board.revision(&engine), revision);
         let after = board.call(&engine, "board_changes", json!({})).expect("board_changes");
         prop_assert_eq!(&after["changes"], &json!([]));
@@ -631,7 +631,7 @@ proptest! {
         prop_assert_eq!(&out["applied"], &json!(i), "{}", out);
         prop_assert_eq!(&out["failed"]["index"], &json!(i), "{}", out);
         prop_assert_eq!(out["results"].as_array().expect("results").len(), i);
-        prop_assert_eq!(board.files(), board_and_lock());
+        prop_assert_eq!(board.files(), only_the_board());
         if i == 0 {
             prop_assert!(board.bytes() == bytes, "nothing applied, yet the file changed");
             prop_assert_eq!(board.revision(&engine), revision);

@@ -3,7 +3,7 @@
 //! while they save, hundreds of times. After every kill the board file must load
 //! with the real loader and be exactly one of the boards that was saved (the one
 //! before or the one after, never a mix or half of one); whatever the dead process
-//! left beside it (a temporary file, the lock sidecar, a stale discovery file) must
+//! left beside it (a temporary file, a stale discovery file) must
 //! never pass for a board, and the next process must work in that folder.
 //!
 //! The temporary files of killed saves are removed by a later save, once they are
@@ -795,11 +795,10 @@ fn board_name(board: &Path) -> String {
         .into_owned()
 }
 
-/// Everything in `dir` besides the board and its lock sidecar, each checked to be
-/// a save's temporary file that no one could take for a board.
+/// Everything in `dir` besides the board, each checked to be a save's temporary
+/// file that no one could take for a board.
 fn leftovers(dir: &Path, board: &Path) -> Vec<PathBuf> {
     let name = board_name(board);
-    let lock = format!(".{name}.lock");
     let mut temps = Vec::new();
     for entry in fs::read_dir(dir).expect("list the folder") {
         let path = entry.expect("an entry").path();
@@ -808,7 +807,7 @@ fn leftovers(dir: &Path, board: &Path) -> Vec<PathBuf> {
             .expect("a name")
             .to_string_lossy()
             .into_owned();
-        if file == name || file == lock || file == "runtime" {
+        if file == name || file == "runtime" {
             continue;
         }
         assert!(

@@ -12,7 +12,7 @@
 //! - its name is exactly the temporary name of this target: `.NAME.` then two
 //!   numbers as [`create`] writes them, then `.tmp`. Since the numbers hold no
 //!   dot, no other file's temporary name can read that way, so another board's
-//!   files (its own leftovers, its lock sidecar) are never touched;
+//!   files (its own leftovers) are never touched;
 //! - it is a regular file (not a folder, not a link);
 //! - no process has its pid (`kill(pid, 0)` says there is no such process). A pid
 //!   is used by one process for its whole life, so a dead pid means the writer

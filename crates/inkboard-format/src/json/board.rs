@@ -85,7 +85,16 @@ fn write_page(page: &Page, out: &mut impl Sink) {
 /// version this build knows, migrates it to the current version, reads every field
 /// and checks the references, then builds the board with
 /// [`Board::from_parts`]. Errors name the place, e.g. `pages[0].objects[3].geom`.
+///
+/// A byte order mark (U+FEFF) at the start is skipped: some editors put one in
+/// every file they save, and JSON readers may ignore it (RFC 8259, section 8.1).
+/// It is not kept: the file is saved without it, as JSON text must be written
+/// (the same section), so that the tools that refuse one (`jq`, Python's `json`,
+/// JavaScript's `JSON.parse`) read every board inkboard writes, and a board's text
+/// stays the one canonical text of its content. Lines and columns in errors are
+/// counted as an editor shows them, without it.
 pub fn board_from_json(text: &str) -> Result<Board, FormatError> {
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     FormatError::over(Limit::FileBytes, "the file", text.len() as u64)?;
     let nesting = text_depth(text, MAX_JSON_DEPTH);
     if let Some((line, column)) = nesting.first_past {

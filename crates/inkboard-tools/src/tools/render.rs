@@ -418,7 +418,8 @@ impl BoardTool for Export {
         };
         let (bytes, outputs) = match target {
             Target::Board => {
-                // Refused before the lock, which would leave its sidecar behind.
+                // Refused before the lock: no need to wait for the writer of a
+                // file that is not to be replaced.
                 let at = file::export_target(&output)?;
                 if existing == file::Existing::Refuse && at.exists() {
                     return Err(inkboard_format::FormatError::OutputExists { path: output }.into());

@@ -93,12 +93,10 @@ pub fn files(dir: &Path) -> Vec<String> {
     names
 }
 
-/// The files a board folder should hold: the board and its lock sidecar.
-pub fn board_and_lock() -> Vec<String> {
-    vec![
-        ".board.inkboard.lock".to_string(),
-        "board.inkboard".to_string(),
-    ]
+/// The files a board folder should hold: the board, and nothing beside it (no
+/// lock file, no temporary file).
+pub fn only_the_board() -> Vec<String> {
+    vec!["board.inkboard".to_string()]
 }
 
 /// Compares `got` with the expected file at `path`, or, under `UPDATE_EXPECT=1`,
