@@ -222,7 +222,7 @@ impl Commit {
             _ => None,
         });
         let first = titles.next();
-        let last = titles.last().or(first);
+        let last = titles.next_back().or(first);
         matches!((first, last), (Some((before, _)), Some((_, after))) if before != after)
     }
 }
