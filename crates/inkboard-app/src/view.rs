@@ -90,6 +90,9 @@ pub fn draw(board: &Board, page: PageId) -> PageView {
 #[derive(Default)]
 pub struct Shown {
     hashes: HashMap<Arc<str>, u64>,
+    /// The z-order last sent, hashed: a change of order alone changes no
+    /// object's drawing, and must still reach the window.
+    order: u64,
 }
 
 impl Shown {
@@ -126,7 +129,11 @@ impl Shown {
             .map(|id| id.to_string())
             .collect();
         self.hashes.retain(|id, _| view.items.contains_key(id));
-        if !full && sent.is_empty() && removed.is_empty() {
+        let mut h = DefaultHasher::new();
+        view.order.hash(&mut h);
+        let order = h.finish();
+        let reordered = std::mem::replace(&mut self.order, order) != order;
+        if !full && sent.is_empty() && removed.is_empty() && !reordered {
             return None;
         }
         let agent: Vec<String> = agent
@@ -190,4 +197,42 @@ fn write_item(items: &mut String, id: &str, drawn: &Drawn, with_svg: bool) {
         let _ = write!(items, ",\"box\":{}", drawn.area);
     }
     items.push('}');
+}
+
+#[cfg(test)]
+mod tests {
+    use inkboard_core::{Actor, Board, Geom, Kind, Rect, Shape, Style, Transaction};
+
+    use super::*;
+
+    fn shape(text: &str, x: f64) -> Kind {
+        Kind::Shape(Shape {
+            geom: Geom::Rect,
+            bounds: Rect::new(x, 0.0, 100.0, 50.0),
+            text: text.to_string(),
+            style: Style::default(),
+        })
+    }
+
+    #[test]
+    fn a_change_of_z_order_alone_reaches_the_window() {
+        let mut board = Board::new("t", &[]);
+        let page = board.pages()[0].id;
+        let mut tx = Transaction::begin(&mut board);
+        let a = tx.add(page, None, shape("a", 0.0)).unwrap();
+        tx.add(page, None, shape("b", 200.0)).unwrap();
+        tx.commit(Actor::Agent).unwrap();
+        let mut shown = Shown::default();
+        assert!(shown.diff(1, &draw(&board, page), true, vec![]).is_some());
+        assert_eq!(shown.diff(1, &draw(&board, page), false, vec![]), None);
+
+        let mut tx = Transaction::begin(&mut board);
+        tx.reorder(&a, 1).unwrap();
+        tx.commit(Actor::Agent).unwrap().expect("a change");
+        let scene = shown
+            .diff(1, &draw(&board, page), false, vec![])
+            .expect("the new order is sent");
+        assert!(scene.contains(r#""order":["s2","s1"]"#), "{scene}");
+        assert_eq!(shown.diff(1, &draw(&board, page), false, vec![]), None);
+    }
 }

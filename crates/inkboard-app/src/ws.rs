@@ -70,6 +70,8 @@ struct Session {
     revision: u64,
     /// This window's number, for focus and as the client `board_changes` knows.
     window: u64,
+    /// The title and pages in the last `board` message, as JSON text.
+    pages_sent: String,
 }
 
 static WINDOWS: AtomicU64 = AtomicU64::new(1);
@@ -86,6 +88,7 @@ pub async fn serve(mut socket: WebSocket, app: Arc<AppState>) {
         shown: Shown::default(),
         revision: 0,
         window,
+        pages_sent: String::new(),
     };
     loop {
         tokio::select! {
@@ -107,7 +110,15 @@ pub async fn serve(mut socket: WebSocket, app: Arc<AppState>) {
             }
             event = events.recv() => {
                 let out = match event {
-                    Ok(Event::Changed { board }) if board == session.board => session.refresh(false).await,
+                    Ok(Event::Changed { board }) if board == session.board => {
+                        let mut out = session.refresh(false).await;
+                        // Pages added, renamed, deleted or moved by someone else:
+                        // the window's tabs follow at once, not at the next save.
+                        if session.pages_changed() {
+                            out.push(session.meta());
+                        }
+                        out
+                    }
                     Ok(Event::Meta { board }) if board == session.board => vec![session.meta()],
                     Ok(Event::Opened { board, window: to, from }) if to == Some(window) || (to.is_none() && session.board == from) => {
                         vec![json!({"t": "switch", "board": board}).to_string()]
@@ -264,13 +275,22 @@ impl Session {
         }
     }
 
+    /// Whether the board's title or pages differ from the last `board` message.
+    fn pages_changed(&self) -> bool {
+        self.app
+            .boards
+            .entry(self.board)
+            .is_some_and(|entry| pages_text(&entry.cell.lock().board) != self.pages_sent)
+    }
+
     /// The `board` message: what the window's header shows.
-    fn meta(&self) -> String {
+    fn meta(&mut self) -> String {
         let Some(entry) = self.app.boards.entry(self.board) else {
             return json!({"t": "error", "error": "this board is no longer open"}).to_string();
         };
         let state = entry.save_state();
         let live = entry.cell.lock();
+        self.pages_sent = pages_text(&live.board);
         let pages: Vec<Value> = live
             .board
             .pages()
@@ -389,4 +409,11 @@ impl Session {
         };
         format!("{{\"t\":\"preview\",\"seq\":{seq},\"items\":{items},\"error\":{error}}}")
     }
+}
+
+/// The title and page names of a board, as JSON text, to tell whether a window's
+/// header is still right.
+fn pages_text(board: &inkboard_core::Board) -> String {
+    let names: Vec<&str> = board.pages().iter().map(|p| p.name.as_str()).collect();
+    json!([board.title(), names]).to_string()
 }

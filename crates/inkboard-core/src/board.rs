@@ -144,6 +144,29 @@ impl Board {
     pub fn next_object(&self) -> u64 {
         self.next_object
     }
+    /// The counter the next new page id is made from. Saved with the board when
+    /// it says more than the pages do (see [`Board::page_counter_of_pages`]).
+    pub fn next_page(&self) -> u32 {
+        self.next_page
+    }
+    /// What the page counter would be from the pages alone: one more than the
+    /// largest page id. A deleted page that had the largest id is what makes the
+    /// real counter higher.
+    pub fn page_counter_of_pages(&self) -> u32 {
+        self.pages
+            .iter()
+            .map(|p| p.id.0)
+            .max()
+            .unwrap_or(0)
+            .saturating_add(1)
+    }
+    /// The board with its page counter at least `next_page` (as saved): ids of
+    /// deleted pages are never handed out again. Never lowers it, so that ids in
+    /// use stay out of reach too.
+    pub fn with_next_page(mut self, next_page: u32) -> Board {
+        self.next_page = self.next_page.max(next_page);
+        self
+    }
     pub fn extra(&self) -> &Extra {
         &self.extra
     }

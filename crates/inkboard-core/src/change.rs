@@ -2,9 +2,10 @@
 //! per record (first before, last after), and the same summary computed between two
 //! boards, for edits that arrived as a new file rather than as steps.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use crate::{Actor, Board, Commit, Object, ObjectId, PageId, Step};
+use crate::order::moved;
+use crate::{Actor, Board, Commit, Extra, Object, ObjectId, Page, PageId, Step};
 
 /// Whether a record appeared, changed or went away.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,21 +47,64 @@ struct Net {
     after: Option<Object>,
 }
 
+/// Before/after of one page itself (not its objects): its name, if it existed,
+/// and its unknown fields, which change only by a page taken out and put back (as
+/// `turn_into` does), so they are known exactly when that happened.
+#[derive(Default)]
+struct PageNet {
+    before: Option<String>,
+    after: Option<String>,
+    extra_before: Option<Extra>,
+    extra_after: Option<Extra>,
+    inserted: bool,
+}
+
+/// One step's view of a page.
+enum PageStep<'a> {
+    Insert(&'a Page),
+    Remove(&'a Page),
+    Rename(&'a str, &'a str),
+}
+
 impl Commit {
-    /// The commit summed up per record, in the order records were first touched.
+    /// The commit summed up per record, in the order records were first touched,
+    /// then the records it only moved (in the z-order, or among the pages), as
+    /// updates.
     pub fn changes(&self) -> Vec<Change> {
         let mut order: Vec<ObjectId> = Vec::new();
         let mut net: HashMap<ObjectId, Net> = HashMap::new();
-        // Pages are netted like records: what each was before the commit (name, if
-        // it existed) and after it, in the order first touched.
+        // Pages are netted like records: what each was before the commit and after
+        // it, in the order first touched.
         let mut page_order: Vec<PageId> = Vec::new();
-        let mut page_net: HashMap<PageId, (Option<String>, Option<String>)> = HashMap::new();
-        let mut page_step = |id: PageId, before: Option<&str>, after: Option<&str>| {
+        let mut page_net: HashMap<PageId, PageNet> = HashMap::new();
+        let mut page_step = |id: PageId, step: PageStep<'_>| {
             let entry = page_net.entry(id).or_insert_with(|| {
                 page_order.push(id);
-                (before.map(str::to_owned), None)
+                let before = match &step {
+                    PageStep::Insert(_) => None,
+                    PageStep::Remove(p) => Some(p.name.clone()),
+                    PageStep::Rename(before, _) => Some(before.to_string()),
+                };
+                PageNet {
+                    before,
+                    ..PageNet::default()
+                }
             });
-            entry.1 = after.map(str::to_owned);
+            match step {
+                PageStep::Insert(p) => {
+                    entry.inserted = true;
+                    entry.after = Some(p.name.clone());
+                    entry.extra_after = Some(p.extra.clone());
+                }
+                PageStep::Remove(p) => {
+                    if !entry.inserted && entry.extra_before.is_none() {
+                        entry.extra_before = Some(p.extra.clone());
+                    }
+                    entry.after = None;
+                    entry.extra_after = None;
+                }
+                PageStep::Rename(_, after) => entry.after = Some(after.to_string()),
+            }
         };
         let mut touch = |page: PageId, before: Option<&Object>, after: Option<&Object>| {
             let id = before
@@ -90,7 +134,7 @@ impl Commit {
                     ..
                 } => touch(*page, Some(before), Some(after)),
                 Step::InsertPage { page, .. } => {
-                    page_step(page.id, None, Some(&page.name));
+                    page_step(page.id, PageStep::Insert(page));
                     for o in &page.objects {
                         touch(page.id, None, Some(o));
                     }
@@ -99,35 +143,46 @@ impl Commit {
                     for o in &page.objects {
                         touch(page.id, Some(o), None);
                     }
-                    page_step(page.id, Some(&page.name), None);
+                    page_step(page.id, PageStep::Remove(page));
                 }
                 Step::RenamePage {
                     page,
                     before,
                     after,
                     ..
-                } => page_step(*page, Some(before), Some(after)),
+                } => page_step(*page, PageStep::Rename(before, after)),
                 Step::SetTitle { .. } => {}
             }
         }
         let mut out = Vec::new();
+        let entry = |kind, page: PageId, id: Option<ObjectId>, object, page_name| Change {
+            revision: self.revision,
+            by: self.by,
+            kind,
+            page,
+            id,
+            object,
+            page_name,
+        };
+        let moved_pages = &self.moved.pages;
         for id in page_order {
-            let (kind, name) = match &page_net[&id] {
+            let p = &page_net[&id];
+            let (kind, name) = match (&p.before, &p.after) {
                 (None, Some(after)) => (ChangeKind::Added, after),
                 (Some(before), None) => (ChangeKind::Removed, before),
-                (Some(before), Some(after)) if before != after => (ChangeKind::Updated, after),
-                // Renamed back, moved, or added and removed again: nothing to tell.
+                (Some(before), Some(after))
+                    if before != after
+                        || (p.extra_before.is_some()
+                            && p.extra_after.is_some()
+                            && p.extra_before != p.extra_after)
+                        || moved_pages.contains(&id) =>
+                {
+                    (ChangeKind::Updated, after)
+                }
+                // Renamed back, or added and removed again: nothing to tell.
                 _ => continue,
             };
-            out.push(Change {
-                revision: self.revision,
-                by: self.by,
-                kind,
-                page: id,
-                id: None,
-                object: None,
-                page_name: Some(name.clone()),
-            });
+            out.push(entry(kind, id, None, None, Some(name.clone())));
         }
         for id in order {
             let n = &net[&id];
@@ -142,17 +197,33 @@ impl Commit {
                 }
                 _ => continue,
             };
-            out.push(Change {
-                revision: self.revision,
-                by: self.by,
-                kind,
-                page,
-                id: Some(id.clone()),
-                object: n.after.clone(),
-                page_name: None,
-            });
+            out.push(entry(kind, page, Some(id.clone()), n.after.clone(), None));
+        }
+        // Moved only: in the z-order (the object as it is), or among the pages.
+        let told: HashSet<ObjectId> = out.iter().filter_map(|c| c.id.clone()).collect();
+        for (page, object) in &self.moved.objects {
+            if !told.contains(&object.id) {
+                out.push(entry(
+                    ChangeKind::Updated,
+                    *page,
+                    Some(object.id.clone()),
+                    Some(object.clone()),
+                    None,
+                ));
+            }
         }
         out
+    }
+
+    /// Whether the commit leaves the board with another title than it found.
+    pub fn changes_title(&self) -> bool {
+        let mut titles = self.steps.iter().filter_map(|s| match s {
+            Step::SetTitle { before, after } => Some((before, after)),
+            _ => None,
+        });
+        let first = titles.next();
+        let last = titles.next_back().or(first);
+        matches!((first, last), (Some((before, _)), Some((_, after))) if before != after)
     }
 }
 
@@ -171,6 +242,8 @@ pub fn diff_boards(old: &Board, new: &Board, revision: u64, by: Actor) -> Vec<Ch
             object,
             page_name,
         };
+    let page_ids = |b: &Board| b.pages().iter().map(|p| p.id).collect::<Vec<_>>();
+    let moved_pages = moved(&page_ids(old), &page_ids(new));
     for page in new.pages() {
         match old.page(page.id) {
             None => out.push(entry(
@@ -180,15 +253,28 @@ pub fn diff_boards(old: &Board, new: &Board, revision: u64, by: Actor) -> Vec<Ch
                 None,
                 Some(page.name.clone()),
             )),
-            Some(before) if before.name != page.name => out.push(entry(
-                ChangeKind::Updated,
-                page.id,
-                None,
-                None,
-                Some(page.name.clone()),
-            )),
+            Some(before)
+                if before.name != page.name
+                    || before.extra != page.extra
+                    || moved_pages.contains(&page.id) =>
+            {
+                out.push(entry(
+                    ChangeKind::Updated,
+                    page.id,
+                    None,
+                    None,
+                    Some(page.name.clone()),
+                ))
+            }
             _ => {}
         }
+        // Objects that stayed on this page but changed place in its z-order.
+        let z_moved: HashSet<&ObjectId> = match old.page(page.id) {
+            Some(before) => moved(&object_ids(before), &object_ids(page))
+                .into_iter()
+                .collect(),
+            None => HashSet::new(),
+        };
         for object in &page.objects {
             match old.object(&object.id) {
                 None => out.push(entry(
@@ -199,7 +285,9 @@ pub fn diff_boards(old: &Board, new: &Board, revision: u64, by: Actor) -> Vec<Ch
                     None,
                 )),
                 Some(before)
-                    if before != object || old.locate(&object.id).map(|l| l.0) != Some(page.id) =>
+                    if before != object
+                        || old.locate(&object.id).map(|l| l.0) != Some(page.id)
+                        || z_moved.contains(&object.id) =>
                 {
                     out.push(entry(
                         ChangeKind::Updated,
@@ -236,4 +324,8 @@ pub fn diff_boards(old: &Board, new: &Board, revision: u64, by: Actor) -> Vec<Ch
         }
     }
     out
+}
+
+fn object_ids(page: &Page) -> Vec<&ObjectId> {
+    page.objects.iter().map(|o| &o.id).collect()
 }

@@ -25,6 +25,7 @@ mod image;
 pub mod limits;
 mod merge;
 mod object;
+mod order;
 mod style;
 mod turn;
 mod tx;
@@ -40,6 +41,7 @@ pub use object::{
     Arrow, Connector, End, Extra, Geom, Group, Image, ImageFormat, Ink, Kind, Object, Route, Shape,
     FRAME_TITLE_HEIGHT,
 };
+pub use order::Moved;
 pub use style::{Align, Color, Dash, Palette, Style, VAlign};
 pub use tx::{Actor, Commit, Savepoint, Step, Transaction};
 

@@ -13,7 +13,9 @@
 //! named here and enforced at their boundary: [`MAX_FILE_BYTES`] and
 //! [`MAX_JSON_DEPTH`] by the format crate when it loads and saves a file (and the
 //! tools' engine for the depth of a call's arguments), [`MAX_BATCH_OPERATIONS`]
-//! by `batch`. The README's "Limits" section lists them all.
+//! by `batch`, and the ranges of tool arguments that are no record ([`MIN_SIZE`],
+//! [`MAX_GAP`]; a `find` text is held to [`MAX_TEXT_CHARS`] like any text) by the
+//! tools. The README's "Limits" section lists them all.
 
 use crate::{Board, Kind, ModelError, Object, Page, Point, Rect, Step};
 
@@ -40,6 +42,16 @@ pub const MAX_JSON_DEPTH: usize = 64;
 pub const MAX_COORD: f64 = 10_000_000.0;
 /// Operations in one `batch`.
 pub const MAX_BATCH_OPERATIONS: usize = 200;
+/// The smallest size a tool takes other than none at all: a width or height, a
+/// stroke width, a font size, an export's scale. Files keep numbers to 0.01, so
+/// a smaller size would be saved as 0; one next to 0 (5e-324) only makes the
+/// drawing's divisions blow up. (A board read from a file may hold 0: the model
+/// takes sizes from 0.)
+pub const MIN_SIZE: f64 = 0.01;
+/// The largest gap or spacing a tool puts between objects (`gap`, `spacing`):
+/// one step past it would already be far off any board a person looks at, and
+/// many of them would leave the coordinates' range with a less useful message.
+pub const MAX_GAP: f64 = 100_000.0;
 
 /// One of the counted limits: its value, and how a message over it reads.
 /// Coordinates, which are not counted, are [`MAX_COORD`] and

@@ -10,6 +10,7 @@
 //! record over a limit is never right, and refusing the very step lets `batch` name
 //! the operation at fault and keep what came before it when it is not atomic.
 
+use crate::order::Moved;
 use crate::{limits, Board, IdKind, Kind, ModelError, Object, ObjectId, Page, PageId};
 
 /// Who made a change.
@@ -198,12 +199,14 @@ fn expect_object(
     }
 }
 
-/// A committed transaction: its revision, its author, and its steps in order.
+/// A committed transaction: its revision, its author, its steps in order, and what
+/// they moved in the z-order or among the pages (which steps alone do not say).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Commit {
     pub revision: u64,
     pub by: Actor,
     pub steps: Vec<Step>,
+    pub moved: Moved,
 }
 
 impl Commit {
@@ -466,6 +469,12 @@ impl<'b> Transaction<'b> {
 
     /// Checks the invariants and makes the change permanent. Returns `None` when
     /// nothing changed (no revision is used up), and rolls everything back on error.
+    ///
+    /// Steps that cancel out (a page added and deleted, a rename and its way back,
+    /// an object taken out and put back where it was) change nothing either: the
+    /// board is then as it was, and no revision is used up. The ids they handed out
+    /// stay used in memory, but, with no file write, a board read again from its
+    /// file may hand them out again.
     pub fn commit(mut self, by: Actor) -> Result<Option<Commit>, ModelError> {
         if let Err(e) = self.check() {
             self.rollback_to(self.start);
@@ -476,12 +485,17 @@ impl<'b> Transaction<'b> {
         if self.steps.is_empty() {
             return Ok(None);
         }
-        self.board.revision += 1;
-        Ok(Some(Commit {
-            revision: self.board.revision,
+        let commit = Commit {
+            revision: self.board.revision.saturating_add(1),
             by,
+            moved: Moved::by(self.board, &self.steps),
             steps: std::mem::take(&mut self.steps),
-        }))
+        };
+        if commit.changes().is_empty() && !commit.changes_title() {
+            return Ok(None);
+        }
+        self.board.revision = commit.revision;
+        Ok(Some(commit))
     }
 
     /// Connector ends and group members must resolve on their page. Where something

@@ -80,9 +80,139 @@ fn updated_back_to_the_original_is_nothing() {
     let commit = commit(&mut s, |tx, s| {
         set_text(tx, &s.c, "changed");
         set_text(tx, &s.c, "c");
+        // Something must remain for the commit to exist.
+        set_text(tx, &s.a, "a1");
     });
-    assert_eq!(commit.steps.len(), 2);
-    assert_eq!(commit.changes(), []);
+    assert_eq!(commit.steps.len(), 3);
+    assert_eq!(
+        summary(&commit.changes()),
+        [(ChangeKind::Updated, s.p1, s.a.to_string())]
+    );
+}
+
+/// Runs `f` in a transaction and commits it: `None` when it changed nothing.
+fn try_commit(s: &mut Sample, f: impl FnOnce(&mut Transaction<'_>, &Sample)) -> Option<Commit> {
+    let copy = s.clone();
+    let mut tx = Transaction::begin(&mut s.board);
+    f(&mut tx, &copy);
+    tx.commit(Actor::Agent).unwrap()
+}
+
+#[test]
+fn steps_that_cancel_out_commit_nothing_and_keep_the_revision() {
+    type Edit = fn(&mut Transaction<'_>, &Sample);
+    let cases: [(&str, Edit); 6] = [
+        ("a page added and deleted", |tx, _| {
+            let p = tx.add_page("Brief", None).unwrap();
+            tx.remove_page(p).unwrap();
+        }),
+        ("a page renamed and renamed back", |tx, s| {
+            tx.rename_page(s.p1, "Other").unwrap();
+            tx.rename_page(s.p1, "One").unwrap();
+        }),
+        ("a page deleted and put back", |tx, s| {
+            let page = tx.remove_page(s.p2).unwrap();
+            tx.apply_steps(&[inkboard_core::Step::InsertPage { index: 1, page }])
+                .unwrap();
+        }),
+        ("an object updated and back", |tx, s| {
+            set_text(tx, &s.c, "changed");
+            set_text(tx, &s.c, "c");
+        }),
+        ("an object brought to the front and back", |tx, s| {
+            tx.reorder(&s.a, 4).unwrap();
+            tx.reorder(&s.a, 0).unwrap();
+        }),
+        ("a title changed and back", |tx, _| {
+            tx.set_title("Other").unwrap();
+            tx.set_title("Sample").unwrap();
+        }),
+    ];
+    for (what, edit) in cases {
+        let mut s = sample();
+        let (before, revision) = (s.board.clone(), s.board.revision());
+        assert_eq!(try_commit(&mut s, edit), None, "{what}");
+        assert_eq!(s.board, before, "{what}");
+        assert_eq!(
+            s.board.revision(),
+            revision,
+            "{what}: no revision is used up"
+        );
+    }
+}
+
+#[test]
+fn a_change_of_z_order_alone_names_the_object_moved() {
+    let mut s = sample();
+    // Page 1 holds a, b, c, link, grp (bottom first).
+    let to_front = commit(&mut s, |tx, s| tx.reorder(&s.a, 4).unwrap());
+    let changes = to_front.changes();
+    assert_eq!(
+        summary(&changes),
+        [(ChangeKind::Updated, s.p1, s.a.to_string())]
+    );
+    assert_eq!(changes[0].object, s.board.object(&s.a).cloned());
+    let to_back = commit(&mut s, |tx, s| tx.reorder(&s.grp, 0).unwrap());
+    assert_eq!(
+        summary(&to_back.changes()),
+        [(ChangeKind::Updated, s.p1, s.grp.to_string())]
+    );
+    // An object edited and moved is one update.
+    let both = commit(&mut s, |tx, s| {
+        set_text(tx, &s.c, "edited");
+        tx.reorder(&s.c, 0).unwrap();
+    });
+    assert_eq!(
+        summary(&both.changes()),
+        [(ChangeKind::Updated, s.p1, s.c.to_string())]
+    );
+}
+
+#[test]
+fn a_change_of_page_order_or_of_a_page_s_unknown_fields_names_the_page() {
+    let mut s = sample();
+    // Page Two first: another version of the board, as a file would bring it.
+    let mut other = s.board.clone();
+    let mut tx = Transaction::begin(&mut other);
+    let two = tx.remove_page(s.p2).unwrap();
+    tx.apply_steps(&[inkboard_core::Step::InsertPage {
+        index: 0,
+        page: two,
+    }])
+    .unwrap();
+    tx.commit(Actor::User).unwrap();
+    let old = s.board.clone();
+    let moved = commit(&mut s, |tx, _| tx.turn_into(&other).unwrap());
+    assert_eq!(
+        summary(&moved.changes()),
+        [(ChangeKind::Updated, s.p2, "page Two".to_string())],
+        "of two pages swapped, one is named"
+    );
+    assert_eq!(
+        summary(&diff_boards(&old, &s.board, 9, Actor::User)),
+        summary(&moved.changes()),
+    );
+
+    let mut tagged = s.board.clone();
+    let mut page = tagged.pages()[1].clone();
+    page.extra.insert("tag".into(), "\"x\"".into());
+    let mut tx = Transaction::begin(&mut tagged);
+    let index = 1;
+    let removed = tx.remove_page(page.id).unwrap();
+    page.objects = removed.objects;
+    tx.apply_steps(&[inkboard_core::Step::InsertPage { index, page }])
+        .unwrap();
+    tx.commit(Actor::User).unwrap();
+    let old = s.board.clone();
+    let tagging = commit(&mut s, |tx, _| tx.turn_into(&tagged).unwrap());
+    assert_eq!(
+        summary(&tagging.changes()),
+        [(ChangeKind::Updated, s.p1, "page One".to_string())]
+    );
+    assert_eq!(
+        summary(&diff_boards(&old, &s.board, 9, Actor::User)),
+        summary(&tagging.changes()),
+    );
 }
 
 #[test]
@@ -204,12 +334,14 @@ fn diff_boards_finds_objects_and_pages_added_updated_and_removed() {
     let mut want = vec![
         (ChangeKind::Updated, s.p1, s.c.to_string()),
         (ChangeKind::Removed, s.p1, s.link.to_string()),
+        // Brought to the front.
+        (ChangeKind::Updated, s.p1, s.a.to_string()),
         (ChangeKind::Updated, s.p2, "page Second".to_string()),
         (ChangeKind::Added, s.p2, fresh.to_string()),
         (ChangeKind::Added, page, "page Third".to_string()),
     ];
     want.sort_by(|a, b| a.2.cmp(&b.2));
-    assert_eq!(got, want, "a reorder alone is no entry");
+    assert_eq!(got, want);
     assert!(changes
         .iter()
         .all(|c| c.revision == 7 && c.by == Actor::User));
@@ -223,6 +355,7 @@ fn diff_boards_finds_objects_and_pages_added_updated_and_removed() {
     let mut want = vec![
         (ChangeKind::Updated, s.p1, s.c.to_string()),
         (ChangeKind::Added, s.p1, s.link.to_string()),
+        (ChangeKind::Updated, s.p1, s.a.to_string()),
         (ChangeKind::Updated, s.p2, "page Two".to_string()),
         (ChangeKind::Removed, s.p2, fresh.to_string()),
         (ChangeKind::Removed, page, "page Third".to_string()),

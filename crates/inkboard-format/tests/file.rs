@@ -30,6 +30,55 @@ fn add_shape(board: &mut Board, text: &str) {
     tx.commit(Actor::Agent).unwrap();
 }
 
+/// The board saved to `path` and read back, as the next call of another process
+/// would see it.
+fn reloaded(board: &Board, path: &Path) -> Board {
+    save_overwrite(path, board).unwrap();
+    load(path).unwrap().board
+}
+
+#[test]
+fn deleted_ids_stay_dead_after_a_save_and_a_reload() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ids.inkboard");
+    let mut board = board("ids");
+    // The last page and the last object go: nothing on the board names them now.
+    let (p2, s1) = (board.pages()[1].id, board.pages()[0].objects[0].id.clone());
+    let mut tx = Transaction::begin(&mut board);
+    tx.remove_page(p2).unwrap();
+    tx.remove(&s1).unwrap();
+    tx.commit(Actor::Agent).unwrap();
+
+    let mut board = reloaded(&board, &path);
+    let mut tx = Transaction::begin(&mut board);
+    let page = tx.add_page("Again", None).unwrap();
+    let object = tx.new_id(IdKind::Shape);
+    tx.commit(Actor::Agent).unwrap();
+    assert_ne!(page, p2, "a deleted page's id came back");
+    assert_ne!(object, s1, "a deleted object's id came back");
+
+    // And again from a file that holds the counters: they are read, not derived.
+    let text = fs::read_to_string(&path).unwrap();
+    assert!(text.contains("\"next_page\": 3"), "{text}");
+    let board = reloaded(&board, &path);
+    assert_eq!(board.next_page(), 4);
+}
+
+#[test]
+fn a_file_without_a_page_counter_counts_on_from_its_largest_page_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.inkboard");
+    let old = r#"{"format": "inkboard", "version": 1, "title": "t", "pages": [
+        {"id": "p4", "name": "A", "objects": []}, {"id": "p2", "name": "B", "objects": []}]}"#;
+    fs::write(&path, old).unwrap();
+    let board = load(&path).unwrap().board;
+    assert_eq!(board.next_page(), 5);
+    // Nothing to say beyond what the pages say: the field is left out, so files
+    // that never lost their last page keep the text earlier versions wrote.
+    save_overwrite(&path, &board).unwrap();
+    assert!(!fs::read_to_string(&path).unwrap().contains("next_page"));
+}
+
 /// The names in a folder, sorted.
 fn listing(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = fs::read_dir(dir)

@@ -13,8 +13,9 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer};
 
 use crate::place::{self, Relation, Side};
-use crate::tool::{finite, Cx};
+use crate::tool::Cx;
 use crate::ToolError;
+use inkboard_core::limits::MIN_SIZE;
 
 /// A page, by number (from 1) or by name.
 #[derive(Clone, Debug, PartialEq)]
@@ -290,6 +291,14 @@ impl StyleArgs {
     /// The style these arguments set, checked.
     pub fn to_style(&self) -> Result<Style, ToolError> {
         crate::tool::positive("font_size", self.font_size)?;
+        // 0 draws no line; a width next to 0 would be saved as 0 all the same. The
+        // style's own check says the rest of the range.
+        if let Some(v) = self.stroke_width.filter(|v| *v > 0.0 && *v < MIN_SIZE) {
+            return Err(ToolError::args(format!(
+                "'stroke_width' must be 0 (no line) or from {MIN_SIZE} to 1000, got {}",
+                crate::tool::shown_number(v)
+            )));
+        }
         let style = Style {
             fill: self.fill.map(|c| c.0),
             stroke: self.stroke.map(|c| c.0),
@@ -381,19 +390,13 @@ impl Relative {
                 "give only one of right_of, left_of, below, above",
             ));
         }
-        let gap = finite("gap", self.gap)?;
+        let gap = crate::tool::gap("gap", self.gap)?;
         if gap.is_some() && side.is_none() {
             return Err(ToolError::args(
                 "'gap' goes with right_of, left_of, below or above",
             ));
         }
         let gap = gap.unwrap_or(place::GAP);
-        if gap < 0.0 {
-            return Err(ToolError::args(format!(
-                "'gap' must be 0 or more, got {}",
-                crate::tool::shown_number(gap)
-            )));
-        }
         // An object that moves along cannot say where the move goes.
         let staying = |id: &ObjectId, arg: &str, what: &str| {
             if moving.contains(id) {

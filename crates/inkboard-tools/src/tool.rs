@@ -202,13 +202,31 @@ pub(crate) fn finite(name: &str, v: Option<f64>) -> Result<Option<f64>, ToolErro
     }
 }
 
-/// Checks a size argument: positive and finite.
+/// Checks a size argument: finite, and at least
+/// [`MIN_SIZE`](inkboard_core::limits::MIN_SIZE) (the size of nothing is no
+/// size, and a size next to 0 would be saved as 0).
 pub(crate) fn positive(name: &str, v: Option<f64>) -> Result<Option<f64>, ToolError> {
+    use inkboard_core::limits::MIN_SIZE;
     match finite(name, v)? {
-        Some(v) if v <= 0.0 => Err(ToolError::args(format!(
-            "'{name}' must be greater than 0, got {}",
+        Some(v) if v < MIN_SIZE => Err(ToolError::args(format!(
+            "'{name}' must be {MIN_SIZE} or more, got {}",
             shown_number(v)
         ))),
+        other => Ok(other),
+    }
+}
+
+/// Checks a gap or spacing argument: from 0 to
+/// [`MAX_GAP`](inkboard_core::limits::MAX_GAP).
+pub(crate) fn gap(name: &str, v: Option<f64>) -> Result<Option<f64>, ToolError> {
+    use inkboard_core::limits::MAX_GAP;
+    match v {
+        Some(v) if !(v.is_finite() && (0.0..=MAX_GAP).contains(&v)) => {
+            Err(ToolError::args(format!(
+                "'{name}' must be from 0 to {MAX_GAP}, got {}",
+                shown_number(v)
+            )))
+        }
         other => Ok(other),
     }
 }

@@ -135,6 +135,18 @@ fn each_limit_refuses_one_more_and_accepts_its_value() {
     );
     probe(
         o,
+        "find: text at the limit",
+        "find",
+        json!({"text": text(MAX_TEXT_CHARS)}),
+    );
+    probe(
+        o,
+        "find: text over (a megabyte)",
+        "find",
+        json!({"text": "x".repeat(1 << 20)}),
+    );
+    probe(
+        o,
         "add_ink: points at the limit",
         "add_ink",
         json!({"points": points(MAX_INK_POINTS)}),

@@ -168,6 +168,27 @@ async fn two_windows_stay_in_sync() {
 }
 
 #[tokio::test]
+async fn a_change_of_z_order_alone_reaches_every_window() {
+    let app = App::start("plan.inkboard");
+    let cookie = app.sign_in();
+    let mut one = app.window(&cookie).await;
+    let mut two = app.window(&cookie).await;
+    let ops = json!([
+        {"tool": "add_shape", "args": {"page": 1, "text": "a", "x": 0, "y": 0}},
+        {"tool": "add_shape", "args": {"page": 1, "text": "b", "x": 200, "y": 0}}
+    ]);
+    one.call("batch", json!({"operations": ops})).await;
+    two.until_count(2).await;
+    // Nothing is drawn differently: only the order says what changed.
+    one.call("order", json!({"page": 1, "ids": ["s1"], "to": "front"}))
+        .await;
+    let scene = two
+        .until(|m| m["t"] == "scene" && m["order"] == json!(["s2", "s1"]))
+        .await;
+    assert_eq!(scene["items"], json!({}), "{scene}");
+}
+
+#[tokio::test]
 async fn calls_naming_an_open_board_go_to_the_application() {
     let app = App::start("plan.inkboard");
     let cookie = app.sign_in();

@@ -2,8 +2,14 @@
 //!
 //! ```json
 //! {"format": "inkboard", "version": 1, "title": "...", "revision": 3, "next_id": 12,
-//!  "pages": [{"id": "p1", "name": "Page 1", "objects": [...]}]}
+//!  "next_page": 4, "pages": [{"id": "p1", "name": "Page 1", "objects": [...]}]}
 //! ```
+//!
+//! `next_page` is written only when it says more than the page ids do (a page
+//! with the largest id was deleted): a board that never lost its last page is
+//! saved as earlier versions of inkboard wrote it, and those keep the field, as an
+//! unknown one, when they save. No format version is needed for it: a reader that
+//! does not know it loses only the guarantee it adds.
 //!
 //! followed by the board's unknown fields, sorted; pages and objects likewise end
 //! with theirs.
@@ -26,7 +32,15 @@ use crate::FormatError;
 /// The word in the `format` field that marks an inkboard document.
 const MAGIC: &str = "inkboard";
 
-const BOARD_KEYS: &[&str] = &["format", "version", "title", "revision", "next_id", "pages"];
+const BOARD_KEYS: &[&str] = &[
+    "format",
+    "version",
+    "title",
+    "revision",
+    "next_id",
+    "next_page",
+    "pages",
+];
 const PAGE_KEYS: &[&str] = &["id", "name", "objects"];
 
 /// The whole board as the file document (images with their data).
@@ -57,6 +71,9 @@ fn write_board(board: &Board, out: &mut impl Sink) {
     out.text_field("title", board.title());
     out.number_field("revision", Number::from(board.revision()));
     out.number_field("next_id", Number::from(board.next_object()));
+    if board.next_page() != board.page_counter_of_pages() {
+        out.number_field("next_page", Number::from(board.next_page()));
+    }
     out.key("pages");
     out.open_list(false);
     for page in board.pages() {
@@ -192,6 +209,14 @@ fn read_board(doc: &Value) -> Result<Board, FormatError> {
     // The counters are bookkeeping: a hand-made file may leave them out.
     let revision = f.opt_count("revision")?.unwrap_or(0);
     let next_id = f.opt_count("next_id")?.unwrap_or(1);
+    // Absent in files that never lost their last page: the page ids say it all.
+    let next_page = f.opt_count("next_page")?.unwrap_or(1);
+    let next_page = u32::try_from(next_page).map_err(|_| {
+        f.error(
+            "next_page",
+            format!("{next_page} is more than a board counts pages to ({}): the file is damaged; remove \"next_page\" from it", u32::MAX),
+        )
+    })?;
     for (key, n) in [("revision", revision), ("next_id", next_id)] {
         if n > MAX_COUNTER {
             return Err(f.error(
@@ -211,6 +236,7 @@ fn read_board(doc: &Value) -> Result<Board, FormatError> {
     let extra = f.extra();
     // The checks above name places; the model's own check stays as the last word.
     Board::from_parts(title, pages, next_id, revision, extra)
+        .map(|b| b.with_next_page(next_page))
         .map_err(|e| FormatError::invalid("pages", e.to_string()))
 }
 

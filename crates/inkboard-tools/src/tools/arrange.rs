@@ -259,7 +259,7 @@ impl Tool for Distribute {
 impl EditTool for Distribute {
     fn run(cx: &mut Cx<'_, '_>, a: DistributeArgs) -> Result<Ids, ToolError> {
         let ids = IdArg::resolve_all(&a.ids, cx.board(), "ids")?;
-        let gap = finite("gap", a.gap)?;
+        let gap = crate::tool::gap("gap", a.gap)?;
         if ids.len() < 2 || (gap.is_none() && ids.len() < 3) {
             return Err(ToolError::args(
                 "'ids' needs at least 3 objects to space evenly, or 2 with a 'gap'",

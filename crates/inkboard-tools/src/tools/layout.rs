@@ -26,7 +26,7 @@ use serde::Deserialize;
 use super::shift;
 use crate::args::{IdArg, Word};
 use crate::place::{self, Side, FRAME_PADDING};
-use crate::tool::{finite, Cx, EditTool, Hints, Ids, Tool};
+use crate::tool::{Cx, EditTool, Hints, Ids, Tool};
 use crate::ToolError;
 
 inkboard_core::vocabulary! {
@@ -84,10 +84,7 @@ impl EditTool for Layout {
             }
             None => None,
         };
-        let spacing = finite("spacing", a.spacing)?;
-        if spacing.is_some_and(|s| s < 0.0) {
-            return Err(ToolError::args("'spacing' must be 0 or more"));
-        }
+        let spacing = crate::tool::gap("spacing", a.spacing)?;
         let opts = LayoutOptions {
             algorithm: a.algorithm.map_or(Algorithm::Layered, |w| w.0),
             direction: a.direction.map_or(Direction::Down, |w| w.0),

@@ -133,6 +133,10 @@ fn matches(o: &Object, a: &FindArgs, needle: &Option<String>) -> bool {
 
 impl EditTool for Find {
     fn run(cx: &mut Cx<'_, '_>, a: FindArgs) -> Result<FindOutput, ToolError> {
+        // No text on a board is longer: a longer one could match nothing.
+        if let Some(text) = &a.text {
+            inkboard_core::limits::check_text("'text'", text)?;
+        }
         let needle = a.text.as_ref().map(|t| t.to_lowercase());
         let page = cx
             .board()
