@@ -7,8 +7,10 @@
 //! caller's transaction (so inside a batch it is part of the batch's one undo
 //! step). A first placement ([`plan`]) nests each subgraph's frame around its
 //! contents, so that each node lies in its frame, and estimates the block's size,
-//! for which free space is found; `layout`'s layered arrangement ([`arrange`])
-//! then places everything for good, keeping only which frame holds what. Last,
+//! for which free space is found; `layout`'s layered arrangement ([`arrange_with`])
+//! then places everything for good, keeping only which frame holds what, each
+//! frame laid out inside in its subgraph's own `direction`, if it has one, and
+//! then placed as one block in the layout around it. Last,
 //! the block is moved to the `x`, `y` asked for, and kept off whatever was on the
 //! page before.
 //!
@@ -21,9 +23,10 @@
 //! visible and does not read as a direction), `<-->` both ends, `~~~` nothing
 //! drawn. Link text becomes the connector's text.
 //!
-//! Limitations: a subgraph's own `direction` orders the first placement only; the
-//! layered layout runs the whole import in the chart's direction. `~~~` links are
-//! not drawn, so they do not order the layout either.
+//! Limitations: `~~~` links are not drawn, so they do not order the layout
+//! either. A subgraph's `direction` is honoured even when links cross its border
+//! (Mermaid's dagre renderer then ignores it); a subgraph without one follows its
+//! parent's direction (dagre turns an unlinked one across it).
 
 use std::collections::HashMap;
 
@@ -38,7 +41,7 @@ use crate::mermaid::{self, Direction, Endpoint, Flowchart, Head, NodeShape, Stro
 use crate::place::{self, FRAME_PADDING};
 use crate::tool::{finite, Cx, EditTool, Hints, Ids, Tool};
 
-use super::layout::{arrange, Algorithm, Direction as LayoutDirection, LayoutOptions};
+use super::layout::{arrange_with, Algorithm, Direction as LayoutDirection, LayoutOptions};
 use crate::ToolError;
 
 pub struct ImportMermaid;
@@ -157,7 +160,15 @@ impl EditTool for ImportMermaid {
             direction: layout_direction(chart.direction),
             spacing,
         };
-        arrange(cx, Some(&shapes), &options)?;
+        // A subgraph's own `direction` runs inside its frame only; one without
+        // follows the subgraph around it.
+        let inner: HashMap<ObjectId, LayoutDirection> = chart
+            .subgraphs
+            .iter()
+            .zip(&frame_ids)
+            .filter_map(|(sub, id)| Some((id.clone(), layout_direction(sub.direction?))))
+            .collect();
+        arrange_with(cx, Some(&shapes), &options, &inner)?;
         keep_clear(cx, &shapes, &before, (x, y))?;
 
         let ids: Vec<ObjectId> = node_ids
@@ -285,7 +296,7 @@ fn keep_clear(
 }
 
 /// A first placement, relative to the block's top-left: where each node and each
-/// subgraph's frame goes, and the size of the block. [`arrange`] keeps only which
+/// subgraph's frame goes, and the size of the block. [`arrange_with`] keeps only which
 /// frame holds what (and the block's corner), so the places need not be good; the
 /// size is what free space is looked for, so it follows the layout's spacing and
 /// frame padding to come close to the final one.
@@ -394,6 +405,14 @@ impl Planner<'_> {
                 (a != b).then(|| (slot[&a], slot[&b]))
             })
             .collect();
+        // As the layout does: unlinked items of a subgraph with its own direction
+        // follow one another along it.
+        let own = container.is_some_and(|s| chart.subgraphs[s].direction.is_some());
+        let links = if own && links.is_empty() {
+            (1..items.len()).map(|k| (k - 1, k)).collect()
+        } else {
+            links
+        };
         let ranks = ranks(items.len(), &links);
         let count = ranks.iter().max().map_or(0, |r| r + 1);
         let across = matches!(direction, Direction::Down | Direction::Up);
