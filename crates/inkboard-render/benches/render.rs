@@ -216,7 +216,7 @@ fn main() {
     let t = median(
         || {
             let scenes: Vec<_> = pages.iter().map(|b| resolve(b, page)).collect();
-            let pdf = to_pdf(&scenes).unwrap();
+            let pdf = to_pdf(&scenes, "Ten pages").unwrap();
             bytes = pdf.len();
         },
         11,
@@ -272,7 +272,7 @@ fn main() {
         )
         .unwrap();
         let scenes: Vec<_> = pages.iter().map(|b| resolve(b, page)).collect();
-        std::fs::write(dir.join("ten.pdf"), to_pdf(&scenes).unwrap()).unwrap();
+        std::fs::write(dir.join("ten.pdf"), to_pdf(&scenes, "Ten pages").unwrap()).unwrap();
     }
 }
 

@@ -28,6 +28,7 @@ pub fn resolve(board: &Board, page: PageId) -> Scene {
     let Some(p) = board.page(page) else {
         return Scene {
             page,
+            name: String::new(),
             bounds: empty_bounds(),
             items: Vec::new(),
         };
@@ -54,6 +55,7 @@ pub fn resolve(board: &Board, page: PageId) -> Scene {
         .unwrap_or_else(empty_bounds);
     Scene {
         page,
+        name: p.name.clone(),
         bounds,
         items,
     }

@@ -17,6 +17,8 @@ use crate::text::Weight;
 pub struct Scene {
     /// The page it shows.
     pub page: PageId,
+    /// That page's name (a PDF's bookmark for it).
+    pub name: String,
     /// Content bounds, padding included: the default region to draw.
     pub bounds: Rect,
     /// One item per object on the page, back to front (the page's z-order).

@@ -150,7 +150,7 @@ fn empty_and_missing_pages_render() {
 }
 
 fn pdf_of(scenes: &[Scene]) -> Vec<u8> {
-    let pdf = to_pdf(scenes).expect("pdf");
+    let pdf = to_pdf(scenes, "test").expect("pdf");
     assert!(pdf.starts_with(b"%PDF-"));
     pdf
 }
@@ -219,5 +219,104 @@ fn pdf_has_a_page_per_scene_and_extractable_text() {
     assert!(fonts[0].has(b"ToUnicode"));
     // The font is embedded once and subset: far smaller than two full faces.
     assert!(pdf.len() < 200_000, "{} bytes", pdf.len());
-    assert!(matches!(to_pdf(&[]), Err(RenderError::NoPages)));
+    assert!(matches!(to_pdf(&[], "test"), Err(RenderError::NoPages)));
+}
+
+/// A PDF text string (Info values, outline titles) as text: UTF-16 with its byte
+/// order mark, or PDFDocEncoding, which is Latin-1 for what these tests write.
+fn pdf_text(object: &lopdf::Object) -> String {
+    let bytes = object.as_str().expect("a string");
+    match bytes.strip_prefix(&[0xfe, 0xff]) {
+        Some(utf16) => {
+            let units: Vec<u16> = utf16
+                .chunks(2)
+                .map(|c| u16::from_be_bytes([c[0], c[1]]))
+                .collect();
+            String::from_utf16(&units).expect("UTF-16")
+        }
+        None => bytes.iter().map(|&b| b as char).collect(),
+    }
+}
+
+#[test]
+fn pdf_carries_the_title_and_a_bookmark_per_page() {
+    let names = ["Overview", "Plan — Q3", "Risks"].map(String::from);
+    let mut board = inkboard_core::Board::new("Roadmap — Q3", &names);
+    let pages: Vec<_> = board.pages().iter().map(|p| p.id).collect();
+    for (i, &page) in pages.iter().enumerate() {
+        let mut tx = inkboard_core::Transaction::begin(&mut board);
+        let shape = inkboard_core::Shape {
+            geom: Geom::Rect,
+            bounds: Rect::new(0.0, 0.0, 160.0, 60.0),
+            text: format!("Page marker {i}"),
+            style: Default::default(),
+        };
+        tx.add(page, None, inkboard_core::Kind::Shape(shape))
+            .expect("add");
+        tx.commit(inkboard_core::Actor::Agent).expect("commit");
+    }
+    let scenes: Vec<Scene> = pages.iter().map(|&p| resolve(&board, p)).collect();
+    let pdf = to_pdf(&scenes, board.title()).expect("pdf");
+    let doc = lopdf::Document::load_mem(&pdf).expect("PDF parses");
+
+    // The title, in the information dictionary and in the XMP metadata.
+    let info = doc.trailer.get(b"Info").expect("an Info dictionary");
+    let info = doc
+        .get_dictionary(info.as_reference().expect("Info is a reference"))
+        .expect("Info");
+    assert_eq!(
+        pdf_text(info.get(b"Title").expect("/Title")),
+        "Roadmap — Q3"
+    );
+    let catalog = doc.catalog().expect("catalog");
+    let xmp = catalog.get(b"Metadata").expect("XMP metadata");
+    let xmp = doc
+        .get_object(xmp.as_reference().expect("a reference"))
+        .and_then(lopdf::Object::as_stream)
+        .expect("a stream");
+    let xmp = String::from_utf8(xmp.content.clone()).expect("XMP is UTF-8");
+    assert!(xmp.contains("<dc:title>"), "{xmp}");
+    assert!(xmp.contains("Roadmap — Q3"), "{xmp}");
+
+    // The outline: one bookmark per page, named after it, in order, each opening
+    // its own page.
+    let outlines = catalog.get(b"Outlines").expect("an outline");
+    let outlines = doc
+        .get_dictionary(outlines.as_reference().expect("a reference"))
+        .expect("Outlines");
+    let page_ids: Vec<lopdf::ObjectId> = doc.get_pages().into_values().collect();
+    assert_eq!(page_ids.len(), 3);
+    let mut bookmarks = Vec::new();
+    let mut next = outlines.get(b"First").ok().cloned();
+    while let Some(at) = next {
+        let item = doc
+            .get_dictionary(at.as_reference().expect("a reference"))
+            .expect("an outline item");
+        let dest = item.get(b"Dest").expect("a destination");
+        let (_, dest) = doc.dereference(dest).expect("the destination");
+        let dest = dest.as_array().expect("an explicit destination");
+        let page = dest[0].as_reference().expect("a page reference");
+        let page = page_ids.iter().position(|&p| p == page).expect("a page") + 1;
+        bookmarks.push((pdf_text(item.get(b"Title").expect("/Title")), page));
+        next = item.get(b"Next").ok().cloned();
+    }
+    assert_eq!(
+        bookmarks,
+        [
+            ("Overview".to_string(), 1),
+            ("Plan — Q3".to_string(), 2),
+            ("Risks".to_string(), 3)
+        ]
+    );
+
+    // A blank title is left out (readers show the file name instead).
+    let untitled = to_pdf(&scenes, "  ").expect("pdf");
+    let doc = lopdf::Document::load_mem(&untitled).expect("PDF parses");
+    let has_title = doc
+        .trailer
+        .get(b"Info")
+        .and_then(lopdf::Object::as_reference)
+        .and_then(|r| doc.get_dictionary(r))
+        .is_ok_and(|d| d.has(b"Title"));
+    assert!(!has_title);
 }

@@ -347,3 +347,47 @@ fn export_is_annotated_as_possibly_destructive() {
         .expect("export is in the catalogue");
     assert!(tool.hints.destructive && !tool.hints.read_only);
 }
+
+/// A PDF of every page carries the board's title and one bookmark per page, in
+/// order (`inkboard-render`'s `tests/outputs.rs` parses them; here the export
+/// call is seen to pass them on).
+#[test]
+fn pdf_export_carries_the_title_and_the_page_names() {
+    no_application();
+    let scratch = tempfile::tempdir().expect("scratch");
+    let d = fs::canonicalize(scratch.path()).unwrap();
+    let engine = Engine::new();
+    let board = d.join("board.inkboard");
+    let pages = ["Overview", "Plan", "Risks"];
+    common::call(
+        &engine,
+        "create_board",
+        json!({"path": board, "title": "Roadmap Q3", "pages": pages}),
+    )
+    .expect("create");
+    for page in pages {
+        common::call(
+            &engine,
+            "add_shape",
+            json!({"path": board, "page": page, "text": page}),
+        )
+        .expect("a shape");
+    }
+    let output = d.join("out.pdf");
+    common::call(
+        &engine,
+        "export",
+        json!({"path": board, "output": output, "all_pages": true}),
+    )
+    .expect("export");
+    let pdf = String::from_utf8_lossy(&fs::read(&output).expect("the PDF")).into_owned();
+    assert!(pdf.contains("<dc:title>"), "XMP metadata with a title");
+    assert!(pdf.contains("Roadmap Q3"));
+    // Outline titles are literal strings, as krilla writes them: `/Title(Overview)`,
+    // in page order.
+    let at: Vec<usize> = pages
+        .iter()
+        .map(|p| pdf.find(&format!("/Title({p})")).expect(p))
+        .collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "{at:?}");
+}

@@ -7,7 +7,10 @@
 //! between text runs may need the font's widths to do it (see `tests/outputs.rs`).
 //!
 //! A page is as big as its scene, one board unit per PDF point, scaled down only
-//! when a side would pass the 14,400 pt that PDF readers accept.
+//! when a side would pass the 14,400 pt that PDF readers accept. The document
+//! carries the board's title and a bookmark per page ([`outline`]).
+
+mod outline;
 
 use krilla::geom::Size;
 use krilla::page::PageSettings;
@@ -25,13 +28,15 @@ const MAX_PAGE: f32 = 14_400.0;
 /// Pixels a point at which filters are rasterized (krilla-svg's default).
 const FILTER_SCALE: f32 = 4.0;
 
-/// A PDF of the scenes, one page each, in order.
-pub fn to_pdf(scenes: &[Scene]) -> Result<Vec<u8>, RenderError> {
+/// A PDF of the scenes, one page each, in order, titled `title` (left out when
+/// blank) and with one bookmark per page, named after it.
+pub fn to_pdf(scenes: &[Scene], title: &str) -> Result<Vec<u8>, RenderError> {
     if scenes.is_empty() {
         return Err(RenderError::NoPages);
     }
     let options = usvg_options();
     let mut document = Document::new();
+    outline::describe(&mut document, scenes, title);
     for scene in scenes {
         let b = scene.bounds;
         // krilla rasterizes filters at FILTER_SCALE pixels a point; a page wider

@@ -1,26 +1,52 @@
 //! The CSS of `classDef`, `style` and `linkStyle` lines (`fill:#f9f,stroke:#333,
 //! stroke-width:4px,color:#fff`) turned into a [`Style`]. Only what a `Style` can
-//! say is kept; anything else (fonts, radii, colours we cannot read) is dropped,
-//! the way a browser drops CSS it does not understand.
+//! say is kept; anything else (fonts, radii, colours we cannot read) is left
+//! out, the way a browser drops CSS it does not understand, and named, so that
+//! the import's answer can say so.
 
 use inkboard_core::{Color, Dash, Style};
 
-/// The style that a list of `property:value` pairs sets.
-pub(super) fn style_of(props: &str) -> Style {
+/// The style that a list of `property:value` pairs sets, and the properties
+/// left out (`font-weight`, or `fill:oops` for a value that cannot be read).
+pub(super) fn style_of(props: &str) -> (Style, Vec<String>) {
     let mut style = Style::default();
+    let mut left_out = Vec::new();
     for prop in split_outside_parens(props) {
         let Some((key, value)) = prop.split_once(':') else {
+            let prop = prop.trim();
+            if !prop.is_empty() {
+                left_out.push(short(prop));
+            }
             continue;
         };
         let key = key.trim().to_ascii_lowercase();
         let value = value.trim().trim_end_matches("!important").trim();
-        match key.as_str() {
-            "fill" | "background" | "background-color" => style.fill = color(value),
-            "stroke" => style.stroke = color(value),
-            "color" => style.text_color = color(value),
-            "stroke-width" => style.stroke_width = length(value).filter(|w| *w <= 1000.0),
-            "font-size" => style.font_size = length(value).filter(|s| *s > 0.0 && *s <= 1000.0),
-            "opacity" => style.opacity = number(value).filter(|o| (0.0..=1.0).contains(o)),
+        // Whether the value could be read.
+        let read = match key.as_str() {
+            "fill" | "background" | "background-color" => {
+                style.fill = color(value);
+                style.fill.is_some()
+            }
+            "stroke" => {
+                style.stroke = color(value);
+                style.stroke.is_some()
+            }
+            "color" => {
+                style.text_color = color(value);
+                style.text_color.is_some()
+            }
+            "stroke-width" => {
+                style.stroke_width = length(value).filter(|w| *w <= 1000.0);
+                style.stroke_width.is_some()
+            }
+            "font-size" => {
+                style.font_size = length(value).filter(|s| *s > 0.0 && *s <= 1000.0);
+                style.font_size.is_some()
+            }
+            "opacity" => {
+                style.opacity = number(value).filter(|o| (0.0..=1.0).contains(o));
+                style.opacity.is_some()
+            }
             "stroke-dasharray" => {
                 // The first dash length tells dots (short) from dashes.
                 let first = value
@@ -32,11 +58,27 @@ pub(super) fn style_of(props: &str) -> Style {
                     Some((_, Some(_))) => Some(Dash::Dashed),
                     _ => None,
                 };
+                style.dash.is_some()
             }
-            _ => {}
+            _ => {
+                left_out.push(short(&key));
+                continue;
+            }
+        };
+        if !read {
+            left_out.push(short(&format!("{key}:{value}")));
         }
     }
-    style
+    (style, left_out)
+}
+
+/// `text`, cut to a length fit for a message.
+fn short(text: &str) -> String {
+    let mut out: String = text.chars().take(40).collect();
+    if out.len() < text.len() {
+        out.push('…');
+    }
+    out
 }
 
 /// Splits on commas that are not inside parentheses (`rgb(1, 2, 3)` stays whole).

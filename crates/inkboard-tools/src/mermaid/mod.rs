@@ -11,17 +11,22 @@
 //!
 //! This module only parses: [`parse()`] turns text into a [`Flowchart`] whose
 //! references are resolved (every edge end is a node or a subgraph) and whose
-//! styles are folded into one [`Style`] per node. The tool in
-//! `tools/mermaid.rs` turns that into shapes, connectors and frames.
+//! styles are folded into one [`Style`] per node; [`shapes`] says which geom
+//! draws each Mermaid shape. The tool in `tools/mermaid.rs` turns that into
+//! shapes, connectors and frames.
 //!
-//! Limitations: other diagram types (sequence, class, state...) are refused;
-//! `click`, `callback`, `accTitle` and `accDescr` lines are skipped; CSS that has
-//! no equal in a [`Style`] (fonts, `rx`, gradients, unknown colour names) is
-//! dropped without a word, as Mermaid itself drops what it cannot draw.
+//! Nothing is dropped without a word: what the text says that a board cannot
+//! hold (`click`, `accTitle`, `accDescr`, `%%{init}%%` directives, front matter,
+//! CSS with no equal in a [`Style`], `@{ }` keys other than `shape` and `label`,
+//! `linkStyle ... interpolate`) becomes a [`Note`] with its line, which the
+//! tool's answer lists.
+//!
+//! Limitations: other diagram types (sequence, class, state...) are refused.
 
 mod css;
 mod label;
 mod parse;
+pub(crate) mod shapes;
 #[cfg(test)]
 mod tests;
 
@@ -50,6 +55,62 @@ pub(crate) struct Flowchart {
     pub edges: Vec<Edge>,
     /// Every subgraph, in the order its `subgraph` line comes.
     pub subgraphs: Vec<Subgraph>,
+    /// What the text says that the import leaves out, in the order written.
+    pub notes: Vec<Note>,
+}
+
+/// Something in the text that the import leaves out or draws otherwise than
+/// Mermaid, for the tool's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Note {
+    pub kind: NoteKind,
+    /// Where, counted from 1.
+    pub line: usize,
+    /// What, in words; notes of one kind and message are counted together.
+    pub message: String,
+}
+
+/// What a [`Note`] is about: its `kind` in the answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NoteKind {
+    /// A `click` (or `callback`, `href`) line.
+    Click,
+    /// An `accTitle` line.
+    AccTitle,
+    /// An `accDescr` line or block.
+    AccDescr,
+    /// A `%%{ ... }%%` directive.
+    Directive,
+    /// The `---` block before the header.
+    FrontMatter,
+    /// A CSS property of `classDef`, `style` or `linkStyle` with no equal.
+    Style,
+    /// A `linkStyle` part with no equal (`interpolate`, a link that is not there).
+    LinkStyle,
+    /// A key of `@{ }` other than `shape` and `label`.
+    ShapeData,
+    /// A node drawn with the nearest geom, or with an unknown shape name.
+    Shape,
+    /// A link end drawn otherwise.
+    Link,
+}
+
+impl NoteKind {
+    /// Its name in the answer.
+    pub fn name(self) -> &'static str {
+        match self {
+            NoteKind::Click => "click",
+            NoteKind::AccTitle => "accTitle",
+            NoteKind::AccDescr => "accDescr",
+            NoteKind::Directive => "directive",
+            NoteKind::FrontMatter => "front matter",
+            NoteKind::Style => "style",
+            NoteKind::LinkStyle => "linkStyle",
+            NoteKind::ShapeData => "shape data",
+            NoteKind::Shape => "shape",
+            NoteKind::Link => "link",
+        }
+    }
 }
 
 impl Flowchart {
@@ -94,44 +155,16 @@ pub(crate) struct Node {
     /// when the node was never given a label.
     pub label: String,
     pub shape: NodeShape,
+    /// The line its shape was given on (where it was first mentioned, if never).
+    pub line: usize,
     /// `classDef default`, then its classes in order, then its `style` lines.
     pub style: Style,
     /// The innermost subgraph holding it (index into [`Flowchart::subgraphs`]).
     pub subgraph: Option<usize>,
 }
 
-/// The node shapes of Mermaid's classic syntax, named after Mermaid's docs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum NodeShape {
-    /// `A[text]`, and a bare `A`.
-    Rect,
-    /// `A(text)`.
-    Round,
-    /// `A([text])`.
-    Stadium,
-    /// `A[[text]]`.
-    Subroutine,
-    /// `A[(text)]`.
-    Cylinder,
-    /// `A((text))`.
-    Circle,
-    /// `A(((text)))`.
-    DoubleCircle,
-    /// `A>text]`.
-    Asymmetric,
-    /// `A{text}`.
-    Rhombus,
-    /// `A{{text}}`.
-    Hexagon,
-    /// `A[/text/]` and `A[\text\]`.
-    Parallelogram,
-    /// `A[/text\]` and `A[\text/]`.
-    Trapezoid,
-    /// v11 `@{ shape: ... }` names with an inkboard equal and no classic syntax.
-    Triangle,
-    Cloud,
-    Text,
-}
+/// A node's Mermaid shape: one of [`shapes`]' statics.
+pub(crate) type NodeShape = &'static shapes::Shape;
 
 /// One end of an edge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -178,6 +211,8 @@ pub(crate) struct Edge {
     pub end: Head,
     /// From `linkStyle`.
     pub style: Style,
+    /// The line it is written on.
+    pub line: usize,
 }
 
 /// A subgraph: a titled group of nodes (and of other subgraphs).

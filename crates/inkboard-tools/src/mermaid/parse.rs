@@ -4,6 +4,7 @@
 //! collects raw nodes, links and subgraphs as they come, then resolves them in
 //! [`Parser::finish`]: ids that name a subgraph become links to it, classes and
 //! `style` lines fold into one style per node, `linkStyle` lines reach their links.
+//! What it skips, it notes ([`Note`]) with its line.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -11,9 +12,10 @@ use inkboard_core::Style;
 
 use super::css::style_of;
 use super::label::clean_label;
+use super::shapes;
 use super::{
-    Direction, Edge, Endpoint, Flowchart, Head, MermaidError, Node, NodeShape, Stroke, Subgraph,
-    MAX_EDGES, MAX_NODES, MAX_TEXT,
+    Direction, Edge, Endpoint, Flowchart, Head, MermaidError, Node, NodeShape, Note, NoteKind,
+    Stroke, Subgraph, MAX_EDGES, MAX_NODES, MAX_TEXT,
 };
 
 type Result<T> = std::result::Result<T, MermaidError>;
@@ -40,30 +42,24 @@ pub(crate) fn parse(text: &str) -> Result<Flowchart> {
 /// may end them. When no closer is found on the line, the next (shorter) opener is
 /// tried, so `A[/path]` is a rectangle labelled "/path", not an error.
 const OPENERS: &[(&str, &[(&str, NodeShape)])] = &[
-    ("(((", &[(")))", NodeShape::DoubleCircle)]),
-    ("((", &[("))", NodeShape::Circle)]),
-    ("([", &[("])", NodeShape::Stadium)]),
-    ("(", &[(")", NodeShape::Round)]),
-    ("[[", &[("]]", NodeShape::Subroutine)]),
-    ("[(", &[(")]", NodeShape::Cylinder)]),
+    ("(((", &[(")))", &shapes::DOUBLE_CIRCLE)]),
+    ("((", &[("))", &shapes::CIRCLE)]),
+    ("([", &[("])", &shapes::STADIUM)]),
+    ("(", &[(")", &shapes::ROUNDED)]),
+    ("[[", &[("]]", &shapes::SUBROUTINE)]),
+    ("[(", &[(")]", &shapes::CYLINDER)]),
     (
         "[/",
-        &[
-            ("/]", NodeShape::Parallelogram),
-            ("\\]", NodeShape::Trapezoid),
-        ],
+        &[("/]", &shapes::LEAN_RIGHT), ("\\]", &shapes::TRAPEZOID)],
     ),
     (
         "[\\",
-        &[
-            ("\\]", NodeShape::Parallelogram),
-            ("/]", NodeShape::Trapezoid),
-        ],
+        &[("\\]", &shapes::LEAN_LEFT), ("/]", &shapes::INV_TRAPEZOID)],
     ),
-    ("[", &[("]", NodeShape::Rect)]),
-    ("{{", &[("}}", NodeShape::Hexagon)]),
-    ("{", &[("}", NodeShape::Rhombus)]),
-    (">", &[("]", NodeShape::Asymmetric)]),
+    ("[", &[("]", &shapes::RECT)]),
+    ("{{", &[("}}", &shapes::HEXAGON)]),
+    ("{", &[("}", &shapes::RHOMBUS)]),
+    (">", &[("]", &shapes::ODD)]),
 ];
 
 /// First words of the other Mermaid diagram types, to say plainly that they are
@@ -101,6 +97,8 @@ struct RawNode {
     id: String,
     label: Option<String>,
     shape: NodeShape,
+    /// Where its shape was last given (or it was first mentioned).
+    line: usize,
     /// Given a shape or label somewhere (so it is a node even if a subgraph has
     /// its id).
     explicit: bool,
@@ -112,6 +110,7 @@ struct RawEdge {
     from: usize,
     to: usize,
     link: Link,
+    line: usize,
 }
 
 /// A link as written, between two node groups.
@@ -148,8 +147,11 @@ struct Parser<'a> {
     class_lines: Vec<(String, String)>,
     /// `style id ...` lines, applied at the end.
     style_lines: Vec<(String, Style)>,
-    /// `linkStyle` lines: the link numbers (`None`: default) and the style.
-    link_styles: Vec<(Option<Vec<usize>>, Style)>,
+    /// `linkStyle` lines: the link numbers (`None`: default), the style and the
+    /// line.
+    link_styles: Vec<(Option<Vec<usize>>, Style, usize)>,
+    /// What was skipped, so far.
+    notes: Vec<Note>,
 }
 
 fn is_word_char(c: char) -> bool {
@@ -171,7 +173,18 @@ impl<'a> Parser<'a> {
             class_lines: Vec::new(),
             style_lines: Vec::new(),
             link_styles: Vec::new(),
+            notes: Vec::new(),
         }
+    }
+
+    /// Notes that the text at `pos` is left out.
+    fn note(&mut self, kind: NoteKind, pos: usize, message: String) {
+        let line = self.line_col(pos).0;
+        self.notes.push(Note {
+            kind,
+            line,
+            message,
+        });
     }
 
     // ---- the cursor ----
@@ -229,9 +242,23 @@ impl<'a> Parser<'a> {
         self.pos += self.line_from(self.pos).len();
     }
 
-    /// Skips a `%%` comment, or a `%%{ ... }%%` directive (which may span lines).
+    /// Skips a `%%` comment, or a `%%{ ... }%%` directive (which may span lines,
+    /// and is noted: its settings are left out).
     fn skip_comment(&mut self) -> bool {
-        if self.rest().starts_with("%%{") {
+        if let Some(body) = self.rest().strip_prefix("%%{") {
+            let name: String = body
+                .trim_start()
+                .chars()
+                .take_while(|c| is_word_char(*c) || *c == '-')
+                .take(24)
+                .collect();
+            let message = match name.as_str() {
+                "" => "directive left out: its settings have no equal on a board".to_string(),
+                name => format!(
+                    "'%%{{{name}}}%%' directive left out: its settings have no equal on a board"
+                ),
+            };
+            self.note(NoteKind::Directive, self.pos, message);
             match self.rest().find("}%%") {
                 Some(i) => self.pos += i + 3,
                 None => self.skip_line(),
@@ -362,6 +389,11 @@ impl<'a> Parser<'a> {
         // YAML front matter (`---` ... `---`) carries a title and config: skipped.
         if self.rest().starts_with("---") {
             let at = self.pos;
+            self.note(
+                NoteKind::FrontMatter,
+                at,
+                "front matter left out: its title and config have no equal on a board".into(),
+            );
             self.skip_line();
             loop {
                 if self.pos >= self.src.len() {
@@ -472,7 +504,21 @@ impl<'a> Parser<'a> {
                 at,
             ));
         }
-        Ok((list, style_of(props)))
+        Ok((list, self.css(props, at)))
+    }
+
+    /// The style CSS at `at` sets, with a note for each property left out.
+    fn css(&mut self, props: &str, at: usize) -> Style {
+        let (style, left_out) = style_of(props);
+        for prop in left_out {
+            // A property alone has no equal; with its value, the value was unread.
+            let message = match prop.contains(':') {
+                true => format!("'{prop}' left out: a board's styles cannot take its value"),
+                false => format!("'{prop}' left out: it has no equal in a board's styles"),
+            };
+            self.note(NoteKind::Style, at, message);
+        }
+        style
     }
 
     fn statement(&mut self) -> Result<()> {
@@ -535,7 +581,21 @@ impl<'a> Parser<'a> {
         }
         if let Some(at) = self.keyword_then_word("linkStyle") {
             self.pos = at;
-            let (which, _, props) = self.list_and_rest();
+            let (which, props_at, props) = self.list_and_rest();
+            // `interpolate basis` names the curve of the lines; inkboard routes
+            // connectors itself.
+            let props = match props.trim_start().strip_prefix("interpolate") {
+                Some(rest) if rest.starts_with([' ', '\t']) => {
+                    let rest = rest.trim_start();
+                    let curve = rest.split([' ', '\t']).next().unwrap_or("");
+                    let message = format!(
+                        "'interpolate {curve}' left out: connectors are routed by the board"
+                    );
+                    self.note(NoteKind::LinkStyle, props_at, message);
+                    &rest[curve.len()..]
+                }
+                _ => props,
+            };
             let numbers = if which == "default" {
                 None
             } else {
@@ -548,19 +608,31 @@ impl<'a> Parser<'a> {
                     )
                 })?)
             };
-            self.link_styles.push((numbers, style_of(props)));
+            let style = self.css(props, props_at);
+            let line = self.line_col(start).0;
+            self.link_styles.push((numbers, style, line));
             return self.close_statement();
         }
         // Interaction and accessibility lines have nothing to draw.
         for word in ["click", "callback", "href"] {
             if self.keyword_then_word(word).is_some() {
+                let message =
+                    format!("'{word}' line left out: a board's shapes carry no links or callbacks");
+                self.note(NoteKind::Click, start, message);
                 self.statement_text();
                 return self.close_statement();
             }
         }
-        for word in ["accTitle", "accDescr"] {
+        for (word, kind, what) in [
+            ("accTitle", NoteKind::AccTitle, "accessibility title"),
+            ("accDescr", NoteKind::AccDescr, "accessibility description"),
+        ] {
             if let Some(after) = self.rest().strip_prefix(word) {
                 let after = after.trim_start();
+                if after.starts_with([':', '{']) {
+                    let message = format!("'{word}' left out: a board has no {what}");
+                    self.note(kind, start, message);
+                }
                 if after.starts_with(':') {
                     self.skip_line();
                     return Ok(());
@@ -658,10 +730,12 @@ impl<'a> Parser<'a> {
                             limit: MAX_EDGES,
                         });
                     }
+                    let line = self.line_col(at).0;
                     self.edges.push(RawEdge {
                         from,
                         to,
                         link: link.clone(),
+                        line,
                     });
                 }
             }
@@ -707,8 +781,10 @@ impl<'a> Parser<'a> {
             self.pos = save;
         }
         if let Some((shape, label)) = self.shape_label(id)? {
+            let line = self.line_col(at).0;
             let n = &mut self.nodes[node];
             n.shape = shape;
+            n.line = line;
             n.label = Some(label);
             n.explicit = true;
         } else {
@@ -743,10 +819,12 @@ impl<'a> Parser<'a> {
                         limit: MAX_NODES,
                     });
                 }
+                let line = self.line_col(at).0;
                 self.nodes.push(RawNode {
                     id: id.to_string(),
                     label: None,
-                    shape: NodeShape::Rect,
+                    shape: &shapes::RECT,
+                    line,
                     explicit: false,
                     classes: Vec::new(),
                     subgraph: None,
@@ -875,17 +953,33 @@ impl<'a> Parser<'a> {
                 .strip_prefix('"')
                 .and_then(|v| v.strip_suffix('"'))
                 .unwrap_or(value);
-            let n = &mut self.nodes[node];
+            let line = self.line_col(at).0;
             match key.trim() {
                 "shape" => {
-                    n.shape = shape_named(value);
+                    let shape = shapes::named(value).unwrap_or_else(|| {
+                        let message = format!(
+                            "unknown shape '{}' drawn as a rectangle",
+                            value.chars().take(40).collect::<String>()
+                        );
+                        self.note(NoteKind::Shape, at, message);
+                        &shapes::RECT
+                    });
+                    let n = &mut self.nodes[node];
+                    n.shape = shape;
+                    n.line = line;
                     n.explicit = true;
                 }
                 "label" => {
+                    let n = &mut self.nodes[node];
                     n.label = Some(clean_label(value));
                     n.explicit = true;
                 }
-                _ => {}
+                key => {
+                    let key: String = key.chars().take(40).collect();
+                    let message =
+                        format!("'{key}' in '@{{ }}' left out: only shape and label are read");
+                    self.note(NoteKind::ShapeData, at, message);
+                }
             }
         }
         Ok(())
@@ -1068,7 +1162,7 @@ impl<'a> Parser<'a> {
 
     // ---- resolution ----
 
-    fn finish(self) -> Result<Flowchart> {
+    fn finish(mut self) -> Result<Flowchart> {
         if let Some(open) = self.open.last() {
             // At the end of the last thing written, not after trailing blank lines.
             let (line, column) = self.line_col(self.src.trim_end().len());
@@ -1107,6 +1201,7 @@ impl<'a> Parser<'a> {
                 id: raw.id.clone(),
                 label: raw.label.clone().unwrap_or_else(|| raw.id.clone()),
                 shape: raw.shape,
+                line: raw.line,
                 style,
                 subgraph: raw.subgraph,
             });
@@ -1135,25 +1230,37 @@ impl<'a> Parser<'a> {
                 start: e.link.start,
                 end: e.link.end,
                 style: Style::default(),
+                line: e.line,
             })
             .collect();
         // `linkStyle default` is what links have unless their own line says more,
         // wherever it comes.
-        for (_, style) in self.link_styles.iter().filter(|(n, _)| n.is_none()) {
+        for (_, style, _) in self.link_styles.iter().filter(|(n, ..)| n.is_none()) {
             edges.iter_mut().for_each(|e| e.style.merge(style));
         }
-        for (numbers, style) in &self.link_styles {
+        let mut notes = std::mem::take(&mut self.notes);
+        for (numbers, style, line) in &self.link_styles {
             for &n in numbers.iter().flatten() {
-                if let Some(e) = edges.get_mut(n) {
-                    e.style.merge(style);
+                match edges.get_mut(n) {
+                    Some(e) => e.style.merge(style),
+                    None => notes.push(Note {
+                        kind: NoteKind::LinkStyle,
+                        line: *line,
+                        message: format!(
+                            "'linkStyle {n}' left out: there are {} links, counted from 0",
+                            edges.len()
+                        ),
+                    }),
                 }
             }
         }
+        notes.sort_by_key(|n| n.line);
         Ok(Flowchart {
             direction: self.direction,
             nodes,
             edges,
             subgraphs,
+            notes,
         })
     }
 }
@@ -1210,36 +1317,4 @@ fn split_outside_quotes(text: &str) -> Vec<&str> {
     }
     parts.push(&text[start..]);
     parts
-}
-
-/// The v11 shape names, mapped to the classic shapes (or inkboard's own).
-fn shape_named(name: &str) -> NodeShape {
-    match name.trim().to_ascii_lowercase().as_str() {
-        "rounded" | "event" => NodeShape::Round,
-        "stadium" | "pill" | "terminal" => NodeShape::Stadium,
-        "subroutine" | "subproc" | "subprocess" | "fr-rect" | "framed-rectangle" => {
-            NodeShape::Subroutine
-        }
-        "cyl" | "cylinder" | "database" | "db" | "h-cyl" | "das" | "lin-cyl" | "disk" => {
-            NodeShape::Cylinder
-        }
-        "circle" | "circ" | "sm-circ" | "small-circle" | "start" | "f-circ" | "stop" => {
-            NodeShape::Circle
-        }
-        "dbl-circ" | "double-circle" | "fr-circ" | "framed-circle" => NodeShape::DoubleCircle,
-        "diam" | "diamond" | "decision" | "question" => NodeShape::Rhombus,
-        "hex" | "hexagon" | "prepare" => NodeShape::Hexagon,
-        "lean-r" | "lean-right" | "in-out" | "lean-l" | "lean-left" | "out-in" => {
-            NodeShape::Parallelogram
-        }
-        "trap-b" | "trapezoid" | "priority" | "trapezoid-bottom" | "trap-t" | "manual"
-        | "inv-trapezoid" | "trapezoid-top" => NodeShape::Trapezoid,
-        "flag" | "paper-tape" | "odd" => NodeShape::Asymmetric,
-        "tri" | "triangle" | "extract" | "flip-tri" | "flipped-triangle" | "manual-file" => {
-            NodeShape::Triangle
-        }
-        "cloud" => NodeShape::Cloud,
-        "text" => NodeShape::Text,
-        _ => NodeShape::Rect,
-    }
 }

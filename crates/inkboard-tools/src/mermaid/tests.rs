@@ -88,29 +88,29 @@ fn shapes_and_labels() {
         .iter()
         .map(|n| (n.shape, n.label.as_str()))
         .collect();
-    use NodeShape::*;
+    use shapes::*;
     assert_eq!(
         got,
         [
-            (Rect, "rect"),
-            (Round, "round"),
-            (Stadium, "stadium"),
-            (Subroutine, "sub"),
-            (Cylinder, "db"),
-            (Circle, "circle"),
-            (DoubleCircle, "double"),
-            (Asymmetric, "flag"),
-            (Rhombus, "rhombus"),
-            (Hexagon, "hex"),
-            (Parallelogram, "para"),
-            (Parallelogram, "alt"),
-            (Trapezoid, "trap"),
-            (Trapezoid, "inv"),
-            (Rect, "text with (parens) and ]"),
-            (Round, "a\nb\nc\nd"),
-            (Rect, "/path"),
-            (Rect, "\"hi\" & #1"),
-            (Cylinder, "Store"),
+            (&RECT, "rect"),
+            (&ROUNDED, "round"),
+            (&STADIUM, "stadium"),
+            (&SUBROUTINE, "sub"),
+            (&CYLINDER, "db"),
+            (&CIRCLE, "circle"),
+            (&DOUBLE_CIRCLE, "double"),
+            (&ODD, "flag"),
+            (&RHOMBUS, "rhombus"),
+            (&HEXAGON, "hex"),
+            (&LEAN_RIGHT, "para"),
+            (&LEAN_LEFT, "alt"),
+            (&TRAPEZOID, "trap"),
+            (&INV_TRAPEZOID, "inv"),
+            (&RECT, "text with (parens) and ]"),
+            (&ROUNDED, "a\nb\nc\nd"),
+            (&RECT, "/path"),
+            (&RECT, "\"hi\" & #1"),
+            (&CYLINDER, "Store"),
         ]
     );
 }

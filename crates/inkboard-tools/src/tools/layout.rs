@@ -14,7 +14,10 @@
 //!   takes; ink inside a frame is laid out with its contents, and free-ended
 //!   connectors move with the frame.
 //!
-//! The Mermaid importer calls [`arrange`] directly.
+//! The Mermaid importer calls [`arrange_with`] directly, naming the frames whose
+//! contents run in a direction of their own (a subgraph's `direction` line): each
+//! such frame is still one node of the layout around it, so its inner direction
+//! changes only what it holds.
 
 use std::collections::{HashMap, HashSet};
 
@@ -103,6 +106,20 @@ pub(crate) fn arrange(
     ids: Option<&[ObjectId]>,
     opts: &LayoutOptions,
 ) -> Result<Vec<ObjectId>, ToolError> {
+    arrange_with(cx, ids, opts, &HashMap::new())
+}
+
+/// [`arrange`], with the contents of the frames named in `inner` laid out in the
+/// direction given there (and the frames inside those in it too, unless named
+/// themselves). A frame named there whose contents have no connector between
+/// them has them laid out in a row (or column) that way, in page order, as
+/// Mermaid does for a subgraph with a `direction` and no links.
+pub(crate) fn arrange_with(
+    cx: &mut Cx<'_, '_>,
+    ids: Option<&[ObjectId]>,
+    opts: &LayoutOptions,
+    inner: &HashMap<ObjectId, Direction>,
+) -> Result<Vec<ObjectId>, ToolError> {
     let page = Page::read(cx)?;
     let top = page.top_level(cx, ids)?;
     if top.is_empty() {
@@ -115,19 +132,19 @@ pub(crate) fn arrange(
             Algorithm::Tree => engine::Algorithm::Tree,
             Algorithm::Grid => engine::Algorithm::Grid,
         },
-        direction: match opts.direction {
-            Direction::Down => engine::Direction::Down,
-            Direction::Right => engine::Direction::Right,
-            Direction::Up => engine::Direction::Up,
-            Direction::Left => engine::Direction::Left,
-        },
+        direction: engine_direction(opts.direction),
         node_spacing: spacing,
         layer_spacing: spacing * 1.5,
     };
     // Sizes and relative places, inside out: every frame's contents are laid out
     // before the frame itself is sized and placed among its siblings.
-    let mut plan = Plan::default();
-    let block = plan.solve(&page, &top, &options, 0)?;
+    let mut plan = Plan {
+        rel: HashMap::new(),
+        size: HashMap::new(),
+        children: HashMap::new(),
+        inner,
+    };
+    let block = plan.solve(&page, &top, &options, false, 0)?;
     // Where the block goes: where its shapes began, unless something else is there.
     let start = top
         .iter()
@@ -433,22 +450,36 @@ fn innermost(items: &[Item], frames: &[usize], me: usize) -> Option<usize> {
         .min_by(|&f, &g| area(f).total_cmp(&area(g)).then(g.cmp(&f)))
 }
 
+/// Which way the layout crate runs for a direction word.
+fn engine_direction(direction: Direction) -> engine::Direction {
+    match direction {
+        Direction::Down => engine::Direction::Down,
+        Direction::Right => engine::Direction::Right,
+        Direction::Up => engine::Direction::Up,
+        Direction::Left => engine::Direction::Left,
+    }
+}
+
 /// Sizes and places relative to the enclosing block, filled in by [`Plan::solve`].
-#[derive(Default)]
-struct Plan {
+struct Plan<'a> {
     rel: HashMap<usize, (f64, f64)>,
     size: HashMap<usize, (f64, f64)>,
     children: HashMap<usize, Vec<usize>>,
+    /// Frames whose contents run in a direction of their own.
+    inner: &'a HashMap<ObjectId, Direction>,
 }
 
-impl Plan {
+impl Plan<'_> {
     /// Lays out `units`, `depth` frames down (after the contents of the frames
-    /// among them), and returns the size of the block they make.
+    /// among them), and returns the size of the block they make. `in_row`: the
+    /// units are a frame's contents laid out in its own direction, so with no
+    /// connector between them they follow one another that way.
     fn solve(
         &mut self,
         page: &Page,
         units: &[usize],
         options: &engine::Options,
+        in_row: bool,
         depth: usize,
     ) -> Result<(f64, f64), ToolError> {
         for &u in units {
@@ -457,7 +488,12 @@ impl Plan {
             if item.frame && depth < 64 {
                 let kids = page.children(u);
                 if !kids.is_empty() {
-                    let (w, h) = self.solve(page, &kids, options, depth + 1)?;
+                    let own = self.inner.get(&item.id).map(|&d| engine_direction(d));
+                    let kid_options = engine::Options {
+                        direction: own.unwrap_or(options.direction),
+                        ..*options
+                    };
+                    let (w, h) = self.solve(page, &kids, &kid_options, own.is_some(), depth + 1)?;
                     let fw = (w + 2.0 * FRAME_PADDING).max(item.min_w);
                     let top = inkboard_core::FRAME_TITLE_HEIGHT + FRAME_PADDING / 2.0;
                     size = (fw, top + h + FRAME_PADDING);
@@ -481,11 +517,17 @@ impl Plan {
             }
             i = page.items[i].parent?;
         };
-        let edges = page
+        let mut edges: Vec<(usize, usize)> = page
             .links
             .iter()
             .filter_map(|&(a, b)| Some((rep(a)?, rep(b)?)))
             .collect();
+        // Unconnected units would stand side by side across the direction (the
+        // layered layout packs components that way); a direction asked for on
+        // purpose means one after another along it.
+        if in_row && edges.is_empty() {
+            edges = (1..units.len()).map(|k| (k - 1, k)).collect();
+        }
         let graph = engine::Graph {
             nodes: units
                 .iter()

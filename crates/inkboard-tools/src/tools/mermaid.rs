@@ -7,38 +7,46 @@
 //! caller's transaction (so inside a batch it is part of the batch's one undo
 //! step). A first placement ([`plan`]) nests each subgraph's frame around its
 //! contents, so that each node lies in its frame, and estimates the block's size,
-//! for which free space is found; `layout`'s layered arrangement ([`arrange`])
-//! then places everything for good, keeping only which frame holds what. Last,
+//! for which free space is found; `layout`'s layered arrangement ([`arrange_with`])
+//! then places everything for good, keeping only which frame holds what, each
+//! frame laid out inside in its subgraph's own `direction`, if it has one, and
+//! then placed as one block in the layout around it. Last,
 //! the block is moved to the `x`, `y` asked for, and kept off whatever was on the
 //! page before.
 //!
-//! Shapes: `[ ]` rect, `( )` and `([ ])` rounded, `[[ ]]` rect, `[( )]` cylinder,
-//! `(( ))` and `((( )))` ellipse, `{ }` diamond, `{{ }}` hexagon, `[/ /]`,
-//! `[\ \]`, the trapezoids `[/ \]` `[\ /]` and `>]` parallelogram (the closest
-//! slanted outline: the flag of `>]` has a slanted side, and a plain rect would hide
-//! that it differs). Links: `-->` an arrow, `---` none, `-.->` dashed, `==>` 4 px
-//! wide, `--o` a circle, `--x` a diamond (we have no cross; a diamond stays
-//! visible and does not read as a direction), `<-->` both ends, `~~~` nothing
-//! drawn. Link text becomes the connector's text.
+//! Shapes: each Mermaid shape is drawn with its geom in [`mermaid::shapes`]:
+//! `[ ]` rect, `( )` rounded, `[( )]` cylinder, `(( ))` a circle, `{ }` diamond,
+//! `{{ }}` hexagon, `[/ /]` parallelogram, and the nearest geom for the rest
+//! (`([ ])` rounded, `[[ ]]` rect, `((( )))` a circle, `[\ \]`, `[/ \]`,
+//! `[\ /]` and `>]` parallelogram, the closest slanted outline: a plain rect
+//! would hide that they differ). Links: `-->` an arrow, `---` none, `-.->`
+//! dashed, `==>` 4 px wide, `--o` a circle, `--x` a diamond (we have no cross; a
+//! diamond stays visible and does not read as a direction), `<-->` both ends,
+//! `~~~` nothing drawn. Link text becomes the connector's text.
 //!
-//! Limitations: a subgraph's own `direction` orders the first placement only; the
-//! layered layout runs the whole import in the chart's direction. `~~~` links are
-//! not drawn, so they do not order the layout either.
+//! The answer lists, beside the ids, what the import left out or drew with
+//! another outline than Mermaid's (`notes`: kind, message, how often, the first
+//! lines), so that nothing is lost without a word.
+//!
+//! Limitations: `~~~` links are not drawn, so they do not order the layout
+//! either. A subgraph's `direction` is honoured even when links cross its border
+//! (Mermaid's dagre renderer then ignores it); a subgraph without one follows its
+//! parent's direction (dagre turns an unlinked one across it).
 
 use std::collections::HashMap;
 
 use inkboard_core::{
     Arrow, Connector, Dash, End, Geom, IdKind, Kind, Object, ObjectId, Rect, Shape, Style,
-    FRAME_TITLE_HEIGHT,
+    Vocabulary, FRAME_TITLE_HEIGHT,
 };
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
-use crate::mermaid::{self, Direction, Endpoint, Flowchart, Head, NodeShape, Stroke};
+use crate::mermaid::{self, Direction, Endpoint, Flowchart, Head, Note, NoteKind, Stroke};
 use crate::place::{self, FRAME_PADDING};
-use crate::tool::{finite, Cx, EditTool, Hints, Ids, Tool};
+use crate::tool::{finite, Cx, EditTool, Hints, Tool};
 
-use super::layout::{arrange, Algorithm, Direction as LayoutDirection, LayoutOptions};
+use super::layout::{arrange_with, Algorithm, Direction as LayoutDirection, LayoutOptions};
 use crate::ToolError;
 
 pub struct ImportMermaid;
@@ -58,8 +66,32 @@ impl Tool for ImportMermaid {
     const DESCRIPTION: &'static str = "Draw a Mermaid flowchart as shapes, connectors and frames (subgraphs), laid out in free space or from x,y.";
     const HINTS: Hints = Hints::ADD;
     type Args = ImportMermaidArgs;
-    type Output = Ids;
+    type Output = Imported;
 }
+
+/// What `import_mermaid` answers: the objects made, and what it left out.
+#[derive(Serialize, JsonSchema)]
+pub struct Imported {
+    /// The shapes, then the connectors, then the frames.
+    ids: Vec<String>,
+    /// What the text says that the board does not show as Mermaid would, one
+    /// entry per kind and message, in the order first written; absent when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    notes: Vec<NoteOutput>,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct NoteOutput {
+    kind: &'static str,
+    message: String,
+    /// How many times the text says it.
+    count: usize,
+    /// The first lines it is on (at most [`MAX_LINES_LISTED`]).
+    lines: Vec<usize>,
+}
+
+/// At most this many lines are listed for a note; its count says how many more.
+const MAX_LINES_LISTED: usize = 10;
 
 /// Where a frame's contents start within it, as `layout` frames them: inside its
 /// padding, below its title band.
@@ -68,7 +100,7 @@ const CONTENT_AT: (f64, f64) = (FRAME_PADDING, FRAME_TITLE_HEIGHT + FRAME_PADDIN
 const EMPTY_FRAME: (f64, f64) = (200.0, 100.0);
 
 impl EditTool for ImportMermaid {
-    fn run(cx: &mut Cx<'_, '_>, a: ImportMermaidArgs) -> Result<Ids, ToolError> {
+    fn run(cx: &mut Cx<'_, '_>, a: ImportMermaidArgs) -> Result<Imported, ToolError> {
         let chart = mermaid::parse(&a.text).map_err(|e| ToolError::args(format!("'text': {e}")))?;
         let (x, y) = (finite("x", a.x)?, finite("y", a.y)?);
         if chart.nodes.is_empty() && chart.subgraphs.is_empty() {
@@ -77,12 +109,19 @@ impl EditTool for ImportMermaid {
             ));
         }
 
-        let geoms: Vec<Geom> = chart.nodes.iter().map(|n| geom(n.shape)).collect();
+        let geoms: Vec<Geom> = chart.nodes.iter().map(|n| n.shape.geom).collect();
         let sizes: Vec<(f64, f64)> = chart
             .nodes
             .iter()
-            .zip(&geoms)
-            .map(|(n, g)| place::fit_text(*g, &n.label, &n.style))
+            .map(|n| {
+                let (w, h) = place::fit_text(n.shape.geom, &n.label, &n.style);
+                // A circle holds its text in a square; an ellipse around it would
+                // not be the shape Mermaid draws.
+                match n.shape.round {
+                    true => (w.max(h), w.max(h)),
+                    false => (w, h),
+                }
+            })
             .collect();
         let spacing = spacing(&chart);
         let plan = plan(&chart, &sizes, spacing);
@@ -157,7 +196,15 @@ impl EditTool for ImportMermaid {
             direction: layout_direction(chart.direction),
             spacing,
         };
-        arrange(cx, Some(&shapes), &options)?;
+        // A subgraph's own `direction` runs inside its frame only; one without
+        // follows the subgraph around it.
+        let inner: HashMap<ObjectId, LayoutDirection> = chart
+            .subgraphs
+            .iter()
+            .zip(&frame_ids)
+            .filter_map(|(sub, id)| Some((id.clone(), layout_direction(sub.direction?))))
+            .collect();
+        arrange_with(cx, Some(&shapes), &options, &inner)?;
         keep_clear(cx, &shapes, &before, (x, y))?;
 
         let ids: Vec<ObjectId> = node_ids
@@ -165,26 +212,65 @@ impl EditTool for ImportMermaid {
             .chain(connector_ids)
             .chain(frame_ids)
             .collect();
-        Ok(Ids::of(&ids))
+        Ok(Imported {
+            ids: ids.iter().map(|i| i.to_string()).collect(),
+            notes: notes(&chart),
+        })
     }
 }
 
-/// The outline a Mermaid shape becomes.
-fn geom(shape: NodeShape) -> Geom {
-    match shape {
-        NodeShape::Rect | NodeShape::Subroutine => Geom::Rect,
-        NodeShape::Round | NodeShape::Stadium => Geom::Rounded,
-        NodeShape::Cylinder => Geom::Cylinder,
-        NodeShape::Circle | NodeShape::DoubleCircle => Geom::Ellipse,
-        NodeShape::Rhombus => Geom::Diamond,
-        NodeShape::Hexagon => Geom::Hexagon,
-        NodeShape::Parallelogram | NodeShape::Trapezoid | NodeShape::Asymmetric => {
-            Geom::Parallelogram
+/// What the answer says was left out or drawn otherwise: the parser's notes, a
+/// note for each node drawn with the nearest geom and for each cross end,
+/// counted by kind and message, in the order first written.
+fn notes(chart: &Flowchart) -> Vec<NoteOutput> {
+    let shapes = chart.nodes.iter().filter_map(|n| {
+        let lost = n.shape.lost?;
+        Some(Note {
+            kind: NoteKind::Shape,
+            line: n.line,
+            message: format!("{} drawn as {}, {lost}", n.shape.label, n.shape.geom.name()),
+        })
+    });
+    let crosses = chart
+        .edges
+        .iter()
+        .filter(|e| e.stroke != Stroke::Invisible)
+        .filter(|e| e.start == Head::Cross || e.end == Head::Cross)
+        .map(|e| Note {
+            kind: NoteKind::Link,
+            line: e.line,
+            message: "cross end 'x' drawn as a diamond: a board has no cross".into(),
+        });
+    let mut all: Vec<Note> = chart
+        .notes
+        .iter()
+        .cloned()
+        .chain(shapes)
+        .chain(crosses)
+        .collect();
+    all.sort_by_key(|n| n.line);
+    let mut out: Vec<NoteOutput> = Vec::new();
+    for note in all {
+        let kind = note.kind.name();
+        match out
+            .iter_mut()
+            .find(|o| o.kind == kind && o.message == note.message)
+        {
+            Some(o) => {
+                o.count += 1;
+                if o.lines.len() < MAX_LINES_LISTED && o.lines.last() != Some(&note.line) {
+                    o.lines.push(note.line);
+                }
+            }
+            None => out.push(NoteOutput {
+                kind,
+                message: note.message,
+                count: 1,
+                lines: vec![note.line],
+            }),
         }
-        NodeShape::Triangle => Geom::Triangle,
-        NodeShape::Cloud => Geom::Cloud,
-        NodeShape::Text => Geom::Text,
     }
+    out
 }
 
 /// The head a Mermaid link end becomes.
@@ -285,7 +371,7 @@ fn keep_clear(
 }
 
 /// A first placement, relative to the block's top-left: where each node and each
-/// subgraph's frame goes, and the size of the block. [`arrange`] keeps only which
+/// subgraph's frame goes, and the size of the block. [`arrange_with`] keeps only which
 /// frame holds what (and the block's corner), so the places need not be good; the
 /// size is what free space is looked for, so it follows the layout's spacing and
 /// frame padding to come close to the final one.
@@ -394,6 +480,14 @@ impl Planner<'_> {
                 (a != b).then(|| (slot[&a], slot[&b]))
             })
             .collect();
+        // As the layout does: unlinked items of a subgraph with its own direction
+        // follow one another along it.
+        let own = container.is_some_and(|s| chart.subgraphs[s].direction.is_some());
+        let links = if own && links.is_empty() {
+            (1..items.len()).map(|k| (k - 1, k)).collect()
+        } else {
+            links
+        };
         let ranks = ranks(items.len(), &links);
         let count = ranks.iter().max().map_or(0, |r| r + 1);
         let across = matches!(direction, Direction::Down | Direction::Up);

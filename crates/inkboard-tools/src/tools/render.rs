@@ -327,7 +327,7 @@ impl Picture {
             Picture::Pdf => {
                 let scenes: Vec<render::Scene> =
                     pages.iter().map(|p| render::resolve(board, *p)).collect();
-                render::to_pdf(&scenes).map_err(failed)
+                render::to_pdf(&scenes, board.title()).map_err(failed)
             }
             Picture::Svg | Picture::Png => {
                 let page = pages

@@ -16,7 +16,7 @@ pub const MODEL_BUDGET: usize = 16 * 1024;
 /// The target for the whole `tools/list` result, as sent (compact JSON).
 pub const ANSWER_BUDGET: usize = 24 * 1024;
 /// What the schema lint holds the answer to while the targets are missed: a
-/// little over today's figures (20.4 KiB and 27.6 KiB), so nothing grows unseen.
+/// little over today's figures (20.4 KiB and 27.8 KiB), so nothing grows unseen.
 pub const MODEL_CEILING: usize = 21 * 1024;
 pub const ANSWER_CEILING: usize = 28 * 1024;
 
