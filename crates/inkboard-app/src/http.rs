@@ -16,7 +16,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use inkboard_core::Actor;
 use inkboard_tools::live::reply_to_wire;
-use inkboard_tools::{Caller, Picture, ToolError};
+use inkboard_tools::{Caller, Canceller, Control, Picture, ToolError, DRAWING_DEADLINE};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -278,6 +278,11 @@ async fn export(State(app): State<Arc<AppState>>, Query(q): Query<ExportQuery>) 
     let Some(picture) = Picture::from_name(&q.format) else {
         return refuse(StatusCode::BAD_REQUEST, "format must be png, svg or pdf");
     };
+    // A download that the browser gave up on (the tab closed, the app stopping)
+    // stops drawing at the next stage: the guard cancels it when this handler
+    // is dropped. A drawing past its deadline stops as the tools' do.
+    let control = Control::default().within(DRAWING_DEADLINE);
+    let _stop_when_gone = CancelOnDrop(control.canceller());
     let result = tokio::task::spawn_blocking(move || {
         let board = entry.cell.lock().board.clone();
         let number = q.page.unwrap_or(1).clamp(1, board.pages().len().max(1));
@@ -285,7 +290,7 @@ async fn export(State(app): State<Arc<AppState>>, Query(q): Query<ExportQuery>) 
         let page = page.ok_or_else(|| "the board has no page".to_string())?;
         // PNG downloads at twice the board's size, for sharp screens.
         let bytes = picture
-            .draw(&board, &[page], 2.0)
+            .draw(&board, &[page], 2.0, &control)
             .map_err(|e| e.to_string())?;
         let name = format!(
             "{}-page{number}.{}",
@@ -309,6 +314,15 @@ async fn export(State(app): State<Arc<AppState>>, Query(q): Query<ExportQuery>) 
             .into_response(),
         Ok(Err(message)) => refuse(StatusCode::BAD_REQUEST, &message),
         Err(_) => refuse(StatusCode::INTERNAL_SERVER_ERROR, "the export stopped"),
+    }
+}
+
+/// Cancels a call when dropped: when the request that runs it goes away.
+struct CancelOnDrop(Canceller);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
     }
 }
 

@@ -88,9 +88,11 @@ pub async fn serve(
         .spawn(move || {
             let key = warm.boards.displayed();
             if let Some(entry) = warm.boards.entry(key) {
-                let live = entry.cell.lock();
-                if let Some(page) = live.board.pages().first() {
-                    warm.cache.view(key, page.id, &live.board);
+                // Drawn from a copy: the board's lock is not held while a large
+                // page is drawn (edits, saves and a stop would wait for it).
+                let board = entry.cell.lock().board.clone();
+                if let Some(page) = board.pages().first() {
+                    warm.cache.view(key, page.id, &board);
                 }
             }
         })?;
@@ -144,7 +146,9 @@ pub async fn serve(
         port,
     });
     // On a stop, windows are told to close (their sockets would keep the server
-    // waiting), and whatever still hangs on (an HTTP MCP stream) gets a moment.
+    // waiting), and whatever still hangs on (an HTTP MCP stream, a download being
+    // drawn) gets a moment: the process must end within a second of SIGTERM,
+    // whatever it is doing, with the unsaved work written first.
     let stopping = Arc::new(tokio::sync::Notify::new());
     let (closer, notify) = (boards.clone(), stopping.clone());
     let stop = async move {
@@ -157,7 +161,7 @@ pub async fn serve(
         served = served => served,
         _ = async {
             stopping.notified().await;
-            tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+            tokio::time::sleep(STOP_GRACE).await;
         } => Ok(()),
     };
     // Printed whatever the log level: the person must learn where unsaved
@@ -168,6 +172,10 @@ pub async fn serve(
     inkboard_tools::withdraw();
     served.map_err(AppError::Io)
 }
+
+/// How long connections still open get after a stop signal before the server
+/// stops waiting for them.
+const STOP_GRACE: std::time::Duration = std::time::Duration::from_millis(300);
 
 /// Listens on loopback at `port`; for 0, at `last` (the last launch's) if it is
 /// free, else at any free port.

@@ -7,6 +7,12 @@
 //! stages of a drawing, and every edit before its transaction commits, so a
 //! cancelled call commits nothing.
 //!
+//! A drawing (`render`, `export`) also gets a deadline, [`DRAWING_DEADLINE`]: a
+//! board that takes too long to draw stops at the next stage with an error
+//! instead of holding its caller (and a core) for good. Each stage's own work is
+//! bounded besides (routing, embedded SVG, problem lists have budgets), so the
+//! deadline is the backstop, not the plan.
+//!
 //! Limitations: a stage itself (one operation, one PNG encoding) is not
 //! interrupted, and a call forwarded to the running application is not
 //! cancelled there.
@@ -14,6 +20,10 @@
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How long a drawing may take before it is stopped.
+pub const DRAWING_DEADLINE: Duration = Duration::from_secs(60);
 
 use crate::ToolError;
 
@@ -32,6 +42,8 @@ type Listener = dyn Fn(Progress) + Send + Sync;
 pub struct Control {
     cancelled: Arc<AtomicBool>,
     listener: Option<Arc<Listener>>,
+    /// When the call is stopped if it still runs, and the time it was given.
+    deadline: Option<(Instant, Duration)>,
 }
 
 impl Control {
@@ -40,6 +52,21 @@ impl Control {
         Control {
             cancelled: Arc::default(),
             listener: Some(Arc::new(listener)),
+            deadline: None,
+        }
+    }
+
+    /// This control line, also stopping the call `time` from now (or at the
+    /// deadline it has, if sooner).
+    pub fn within(&self, time: Duration) -> Control {
+        let at = Instant::now() + time;
+        let deadline = match self.deadline {
+            Some((sooner, given)) if sooner <= at => (sooner, given),
+            _ => (at, time),
+        };
+        Control {
+            deadline: Some(deadline),
+            ..self.clone()
         }
     }
 
@@ -58,12 +85,15 @@ impl Control {
         self.cancelled.load(Ordering::SeqCst)
     }
 
-    /// [`ToolError::Cancelled`] once the call was cancelled.
+    /// [`ToolError::Cancelled`] once the call was cancelled, [`ToolError::TooLong`]
+    /// once it is past its deadline.
     pub(crate) fn check(&self) -> Result<(), ToolError> {
         if self.is_cancelled() {
-            Err(ToolError::Cancelled)
-        } else {
-            Ok(())
+            return Err(ToolError::Cancelled);
+        }
+        match self.deadline {
+            Some((at, given)) if Instant::now() >= at => Err(ToolError::TooLong(given.as_secs())),
+            _ => Ok(()),
         }
     }
 
@@ -102,6 +132,7 @@ impl fmt::Debug for Control {
         f.debug_struct("Control")
             .field("cancelled", &self.is_cancelled())
             .field("progress", &self.listener.is_some())
+            .field("deadline", &self.deadline.map(|(_, given)| given))
             .finish()
     }
 }
@@ -123,5 +154,23 @@ mod tests {
             Err(ToolError::Cancelled)
         ));
         assert_eq!(*heard.lock().unwrap(), vec![1.0]);
+    }
+
+    #[test]
+    fn a_deadline_stops_the_call_at_its_next_stage_and_only_gets_sooner() {
+        let control = Control::default().within(Duration::from_secs(3600));
+        assert!(control.stage(0, 2, || "first".into()).is_ok());
+        let past = control.within(Duration::ZERO);
+        assert!(matches!(
+            past.stage(1, 2, || "second".into()),
+            Err(ToolError::TooLong(0))
+        ));
+        // A later deadline does not lift a sooner one.
+        let still = past.within(Duration::from_secs(3600));
+        assert!(matches!(still.check(), Err(ToolError::TooLong(0))));
+        assert!(
+            control.check().is_ok(),
+            "the first line keeps its own deadline"
+        );
     }
 }

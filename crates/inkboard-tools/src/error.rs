@@ -43,6 +43,10 @@ pub enum ToolError {
     /// The client cancelled the call; nothing it did was kept.
     #[error("the call was cancelled: nothing was changed")]
     Cancelled,
+    /// The call ran past its deadline (a drawing's, see
+    /// [`crate::control::DRAWING_DEADLINE`]) and was stopped; nothing was written.
+    #[error("the drawing took longer than {0} s and was stopped (nothing was written): draw a region or a smaller size, or split the page")]
+    TooLong(u64),
     /// A failure outside the model and the file format (e.g. reading an image).
     #[error("{0}")]
     Io(String),

@@ -26,7 +26,7 @@ mod tools;
 mod tracking;
 
 pub use catalog::{catalog, find_tool, ToolDef, COMMON_ARGS};
-pub use control::{Canceller, Control, Progress};
+pub use control::{Canceller, Control, Progress, DRAWING_DEADLINE};
 pub use discovery::{
     find_app, other_app, private_runtime_dir, publish, read_private_file, remove_old, runtime_dir,
     withdraw, write_private, AppInfo,

@@ -263,13 +263,22 @@ pub fn serve() -> anyhow::Result<()> {
             tools: Arc::new(tools()),
             caller: Caller::agent(format!("mcp-{}", std::process::id())),
         };
-        let (reads, writes) = crate::stdio::guard(tokio::io::stdin(), tokio::io::stdout());
+        let (reads, writes, reading) = crate::stdio::guard(tokio::io::stdin(), tokio::io::stdout());
         // The guard has bounded each line already; rmcp's own cap (16 MiB) would
         // drop a message the guard let through.
         let transport = rmcp::transport::async_rw::AsyncRwTransport::new(reads, writes)
             .with_max_line_length(crate::stdio::MAX_MESSAGE_BYTES + 2);
         let service = server.serve(transport).await?;
-        service.waiting().await?;
+        // The client closing stdin ends the server within a second, even while
+        // a call is running: rmcp would wait for the call's answer, which nobody
+        // reads any more. (The guard's reader ends once the answers owed went out
+        // or its drain time is over.)
+        tokio::select! {
+            waited = service.waiting() => {
+                waited?;
+            }
+            _ = reading => {}
+        }
         anyhow::Ok(())
     })?;
     // A call still running on a blocking thread must not keep the process alive

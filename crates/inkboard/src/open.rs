@@ -37,7 +37,7 @@ pub fn run(file: Option<PathBuf>, port: u16, no_browser: bool) -> anyhow::Result
         .worker_threads(2)
         .enable_all()
         .build()?;
-    runtime.block_on(inkboard_app::serve(
+    let served = runtime.block_on(inkboard_app::serve(
         inkboard_app::Options { file, port },
         crate::mcp::http_routes,
         |running| {
@@ -53,7 +53,11 @@ pub fn run(file: Option<PathBuf>, port: u16, no_browser: bool) -> anyhow::Result
                 open_browser(&running.url);
             }
         },
-    ))?;
+    ));
+    // The unsaved work is written by now; a drawing still running on a blocking
+    // thread must not keep the process alive (the runtime would wait for it).
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    served?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -20,8 +20,10 @@ use tokio::sync::Mutex;
 /// about 22 MiB of JSON. The same cap as every HTTP route's, `/mcp` included.
 pub const MAX_MESSAGE_BYTES: usize = inkboard_app::MAX_BODY;
 
-/// How long requests in flight may still be answered once stdin has closed.
-const DRAIN: std::time::Duration = std::time::Duration::from_secs(1);
+/// How long requests in flight may still be answered once stdin has closed (a
+/// client that pipes its requests in and closes its end still gets the answers
+/// of quick calls): within it, the process ends within a second of the close.
+const DRAIN: std::time::Duration = std::time::Duration::from_millis(700);
 
 /// How deep serde_json nests before it gives up (its recursion limit).
 const MAX_DEPTH: usize = 128;
@@ -239,8 +241,9 @@ async fn write_line<W: AsyncWrite + Unpin>(out: &Out<W>, line: &[u8]) -> std::io
 }
 
 /// Starts the guard between `input`/`output` (stdin and stdout) and returns the
-/// pair of pipes rmcp is served on.
-pub fn guard<R, W>(input: R, output: W) -> (DuplexStream, DuplexStream)
+/// pair of pipes rmcp is served on, and the task reading `input`, which ends
+/// when the client closes it.
+pub fn guard<R, W>(input: R, output: W) -> (DuplexStream, DuplexStream, tokio::task::JoinHandle<()>)
 where
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,
@@ -252,8 +255,8 @@ where
     let out: Out<W> = Arc::new(Mutex::new(output));
     let owed = Owed::default();
     tokio::spawn(copy_answers(from_rmcp, out.clone(), owed.clone()));
-    tokio::spawn(read_requests(input, to_rmcp, out, owed));
-    (rmcp_reads, rmcp_writes)
+    let reading = tokio::spawn(read_requests(input, to_rmcp, out, owed));
+    (rmcp_reads, rmcp_writes, reading)
 }
 
 /// rmcp's answers to stdout, line by line.

@@ -12,9 +12,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::args::PageRef;
+use crate::control::DRAWING_DEADLINE;
 use crate::engine::Target as Source;
 use crate::live::Caller;
 use crate::tool::{to_value, BoardTool, Hints, Num, Tool};
+use crate::Control;
 use crate::{Engine, Reply, ToolError};
 
 /// The whole `render` answer (image as base64 plus the text) stays under this.
@@ -137,8 +139,9 @@ impl BoardTool for Render {
                 "'max_size' must be from 16 to 8192, got {max_size}"
             )));
         }
-        // Stages, each a point where the client hears progress and may cancel.
-        let control = &caller.control;
+        // Stages, each a point where the client hears progress and may cancel,
+        // and where a drawing past its deadline stops.
+        let control = &caller.control.within(DRAWING_DEADLINE);
         control.stage(0, 3, || "laying out the page".into())?;
         let scene = render::resolve(&board, page);
         control.stage(1, 3, || "checking for problems".into())?;
@@ -320,13 +323,24 @@ impl Picture {
     }
 
     /// `pages` of `board` in this format, PNG at `scale` pixels per unit: a PDF
-    /// holds every page, an SVG or PNG the first.
-    pub fn draw(self, board: &Board, pages: &[PageId], scale: f64) -> Result<Vec<u8>, ToolError> {
+    /// holds every page, an SVG or PNG the first. Stops between pages and before
+    /// encoding once `control` is cancelled or past its deadline.
+    pub fn draw(
+        self,
+        board: &Board,
+        pages: &[PageId],
+        scale: f64,
+        control: &Control,
+    ) -> Result<Vec<u8>, ToolError> {
         let failed = |e: render::RenderError| ToolError::Io(e.to_string());
         match self {
             Picture::Pdf => {
-                let scenes: Vec<render::Scene> =
-                    pages.iter().map(|p| render::resolve(board, *p)).collect();
+                let mut scenes: Vec<render::Scene> = Vec::with_capacity(pages.len());
+                for p in pages {
+                    control.check()?;
+                    scenes.push(render::resolve(board, *p));
+                }
+                control.check()?;
                 render::to_pdf(&scenes, board.title()).map_err(failed)
             }
             Picture::Svg | Picture::Png => {
@@ -334,6 +348,7 @@ impl Picture {
                     .first()
                     .ok_or_else(|| ToolError::args("no page to draw"))?;
                 let scene = render::resolve(board, *page);
+                control.check()?;
                 if self == Picture::Svg {
                     return Ok(render::to_svg(&scene, None).into_bytes());
                 }
@@ -410,6 +425,7 @@ impl BoardTool for Export {
             )));
         }
         let (board, page) = board_and_page(engine, &source, &a.page)?;
+        let control = &caller.control.within(DRAWING_DEADLINE);
         let all = a.all_pages.unwrap_or(false);
         let pages: Vec<PageId> = if all {
             board.pages().iter().map(|p| p.id).collect()
@@ -445,21 +461,20 @@ impl BoardTool for Export {
                 let mut written = Vec::new();
                 for (i, (out, page)) in outs.iter().zip(&pages).enumerate() {
                     // A cancel stops between pages; the pages written stay.
-                    caller.control.stage(i, pages.len(), || {
+                    control.stage(i, pages.len(), || {
                         format!("drawing page {} of {}", i + 1, pages.len())
                     })?;
-                    total += file::write_export(out, &p.draw(&board, &[*page], scale)?, existing)?;
+                    let drawn = p.draw(&board, &[*page], scale, control)?;
+                    total += file::write_export(out, &drawn, existing)?;
                     written.push(out.display().to_string());
                 }
                 (total, written)
             }
             Target::Picture(p) => {
-                caller
-                    .control
-                    .stage(0, 2, || format!("drawing the {}", p.name()))?;
-                let drawn = p.draw(&board, &pages, scale)?;
-                // Nothing is written once the call is cancelled.
-                caller.control.stage(1, 2, || "writing the file".into())?;
+                control.stage(0, 2, || format!("drawing the {}", p.name()))?;
+                let drawn = p.draw(&board, &pages, scale, control)?;
+                // Nothing is written once the call is cancelled or too late.
+                control.stage(1, 2, || "writing the file".into())?;
                 (file::write_export(&output, &drawn, existing)?, Vec::new())
             }
         };
