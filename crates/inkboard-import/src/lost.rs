@@ -30,6 +30,11 @@ pub enum LostKind {
     MissingEnd,
     /// An image referenced by URL: drawn as a placeholder with its address.
     LinkedImage,
+    /// The icon of a draw.io `label` box: the box is kept, its picture is not.
+    Icon,
+    /// A connector drawn as something other than a line (draw.io's
+    /// `shape=flexArrow`, `link`, stencil edges): drawn as a plain line.
+    LineShape,
     /// An embedded image that could not be kept (unreadable, unsupported format,
     /// over the image limits): drawn as a placeholder.
     BadImage,
@@ -92,6 +97,11 @@ impl LostKind {
             LostKind::LinkedImage => (
                 "image linked by address drawn as a placeholder",
                 "images linked by address drawn as placeholders",
+            ),
+            LostKind::Icon => ("box icon dropped", "box icons dropped"),
+            LostKind::LineShape => (
+                "connector of a special shape drawn as a plain line",
+                "connectors of special shapes drawn as plain lines",
             ),
             LostKind::BadImage => (
                 "embedded image that could not be kept, drawn as a placeholder",

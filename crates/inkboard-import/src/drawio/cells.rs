@@ -20,8 +20,10 @@ pub(crate) struct Cell {
     pub geometry: Geometry,
     pub visible: bool,
     pub link: Option<String>,
-    /// The names of custom properties (a `UserObject`'s other attributes).
-    pub custom: Vec<String>,
+    /// Custom properties (a `UserObject`'s other attributes), name and value.
+    pub custom: Vec<(String, String)>,
+    /// `placeholders="1"` on the wrapper: `%name%` in the label is a property.
+    pub placeholders: bool,
 }
 
 /// An `mxGeometry`: bounds for vertices; end points and waypoints for edges.
@@ -71,7 +73,7 @@ fn cell(node: Node, wrapper: Option<Node>, index: usize) -> Cell {
         for a in w.attributes() {
             if !WRAPPER_OWN.contains(&a.name()) && !(a.name() == "tooltip" && a.value().is_empty())
             {
-                custom.push(a.name().to_string());
+                custom.push((a.name().to_string(), a.value().to_string()));
             }
         }
     }
@@ -102,6 +104,7 @@ fn cell(node: Node, wrapper: Option<Node>, index: usize) -> Cell {
             .and_then(|w| w.attribute("link"))
             .map(str::to_string),
         custom,
+        placeholders: wrapper.and_then(|w| w.attribute("placeholders")) == Some("1"),
     }
 }
 

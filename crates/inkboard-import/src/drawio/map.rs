@@ -334,19 +334,79 @@ fn common_losses(b: &mut BoardBuilder, cell: &Cell, st: &CellStyle, kind: &Verte
         b.losses.add(LostKind::Link, &name);
     }
     if !cell.custom.is_empty() {
-        b.losses.add(LostKind::CustomData, &cell.custom.join(" "));
+        b.losses.add(LostKind::CustomData, &custom_names(cell));
+    }
+    if cell.label_icon(st) {
+        b.losses.add(LostKind::Icon, st.get("image").unwrap_or(""));
     }
     if !cell.visible {
         b.losses.add(LostKind::Hidden, &name);
     }
 }
 
-/// A cell's text: the HTML of `html=1` labels made plain; formatting reported.
+/// The names of a cell's custom properties, for the report.
+fn custom_names(cell: &Cell) -> String {
+    cell.custom
+        .iter()
+        .map(|(k, _)| k.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+impl Cell {
+    /// True for draw.io's `label` shape with an icon (`image=`): a box whose
+    /// picture at its left the board cannot draw.
+    fn label_icon(&self, st: &CellStyle) -> bool {
+        (st.has_name("label") || st.get("shape") == Some("label"))
+            && st.get("image").is_some_and(|i| !i.is_empty())
+    }
+
+    /// The label with `%name%` placeholders filled from the cell's properties,
+    /// as draw.io shows it when placeholders are on.
+    fn shown_label(&self, st: &CellStyle) -> String {
+        if !(self.placeholders || st.flag("placeholders")) || !self.label.contains('%') {
+            return self.label.clone();
+        }
+        let mut out = String::with_capacity(self.label.len());
+        let mut rest = self.label.as_str();
+        while let Some(start) = rest.find('%') {
+            out.push_str(&rest[..start]);
+            let after = &rest[start + 1..];
+            let value = after.find('%').and_then(|end| {
+                let key = &after[..end];
+                let value = self
+                    .custom
+                    .iter()
+                    .find(|(k, _)| k == key)
+                    .map(|(_, v)| v.as_str());
+                value
+                    .or((key == "id").then_some(self.id.as_str()))
+                    .map(|v| (v, end))
+            });
+            match value {
+                Some((v, end)) => {
+                    out.push_str(v);
+                    rest = &after[end + 1..];
+                }
+                None => {
+                    out.push('%');
+                    rest = after;
+                }
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
+/// A cell's text: placeholders filled, the HTML of `html=1` labels made plain;
+/// formatting reported.
 fn label(b: &mut BoardBuilder, cell: &Cell, st: &CellStyle) -> (String, bool) {
+    let shown = cell.shown_label(st);
     let (text, formatted) = if st.flag("html") {
-        html_to_text(&cell.label)
+        html_to_text(&shown)
     } else {
-        (cell.label.clone(), false)
+        (shown, false)
     };
     let styled = st.num("fontStyle").is_some_and(|s| s != 0.0);
     if !text.is_empty() && (formatted || styled) {
@@ -464,7 +524,7 @@ fn edge(
         b.losses.add(LostKind::Waypoints, &name);
     }
     if let Some(shape) = st.get("shape").filter(|s| *s != "connector") {
-        b.losses.add(LostKind::UnknownShape, shape);
+        b.losses.add(LostKind::LineShape, shape);
     }
     let (start_arrow, odd_start) = style::arrow(st.get("startArrow"), Arrow::None);
     let (end_arrow, odd_end) = style::arrow(st.get("endArrow"), Arrow::Arrow);
@@ -475,7 +535,7 @@ fn edge(
         b.losses.add(LostKind::Link, &name);
     }
     if !c.custom.is_empty() {
-        b.losses.add(LostKind::CustomData, &c.custom.join(" "));
+        b.losses.add(LostKind::CustomData, &custom_names(c));
     }
     Connector {
         from,

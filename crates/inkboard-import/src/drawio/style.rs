@@ -94,8 +94,9 @@ pub(crate) fn vertex_kind(style: &CellStyle) -> VertexKind {
     if style.has_name("group") || shape == Some("group") {
         return VertexKind::Group;
     }
+    let label_box = style.has_name("label") || shape == Some("label");
     if matches!(shape, Some("image" | "roundImage" | "rhombusImage"))
-        || (shape.is_none() && style.get("image").is_some_and(|v| !v.is_empty()))
+        || (shape.is_none() && !label_box && style.get("image").is_some_and(|v| !v.is_empty()))
     {
         return VertexKind::Image;
     }

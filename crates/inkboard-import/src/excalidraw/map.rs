@@ -112,7 +112,8 @@ fn element(b: &mut BoardBuilder, e: &Element, label: Option<&Element>, scene: &S
     if e.angle.rem_euclid(std::f64::consts::TAU) > 1e-9 {
         b.losses.add(LostKind::Rotation, &name);
     }
-    if e.link.is_some() {
+    // An embed's link is its content, reported as the embed.
+    if e.link.is_some() && !matches!(e.kind.as_str(), "embeddable" | "iframe") {
         b.losses.add(LostKind::Link, &name);
     }
     if e.custom_data {
@@ -120,7 +121,12 @@ fn element(b: &mut BoardBuilder, e: &Element, label: Option<&Element>, scene: &S
     }
     let rect = b.rect(e.x, e.y, e.w, e.h);
     let text = label.map(|t| t.text.clone()).unwrap_or_default();
-    let mut style = shape_style(b, e);
+    // Text draws no fill or outline, so its own fill settings mean nothing.
+    let mut style = if e.kind == "text" {
+        Style::default()
+    } else {
+        shape_style(b, e)
+    };
     if let Some(t) = label {
         text_style(b, t, &mut style);
     }
