@@ -71,8 +71,9 @@ fn cell(node: Node, wrapper: Option<Node>, index: usize) -> Cell {
     let mut custom = Vec::new();
     if let Some(w) = wrapper {
         for a in w.attributes() {
-            if !WRAPPER_OWN.contains(&a.name()) && !(a.name() == "tooltip" && a.value().is_empty())
-            {
+            // An empty tooltip is no data.
+            let empty_tooltip = a.name() == "tooltip" && a.value().is_empty();
+            if !(WRAPPER_OWN.contains(&a.name()) || empty_tooltip) {
                 custom.push((a.name().to_string(), a.value().to_string()));
             }
         }
