@@ -40,7 +40,7 @@ pub use detect::{detect, Format};
 pub use error::ImportError;
 pub use lost::{Lost, LostKind};
 
-use inkboard_core::limits::{Limit, MAX_FILE_BYTES};
+use inkboard_core::limits::Limit;
 use inkboard_core::Board;
 
 /// A board made from another program's file, and what it could not keep.
@@ -65,7 +65,6 @@ pub fn import(bytes: &[u8], name_hint: Option<&str>) -> Result<Imported, ImportE
     Limit::FileBytes
         .check(|| "the file".to_string(), bytes.len() as u64)
         .map_err(ImportError::Limit)?;
-    debug_assert!(bytes.len() as u64 <= MAX_FILE_BYTES);
     let format = detect(bytes, name_hint).ok_or_else(|| ImportError::unknown(bytes, name_hint))?;
     let title = title_from(name_hint);
     let (board, lost) = match format {

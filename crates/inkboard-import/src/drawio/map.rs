@@ -87,10 +87,11 @@ pub(crate) fn page(b: &mut BoardBuilder, cells: &[Cell]) {
             if !cell.visible {
                 b.losses.add(LostKind::Hidden, &example(cell));
             }
-            if parent.is_some() && !cell.label.is_empty() && !children[v.cell].is_empty() {
-                // A layer's name has no place on a page.
-            } else if parent.is_some() && !cell.label.is_empty() {
-                b.losses.add(LostKind::Skipped, &cell.label);
+            // A layer's name has no place on a page; a label on a cell that is
+            // neither a layer nor drawn is reported.
+            let layer = parent.is_none_or(|p| cells[p].parent.is_none());
+            if !layer && !cell.label.is_empty() {
+                b.losses.add(LostKind::Skipped, &example(cell));
             }
         }
     }
@@ -417,7 +418,7 @@ fn label(b: &mut BoardBuilder, cell: &Cell, st: &CellStyle) -> (String, bool) {
 
 /// What names a cell in the report: its text, or its id.
 fn example(cell: &Cell) -> String {
-    let (text, _) = html_to_text(&cell.label);
+    let (text, _) = html_to_text(&cell.shown_label(&CellStyle::parse(&cell.style)));
     if text.is_empty() {
         format!("id {}", cell.id.trim_start_matches('\u{0}'))
     } else {
