@@ -8,7 +8,7 @@
 //! inkboard's own. Each format goes through three stages: the container is opened
 //! (decompressed, unwrapped from its picture), the raw document is parsed into
 //! typed records (`drawio/cells.rs`, `excalidraw/element.rs`), and the records are
-//! mapped onto objects through one [`build::BoardBuilder`], which hands out ids and
+//! mapped onto objects through one `BoardBuilder` (`build.rs`), which hands out ids and
 //! lets `Board::from_parts` check every invariant and limit once.
 //!
 //! The result says what it could not keep: [`Imported::lost`] lists, by kind and

@@ -120,3 +120,29 @@ fn hostile_structures_are_refused_or_survived() {
         check(case.as_bytes(), "hostile.excalidraw");
     }
 }
+
+/// Found by the `import_excalidraw` fuzz target: two groups nested in one came
+/// out in an order that changed from run to run (a map's iteration order).
+#[test]
+fn nested_groups_come_out_in_the_same_order_every_time() {
+    let scene = br#"{"type":"excalidraw","elements":[
+        {"id":"a","type":"rectangle","groupIds":["i1","outer"]},
+        {"id":"b","type":"rectangle","groupIds":["i2","outer"]},
+        {"id":"c","type":"rectangle","groupIds":["i3","outer"]},
+        {"id":"d","type":"rectangle","groupIds":["outer"]}]}"#;
+    let first = inkboard_import::import(scene, None).expect("imports");
+    for _ in 0..20 {
+        let again = inkboard_import::import(scene, None).expect("imports");
+        assert_eq!(again.board, first.board);
+    }
+    let outer = first.board.pages()[0]
+        .objects
+        .iter()
+        .find_map(|o| match &o.kind {
+            inkboard_core::Kind::Group(g) if g.members.len() == 4 => Some(g.members.clone()),
+            _ => None,
+        })
+        .expect("the outer group");
+    let names: Vec<String> = outer.iter().map(|m| m.to_string()).collect();
+    assert_eq!(names, ["s4", "g5", "g7", "g8"]);
+}

@@ -366,6 +366,9 @@ fn groups(
     let mut order: Vec<&str> = Vec::new();
     let mut members: HashMap<&str, Vec<ObjectId>> = HashMap::new();
     let mut parent: HashMap<&str, &str> = HashMap::new();
+    // The same links in the order met, so that members come out in a stable
+    // order (a map's iteration order changes from run to run).
+    let mut links: Vec<(&str, &str)> = Vec::new();
     for (i, e) in els.iter().enumerate() {
         let Some(id) = ids[i].as_ref().filter(|_| !folded.contains(&i)) else {
             continue;
@@ -387,12 +390,13 @@ fn groups(
             // The first nesting seen wins; one that would make a cycle is ignored.
             if child != up && !parent.contains_key(child) && !reaches(&parent, up, child) {
                 parent.insert(child, up);
+                links.push((child, up));
             }
         }
     }
     let group_ids: HashMap<&str, ObjectId> =
         order.iter().map(|g| (*g, b.id(IdKind::Group))).collect();
-    for (child, up) in &parent {
+    for (child, up) in &links {
         let id = group_ids[child].clone();
         members.get_mut(up).expect("a known group").push(id);
     }
