@@ -98,3 +98,35 @@ fn outline(board: &Board) -> Vec<String> {
         })
         .collect()
 }
+
+/// What every successful import must keep, whatever the bytes: the board holds
+/// the objects it says it holds, it saves to text that loads back stably (so it
+/// is a board the rest of inkboard can open), each kind of loss is reported once
+/// with a count and at most three examples, and importing the same bytes again
+/// gives the same board and the same report.
+pub fn assert_import_holds(data: &[u8], name: &str) {
+    let Ok(imported) = inkboard_import::import(data, Some(name)) else {
+        return;
+    };
+    assert_saves_stably(&imported.board);
+    let mut kinds = std::collections::HashSet::new();
+    for lost in &imported.lost {
+        assert!(kinds.insert(lost.kind), "{:?} reported twice", lost.kind);
+        assert!(lost.count >= 1 && lost.examples.len() <= 3.min(lost.count));
+    }
+    let again = inkboard_import::import(data, Some(name)).expect("imports again");
+    assert_eq!(again.board, imported.board, "a second import differs");
+    assert_eq!(again.lost, imported.lost, "a second report differs");
+}
+
+/// `data` as a draw.io page compressed the way draw.io saves it (base64 of raw
+/// deflate), inside an `<mxfile>`, so the fuzzer reaches the mapping of cells
+/// from inside the container as well as from outside.
+pub fn drawio_compressed_page(data: &[u8]) -> Vec<u8> {
+    use base64::Engine as _;
+    use std::io::Write as _;
+    let mut e = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+    e.write_all(data).expect("writes to memory");
+    let packed = base64::engine::general_purpose::STANDARD.encode(e.finish().expect("finishes"));
+    format!("<mxfile><diagram name=\"p\">{packed}</diagram></mxfile>").into_bytes()
+}

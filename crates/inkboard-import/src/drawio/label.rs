@@ -1,0 +1,156 @@
+//! Labels: draw.io's HTML labels (`html=1`) turned into the plain text the model
+//! holds, with line breaks where the browser would break (`<br>`, block elements)
+//! and entities decoded. Formatting (bold, colours, fonts) cannot be kept; the
+//! caller is told when there was some, so it can be reported.
+
+/// Plain text from an HTML label, and whether the label had formatting.
+pub(crate) fn html_to_text(html: &str) -> (String, bool) {
+    let mut out = String::with_capacity(html.len());
+    let mut formatted = false;
+    let mut rest = html;
+    while let Some(c) = rest.chars().next() {
+        if c == '<' {
+            if let Some(end) = rest.find('>') {
+                let tag = &rest[1..end];
+                rest = &rest[end + 1..];
+                formatted |= on_tag(tag, &mut out);
+                continue;
+            }
+        }
+        if c == '&' {
+            if let Some((decoded, used)) = entity(rest) {
+                out.push(decoded);
+                rest = &rest[used..];
+                continue;
+            }
+        }
+        if c.is_whitespace() {
+            if !out.is_empty() && !out.ends_with([' ', '\n']) {
+                out.push(' ');
+            }
+        } else {
+            out.push(c);
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    let lines: Vec<&str> = out.lines().map(str::trim).collect();
+    (lines.join("\n").trim_matches('\n').to_string(), formatted)
+}
+
+/// Applies a tag; true when it formats text.
+fn on_tag(tag: &str, out: &mut String) -> bool {
+    let tag = tag.trim();
+    let closing = tag.starts_with('/');
+    let name: String = tag
+        .trim_start_matches('/')
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    match name.as_str() {
+        "br" => {
+            trim_spaces(out);
+            out.push('\n');
+            false
+        }
+        "div" | "p" | "li" | "tr" | "ul" | "ol" | "table" | "h1" | "h2" | "h3" | "h4" | "h5"
+        | "h6" | "blockquote" | "pre" | "hr" => {
+            trim_spaces(out);
+            if !out.is_empty() && !out.ends_with('\n') {
+                out.push('\n');
+            }
+            false
+        }
+        "b" | "strong" | "i" | "em" | "u" | "font" | "strike" | "s" | "sub" | "sup" | "code"
+        | "mark" | "small" | "big" => !closing,
+        "span" => !closing && tag.contains("style"),
+        _ => false,
+    }
+}
+
+fn trim_spaces(out: &mut String) {
+    while out.ends_with(' ') {
+        out.pop();
+    }
+}
+
+/// Decodes the entity at the start of `s`: (its character, bytes used). A
+/// no-break space becomes a space, as the browser shows it.
+fn entity(s: &str) -> Option<(char, usize)> {
+    let end = s[..floor(s, 12)].find(';')?;
+    let name = &s[1..end];
+    let c = if let Some(num) = name.strip_prefix('#') {
+        let code = match num.strip_prefix(['x', 'X']) {
+            Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+            None => num.parse().ok()?,
+        };
+        char::from_u32(code)?
+    } else {
+        match name {
+            "amp" => '&',
+            "lt" => '<',
+            "gt" => '>',
+            "quot" => '"',
+            "apos" => '\'',
+            "nbsp" => ' ',
+            "hellip" => '…',
+            "ndash" => '–',
+            "mdash" => '—',
+            "lsquo" => '‘',
+            "rsquo" => '’',
+            "ldquo" => '“',
+            "rdquo" => '”',
+            "laquo" => '«',
+            "raquo" => '»',
+            "copy" => '©',
+            "reg" => '®',
+            "trade" => '™',
+            "deg" => '°',
+            "middot" => '·',
+            "bull" => '•',
+            "times" => '×',
+            "divide" => '÷',
+            "euro" => '€',
+            "larr" => '←',
+            "rarr" => '→',
+            "uarr" => '↑',
+            "darr" => '↓',
+            _ => return None,
+        }
+    };
+    let c = if c == '\u{a0}' { ' ' } else { c };
+    Some((c, end + 1))
+}
+
+/// The largest char boundary at or below `max` in `s`.
+fn floor(s: &str, max: usize) -> usize {
+    let mut i = max.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn html_labels_become_plain_text_with_breaks() {
+        assert_eq!(html_to_text("a<br>b").0, "a\nb");
+        assert_eq!(html_to_text("a<div>b</div><div>c</div>").0, "a\nb\nc");
+        assert_eq!(html_to_text("<div>x&amp;y &lt;z&gt;</div>").0, "x&y <z>");
+        assert_eq!(html_to_text("one&nbsp;two &#39;q&#x27;").0, "one two 'q'");
+        assert_eq!(html_to_text("  lots   of\n space ").0, "lots of space");
+        assert_eq!(
+            html_to_text("<b>bold</b> text"),
+            ("bold text".to_string(), true)
+        );
+        assert_eq!(
+            html_to_text("<span>plain</span>"),
+            ("plain".to_string(), false)
+        );
+        assert_eq!(html_to_text("a < b").0, "a < b");
+        assert_eq!(html_to_text("&bogus; &#xZZ;").0, "&bogus; &#xZZ;");
+    }
+}

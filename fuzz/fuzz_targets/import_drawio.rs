@@ -1,0 +1,23 @@
+//! `import_drawio`: any bytes through `inkboard_import::import` as a draw.io file:
+//! the container (`<mxfile>`, compressed pages, `.drawio.svg`'s `content`,
+//! `.drawio.png`'s text chunk), the cells and the mapping onto a board. The first
+//! byte picks how the rest is given: as it is (0), or as a page compressed the way
+//! draw.io saves it (1), so the mapping is reached from behind the compression too.
+//! A refused file is an error, never a panic; an import must hold
+//! (`assert_import_holds`: saves and loads back stably, a sound loss report, the
+//! same result twice).
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
+    let bytes = match mode % 2 {
+        0 => rest.to_vec(),
+        _ => inkboard_fuzz::drawio_compressed_page(rest),
+    };
+    inkboard_fuzz::assert_import_holds(&bytes, "fuzz.drawio");
+});
