@@ -64,7 +64,7 @@ pub fn draw(board: &Board, page: PageId) -> PageView {
         let id: Arc<str> = Arc::from(object.id.as_str());
         let (svg, area) = svgs.remove(object.id.as_str()).unwrap_or_default();
         let svg = Value::String(svg).to_string();
-        let obj = Value::Object(object_to_json(object, Detail::Read)).to_string();
+        let obj = Value::Object(object_to_json(object, Detail::Editor)).to_string();
         let mut h = DefaultHasher::new();
         svg.hash(&mut h);
         obj.hash(&mut h);

@@ -35,6 +35,13 @@ pub const MAX_OBJECTS_PER_PAGE: usize = 100_000;
 pub const MAX_PAGES: usize = 1_000;
 /// Bytes of a board file.
 pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
+/// Lists and objects in a board file, counted in its text before it is parsed:
+/// every ink point is one (`[x, y]`), so this bounds the points of all strokes
+/// together (50 strokes of [`MAX_INK_POINTS`]). A parsed list or object costs
+/// about 300 bytes until the board is built, so a file at this limit reads in
+/// about 1 GB; past it, ink-heavy files within [`MAX_FILE_BYTES`] took 20 times
+/// their size (a 166 MB file, gigabytes).
+pub const MAX_JSON_CONTAINERS: usize = 2_500_000;
 /// Levels of nesting of lists and objects in a board file or a call's arguments
 /// (a board itself needs 7: document, pages, page, objects, object, points, point).
 pub const MAX_JSON_DEPTH: usize = 64;
@@ -76,6 +83,8 @@ pub enum Limit {
     FileBytes,
     /// [`MAX_JSON_DEPTH`]
     JsonDepth,
+    /// [`MAX_JSON_CONTAINERS`]
+    JsonContainers,
     /// [`MAX_BATCH_OPERATIONS`]
     BatchOperations,
 }
@@ -93,6 +102,7 @@ impl Limit {
             Limit::Pages => MAX_PAGES as u64,
             Limit::FileBytes => MAX_FILE_BYTES,
             Limit::JsonDepth => MAX_JSON_DEPTH as u64,
+            Limit::JsonContainers => MAX_JSON_CONTAINERS as u64,
             Limit::BatchOperations => MAX_BATCH_OPERATIONS as u64,
         }
     }
@@ -109,6 +119,7 @@ impl Limit {
             Limit::Pages => ("pages", ""),
             Limit::FileBytes => ("bytes", " (256 MiB)"),
             Limit::JsonDepth => ("levels of nesting", ""),
+            Limit::JsonContainers => ("lists and objects (each ink point is one)", ""),
             Limit::BatchOperations => ("operations", ""),
         }
     }
@@ -124,6 +135,9 @@ impl Limit {
             Limit::Pages => "split the board into several boards",
             Limit::FileBytes => "split the board into several, or make its images smaller",
             Limit::JsonDepth => "flatten the nested lists and objects",
+            Limit::JsonContainers => {
+                "split the board into several, or draw its ink with fewer points"
+            }
             Limit::BatchOperations => "split the work into several batches",
         }
     }

@@ -29,4 +29,6 @@ pub use file::{
     save_overwrite, stamp_of, stat_of, write_export, Existing, FileKind, FileLock, Loaded, Saved,
     Stamp, Stat,
 };
-pub use json::{board_from_json, board_to_json, to_pretty_string, Detail, FORMAT_VERSION};
+pub use json::{
+    board_from_json, board_to_json, to_pretty_string, Detail, FORMAT_VERSION, READ_INK_POINTS,
+};

@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use base64::Engine as _;
 use inkboard_core::limits::{
-    MAX_FILE_BYTES, MAX_IMAGE_BYTES, MAX_INK_POINTS, MAX_JSON_DEPTH, MAX_OBJECTS_PER_PAGE,
-    MAX_PAGES, MAX_TEXT_CHARS,
+    MAX_FILE_BYTES, MAX_IMAGE_BYTES, MAX_INK_POINTS, MAX_JSON_CONTAINERS, MAX_JSON_DEPTH,
+    MAX_OBJECTS_PER_PAGE, MAX_PAGES, MAX_TEXT_CHARS,
 };
 use inkboard_core::{Actor, Board, Image, ImageFormat, Kind, Rect, Style, Transaction};
 use inkboard_format::{board_from_json, load, save};
@@ -239,4 +239,33 @@ fn nesting_at_the_limit_loads_and_one_level_more_is_refused() {
     // Far deeper than the JSON parser itself would go (128): the same clear refusal.
     let err = refused(&nested(100_000));
     assert!(err.contains("has 100001 levels of nesting"), "{err}");
+}
+
+/// Issue 12 (memory): the lists and objects of a file (each ink point is one)
+/// are counted in its text, and a file with more than the limit is refused
+/// before it is parsed, since the parsed tree, not the text, is what costs
+/// memory (ink files within the size limit took 20 times their size).
+#[test]
+fn lists_and_objects_at_their_limit_load_and_one_more_is_refused() {
+    // The document, its pages, the page and its objects: 4; each stroke: 2.
+    let strokes = 50;
+    let points = MAX_JSON_CONTAINERS - 4 - 2 * strokes;
+    let file = |points: usize| {
+        let per = MAX_INK_POINTS;
+        let objects = items(strokes, |k| {
+            let n = points.saturating_sub(k * per).min(per);
+            format!(
+                r#"{{"id": "k{k}", "type": "ink", "points": [{}]}}"#,
+                items(n, |_| "[1,0]".to_string())
+            )
+        });
+        doc(&page(&objects), "")
+    };
+    let board = board_from_json(&file(points)).expect("at the limit it loads");
+    assert_eq!(board.object_count(), strokes);
+    let err = refused(&file(points + 1));
+    assert_eq!(
+        err,
+        "the file has 2500001 lists and objects (each ink point is one), more than the limit of 2500000: split the board into several, or draw its ink with fewer points"
+    );
 }

@@ -245,3 +245,38 @@ fn a_board_keeps_its_unknown_fields_and_known_names_win() {
     assert_eq!(back.next_object(), 8, "raised past s7");
     assert_eq!(to_pretty_string(&back), text);
 }
+
+/// Issue 12 (memory): a read shows a long ink stroke by at most
+/// `READ_INK_POINTS` of its points, spread along it with its ends kept, and says
+/// how many it has; the file and the editor get every point.
+#[test]
+fn reads_show_a_long_ink_stroke_by_some_of_its_points() {
+    let n = 1000;
+    let points: Vec<Point> = (0..n)
+        .map(|i| Point {
+            x: i as f64,
+            y: (i % 7) as f64,
+        })
+        .collect();
+    let ink = Object::new(
+        id("k1"),
+        Kind::Ink(Ink {
+            points,
+            style: Style::default(),
+        }),
+    );
+    let read = object_to_json(&ink, Detail::Read);
+    let shown = read["points"].as_array().expect("points");
+    assert_eq!(shown.len(), inkboard_format::READ_INK_POINTS);
+    assert_eq!(shown.first(), Some(&json!([0, 0])));
+    assert_eq!(shown.last(), Some(&json!([999, 5])));
+    assert_eq!(read["point_count"], json!(n));
+    for detail in [Detail::File, Detail::Editor] {
+        let all = object_to_json(&ink, detail);
+        assert_eq!(all["points"].as_array().map(Vec::len), Some(n));
+        assert!(!all.contains_key("point_count"));
+    }
+    // A short stroke is shown whole, with no count.
+    let short = &every_kind()[2];
+    assert!(!object_to_json(short, Detail::Read).contains_key("point_count"));
+}

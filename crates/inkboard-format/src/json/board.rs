@@ -121,6 +121,8 @@ pub fn board_from_json(text: &str) -> Result<Board, FormatError> {
             nesting.deepest as u64,
         )?;
     }
+    // Refused before parsing: the parsed tree is what costs memory.
+    FormatError::over(Limit::JsonContainers, "the file", nesting.containers as u64)?;
     let value: Value = serde_json::from_str(text).map_err(not_json)?;
     let Value::Object(mut doc) = value else {
         return Err(FormatError::NotInkboard {

@@ -31,6 +31,8 @@ pub fn depth(value: &Value) -> usize {
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct TextDepth {
     pub deepest: usize,
+    /// How many lists and objects the text opens.
+    pub containers: usize,
     /// Line and column (from 1, in characters) of the bracket that first opened a
     /// level past `max`.
     pub first_past: Option<(usize, usize)>,
@@ -39,7 +41,7 @@ pub(crate) struct TextDepth {
 /// Measures the nesting of a JSON text by its brackets, skipping strings. The text
 /// need not be valid JSON: the parser, which runs after, says what else is wrong.
 pub(crate) fn text_depth(text: &str, max: usize) -> TextDepth {
-    let (mut level, mut deepest, mut past) = (0usize, 0usize, None);
+    let (mut level, mut deepest, mut past, mut containers) = (0usize, 0usize, None, 0usize);
     let (mut in_string, mut escaped) = (false, false);
     for (at, byte) in text.bytes().enumerate() {
         if in_string {
@@ -55,6 +57,7 @@ pub(crate) fn text_depth(text: &str, max: usize) -> TextDepth {
             b'"' => in_string = true,
             b'[' | b'{' => {
                 level += 1;
+                containers += 1;
                 deepest = deepest.max(level);
                 if level > max && past.is_none() {
                     past = Some(at);
@@ -66,6 +69,7 @@ pub(crate) fn text_depth(text: &str, max: usize) -> TextDepth {
     }
     TextDepth {
         deepest,
+        containers,
         first_past: past.map(|at| line_column(text, at)),
     }
 }
@@ -99,6 +103,7 @@ mod tests {
             text_depth(&format!("{{\n  \"é\": {deep}}}"), 3),
             TextDepth {
                 deepest: 6,
+                containers: 6,
                 first_past: Some((2, 10)),
             }
         );

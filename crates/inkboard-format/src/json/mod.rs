@@ -33,6 +33,16 @@ pub enum Detail {
     /// Everything, as saved in the file.
     File,
     /// As tool reads show it: like `File`, but an image's bytes are replaced by their
-    /// count (`"bytes": n`), since a data URL is of no use to a reader and can be huge.
+    /// count (`"bytes": n`), since a data URL is of no use to a reader and can be huge;
+    /// and an ink stroke of more than [`READ_INK_POINTS`] points shows that many,
+    /// spread along it (the first and the last kept), with `"point_count": n`: a
+    /// stroke of 50,000 points (a board of them can be 200 MB) would be megabytes
+    /// of numbers an agent cannot use, and gigabytes of memory to answer.
     Read,
+    /// As the editor shows it: like `Read`, but every point of an ink stroke (the
+    /// editor copies and pastes strokes whole).
+    Editor,
 }
+
+/// The most points of an ink stroke a [`Detail::Read`] shows.
+pub const READ_INK_POINTS: usize = 256;

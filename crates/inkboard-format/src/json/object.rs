@@ -12,7 +12,7 @@ use serde_json::{Map, Number, Value};
 use super::board::over;
 use super::read::{describe, index, join, number_value, Fields};
 use super::sink::{Sink, Tree};
-use super::Detail;
+use super::{Detail, READ_INK_POINTS};
 use crate::FormatError;
 
 /// The fields each type knows besides its style. An unknown field (kept in `Extra`)
@@ -163,8 +163,9 @@ fn data_url(image: &Image) -> String {
 ///   or `{"x", "y"}`;
 /// - image: `id, type, x, y, w, h, format, data` (a data URL; [`Detail::Read`]:
 ///   `bytes`, their count), style;
-/// - ink: `id, type, points` (`[[x, y], ...]`), `color` and `width` (the stroke),
-///   the other style fields;
+/// - ink: `id, type, points` (`[[x, y], ...]`; [`Detail::Read`]: at most
+///   [`READ_INK_POINTS`], then `point_count`, their count), `color` and `width` (the
+///   stroke), the other style fields;
 /// - group: `id, type, ids`;
 ///
 /// then the object's unknown fields, sorted. Style fields come in the order of
@@ -216,21 +217,37 @@ pub(crate) fn write_object(object: &Object, detail: Detail, out: &mut impl Sink)
             out.text_field("format", i.format.name());
             match detail {
                 Detail::File => out.text_field("data", &data_url(i)),
-                Detail::Read => out.number_field("bytes", Number::from(i.data.len())),
+                Detail::Read | Detail::Editor => {
+                    out.number_field("bytes", Number::from(i.data.len()))
+                }
             };
             write_style(&i.style, out, false);
             IMAGE_KEYS
         }
         Kind::Ink(k) => {
+            let n = k.points.len();
+            let shown = match detail {
+                Detail::Read if n > READ_INK_POINTS => READ_INK_POINTS,
+                _ => n,
+            };
             out.key("points");
             out.open_list(false);
-            for p in &k.points {
+            for i in 0..shown {
+                // Spread evenly over the stroke, its first and last point kept.
+                let p = k.points[if shown == n {
+                    i
+                } else {
+                    i * (n - 1) / (shown - 1)
+                }];
                 out.open_list(true);
                 out.number(number(p.x));
                 out.number(number(p.y));
                 out.close();
             }
             out.close();
+            if shown < n {
+                out.number_field("point_count", Number::from(n));
+            }
             if let Some(c) = k.style.stroke {
                 out.text_field("color", &c.to_string());
             }
