@@ -418,7 +418,10 @@ fn import_a_drawio_file() {
     for (line, entry) in lines.iter().zip(lost) {
         assert_eq!(
             *line,
-            format!("inkboard import: not kept: {}", entry["message"].as_str().unwrap())
+            format!(
+                "inkboard import: not kept: {}",
+                entry["message"].as_str().unwrap()
+            )
         );
     }
     assert!(
@@ -430,7 +433,10 @@ fn import_a_drawio_file() {
     let board = inkboard_format::file::load(&path)
         .expect("the board loads")
         .board;
-    assert_eq!(board.object_count() as u64, answer["objects"].as_u64().unwrap());
+    assert_eq!(
+        board.object_count() as u64,
+        answer["objects"].as_u64().unwrap()
+    );
 
     // An existing board is never replaced by accident.
     let before = fs::read(&path).unwrap();
@@ -447,7 +453,13 @@ fn import_a_drawio_file() {
     assert_eq!(fs::read(&path).unwrap(), before);
     let out = inkboard(
         dir.path(),
-        &["import", "features.drawio", "-o", "features.inkboard", "--overwrite"],
+        &[
+            "import",
+            "features.drawio",
+            "-o",
+            "features.inkboard",
+            "--overwrite",
+        ],
     );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
 

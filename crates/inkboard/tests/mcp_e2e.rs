@@ -392,7 +392,11 @@ async fn import_makes_a_board_and_says_what_was_lost(era: Era) {
         .ok("import", json!({"source": source, "path": board}))
         .await;
     assert_eq!(answer["format"], "draw.io", "{answer}");
-    assert_eq!(answer["pages"].as_array().map(Vec::len), Some(3), "{answer}");
+    assert_eq!(
+        answer["pages"].as_array().map(Vec::len),
+        Some(3),
+        "{answer}"
+    );
     let lost = answer["lost"].as_array().expect("lost");
     let stencil = lost
         .iter()
@@ -429,14 +433,19 @@ async fn import_makes_a_board_and_says_what_was_lost(era: Era) {
     let offered =
         &batch["inputSchema"]["properties"]["operations"]["items"]["properties"]["tool"]["enum"];
     assert!(
-        offered.as_array().is_some_and(|names| !names.contains(&json!("import"))),
+        offered
+            .as_array()
+            .is_some_and(|names| !names.contains(&json!("import"))),
         "{offered}"
     );
     assert_eq!(fs::read(&board).unwrap(), before);
     let text = s.path("notes.txt");
     fs::write(&text, "just words").unwrap();
     let failure = s
-        .fails("import", json!({"source": text, "path": s.path("notes.inkboard")}))
+        .fails(
+            "import",
+            json!({"source": text, "path": s.path("notes.inkboard")}),
+        )
         .await;
     assert!(
         failure.text.contains("not a draw.io or Excalidraw file"),

@@ -68,11 +68,10 @@ impl BoardTool for Import {
         let path = new_board_path(engine, caller, &a.path)?;
         control.stage(0, 2, || "import: reading the diagram".into())?;
         let bytes = read_source(&a.source)?;
-        let imported = inkboard_import::import(&bytes, Some(&a.source))
-            .map_err(|e| match e {
-                ImportError::Limit(e) => ToolError::Model(e),
-                e => ToolError::args(format!("'source': {e}")),
-            })?;
+        let imported = inkboard_import::import(&bytes, Some(&a.source)).map_err(|e| match e {
+            ImportError::Limit(e) => ToolError::Model(e),
+            e => ToolError::args(format!("'source': {e}")),
+        })?;
         let board = imported.board;
         let pages = board
             .pages()
