@@ -63,6 +63,11 @@ mod tests {
             ("save_board", json!({"as": "/tmp/x.inkboard"})),
             ("create_board", json!({})),
             (
+                "import",
+                json!({"source": "/tmp/x.drawio", "path": "/tmp/x.inkboard"}),
+            ),
+            ("import", json!({})),
+            (
                 "read_board",
                 json!({"path": "/home/someone/other.inkboard"}),
             ),

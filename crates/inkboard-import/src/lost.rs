@@ -63,6 +63,35 @@ pub enum LostKind {
 }
 
 impl LostKind {
+    /// A stable snake_case name for machines ("stencil", "unknown_shape"), as a
+    /// tool's answer gives it beside the sentence.
+    pub fn name(self) -> &'static str {
+        match self {
+            LostKind::Stencil => "stencil",
+            LostKind::UnknownShape => "unknown_shape",
+            LostKind::Rotation => "rotation",
+            LostKind::Waypoints => "waypoints",
+            LostKind::ArrowHead => "arrow_head",
+            LostKind::EndOnConnector => "end_on_connector",
+            LostKind::MissingEnd => "missing_end",
+            LostKind::LinkedImage => "linked_image",
+            LostKind::Icon => "icon",
+            LostKind::LineShape => "line_shape",
+            LostKind::BadImage => "bad_image",
+            LostKind::TextStyle => "text_style",
+            LostKind::Colour => "colour",
+            LostKind::Link => "link",
+            LostKind::CustomData => "custom_data",
+            LostKind::PatternFill => "pattern_fill",
+            LostKind::LineAsInk => "line_as_ink",
+            LostKind::Embed => "embed",
+            LostKind::Hidden => "hidden",
+            LostKind::InkThinned => "ink_thinned",
+            LostKind::OutOfRange => "out_of_range",
+            LostKind::Skipped => "skipped",
+        }
+    }
+
     /// (singular, plural) phrase, read after a count: "3 stencil shapes drawn as rectangles".
     fn phrase(self) -> (&'static str, &'static str) {
         match self {

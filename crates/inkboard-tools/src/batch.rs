@@ -18,14 +18,16 @@ use crate::{refs, Engine, Reply, ToolError};
 /// The most operations one batch may hold, named with the board's other limits.
 pub const MAX_OPERATIONS: usize = inkboard_core::limits::MAX_BATCH_OPERATIONS;
 
-/// The tools batch.md names as not allowed inside a batch.
-const NOT_IN_BATCH: [&str; 6] = [
+/// The tools batch.md names as not allowed inside a batch, and `import`, which
+/// reads and writes files of its own.
+const NOT_IN_BATCH: [&str; 7] = [
     "batch",
     "create_board",
     "save_board",
     "board_changes",
     "export",
     "render",
+    "import",
 ];
 
 /// `batch` itself.

@@ -284,6 +284,7 @@ pub fn catalog() -> &'static [ToolDef] {
             board::<crate::batch::Batch>(),
             board::<render::Render>(),
             board::<render::Export>(),
+            board::<import::Import>(),
             edit::<read::ReadBoard>(),
             edit::<read::Find>(),
             edit::<shape::AddShape>(),

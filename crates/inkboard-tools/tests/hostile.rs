@@ -391,6 +391,12 @@ fn furnish(d: &Path) {
     if !image.exists() {
         std::fs::copy(tests_dir().join("boards/red-4x2.png"), &image).expect("image");
     }
+    // A draw.io picture with its diagram inside, for `import`.
+    let diagram = d.join("flow.drawio.png");
+    if !diagram.exists() {
+        let corpus = tests_dir().join("../../inkboard-import/tests/corpus");
+        std::fs::copy(corpus.join("made-flow.drawio.png"), &diagram).expect("diagram");
+    }
     let absent = |p: &Path| std::fs::symlink_metadata(p).is_err();
     for ext in [".inkboard", ".png", ".svg"] {
         let folder = d.join(format!("folder{ext}"));
@@ -504,13 +510,14 @@ fn baseline(def: &ToolDef, dir: &Path) -> Map<String, Value> {
         "add_image" => json!({"data": SVG}),
         "move" => json!({"dx": 10}),
         "distribute" => json!({"gap": 10}),
+        "import" => json!({"source": dir.join("flow.drawio.png").display().to_string()}),
         _ => json!({}),
     };
     if let Value::Object(extra) = extra {
         args.extend(extra);
     }
-    // create_board makes a new file; every other tool works on the board.
-    let path = if def.name == "create_board" {
+    // create_board and import make a new file; every other tool works on the board.
+    let path = if ["create_board", "import"].contains(&def.name) {
         dir.join("new.inkboard")
     } else {
         dir.join("board.inkboard")
@@ -592,7 +599,11 @@ fn every_argument_of_every_tool() {
                 );
             }
             if PATH_ARGS.contains(&name.as_str()) {
-                let valid = valid(&name, &schema, &dir);
+                // The baseline's own file where it has one (import's diagram).
+                let valid = base
+                    .get(&name)
+                    .cloned()
+                    .unwrap_or_else(|| valid(&name, &schema, &dir));
                 let valid = valid.as_str().unwrap_or_default();
                 let ext = valid.rfind('.').map_or("", |i| &valid[i..]);
                 for (what, place) in places(&dir, ext) {

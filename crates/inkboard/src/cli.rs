@@ -98,6 +98,19 @@ enum Command {
         #[arg(long)]
         overwrite: bool,
     },
+    /// Make a new board file from a draw.io or Excalidraw file (.drawio, .xml,
+    /// .drawio.svg, .drawio.png, .excalidraw, .excalidraw.svg, .excalidraw.png);
+    /// what it could not keep is printed to stderr, one line per kind.
+    Import {
+        /// The draw.io or Excalidraw file.
+        source: PathBuf,
+        /// The board file to write (.inkboard, .inkboard.json or .tableau.json).
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Replace the board file if it exists.
+        #[arg(long)]
+        overwrite: bool,
+    },
     /// Print where your token is (made on first use): HTTP clients of `/mcp`
     /// send it as `Authorization: Bearer TOKEN`.
     Token {
@@ -237,6 +250,34 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     ExitCode::from(1)
                 }
                 other => print_reply("export", other),
+            });
+        }
+        Command::Import {
+            source,
+            output,
+            overwrite,
+        } => {
+            let args = json!({"source": source, "path": output, "overwrite": overwrite});
+            return Ok(match engine.call("import", args) {
+                // The tool's message speaks of its argument; here it is a flag.
+                Err(ToolError::File(FormatError::OutputExists { path })) => {
+                    eprintln!(
+                        "inkboard import: {} already exists: choose another path, or pass --overwrite to replace it",
+                        path.display()
+                    );
+                    ExitCode::from(1)
+                }
+                Ok(Reply::Json(answer)) => {
+                    // What was lost goes to stderr, a line per kind, so that stdout
+                    // stays the tool's JSON and the person still reads the losses.
+                    for lost in answer["lost"].as_array().into_iter().flatten() {
+                        if let Some(message) = lost["message"].as_str() {
+                            eprintln!("inkboard import: not kept: {message}");
+                        }
+                    }
+                    print_reply("import", Ok(Reply::Json(answer)))
+                }
+                other => print_reply("import", other),
             });
         }
         Command::Token { action } => return token(action),

@@ -390,3 +390,87 @@ fn render_into_a_folder_says_what_to_do() {
         .unwrap()
         .starts_with("<svg"));
 }
+
+/// `inkboard import` runs the `import` tool: the tool's JSON on stdout, what the
+/// board could not keep on stderr, one line per kind; an existing board is
+/// replaced only with `--overwrite`; a file that is no diagram is refused.
+#[test]
+fn import_a_drawio_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../inkboard-import/tests/corpus");
+    fs::copy(
+        corpus.join("made-features.drawio"),
+        dir.path().join("features.drawio"),
+    )
+    .unwrap();
+    let out = inkboard(
+        dir.path(),
+        &["import", "features.drawio", "-o", "features.inkboard"],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let answer = json_out(&out);
+    assert_eq!(answer["format"], "draw.io");
+    let lost = answer["lost"].as_array().expect("lost");
+    assert!(!lost.is_empty(), "{answer}");
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), lost.len(), "{err}");
+    for (line, entry) in lines.iter().zip(lost) {
+        assert_eq!(
+            *line,
+            format!(
+                "inkboard import: not kept: {}",
+                entry["message"].as_str().unwrap()
+            )
+        );
+    }
+    assert!(
+        stderr(&out).contains("1 stencil shape drawn as a rectangle: mxgraph.aws4.resourceIcon"),
+        "{}",
+        stderr(&out)
+    );
+    let path = dir.path().join("features.inkboard");
+    let board = inkboard_format::file::load(&path)
+        .expect("the board loads")
+        .board;
+    assert_eq!(
+        board.object_count() as u64,
+        answer["objects"].as_u64().unwrap()
+    );
+
+    // An existing board is never replaced by accident.
+    let before = fs::read(&path).unwrap();
+    let out = inkboard(
+        dir.path(),
+        &["import", "features.drawio", "-o", "features.inkboard"],
+    );
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("already exists") && stderr(&out).contains("--overwrite"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(fs::read(&path).unwrap(), before);
+    let out = inkboard(
+        dir.path(),
+        &[
+            "import",
+            "features.drawio",
+            "-o",
+            "features.inkboard",
+            "--overwrite",
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+
+    // Not a diagram: refused, nothing written.
+    fs::write(dir.path().join("notes.txt"), "just words").unwrap();
+    let out = inkboard(dir.path(), &["import", "notes.txt", "-o", "notes.inkboard"]);
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("is not a draw.io or Excalidraw file"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!dir.path().join("notes.inkboard").exists());
+}

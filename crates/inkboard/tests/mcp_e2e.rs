@@ -32,6 +32,7 @@ both_eras!(
     no_path_and_no_application,
     unknown_tool_is_a_protocol_error,
     bad_arguments_are_tool_errors,
+    import_makes_a_board_and_says_what_was_lost,
 );
 
 async fn describes_itself(era: Era) {
@@ -91,6 +92,7 @@ async fn tools_list_is_golden(era: Era) {
         "add_page",
         "rename_page",
         "delete_page",
+        "import",
     ] {
         assert!(names.contains(&name), "tools/list lacks {name}: {names:?}");
     }
@@ -369,6 +371,88 @@ async fn every_board_file_kind(era: Era) {
         .ok("read_board", json!({"path": copy, "page": "Two"}))
         .await;
     assert_eq!(read["page"]["objects"][0]["text"], "a.inkboard");
+    common::assert_quiet(&s.close().await);
+}
+
+/// `import` over stdio: a draw.io file with losses becomes a new board whose
+/// answer (checked against its output schema by `Session::call`) says what was
+/// lost, kind by kind; the board reads back; an existing board and a file that
+/// is no diagram are refused, and nothing is written for them; `batch` does not
+/// offer it.
+async fn import_makes_a_board_and_says_what_was_lost(era: Era) {
+    let s = Session::start(era).await;
+    let source = s.path("features.drawio");
+    fs::copy(
+        common::here("../../inkboard-import/tests/corpus/made-features.drawio"),
+        &source,
+    )
+    .unwrap();
+    let board = s.path("features.inkboard");
+    let answer = s
+        .ok("import", json!({"source": source, "path": board}))
+        .await;
+    assert_eq!(answer["format"], "draw.io", "{answer}");
+    assert_eq!(
+        answer["pages"].as_array().map(Vec::len),
+        Some(3),
+        "{answer}"
+    );
+    let lost = answer["lost"].as_array().expect("lost");
+    let stencil = lost
+        .iter()
+        .find(|l| l["kind"] == "stencil")
+        .unwrap_or_else(|| panic!("no stencil entry: {answer}"));
+    assert_eq!(stencil["count"], 1);
+    assert_eq!(stencil["examples"], json!(["mxgraph.aws4.resourceIcon"]));
+    assert_eq!(
+        stencil["message"],
+        "1 stencil shape drawn as a rectangle: mxgraph.aws4.resourceIcon"
+    );
+    let read = s.ok("read_board", json!({"path": board})).await;
+    let objects: u64 = read["pages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["objects"].as_u64().unwrap())
+        .sum();
+    assert_eq!(Some(objects), answer["objects"].as_u64(), "{read}");
+
+    let before = fs::read(&board).unwrap();
+    let failure = s
+        .fails("import", json!({"source": source, "path": board}))
+        .await;
+    assert!(failure.text.contains("overwrite"), "{}", failure.text);
+    // batch's schema does not offer it (a client that checks arguments never
+    // sends it); the engine's refusal is in inkboard-tools' import_errors case.
+    let listed = s.client.list_tools(None).await.expect("tools/list");
+    let tools = serde_json::to_value(&listed.tools).expect("serialize the tools");
+    let batch = tools
+        .as_array()
+        .and_then(|t| t.iter().find(|t| t["name"] == "batch"))
+        .expect("batch");
+    let offered =
+        &batch["inputSchema"]["properties"]["operations"]["items"]["properties"]["tool"]["enum"];
+    assert!(
+        offered
+            .as_array()
+            .is_some_and(|names| !names.contains(&json!("import"))),
+        "{offered}"
+    );
+    assert_eq!(fs::read(&board).unwrap(), before);
+    let text = s.path("notes.txt");
+    fs::write(&text, "just words").unwrap();
+    let failure = s
+        .fails(
+            "import",
+            json!({"source": text, "path": s.path("notes.inkboard")}),
+        )
+        .await;
+    assert!(
+        failure.text.contains("not a draw.io or Excalidraw file"),
+        "{}",
+        failure.text
+    );
+    assert!(!s.dir.path().join("notes.inkboard").exists());
     common::assert_quiet(&s.close().await);
 }
 

@@ -20,14 +20,16 @@ use serde_json::{json, Map, Value};
 /// The longest argument description the lint lets through: a few words.
 const MAX_DESCRIPTION: usize = 80;
 
-/// The tools that `batch` refuses (`shared/spec/batch.md`).
-const NOT_IN_BATCH: [&str; 6] = [
+/// The tools that `batch` refuses (`shared/spec/batch.md`, and `import`, which
+/// reads and writes files of its own).
+const NOT_IN_BATCH: [&str; 7] = [
     "batch",
     "create_board",
     "save_board",
     "board_changes",
     "export",
     "render",
+    "import",
 ];
 
 /// The `tools/list` result, as sent, after the 2025-11-25 handshake.
@@ -263,9 +265,17 @@ fn every_tool_has_a_title_and_truthful_annotations() {
         let reads = ["read_board", "find", "board_changes", "render"].contains(&name);
         assert_eq!(a["readOnlyHint"] == true, reads, "{name}: readOnlyHint");
         // Tools that remove or replace what is there: deletes, overwriting
-        // writes (export replaces a file), rewrites (create_board with
-        // overwrite, batch with delete inside).
-        let destroys = ["delete", "delete_page", "export", "create_board", "batch"].contains(&name);
+        // writes (export and import replace a file), rewrites (create_board
+        // with overwrite, batch with delete inside).
+        let destroys = [
+            "delete",
+            "delete_page",
+            "export",
+            "import",
+            "create_board",
+            "batch",
+        ]
+        .contains(&name);
         if destroys {
             assert_eq!(a["destructiveHint"], true, "{name}: destructiveHint");
         } else if !reads {

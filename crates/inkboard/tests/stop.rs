@@ -121,7 +121,7 @@ fn a_closed_stdin_ends_a_busy_mcp_server_within_a_second() {
         "the server is still drawing"
     );
     let started = Instant::now();
-    drop(send);
+    // `send` only borrows stdin, and that borrow has ended: closing stdin is enough.
     drop(stdin);
     let status = loop {
         if let Some(status) = child.try_wait().expect("wait") {

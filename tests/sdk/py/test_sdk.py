@@ -28,6 +28,8 @@ pytestmark = pytest.mark.anyio
 ERAS = {"2025-11-25": "legacy", "2026-07-28": "auto"}
 # The longest one session may take: a hung server fails its test instead of the run.
 TIMEOUT = 120
+# The diagrams `import` reads: `{corpus}` in cases.json.
+CORPUS = Path(__file__).resolve().parents[3] / "crates" / "inkboard-import" / "tests" / "corpus"
 
 
 def test_the_sdk_speaks_both_eras() -> None:
@@ -37,7 +39,7 @@ def test_the_sdk_speaks_both_eras() -> None:
 
 async def play(client: Client, transport: str, folder: Path) -> list[str]:
     """Plays the steps for `transport`; answers one line per failed step."""
-    names: dict[str, str] = {"dir": str(folder)}
+    names: dict[str, str] = {"dir": str(folder), "corpus": str(CORPUS)}
     failures: list[str] = []
     for i, step in enumerate(steps_for(transport)):
         label = f"#{i} {step['tool']} {step['expect']}" + (f" ({step['only']})" if step.get("only") else "")

@@ -19,6 +19,8 @@ export const BIN = path.resolve(ROOT, process.env.INKBOARD_BIN ?? 'target/debug/
 /** The longest a test may take: a hung server fails its test instead of the run. */
 export const TIMEOUT = 120_000;
 export const TAMPER = path.join(HERE, '../tamper.mjs');
+/** The diagrams `import` reads: `{corpus}` in cases.json. */
+export const CORPUS = path.join(ROOT, 'crates/inkboard-import/tests/corpus');
 export const CASES = JSON.parse(readFileSync(path.join(HERE, '../cases.json'), 'utf8')).steps;
 
 /** A fresh temporary folder; the caller removes it. */
@@ -144,7 +146,7 @@ function assertPng(result) {
  * client must have listed the tools first (the SDK validates against that list).
  */
 export async function playSteps(t, client, { transport, dir }) {
-  const vars = { dir };
+  const vars = { dir, corpus: CORPUS };
   for (const [i, step] of stepsFor(transport).entries()) {
     const label = `#${i} ${step.tool} ${step.expect}${step.only ? ` (${step.only})` : ''}`;
     await t.test(label, async () => {

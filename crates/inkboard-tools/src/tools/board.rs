@@ -1,6 +1,7 @@
-//! Whole-board tools: `create_board` and `save_board`.
+//! Whole-board tools: `create_board` and `save_board`, and the writing of a
+//! whole new board file that `import` shares with `create_board`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use inkboard_core::Board;
 use inkboard_format::{file, FormatError};
@@ -14,8 +15,8 @@ use crate::{Engine, Reply, ToolError};
 
 #[derive(Serialize, JsonSchema)]
 pub struct PageRow {
-    number: usize,
-    name: String,
+    pub(crate) number: usize,
+    pub(crate) name: String,
 }
 
 pub struct CreateBoard;
@@ -49,22 +50,10 @@ impl Tool for CreateBoard {
 impl BoardTool for CreateBoard {
     fn run(engine: &Engine, caller: &Caller, a: CreateBoardArgs) -> Result<Reply, ToolError> {
         let path = match (&a.path, engine.host()) {
-            (Some(path), host) => {
-                let path = file_path(path, "path")?;
-                if host.is_some_and(|h| h.board(Some(&path), caller).is_some()) {
-                    return Err(ToolError::args(format!(
-                        "{} is open in the application: edit it there, or choose another path",
-                        path.display()
-                    )));
-                }
-                Some(path)
-            }
+            (Some(path), _) => Some(new_board_path(engine, caller, path)?),
             (None, Some(_)) => None,
             (None, None) => return Err(ToolError::NoApplication),
         };
-        if let Some(path) = &path {
-            folder_must_exist(path, "path")?;
-        }
         let pages = a.pages.unwrap_or_default();
         // Before the names are compared with each other, which takes long for many.
         inkboard_core::limits::check_page_count(pages.len())?;
@@ -111,18 +100,54 @@ impl BoardTool for CreateBoard {
                 pages,
             })));
         };
-        let _lock = file::FileLock::acquire(&path)?;
-        let saved = if a.overwrite.unwrap_or(false) {
-            file::save_overwrite(&path, &board)?
-        } else {
-            file::save(&path, &board, None)?
-        };
-        engine.adopt(&path, board, saved);
+        write_new(engine, &path, board, a.overwrite.unwrap_or(false))?;
         Ok(Reply::Json(to_value(&CreateBoardOutput {
             path: Some(path.display().to_string()),
             pages,
         })))
     }
+}
+
+/// The path of a board file a tool is to make whole (`create_board`, `import`),
+/// from its `path` argument: checked as every board path is, refused while the
+/// application has that file open (the board on screen is edited there, never
+/// replaced behind it), and in a folder that exists.
+pub(crate) fn new_board_path(
+    engine: &Engine,
+    caller: &Caller,
+    path: &str,
+) -> Result<PathBuf, ToolError> {
+    let path = file_path(path, "path")?;
+    if engine
+        .host()
+        .is_some_and(|h| h.board(Some(&path), caller).is_some())
+    {
+        return Err(ToolError::args(format!(
+            "{} is open in the application: edit it there, or choose another path",
+            path.display()
+        )));
+    }
+    folder_must_exist(&path, "path")?;
+    Ok(path)
+}
+
+/// Writes a whole new board to `path` (from [`new_board_path`]) under the file's
+/// lock, atomically, and starts tracking it; an existing file is an error unless
+/// `overwrite`. The one way a tool writes a board it made whole.
+pub(crate) fn write_new(
+    engine: &Engine,
+    path: &Path,
+    board: Board,
+    overwrite: bool,
+) -> Result<(), ToolError> {
+    let _lock = file::FileLock::acquire(path)?;
+    let saved = if overwrite {
+        file::save_overwrite(path, &board)?
+    } else {
+        file::save(path, &board, None)?
+    };
+    engine.adopt(path, board, saved);
+    Ok(())
 }
 
 /// A title from the file name: `plans/Q3 roadmap.inkboard` → "Q3 roadmap".

@@ -9,6 +9,7 @@ pub mod delete;
 pub mod duplicate;
 pub mod group;
 pub mod image;
+pub mod import;
 pub mod ink;
 pub mod layout;
 pub mod mermaid;

@@ -1,0 +1,154 @@
+//! `import`: a draw.io or Excalidraw file made into a new board file. The reading
+//! and mapping are `inkboard-import`'s; this tool reads the source file within the
+//! file-size limit, writes the board as `create_board` writes one, and answers
+//! with what the board could not keep, kind by kind, so nothing is lost unsaid.
+//! It never touches a live board: the new file is opened afterwards, if wanted.
+
+use std::io::Read;
+
+use inkboard_core::limits::{Limit, MAX_FILE_BYTES};
+use inkboard_core::Kind;
+use inkboard_format::FormatError;
+use inkboard_import::ImportError;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::live::Caller;
+use crate::tool::{to_value, BoardTool, Hints, Tool};
+use crate::tools::board::{new_board_path, write_new, PageRow};
+use crate::{Engine, Reply, ToolError};
+
+pub struct Import;
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImportArgs {
+    /// A draw.io or Excalidraw file
+    source: String,
+    path: String,
+    overwrite: Option<bool>,
+}
+
+#[derive(Serialize, JsonSchema)]
+pub struct ImportOutput {
+    path: String,
+    /// What the source was: "draw.io", "draw.io SVG", "Excalidraw PNG"...
+    format: String,
+    pages: Vec<PageRow>,
+    objects: usize,
+    connections: usize,
+    /// What the board could not keep as the source had it, one entry per kind.
+    lost: Vec<LostRow>,
+}
+
+/// One kind of loss: `{"kind": "stencil", "count": 13, "examples": [...],
+/// "message": "13 stencil shapes drawn as rectangles: ..."}`.
+#[derive(Serialize, JsonSchema)]
+pub struct LostRow {
+    kind: String,
+    count: usize,
+    examples: Vec<String>,
+    message: String,
+}
+
+impl Tool for Import {
+    const NAME: &'static str = "import";
+    const TITLE: &'static str = "Import diagram";
+    const DESCRIPTION: &'static str = "Make a new board file from a draw.io or Excalidraw file (.drawio, .xml, .excalidraw, or their .svg/.png exports); lost lists what it could not keep.";
+    // Writes a new file, and replaces one only with `overwrite`; the same call
+    // again writes the same board.
+    const HINTS: Hints = Hints::OVERWRITE;
+    type Args = ImportArgs;
+    type Output = ImportOutput;
+}
+
+impl BoardTool for Import {
+    fn run(engine: &Engine, caller: &Caller, a: ImportArgs) -> Result<Reply, ToolError> {
+        let control = &caller.control;
+        let path = new_board_path(engine, caller, &a.path)?;
+        control.stage(0, 2, || "import: reading the diagram".into())?;
+        let bytes = read_source(&a.source)?;
+        let imported = inkboard_import::import(&bytes, Some(&a.source)).map_err(|e| match e {
+            ImportError::Limit(e) => ToolError::Model(e),
+            e => ToolError::args(format!("'source': {e}")),
+        })?;
+        let board = imported.board;
+        let pages = board
+            .pages()
+            .iter()
+            .enumerate()
+            .map(|(i, p)| PageRow {
+                number: i + 1,
+                name: p.name.clone(),
+            })
+            .collect();
+        let connections = board
+            .pages()
+            .iter()
+            .flat_map(|p| &p.objects)
+            .filter(|o| matches!(o.kind, Kind::Connector(_)))
+            .count();
+        let objects = board.object_count();
+        let lost = imported
+            .lost
+            .iter()
+            .map(|l| LostRow {
+                kind: l.kind.name().to_string(),
+                count: l.count,
+                examples: l.examples.clone(),
+                message: l.to_string(),
+            })
+            .collect();
+        control.stage(1, 2, || "import: saving".into())?;
+        write_new(engine, &path, board, a.overwrite.unwrap_or(false)).map_err(|e| match e {
+            // The format's message speaks of create_board; this says what to pass here.
+            ToolError::File(FormatError::AlreadyExists { path }) => {
+                ToolError::File(FormatError::OutputExists { path })
+            }
+            other => other,
+        })?;
+        control.stage(2, 2, || "import: done".into())?;
+        Ok(Reply::Json(to_value(&ImportOutput {
+            path: path.display().to_string(),
+            format: imported.format.name().to_string(),
+            pages,
+            objects,
+            connections,
+            lost,
+        })))
+    }
+}
+
+/// Reads the diagram file, refusing one over the file-size limit from its size
+/// before reading it, and reading no more than one byte past the limit whatever
+/// its size claims (a growing file); a pipe or a device, which could keep the
+/// call waiting for ever, is refused.
+fn read_source(source: &str) -> Result<Vec<u8>, ToolError> {
+    let file_path = crate::engine::path_arg(source, "source")?;
+    // Quoted as given (a relative path stays relative), shortened if long.
+    let shown = inkboard_core::echo::echo_path(std::path::Path::new(source));
+    let cannot = |e: std::io::Error| {
+        ToolError::Io(format!(
+            "cannot read 'source' {shown} ({e}): give the path of a draw.io or Excalidraw file that exists"
+        ))
+    };
+    match std::fs::metadata(&file_path) {
+        Ok(meta) if meta.is_dir() => {
+            return Err(cannot(std::io::Error::other("a folder, not a file")))
+        }
+        Ok(meta) if !meta.is_file() => {
+            return Err(cannot(std::io::Error::other("not a regular file")))
+        }
+        _ => {}
+    }
+    let file = std::fs::File::open(&file_path).map_err(cannot)?;
+    let what = || format!("the 'source' {shown}");
+    let len = file.metadata().map_err(cannot)?.len();
+    Limit::FileBytes.check(what, len)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    Limit::FileBytes.check(what, bytes.len() as u64)?;
+    Ok(bytes)
+}
