@@ -398,6 +398,10 @@ fn the_readme_lists_every_limit() {
         ),
         format!("| {} |", mib(limits::MAX_FILE_BYTES)),
         format!("| {} levels |", limits::MAX_JSON_DEPTH),
+        format!(
+            "| {} (50 full ink strokes)",
+            grouped(limits::MAX_JSON_CONTAINERS as u64)
+        ),
     ] {
         assert!(
             section.contains(&shown),
