@@ -1,5 +1,5 @@
 //! `import`: a draw.io or Excalidraw file made into a new board file. The reading
-//! and mapping are `inkboard-import`'s; this tool reads the source file within the
+//! and mapping are `inkboard-interop`'s; this tool reads the source file within the
 //! file-size limit, writes the board as `create_board` writes one, and answers
 //! with what the board could not keep, kind by kind, so nothing is lost unsaid.
 //! It never touches a live board: the new file is opened afterwards, if wanted.
@@ -9,7 +9,7 @@ use std::io::Read;
 use inkboard_core::limits::{Limit, MAX_FILE_BYTES};
 use inkboard_core::Kind;
 use inkboard_format::FormatError;
-use inkboard_import::ImportError;
+use inkboard_interop::ImportError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -68,7 +68,7 @@ impl BoardTool for Import {
         let path = new_board_path(engine, caller, &a.path)?;
         control.stage(0, 2, || "import: reading the diagram".into())?;
         let bytes = read_source(&a.source)?;
-        let imported = inkboard_import::import(&bytes, Some(&a.source)).map_err(|e| match e {
+        let imported = inkboard_interop::import(&bytes, Some(&a.source)).map_err(|e| match e {
             ImportError::Limit(e) => ToolError::Model(e),
             e => ToolError::args(format!("'source': {e}")),
         })?;

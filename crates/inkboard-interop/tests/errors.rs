@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 
 use base64::Engine as _;
-use inkboard_import::{import, ImportError};
+use inkboard_interop::{import, ImportError};
 
 fn deflate_raw(data: &[u8]) -> Vec<u8> {
     let mut e = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());

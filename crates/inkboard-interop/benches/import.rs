@@ -4,7 +4,7 @@
 //! as an uncompressed page and once compressed as draw.io saves it. The budget is
 //! 50 ms for the compressed one.
 //!
-//! Run with `cargo bench -p inkboard-import --bench import`.
+//! Run with `cargo bench -p inkboard-interop --bench import`.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -74,13 +74,13 @@ fn main() {
     let model = model();
     let plain = format!("<mxfile><diagram name=\"Big\">{model}</diagram></mxfile>");
     let packed = compressed(&model);
-    let check = inkboard_import::import(packed.as_bytes(), Some("big.drawio")).expect("imports");
+    let check = inkboard_interop::import(packed.as_bytes(), Some("big.drawio")).expect("imports");
     assert_eq!(check.board.object_count(), 500);
     for (what, file) in [("uncompressed", &plain), ("compressed", &packed)] {
         let t = median(
             || {
                 std::hint::black_box(
-                    inkboard_import::import(file.as_bytes(), Some("big.drawio")).expect("imports"),
+                    inkboard_interop::import(file.as_bytes(), Some("big.drawio")).expect("imports"),
                 );
             },
             31,

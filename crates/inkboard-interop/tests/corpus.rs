@@ -2,7 +2,7 @@
 //! licences in `SOURCES.md`) and files made for these tests. Each must import;
 //! its summary (counts of objects, texts and connections per page, one line per
 //! object, and the report of what was lost) is golden, in `NAME.expect` beside
-//! it. Refresh with `UPDATE_EXPECT=1 cargo test -p inkboard-import --test corpus`.
+//! it. Refresh with `UPDATE_EXPECT=1 cargo test -p inkboard-interop --test corpus`.
 
 mod common;
 
@@ -29,7 +29,7 @@ fn every_corpus_file_imports_as_expected() {
     for path in &files {
         let name = path.file_name().and_then(|n| n.to_str()).expect("a name");
         let bytes = std::fs::read(path).expect("read a corpus file");
-        let imported = match inkboard_import::import(&bytes, Some(name)) {
+        let imported = match inkboard_interop::import(&bytes, Some(name)) {
             Ok(i) => i,
             Err(e) => {
                 failures.push(format!("{name}: {e}"));

@@ -20,8 +20,8 @@
 //!   <mxCell id="2" value="Hello" style="ellipse" vertex="1" parent="1">
 //!     <mxGeometry x="10" y="20" width="120" height="60" as="geometry"/></mxCell>
 //! </root></mxGraphModel>"#;
-//! let imported = inkboard_import::import(xml, Some("hello.drawio")).unwrap();
-//! assert_eq!(imported.format, inkboard_import::Format::Drawio);
+//! let imported = inkboard_interop::import(xml, Some("hello.drawio")).unwrap();
+//! assert_eq!(imported.format, inkboard_interop::Format::Drawio);
 //! assert_eq!(imported.board.object_count(), 1);
 //! assert!(imported.lost.is_empty());
 //! ```

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use inkboard_core::{End, Kind, Style};
-use inkboard_import::Imported;
+use inkboard_interop::Imported;
 
 pub fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")

@@ -9,7 +9,7 @@
 mod common;
 
 fn check(bytes: &[u8], name: &str) {
-    if let Ok(imported) = inkboard_import::import(bytes, Some(name)) {
+    if let Ok(imported) = inkboard_interop::import(bytes, Some(name)) {
         let total: usize = imported.board.pages().iter().map(|p| p.objects.len()).sum();
         assert_eq!(total, imported.board.object_count());
         assert!(imported
@@ -130,9 +130,9 @@ fn nested_groups_come_out_in_the_same_order_every_time() {
         {"id":"b","type":"rectangle","groupIds":["i2","outer"]},
         {"id":"c","type":"rectangle","groupIds":["i3","outer"]},
         {"id":"d","type":"rectangle","groupIds":["outer"]}]}"#;
-    let first = inkboard_import::import(scene, None).expect("imports");
+    let first = inkboard_interop::import(scene, None).expect("imports");
     for _ in 0..20 {
-        let again = inkboard_import::import(scene, None).expect("imports");
+        let again = inkboard_interop::import(scene, None).expect("imports");
         assert_eq!(again.board, first.board);
     }
     let outer = first.board.pages()[0]
