@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use base64::Engine as _;
-use inkboard_core::limits::{check_image, check_page_count, MAX_COORD};
+use inkboard_core::limits::{check_image, check_page_count, MAX_COORD, MAX_INK_POINTS};
 use inkboard_core::{
     Board, Dash, Extra, Geom, IdKind, Image, ImageFormat, Kind, Object, ObjectId, Page, PageId,
     Point, Rect, Shape, Style,
@@ -84,6 +84,30 @@ impl BoardBuilder {
             x: self.coord(x),
             y: self.coord(y),
         }
+    }
+
+    /// The points of an ink stroke at `origin` + each point, within range, and
+    /// thinned (its ends kept) when over the model's limit, which is reported.
+    pub(crate) fn ink_points(
+        &mut self,
+        mut pts: Vec<(f64, f64)>,
+        (ox, oy): (f64, f64),
+        example: &str,
+    ) -> Vec<Point> {
+        if pts.is_empty() {
+            pts.push((0.0, 0.0));
+        }
+        if pts.len() > MAX_INK_POINTS {
+            self.losses.add(LostKind::InkThinned, example);
+            let step = pts.len().div_ceil(MAX_INK_POINTS);
+            let last = *pts.last().expect("not empty");
+            pts = pts.into_iter().step_by(step).collect();
+            pts.truncate(MAX_INK_POINTS - 1);
+            pts.push(last);
+        }
+        pts.into_iter()
+            .map(|(x, y)| self.point(ox + x, oy + y))
+            .collect()
     }
 
     /// A rectangle from a corner and a size, a negative size turned into a

@@ -34,10 +34,13 @@ mod error;
 mod excalidraw;
 mod inflate;
 mod lost;
+mod out;
 mod png;
 
 pub use detect::{detect, Format};
+pub use drawio::to_drawio;
 pub use error::ImportError;
+pub use excalidraw::to_excalidraw;
 pub use lost::{Lost, LostKind};
 
 use inkboard_core::limits::Limit;

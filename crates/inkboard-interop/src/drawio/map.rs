@@ -77,6 +77,16 @@ pub(crate) fn page(b: &mut BoardBuilder, cells: &[Cell]) {
             if !cell.visible {
                 b.losses.add(LostKind::Hidden, &example(cell));
             }
+            if let Some(ink) = polyline(b, cell, v.origin) {
+                plans.push((
+                    v.cell,
+                    Plan::Ready {
+                        kind: ink,
+                        main: true,
+                    },
+                ));
+                continue;
+            }
             origins.insert(v.cell, v.origin);
             plans.push((v.cell, Plan::Edge));
         } else if cell.vertex {
@@ -476,6 +486,39 @@ fn line_style(b: &mut BoardBuilder, st: &CellStyle) -> Style {
             .map(|o| (o / 100.0).clamp(0.0, 1.0)),
         ..Style::default()
     }
+}
+
+/// An ink stroke for a free polyline: an edge bound to nothing, with
+/// waypoints, no arrowheads and no label (how inkboard writes ink, and how a
+/// line drawn point by point looks). It keeps every point, where a connector
+/// would lose the bends; the change of kind is reported.
+fn polyline(b: &mut BoardBuilder, cell: &Cell, origin: (f64, f64)) -> Option<Kind> {
+    let st = CellStyle::parse(&cell.style);
+    let g = &cell.geometry;
+    let free = cell.source.is_none() && cell.target.is_none();
+    let headless =
+        st.get("startArrow").unwrap_or("none") == "none" && st.get("endArrow") == Some("none");
+    if !free || !headless || g.points.is_empty() || !cell.label.is_empty() {
+        return None;
+    }
+    let mut pts: Vec<(f64, f64)> = Vec::with_capacity(g.points.len() + 2);
+    pts.extend(g.source_point.filter(|p| Some(p) != g.points.first()));
+    pts.extend(g.points.iter().copied());
+    pts.extend(g.target_point.filter(|p| Some(p) != g.points.last()));
+    let name = example(cell);
+    b.losses.add(LostKind::LineAsInk, &name);
+    let points = b.ink_points(pts, origin, &name);
+    let style = line_style(b, &st);
+    Some(Kind::Ink(inkboard_core::Ink {
+        points,
+        style: Style {
+            stroke: style.stroke,
+            stroke_width: style.stroke_width,
+            dash: style.dash,
+            opacity: style.opacity,
+            ..Style::default()
+        },
+    }))
 }
 
 /// Builds the connector for an edge cell.

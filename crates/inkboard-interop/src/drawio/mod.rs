@@ -8,6 +8,9 @@ mod container;
 mod label;
 mod map;
 mod style;
+mod write;
+
+pub use write::to_drawio;
 
 use inkboard_core::Board;
 use roxmltree::{Document, Node};

@@ -122,6 +122,8 @@ pub(crate) fn vertex_kind(style: &CellStyle) -> VertexKind {
         Some("cloud") => VertexKind::Shape(Geom::Cloud),
         Some("star") => VertexKind::Shape(Geom::Star),
         Some("note" | "note2") => VertexKind::Shape(Geom::Note),
+        // The star in draw.io's "Basic" library.
+        Some("mxgraph.basic.star") => VertexKind::Shape(Geom::Star),
         Some(name) if name.starts_with("mxgraph.") => VertexKind::Stencil(name.to_string()),
         Some(name) => VertexKind::Unknown(name.to_string()),
     }

@@ -55,7 +55,12 @@ pub(crate) struct Element {
     pub file_id: Option<String>,
     pub link: Option<String>,
     pub name: Option<String>,
+    /// `customData` beyond what inkboard itself wrote there.
     pub custom_data: bool,
+    /// What inkboard recorded in `customData.inkboard` when it wrote the file:
+    /// the outline (`geom`) or route (`route`) Excalidraw has no element for.
+    pub inkboard_geom: Option<String>,
+    pub inkboard_route: Option<String>,
 }
 
 impl Scene {
@@ -121,6 +126,13 @@ impl Element {
             Some(v) => v.as_str().map(str::to_string),
         };
         let is_arrow = kind == "arrow";
+        let inkboard = |k: &str| {
+            e.get("customData")
+                .and_then(|d| d.get("inkboard"))
+                .and_then(|d| d.get(k))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
         Element {
             id: text("id").unwrap_or_else(|| format!("#{index}")),
             x: num("x").unwrap_or(0.0),
@@ -171,7 +183,12 @@ impl Element {
             file_id: text("fileId"),
             link: text("link").filter(|l| !l.is_empty()),
             name: text("name"),
-            custom_data: e.get("customData").is_some_and(|d| !d.is_null()),
+            custom_data: e.get("customData").is_some_and(|d| match d.as_object() {
+                Some(d) => d.keys().any(|k| k != "inkboard"),
+                None => !d.is_null(),
+            }),
+            inkboard_geom: inkboard("geom"),
+            inkboard_route: inkboard("route"),
             kind,
         }
     }

@@ -7,11 +7,12 @@
 
 use std::collections::{HashMap, HashSet};
 
-use inkboard_core::limits::MAX_INK_POINTS;
 use inkboard_core::{
     Align, Arrow, Connector, Dash, End, Geom, Group, IdKind, Ink, Kind, ObjectId, Route, Shape,
     Style, VAlign,
 };
+
+use inkboard_core::Vocabulary as _;
 
 use super::element::{Element, Scene};
 use crate::build::{data_url, placeholder, BoardBuilder};
@@ -138,7 +139,17 @@ fn element(b: &mut BoardBuilder, e: &Element, label: Option<&Element>, scene: &S
             style,
         }))
     };
+    // The outline inkboard recorded when it wrote a shape Excalidraw has no
+    // element for.
+    let recorded = e
+        .inkboard_geom
+        .as_deref()
+        .and_then(|g| Geom::parse(g).ok())
+        .filter(|g| !matches!(g, Geom::Text | Geom::Frame));
     match e.kind.as_str() {
+        "rectangle" | "ellipse" | "diamond" if recorded.is_some() => {
+            shape(recorded.expect("checked"), text, style)
+        }
         "rectangle" => shape(
             if e.rounded { Geom::Rounded } else { Geom::Rect },
             text,
@@ -254,23 +265,7 @@ fn text_style(b: &mut BoardBuilder, t: &Element, style: &mut Style) {
 
 /// A stroke through an element's points, thinned if over the model's limit.
 fn ink(b: &mut BoardBuilder, e: &Element) -> Kind {
-    let mut pts: Vec<(f64, f64)> = if e.points.is_empty() {
-        vec![(0.0, 0.0)]
-    } else {
-        e.points.clone()
-    };
-    if pts.len() > MAX_INK_POINTS {
-        b.losses.add(LostKind::InkThinned, &example(e, None));
-        let step = pts.len().div_ceil(MAX_INK_POINTS);
-        let last = *pts.last().expect("not empty");
-        pts = pts.into_iter().step_by(step).collect();
-        pts.truncate(MAX_INK_POINTS - 1);
-        pts.push(last);
-    }
-    let points = pts
-        .into_iter()
-        .map(|(x, y)| b.point(e.x + x, e.y + y))
-        .collect();
+    let points = b.ink_points(e.points.clone(), (e.x, e.y), &example(e, None));
     let style = shape_style(b, e);
     Kind::Ink(Ink {
         points,
@@ -315,7 +310,13 @@ fn connector(
     if bent && !e.elbowed {
         b.losses.add(LostKind::Waypoints, &name);
     }
-    let route = if e.elbowed {
+    let recorded = e
+        .inkboard_route
+        .as_deref()
+        .and_then(|r| Route::parse(r).ok());
+    let route = if let Some(route) = recorded {
+        route
+    } else if e.elbowed {
         Route::Orthogonal
     } else if bent && e.rounded {
         Route::Curved

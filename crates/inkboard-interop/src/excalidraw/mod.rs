@@ -7,6 +7,9 @@
 mod element;
 mod envelope;
 mod map;
+mod write;
+
+pub use write::to_excalidraw;
 
 use inkboard_core::Board;
 
