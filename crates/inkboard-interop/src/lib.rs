@@ -35,6 +35,7 @@ mod excalidraw;
 mod inflate;
 mod lost;
 mod out;
+mod picture;
 mod png;
 
 pub use detect::{detect, Format};
@@ -42,6 +43,9 @@ pub use drawio::to_drawio;
 pub use error::ImportError;
 pub use excalidraw::to_excalidraw;
 pub use lost::{Lost, LostKind};
+pub use picture::{
+    board_in_picture, png_with_board, svg_with_board, BOARD_KEYWORD, BOARD_NAMESPACE,
+};
 
 use inkboard_core::limits::Limit;
 use inkboard_core::Board;
