@@ -55,7 +55,7 @@ pub struct LostRow {
 impl Tool for Import {
     const NAME: &'static str = "import";
     const TITLE: &'static str = "Import diagram";
-    const DESCRIPTION: &'static str = "Make a new board file from a draw.io or Excalidraw file (.drawio, .xml, .excalidraw, or their .svg/.png exports) or inkboard's own .svg/.png; lost lists what it could not keep.";
+    const DESCRIPTION: &'static str = "Make a new board file from a draw.io or Excalidraw file (.drawio, .xml, .excalidraw, or their .svg/.png exports) or inkboard's .svg/.png; lost lists what it could not keep.";
     // Writes a new file, and replaces one only with `overwrite`; the same call
     // again writes the same board.
     const HINTS: Hints = Hints::OVERWRITE;

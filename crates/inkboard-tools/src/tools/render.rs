@@ -266,7 +266,7 @@ pub struct ExportArgs {
     page: Option<PageRef>,
     /// Every page: one PDF page each, or numbered .svg/.png files.
     all_pages: Option<bool>,
-    /// SVG/PNG: carry the board, so import gives it back (default true).
+    /// SVG/PNG carry the board for import (default true).
     embed: Option<bool>,
     /// PNG pixels per board unit (default 1).
     scale: Option<f64>,
@@ -287,7 +287,7 @@ pub struct ExportOutput {
 impl Tool for Export {
     const NAME: &'static str = "export";
     const TITLE: &'static str = "Export to file";
-    const DESCRIPTION: &'static str = "Write the board to a file, the format from output's extension: .svg, .png, .pdf, .inkboard, .inkboard.json, .drawio (every page), .excalidraw or .mmd (one page). One page, or all_pages. An existing file is replaced only with overwrite: true.";
+    const DESCRIPTION: &'static str = "Write the board to a file, the format from output's extension: .svg, .png, .pdf, .inkboard, .inkboard.json, .drawio, .excalidraw or .mmd. One page, or all_pages. An existing file is replaced only with overwrite: true.";
     const HINTS: Hints = Hints::OVERWRITE;
     type Args = ExportArgs;
     type Output = ExportOutput;
