@@ -1,4 +1,4 @@
-//! Opens the diagrams people already have. This crate reads draw.io files (an
+//! The diagrams people already have, in and out. This crate reads draw.io files (an
 //! `<mxfile>` of pages, plain or compressed, a bare `<mxGraphModel>`, and the
 //! `.drawio.svg` and `.drawio.png` pictures that carry one) and Excalidraw files
 //! (`.excalidraw` JSON, and the `.excalidraw.svg` and `.excalidraw.png` pictures
@@ -14,6 +14,12 @@
 //! The result says what it could not keep: [`Imported::lost`] lists, by kind and
 //! count with examples, everything the model cannot represent (stencil shapes,
 //! rotation, waypoints...). Nothing is dropped without a line there.
+//!
+//! The other way, [`to_drawio`] writes a board as a draw.io file (every page) and
+//! [`to_excalidraw`] one page as an Excalidraw scene; importing either gives back
+//! the same objects, texts and connections. [`svg_with_board`] and
+//! [`png_with_board`] put a board's file text inside an SVG or PNG export, and
+//! [`board_in_picture`] finds it again.
 //!
 //! ```
 //! let xml = br#"<mxGraphModel><root><mxCell id="0"/><mxCell id="1" parent="0"/>
