@@ -1,4 +1,4 @@
-//! `import_drawio`: any bytes through `inkboard_import::import` as a draw.io file:
+//! `import_drawio`: any bytes through `inkboard_interop::import` as a draw.io file:
 //! the container (`<mxfile>`, compressed pages, `.drawio.svg`'s `content`,
 //! `.drawio.png`'s text chunk), the cells and the mapping onto a board. The first
 //! byte picks how the rest is given: as it is (0), or as a page compressed the way

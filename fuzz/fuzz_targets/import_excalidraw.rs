@@ -1,4 +1,4 @@
-//! `import_excalidraw`: any bytes through `inkboard_import::import` as an
+//! `import_excalidraw`: any bytes through `inkboard_interop::import` as an
 //! Excalidraw file: the scene JSON (or the PNG chunk or SVG payload that carries
 //! it), its elements, bindings, bound text and groups, and the mapping onto a
 //! board. A refused file is an error, never a panic; an import must hold

@@ -105,7 +105,7 @@ fn outline(board: &Board) -> Vec<String> {
 /// with a count and at most three examples, and importing the same bytes again
 /// gives the same board and the same report.
 pub fn assert_import_holds(data: &[u8], name: &str) {
-    let Ok(imported) = inkboard_import::import(data, Some(name)) else {
+    let Ok(imported) = inkboard_interop::import(data, Some(name)) else {
         return;
     };
     assert_saves_stably(&imported.board);
@@ -114,7 +114,7 @@ pub fn assert_import_holds(data: &[u8], name: &str) {
         assert!(kinds.insert(lost.kind), "{:?} reported twice", lost.kind);
         assert!(lost.count >= 1 && lost.examples.len() <= 3.min(lost.count));
     }
-    let again = inkboard_import::import(data, Some(name)).expect("imports again");
+    let again = inkboard_interop::import(data, Some(name)).expect("imports again");
     assert_eq!(again.board, imported.board, "a second import differs");
     assert_eq!(again.lost, imported.lost, "a second report differs");
 }

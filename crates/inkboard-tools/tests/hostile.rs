@@ -394,7 +394,7 @@ fn furnish(d: &Path) {
     // A draw.io picture with its diagram inside, for `import`.
     let diagram = d.join("flow.drawio.png");
     if !diagram.exists() {
-        let corpus = tests_dir().join("../../inkboard-import/tests/corpus");
+        let corpus = tests_dir().join("../../inkboard-interop/tests/corpus");
         std::fs::copy(corpus.join("made-flow.drawio.png"), &diagram).expect("diagram");
     }
     let absent = |p: &Path| std::fs::symlink_metadata(p).is_err();

@@ -397,7 +397,7 @@ fn render_into_a_folder_says_what_to_do() {
 #[test]
 fn import_a_drawio_file() {
     let dir = tempfile::tempdir().unwrap();
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../inkboard-import/tests/corpus");
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../inkboard-interop/tests/corpus");
     fs::copy(
         corpus.join("made-features.drawio"),
         dir.path().join("features.drawio"),

@@ -383,7 +383,7 @@ async fn import_makes_a_board_and_says_what_was_lost(era: Era) {
     let s = Session::start(era).await;
     let source = s.path("features.drawio");
     fs::copy(
-        common::here("../../inkboard-import/tests/corpus/made-features.drawio"),
+        common::here("../../inkboard-interop/tests/corpus/made-features.drawio"),
         &source,
     )
     .unwrap();

@@ -29,7 +29,7 @@ ERAS = {"2025-11-25": "legacy", "2026-07-28": "auto"}
 # The longest one session may take: a hung server fails its test instead of the run.
 TIMEOUT = 120
 # The diagrams `import` reads: `{corpus}` in cases.json.
-CORPUS = Path(__file__).resolve().parents[3] / "crates" / "inkboard-import" / "tests" / "corpus"
+CORPUS = Path(__file__).resolve().parents[3] / "crates" / "inkboard-interop" / "tests" / "corpus"
 
 
 def test_the_sdk_speaks_both_eras() -> None:

@@ -20,7 +20,7 @@ export const BIN = path.resolve(ROOT, process.env.INKBOARD_BIN ?? 'target/debug/
 export const TIMEOUT = 120_000;
 export const TAMPER = path.join(HERE, '../tamper.mjs');
 /** The diagrams `import` reads: `{corpus}` in cases.json. */
-export const CORPUS = path.join(ROOT, 'crates/inkboard-import/tests/corpus');
+export const CORPUS = path.join(ROOT, 'crates/inkboard-interop/tests/corpus');
 export const CASES = JSON.parse(readFileSync(path.join(HERE, '../cases.json'), 'utf8')).steps;
 
 /** A fresh temporary folder; the caller removes it. */

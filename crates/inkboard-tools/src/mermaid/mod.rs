@@ -29,6 +29,9 @@ mod parse;
 pub(crate) mod shapes;
 #[cfg(test)]
 mod tests;
+mod write;
+
+pub(crate) use write::to_mermaid;
 
 use std::fmt;
 

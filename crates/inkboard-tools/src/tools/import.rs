@@ -1,15 +1,16 @@
 //! `import`: a draw.io or Excalidraw file made into a new board file. The reading
-//! and mapping are `inkboard-import`'s; this tool reads the source file within the
+//! and mapping are `inkboard-interop`'s; this tool reads the source file within the
 //! file-size limit, writes the board as `create_board` writes one, and answers
 //! with what the board could not keep, kind by kind, so nothing is lost unsaid.
 //! It never touches a live board: the new file is opened afterwards, if wanted.
+//! An SVG or PNG that `export` wrote carries its board, which comes back whole.
 
 use std::io::Read;
 
 use inkboard_core::limits::{Limit, MAX_FILE_BYTES};
 use inkboard_core::Kind;
 use inkboard_format::FormatError;
-use inkboard_import::ImportError;
+use inkboard_interop::ImportError;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -32,7 +33,7 @@ pub struct ImportArgs {
 #[derive(Serialize, JsonSchema)]
 pub struct ImportOutput {
     path: String,
-    /// What the source was: "draw.io", "draw.io SVG", "Excalidraw PNG"...
+    /// What the source was: "draw.io", "draw.io SVG", "Excalidraw PNG", "inkboard SVG"...
     format: String,
     pages: Vec<PageRow>,
     objects: usize,
@@ -54,7 +55,7 @@ pub struct LostRow {
 impl Tool for Import {
     const NAME: &'static str = "import";
     const TITLE: &'static str = "Import diagram";
-    const DESCRIPTION: &'static str = "Make a new board file from a draw.io or Excalidraw file (.drawio, .xml, .excalidraw, or their .svg/.png exports); lost lists what it could not keep.";
+    const DESCRIPTION: &'static str = "Make a new board file from a draw.io or Excalidraw file (.drawio, .xml, .excalidraw, or their .svg/.png exports) or inkboard's .svg/.png; lost lists what it could not keep.";
     // Writes a new file, and replaces one only with `overwrite`; the same call
     // again writes the same board.
     const HINTS: Hints = Hints::OVERWRITE;
@@ -68,11 +69,37 @@ impl BoardTool for Import {
         let path = new_board_path(engine, caller, &a.path)?;
         control.stage(0, 2, || "import: reading the diagram".into())?;
         let bytes = read_source(&a.source)?;
-        let imported = inkboard_import::import(&bytes, Some(&a.source)).map_err(|e| match e {
+        let refused = |e| match e {
             ImportError::Limit(e) => ToolError::Model(e),
             e => ToolError::args(format!("'source': {e}")),
-        })?;
-        let board = imported.board;
+        };
+        // A picture inkboard exported carries the board itself: that comes back
+        // whole, nothing lost; any other file is mapped by the interop crate.
+        let (board, format, lost) =
+            match inkboard_interop::board_in_picture(&bytes).map_err(refused)? {
+                Some(text) => {
+                    let board = inkboard_format::board_from_json(&text).map_err(|e| {
+                        ToolError::args(format!(
+                            "'source': the board inside the picture is not valid: {e}"
+                        ))
+                    })?;
+                    let what = if bytes.starts_with(b"\x89PNG") {
+                        "inkboard PNG"
+                    } else {
+                        "inkboard SVG"
+                    };
+                    (board, what.to_string(), Vec::new())
+                }
+                None => {
+                    let imported =
+                        inkboard_interop::import(&bytes, Some(&a.source)).map_err(refused)?;
+                    (
+                        imported.board,
+                        imported.format.name().to_string(),
+                        imported.lost,
+                    )
+                }
+            };
         let pages = board
             .pages()
             .iter()
@@ -89,8 +116,7 @@ impl BoardTool for Import {
             .filter(|o| matches!(o.kind, Kind::Connector(_)))
             .count();
         let objects = board.object_count();
-        let lost = imported
-            .lost
+        let lost = lost
             .iter()
             .map(|l| LostRow {
                 kind: l.kind.name().to_string(),
@@ -110,7 +136,7 @@ impl BoardTool for Import {
         control.stage(2, 2, || "import: done".into())?;
         Ok(Reply::Json(to_value(&ImportOutput {
             path: path.display().to_string(),
-            format: imported.format.name().to_string(),
+            format,
             pages,
             objects,
             connections,

@@ -1,7 +1,9 @@
 //! `render` and `export`: the board as a picture, through the one renderer. `render`
 //! answers the agent with a PNG (bounded in pixels and in bytes) and a short text
-//! about what is on the page and what looks wrong; `export` writes SVG, PNG, PDF or
-//! a board file.
+//! about what is on the page and what looks wrong; `export` writes SVG, PNG, PDF,
+//! a board file, or another program's file (draw.io, Excalidraw, Mermaid). SVG
+//! and PNG carry the board itself unless `embed: false`, so `import` of the
+//! picture gives the board back (`inkboard-interop`'s `picture.rs`).
 
 use std::path::{Path, PathBuf};
 
@@ -264,6 +266,8 @@ pub struct ExportArgs {
     page: Option<PageRef>,
     /// Every page: one PDF page each, or numbered .svg/.png files.
     all_pages: Option<bool>,
+    /// SVG/PNG carry the board for import (default true).
+    embed: Option<bool>,
     /// PNG pixels per board unit (default 1).
     scale: Option<f64>,
     /// Replace a file already at output (default false: refused).
@@ -283,7 +287,7 @@ pub struct ExportOutput {
 impl Tool for Export {
     const NAME: &'static str = "export";
     const TITLE: &'static str = "Export to file";
-    const DESCRIPTION: &'static str = "Write the board to a file, the format from output's extension: .svg, .png, .pdf, .inkboard or .inkboard.json. One page, or all_pages. An existing file is replaced only with overwrite: true.";
+    const DESCRIPTION: &'static str = "Write the board to a file, the format from output's extension: .svg, .png, .pdf, .inkboard, .inkboard.json, .drawio, .excalidraw or .mmd. One page, or all_pages. An existing file is replaced only with overwrite: true.";
     const HINTS: Hints = Hints::OVERWRITE;
     type Args = ExportArgs;
     type Output = ExportOutput;
@@ -365,6 +369,39 @@ impl Picture {
 enum Target {
     Picture(Picture),
     Board,
+    /// Another program's file (`inkboard-interop` writes them), or Mermaid.
+    Diagram(Diagram),
+}
+
+/// The other programs' formats a board can be exported to.
+#[derive(Clone, Copy, PartialEq)]
+enum Diagram {
+    /// draw.io: every page, one `<diagram>` each (`all_pages` changes nothing).
+    Drawio,
+    /// Excalidraw, which has no pages: the page asked for.
+    Excalidraw,
+    /// A Mermaid flowchart of the page asked for.
+    Mermaid,
+}
+
+impl Diagram {
+    const ALL: [Diagram; 3] = [Diagram::Drawio, Diagram::Excalidraw, Diagram::Mermaid];
+
+    fn extension(self) -> &'static str {
+        match self {
+            Diagram::Drawio => "drawio",
+            Diagram::Excalidraw => "excalidraw",
+            Diagram::Mermaid => "mmd",
+        }
+    }
+
+    fn write(self, board: &Board, page: PageId) -> String {
+        match self {
+            Diagram::Drawio => inkboard_interop::to_drawio(board),
+            Diagram::Excalidraw => inkboard_interop::to_excalidraw(board, page),
+            Diagram::Mermaid => crate::mermaid::to_mermaid(board, page),
+        }
+    }
 }
 
 fn target_of(output: &str) -> Result<(Target, &'static str), ToolError> {
@@ -373,12 +410,18 @@ fn target_of(output: &str) -> Result<(Target, &'static str), ToolError> {
         return Ok((Target::Board, &kind.extension()[1..]));
     }
     let lower = output.to_ascii_lowercase();
+    if let Some(d) = Diagram::ALL
+        .into_iter()
+        .find(|d| lower.ends_with(&format!(".{}", d.extension())))
+    {
+        return Ok((Target::Diagram(d), d.extension()));
+    }
     let found = Picture::ALL
         .into_iter()
         .find(|p| lower.ends_with(&format!(".{}", p.name())));
     found.map(|p| (Target::Picture(p), p.name())).ok_or_else(|| {
         ToolError::args(format!(
-            "'output' {} has no known extension: end it with .svg, .png, .pdf, .inkboard or .inkboard.json",
+            "'output' {} has no known extension: end it with .svg, .png, .pdf, .inkboard, .inkboard.json, .drawio, .excalidraw or .mmd",
             inkboard_core::echo::echo_path(Path::new(output))
         ))
     })
@@ -432,7 +475,38 @@ impl BoardTool for Export {
         } else {
             vec![page]
         };
+        let embed = a.embed.unwrap_or(true);
+        // The board a picture carries: the whole file, every page, so that
+        // importing the picture gives back the board, not only what it shows.
+        let carry = |p: Picture, drawn: Vec<u8>| -> Vec<u8> {
+            if !embed {
+                return drawn;
+            }
+            let text = inkboard_format::board_to_json(&board).to_string();
+            match p {
+                Picture::Svg => {
+                    inkboard_interop::svg_with_board(&String::from_utf8_lossy(&drawn), &text)
+                        .into_bytes()
+                }
+                Picture::Png => inkboard_interop::png_with_board(&drawn, &text),
+                Picture::Pdf => drawn,
+            }
+        };
         let (bytes, outputs) = match target {
+            Target::Diagram(d) => {
+                if all && d != Diagram::Drawio {
+                    return Err(ToolError::args(format!(
+                        "'all_pages' cannot go into one .{} file, which holds one page: export the pages one at a time with 'page'",
+                        d.extension()
+                    )));
+                }
+                control.stage(0, 1, || format!("writing the .{}", d.extension()))?;
+                let text = d.write(&board, page);
+                (
+                    file::write_export(&output, text.as_bytes(), existing)?,
+                    Vec::new(),
+                )
+            }
             Target::Board => {
                 // Refused before the lock: no need to wait for the writer of a
                 // file that is not to be replaced.
@@ -464,7 +538,7 @@ impl BoardTool for Export {
                     control.stage(i, pages.len(), || {
                         format!("drawing page {} of {}", i + 1, pages.len())
                     })?;
-                    let drawn = p.draw(&board, &[*page], scale, control)?;
+                    let drawn = carry(p, p.draw(&board, &[*page], scale, control)?);
                     total += file::write_export(out, &drawn, existing)?;
                     written.push(out.display().to_string());
                 }
@@ -472,7 +546,7 @@ impl BoardTool for Export {
             }
             Target::Picture(p) => {
                 control.stage(0, 2, || format!("drawing the {}", p.name()))?;
-                let drawn = p.draw(&board, &pages, scale, control)?;
+                let drawn = carry(p, p.draw(&board, &pages, scale, control)?);
                 // Nothing is written once the call is cancelled or too late.
                 control.stage(1, 2, || "writing the file".into())?;
                 (file::write_export(&output, &drawn, existing)?, Vec::new())

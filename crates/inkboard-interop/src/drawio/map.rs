@@ -1,0 +1,625 @@
+//! One draw.io page onto one inkboard page. The cells form a tree by their
+//! `parent`: the root, its layers (flattened in order), then vertices and edges,
+//! where a child's coordinates are relative to its parent vertex; the tree is
+//! walked in document order, which is draw.io's z-order, so parents come before
+//! their children. Three passes: plan what each cell becomes (absolute bounds,
+//! text, style, losses), hand out ids, then emit objects, binding connector ends
+//! and group members through the ids.
+
+use std::collections::HashMap;
+
+use inkboard_core::{
+    Arrow, Connector, Dash, End, Geom, Group, Kind, ObjectId, Point, Rect, Shape, Style, VAlign,
+};
+
+use super::cells::Cell;
+use super::label::html_to_text;
+use super::style::{self, CellStyle, VertexKind};
+use crate::build::{data_url, placeholder, BoardBuilder};
+use crate::colour::{self, Paint};
+use crate::lost::LostKind;
+
+/// What a cell becomes.
+enum Plan {
+    /// An object ready to place; `main` is false for a companion (an image's
+    /// label, a group's title), which is not what connectors attach to.
+    Ready { kind: Kind, main: bool },
+    /// A connector, built once every id is known.
+    Edge,
+    /// A group of the cell's children.
+    Group,
+}
+
+/// Where a visited cell sits: its parent and the origin its coordinates are
+/// relative to.
+#[derive(Clone, Copy)]
+struct Visit {
+    cell: usize,
+    origin: (f64, f64),
+    /// The parent's absolute bounds when the parent is a vertex (for relative
+    /// geometry).
+    parent_rect: Option<Rect>,
+}
+
+/// Maps the cells of one page onto the builder's current page.
+pub(crate) fn page(b: &mut BoardBuilder, cells: &[Cell]) {
+    let mut index: HashMap<&str, usize> = HashMap::with_capacity(cells.len());
+    for (i, c) in cells.iter().enumerate() {
+        index.entry(c.id.as_str()).or_insert(i);
+    }
+    let mut children = vec![Vec::new(); cells.len()];
+    let mut roots = Vec::new();
+    for (i, c) in cells.iter().enumerate() {
+        match c.parent.as_deref().and_then(|p| index.get(p)) {
+            Some(&p) if p != i => children[p].push(i),
+            _ => roots.push(i),
+        }
+    }
+    let visits = walk(b, cells, &children, &roots);
+
+    // Pass 1: what each cell becomes.
+    let mut plans: Vec<(usize, Plan)> = Vec::with_capacity(visits.len());
+    let mut edge_texts: HashMap<usize, Vec<String>> = HashMap::new();
+    let mut origins: HashMap<usize, (f64, f64)> = HashMap::new();
+    for v in &visits {
+        let cell = &cells[v.cell];
+        let parent = cell.parent.as_deref().and_then(|p| index.get(p)).copied();
+        let parent_is_edge = parent.is_some_and(|p| cells[p].edge);
+        if cell.vertex && parent_is_edge {
+            let (text, _) = label(b, cell, &CellStyle::parse(&cell.style));
+            if !text.is_empty() {
+                edge_texts
+                    .entry(parent.unwrap_or(0))
+                    .or_default()
+                    .push(text);
+            }
+        } else if cell.edge {
+            if !cell.visible {
+                b.losses.add(LostKind::Hidden, &example(cell));
+            }
+            if let Some(ink) = polyline(b, cell, v.origin) {
+                plans.push((
+                    v.cell,
+                    Plan::Ready {
+                        kind: ink,
+                        main: true,
+                    },
+                ));
+                continue;
+            }
+            origins.insert(v.cell, v.origin);
+            plans.push((v.cell, Plan::Edge));
+        } else if cell.vertex {
+            vertex(b, cell, v, &mut plans);
+        } else {
+            // The root and the layers hold the drawing; a hidden layer's content
+            // is imported all the same.
+            if !cell.visible {
+                b.losses.add(LostKind::Hidden, &example(cell));
+            }
+            // A layer's name has no place on a page; a label on a cell that is
+            // neither a layer nor drawn is reported.
+            let layer = parent.is_none_or(|p| cells[p].parent.is_none());
+            if !layer && !cell.label.is_empty() {
+                b.losses.add(LostKind::Skipped, &example(cell));
+            }
+        }
+    }
+
+    // Pass 2: ids.
+    let mut main_id: Vec<Option<ObjectId>> = vec![None; cells.len()];
+    let mut companions: HashMap<usize, Vec<ObjectId>> = HashMap::new();
+    let mut ids = Vec::with_capacity(plans.len());
+    for (cell, plan) in &plans {
+        let id = b.id(match plan {
+            Plan::Ready { kind, .. } => kind.id_kind(),
+            Plan::Edge => inkboard_core::IdKind::Connector,
+            Plan::Group => inkboard_core::IdKind::Group,
+        });
+        match plan {
+            Plan::Ready { main: false, .. } => {
+                companions.entry(*cell).or_default().push(id.clone())
+            }
+            _ => main_id[*cell] = main_id[*cell].clone().or(Some(id.clone())),
+        }
+        ids.push(id);
+    }
+
+    // A group that ends up with no members (all its children were edge labels
+    // or empty groups) is not made, and nothing may attach to it. Children come
+    // after their parents, so going backwards settles nested groups first.
+    let mut empty_groups = std::collections::HashSet::new();
+    for (cell, plan) in plans.iter().rev() {
+        if matches!(plan, Plan::Group)
+            && !companions.contains_key(cell)
+            && !children[*cell]
+                .iter()
+                .any(|c| main_id[*c].is_some() || companions.contains_key(c))
+        {
+            main_id[*cell] = None;
+            empty_groups.insert(*cell);
+        }
+    }
+
+    // Pass 3: objects, in z-order.
+    for ((cell, plan), id) in plans.into_iter().zip(ids) {
+        let kind = match plan {
+            Plan::Ready { kind, .. } => kind,
+            Plan::Edge => {
+                let texts = edge_texts.remove(&cell).unwrap_or_default();
+                let origin = origins.get(&cell).copied().unwrap_or((0.0, 0.0));
+                Kind::Connector(edge(b, cells, cell, origin, texts, &index, &main_id))
+            }
+            Plan::Group => {
+                let mut members: Vec<ObjectId> = companions.get(&cell).cloned().unwrap_or_default();
+                for &child in &children[cell] {
+                    members.extend(main_id[child].iter().cloned());
+                    members.extend(companions.get(&child).into_iter().flatten().cloned());
+                }
+                if empty_groups.contains(&cell) {
+                    continue;
+                }
+                Kind::Group(Group { members })
+            }
+        };
+        b.push(id, kind);
+    }
+}
+
+/// The cells in document order, parents before children, each with the origin
+/// its coordinates are relative to. Iterative, so a deep parent chain cannot
+/// overflow the stack; a cell in a parent cycle is visited once, from the root.
+fn walk(
+    b: &mut BoardBuilder,
+    cells: &[Cell],
+    children: &[Vec<usize>],
+    roots: &[usize],
+) -> Vec<Visit> {
+    let mut visited = vec![false; cells.len()];
+    let mut visits = Vec::with_capacity(cells.len());
+    let mut stack: Vec<Visit> = roots
+        .iter()
+        .rev()
+        .map(|&cell| Visit {
+            cell,
+            origin: (0.0, 0.0),
+            parent_rect: None,
+        })
+        .collect();
+    let mut next_orphan = 0;
+    loop {
+        let Some(v) = stack.pop() else {
+            // Cells only reachable through a cycle of parents start from the origin.
+            while next_orphan < cells.len() && visited[next_orphan] {
+                next_orphan += 1;
+            }
+            if next_orphan == cells.len() {
+                break;
+            }
+            stack.push(Visit {
+                cell: next_orphan,
+                origin: (0.0, 0.0),
+                parent_rect: None,
+            });
+            continue;
+        };
+        if std::mem::replace(&mut visited[v.cell], true) {
+            continue;
+        }
+        let cell = &cells[v.cell];
+        let (origin, parent_rect) = if cell.vertex && !cell.edge {
+            let r = bounds(b, cell, &v);
+            ((r.x, r.y), Some(r))
+        } else {
+            (v.origin, None)
+        };
+        visits.push(v);
+        for &child in children[v.cell].iter().rev() {
+            stack.push(Visit {
+                cell: child,
+                origin,
+                parent_rect,
+            });
+        }
+    }
+    visits
+}
+
+/// The absolute bounds of a vertex.
+fn bounds(b: &mut BoardBuilder, cell: &Cell, v: &Visit) -> Rect {
+    let g = &cell.geometry;
+    let (ox, oy) = g.offset.unwrap_or((0.0, 0.0));
+    let (x, y) = match v.parent_rect {
+        Some(p) if g.relative => (p.x + g.x * p.w + ox, p.y + g.y * p.h + oy),
+        _ => (v.origin.0 + g.x, v.origin.1 + g.y),
+    };
+    b.rect(x, y, g.w, g.h)
+}
+
+/// Plans a vertex: a shape, frame, image (with its label beside it) or group.
+fn vertex(b: &mut BoardBuilder, cell: &Cell, v: &Visit, plans: &mut Vec<(usize, Plan)>) {
+    let st = CellStyle::parse(&cell.style);
+    let rect = bounds(b, cell, v);
+    let kind = style::vertex_kind(&st);
+    let (text, _) = label(b, cell, &st);
+    common_losses(b, cell, &st, &kind);
+    let style = shape_style(b, &st);
+    let shape = |geom: Geom, text: String, style: Style| {
+        Kind::Shape(Shape {
+            geom,
+            bounds: rect,
+            text,
+            style,
+        })
+    };
+    let ready = |kind: Kind| Plan::Ready { kind, main: true };
+    match kind {
+        VertexKind::Shape(geom) => plans.push((v.cell, ready(shape(geom, text, style)))),
+        VertexKind::Frame => plans.push((v.cell, ready(shape(Geom::Frame, text, style)))),
+        VertexKind::Stencil(name) => {
+            b.losses.add(LostKind::Stencil, &name);
+            plans.push((v.cell, ready(shape(Geom::Rect, text, style))));
+        }
+        VertexKind::Unknown(name) => {
+            b.losses.add(LostKind::UnknownShape, &name);
+            plans.push((v.cell, ready(shape(Geom::Rect, text, style))));
+        }
+        VertexKind::Group => {
+            if !text.is_empty() {
+                let title = shape(Geom::Text, text, style);
+                plans.push((
+                    v.cell,
+                    Plan::Ready {
+                        kind: title,
+                        main: false,
+                    },
+                ));
+            }
+            plans.push((v.cell, Plan::Group));
+        }
+        VertexKind::Image => {
+            let source = st.get("image").unwrap_or("");
+            let image = match data_url(source) {
+                Some((_, bytes)) => b.image(bytes, rect, &text, &example(cell)),
+                None => {
+                    b.losses.add(LostKind::LinkedImage, source);
+                    placeholder(rect, if text.is_empty() { source } else { &text })
+                }
+            };
+            let was_image = matches!(image, Kind::Image(_));
+            plans.push((v.cell, ready(image)));
+            if was_image && !text.is_empty() {
+                // draw.io draws an image's label below it by default.
+                let lines = text.lines().count().max(1) as f64;
+                let below = st.get("verticalLabelPosition") != Some("middle")
+                    && st.get("verticalLabelPosition") != Some("top");
+                let bounds = if below {
+                    Rect::new(
+                        rect.x - rect.w / 2.0,
+                        rect.bottom(),
+                        rect.w * 2.0,
+                        20.0 * lines,
+                    )
+                } else {
+                    rect
+                };
+                let caption = Kind::Shape(Shape {
+                    geom: Geom::Text,
+                    bounds,
+                    text,
+                    style: Style {
+                        text_color: style.text_color,
+                        font_size: style.font_size,
+                        ..Style::default()
+                    },
+                });
+                plans.push((
+                    v.cell,
+                    Plan::Ready {
+                        kind: caption,
+                        main: false,
+                    },
+                ));
+            }
+        }
+    }
+}
+
+/// Losses any vertex may have: rotation, formatting, links, custom data, hiding.
+fn common_losses(b: &mut BoardBuilder, cell: &Cell, st: &CellStyle, kind: &VertexKind) {
+    let name = example(cell);
+    let rotated = st
+        .num("rotation")
+        .is_some_and(|r| r.rem_euclid(360.0).abs() > 1e-9);
+    // draw.io's shapes face east unless told; inkboard's triangle points up.
+    let facing = st.get("direction").unwrap_or("east");
+    let turned = match kind {
+        VertexKind::Shape(Geom::Triangle) => facing != "north",
+        VertexKind::Shape(_) | VertexKind::Frame => facing != "east",
+        _ => false,
+    };
+    if rotated || turned {
+        b.losses.add(LostKind::Rotation, &name);
+    }
+    if cell.link.is_some() {
+        b.losses.add(LostKind::Link, &name);
+    }
+    if !cell.custom.is_empty() {
+        b.losses.add(LostKind::CustomData, &custom_names(cell));
+    }
+    if cell.label_icon(st) {
+        b.losses.add(LostKind::Icon, st.get("image").unwrap_or(""));
+    }
+    if !cell.visible {
+        b.losses.add(LostKind::Hidden, &name);
+    }
+}
+
+/// The names of a cell's custom properties, for the report.
+fn custom_names(cell: &Cell) -> String {
+    cell.custom
+        .iter()
+        .map(|(k, _)| k.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+impl Cell {
+    /// True for draw.io's `label` shape with an icon (`image=`): a box whose
+    /// picture at its left the board cannot draw.
+    fn label_icon(&self, st: &CellStyle) -> bool {
+        (st.has_name("label") || st.get("shape") == Some("label"))
+            && st.get("image").is_some_and(|i| !i.is_empty())
+    }
+
+    /// The label with `%name%` placeholders filled from the cell's properties,
+    /// as draw.io shows it when placeholders are on.
+    fn shown_label(&self, st: &CellStyle) -> String {
+        if !(self.placeholders || st.flag("placeholders")) || !self.label.contains('%') {
+            return self.label.clone();
+        }
+        let mut out = String::with_capacity(self.label.len());
+        let mut rest = self.label.as_str();
+        while let Some(start) = rest.find('%') {
+            out.push_str(&rest[..start]);
+            let after = &rest[start + 1..];
+            let value = after.find('%').and_then(|end| {
+                let key = &after[..end];
+                let value = self
+                    .custom
+                    .iter()
+                    .find(|(k, _)| k == key)
+                    .map(|(_, v)| v.as_str());
+                value
+                    .or((key == "id").then_some(self.id.as_str()))
+                    .map(|v| (v, end))
+            });
+            match value {
+                Some((v, end)) => {
+                    out.push_str(v);
+                    rest = &after[end + 1..];
+                }
+                None => {
+                    out.push('%');
+                    rest = after;
+                }
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
+/// A cell's text: placeholders filled, the HTML of `html=1` labels made plain;
+/// formatting reported.
+fn label(b: &mut BoardBuilder, cell: &Cell, st: &CellStyle) -> (String, bool) {
+    let shown = cell.shown_label(st);
+    let (text, formatted) = if st.flag("html") {
+        html_to_text(&shown)
+    } else {
+        (shown, false)
+    };
+    let styled = st.num("fontStyle").is_some_and(|s| s != 0.0);
+    if !text.is_empty() && (formatted || styled) {
+        b.losses.add(LostKind::TextStyle, &text);
+    }
+    (text, formatted)
+}
+
+/// What names a cell in the report: its text, or its id.
+fn example(cell: &Cell) -> String {
+    let (text, _) = html_to_text(&cell.shown_label(&CellStyle::parse(&cell.style)));
+    if text.is_empty() {
+        format!("id {}", cell.id.trim_start_matches('\u{0}'))
+    } else {
+        text
+    }
+}
+
+/// A colour from a style key, reported when unreadable.
+fn paint(b: &mut BoardBuilder, st: &CellStyle, key: &str) -> Option<inkboard_core::Color> {
+    let value = st.get(key)?;
+    let p = colour::parse(value);
+    if p == Paint::Unknown {
+        b.losses.add(LostKind::Colour, value);
+    }
+    p.color()
+}
+
+/// The style of a vertex.
+fn shape_style(b: &mut BoardBuilder, st: &CellStyle) -> Style {
+    let mut style = line_style(b, st);
+    style.fill = paint(b, st, "fillColor");
+    style.align = match st.get("align") {
+        Some("left") => Some(inkboard_core::Align::Left),
+        Some("right") => Some(inkboard_core::Align::Right),
+        Some("center") => Some(inkboard_core::Align::Center),
+        _ => None,
+    };
+    style.valign = match st.get("verticalAlign") {
+        Some("top") => Some(VAlign::Top),
+        Some("bottom") => Some(VAlign::Bottom),
+        Some("middle") => Some(VAlign::Middle),
+        _ => None,
+    };
+    style
+}
+
+/// The style an edge and a vertex share: stroke, dash, text, opacity.
+fn line_style(b: &mut BoardBuilder, st: &CellStyle) -> Style {
+    let dash = st.flag("dashed").then(|| {
+        // draw.io's dotted preset is a dash pattern of 1-unit dashes.
+        match st.get("dashPattern") {
+            Some(p) if p.split_whitespace().next() == Some("1") => Dash::Dotted,
+            _ => Dash::Dashed,
+        }
+    });
+    Style {
+        stroke: paint(b, st, "strokeColor"),
+        stroke_width: st.num("strokeWidth").map(|w| w.clamp(0.0, 1000.0)),
+        dash,
+        font_size: st.num("fontSize").map(|s| s.clamp(0.0, 1000.0)),
+        text_color: paint(b, st, "fontColor"),
+        opacity: st
+            .num("opacity")
+            .filter(|o| *o < 100.0)
+            .map(|o| (o / 100.0).clamp(0.0, 1.0)),
+        ..Style::default()
+    }
+}
+
+/// An ink stroke for a free polyline: an edge bound to nothing, with
+/// waypoints, no arrowheads and no label (how inkboard writes ink, and how a
+/// line drawn point by point looks). It keeps every point, where a connector
+/// would lose the bends; the change of kind is reported.
+fn polyline(b: &mut BoardBuilder, cell: &Cell, origin: (f64, f64)) -> Option<Kind> {
+    let st = CellStyle::parse(&cell.style);
+    let g = &cell.geometry;
+    let free = cell.source.is_none() && cell.target.is_none();
+    let headless =
+        st.get("startArrow").unwrap_or("none") == "none" && st.get("endArrow") == Some("none");
+    if !free || !headless || g.points.is_empty() || !cell.label.is_empty() {
+        return None;
+    }
+    let mut pts: Vec<(f64, f64)> = Vec::with_capacity(g.points.len() + 2);
+    pts.extend(g.source_point.filter(|p| Some(p) != g.points.first()));
+    pts.extend(g.points.iter().copied());
+    pts.extend(g.target_point.filter(|p| Some(p) != g.points.last()));
+    let name = example(cell);
+    b.losses.add(LostKind::LineAsInk, &name);
+    let points = b.ink_points(pts, origin, &name);
+    let style = line_style(b, &st);
+    Some(Kind::Ink(inkboard_core::Ink {
+        points,
+        style: Style {
+            stroke: style.stroke,
+            stroke_width: style.stroke_width,
+            dash: style.dash,
+            opacity: style.opacity,
+            ..Style::default()
+        },
+    }))
+}
+
+/// Builds the connector for an edge cell.
+fn edge(
+    b: &mut BoardBuilder,
+    cells: &[Cell],
+    cell: usize,
+    origin: (f64, f64),
+    labels: Vec<String>,
+    index: &HashMap<&str, usize>,
+    main_id: &[Option<ObjectId>],
+) -> Connector {
+    let c = &cells[cell];
+    let st = CellStyle::parse(&c.style);
+    let (text, _) = label(b, c, &st);
+    let text = std::iter::once(text)
+        .chain(labels)
+        .filter(|t| !t.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let g = &c.geometry;
+    let at = |p: (f64, f64)| (origin.0 + p.0, origin.1 + p.1);
+    let source_point = g.source_point.map(at).or(g.points.first().copied().map(at));
+    let target_point = g.target_point.map(at).or(g.points.last().copied().map(at));
+    let name = example(c);
+    let from = end(
+        b,
+        cells,
+        c.source.as_deref(),
+        source_point.or(target_point),
+        origin,
+        index,
+        main_id,
+        &name,
+    );
+    let to = end(
+        b,
+        cells,
+        c.target.as_deref(),
+        target_point.or(source_point),
+        origin,
+        index,
+        main_id,
+        &name,
+    );
+    if !g.points.is_empty() {
+        b.losses.add(LostKind::Waypoints, &name);
+    }
+    if let Some(shape) = st.get("shape").filter(|s| *s != "connector") {
+        b.losses.add(LostKind::LineShape, shape);
+    }
+    let (start_arrow, odd_start) = style::arrow(st.get("startArrow"), Arrow::None);
+    let (end_arrow, odd_end) = style::arrow(st.get("endArrow"), Arrow::Arrow);
+    for odd in [odd_start, odd_end].into_iter().flatten() {
+        b.losses.add(LostKind::ArrowHead, &odd);
+    }
+    if c.link.is_some() {
+        b.losses.add(LostKind::Link, &name);
+    }
+    if !c.custom.is_empty() {
+        b.losses.add(LostKind::CustomData, &custom_names(c));
+    }
+    Connector {
+        from,
+        to,
+        text,
+        route: style::route(&st),
+        start_arrow,
+        end_arrow,
+        style: line_style(b, &st),
+    }
+}
+
+/// One end of an edge: the object it is attached to, or a free point (its own,
+/// or the other end's, or the origin), with the reason reported when it was
+/// attached to something the board cannot attach to.
+#[allow(clippy::too_many_arguments)]
+fn end(
+    b: &mut BoardBuilder,
+    cells: &[Cell],
+    reference: Option<&str>,
+    point: Option<(f64, f64)>,
+    origin: (f64, f64),
+    index: &HashMap<&str, usize>,
+    main_id: &[Option<ObjectId>],
+    name: &str,
+) -> End {
+    if let Some(reference) = reference {
+        match index.get(reference) {
+            Some(&i) if main_id[i].is_some() && !cells[i].edge => {
+                return End::Object(main_id[i].clone().expect("checked"));
+            }
+            Some(&i) if cells[i].edge || cells[i].vertex => {
+                b.losses.add(LostKind::EndOnConnector, name)
+            }
+            _ => b.losses.add(LostKind::MissingEnd, name),
+        }
+    }
+    let (x, y) = point.unwrap_or(origin);
+    End::Point(Point {
+        x: b.coord(x),
+        y: b.coord(y),
+    })
+}

@@ -1,0 +1,209 @@
+//! draw.io's style strings (`rounded=1;whiteSpace=wrap;fillColor=#dae8fc;`): a
+//! list of named styles (`ellipse`, `text`, `swimlane`...) and `key=value`
+//! entries, later ones winning. This module reads them and says what they mean in
+//! inkboard's terms: the kind of shape, the arrowheads, the route.
+
+use inkboard_core::{Arrow, Geom, Route};
+
+/// A parsed style string. Borrows from the cell's style text.
+#[derive(Debug, Default)]
+pub(crate) struct CellStyle<'a> {
+    names: Vec<&'a str>,
+    entries: Vec<(&'a str, &'a str)>,
+}
+
+impl<'a> CellStyle<'a> {
+    pub(crate) fn parse(text: &'a str) -> Self {
+        let mut style = CellStyle::default();
+        for part in text.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+            match part.split_once('=') {
+                Some((k, v)) => style.entries.push((k.trim(), v.trim())),
+                None => style.names.push(part),
+            }
+        }
+        style
+    }
+
+    /// The value of `key`, the last one written.
+    pub(crate) fn get(&self, key: &str) -> Option<&'a str> {
+        self.entries
+            .iter()
+            .rev()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| *v)
+    }
+
+    /// True when `key` is `1` (draw.io's true).
+    pub(crate) fn flag(&self, key: &str) -> bool {
+        self.get(key).is_some_and(|v| v == "1" || v == "true")
+    }
+
+    pub(crate) fn num(&self, key: &str) -> Option<f64> {
+        self.get(key)?.parse::<f64>().ok().filter(|v| v.is_finite())
+    }
+
+    pub(crate) fn has_name(&self, name: &str) -> bool {
+        self.names.contains(&name)
+    }
+
+    /// The shape's name: `shape=...`, or the named style that stands for one.
+    fn shape_name(&self) -> Option<&'a str> {
+        self.get("shape").or_else(|| {
+            self.names.iter().copied().find(|n| {
+                matches!(
+                    *n,
+                    "ellipse"
+                        | "rhombus"
+                        | "triangle"
+                        | "hexagon"
+                        | "cylinder"
+                        | "cloud"
+                        | "swimlane"
+                        | "image"
+                        | "roundImage"
+                        | "rhombusImage"
+                        | "line"
+                        | "actor"
+                        | "doubleEllipse"
+                )
+            })
+        })
+    }
+}
+
+/// What a vertex becomes.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum VertexKind {
+    /// A shape with this outline.
+    Shape(Geom),
+    /// A draw.io group: an inkboard group of its children.
+    Group,
+    /// A container or swimlane: a frame.
+    Frame,
+    /// A picture (`image=...`).
+    Image,
+    /// A stencil (`shape=mxgraph.…`): drawn as a rectangle, named in the report.
+    Stencil(String),
+    /// A built-in shape inkboard has no outline for: drawn as a rectangle.
+    Unknown(String),
+}
+
+/// What kind of vertex a style describes.
+pub(crate) fn vertex_kind(style: &CellStyle) -> VertexKind {
+    let shape = style.shape_name();
+    if style.has_name("group") || shape == Some("group") {
+        return VertexKind::Group;
+    }
+    let label_box = style.has_name("label") || shape == Some("label");
+    if matches!(shape, Some("image" | "roundImage" | "rhombusImage"))
+        || (shape.is_none() && !label_box && style.get("image").is_some_and(|v| !v.is_empty()))
+    {
+        return VertexKind::Image;
+    }
+    if style.flag("container") || matches!(shape, Some("swimlane" | "table" | "umlFrame")) {
+        return VertexKind::Frame;
+    }
+    if style.has_name("text") || shape == Some("text") {
+        return VertexKind::Shape(Geom::Text);
+    }
+    let rounded = style.flag("rounded");
+    match shape {
+        None | Some("rect" | "rectangle" | "label") => {
+            VertexKind::Shape(if rounded { Geom::Rounded } else { Geom::Rect })
+        }
+        Some("ellipse" | "doubleEllipse") => VertexKind::Shape(Geom::Ellipse),
+        Some("rhombus") => VertexKind::Shape(Geom::Diamond),
+        Some("triangle") => VertexKind::Shape(Geom::Triangle),
+        Some("hexagon") => VertexKind::Shape(Geom::Hexagon),
+        Some("parallelogram") => VertexKind::Shape(Geom::Parallelogram),
+        Some("cylinder" | "cylinder2" | "cylinder3" | "datastore") => {
+            VertexKind::Shape(Geom::Cylinder)
+        }
+        Some("cloud") => VertexKind::Shape(Geom::Cloud),
+        Some("star") => VertexKind::Shape(Geom::Star),
+        Some("note" | "note2") => VertexKind::Shape(Geom::Note),
+        // The star in draw.io's "Basic" library.
+        Some("mxgraph.basic.star") => VertexKind::Shape(Geom::Star),
+        Some(name) if name.starts_with("mxgraph.") => VertexKind::Stencil(name.to_string()),
+        Some(name) => VertexKind::Unknown(name.to_string()),
+    }
+}
+
+/// The arrowhead for draw.io's `startArrow`/`endArrow` value, and the name when
+/// it had to be approximated.
+pub(crate) fn arrow(value: Option<&str>, default: Arrow) -> (Arrow, Option<String>) {
+    let Some(name) = value else {
+        return (default, None);
+    };
+    let arrow = match name {
+        "none" | "" => Arrow::None,
+        "classic" | "classicThin" | "open" | "openThin" | "async" | "openAsync" => Arrow::Arrow,
+        "block" | "blockThin" => Arrow::Triangle,
+        "diamond" | "diamondThin" => Arrow::Diamond,
+        "oval" | "circle" | "dot" => Arrow::Circle,
+        other => return (Arrow::Arrow, Some(other.to_string())),
+    };
+    (arrow, None)
+}
+
+/// The route of an edge: orthogonal for the elbow styles, curved when asked,
+/// straight otherwise (draw.io's default).
+pub(crate) fn route(style: &CellStyle) -> Route {
+    match style.get("edgeStyle") {
+        Some(
+            "orthogonalEdgeStyle"
+            | "elbowEdgeStyle"
+            | "entityRelationEdgeStyle"
+            | "segmentEdgeStyle"
+            | "isometricEdgeStyle",
+        ) => Route::Orthogonal,
+        _ if style.flag("curved") => Route::Curved,
+        _ => Route::Straight,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn styles_read_into_kinds() {
+        let kind = |s: &str| vertex_kind(&CellStyle::parse(s));
+        assert_eq!(
+            kind("rounded=1;whiteSpace=wrap;html=1;"),
+            VertexKind::Shape(Geom::Rounded)
+        );
+        assert_eq!(
+            kind("ellipse;whiteSpace=wrap"),
+            VertexKind::Shape(Geom::Ellipse)
+        );
+        assert_eq!(kind("rhombus;"), VertexKind::Shape(Geom::Diamond));
+        assert_eq!(kind("text;html=1"), VertexKind::Shape(Geom::Text));
+        assert_eq!(kind("swimlane;horizontal=0"), VertexKind::Frame);
+        assert_eq!(kind("group"), VertexKind::Group);
+        assert_eq!(
+            kind("shape=image;image=data:image/png,AAA"),
+            VertexKind::Image
+        );
+        assert_eq!(
+            kind("shape=mxgraph.aws4.lambda;fillColor=#f00"),
+            VertexKind::Stencil("mxgraph.aws4.lambda".into())
+        );
+        assert_eq!(kind("shape=process"), VertexKind::Unknown("process".into()));
+        let s = CellStyle::parse("a=1;a=2;dashed=1");
+        assert_eq!(s.get("a"), Some("2"));
+        assert!(s.flag("dashed"));
+        assert_eq!(arrow(None, Arrow::Arrow), (Arrow::Arrow, None));
+        assert_eq!(arrow(Some("block"), Arrow::Arrow), (Arrow::Triangle, None));
+        assert_eq!(
+            arrow(Some("ERmany"), Arrow::None).1.as_deref(),
+            Some("ERmany")
+        );
+        assert_eq!(
+            route(&CellStyle::parse("edgeStyle=orthogonalEdgeStyle")),
+            Route::Orthogonal
+        );
+        assert_eq!(route(&CellStyle::parse("curved=1")), Route::Curved);
+        assert_eq!(route(&CellStyle::parse("")), Route::Straight);
+    }
+}

@@ -1,0 +1,307 @@
+//! A board as a draw.io file: plain (uncompressed) `<mxfile>` XML with one
+//! `<diagram>` per page, which draw.io opens as it opens its own. Each object is
+//! one cell whose id is the object's id, so connectors name their ends by them
+//! (`source`, `target`). Shapes are vertices with the style draw.io gives that
+//! outline, frames are swimlane containers, images carry their bytes as a data
+//! URL in their style, groups are draw.io group cells holding their members (at
+//! coordinates relative to the group, as draw.io keeps them), and ink is a
+//! polyline edge through its points, bound to nothing and without arrowheads:
+//! the one draw.io object that keeps every point editable (`map.rs` reads such
+//! an edge back as ink).
+//!
+//! Limitations: draw.io has no partly transparent colours (the alpha is
+//! dropped, a fully transparent one is `none`), frames do not hold the objects
+//! over them (draw.io would move them with the frame only if they were its
+//! children, which would change their z-order), and text is plain, never HTML.
+
+use std::collections::HashSet;
+
+use base64::Engine as _;
+use inkboard_core::{
+    Align, Arrow, Board, Dash, End, Geom, Kind, Object, ObjectId, Page, Point, Rect, Route, Style,
+    VAlign,
+};
+
+use crate::out::{end_points, hex, num, parents};
+
+/// The board as draw.io XML, every page.
+pub fn to_drawio(board: &Board) -> String {
+    let mut x = String::new();
+    x.push_str("<mxfile host=\"inkboard\" agent=\"inkboard\" version=\"24.0.0\">\n");
+    for (i, page) in board.pages().iter().enumerate() {
+        x.push_str(&format!(
+            "  <diagram id=\"page-{}\" name=\"{}\">\n",
+            i + 1,
+            escape(&page.name)
+        ));
+        x.push_str("    <mxGraphModel grid=\"1\" gridSize=\"10\" guides=\"1\" tooltips=\"1\" connect=\"1\" arrows=\"1\" fold=\"1\" page=\"0\" pageScale=\"1\" math=\"0\" shadow=\"0\">\n      <root>\n        <mxCell id=\"0\" />\n        <mxCell id=\"1\" parent=\"0\" />\n");
+        write_page(board, page, &mut x);
+        x.push_str("      </root>\n    </mxGraphModel>\n  </diagram>\n");
+    }
+    x.push_str("</mxfile>\n");
+    x
+}
+
+/// The cells of one page, in z-order, each group just before its first member
+/// so that draw.io (and the importer) find the parent before the children.
+fn write_page(board: &Board, page: &Page, x: &mut String) {
+    let parent = parents(page);
+    let mut written: HashSet<ObjectId> = HashSet::new();
+    for o in &page.objects {
+        // The groups around this object first, outermost first.
+        let mut chain = crate::out::ancestors(&parent, &o.id);
+        chain.reverse();
+        for g in chain {
+            if written.insert(g.clone()) {
+                if let Some(group) = page.objects.iter().find(|p| p.id == g) {
+                    cell(board, group, &parent, x);
+                }
+            }
+        }
+        if written.insert(o.id.clone()) {
+            cell(board, o, &parent, x);
+        }
+    }
+}
+
+/// The origin of the cell that holds `id`: the top-left of its group, or the
+/// page's origin.
+fn origin(
+    board: &Board,
+    parent: &std::collections::HashMap<ObjectId, ObjectId>,
+    id: &ObjectId,
+) -> (String, (f64, f64)) {
+    match parent.get(id) {
+        Some(g) => {
+            let r = board.bounds(g).unwrap_or(Rect::new(0.0, 0.0, 0.0, 0.0));
+            (g.to_string(), (r.x, r.y))
+        }
+        None => ("1".to_string(), (0.0, 0.0)),
+    }
+}
+
+fn cell(
+    board: &Board,
+    o: &Object,
+    parent: &std::collections::HashMap<ObjectId, ObjectId>,
+    x: &mut String,
+) {
+    let (up, (ox, oy)) = origin(board, parent, &o.id);
+    let id = escape(o.id.as_str());
+    let geometry = |r: Rect| {
+        format!(
+            "<mxGeometry x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" as=\"geometry\" />",
+            num(r.x - ox),
+            num(r.y - oy),
+            num(r.w),
+            num(r.h)
+        )
+    };
+    let vertex = |value: &str, style: String, r: Rect, x: &mut String| {
+        x.push_str(&format!(
+            "        <mxCell id=\"{id}\" value=\"{}\" style=\"{}\" vertex=\"1\" parent=\"{}\">\n          {}\n        </mxCell>\n",
+            escape(value),
+            escape(&style),
+            escape(&up),
+            geometry(r)
+        ));
+    };
+    match &o.kind {
+        Kind::Shape(s) => {
+            let mut st = geom_style(s.geom).to_string();
+            text_style(&s.style, &mut st);
+            fill_style(&s.style, &mut st);
+            line_style(&s.style, &mut st);
+            vertex(&s.text, st, s.bounds, x);
+        }
+        Kind::Image(i) => {
+            let data = base64::engine::general_purpose::STANDARD.encode(&i.data);
+            // draw.io writes data URLs in styles without `;base64`, since `;`
+            // separates style entries.
+            let mut st = format!(
+                "shape=image;imageAspect=0;aspect=fixed;image=data:{},{data};",
+                i.format.mime()
+            );
+            line_style(&i.style, &mut st);
+            vertex("", st, i.bounds, x);
+        }
+        Kind::Group(_) => {
+            let r = board.bounds(&o.id).unwrap_or(Rect::new(0.0, 0.0, 0.0, 0.0));
+            vertex("", "group;".to_string(), r, x);
+        }
+        Kind::Connector(c) => {
+            let mut st = match c.route {
+                Route::Orthogonal => "edgeStyle=orthogonalEdgeStyle;rounded=0;",
+                Route::Curved => "curved=1;",
+                Route::Straight => "rounded=0;",
+            }
+            .to_string();
+            st.push_str(&format!(
+                "startArrow={};endArrow={};",
+                arrow(c.start_arrow),
+                arrow(c.end_arrow)
+            ));
+            text_style(&c.style, &mut st);
+            line_style(&c.style, &mut st);
+            let (a, b) = end_points(board, &c.from, &c.to);
+            let bound = |end: &End, key: &str| match end {
+                End::Object(id) => format!(" {key}=\"{}\"", escape(id.as_str())),
+                End::Point(_) => String::new(),
+            };
+            let free = |end: &End, p: Point, name: &str| match end {
+                End::Point(_) => format!(
+                    "\n            <mxPoint x=\"{}\" y=\"{}\" as=\"{name}\" />",
+                    num(p.x - ox),
+                    num(p.y - oy)
+                ),
+                End::Object(_) => String::new(),
+            };
+            x.push_str(&format!(
+                "        <mxCell id=\"{id}\" value=\"{}\" style=\"{}\" edge=\"1\" parent=\"{}\"{}{}>\n          <mxGeometry relative=\"1\" as=\"geometry\">{}{}\n          </mxGeometry>\n        </mxCell>\n",
+                escape(&c.text),
+                escape(&st),
+                escape(&up),
+                bound(&c.from, "source"),
+                bound(&c.to, "target"),
+                free(&c.from, a, "sourcePoint"),
+                free(&c.to, b, "targetPoint"),
+            ));
+        }
+        Kind::Ink(k) => {
+            let mut st = "endArrow=none;startArrow=none;rounded=0;".to_string();
+            line_style(&k.style, &mut st);
+            let at = |p: &Point, name: &str| {
+                format!(
+                    "<mxPoint x=\"{}\" y=\"{}\"{name} />",
+                    num(p.x - ox),
+                    num(p.y - oy)
+                )
+            };
+            let first = k
+                .points
+                .first()
+                .copied()
+                .unwrap_or(Point { x: 0.0, y: 0.0 });
+            let last = k.points.last().copied().unwrap_or(first);
+            // Every point is a waypoint, the ends included, so a stroke of one
+            // or two points is still a polyline and not a plain line.
+            let points: String = k
+                .points
+                .iter()
+                .map(|p| format!("\n              {}", at(p, "")))
+                .collect();
+            x.push_str(&format!(
+                "        <mxCell id=\"{id}\" value=\"\" style=\"{}\" edge=\"1\" parent=\"{}\">\n          <mxGeometry relative=\"1\" as=\"geometry\">\n            {}\n            {}\n            <Array as=\"points\">{points}\n            </Array>\n          </mxGeometry>\n        </mxCell>\n",
+                escape(&st),
+                escape(&up),
+                at(&first, " as=\"sourcePoint\""),
+                at(&last, " as=\"targetPoint\""),
+            ));
+        }
+    }
+}
+
+/// The style draw.io gives each outline (`style.rs` reads them back).
+fn geom_style(geom: Geom) -> &'static str {
+    match geom {
+        Geom::Rect => "rounded=0;whiteSpace=wrap;",
+        Geom::Rounded => "rounded=1;whiteSpace=wrap;",
+        Geom::Ellipse => "ellipse;whiteSpace=wrap;",
+        Geom::Diamond => "rhombus;whiteSpace=wrap;",
+        Geom::Triangle => "triangle;direction=north;whiteSpace=wrap;",
+        Geom::Hexagon => "shape=hexagon;perimeter=hexagonPerimeter2;fixedSize=1;whiteSpace=wrap;",
+        Geom::Parallelogram => {
+            "shape=parallelogram;perimeter=parallelogramPerimeter;fixedSize=1;whiteSpace=wrap;"
+        }
+        Geom::Cylinder => {
+            "shape=cylinder3;boundedLbl=1;backgroundOutline=1;size=15;whiteSpace=wrap;"
+        }
+        Geom::Cloud => "ellipse;shape=cloud;whiteSpace=wrap;",
+        Geom::Star => "shape=mxgraph.basic.star;whiteSpace=wrap;",
+        Geom::Note => "shape=note;size=20;whiteSpace=wrap;",
+        Geom::Text => "text;strokeColor=none;fillColor=none;whiteSpace=wrap;",
+        Geom::Frame => "swimlane;startSize=32;container=1;collapsible=0;",
+    }
+}
+
+fn arrow(a: Arrow) -> &'static str {
+    match a {
+        Arrow::None => "none",
+        Arrow::Arrow => "classic",
+        Arrow::Triangle => "block",
+        Arrow::Diamond => "diamond",
+        Arrow::Circle => "oval",
+    }
+}
+
+fn colour(c: inkboard_core::Color) -> String {
+    hex(c).unwrap_or_else(|| "none".to_string())
+}
+
+fn fill_style(s: &Style, st: &mut String) {
+    if let Some(c) = s.fill {
+        st.push_str(&format!("fillColor={};", colour(c)));
+    }
+}
+
+/// Stroke, width, dash and opacity: what every cell may carry.
+fn line_style(s: &Style, st: &mut String) {
+    if let Some(c) = s.stroke {
+        st.push_str(&format!("strokeColor={};", colour(c)));
+    }
+    if let Some(w) = s.stroke_width {
+        st.push_str(&format!("strokeWidth={};", num(w)));
+    }
+    match s.dash {
+        Some(Dash::Dashed) => st.push_str("dashed=1;"),
+        Some(Dash::Dotted) => st.push_str("dashed=1;dashPattern=1 4;"),
+        Some(Dash::Solid) | None => {}
+    }
+    if let Some(o) = s.opacity {
+        st.push_str(&format!("opacity={};", num((o * 100.0).round())));
+    }
+}
+
+fn text_style(s: &Style, st: &mut String) {
+    if let Some(size) = s.font_size {
+        st.push_str(&format!("fontSize={};", num(size)));
+    }
+    if let Some(c) = s.text_color {
+        st.push_str(&format!("fontColor={};", colour(c)));
+    }
+    if let Some(a) = s.align {
+        st.push_str(match a {
+            Align::Left => "align=left;",
+            Align::Center => "align=center;",
+            Align::Right => "align=right;",
+        });
+    }
+    if let Some(v) = s.valign {
+        st.push_str(match v {
+            VAlign::Top => "verticalAlign=top;",
+            VAlign::Middle => "verticalAlign=middle;",
+            VAlign::Bottom => "verticalAlign=bottom;",
+        });
+    }
+}
+
+/// Text as an XML attribute value: markup characters as entities, line breaks
+/// as character references (so that they survive attribute normalization), and
+/// the control characters XML 1.0 cannot hold replaced.
+pub(crate) fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            '\t' => out.push_str("&#9;"),
+            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => out.push('\u{fffd}'),
+            c => out.push(c),
+        }
+    }
+    out
+}

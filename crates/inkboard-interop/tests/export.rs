@@ -1,0 +1,221 @@
+//! Export: boards written as draw.io and Excalidraw files, checked three ways.
+//! Each board in `tests/export/` (and the format's golden `v1.inkboard`, which
+//! holds every kind of object) is written out and compared with the expected
+//! file beside it (`UPDATE_EXPECT=1` rewrites them); the file is checked to be
+//! what the other program reads (well-formed XML of cells; elements with every
+//! field Excalidraw's `restore` reads); and it is imported back through this
+//! crate's own importer, which must give the same objects, texts, connections,
+//! groups and pages.
+
+mod common;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use inkboard_core::{Board, End, Kind, Object, ObjectId, Page, Vocabulary as _};
+
+fn boards() -> Vec<(String, Board)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<PathBuf> = vec![dir.join("../inkboard-format/tests/golden/v1.inkboard")];
+    let mut own: Vec<PathBuf> = std::fs::read_dir(dir.join("tests/export"))
+        .expect("tests/export")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "inkboard"))
+        .collect();
+    own.sort();
+    files.extend(own);
+    files
+        .into_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).expect("board file");
+            let board = inkboard_format::board_from_json(&text).expect("a valid board");
+            let stem = p.file_stem().unwrap().to_string_lossy().to_string();
+            (stem, board)
+        })
+        .collect()
+}
+
+fn expected(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/export")
+        .join(name)
+}
+
+/// One line per object, in no particular order, that says what it is without
+/// its id: kind, outline, bounds, text; a connector by what its ends are; a
+/// group by its members. Two pages with the same lines hold the same drawing.
+fn describe(page: &Page) -> Vec<String> {
+    let by_id: HashMap<&ObjectId, &Object> = page.objects.iter().map(|o| (&o.id, o)).collect();
+    let r = |v: f64| (v * 10.0).round() / 10.0;
+    let one = |o: &Object| -> String {
+        match &o.kind {
+            Kind::Shape(s) => format!(
+                "shape {} {},{} {}x{} {:?}",
+                s.geom.name(),
+                r(s.bounds.x),
+                r(s.bounds.y),
+                r(s.bounds.w),
+                r(s.bounds.h),
+                s.text
+            ),
+            Kind::Image(i) => format!(
+                "image {} {},{} {}x{} {} bytes",
+                i.format.name(),
+                r(i.bounds.x),
+                r(i.bounds.y),
+                r(i.bounds.w),
+                r(i.bounds.h),
+                i.data.len()
+            ),
+            Kind::Ink(k) => format!(
+                "ink {:?}",
+                k.points
+                    .iter()
+                    .map(|p| (r(p.x), r(p.y)))
+                    .collect::<Vec<_>>()
+            ),
+            Kind::Group(g) => format!("group of {}", g.members.len()),
+            Kind::Connector(c) => format!("connector {:?}", c.text),
+        }
+    };
+    let end = |e: &End| match e {
+        End::Object(id) => by_id.get(id).map_or("?".to_string(), |o| one(o)),
+        End::Point(p) => format!("point {},{}", r(p.x), r(p.y)),
+    };
+    let mut lines: Vec<String> = page
+        .objects
+        .iter()
+        .map(|o| match &o.kind {
+            Kind::Connector(c) => format!(
+                "connector {:?} {} {}->{} from [{}] to [{}]",
+                c.text,
+                c.route.name(),
+                c.start_arrow.name(),
+                c.end_arrow.name(),
+                end(&c.from),
+                end(&c.to)
+            ),
+            Kind::Group(g) => {
+                let mut members: Vec<String> = g
+                    .members
+                    .iter()
+                    .map(|m| by_id.get(m).map_or("?".to_string(), |o| one(o)))
+                    .collect();
+                members.sort();
+                format!("group [{}]", members.join("; "))
+            }
+            _ => one(o),
+        })
+        .collect();
+    lines.sort();
+    lines
+}
+
+#[test]
+fn drawio_round_trip_keeps_every_page_object_text_and_connection() {
+    for (name, board) in boards() {
+        let xml = inkboard_interop::to_drawio(&board);
+        common::expect(&expected(&format!("{name}.drawio")), &xml);
+        // Well-formed, one diagram per page, every object a cell.
+        let doc = roxmltree::Document::parse(&xml).expect("well-formed XML");
+        let diagrams: Vec<_> = doc
+            .root_element()
+            .children()
+            .filter(|n| n.has_tag_name("diagram"))
+            .collect();
+        assert_eq!(diagrams.len(), board.pages().len(), "{name}");
+        let back = inkboard_interop::import(xml.as_bytes(), Some("x.drawio")).expect("imports");
+        assert_eq!(back.board.pages().len(), board.pages().len(), "{name}");
+        for (a, b) in board.pages().iter().zip(back.board.pages()) {
+            assert_eq!(a.name, b.name, "{name}");
+            assert_eq!(describe(a), describe(b), "{name}: page {}", a.name);
+        }
+    }
+}
+
+/// The fields Excalidraw's `restore` reads from every element, and from text.
+const ELEMENT_FIELDS: [&str; 22] = [
+    "type",
+    "id",
+    "x",
+    "y",
+    "width",
+    "height",
+    "angle",
+    "strokeColor",
+    "backgroundColor",
+    "fillStyle",
+    "strokeWidth",
+    "roughness",
+    "opacity",
+    "seed",
+    "version",
+    "versionNonce",
+    "isDeleted",
+    "groupIds",
+    "boundElements",
+    "updated",
+    "link",
+    "locked",
+];
+const TEXT_FIELDS: [&str; 8] = [
+    "text",
+    "fontSize",
+    "fontFamily",
+    "textAlign",
+    "verticalAlign",
+    "containerId",
+    "originalText",
+    "lineHeight",
+];
+
+#[test]
+fn excalidraw_round_trip_keeps_each_page_object_text_and_connection() {
+    for (name, board) in boards() {
+        for (i, page) in board.pages().iter().enumerate() {
+            let json = inkboard_interop::to_excalidraw(&board, page.id);
+            common::expect(&expected(&format!("{name}-{}.excalidraw", i + 1)), &json);
+            let doc: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+            let elements = doc["elements"].as_array().expect("elements");
+            let ids: Vec<&str> = elements.iter().filter_map(|e| e["id"].as_str()).collect();
+            for e in elements {
+                let mut need: Vec<&str> = ELEMENT_FIELDS.to_vec();
+                if e["type"] == "text" {
+                    need.extend(TEXT_FIELDS);
+                }
+                for field in need {
+                    assert!(e.get(field).is_some(), "{name}: {field} missing in {e}");
+                }
+                // Bindings both ways: an arrow's ends list it, and bound text
+                // is listed by its container.
+                for key in ["startBinding", "endBinding"] {
+                    if let Some(target) = e[key]["elementId"].as_str() {
+                        let t = elements.iter().find(|x| x["id"] == target).expect("bound");
+                        assert!(
+                            t["boundElements"]
+                                .as_array()
+                                .is_some_and(|b| b.iter().any(|b| b["id"] == e["id"])),
+                            "{name}: {target} does not list {}",
+                            e["id"]
+                        );
+                    }
+                }
+                if let Some(c) = e["containerId"].as_str() {
+                    assert!(ids.contains(&c), "{name}: container {c}");
+                }
+                if let Some(file) = e["fileId"].as_str() {
+                    assert!(doc["files"][file]["dataURL"].is_string(), "{name}: {file}");
+                }
+            }
+            let back =
+                inkboard_interop::import(json.as_bytes(), Some("x.excalidraw")).expect("imports");
+            assert_eq!(back.board.pages().len(), 1);
+            assert_eq!(
+                describe(page),
+                describe(&back.board.pages()[0]),
+                "{name}: page {}",
+                page.name
+            );
+        }
+    }
+}
