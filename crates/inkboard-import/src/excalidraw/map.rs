@@ -136,6 +136,7 @@ fn element(b: &mut BoardBuilder, e: &Element, label: Option<&Element>, scene: &S
             bounds: rect,
             text,
             style,
+            sizing: inkboard_core::Sizing::Fixed,
         }))
     };
     match e.kind.as_str() {

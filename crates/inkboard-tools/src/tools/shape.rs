@@ -81,6 +81,7 @@ impl EditTool for AddShape {
             bounds,
             text,
             style,
+            sizing: inkboard_core::Sizing::Fixed,
         });
         // Frames go to the back, behind what they hold, but above the frame that
         // holds them.
