@@ -100,13 +100,13 @@ fn fit_uncached(text: &str, font_size: f32, weight: Weight, width: f32, height: 
     };
     // Most text fits at its own size: one layout, as before any shrinking.
     let whole = |share: f32| text::layout_words(text, font_size * share, weight, Some(width));
-    let whole = match shrink(whole, &fits) {
+    let whole = match shrink(whole, fits) {
         Ok(block) => return fitted(block, false),
         Err(floor) => floor,
     };
     // No size keeps every word whole and fits: words may break inside.
     let broken = |share: f32| text::layout(text, font_size * share, weight, Some(width));
-    match shrink(broken, &fits) {
+    match shrink(broken, fits) {
         Ok(block) => fitted(block, false),
         // Nothing fits: drawn at the floor with every word whole (a word cut in
         // pieces reads worse than one that sticks out), past the edges.
