@@ -28,6 +28,7 @@ fn page(n: usize) -> Board {
             bounds: Rect::new(col * 200.0, row * 150.0, 140.0, 80.0),
             text: format!("Step {i}: check"),
             style: Style::default(),
+            sizing: inkboard_core::Sizing::Fixed,
         };
         tx.insert(PageId(1), None, Object::new(id.clone(), Kind::Shape(shape)))
             .expect("insert");

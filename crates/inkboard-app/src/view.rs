@@ -211,6 +211,7 @@ mod tests {
             bounds: Rect::new(x, 0.0, 100.0, 50.0),
             text: text.to_string(),
             style: Style::default(),
+            sizing: inkboard_core::Sizing::Fixed,
         })
     }
 

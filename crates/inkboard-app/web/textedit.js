@@ -2,6 +2,9 @@
 // connector's label) at the current zoom, the drawn text hidden meanwhile; leaving
 // it (Escape, Ctrl+Enter, a click elsewhere) sends one `update {id, text}`. Text
 // typed on empty canvas becomes a new `text` shape. The text is only ever a value.
+// The textarea grows down as lines are typed, and a `text` shape sized to its text
+// (`size: "auto"`, which does not wrap) grows to the right too; the server sizes
+// an auto-sized shape again, by the renderer's rule, when the edit is committed.
 
 import { state, on, select } from './state.js';
 import {
@@ -63,6 +66,7 @@ export function startEdit(id) {
     valign: obj.valign ?? 'middle',
     fontSize: obj.font_size ?? (obj.type === 'connector' ? LABEL_FONT_SIZE : DEFAULT_FONT_SIZE),
     label: obj.type === 'connector',
+    grow: obj.type === 'shape' && obj.geom === 'text' && obj.size === 'auto',
   };
   open(obj.text ?? '');
   elementOf(id)?.classList.add('editing');

@@ -292,14 +292,17 @@ pub enum Op {
 
 fn free_kind() -> impl Strategy<Value = Kind> {
     prop_oneof![
-        3 => (select(Geom::ALL), rect(), text(), style()).prop_map(|(geom, bounds, text, style)| {
-            Kind::Shape(Shape {
-                geom,
-                bounds,
-                text,
-                style,
-            })
-        }),
+        3 => (select(Geom::ALL), rect(), text(), style(), select(crate::Sizing::ALL)).prop_map(
+            |(geom, bounds, text, style, sizing)| {
+                Kind::Shape(Shape {
+                    geom,
+                    bounds,
+                    text,
+                    style,
+                    sizing,
+                })
+            }
+        ),
         1 => (rect(), select(ImageFormat::ALL), vec(any::<u8>(), 0..48), style()).prop_map(
             |(bounds, format, data, style)| {
                 Kind::Image(Image {

@@ -39,7 +39,7 @@ pub use id::{IdKind, ObjectId, PageId};
 pub use merge::{MergeError, Overlap};
 pub use object::{
     Arrow, Connector, End, Extra, Geom, Group, Image, ImageFormat, Ink, Kind, Object, Route, Shape,
-    FRAME_TITLE_HEIGHT,
+    Sizing, FRAME_TITLE_HEIGHT,
 };
 pub use order::Moved;
 pub use style::{Align, Color, Dash, Palette, Style, VAlign};

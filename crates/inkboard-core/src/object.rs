@@ -130,6 +130,15 @@ impl End {
     }
 }
 
+vocabulary! {
+    /// How a shape's size is decided. `fixed` (the default, and what files without a
+    /// `size` field hold): its bounds are what they were set to, and text that does
+    /// not fit shrinks, then overflows. `auto`: the shape is sized to its text, and
+    /// new text or a new font size sizes it again (`update`). Setting `w` or `h`
+    /// makes a shape fixed.
+    pub enum Sizing as "size" { Fixed = "fixed", Auto = "auto" }
+}
+
 /// A shape: an outline with text inside.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Shape {
@@ -137,6 +146,8 @@ pub struct Shape {
     pub bounds: Rect,
     pub text: String,
     pub style: Style,
+    /// Whether the bounds follow the text ([`Sizing::Auto`]) or stay as set.
+    pub sizing: Sizing,
 }
 
 /// A line between two ends, with optional arrowheads and a label.

@@ -46,6 +46,7 @@ fn text_shape(text: String) -> Kind {
         bounds: Rect::new(0.0, 0.0, 10.0, 10.0),
         text,
         style: Style::default(),
+        sizing: inkboard_core::Sizing::Fixed,
     })
 }
 
@@ -143,6 +144,7 @@ fn coordinates_and_sizes_stay_in_range() {
             bounds: Rect::new(x, -MAX_COORD, w, 0.0),
             text: String::new(),
             style: Style::default(),
+            sizing: inkboard_core::Sizing::Fixed,
         })
     };
     add(at(MAX_COORD, MAX_COORD)).unwrap();

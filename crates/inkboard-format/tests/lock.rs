@@ -25,6 +25,7 @@ fn add_shape(board: &mut Board, text: &str) {
         bounds: Rect::new(10.0, 20.0, 120.0, 60.0),
         text: text.to_string(),
         style: Style::default(),
+        sizing: inkboard_core::Sizing::Fixed,
     };
     tx.insert(page, None, Object::new(id, Kind::Shape(shape)))
         .unwrap();

@@ -24,6 +24,7 @@ fn shape(name: &str, geom: Geom) -> Object {
             bounds: Rect::new(1.0, 2.0, 30.0, 40.0),
             text: String::new(),
             style: Style::default(),
+            sizing: inkboard_core::Sizing::Fixed,
         }),
     )
 }

@@ -188,6 +188,7 @@ proptest! {
                 bounds: Rect::new(0.0, 0.0, 160.0, 160.0),
                 text: shape_text.clone(),
                 style: Style::default(),
+                sizing: inkboard_core::Sizing::Fixed,
             }),
         );
         let field = format!("x-{key}");

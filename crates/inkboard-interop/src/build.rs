@@ -10,7 +10,7 @@ use base64::Engine as _;
 use inkboard_core::limits::{check_image, check_page_count, MAX_COORD, MAX_INK_POINTS};
 use inkboard_core::{
     Board, Dash, Extra, Geom, IdKind, Image, ImageFormat, Kind, Object, ObjectId, Page, PageId,
-    Point, Rect, Shape, Style,
+    Point, Rect, Shape, Sizing, Style,
 };
 
 use crate::lost::{Losses, LostKind};
@@ -168,6 +168,7 @@ pub(crate) fn placeholder(bounds: Rect, label: &str) -> Kind {
             dash: Some(Dash::Dashed),
             ..Style::default()
         },
+        sizing: Sizing::Fixed,
     })
 }
 

@@ -42,6 +42,7 @@ fn flow(shapes: usize, cols: usize, connect: bool) -> Board {
             bounds,
             text: format!("Step {i}: check the input"),
             style: Style::default(),
+            sizing: inkboard_core::Sizing::Fixed,
         };
         tx.insert(PageId(1), None, Object::new(id.clone(), Kind::Shape(shape)))
             .unwrap();
@@ -93,6 +94,7 @@ fn maze(connect: bool) -> Board {
             bounds: Rect::new(x, y, w, h),
             text: format!("Shape {i}"),
             style: Style::default(),
+            sizing: inkboard_core::Sizing::Fixed,
         };
         tx.insert(PageId(1), None, Object::new(id.clone(), Kind::Shape(shape)))
             .unwrap();
@@ -291,6 +293,7 @@ fn piled_check(page: PageId) {
             bounds: Rect::new(rng.next(2000) as f64, rng.next(2000) as f64, 80.0, 40.0),
             text: String::new(),
             style: Style::default(),
+            sizing: inkboard_core::Sizing::Fixed,
         };
         tx.insert(PageId(1), None, Object::new(id, Kind::Shape(shape)))
             .unwrap();
@@ -339,6 +342,7 @@ fn far_maze() -> Board {
             ),
             text: format!("Shape {i}"),
             style: Style::default(),
+            sizing: inkboard_core::Sizing::Fixed,
         };
         tx.insert(PageId(1), None, Object::new(id.clone(), Kind::Shape(shape)))
             .unwrap();

@@ -27,7 +27,8 @@ pub enum ProblemKind {
     /// Two shapes (or images) overlap; frames are left out, as holding shapes is
     /// what they are for.
     Overlap,
-    /// A shape's text does not fit its text box and is clipped with an ellipsis.
+    /// A shape's text does not fit its text box even shrunk to the floor of the fit
+    /// rule ([`crate::fit`]), so it runs past the shape's edges.
     TextOverflow,
     /// A connector end is a point, attached to no object.
     FreeEnd,
@@ -111,19 +112,11 @@ pub fn check_scene(board: &Board, scene: &Scene) -> Vec<Problem> {
         let tb = s.geom.text_box(s.bounds);
         let fitted = fit(&s.text, font_size, weight, tb.w as f32, tb.h as f32);
         if fitted.overflows() {
-            let total = fitted.wrapped_lines;
-            let message = if fitted.clipped {
-                format!(
-                    "The text of {} does not fit its shape: {} of {total} lines show; enlarge it or shorten the text.",
-                    o.id,
-                    fitted.lines.len()
-                )
-            } else {
-                format!(
-                    "The text of {} does not fit its shape: it is too narrow for a single letter; widen it.",
-                    o.id
-                )
-            };
+            let message = format!(
+                "The text of {} does not fit its shape even at {}% of its font size, and runs past its edges; enlarge the shape, shorten the text or make the font smaller.",
+                o.id,
+                (crate::fit::SHRINK_FLOOR * 100.0).round()
+            );
             overflows += 1;
             problems.push(Problem {
                 kind: ProblemKind::TextOverflow,

@@ -169,7 +169,8 @@ fn baseline_share() -> f32 {
     })
 }
 
-/// Lays `text` out in `tb` with the shared overflow rule and places its lines.
+/// Lays `text` out in `tb` with the shared fit rule (shrink, then overflow past
+/// `tb`'s edges) and places its lines.
 pub(crate) fn shape_text(
     text: &str,
     tb: Rect,
@@ -194,6 +195,7 @@ pub(crate) fn shape_text(
         Align::Right => (tb.right() as f32, Anchor::End),
     };
     let share = baseline_share();
+    let font_size = fitted.font_size;
     let lines = fitted
         .lines
         .into_iter()

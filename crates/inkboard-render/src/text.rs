@@ -17,8 +17,13 @@
 //! **Line layout** ([`layout`]): explicit line breaks (`\n`, `\r\n`, `\r`
 //! and the other Unicode mandatory breaks U+000B, U+000C, U+0085, U+2028,
 //! U+2029) always start a new line. With a `max_width`, each paragraph is
-//! wrapped greedily at Unicode (UAX #14) line-break opportunities; a word
-//! that alone is wider than `max_width` is broken between grapheme clusters.
+//! wrapped greedily at Unicode (UAX #14) line-break opportunities, so a word
+//! keeps the punctuation that follows it ("Decide?"). [`layout`] breaks a word
+//! that alone is wider than `max_width` between grapheme clusters, never before
+//! a punctuation mark (no line starts with the "?" of "Decide?" unless the mark
+//! alone is left); [`layout_words`] never breaks inside a word and lets such a
+//! word stick out of the width instead. Either way a break inside a word is
+//! taken only when no break between words would fit.
 //! Wrapped lines lose their trailing whitespace. Every [`Line::width`] is
 //! exactly [`line_width`] of its [`Line::text`], so drawing each line's text
 //! on its own reproduces the measured width.
@@ -177,12 +182,35 @@ pub struct TextBlock {
 /// removed; lines ended by an explicit break or the end of the text keep it.
 /// Empty text gives no lines and a height of 0.
 pub fn layout(text: &str, font_size: f32, weight: Weight, max_width: Option<f32>) -> TextBlock {
+    lay_out(text, font_size, weight, max_width, true)
+}
+
+/// Like [`layout`], but a word is never broken inside: a word wider than
+/// `max_width` gets a line of its own and is wider than `max_width`.
+pub fn layout_words(
+    text: &str,
+    font_size: f32,
+    weight: Weight,
+    max_width: Option<f32>,
+) -> TextBlock {
+    lay_out(text, font_size, weight, max_width, false)
+}
+
+fn lay_out(
+    text: &str,
+    font_size: f32,
+    weight: Weight,
+    max_width: Option<f32>,
+    break_words: bool,
+) -> TextBlock {
     let mut lines = Vec::new();
     if !text.is_empty() {
         for paragraph in Paragraphs::new(text) {
             match max_width {
                 None => lines.push(make_line(paragraph, font_size, weight)),
-                Some(max) => wrap_paragraph(paragraph, font_size, weight, max, &mut lines),
+                Some(max) => {
+                    wrap_paragraph(paragraph, font_size, weight, max, break_words, &mut lines)
+                }
             }
         }
     }
@@ -203,8 +231,16 @@ fn make_line(text: &str, font_size: f32, weight: Weight) -> Line {
     }
 }
 
-/// Greedily wraps one paragraph (text without explicit breaks) into `out`.
-fn wrap_paragraph(para: &str, font_size: f32, weight: Weight, max: f32, out: &mut Vec<Line>) {
+/// Greedily wraps one paragraph (text without explicit breaks) into `out`; a word
+/// wider than `max` is broken between graphemes when `break_words`, else left whole.
+fn wrap_paragraph(
+    para: &str,
+    font_size: f32,
+    weight: Weight,
+    max: f32,
+    break_words: bool,
+    out: &mut Vec<Line>,
+) {
     if para.is_empty() {
         out.push(make_line(para, font_size, weight));
         return;
@@ -234,15 +270,24 @@ fn wrap_paragraph(para: &str, font_size: f32, weight: Weight, max: f32, out: &mu
         }
         let end = match end {
             Some(end) => end,
-            // Not even the first word fits: break it between graphemes,
-            // keeping at least one grapheme on the line.
+            // Not even the first word fits, and words stay whole: it gets the line.
+            None if !break_words => breaks[next_break],
+            // Not even the first word fits: break it between graphemes, keeping at
+            // least one grapheme on the line, and never just before punctuation.
             None => {
                 let word = para[start..breaks[next_break]].trim_end();
-                let mut graphemes = word.grapheme_indices(true);
+                let mut graphemes = word.grapheme_indices(true).peekable();
                 let first = graphemes.next().map_or(word.len(), |(_, g)| g.len());
                 let mut end = start + first;
-                for (i, g) in graphemes {
+                while let Some((i, g)) = graphemes.next() {
                     let candidate = start + i + g.len();
+                    let glued = graphemes
+                        .peek()
+                        .and_then(|(_, next)| next.chars().next())
+                        .is_some_and(clings_to_previous);
+                    if glued {
+                        continue;
+                    }
                     if fits(&para[start..candidate]) {
                         end = candidate;
                     } else {
@@ -259,6 +304,30 @@ fn wrap_paragraph(para: &str, font_size: f32, weight: Weight, max: f32, out: &mu
         out.push(make_line(para[start..end].trim_end(), font_size, weight));
         start = end;
     }
+}
+
+/// True for a punctuation mark that belongs to what comes before it (".", "?",
+/// ")", "…"): a line never starts with one when a word is broken inside.
+fn clings_to_previous(c: char) -> bool {
+    !c.is_alphanumeric()
+        && !c.is_whitespace()
+        && !matches!(
+            c,
+            '(' | '['
+                | '{'
+                | '"'
+                | '\''
+                | '«'
+                | '“'
+                | '‘'
+                | '¿'
+                | '¡'
+                | '#'
+                | '@'
+                | '$'
+                | '€'
+                | '£'
+        )
 }
 
 /// Splits text at explicit (mandatory) line breaks; `\r\n` counts as one.

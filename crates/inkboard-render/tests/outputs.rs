@@ -250,6 +250,7 @@ fn pdf_carries_the_title_and_a_bookmark_per_page() {
             bounds: Rect::new(0.0, 0.0, 160.0, 60.0),
             text: format!("Page marker {i}"),
             style: Default::default(),
+            sizing: inkboard_core::Sizing::Fixed,
         };
         tx.add(page, None, inkboard_core::Kind::Shape(shape))
             .expect("add");

@@ -213,6 +213,39 @@ fn cases() -> Vec<Case> {
                 "Far too much text for a diamond of this size",
             );
         }),
+        // The fit rule: a fixed box shrinks its text (to 60% at most) rather than
+        // cutting it, and past that the text runs out of the box, whole.
+        ("fit_shrink", |b| {
+            b.shape(Geom::Rect, [0.0, 0.0, 56.0, 48.0], "Node 12");
+            b.shape(Geom::Diamond, [80.0, 0.0, 100.0, 70.0], "Decide?");
+            b.shape(
+                Geom::Rounded,
+                [200.0, 0.0, 140.0, 60.0],
+                "A label a little too long for its box",
+            );
+        }),
+        ("fit_floor_overflow", |b| {
+            b.shape(
+                Geom::Rect,
+                [0.0, 50.0, 110.0, 30.0],
+                "Far too much text for a box this small: at 60% of its size it still runs past the top and bottom edges",
+            );
+            b.shape(Geom::Ellipse, [160.0, 40.0, 60.0, 40.0], "Overflowing");
+        }),
+        ("fit_breaks", |b| {
+            b.shape(Geom::Diamond, [0.0, 0.0, 120.0, 80.0], "Ready to ship?");
+            b.shape(
+                Geom::Note,
+                [140.0, 0.0, 160.0, 160.0],
+                "See https://example.com/a/very/long/path/without/any/spaces",
+            );
+            b.styled(
+                Geom::Rect,
+                [320.0, 0.0, 200.0, 90.0],
+                "Self-serve onboarding",
+                style_with(|s| s.font_size = Some(40.0)),
+            );
+        }),
         ("text_newlines", |b| {
             b.styled(
                 Geom::Note,

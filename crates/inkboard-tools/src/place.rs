@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 use inkboard_core::{Board, Geom, Kind, ObjectId, PageId, Rect, Style};
 use inkboard_render::style::shape_font;
-use inkboard_render::text;
+use inkboard_render::text::{self, DEFAULT_FONT_SIZE};
 
 use crate::tool::Cx;
 use crate::ToolError;
@@ -21,24 +21,34 @@ pub const ROW_WIDTH: f64 = 1200.0;
 /// Inside a frame, contents keep this far from its border.
 pub(crate) const FRAME_PADDING: f64 = 20.0;
 
-/// The widest a text line may be before an auto-sized shape wraps it.
-fn wrap_width(geom: Geom) -> f64 {
+/// The widest a text line may be before an auto-sized shape wraps it, at the
+/// default font size; it scales with the font size ([`wrap_width`]), so a large
+/// title wraps as a small label does, at the same number of letters. `text` shapes
+/// do not wrap at all unless given a width.
+fn base_wrap_width(geom: Geom) -> Option<f64> {
     match geom {
-        Geom::Text => 400.0,
-        Geom::Note => 136.0,
-        Geom::Frame => 1000.0,
-        _ => 200.0,
+        Geom::Text => None,
+        Geom::Note => Some(136.0),
+        Geom::Frame => Some(1000.0),
+        _ => Some(200.0),
     }
 }
 
-/// The size of a shape that fits `text` in the font the renderer will draw it in.
+/// [`base_wrap_width`] scaled to `font_size`.
+fn wrap_width(geom: Geom, font_size: f32) -> Option<f32> {
+    base_wrap_width(geom).map(|w| (w * f64::from(font_size) / f64::from(DEFAULT_FONT_SIZE)) as f32)
+}
+
+/// The size of a shape that fits `text` in the font the renderer will draw it in:
+/// wrapped between words only (so no word is broken) at [`wrap_width`], and as
+/// wide as its widest line, so the renderer's fit rule draws it at its own size.
 pub fn fit_text(geom: Geom, text: &str, style: &Style) -> (f64, f64) {
     let (min_w, min_h) = geom.default_size();
     if text.trim().is_empty() {
         return (min_w, min_h);
     }
     let (size, weight) = shape_font(geom, style);
-    let block = text::layout(text, size, weight, Some(wrap_width(geom) as f32));
+    let block = text::layout_words(text, size, weight, wrap_width(geom, size));
     // Whole pixels, rounded up, so that the text box is never a hair too small.
     let (w, h) = geom.size_for_text(block.width.ceil() as f64 + 1.0, block.height.ceil() as f64);
     let (w, h) = (w.ceil(), h.ceil());
@@ -467,7 +477,7 @@ pub fn fit_height(geom: Geom, text: &str, style: &Style, w: f64) -> f64 {
     }
     let (size, weight) = shape_font(geom, style);
     let inner = geom.text_box(Rect::new(0.0, 0.0, w, 10_000.0)).w;
-    let block = text::layout(text, size, weight, Some(inner as f32));
+    let block = text::layout_words(text, size, weight, Some(inner as f32));
     let h = geom
         .size_for_text(block.width as f64, block.height.ceil() as f64)
         .1
@@ -496,5 +506,34 @@ mod tests {
         let (w3, h3) = fit_text(Geom::Rect, &"word ".repeat(40), &Style::default());
         assert!(w3 <= 200.0 + 24.0 + 2.0, "{w3}");
         assert!(h3 > 60.0);
+    }
+
+    #[test]
+    fn wrap_width_scales_with_the_font_size() {
+        // At 48 px, "Self-serve onboarding" wraps between the words, not inside
+        // "Self-serve" (it did at a fixed 200 px).
+        let big = Style {
+            font_size: Some(48.0),
+            ..Style::default()
+        };
+        let (size, weight) = shape_font(Geom::Rect, &big);
+        let block = text::layout_words(
+            "Self-serve onboarding",
+            size,
+            weight,
+            wrap_width(Geom::Rect, size),
+        );
+        let lines: Vec<&str> = block.lines.iter().map(|l| l.text.as_str()).collect();
+        assert!(lines.iter().all(|l| !l.ends_with('-')), "{lines:?}");
+        let (w, _) = fit_text(Geom::Rect, "Self-serve onboarding", &big);
+        let (w16, _) = fit_text(Geom::Rect, "Self-serve onboarding", &Style::default());
+        assert!(
+            w > 2.5 * w16,
+            "{w} vs {w16}: wrapped the same way, three times larger"
+        );
+        // Text shapes do not wrap unless given a width.
+        let long = "A text shape holds a long line without wrapping it at all";
+        let (w, h) = fit_text(Geom::Text, long, &Style::default());
+        assert!(w > 400.0 && h < 30.0, "{w}×{h}");
     }
 }

@@ -1,7 +1,9 @@
 //! Auto-size and rendering agree: a shape that `add_shape` sized to its text shows
-//! all of it, by the renderer's own overflow check (the one `render` reports), for
-//! every outline (frames: one-line titles), several font sizes and text shapes. A shape one line too short
-//! is reported, so the check is not blind.
+//! all of it at its own font size (the fit rule never shrinks it), by the renderer's
+//! own overflow check (the one `render` reports), for every outline (frames:
+//! one-line titles), several font sizes and text shapes. A shape one line too short
+//! draws its text smaller, and one far too small is reported, so the check is not
+//! blind.
 
 use inkboard_core::{Geom, Kind, Vocabulary};
 use inkboard_render::{check, ProblemKind};
@@ -54,6 +56,19 @@ fn auto_sized_shapes_show_all_their_text() {
         overflows.join("\n")
     );
     assert_eq!(board.pages()[0].objects.len(), ops.len());
+    // Drawn at the size set: auto-size leaves the fit rule nothing to shrink.
+    let scene = inkboard_render::resolve(&board, page);
+    for (item, object) in scene.items.iter().zip(&board.pages()[0].objects) {
+        let Kind::Shape(s) = &object.kind else {
+            continue;
+        };
+        let set = inkboard_render::style::shape_font(s.geom, &s.style).0;
+        for part in &item.parts {
+            if let inkboard_render::Part::Text(t) = part {
+                assert_eq!(t.font_size, set, "{} {:?} shrunk", s.geom, s.text);
+            }
+        }
+    }
 }
 
 #[test]
@@ -83,7 +98,23 @@ fn a_shape_too_short_for_its_text_is_reported() {
         _ => None,
     });
     assert_eq!(shape_text.as_deref(), Some(text));
-    let problems = check(&board, board.pages()[0].id);
+    let page = board.pages()[0].id;
+    let problems = check(&board, page);
+    assert!(
+        !problems.iter().any(|p| p.kind == ProblemKind::TextOverflow),
+        "one line short, the text shrinks to fit: {problems:?}"
+    );
+    let shrunk = inkboard_render::resolve(&board, page).items[0]
+        .parts
+        .iter()
+        .any(|p| matches!(p, inkboard_render::Part::Text(t) if t.font_size < 16.0));
+    assert!(shrunk, "the text is drawn smaller");
+    // Far too small even for 60% of the size: reported.
+    engine
+        .call("update", json!({"path": path, "id": added["id"], "h": 30}))
+        .unwrap();
+    let board = inkboard_format::load(&path).unwrap().board;
+    let problems = check(&board, page);
     assert!(
         problems.iter().any(|p| p.kind == ProblemKind::TextOverflow),
         "{problems:?}"

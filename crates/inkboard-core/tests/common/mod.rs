@@ -25,6 +25,7 @@ pub fn shape_at(id: &ObjectId, bounds: Rect, text: &str) -> Object {
             bounds,
             text: text.to_string(),
             style: Style::default(),
+            sizing: inkboard_core::Sizing::Fixed,
         }),
     )
 }

@@ -5,7 +5,7 @@ use base64::Engine as _;
 use inkboard_core::limits::{self, Limit};
 use inkboard_core::{
     Arrow, Connector, End, Extra, Geom, Group, Image, ImageFormat, Ink, Kind, Object, Point, Rect,
-    Route, Shape, Style, Vocabulary,
+    Route, Shape, Sizing, Style, Vocabulary,
 };
 use serde_json::{Map, Number, Value};
 
@@ -18,7 +18,7 @@ use crate::FormatError;
 /// The fields each type knows besides its style. An unknown field (kept in `Extra`)
 /// with one of these names is not written, since reading it back would take it for
 /// the known field.
-const SHAPE_KEYS: &[&str] = &["id", "type", "geom", "x", "y", "w", "h", "text"];
+const SHAPE_KEYS: &[&str] = &["id", "type", "geom", "x", "y", "w", "h", "size", "text"];
 const CONNECTOR_KEYS: &[&str] = &[
     "id",
     "type",
@@ -157,7 +157,8 @@ fn data_url(image: &Image) -> String {
 
 /// An object in its compact JSON form. Keys, in order:
 ///
-/// - shape: `id, type, geom` (unless rect)`, x, y, w, h, text` (unless empty), style;
+/// - shape: `id, type, geom` (unless rect)`, x, y, w, h, size` (unless fixed)`, text`
+///   (unless empty), style;
 /// - connector: `id, type, from, to, text` (unless empty), `route` (unless orthogonal),
 ///   `start_arrow` (unless none), `end_arrow` (unless arrow), style; an end is an id
 ///   or `{"x", "y"}`;
@@ -188,6 +189,9 @@ pub(crate) fn write_object(object: &Object, detail: Detail, out: &mut impl Sink)
                 out.text_field("geom", s.geom.name());
             }
             write_rect(out, &s.bounds);
+            if s.sizing != Sizing::Fixed {
+                out.text_field("size", s.sizing.name());
+            }
             if !s.text.is_empty() {
                 out.text_field("text", &s.text);
             }
@@ -288,6 +292,7 @@ pub fn object_from_json_at(value: &Value, at: &str) -> Result<Object, FormatErro
         "shape" => Kind::Shape(Shape {
             geom: f.word("geom")?.unwrap_or(Geom::Rect),
             bounds: read_rect(&mut f)?,
+            sizing: f.word("size")?.unwrap_or(Sizing::Fixed),
             text: f.opt_string("text")?.unwrap_or_default().to_string(),
             style: read_style(&mut f, false)?,
         }),

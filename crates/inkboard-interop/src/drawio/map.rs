@@ -250,6 +250,7 @@ fn vertex(b: &mut BoardBuilder, cell: &Cell, v: &Visit, plans: &mut Vec<(usize, 
             bounds: rect,
             text,
             style,
+            sizing: inkboard_core::Sizing::Fixed,
         })
     };
     let ready = |kind: Kind| Plan::Ready { kind, main: true };
@@ -312,6 +313,7 @@ fn vertex(b: &mut BoardBuilder, cell: &Cell, v: &Visit, plans: &mut Vec<(usize, 
                         font_size: style.font_size,
                         ..Style::default()
                     },
+                    sizing: inkboard_core::Sizing::Fixed,
                 });
                 plans.push((
                     v.cell,

@@ -137,6 +137,7 @@ fn element(b: &mut BoardBuilder, e: &Element, label: Option<&Element>, scene: &S
             bounds: rect,
             text,
             style,
+            sizing: inkboard_core::Sizing::Fixed,
         }))
     };
     // The outline inkboard recorded when it wrote a shape Excalidraw has no

@@ -46,6 +46,7 @@ impl Build {
                     bounds: Rect::new(r[0], r[1], r[2], r[3]),
                     text: text.to_string(),
                     style,
+                    sizing: inkboard_core::Sizing::Fixed,
                 }),
             )
         })

@@ -143,6 +143,7 @@ impl EditTool for ImportMermaid {
                 bounds: plan.nodes[i].translated(ox, oy),
                 text: node.label.clone(),
                 style: node.style.clone(),
+                sizing: inkboard_core::Sizing::Fixed,
             };
             let id = cx.tx.add(cx.page, None, Kind::Shape(shape))?;
             node_ids.push(id);
@@ -163,6 +164,7 @@ impl EditTool for ImportMermaid {
                 bounds: plan.frames[s].translated(ox, oy),
                 text: sub.title.clone(),
                 style: sub.style.clone(),
+                sizing: inkboard_core::Sizing::Fixed,
             };
             let object = Object::new(frame_ids[s].clone(), Kind::Shape(shape));
             cx.tx.insert(cx.page, Some(slot), object)?;

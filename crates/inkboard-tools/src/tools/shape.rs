@@ -1,7 +1,7 @@
 //! `add_shape`: a shape of any outline, sized to its text and placed in free space
 //! unless told otherwise.
 
-use inkboard_core::{Geom, Kind, Rect, Shape};
+use inkboard_core::{Geom, Kind, Rect, Shape, Sizing};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -29,7 +29,7 @@ pub struct AddShapeArgs {
 impl Tool for AddShape {
     const NAME: &'static str = "add_shape";
     const TITLE: &'static str = "Add shape";
-    const DESCRIPTION: &'static str = "Add a shape (geom, default rect), sticky note (note), text or frame. Without x/y: in free space, or beside an object (right_of, left_of, below, above; gap 40), or inside a frame. Without w/h it fits its text.";
+    const DESCRIPTION: &'static str = "Add a shape (geom, default rect), sticky note (note), text or frame. Without x/y: in free space, or beside an object (right_of, left_of, below, above; gap 40), or inside a frame. Without w/h it fits its text, and keeps fitting it when the text changes.";
     const HINTS: Hints = Hints::ADD;
     type Args = AddShapeArgs;
     type Output = Placed;
@@ -76,11 +76,19 @@ impl EditTool for AddShape {
         if let Some(frame) = &holder {
             place::hold(cx, frame, &bounds)?;
         }
+        // Sized to its text, it stays so (`update` sizes it again for new text);
+        // frames excepted, which are sized to what they hold.
+        let sizing = if a.w.is_none() && a.h.is_none() && geom != Geom::Frame {
+            Sizing::Auto
+        } else {
+            Sizing::Fixed
+        };
         let shape = Kind::Shape(Shape {
             geom,
             bounds,
             text,
             style,
+            sizing,
         });
         // Frames go to the back, behind what they hold, but above the frame that
         // holds them.

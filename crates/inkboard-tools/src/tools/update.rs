@@ -2,7 +2,7 @@
 //! more objects. A field that does not apply to an object's kind is an error
 //! naming both, never silently ignored.
 
-use inkboard_core::{Arrow, Geom, Kind, ObjectId, Rect, Route, Style};
+use inkboard_core::{Arrow, Geom, Kind, ObjectId, Rect, Route, Shape, Sizing, Style};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -38,7 +38,7 @@ pub struct UpdateArgs {
 impl Tool for Update {
     const NAME: &'static str = "update";
     const TITLE: &'static str = "Update objects";
-    const DESCRIPTION: &'static str = "Change objects: only the fields given change (connectors: from, to, route, arrows; ink: color, width).";
+    const DESCRIPTION: &'static str = "Change objects: only the fields given change (connectors: from, to, route, arrows; ink: color, width). A shape sized to its text is sized again for new text; giving w or h fixes its size.";
     const HINTS: Hints = Hints::EDIT;
     type Args = UpdateArgs;
     type Output = Ids;
@@ -172,13 +172,17 @@ impl EditTool for Update {
                         s.geom = g.0;
                     }
                     s.bounds = resize(s.bounds, x, y, w, h);
-                    // A text shape is as big as its text: new text (or a new font
-                    // size) refits it, measured as the renderer will draw it,
-                    // unless a size is given.
-                    let refit = a.text.is_some() || style.font_size.is_some();
-                    if s.geom == Geom::Text && refit && w.is_none() && h.is_none() {
-                        let (fw, fh) = crate::place::fit_text(s.geom, &s.text, &s.style);
-                        s.bounds = Rect::new(s.bounds.x, s.bounds.y, fw, fh);
+                    if w.is_some() || h.is_some() {
+                        // A size set by hand (or by the editor's handles) is kept.
+                        s.sizing = Sizing::Fixed;
+                    }
+                    // A shape sized to its text (and every text shape, as before
+                    // the size mode was kept) is sized again for new text, a new
+                    // font size or outline, measured as the renderer will draw it.
+                    let refit = a.text.is_some() || style.font_size.is_some() || a.geom.is_some();
+                    let auto = s.sizing == Sizing::Auto || s.geom == Geom::Text;
+                    if auto && refit && w.is_none() && h.is_none() {
+                        s.bounds = refit_bounds(s, x.is_some() || y.is_some());
                     }
                 }
                 Kind::Image(i) => i.bounds = resize(i.bounds, x, y, w, h),
@@ -236,4 +240,24 @@ fn resize(b: Rect, x: Option<f64>, y: Option<f64>, w: Option<f64>, h: Option<f64
         w.unwrap_or(b.w),
         h.unwrap_or(b.h),
     )
+}
+
+/// The bounds of an auto-sized shape fitted to its text again, grown (or shrunk) in
+/// the direction that suits its layout: a sticky note keeps its width and top and
+/// changes height (notes are read as a column of fixed-width cards); a text shape
+/// keeps its top-left corner (it reads from there); every other shape keeps its
+/// centre, so that it stays where the connectors, the layout and alignment put it,
+/// unless the same call set `x` or `y` (`placed`): then the top-left is kept.
+fn refit_bounds(s: &Shape, placed: bool) -> Rect {
+    let b = s.bounds;
+    if s.geom == Geom::Note {
+        let h = crate::place::fit_height(s.geom, &s.text, &s.style, b.w);
+        return Rect::new(b.x, b.y, b.w, h);
+    }
+    let (w, h) = crate::place::fit_text(s.geom, &s.text, &s.style);
+    if s.geom == Geom::Text || placed {
+        Rect::new(b.x, b.y, w, h)
+    } else {
+        Rect::new(b.x + (b.w - w) / 2.0, b.y + (b.h - h) / 2.0, w, h)
+    }
 }
