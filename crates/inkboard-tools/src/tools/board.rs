@@ -19,6 +19,21 @@ pub struct PageRow {
     pub(crate) name: String,
 }
 
+impl PageRow {
+    /// The pages of `board`, numbered from 1.
+    pub(crate) fn list(board: &Board) -> Vec<PageRow> {
+        board
+            .pages()
+            .iter()
+            .enumerate()
+            .map(|(i, p)| PageRow {
+                number: i + 1,
+                name: p.name.clone(),
+            })
+            .collect()
+    }
+}
+
 pub struct CreateBoard;
 
 #[derive(Deserialize, JsonSchema)]
@@ -80,15 +95,7 @@ impl BoardTool for CreateBoard {
         // A new board is made whole, not through a transaction: its title and page
         // names are checked here.
         inkboard_core::limits::check_board(&board)?;
-        let pages = board
-            .pages()
-            .iter()
-            .enumerate()
-            .map(|(i, p)| PageRow {
-                number: i + 1,
-                name: p.name.clone(),
-            })
-            .collect();
+        let pages = PageRow::list(&board);
         let Some(path) = path else {
             // No file: a new board opens in the application, unsaved until save_board
             // gives it one with `as`.

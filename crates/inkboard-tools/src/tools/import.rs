@@ -100,15 +100,7 @@ impl BoardTool for Import {
                     )
                 }
             };
-        let pages = board
-            .pages()
-            .iter()
-            .enumerate()
-            .map(|(i, p)| PageRow {
-                number: i + 1,
-                name: p.name.clone(),
-            })
-            .collect();
+        let pages = PageRow::list(&board);
         let connections = board
             .pages()
             .iter()

@@ -17,10 +17,11 @@ pub const MODEL_BUDGET: usize = 16 * 1024;
 pub const ANSWER_BUDGET: usize = 24 * 1024;
 /// What the schema lint holds the answer to while the targets are missed: a
 /// little over the figures when they were set (20.4 KiB and 27.8 KiB), so nothing
-/// grows unseen. The answer's was raised by the 1,033 bytes of `import` (its
-/// entry in compact JSON) and by nothing more; the model's still held (20.8 KiB).
-pub const MODEL_CEILING: usize = 21 * 1024;
-pub const ANSWER_CEILING: usize = 28 * 1024 + 1033;
+/// grows unseen. Raised once, on purpose, for new capabilities: the `import`
+/// tool (1,033 bytes whole), `export`'s `embed` and new formats, and shapes that
+/// keep fitting their text (together 21.1 KiB and 29.1 KiB).
+pub const MODEL_CEILING: usize = 22 * 1024;
+pub const ANSWER_CEILING: usize = 30 * 1024;
 
 /// The bytes of `tools` (the `tools` array of a `tools/list` result) that reach
 /// the model, in compact JSON.
