@@ -55,13 +55,13 @@ const MAX_PORT_STEP: f64 = 36.0;
 /// The smallest gap between two ports on one side that the search found apart for
 /// them to stay where they are.
 const MIN_PORT_STEP: f64 = 12.0;
-/// The work (see `Router::work`: grid nodes built, edges visited, states
-/// searched; about 20–30 ns each in a release build) a page's searches may do
-/// before the rest of its connectors take simple routes: about 0.6–0.8 s. The
-/// 300-connector maze of the render bench takes 2.7 M; 3,000 connectors between
-/// shapes far apart among 2,000 would take billions (minutes), as each search
-/// grows its window to the whole page and marks every earlier route in it.
-pub(crate) const ROUTING_BUDGET: usize = 30_000_000;
+/// The work (see `Router::work`: grid nodes built, edges visited, lines sorted,
+/// states searched; about 20–30 ns each in a release build) a page's searches
+/// may do before the rest of its connectors take simple routes: about 0.5–0.8 s.
+/// The 300-connector maze of the render bench takes 2.7 M; 3,000 connectors
+/// between shapes far apart among 2,000 would take billions (minutes), as each
+/// search grows its window to the whole page and marks every earlier route in it.
+pub(crate) const ROUTING_BUDGET: usize = 24_000_000;
 
 /// How far the legs of a simple L route keep from shapes they pass, for it to count
 /// as clear.

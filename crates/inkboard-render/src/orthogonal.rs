@@ -287,6 +287,9 @@ impl Grid {
             v.sort_by(f64::total_cmp);
             v.dedup_by(|a, b| (*a - *b).abs() < 1e-6);
         };
+        // Sorting the lines is work too (about a dozen steps a line for a
+        // window that spans a page of thousands of shapes).
+        self.walked += (xs.len() + ys.len()) * 12;
         lines(xs, window.x, window.right());
         lines(ys, window.y, window.bottom());
         let (nx, ny) = (xs.len(), ys.len());
