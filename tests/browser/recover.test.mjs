@@ -106,23 +106,30 @@ describe('a conflict with another program', { timeout: 120000 }, () => {
   });
 });
 
-describe('changes kept at exit', { timeout: 120000 }, () => {
-  let dir;
-  let app;
-  let browser;
+/**
+ * Inside a describe: a fresh folder and Chromium before its tests, closed after,
+ * with whatever application the tests left in `s.app` stopped.
+ */
+function restartable() {
+  const s = { dir: null, browser: null, app: null };
   before(async () => {
-    dir = tempDir();
-    browser = await launch();
+    s.dir = tempDir();
+    s.browser = await launch();
   });
   after(async () => {
-    await browser?.close();
-    await app?.stop();
+    await s.browser?.close();
+    await s.app?.stop();
   });
+  return s;
+}
+
+describe('changes kept at exit', { timeout: 120000 }, () => {
+  const s = restartable();
 
   it('are offered by the next inkboard open and restored with one click', async () => {
-    const file = path.join(dir, 'board.inkboard');
+    const file = path.join(s.dir, 'board.inkboard');
     writeBoard(file, [{ objects: [ONE] }]);
-    const first = await startApp(file, { dir });
+    const first = await startApp(file, { dir: s.dir });
     const mcp = await Mcp.start(first);
     const away = breakFile(file);
     await mcp.call('add_shape', { text: 'kept' });
@@ -135,10 +142,10 @@ describe('changes kept at exit', { timeout: 120000 }, () => {
     rmdirSync(file);
     renameSync(away, file);
 
-    app = await startApp(file, { dir });
-    assert.match(app.stderr(), /from an earlier session/);
-    const context = await newContext(browser);
-    const page = await openPage(context, app);
+    s.app = await startApp(file, { dir: s.dir });
+    assert.match(s.app.stderr(), /from an earlier session/);
+    const context = await newContext(s.browser);
+    const page = await openPage(context, s.app);
     await page.getByTestId('choose-mine').waitFor();
     assert.match(await page.getByTestId('banner').textContent(), /earlier session/);
     assert.deepEqual(await texts(page), ['one']);
@@ -150,23 +157,13 @@ describe('changes kept at exit', { timeout: 120000 }, () => {
 });
 
 describe('a tab after a restart', { timeout: 120000 }, () => {
-  let dir;
-  let app;
-  let browser;
-  before(async () => {
-    dir = tempDir();
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-    await app?.stop();
-  });
+  const s = restartable();
 
   it('signs in again by itself, says so, and edits the same board', async () => {
-    const file = path.join(dir, 'board.inkboard');
+    const file = path.join(s.dir, 'board.inkboard');
     writeBoard(file, [{ objects: [ONE] }]);
-    const first = await startApp(file, { dir });
-    const context = await newContext(browser);
+    const first = await startApp(file, { dir: s.dir });
+    const context = await newContext(s.browser);
     const page = await openPage(context, first);
     const status = page.getByTestId('save-status');
     // Stopped: the tab says inkboard does not answer, and waits.
@@ -175,8 +172,8 @@ describe('a tab after a restart', { timeout: 120000 }, () => {
     await exited;
     await until(async () => /Offline/.test(await status.textContent()), { what: 'offline shown' });
     // Back on the same board, without a new link: the tab reconnects by itself.
-    app = await startApp(file, { dir });
-    assert.equal(app.origin, first.origin, 'the same address');
+    s.app = await startApp(file, { dir: s.dir });
+    assert.equal(s.app.origin, first.origin, 'the same address');
     await until(async () => (await status.textContent()) === 'Saved', { ms: 30000, what: 'online again' });
     assert.match(await page.getByTestId('status-note').textContent(), /Reconnected/);
     assert.equal(page.url().includes('key='), false, 'the key is not in the address');
@@ -188,13 +185,13 @@ describe('a tab after a restart', { timeout: 120000 }, () => {
   });
 
   it('says "signed out" to a tab whose session the application no longer knows', async () => {
-    const context = await newContext(browser);
-    const page = await openPage(context, app);
+    const context = await newContext(s.browser);
+    const page = await openPage(context, s.app);
     await page.evaluate(() => localStorage.setItem('inkboard-key', '0'.repeat(32)));
-    const exited = new Promise((resolve) => app.proc.once('exit', resolve));
-    app.proc.kill('SIGTERM');
+    const exited = new Promise((resolve) => s.app.proc.once('exit', resolve));
+    s.app.proc.kill('SIGTERM');
     await exited;
-    app = await startApp(app.file, { dir });
+    s.app = await startApp(s.app.file, { dir: s.dir });
     const status = page.getByTestId('save-status');
     await until(async () => /Signed out/.test(await status.textContent()), { ms: 30000, what: 'signed out shown' });
   });

@@ -70,6 +70,17 @@ async fn until_texts(window: &mut Window, want: &[&str]) {
 }
 
 /// Adds a shape as the person; the reply must be a success.
+/// Breaks the board's file so saves fail, then adds "two" in the window, which
+/// the window shows as not saved; gives where the file went.
+async fn unsaved_two(app: &App, window: &mut Window) -> PathBuf {
+    let away = break_the_file(&app.board);
+    add(window, "two").await;
+    window
+        .until(|m| m["t"] == "board" && m["save"] == "error")
+        .await;
+    away
+}
+
 async fn add(window: &mut Window, text: &str) {
     let reply = window
         .call("add_shape", json!({"text": text, "page": 1}))
@@ -196,11 +207,7 @@ async fn an_outside_edit_is_loaded_live_and_can_be_undone() {
 #[tokio::test]
 async fn an_outside_edit_of_other_objects_is_merged_with_unsaved_changes() {
     let (app, mut window) = started().await;
-    let away = break_the_file(&app.board);
-    add(&mut window, "two").await;
-    window
-        .until(|m| m["t"] == "board" && m["save"] == "error")
-        .await;
+    let away = unsaved_two(&app, &mut window).await;
     // Another program changes the title and "one"; the person only added "two".
     let mut theirs: Value =
         serde_json::from_str(&fs::read_to_string(&away).expect("the old file")).expect("JSON");
@@ -383,11 +390,7 @@ async fn a_deleted_file_is_said_in_words_and_ctrl_s_writes_it_again() {
 #[tokio::test]
 async fn stopping_with_unsaved_changes_keeps_them_and_open_offers_them() {
     let (app, mut window) = started().await;
-    let away = break_the_file(&app.board);
-    add(&mut window, "two").await;
-    window
-        .until(|m| m["t"] == "board" && m["save"] == "error")
-        .await;
+    let away = unsaved_two(&app, &mut window).await;
     drop(window);
     let board = app.board.clone();
     let state = app.state.clone();
