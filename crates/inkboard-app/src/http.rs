@@ -35,16 +35,32 @@ const ASSET_VERSION: &str = include!(concat!(env!("OUT_DIR"), "/version.rs"));
 /// The routes of the application (the binary adds `/mcp`), unguarded: wrap them
 /// with [`guard`].
 pub fn routes(app: Arc<AppState>) -> Router {
+    // Where a board is read or changed (the WebSocket, downloads) and the
+    // session check, a browser needs the page key besides the cookie. The page
+    // and its files do not: they hold nothing of a board.
+    let boards = Router::new()
+        .route("/ws", get(websocket))
+        .route("/export", get(export))
+        .route("/api/session", get(session))
+        .route_layer(axum::middleware::from_fn_with_state(app.clone(), page_key));
     Router::new()
         .route("/", get(index))
         .route("/assets/{name}", get(asset))
         .route("/assets/{version}/{name}", get(versioned_asset))
-        .route("/ws", get(websocket))
-        .route("/export", get(export))
         .route("/api/call", post(call))
         .route("/api/open", post(open))
-        .route("/api/session", get(session))
+        .merge(boards)
         .with_state(app)
+}
+
+/// Lets a browser (signed in by cookie, see [`guard`]) through only with the
+/// page key; tools, signed in by token, need none.
+async fn page_key(State(app): State<Arc<AppState>>, request: Request, next: Next) -> Response {
+    let browser = request.extensions().get::<Signed>() == Some(&Signed::Cookie);
+    if browser && !app.gate.has_page_key(request.headers()) {
+        return unauthorized(Refusal::NoPageKey.message());
+    }
+    next.run(request).await
 }
 
 /// Checks Host and Origin on every request, and that it is signed in (the
@@ -72,24 +88,12 @@ pub async fn guard(State(app): State<Arc<AppState>>, mut request: Request, next:
             );
             refuse(StatusCode::PAYLOAD_TOO_LARGE, &message)
         }
-        Ok(Signed::Cookie)
-            if needs_page_key(request.uri().path()) && !app.gate.has_page_key(headers) =>
-        {
-            unauthorized(Refusal::NoPageKey.message())
-        }
         Ok(signed) => {
             request.extensions_mut().insert(signed);
             next.run(request).await
         }
         Err(refusal) => unauthorized(refusal.message()),
     }
-}
-
-/// Whether a browser needs the page key besides the cookie at `path`: everywhere
-/// a board is read or changed (the WebSocket, downloads) and the session check.
-/// The page and its files do not: they hold nothing of a board.
-fn needs_page_key(path: &str) -> bool {
-    matches!(path, "/ws" | "/export" | "/api/session")
 }
 
 /// A 401, with the `WWW-Authenticate` challenge HTTP requires of it: a client
