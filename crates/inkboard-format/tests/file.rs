@@ -6,29 +6,16 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use inkboard_core::{Actor, Board, Geom, IdKind, Kind, Object, Rect, Shape, Style, Transaction};
+mod common;
+
+use common::add_shape;
+use inkboard_core::{Actor, Board, IdKind, Transaction};
 use inkboard_format::{load, save, save_overwrite, stamp_of, stat_of, FileKind, FormatError};
 
 fn board(title: &str) -> Board {
     let mut board = Board::new(title, &["One".to_string(), "Two".to_string()]);
     add_shape(&mut board, "hello");
     board
-}
-
-fn add_shape(board: &mut Board, text: &str) {
-    let page = board.pages()[0].id;
-    let mut tx = Transaction::begin(board);
-    let id = tx.new_id(IdKind::Shape);
-    let shape = Shape {
-        geom: Geom::Rounded,
-        bounds: Rect::new(10.0, 20.0, 120.0, 60.0),
-        text: text.to_string(),
-        style: Style::default(),
-        sizing: inkboard_core::Sizing::Fixed,
-    };
-    tx.insert(page, None, Object::new(id, Kind::Shape(shape)))
-        .unwrap();
-    tx.commit(Actor::Agent).unwrap();
 }
 
 /// The board saved to `path` and read back, as the next call of another process

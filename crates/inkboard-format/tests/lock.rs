@@ -9,28 +9,15 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use inkboard_core::{Actor, Board, Geom, IdKind, Kind, Object, Rect, Shape, Style, Transaction};
+mod common;
+
+use common::add_shape;
+use inkboard_core::Board;
 use inkboard_format::{load, save, save_overwrite, FileLock, FormatError};
 
 /// Long enough for a free lock to be taken at once, short enough to wait for a
 /// held one many times.
 const SHORT: Duration = Duration::from_millis(100);
-
-fn add_shape(board: &mut Board, text: &str) {
-    let page = board.pages()[0].id;
-    let mut tx = Transaction::begin(board);
-    let id = tx.new_id(IdKind::Shape);
-    let shape = Shape {
-        geom: Geom::Rounded,
-        bounds: Rect::new(10.0, 20.0, 120.0, 60.0),
-        text: text.to_string(),
-        style: Style::default(),
-        sizing: inkboard_core::Sizing::Fixed,
-    };
-    tx.insert(page, None, Object::new(id, Kind::Shape(shape)))
-        .unwrap();
-    tx.commit(Actor::Agent).unwrap();
-}
 
 /// The names in a folder, sorted, hidden ones included.
 fn listing(dir: &Path) -> Vec<String> {
