@@ -91,7 +91,7 @@ pub fn detect(bytes: &[u8], name_hint: Option<&str>) -> Option<Format> {
 }
 
 /// The largest char boundary at or below `max` in `s`.
-fn floor(s: &str, max: usize) -> usize {
+pub(crate) fn floor(s: &str, max: usize) -> usize {
     let mut i = max.min(s.len());
     while !s.is_char_boundary(i) {
         i -= 1;

@@ -3,6 +3,8 @@
 //! and entities decoded. Formatting (bold, colours, fonts) cannot be kept; the
 //! caller is told when there was some, so it can be reported.
 
+use crate::detect::floor;
+
 /// Plain text from an HTML label, and whether the label had formatting.
 pub(crate) fn html_to_text(html: &str) -> (String, bool) {
     let mut out = String::with_capacity(html.len());
@@ -120,15 +122,6 @@ fn entity(s: &str) -> Option<(char, usize)> {
     };
     let c = if c == '\u{a0}' { ' ' } else { c };
     Some((c, end + 1))
-}
-
-/// The largest char boundary at or below `max` in `s`.
-fn floor(s: &str, max: usize) -> usize {
-    let mut i = max.min(s.len());
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
 }
 
 #[cfg(test)]
