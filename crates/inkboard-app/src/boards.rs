@@ -14,11 +14,12 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Instant;
 
 use inkboard_core::{Actor, Board, Commit};
-use inkboard_format::{file, FormatError, Stamp};
+use inkboard_format::{file, Stamp};
 use inkboard_tools::live::UNTITLED;
 use inkboard_tools::{Caller, Host, LiveBoard, LiveCell, ToolError};
 use tokio::sync::broadcast;
 
+use crate::imported::ImportOrigin;
 use crate::recovery::{self, Recovery};
 use crate::watch::Watch;
 
@@ -128,6 +129,9 @@ pub(crate) struct FileState {
     pub(crate) copy_revision: u64,
     /// Copies the person took into the board: removed once it is saved.
     pub(crate) discard_after_save: Vec<Recovery>,
+    /// Where a board opened from another program's file came from, until it is
+    /// saved as a board file.
+    pub(crate) imported: Option<ImportOrigin>,
 }
 
 impl FileState {
@@ -152,6 +156,11 @@ impl Entry {
     /// The version waiting for the person's choice, if any.
     pub fn offer(&self) -> Option<Offer> {
         self.file_state().offer.clone()
+    }
+
+    /// Where the board was imported from, while it has no file of its own.
+    pub fn imported(&self) -> Option<ImportOrigin> {
+        self.file_state().imported.clone()
     }
 
     pub(crate) fn file_state(&self) -> MutexGuard<'_, FileState> {
@@ -274,9 +283,14 @@ impl Boards {
     /// Opens the board file at `path` (absolute), or finds it if already open.
     /// Copies of unsaved changes kept for it by an earlier session are offered to
     /// the person (the banner), the newest first.
-    pub fn open_file(&self, path: &Path) -> Result<u32, FormatError> {
+    /// A draw.io or Excalidraw file, or a picture carrying a board, is imported
+    /// instead (`imported.rs`).
+    pub fn open_file(&self, path: &Path) -> Result<u32, ToolError> {
         if let Some(entry) = self.entry_at(path) {
             return Ok(entry.cell.key);
+        }
+        if crate::imported::is_diagram(path) {
+            return self.open_diagram(path);
         }
         let loaded = file::load(path)?;
         let mut kept = recovery::pending(path, Some(&loaded.board));
@@ -327,6 +341,7 @@ impl Boards {
                 queued: Vec::new(),
                 copy_revision: 0,
                 discard_after_save: Vec::new(),
+                imported: None,
             }),
         };
         let entry = Arc::new(entry);
@@ -485,7 +500,9 @@ impl Host for Boards {
         cell.lock().path = Some(path.to_path_buf());
         {
             let revision = board.revision();
-            entry.file_state().mark_saved(saved.stamp, board, revision);
+            let mut f = entry.file_state();
+            f.mark_saved(saved.stamp, board, revision);
+            f.imported = None;
         }
         self.files_changed();
         self.tell(Event::Meta { board: cell.key });

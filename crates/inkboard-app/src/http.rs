@@ -271,9 +271,12 @@ struct ExportQuery {
     board: Option<u32>,
     page: Option<usize>,
     format: String,
+    /// Whether an SVG or PNG carries the board, to be opened again (default yes).
+    embed: Option<bool>,
 }
 
-/// Downloads a page as PNG, SVG or PDF, drawn by the one renderer.
+/// Downloads a page as PNG, SVG or PDF, drawn by the one renderer; an SVG or PNG
+/// carries the board, as `export`'s do.
 async fn export(State(app): State<Arc<AppState>>, Query(q): Query<ExportQuery>) -> Response {
     let key = q.board.unwrap_or_else(|| app.boards.displayed());
     let Some(entry) = app.boards.entry(key) else {
@@ -293,9 +296,13 @@ async fn export(State(app): State<Arc<AppState>>, Query(q): Query<ExportQuery>) 
         let page = board.pages().get(number - 1).map(|p| p.id);
         let page = page.ok_or_else(|| "the board has no page".to_string())?;
         // PNG downloads at twice the board's size, for sharp screens.
-        let bytes = picture
+        let mut bytes = picture
             .draw(&board, &[page], 2.0, &control)
             .map_err(|e| e.to_string())?;
+        // As `export` does: the download opens again as this board.
+        if q.embed.unwrap_or(true) {
+            bytes = picture.carrying(&board, bytes);
+        }
         let name = format!(
             "{}-page{number}.{}",
             safe_name(board.title()),

@@ -17,6 +17,7 @@ mod autosave;
 pub mod boards;
 mod browser_secrets;
 mod http;
+pub mod imported;
 pub mod outside;
 pub mod recovery;
 mod server;

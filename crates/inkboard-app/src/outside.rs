@@ -347,6 +347,6 @@ impl Boards {
             let _lock = file::FileLock::acquire(&beside)?;
             file::save(&beside, board, None)?;
         }
-        Ok(self.open_file(&beside)?)
+        self.open_file(&beside)
     }
 }

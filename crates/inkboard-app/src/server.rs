@@ -8,7 +8,6 @@ use std::sync::Arc;
 
 use axum::extract::DefaultBodyLimit;
 use axum::Router;
-use inkboard_format::FormatError;
 use inkboard_tools::{AppInfo, Engine};
 
 use crate::auth::Gate;
@@ -39,7 +38,7 @@ pub enum AppError {
     #[error("cannot listen on 127.0.0.1:{port}: {source}")]
     Listen { port: u16, source: std::io::Error },
     #[error(transparent)]
-    Open(#[from] FormatError),
+    Open(#[from] inkboard_tools::ToolError),
     #[error("cannot write the discovery file: {0}")]
     Discovery(std::io::Error),
     #[error("{0}")]

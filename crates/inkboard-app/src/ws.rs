@@ -57,6 +57,11 @@ enum Intent {
         seq: u64,
         choice: String,
     },
+    /// The person's yes in the banner to saving an imported board as the board
+    /// file offered (`imported.save_to` of the `board` message).
+    KeepImport {
+        seq: u64,
+    },
 }
 
 /// What the window is looking at.
@@ -272,6 +277,26 @@ impl Session {
                 );
                 out
             }
+            Intent::KeepImport { seq } => {
+                let boards = self.app.boards.clone();
+                let board = self.board;
+                let result = tokio::task::spawn_blocking(move || boards.keep_import(board))
+                    .await
+                    .unwrap_or_else(|e| {
+                        Err(inkboard_tools::ToolError::Io(format!(
+                            "the save stopped: {e}"
+                        )))
+                    });
+                let reply = match result {
+                    Ok(path) => {
+                        json!({"t": "reply", "seq": seq, "ok": true, "result": {"path": path}})
+                    }
+                    Err(e) => {
+                        json!({"t": "reply", "seq": seq, "ok": false, "error": e.to_string()})
+                    }
+                };
+                vec![self.meta(), reply.to_string()]
+            }
         }
     }
 
@@ -310,6 +335,15 @@ impl Session {
             }),
             None => Value::Null,
         };
+        let imported = match entry.imported() {
+            Some(origin) => json!({
+                "source": origin.source.display().to_string(),
+                "format": origin.format,
+                "save_to": origin.save_to().display().to_string(),
+                "lost": inkboard_tools::import_note(&live.board).map(|(_, lost)| lost).unwrap_or_default(),
+            }),
+            None => Value::Null,
+        };
         json!({
             "t": "board",
             "board": self.board,
@@ -323,6 +357,7 @@ impl Session {
             "save": state.name(),
             "save_error": error,
             "offer": offer,
+            "imported": imported,
         })
         .to_string()
     }

@@ -2,8 +2,10 @@
 // another version waiting for a choice (the file changed on disk while there were
 // unsaved changes, or unsaved changes of an earlier session were found), with
 // "Keep mine", "Take theirs" and "Open both"; or a save that keeps failing, with
-// what is wrong and what to do, in words, and "Try again". From the `offer` and
-// `save_error` of the `board` message (docs/live-protocol.md).
+// what is wrong and what to do, in words, and "Try again"; or a board imported
+// from draw.io or Excalidraw, which is saved only once the person says where,
+// with what the import could not keep. From the `offer`, `save_error` and
+// `imported` of the `board` message (docs/live-protocol.md).
 
 import { state, on, emit } from './state.js';
 import * as sync from './sync.js';
@@ -61,6 +63,7 @@ function render() {
   const board = state.board;
   const offer = board?.offer;
   buttons.replaceChildren();
+  text.title = '';
   if (offer && CHOICES[offer.kind]) {
     const c = CHOICES[offer.kind];
     bar.dataset.kind = offer.kind;
@@ -74,9 +77,38 @@ function render() {
     text.textContent = board.save_error;
     buttons.append(button('save-retry', ['Try again', 'Try to save now'], () => sync.save()));
     bar.hidden = false;
+  } else if (board?.imported && !board.path) {
+    const imp = board.imported;
+    bar.dataset.kind = 'imported';
+    text.textContent = importWords(imp);
+    text.title = imp.lost.join('\n');
+    const target = name(imp.save_to);
+    buttons.append(button('keep-import', [`Save as ${target}`, `Save this board as ${imp.save_to}, and keep saving it there`], keepImport));
+    bar.hidden = false;
   } else {
     bar.hidden = true;
     delete bar.dataset.kind;
+  }
+}
+
+/** What the bar says of an imported board: where from, what was not kept, that it is not saved. */
+function importWords(imp) {
+  let words = `Imported from ${name(imp.source)} (${imp.format}).`;
+  if (imp.lost.length) {
+    const shown = imp.lost.slice(0, 2).join('; ');
+    const more = imp.lost.length > 2 ? `; and ${imp.lost.length - 2} more (hover to see)` : '';
+    words += ` Not kept: ${shown}${more}.`;
+  }
+  return `${words} Your changes are not saved to a file yet.`;
+}
+
+async function keepImport() {
+  for (const b of buttons.querySelectorAll('button')) b.disabled = true;
+  try {
+    await sync.keepImport();
+  } catch (err) {
+    emit('error', err.message);
+    for (const b of buttons.querySelectorAll('button')) b.disabled = false;
   }
 }
 

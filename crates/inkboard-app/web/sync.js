@@ -252,6 +252,11 @@ export function resolve(choice) {
   return ask({ t: 'resolve', choice }, 'Not connected to inkboard: the choice was not sent.');
 }
 
+/** Saves a board imported from another program's file as the board file the banner offers. Resolves with {path}. */
+export function keepImport() {
+  return ask({ t: 'keepimport' }, 'Not connected to inkboard: the board was not saved.');
+}
+
 /** Shows another page of this board. */
 export function view(page) {
   wanted.page = page;

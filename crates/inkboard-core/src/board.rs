@@ -170,6 +170,13 @@ impl Board {
     pub fn extra(&self) -> &Extra {
         &self.extra
     }
+    /// The board with the unknown field `key` set to `value` (raw JSON text), as a
+    /// file's unknown fields are kept: outside any transaction, for a board being
+    /// made whole (an import notes there what it could not keep).
+    pub fn with_extra(mut self, key: impl Into<String>, value: impl Into<String>) -> Board {
+        self.extra.insert(key.into(), value.into());
+        self
+    }
     /// The number of objects on all pages.
     pub fn object_count(&self) -> usize {
         self.index.len()

@@ -35,5 +35,6 @@ pub use engine::{Engine, Reply};
 pub use error::ToolError;
 pub use live::{Caller, Forward, Host, LiveBoard, LiveCell};
 pub use tool::Hints;
+pub use tools::import::{import_diagram, import_note, ImportedDiagram};
 pub use tools::render::Picture;
 pub use tracking::ChangeLog;

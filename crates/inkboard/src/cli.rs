@@ -28,6 +28,8 @@ enum Command {
     /// then edit it live.
     Open {
         /// The board file (created if missing); without it, a new untitled board.
+        /// A draw.io or Excalidraw file (or an SVG/PNG export) is imported into
+        /// a new board, saved only where you say.
         file: Option<PathBuf>,
         /// The port on 127.0.0.1 (default: a free one).
         #[arg(long, default_value_t = 0)]

@@ -64,8 +64,25 @@ pub fn run(file: Option<PathBuf>, port: u16, no_browser: bool) -> anyhow::Result
 /// The board file to open, made absolute and, if it is a symbolic link, followed
 /// (as the tools follow it, so that their calls on either name find this board);
 /// a new, empty board is created there (by `create_board`, as `inkboard new`
-/// does) if the file does not exist yet.
+/// does) if the file does not exist yet. A draw.io or Excalidraw file, or a
+/// picture, must exist: the application imports it into a board that is saved
+/// only where the person says.
 fn board_file(file: &Path) -> anyhow::Result<PathBuf> {
+    if inkboard_app::imported::is_diagram(file) {
+        let file =
+            std::path::absolute(file).with_context(|| format!("cannot use {}", file.display()))?;
+        anyhow::ensure!(
+            file.is_file(),
+            "cannot open {}: no such file",
+            file.display()
+        );
+        eprintln!(
+            "inkboard: {} is imported into a new board; nothing is written until you save it (the editor offers {})",
+            file.display(),
+            inkboard_app::imported::beside(&file).display()
+        );
+        return Ok(file);
+    }
     FileKind::from_path(file)?;
     let file =
         std::path::absolute(file).with_context(|| format!("cannot use {}", file.display()))?;
@@ -84,6 +101,7 @@ fn board_file(file: &Path) -> anyhow::Result<PathBuf> {
 fn tell_of_recovery(file: Option<&Path>) {
     use inkboard_app::recovery;
     match file {
+        Some(file) if inkboard_app::imported::is_diagram(file) => {}
         Some(file) => {
             let on_disk = inkboard_format::file::load(file).ok().map(|l| l.board);
             for kept in recovery::pending(file, on_disk.as_ref()) {

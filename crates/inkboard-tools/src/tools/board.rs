@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::{absolute, file_path, folder_must_exist, Target};
 use crate::live::Caller;
 use crate::tool::{to_value, BoardTool, Hints, Tool};
+use crate::tools::render::Diagram;
 use crate::{Engine, Reply, ToolError};
 
 #[derive(Serialize, JsonSchema)]
@@ -157,6 +158,43 @@ pub(crate) fn write_new(
     Ok(())
 }
 
+/// `save_board` with `as` naming another program's file: a copy of the board in
+/// that format, as `export` writes it. The board stays where it is kept: such a
+/// file cannot hold all of a board (see `inkboard-interop`), so it is never the
+/// board's own file. A one-page format takes a board of one page only, rather
+/// than dropping the others unsaid.
+fn save_diagram(
+    engine: &Engine,
+    source: &Target,
+    copy: &str,
+    d: Diagram,
+    overwrite: bool,
+) -> Result<Reply, ToolError> {
+    let target = crate::engine::path_arg(copy, "as")?;
+    folder_must_exist(&target, "as")?;
+    let board = engine.read(source, |b| Ok(b.clone()))?;
+    let first = match board.pages() {
+        [first, ..] if board.pages().len() == 1 || !d.one_page() => first.id,
+        pages => {
+            return Err(ToolError::args(format!(
+                "'as': a .{} file holds one page and this board has {}: export each page with export (output, page)",
+                d.extension(),
+                pages.len()
+            )))
+        }
+    };
+    let existing = match overwrite {
+        true => file::Existing::Replace,
+        false => file::Existing::Refuse,
+    };
+    let text = d.write(&board, first);
+    let bytes = file::write_export(&target, text.as_bytes(), existing)?;
+    Ok(Reply::Json(to_value(&SaveBoardOutput {
+        path: absolute(&target)?.display().to_string(),
+        bytes,
+    })))
+}
+
 /// A title from the file name: `plans/Q3 roadmap.inkboard` → "Q3 roadmap".
 fn default_title(path: &Path) -> String {
     file::FileKind::stem(path)
@@ -193,6 +231,10 @@ impl Tool for SaveBoard {
 impl BoardTool for SaveBoard {
     fn run(engine: &Engine, caller: &Caller, a: SaveBoardArgs) -> Result<Reply, ToolError> {
         let source = engine.target(a.path.as_deref(), caller)?;
+        if let Some(d) = a.copy_to.as_deref().and_then(Diagram::of) {
+            let copy = a.copy_to.as_deref().unwrap_or_default();
+            return save_diagram(engine, &source, copy, d, a.overwrite.unwrap_or(false));
+        }
         let own_path = source.file();
         let (target, bytes) = match (&a.copy_to, &source) {
             (None, Target::File(path)) => {

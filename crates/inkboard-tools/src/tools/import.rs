@@ -8,7 +8,7 @@
 use std::io::Read;
 
 use inkboard_core::limits::{Limit, MAX_FILE_BYTES};
-use inkboard_core::Kind;
+use inkboard_core::{Board, Kind};
 use inkboard_format::FormatError;
 use inkboard_interop::ImportError;
 use schemars::JsonSchema;
@@ -44,7 +44,7 @@ pub struct ImportOutput {
 
 /// One kind of loss: `{"kind": "stencil", "count": 13, "examples": [...],
 /// "message": "13 stencil shapes drawn as rectangles: ..."}`.
-#[derive(Serialize, JsonSchema)]
+#[derive(Serialize, Deserialize, JsonSchema)]
 pub struct LostRow {
     kind: String,
     count: usize,
@@ -63,43 +63,100 @@ impl Tool for Import {
     type Output = ImportOutput;
 }
 
+/// A diagram read into a board, not yet saved anywhere.
+pub struct ImportedDiagram {
+    /// The board, with what it could not keep noted in it (see [`import_note`]).
+    pub board: Board,
+    /// What the source was: "draw.io", "Excalidraw PNG", "inkboard SVG"...
+    pub format: String,
+    pub lost: Vec<LostRow>,
+}
+
+/// The board's unknown field that holds what its import could not keep, so that
+/// `render` and the editor can say so later: `{"format": "draw.io", "lost": [...]}`.
+const IMPORT_NOTE: &str = "imported";
+
+/// What the import of a diagram could not keep, as [`ImportedDiagram`] noted it
+/// in the board: the source's format and one sentence per kind of loss. `None`
+/// for a board that was not imported, or lost nothing.
+pub fn import_note(board: &Board) -> Option<(String, Vec<String>)> {
+    #[derive(Deserialize)]
+    struct Note {
+        format: String,
+        lost: Vec<NoteRow>,
+    }
+    #[derive(Deserialize)]
+    struct NoteRow {
+        message: String,
+    }
+    // A note edited by hand into something else is ignored, not an error: it is
+    // only ever a reminder.
+    let note: Note = serde_json::from_str(board.extra().get(IMPORT_NOTE)?).ok()?;
+    let lost: Vec<String> = note.lost.into_iter().map(|r| r.message).collect();
+    (!lost.is_empty()).then_some((note.format, lost))
+}
+
+/// Reads the draw.io, Excalidraw or inkboard picture file at `source` (within the
+/// file-size limit) into a board. A picture inkboard exported carries the board
+/// itself, which comes back whole; any other file is mapped by the interop crate,
+/// and what it could not keep is listed and noted in the board.
+pub fn import_diagram(source: &str) -> Result<ImportedDiagram, ToolError> {
+    let bytes = read_source(source)?;
+    let refused = |e| match e {
+        ImportError::Limit(e) => ToolError::Model(e),
+        e => ToolError::args(format!("'source': {e}")),
+    };
+    if let Some(text) = inkboard_interop::board_in_picture(&bytes).map_err(refused)? {
+        let board = inkboard_format::board_from_json(&text).map_err(|e| {
+            ToolError::args(format!(
+                "'source': the board inside the picture is not valid: {e}"
+            ))
+        })?;
+        let what = if bytes.starts_with(b"\x89PNG") {
+            "inkboard PNG"
+        } else {
+            "inkboard SVG"
+        };
+        return Ok(ImportedDiagram {
+            board,
+            format: what.to_string(),
+            lost: Vec::new(),
+        });
+    }
+    let imported = inkboard_interop::import(&bytes, Some(source)).map_err(refused)?;
+    let format = imported.format.name().to_string();
+    let lost: Vec<LostRow> = imported
+        .lost
+        .iter()
+        .map(|l| LostRow {
+            kind: l.kind.name().to_string(),
+            count: l.count,
+            examples: l.examples.clone(),
+            message: l.to_string(),
+        })
+        .collect();
+    let mut board = imported.board;
+    if !lost.is_empty() {
+        let note = serde_json::json!({"format": format, "lost": lost});
+        board = board.with_extra(IMPORT_NOTE, note.to_string());
+    }
+    Ok(ImportedDiagram {
+        board,
+        format,
+        lost,
+    })
+}
+
 impl BoardTool for Import {
     fn run(engine: &Engine, caller: &Caller, a: ImportArgs) -> Result<Reply, ToolError> {
         let control = &caller.control;
         let path = new_board_path(engine, caller, &a.path)?;
         control.stage(0, 2, || "import: reading the diagram".into())?;
-        let bytes = read_source(&a.source)?;
-        let refused = |e| match e {
-            ImportError::Limit(e) => ToolError::Model(e),
-            e => ToolError::args(format!("'source': {e}")),
-        };
-        // A picture inkboard exported carries the board itself: that comes back
-        // whole, nothing lost; any other file is mapped by the interop crate.
-        let (board, format, lost) =
-            match inkboard_interop::board_in_picture(&bytes).map_err(refused)? {
-                Some(text) => {
-                    let board = inkboard_format::board_from_json(&text).map_err(|e| {
-                        ToolError::args(format!(
-                            "'source': the board inside the picture is not valid: {e}"
-                        ))
-                    })?;
-                    let what = if bytes.starts_with(b"\x89PNG") {
-                        "inkboard PNG"
-                    } else {
-                        "inkboard SVG"
-                    };
-                    (board, what.to_string(), Vec::new())
-                }
-                None => {
-                    let imported =
-                        inkboard_interop::import(&bytes, Some(&a.source)).map_err(refused)?;
-                    (
-                        imported.board,
-                        imported.format.name().to_string(),
-                        imported.lost,
-                    )
-                }
-            };
+        let ImportedDiagram {
+            board,
+            format,
+            lost,
+        } = import_diagram(&a.source)?;
         let pages = PageRow::list(&board);
         let connections = board
             .pages()
@@ -108,15 +165,6 @@ impl BoardTool for Import {
             .filter(|o| matches!(o.kind, Kind::Connector(_)))
             .count();
         let objects = board.object_count();
-        let lost = lost
-            .iter()
-            .map(|l| LostRow {
-                kind: l.kind.name().to_string(),
-                count: l.count,
-                examples: l.examples.clone(),
-                message: l.to_string(),
-            })
-            .collect();
         control.stage(1, 2, || "import: saving".into())?;
         write_new(engine, &path, board, a.overwrite.unwrap_or(false)).map_err(|e| match e {
             // The format's message speaks of create_board; this says what to pass here.

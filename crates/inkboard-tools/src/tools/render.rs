@@ -87,6 +87,9 @@ pub struct RenderOutput {
     /// Every problem found, of which `problems` lists the first 50.
     problem_count: usize,
     problems: Vec<ProblemOutput>,
+    /// What importing the board from draw.io/Excalidraw could not keep.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    import_lost: Vec<String>,
 }
 
 #[derive(Serialize, JsonSchema)]
@@ -217,6 +220,9 @@ fn summary(
                 ids: p.ids.iter().map(|id| id.to_string()).collect(),
             })
             .collect(),
+        import_lost: crate::import_note(board)
+            .map(|(format, lost)| lost.into_iter().map(|l| format!("{format}: {l}")).collect())
+            .unwrap_or_default(),
     }
 }
 
@@ -249,6 +255,14 @@ impl RenderOutput {
                     "\n- ... and {} more",
                     self.problem_count - self.problems.len()
                 ));
+            }
+        }
+        if !self.import_lost.is_empty() {
+            // Not problems to fix, but what the person's diagram had and this
+            // board does not: worth saying every time the board is looked at.
+            text.push_str("\nNot kept from the import:");
+            for lost in &self.import_lost {
+                text.push_str(&format!("\n- {lost}"));
             }
         }
         text
@@ -326,6 +340,21 @@ impl Picture {
         }
     }
 
+    /// `drawn` (a picture of `board` in this format) carrying the board itself:
+    /// the whole file, every page, so that importing the picture gives back the
+    /// board, not only what it shows. A PDF is left as it is.
+    pub fn carrying(self, board: &Board, drawn: Vec<u8>) -> Vec<u8> {
+        let text = || inkboard_format::board_to_json(board).to_string();
+        match self {
+            Picture::Svg => {
+                inkboard_interop::svg_with_board(&String::from_utf8_lossy(&drawn), &text())
+                    .into_bytes()
+            }
+            Picture::Png => inkboard_interop::png_with_board(&drawn, &text()),
+            Picture::Pdf => drawn,
+        }
+    }
+
     /// `pages` of `board` in this format, PNG at `scale` pixels per unit: a PDF
     /// holds every page, an SVG or PNG the first. Stops between pages and before
     /// encoding once `control` is cancelled or past its deadline.
@@ -375,7 +404,7 @@ enum Target {
 
 /// The other programs' formats a board can be exported to.
 #[derive(Clone, Copy, PartialEq)]
-enum Diagram {
+pub(crate) enum Diagram {
     /// draw.io: every page, one `<diagram>` each (`all_pages` changes nothing).
     Drawio,
     /// Excalidraw, which has no pages: the page asked for.
@@ -387,7 +416,20 @@ enum Diagram {
 impl Diagram {
     const ALL: [Diagram; 3] = [Diagram::Drawio, Diagram::Excalidraw, Diagram::Mermaid];
 
-    fn extension(self) -> &'static str {
+    /// The format a file named `name` is in, by its extension.
+    pub(crate) fn of(name: &str) -> Option<Diagram> {
+        let lower = name.to_ascii_lowercase();
+        Diagram::ALL
+            .into_iter()
+            .find(|d| lower.ends_with(&format!(".{}", d.extension())))
+    }
+
+    /// Whether a file of this format holds one page only.
+    pub(crate) fn one_page(self) -> bool {
+        self != Diagram::Drawio
+    }
+
+    pub(crate) fn extension(self) -> &'static str {
         match self {
             Diagram::Drawio => "drawio",
             Diagram::Excalidraw => "excalidraw",
@@ -395,7 +437,7 @@ impl Diagram {
         }
     }
 
-    fn write(self, board: &Board, page: PageId) -> String {
+    pub(crate) fn write(self, board: &Board, page: PageId) -> String {
         match self {
             Diagram::Drawio => inkboard_interop::to_drawio(board),
             Diagram::Excalidraw => inkboard_interop::to_excalidraw(board, page),
@@ -409,13 +451,10 @@ fn target_of(output: &str) -> Result<(Target, &'static str), ToolError> {
     if let Ok(kind) = file::FileKind::from_path(Path::new(output)) {
         return Ok((Target::Board, &kind.extension()[1..]));
     }
-    let lower = output.to_ascii_lowercase();
-    if let Some(d) = Diagram::ALL
-        .into_iter()
-        .find(|d| lower.ends_with(&format!(".{}", d.extension())))
-    {
+    if let Some(d) = Diagram::of(output) {
         return Ok((Target::Diagram(d), d.extension()));
     }
+    let lower = output.to_ascii_lowercase();
     let found = Picture::ALL
         .into_iter()
         .find(|p| lower.ends_with(&format!(".{}", p.name())));
@@ -476,25 +515,13 @@ impl BoardTool for Export {
             vec![page]
         };
         let embed = a.embed.unwrap_or(true);
-        // The board a picture carries: the whole file, every page, so that
-        // importing the picture gives back the board, not only what it shows.
-        let carry = |p: Picture, drawn: Vec<u8>| -> Vec<u8> {
-            if !embed {
-                return drawn;
-            }
-            let text = inkboard_format::board_to_json(&board).to_string();
-            match p {
-                Picture::Svg => {
-                    inkboard_interop::svg_with_board(&String::from_utf8_lossy(&drawn), &text)
-                        .into_bytes()
-                }
-                Picture::Png => inkboard_interop::png_with_board(&drawn, &text),
-                Picture::Pdf => drawn,
-            }
+        let carry = |p: Picture, drawn: Vec<u8>| match embed {
+            true => p.carrying(&board, drawn),
+            false => drawn,
         };
         let (bytes, outputs) = match target {
             Target::Diagram(d) => {
-                if all && d != Diagram::Drawio {
+                if all && d.one_page() {
                     return Err(ToolError::args(format!(
                         "'all_pages' cannot go into one .{} file, which holds one page: export the pages one at a time with 'page'",
                         d.extension()
