@@ -508,7 +508,10 @@ fn polyline(b: &mut BoardBuilder, cell: &Cell, origin: (f64, f64)) -> Option<Kin
     pts.extend(g.points.iter().copied());
     pts.extend(g.target_point.filter(|p| Some(p) != g.points.last()));
     let name = example(cell);
-    b.losses.add(LostKind::LineAsInk, &name);
+    // A line inkboard wrote for ink is ink again: nothing changed kind.
+    if st.get("inkboard") != Some("ink") {
+        b.losses.add(LostKind::LineAsInk, &name);
+    }
     let points = b.ink_points(pts, origin, &name);
     let style = line_style(b, &st);
     Some(Kind::Ink(inkboard_core::Ink {

@@ -7,7 +7,8 @@
 //! coordinates relative to the group, as draw.io keeps them), and ink is a
 //! polyline edge through its points, bound to nothing and without arrowheads:
 //! the one draw.io object that keeps every point editable (`map.rs` reads such
-//! an edge back as ink).
+//! an edge back as ink; the style's `inkboard=ink`, which draw.io keeps as it
+//! keeps every style key, tells it that nothing changed kind).
 //!
 //! Limitations: draw.io has no partly transparent colours (the alpha is
 //! dropped, a fully transparent one is `none`), frames do not hold the objects
@@ -168,7 +169,9 @@ fn cell(
             ));
         }
         Kind::Ink(k) => {
-            let mut st = "endArrow=none;startArrow=none;rounded=0;".to_string();
+            // `inkboard=ink` says the line was ink to begin with, so reading it
+            // back as ink is no change of kind to report.
+            let mut st = "endArrow=none;startArrow=none;rounded=0;inkboard=ink;".to_string();
             line_style(&k.style, &mut st);
             let at = |p: &Point, name: &str| {
                 format!(
