@@ -5,10 +5,12 @@
 
 import { before, after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { PNG } from 'pngjs';
 import {
-  session, until, clientOf, objectsOf, newObject, savedObjects,
+  session, until, clientOf, objectsOf, newObject, savedObjects, BIN,
 } from './lib.mjs';
 
 const near = (a, b, tol, what) => assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} is not within ${tol} of ${b}`);
@@ -148,6 +150,13 @@ describe('around the drawing', { timeout: 120000 }, () => {
       const body = readFileSync(await download.path()).toString('latin1');
       assert.ok(body.slice(0, 200).includes(start), `${format} starts ${JSON.stringify(body.slice(0, 40))}`);
       if (format === 'svg') assert.match(body, /One/);
+      if (format !== 'pdf') {
+        // The download carries the board: `inkboard import` gives it back.
+        const back = path.join(s.app.dir, `back-${format}.inkboard`);
+        execFileSync(BIN, ['import', await download.path(), '-o', back]);
+        const texts = JSON.parse(readFileSync(back, 'utf8')).pages[0].objects.map((o) => o.text);
+        assert.ok(texts.includes('One'), `${format} carries the board: ${texts}`);
+      }
       // The plain link without the key (what another port's page could make the
       // browser send, cookie included) gets no board.
       const bare = await page.request.get(new URL(await link.getAttribute('href'), s.app.origin).href);
