@@ -34,6 +34,9 @@ pub enum ProblemKind {
     FreeEnd,
     /// A shape or image lies partly inside a frame and partly outside it.
     OutsideFrame,
+    /// An object lies under a frame drawn over it, so the frame's fill hides it
+    /// (a frame grown over its neighbour, or moved onto other objects).
+    UnderFrame,
     /// A connector's line runs through a shape or image that is not one of its
     /// ends (nor under one), or through a frame holding neither of its ends.
     ThroughShape,
@@ -53,6 +56,7 @@ impl ProblemKind {
             ProblemKind::TextOverflow => "text_overflow",
             ProblemKind::FreeEnd => "free_end",
             ProblemKind::OutsideFrame => "outside_frame",
+            ProblemKind::UnderFrame => "under_frame",
             ProblemKind::ThroughShape => "through_shape",
             ProblemKind::Crossing => "crossing",
             ProblemKind::ImageNotDrawn => "image_not_drawn",
@@ -149,6 +153,7 @@ pub fn check_scene(board: &Board, scene: &Scene) -> Vec<Problem> {
     }
 
     outside_frames(&p.objects, &mut problems);
+    under_frames(&p.objects, &mut problems);
     let lines = connector_lines(&p.objects, scene);
     through_shapes(board, &p.objects, &lines, &mut problems);
     crossings(&lines, &mut problems);
@@ -261,6 +266,52 @@ fn outside_frames(objects: &[Object], problems: &mut Vec<Problem>) {
                     ),
                 });
             }
+        }
+    }
+}
+
+/// Objects hidden under a frame: drawn before it (below it in z-order) where its
+/// opaque fill covers them. A frame's own parents, which lie under it by
+/// design, are not hidden by it; connectors, which cross frames, are left out.
+fn under_frames(objects: &[Object], problems: &mut Vec<Problem>) {
+    let placed: Vec<(usize, &Object, Rect)> = objects
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| !matches!(o.kind, Kind::Connector(_) | Kind::Group(_)))
+        .filter_map(|(z, o)| o.own_bounds().map(|b| (z, o, b)))
+        .collect();
+    let index = index_of(placed.iter().map(|(_, _, r)| *r));
+    let mut near = Vec::new();
+    let mut found = 0;
+    for (zf, f) in objects.iter().enumerate() {
+        let Kind::Shape(frame) = &f.kind else {
+            continue;
+        };
+        let opaque = style::shape_fill(frame.geom, &frame.style).is_some_and(|c| c.0[3] > 0);
+        if frame.geom != Geom::Frame || !opaque {
+            continue;
+        }
+        let area = frame.bounds;
+        index.query(&area, &mut near);
+        near.sort_unstable();
+        for &k in &near {
+            let (z, o, b) = placed[k as usize];
+            if z >= zf || !area.overlaps(&b) || (o.is_frame() && b.contains(&area)) {
+                continue;
+            }
+            if found == MAX_PER_KIND {
+                problems.push(cut(ProblemKind::UnderFrame, "objects under frames"));
+                return;
+            }
+            found += 1;
+            problems.push(Problem {
+                kind: ProblemKind::UnderFrame,
+                ids: vec![o.id.clone(), f.id.clone()],
+                message: format!(
+                    "{} is hidden under frame {}, which is drawn over it; move one of them, or bring {} to the front.",
+                    o.id, f.id, o.id
+                ),
+            });
         }
     }
 }

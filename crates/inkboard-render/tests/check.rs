@@ -296,3 +296,37 @@ fn a_pile_of_shapes_lists_the_first_problems_and_says_the_rest_were_cut() {
     // The listed ones are real pairs, in z-order of their first object.
     assert!(overlaps[..500].iter().all(|p| p.ids.len() == 2));
 }
+
+#[test]
+fn a_frame_drawn_over_objects_hides_them_and_says_so() {
+    let mut b = Build::new();
+    // A frame nested in a frame, and what is drawn over both: nothing hidden.
+    let outer = b.shape(Geom::Frame, [0.0, 0.0, 600.0, 400.0], "Outer");
+    let inner = b.shape(Geom::Frame, [20.0, 50.0, 300.0, 200.0], "Inner");
+    b.shape(Geom::Rect, [40.0, 100.0, 100.0, 50.0], "on top");
+    // A neighbour, and a frame grown over it afterwards (drawn later: over it).
+    let neighbour = b.shape(Geom::Frame, [700.0, 0.0, 200.0, 200.0], "Neighbour");
+    let shape = b.shape(Geom::Rect, [720.0, 60.0, 100.0, 50.0], "in it");
+    let grown = b.shape(Geom::Frame, [650.0, -20.0, 400.0, 300.0], "Grown");
+    // A frame with no fill hides nothing.
+    let clear = b.shape(Geom::Rect, [1200.0, 0.0, 100.0, 50.0], "under glass");
+    let glass = b.styled(
+        Geom::Frame,
+        [1180.0, -20.0, 200.0, 200.0],
+        "Glass",
+        Style {
+            fill: Some(inkboard_core::Color::Rgba([0, 0, 0, 0])),
+            ..Style::default()
+        },
+    );
+    let problems: Vec<_> = check(&b.board, PAGE)
+        .into_iter()
+        .filter(|p| p.kind == ProblemKind::UnderFrame)
+        .map(|p| p.ids)
+        .collect();
+    assert_eq!(
+        problems,
+        [vec![neighbour, grown.clone()], vec![shape, grown]],
+        "outer {outer:?}, inner {inner:?}, clear {clear:?} under {glass:?}"
+    );
+}

@@ -208,6 +208,7 @@ pub(crate) fn hold(cx: &mut Cx<'_, '_>, frame: &ObjectId, placed: &Rect) -> Resu
                 .find(|(id, _)| **id != frame)
                 .map(|(id, _)| id.clone())
         });
+        make_room(cx, &frame, old, grown, &placed)?;
         cx.tx.edit(&frame, |o| {
             if let Kind::Shape(s) = &mut o.kind {
                 s.bounds = grown;
@@ -217,6 +218,72 @@ pub(crate) fn hold(cx: &mut Cx<'_, '_>, frame: &ObjectId, placed: &Rect) -> Resu
             Some(parent) => (frame, placed) = (parent, grown),
             None => break,
         }
+    }
+    Ok(())
+}
+
+/// Before `frame` grows from `old` to `grown` to hold `placed`, pushes what it
+/// would newly cover out of the way, side by side: on each side it grows, the
+/// objects wholly beyond that side that the grown frame overlaps move on by the
+/// growth, and so do those that they would then land on, and so on; the rest
+/// stay where the person put them. Frames pushed take what they hold along, so
+/// a neighbouring frame keeps its layout. What the frame already held (or
+/// overlapped), the frames around it, and what is being placed are not pushed.
+fn make_room(
+    cx: &mut Cx<'_, '_>,
+    frame: &ObjectId,
+    old: Rect,
+    grown: Rect,
+    placed: &Rect,
+) -> Result<(), ToolError> {
+    const EPS: f64 = 0.5;
+    // (dx, dy) of each side that grows, and whether a box lies wholly beyond it.
+    let sides: [(f64, f64, fn(&Rect, &Rect) -> bool); 4] = [
+        (0.0, grown.bottom() - old.bottom(), |b, o| {
+            b.y >= o.bottom() - EPS
+        }),
+        (grown.right() - old.right(), 0.0, |b, o| {
+            b.x >= o.right() - EPS
+        }),
+        (0.0, grown.y - old.y, |b, o| b.bottom() <= o.y + EPS),
+        (grown.x - old.x, 0.0, |b, o| b.right() <= o.x + EPS),
+    ];
+    for (dx, dy, beyond) in sides {
+        if dx.abs() < EPS && dy.abs() < EPS {
+            continue;
+        }
+        let Some((page, _)) = cx.board().locate(frame) else {
+            return Ok(());
+        };
+        let candidates: Vec<(ObjectId, Rect)> = obstacles(cx.board(), page, &[])
+            .into_iter()
+            .filter(|(id, b, is_frame)| {
+                *id != frame
+                    && !b.overlaps(&old)
+                    && !placed.contains(b)
+                    && !(*is_frame && b.contains(&old))
+                    && beyond(b, &old)
+            })
+            .map(|(id, b, _)| (id.clone(), b))
+            .collect();
+        // Pushed: those under the grown frame, then those the pushed would land on.
+        let mut pushed = vec![false; candidates.len()];
+        let mut landing: Vec<Rect> = vec![grown];
+        while let Some(area) = landing.pop() {
+            for (i, (_, b)) in candidates.iter().enumerate() {
+                if !pushed[i] && b.overlaps(&area) {
+                    pushed[i] = true;
+                    landing.push(b.translated(dx, dy));
+                }
+            }
+        }
+        let ids: Vec<ObjectId> = candidates
+            .into_iter()
+            .zip(pushed)
+            .filter(|(_, p)| *p)
+            .map(|((id, _), _)| id)
+            .collect();
+        crate::tools::shift::translate(cx, &ids, dx, dy)?;
     }
     Ok(())
 }
@@ -291,7 +358,11 @@ fn flow(all: &[Obstacle<'_>], frame: Option<(&ObjectId, Rect)>, w: f64, h: f64) 
     // Otherwise a new row below everything that counts.
     let bottom = local.iter().map(|b| b.bottom()).fold(top, f64::max);
     let mut spot = Rect::new(left, bottom + GAP, w, h);
-    // Objects outside the frame may still be in the way; step down past them.
+    // In a frame, that row is free: what lies outside the frame and in the way
+    // is pushed on as the frame grows (`hold`). Elsewhere, step down past it.
+    if frame.is_some() {
+        return (spot.x, spot.y);
+    }
     for _ in 0..1000 {
         if is_free(all, &spot, &passable) {
             break;

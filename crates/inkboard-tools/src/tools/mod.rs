@@ -17,5 +17,5 @@ pub mod page;
 pub mod read;
 pub mod render;
 pub mod shape;
-mod shift;
+pub(crate) mod shift;
 pub mod update;
