@@ -194,10 +194,17 @@ fn suggest(lower: &str) -> Option<String> {
         .chars()
         .filter(|c| !matches!(c, ' ' | '-' | '_'))
         .collect();
-    if squeezed.is_empty() || squeezed.len() > 40 {
+    // Names are ASCII letters; a guess must keep most of what was written (so
+    // three letters are never guessed: "NaN" is not "tan").
+    if squeezed.is_empty()
+        || squeezed.len() > 40
+        || !squeezed.bytes().all(|b| b.is_ascii_alphabetic())
+    {
         return None;
     }
-    let most = 1 + squeezed.len() / 5;
+    let most = (1 + squeezed.len() / 5)
+        .min(3)
+        .min(squeezed.len().saturating_sub(2) / 2);
     let names = Palette::ALL
         .iter()
         .map(|p| p.name())
@@ -205,7 +212,7 @@ fn suggest(lower: &str) -> Option<String> {
         .chain(css_names().map(|(name, _)| name));
     names
         .map(|name| (strsim::osa_distance(&squeezed, name), name))
-        .filter(|(d, _)| *d <= most.min(3))
+        .filter(|(d, _)| *d <= most)
         .min_by_key(|(d, _)| *d)
         .map(|(_, name)| name.to_string())
 }
