@@ -11,6 +11,11 @@
 //! Each palette name has two tones: a saturated one for lines, text and shapes,
 //! and a pastel one that a sticky note's fill draws, as notes look in Miro and
 //! tldraw ([`Color::note_fill_rgba`]).
+//!
+//! Limitations: CSS's functional forms (`rgb()`, `hsl()`) are refused, with the
+//! hex to write instead, so that a colour has one written form; and the pastel
+//! rule is the renderer's and editor's only (the draw.io and Excalidraw writers
+//! write a palette name's saturated tone).
 
 use std::fmt;
 
