@@ -1,7 +1,7 @@
 // The editing tools by hand: marquee and Shift+click selection, resizing by a
 // handle, the style panel, keyboard nudge/duplicate/select all/delete, copy and
 // paste, a connector dragged between shapes that stays attached when one moves,
-// pen ink, sticky notes, text and frames. Each change is checked in the page's
+// pen ink, sticky notes (and their pastel fills), text and frames. Each change is checked in the page's
 // data (what the server committed), not in what the page drew for itself.
 
 import { before, after, describe, it } from 'node:test';
@@ -178,5 +178,28 @@ describe('the editing tools', { timeout: 120000 }, () => {
     await until(async () => (await ids()).size === before.size - 1, { what: 'the frame undone' });
     await page.keyboard.press('Control+Shift+Z');
     await until(async () => (await ids()).size === before.size, { what: 'the frame redone' });
+  });
+
+  it('a sticky note\'s fill swatches show the pastel tone it is then drawn in', async () => {
+    const swatch = (name) => page.getByTestId(`fill-${name}`).evaluate((b) => {
+      const [r, g, bl] = getComputedStyle(b).backgroundColor.match(/\d+/g).map(Number);
+      return `#${[r, g, bl].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+    });
+    await clickBoard(page, { x: 60, y: 30 });
+    await selected(['s1'], 's1 selected');
+    const saturated = await swatch('pink');
+
+    const note = Object.values(await objects()).find((o) => o.geom === 'note');
+    await clickBoard(page, { x: note.x + note.w / 2, y: note.y + note.h / 2 });
+    await selected([note.id], 'the note selected');
+    const pastel = await swatch('pink');
+    assert.notEqual(pastel, saturated, 'a note shows the pastel tones');
+    await page.getByTestId('fill-pink').click();
+    await waitFor((o) => o[note.id].fill === 'pink', 'the note filled pink');
+    // The server's drawing of the note is painted in the swatch's tone.
+    await until(() => page.evaluate(([id, hex]) => !!document.querySelector(
+      `[data-testid="board-svg"] g[id="${id}"] [fill="${hex}"]`), [note.id, pastel]),
+    { what: `the note drawn in ${pastel}` });
+    await page.keyboard.press('Escape');
   });
 });

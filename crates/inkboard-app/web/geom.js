@@ -1,10 +1,8 @@
 // geom.js: small geometry and style helpers shared by the modules: rectangles, the
-// text box of each geom (mirrors inkboard-core's Geom::text_box), palette colours.
+// text box of each geom (mirrors inkboard-core's Geom::text_box), palette colours
+// (palette.js, written from inkboard-core's Palette).
 
-export const PALETTE = {
-  red: '#e53935', blue: '#1e88e5', green: '#43a047', yellow: '#fdd835', orange: '#fb8c00',
-  purple: '#8e24aa', gray: '#757575', black: '#212121', white: '#ffffff',
-};
+import { PALETTE, PASTEL } from './palette.js';
 
 export const GEOMS = ['rect', 'rounded', 'ellipse', 'diamond', 'triangle', 'hexagon',
   'parallelogram', 'cylinder', 'cloud', 'star', 'note', 'text', 'frame'];
@@ -47,6 +45,13 @@ export function textBox(geom, b) {
 export function cssColor(c, fallback = INK) {
   if (!c) return fallback;
   return PALETTE[c.toLowerCase()] ?? c;
+}
+
+/** A shape's fill as drawn, if it has one: a palette name on a sticky note is
+ * its pastel tone (inkboard-core's Color::fill_rgba). */
+export function cssFill(obj) {
+  if (!obj.fill) return undefined;
+  return (obj.geom === 'note' && PASTEL[obj.fill.toLowerCase()]) || cssColor(obj.fill);
 }
 
 /** The rectangle spanned by two points. */

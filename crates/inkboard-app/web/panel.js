@@ -4,7 +4,7 @@
 // and sends one `update` for the objects each change applies to.
 
 import { state, on, membersOf } from './state.js';
-import { PALETTE } from './geom.js';
+import { PALETTE, PASTEL } from './palette.js';
 import * as sync from './sync.js';
 import { deleteSelection } from './clipboard.js';
 
@@ -84,7 +84,9 @@ function section(title) {
   return s;
 }
 
-function colorRow(parent, field, current, testPrefix, { none = false } = {}) {
+/** A row of swatches, one per palette name, drawn in `tones` (the pastel ones
+ * when every object whose fill it sets is a sticky note, as they will look). */
+function colorRow(parent, field, current, testPrefix, { none = false, tones = PALETTE } = {}) {
   const row = el('div', { className: 'swatches', role: 'group' }, parent);
   if (none) {
     const b = el('button', {
@@ -98,7 +100,7 @@ function colorRow(parent, field, current, testPrefix, { none = false } = {}) {
       type: 'button', className: 'swatch', title: name, testid: `${testPrefix}-${name}`,
       'aria-label': name, 'aria-pressed': String(current === name),
     }, row);
-    b.style.background = PALETTE[name];
+    b.style.background = tones[name];
     b.addEventListener('click', () => apply(field, name));
   }
   const custom = el('input', {
@@ -143,7 +145,11 @@ function fill() {
   if (panel.hidden) return;
   const has = (field) => objs.some((o) => APPLIES[o.type].includes(field));
 
-  if (has('fill')) colorRow(section('Fill'), 'fill', common(objs, 'fill'), 'fill', { none: true });
+  if (has('fill')) {
+    const filled = objs.filter((o) => APPLIES[o.type].includes('fill'));
+    const tones = filled.every((o) => o.geom === 'note') ? PASTEL : PALETTE;
+    colorRow(section('Fill'), 'fill', common(objs, 'fill'), 'fill', { none: true, tones });
+  }
   if (has('stroke')) {
     const s = section('Stroke');
     colorRow(s, 'stroke', common(objs, 'stroke'), 'stroke');

@@ -8,7 +8,7 @@
 
 import { state, on, select } from './state.js';
 import {
-  textBox, cssColor, union, DEFAULT_FONT_SIZE, LABEL_FONT_SIZE, LINE_HEIGHT, INK,
+  textBox, cssColor, cssFill, union, DEFAULT_FONT_SIZE, LABEL_FONT_SIZE, LINE_HEIGHT, INK,
 } from './geom.js';
 import { elementOf, toContainer, getView } from './canvas.js';
 import * as sync from './sync.js';
@@ -55,7 +55,7 @@ export function startEdit(id) {
     const frame = obj.geom === 'frame';
     align ??= frame ? 'left' : 'center';
     color = obj.text_color ? cssColor(obj.text_color)
-      : frame ? '#3e4c59' : obj.fill && isDark(obj.fill) ? '#ffffff' : INK;
+      : frame ? '#3e4c59' : obj.fill && isDark(cssFill(obj)) ? '#ffffff' : INK;
   } else {
     box = labelBox(id);
     align ??= 'center';

@@ -14,9 +14,17 @@ pub enum ModelError {
         word: String,
         expected: String,
     },
-    /// A colour that is neither a palette name nor CSS hex.
-    #[error("invalid colour \"{0}\": use CSS hex like \"#1e88e5\" or a palette name (red, blue, green, yellow, orange, purple, gray, black, white)")]
-    BadColor(String),
+    /// A colour that is not CSS hex, a palette name or a CSS colour name;
+    /// `nearest` is what the writer most likely meant, when there is a guess.
+    #[error(
+        "invalid colour \"{given}\"{}: use CSS hex like \"#1e88e5\", a palette name ({}) or a CSS colour name like \"lightblue\"",
+        .nearest.as_ref().map(|n| format!(" (did you mean \"{n}\"?)")).unwrap_or_default(),
+        crate::color::palette_names()
+    )]
+    BadColor {
+        given: String,
+        nearest: Option<String>,
+    },
     /// An id that is empty or has characters ids may not have.
     #[error("invalid id \"{0}\": ids are letters, digits, '-' or '_'")]
     BadId(String),

@@ -16,6 +16,7 @@
 pub mod arbitrary;
 mod board;
 mod change;
+mod color;
 pub mod echo;
 mod error;
 mod geometry;
@@ -32,6 +33,7 @@ mod tx;
 
 pub use board::{Board, Page};
 pub use change::{diff_boards, Change, ChangeKind};
+pub use color::{css_color, Color, Palette};
 pub use error::ModelError;
 pub use geometry::{Point, Rect};
 pub use history::History;
@@ -42,7 +44,7 @@ pub use object::{
     Sizing, FRAME_TITLE_HEIGHT,
 };
 pub use order::Moved;
-pub use style::{Align, Color, Dash, Palette, Style, VAlign};
+pub use style::{Align, Dash, Style, VAlign};
 pub use tx::{Actor, Commit, Savepoint, Step, Transaction};
 
 /// Names the values of a closed vocabulary (geometries, arrowheads, palette colours...)

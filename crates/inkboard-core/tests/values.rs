@@ -36,30 +36,18 @@ fn colours_print_as_they_parse() {
 
 #[test]
 fn bad_colours_are_refused_with_the_forms_that_work() {
-    for bad in [
-        "",
-        "#",
-        "#1",
-        "#12",
-        "#1234",
-        "#12345",
-        "#1234567",
-        "#123456789",
-        "#ggg",
-        "#+12",
-        "#12 34",
-        "#é12",
-        "teal",
-        "redd",
-        "rgb(1,2,3)",
-        "1e88e5",
-        "##123",
-    ] {
+    // More cases, with their messages, are in tests/colours/parse.expected.
+    for bad in ["", "#12", "#ggg", "redd", "rgb(1,2,3)", "1e88e5", "##123"] {
         let err = Color::parse(bad).unwrap_err();
-        assert_eq!(err, ModelError::BadColor(bad.to_string()));
+        assert!(
+            matches!(&err, ModelError::BadColor { given, .. } if given == bad),
+            "{err:?}"
+        );
         let message = err.to_string();
         assert!(
-            message.contains("#1e88e5") && message.contains("red"),
+            message.contains("#1e88e5")
+                && message.contains("pink")
+                && message.contains("lightblue"),
             "{message}"
         );
     }

@@ -169,6 +169,61 @@ fn the_largest_id_loads_and_saves_back() {
     assert_eq!(board_from_json(&to_pretty_string(&board)).unwrap(), board);
 }
 
+/// Colours round-trip as their writer meant: palette names stay names (themes
+/// restyle them; "grey" is written "gray"), CSS colour names and hex are written
+/// as lower-case hex, and what is saved matches the schema and saves back the same.
+#[test]
+fn colours_keep_palette_names_and_write_css_names_as_hex() {
+    let fills = [
+        "pink",
+        "Grey",
+        "YELLOW",
+        "LightBlue",
+        "rebeccapurple",
+        "transparent",
+        "#ABC",
+    ];
+    let objects: Vec<String> = fills
+        .iter()
+        .enumerate()
+        .map(|(i, fill)| {
+            format!(
+                r#"{{"id": "s{}", "type": "shape", "geom": "note", "x": {}, "y": 0, "w": 10, "h": 10, "fill": "{fill}", "stroke": "{fill}"}}"#,
+                i + 1,
+                i * 20
+            )
+        })
+        .collect();
+    let text = format!(
+        r#"{{"format": "inkboard", "version": 1, "title": "t", "pages": [{{"id": "p1", "name": "P", "objects": [{}]}}]}}"#,
+        objects.join(", ")
+    );
+    let board = board_from_json(&text).unwrap();
+    let saved = to_pretty_string(&board);
+    let doc: Value = serde_json::from_str(&saved).unwrap();
+    let written: Vec<(&str, &str)> = doc["pages"][0]["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| (o["fill"].as_str().unwrap(), o["stroke"].as_str().unwrap()))
+        .collect();
+    let want = [
+        "pink",
+        "gray",
+        "yellow",
+        "#add8e6",
+        "#663399",
+        "#ffffff00",
+        "#aabbcc",
+    ];
+    assert_eq!(written, want.map(|w| (w, w)).to_vec());
+    let (schemas, index) = schema();
+    if let Err(e) = schemas.validate(&doc, index) {
+        panic!("the saved colours do not match the schema: {e:#}");
+    }
+    assert_eq!(to_pretty_string(&board_from_json(&saved).unwrap()), saved);
+}
+
 /// No input makes reading panic: every prefix of the example (a file cut short) and
 /// the example with each of many single bytes changed either loads or is refused.
 #[test]

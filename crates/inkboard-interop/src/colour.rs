@@ -58,8 +58,10 @@ pub(crate) fn parse(text: &str) -> Paint {
     {
         return rgb(args);
     }
-    match named(&lower) {
-        Some(rgb) => Paint::Color(Color::Rgba([rgb[0], rgb[1], rgb[2], 255])),
+    // CSS's own colours, not the palette's: in another program's file, "red"
+    // means #ff0000.
+    match inkboard_core::css_color(&lower) {
+        Some([r, g, b]) => Paint::Color(Color::Rgba([r, g, b, 255])),
         None => Paint::Unknown,
     }
 }
@@ -118,44 +120,6 @@ fn rgb(args: &str) -> Paint {
     }
 }
 
-/// The CSS colour names diagrams use in practice.
-fn named(name: &str) -> Option<[u8; 3]> {
-    Some(match name {
-        "black" => [0, 0, 0],
-        "white" => [255, 255, 255],
-        "red" => [255, 0, 0],
-        "green" => [0, 128, 0],
-        "lime" => [0, 255, 0],
-        "blue" => [0, 0, 255],
-        "yellow" => [255, 255, 0],
-        "orange" => [255, 165, 0],
-        "purple" => [128, 0, 128],
-        "gray" | "grey" => [128, 128, 128],
-        "silver" => [192, 192, 192],
-        "darkgray" | "darkgrey" => [169, 169, 169],
-        "lightgray" | "lightgrey" => [211, 211, 211],
-        "maroon" => [128, 0, 0],
-        "navy" => [0, 0, 128],
-        "teal" => [0, 128, 128],
-        "olive" => [128, 128, 0],
-        "aqua" | "cyan" => [0, 255, 255],
-        "fuchsia" | "magenta" => [255, 0, 255],
-        "pink" => [255, 192, 203],
-        "brown" => [165, 42, 42],
-        "gold" => [255, 215, 0],
-        "violet" => [238, 130, 238],
-        "indigo" => [75, 0, 130],
-        "darkblue" => [0, 0, 139],
-        "darkgreen" => [0, 100, 0],
-        "darkred" => [139, 0, 0],
-        "lightblue" => [173, 216, 230],
-        "lightgreen" => [144, 238, 144],
-        "lightyellow" => [255, 255, 224],
-        "whitesmoke" => [245, 245, 245],
-        _ => return None,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,6 +139,8 @@ mod tests {
         assert_eq!(c("rgb(255, 0, 0)").as_deref(), Some("#ff0000"));
         assert_eq!(c("rgba(0,0,0,0.5)").as_deref(), Some("#00000080"));
         assert_eq!(c("Red").as_deref(), Some("#ff0000"));
+        assert_eq!(c("grey").as_deref(), Some("#808080"));
+        assert_eq!(c("RebeccaPurple").as_deref(), Some("#663399"));
         assert_eq!(parse("#12g"), Paint::Unknown);
         assert_eq!(parse("chartreuse-ish"), Paint::Unknown);
     }

@@ -5,9 +5,10 @@
 //! The look is deliberately quiet: white shapes with a 2 px dark slate outline and
 //! round joins, pale yellow sticky notes with a soft shadow, light gray frames with a
 //! SemiBold title, dark slate connectors. Palette names resolve through
-//! [`Palette::rgb`], so "blue" means the same colour in every backend.
+//! [`Palette::rgb`], so "blue" means the same colour in every backend, and a
+//! sticky note's named fill through [`Palette::pastel`] ([`Color::fill_rgba`]).
 
-use inkboard_core::{Align, Color, Dash, Geom, Style, VAlign};
+use inkboard_core::{Align, Color, Dash, Geom, Palette, Style, VAlign};
 
 use crate::scene::{Rgba, Stroke};
 use crate::text::{Weight, DEFAULT_FONT_SIZE};
@@ -18,8 +19,12 @@ pub const INK: Rgba = Rgba::rgb(0x1f, 0x29, 0x33);
 pub const INK_ON_DARK: Rgba = Rgba::rgb(0xff, 0xff, 0xff);
 /// Shape fill.
 pub const PAPER: Rgba = Rgba::rgb(0xff, 0xff, 0xff);
-/// Sticky note fill.
-pub const NOTE_FILL: Rgba = Rgba::rgb(0xff, 0xf1, 0x9c);
+/// Sticky note fill: the palette's pastel yellow, so a note whose fill is
+/// "yellow" looks like one with no fill.
+pub const NOTE_FILL: Rgba = {
+    let [r, g, b] = Palette::Yellow.pastel();
+    Rgba::rgb(r, g, b)
+};
 /// Frame fill, outline and title colour.
 pub const FRAME_FILL: Rgba = Rgba::rgb(0xf3, 0xf4, 0xf6);
 pub const FRAME_STROKE: Rgba = Rgba::rgb(0xd2, 0xd6, 0xdc);
@@ -67,7 +72,7 @@ pub fn color(c: Color) -> Rgba {
 /// The resolved fill of a shape, if it has one.
 pub fn shape_fill(geom: Geom, style: &Style) -> Option<Rgba> {
     if let Some(c) = style.fill {
-        return Some(color(c));
+        return Some(Rgba(c.fill_rgba(geom)));
     }
     match geom {
         Geom::Text => None,

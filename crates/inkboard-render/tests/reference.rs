@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use common::*;
 use inkboard_core::{
     Align, Arrow, Color, Connector, Dash, Geom, ImageFormat, Palette, Route, Style, VAlign,
+    Vocabulary,
 };
 use inkboard_render::{resolve, to_png_scaled, to_svg_with, SvgOptions};
 
@@ -81,6 +82,35 @@ fn cases() -> Vec<Case> {
                     fill: Some(Color::parse("#1e88e580").unwrap()),
                     ..Style::default()
                 },
+            );
+        }),
+        // Sticky notes by palette name draw the pastel tone; the same names as a
+        // stroke and as text, and a CSS name as a fill, keep their own colour.
+        ("note_colours", |b| {
+            let fills = Palette::ALL.iter().map(|p| Some(Color::Named(*p)));
+            let fills = [None, Color::parse("lightblue").ok()].into_iter().chain(fills);
+            for (i, fill) in fills.enumerate() {
+                let label = fill.map_or("default".to_string(), |c| c.to_string());
+                let (col, row) = ((i % 6) as f64, (i / 6) as f64);
+                b.styled(
+                    Geom::Note,
+                    [col * 110.0, row * 110.0, 100.0, 100.0],
+                    &label,
+                    Style {
+                        fill,
+                        ..Style::default()
+                    },
+                );
+            }
+            b.styled(
+                Geom::Note,
+                [0.0, 220.0, 210.0, 60.0],
+                "blue outline, red text",
+                style_with(|s| {
+                    s.fill = Some(Color::Named(Palette::Pink));
+                    s.stroke = Some(Color::Named(Palette::Blue));
+                    s.text_color = Some(Color::Named(Palette::Red));
+                }),
             );
         }),
         ("style_stroke", |b| {

@@ -121,7 +121,7 @@ impl<T: Vocabulary> JsonSchema for Word<T> {
     }
 }
 
-/// A colour: CSS hex or a palette name.
+/// A colour: CSS hex, a palette name or a CSS colour name ([`Color::parse`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ColorArg(pub Color);
 

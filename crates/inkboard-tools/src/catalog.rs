@@ -270,7 +270,7 @@ fn complete_batch(tools: &mut [ToolDef]) {
 
 /// What the arguments every tool shares mean: said once, to the client, in the
 /// server's instructions.
-pub const COMMON_ARGS: &str = "Every tool takes `path`: the board file (.inkboard, .inkboard.json or .tableau.json); omit it to act live on the board open in the inkboard app. Edit and read tools also take `page`: a page number (from 1) or name; default the first page. Coordinates are board units, x right, y down; x,y is a top-left corner. Colours: CSS hex (#1e88e5) or red, blue, green, yellow, orange, purple, gray, black, white.";
+pub const COMMON_ARGS: &str = "Every tool takes `path`: the board file (.inkboard, .inkboard.json or .tableau.json); omit it to act live on the board open in the inkboard app. Edit and read tools also take `page`: a page number (from 1) or name; default the first page. Coordinates are board units, x right, y down; x,y is a top-left corner. Colours: CSS hex (#1e88e5), a CSS colour name, or the palette's red, blue, green, yellow, orange, purple, pink, gray, black, white (its own tones; pastel as a note's fill).";
 
 /// Every tool, in the order `tools/list` shows them.
 pub fn catalog() -> &'static [ToolDef] {

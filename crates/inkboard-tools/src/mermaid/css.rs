@@ -114,8 +114,8 @@ fn number(value: &str) -> Option<f64> {
 }
 
 /// A CSS colour: hex (`#f9f`, `#ff99ff`, `#ff99ff80`), `rgb()`/`rgba()`, one of
-/// inkboard's palette names (kept as the name, so it follows the theme), or a
-/// common CSS colour name.
+/// inkboard's palette names (kept as the name, so it follows the theme), or any
+/// other CSS colour name ([`Color::parse`] reads names and hex).
 fn color(value: &str) -> Option<Color> {
     let v = value.trim().to_ascii_lowercase();
     if let Ok(c) = Color::parse(&v) {
@@ -148,54 +148,6 @@ fn color(value: &str) -> Option<Color> {
                 a.round() as u8,
             ]));
         }
-        return None;
     }
-    CSS_NAMES
-        .iter()
-        .find(|(name, _)| *name == v)
-        .and_then(|(_, hex)| Color::parse(hex).ok())
+    None
 }
-
-/// CSS colour names that diagrams use most, beyond the palette's own names.
-const CSS_NAMES: [(&str, &str); 40] = [
-    ("aliceblue", "#f0f8ff"),
-    ("aqua", "#00ffff"),
-    ("beige", "#f5f5dc"),
-    ("brown", "#a52a2a"),
-    ("coral", "#ff7f50"),
-    ("crimson", "#dc143c"),
-    ("cyan", "#00ffff"),
-    ("darkblue", "#00008b"),
-    ("darkgray", "#a9a9a9"),
-    ("darkgreen", "#006400"),
-    ("darkgrey", "#a9a9a9"),
-    ("darkorange", "#ff8c00"),
-    ("darkred", "#8b0000"),
-    ("gold", "#ffd700"),
-    ("honeydew", "#f0fff0"),
-    ("indigo", "#4b0082"),
-    ("ivory", "#fffff0"),
-    ("khaki", "#f0e68c"),
-    ("lavender", "#e6e6fa"),
-    ("lightblue", "#add8e6"),
-    ("lightcoral", "#f08080"),
-    ("lightcyan", "#e0ffff"),
-    ("lightgray", "#d3d3d3"),
-    ("lightgreen", "#90ee90"),
-    ("lightgrey", "#d3d3d3"),
-    ("lightpink", "#ffb6c1"),
-    ("lightyellow", "#ffffe0"),
-    ("lime", "#00ff00"),
-    ("magenta", "#ff00ff"),
-    ("maroon", "#800000"),
-    ("mintcream", "#f5fffa"),
-    ("navy", "#000080"),
-    ("olive", "#808000"),
-    ("pink", "#ffc0cb"),
-    ("salmon", "#fa8072"),
-    ("silver", "#c0c0c0"),
-    ("skyblue", "#87ceeb"),
-    ("teal", "#008080"),
-    ("tomato", "#ff6347"),
-    ("violet", "#ee82ee"),
-];
