@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use inkboard_core::{ImageFormat, ObjectId, PageId, Point, Rect};
 
-use crate::text::Weight;
+use crate::text::Typeface;
 
 /// A resolved page, ready to draw.
 #[derive(Clone, Debug, PartialEq)]
@@ -118,6 +118,18 @@ pub struct PlacedLine {
     pub baseline: f32,
     /// The measured advance width (`text::line_width`), in px.
     pub width: f32,
+    /// The line's runs of another face than the text's own (`faces::runs`): byte
+    /// ranges of `text` and the family each is set in. Empty when the whole line is
+    /// in the text's face.
+    pub runs: Vec<FaceRun>,
+}
+
+/// A run of a line set in a face of the fallback chain.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FaceRun {
+    pub start: usize,
+    pub end: usize,
+    pub family: &'static str,
 }
 
 /// Text already broken into lines and placed; backends draw each line as is.
@@ -125,7 +137,8 @@ pub struct PlacedLine {
 pub struct TextPart {
     pub lines: Vec<PlacedLine>,
     pub font_size: f32,
-    pub weight: Weight,
+    /// The text's own face; runs of its lines may name others.
+    pub face: Typeface,
     pub color: Rgba,
     pub anchor: Anchor,
 }
