@@ -514,16 +514,8 @@ mod tests {
     #[test]
     fn cached_plans_shape_like_a_fresh_plan() {
         // Digits and punctuation alone leave the script unguessed; the others pick
-        // Latin, Cyrillic, Greek, Han and Hebrew plans (right to left).
-        let texts = [
-            "123 -> 4/5",
-            "office AV To",
-            "Привет",
-            "Γειά",
-            "日本",
-            "שלום",
-            "a日b 😀",
-        ];
+        // Latin, Cyrillic and Greek plans, all in Inter.
+        let texts = ["123 -> 4/5", "office AV To", "Привет", "Γειά"];
         for weight in [Weight::Regular, Weight::SemiBold] {
             for text in texts {
                 let mut buffer = UnicodeBuffer::new();
