@@ -202,7 +202,6 @@ pub(crate) fn shape_text(
         Align::Right => (tb.right() as f32, Anchor::End),
     };
     let share = baseline_share(face);
-    let own = faces::primary(face);
     let font_size = fitted.font_size;
     let lines = fitted
         .lines
@@ -212,14 +211,14 @@ pub(crate) fn shape_text(
             x,
             baseline: top + i as f32 * fitted.line_height + share * font_size,
             width: l.width,
-            runs: l
-                .runs
+            pieces: l
+                .pieces
                 .iter()
-                .filter(|r| r.face != own)
                 .map(|r| FaceRun {
                     start: r.start,
                     end: r.end,
                     family: r.face.family(),
+                    dx: r.dx,
                 })
                 .collect(),
             text: l.text,

@@ -118,18 +118,20 @@ pub struct PlacedLine {
     pub baseline: f32,
     /// The measured advance width (`text::line_width`), in px.
     pub width: f32,
-    /// The line's runs of another face than the text's own (`faces::runs`): byte
-    /// ranges of `text` and the family each is set in. Empty when the whole line is
-    /// in the text's face.
-    pub runs: Vec<FaceRun>,
+    /// The pieces of a line set in more than one face (`text::Piece`), left to
+    /// right, each drawn on its own; empty when the whole line is in one face.
+    pub pieces: Vec<FaceRun>,
 }
 
-/// A run of a line set in a face of the fallback chain.
+/// A piece of a line set in one face of the fallback chain.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FaceRun {
+    /// Byte range of the line's text.
     pub start: usize,
     pub end: usize,
     pub family: &'static str,
+    /// Its left edge, in px from the line's left edge.
+    pub dx: f32,
 }
 
 /// Text already broken into lines and placed; backends draw each line as is.

@@ -4,8 +4,9 @@
 //! can replace objects one at a time. Text is written line by line (`<text>` per line
 //! with its own x and baseline, `xml:space="preserve"`), so every viewer shows exactly
 //! the lines the renderer wrapped. The document's font is `Inter`; text in another
-//! font names its family, and a run of a line set in a fallback face (symbols,
-//! emoji, a system font for CJK...) is a `<tspan>` naming that face's family. The
+//! font names its family, and a line that needs fallback faces (symbols, emoji, a
+//! system font for CJK...) is drawn as pieces, one `<text>` per face, each at its
+//! measured place (`text::Piece`). The
 //! bundled faces the picture uses are, by default, embedded as `@font-face` data
 //! URLs so that browsers use the very faces text was measured with; system faces
 //! are named only. The PNG and PDF backends parse this same SVG (without the
@@ -110,7 +111,7 @@ fn families(scene: &Scene) -> Vec<&'static str> {
             if let Part::Text(t) = part {
                 add(faces::family(t.face.font));
                 for line in &t.lines {
-                    line.runs.iter().for_each(|r| add(r.family));
+                    line.pieces.iter().for_each(|r| add(r.family));
                 }
             }
         }
@@ -204,35 +205,54 @@ fn text(out: &mut String, t: &TextPart) {
         if line.text.is_empty() {
             continue;
         }
-        let _ = write!(
-            out,
-            r#"<text x="{}" y="{}" font-size="{}" font-weight="{}""#,
-            num(line.x as f64),
-            num(line.baseline as f64),
-            num(t.font_size as f64),
-            t.face.weight.css_weight(),
-        );
-        if family != FONT_FAMILY {
-            let _ = write!(out, r#" font-family="'{family}'""#);
+        if line.pieces.is_empty() {
+            text_element(out, t, line.x, line.baseline, family, anchor, &line.text);
+            continue;
         }
-        if t.anchor != Anchor::Start {
-            let _ = write!(out, r#" text-anchor="{anchor}""#);
+        // A line in several faces: each piece a `<text>` of its own, at its
+        // measured place from the line's left edge (see `text::Piece`).
+        let left = match t.anchor {
+            Anchor::Start => line.x,
+            Anchor::Middle => line.x - line.width / 2.0,
+            Anchor::End => line.x - line.width,
+        };
+        for p in &line.pieces {
+            let piece = &line.text[p.start..p.end];
+            if piece.trim().is_empty() {
+                continue;
+            }
+            text_element(out, t, left + p.dx, line.baseline, p.family, "start", piece);
         }
-        paint(out, "fill", Some(t.color));
-        out.push_str(r#" xml:space="preserve">"#);
-        // Runs in another face are `<tspan>`s naming it: one text chunk still, so
-        // usvg shapes and reorders the line as a whole, as it was measured.
-        let mut at = 0;
-        for run in &line.runs {
-            escape(out, &line.text[at..run.start]);
-            let _ = write!(out, r#"<tspan font-family="'{}'">"#, run.family);
-            escape(out, &line.text[run.start..run.end]);
-            out.push_str("</tspan>");
-            at = run.end;
-        }
-        escape(out, &line.text[at..]);
-        out.push_str("</text>\n");
     }
+}
+
+fn text_element(
+    out: &mut String,
+    t: &TextPart,
+    x: f32,
+    baseline: f32,
+    family: &str,
+    anchor: &str,
+    text: &str,
+) {
+    let _ = write!(
+        out,
+        r#"<text x="{}" y="{}" font-size="{}" font-weight="{}""#,
+        num(x as f64),
+        num(baseline as f64),
+        num(t.font_size as f64),
+        t.face.weight.css_weight(),
+    );
+    if family != FONT_FAMILY {
+        let _ = write!(out, r#" font-family="'{family}'""#);
+    }
+    if anchor != "start" {
+        let _ = write!(out, r#" text-anchor="{anchor}""#);
+    }
+    paint(out, "fill", Some(t.color));
+    out.push_str(r#" xml:space="preserve">"#);
+    escape(out, text);
+    out.push_str("</text>\n");
 }
 
 fn image(out: &mut String, i: &ImagePart) {

@@ -84,35 +84,80 @@ pub fn line_width(text: &str, font_size: f32, face: impl Into<Typeface>) -> f32 
     measure(text, font_size, face.into()).0
 }
 
-/// The width of `text` (as [`line_width`]) and its runs.
-fn measure(text: &str, font_size: f32, tf: Typeface) -> (f32, Vec<Run>) {
+/// A piece of a line set in one face, drawn as a `<text>` element of its own.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Piece {
+    /// Byte range of the line's text.
+    pub start: usize,
+    pub end: usize,
+    pub face: FaceRef,
+    /// Its left edge, in px from the line's left edge.
+    pub dx: f32,
+    /// Its advance width, in px.
+    pub width: f32,
+}
+
+/// The width of `text` (as [`line_width`]) and, unless it is all in the primary
+/// face, its pieces in visual order (left to right).
+///
+/// A line in the primary face is one `<text>`, shaped whole. A line in several faces is
+/// split into pieces, one face each, each shaped on its own and drawn as a `<text>`
+/// of its own at its measured place: usvg's merge of `<tspan>`s in different
+/// fonts miscounts the glyphs of a long cluster (an emoji ZWJ sequence) and
+/// panics. The line's bidi runs (left-to-right base, as usvg) order the pieces: the
+/// pieces of a right-to-left run go right to left.
+fn measure(text: &str, font_size: f32, tf: Typeface) -> (f32, Vec<Piece>) {
     let runs = faces::runs(text, tf);
-    let width = match runs.as_slice() {
-        [] => 0.0,
-        [one] => {
-            let face = one.face.face();
-            let units: i64 = shape(text, one.face)
-                .iter()
-                .map(|&(_, a)| i64::from(a))
-                .sum();
-            units as f32 * font_size / face.units_per_em
-        }
-        // usvg shapes the whole line with each run's face and keeps the glyphs of the
-        // run's own characters, so that bidi reordering and contextual shaping see
-        // the whole line: the same is measured here.
-        many => many
+    let width_of = |range: std::ops::Range<usize>, face: FaceRef| {
+        let units: i64 = shape(&text[range], face)
             .iter()
-            .map(|run| {
-                let units: i64 = shape(text, run.face)
-                    .iter()
-                    .filter(|(cluster, _)| run.range().contains(cluster))
-                    .map(|&(_, a)| i64::from(a))
-                    .sum();
-                units as f32 * font_size / run.face.face().units_per_em
-            })
-            .sum(),
+            .map(|&(_, a)| i64::from(a))
+            .sum();
+        units as f32 * font_size / face.face().units_per_em
     };
-    (width, runs)
+    match runs.as_slice() {
+        [] => (0.0, Vec::new()),
+        [one] if one.face == faces::primary(tf) => (width_of(one.range(), one.face), Vec::new()),
+        many => {
+            let mut pieces = Vec::with_capacity(many.len());
+            let mut dx = 0.0;
+            let mut place = |start: usize, end: usize, face: FaceRef| {
+                let width = width_of(start..end, face);
+                pieces.push(Piece {
+                    start,
+                    end,
+                    face,
+                    dx,
+                    width,
+                });
+                dx += width;
+            };
+            if !needs_bidi(text) {
+                for r in many {
+                    place(r.start, r.end, r.face);
+                }
+            } else {
+                let info = unicode_bidi::BidiInfo::new(text, Some(unicode_bidi::Level::ltr()));
+                for paragraph in &info.paragraphs {
+                    let (levels, level_runs) = info.visual_runs(paragraph, paragraph.range.clone());
+                    for lr in level_runs {
+                        let inside = many.iter().filter_map(|r| {
+                            let (s, e) = (r.start.max(lr.start), r.end.min(lr.end));
+                            (s < e).then_some((s, e, r.face))
+                        });
+                        if levels[lr.start].is_ltr() {
+                            inside.for_each(|(s, e, f)| place(s, e, f));
+                        } else {
+                            let mut v: Vec<_> = inside.collect();
+                            v.reverse();
+                            v.into_iter().for_each(|(s, e, f)| place(s, e, f));
+                        }
+                    }
+                }
+            }
+            (dx, pieces)
+        }
+    }
 }
 
 /// True when `text` has a character whose bidi class starts a right-to-left run
@@ -212,8 +257,9 @@ pub struct Line {
     pub text: String,
     /// `line_width(&text, ..)`, in px.
     pub width: f32,
-    /// The runs of the line, one face each (`faces::runs`); empty for an empty line.
-    pub runs: Vec<Run>,
+    /// The pieces of a line set in more than one face, left to right (see
+    /// [`measure`]); empty for a line in one face.
+    pub pieces: Vec<Piece>,
 }
 
 /// The result of [`layout`].
@@ -286,11 +332,11 @@ fn lay_out(
 }
 
 fn make_line(text: &str, font_size: f32, weight: Typeface) -> Line {
-    let (width, runs) = measure(text, font_size, weight);
+    let (width, pieces) = measure(text, font_size, weight);
     Line {
         text: text.to_owned(),
         width,
-        runs,
+        pieces,
     }
 }
 
@@ -552,7 +598,7 @@ mod tests {
         // emoji face: each is one run, measured with its own advance.
         let block = layout("a ⇶ b 😀", FS, Weight::Regular, None);
         let families: Vec<&str> = block.lines[0]
-            .runs
+            .pieces
             .iter()
             .map(|r| r.face.family())
             .collect();

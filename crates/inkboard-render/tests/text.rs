@@ -5,7 +5,7 @@
 
 use inkboard_core::Font;
 use inkboard_render::faces::{runs, Typeface};
-use inkboard_render::text::{line_width, Weight, FONT_FAMILY};
+use inkboard_render::text::{layout, line_width, Weight, FONT_FAMILY};
 
 /// The renderer's usvg options: its font database, and no fallback of usvg's own.
 fn options() -> usvg::Options<'static> {
@@ -26,35 +26,31 @@ fn escape(s: &str) -> String {
         .replace('>', "&gt;")
 }
 
-/// Parses one `<text>` element, written as the SVG backend writes a line, and
-/// returns it as usvg laid it out.
-fn usvg_text(
+/// Parses one `<text>` element in `family` and returns it as usvg laid it out.
+fn usvg_in(
     text: &str,
     font_size: f32,
-    face: impl Into<Typeface>,
+    family: &str,
+    weight: Weight,
     anchor: &str,
 ) -> Box<usvg::Text> {
-    let face = face.into();
-    let mut body = String::new();
-    for run in runs(text, face) {
-        body.push_str(&format!(
-            r#"<tspan font-family="'{}'">{}</tspan>"#,
-            run.face.family(),
-            escape(&text[run.range()])
-        ));
-    }
     let svg = format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="100">
-             <text x="100" y="50" font-family="{FONT_FAMILY}" font-size="{font_size}"
-                   font-weight="{}" text-anchor="{anchor}" xml:space="preserve">{body}</text>
+             <text x="100" y="50" font-family="'{family}'" font-size="{font_size}"
+                   font-weight="{}" text-anchor="{anchor}" xml:space="preserve">{}</text>
            </svg>"#,
-        face.weight.css_weight(),
+        weight.css_weight(),
+        escape(text),
     );
     let tree = usvg::Tree::from_str(&svg, &options()).expect("valid svg");
     match tree.root().children() {
         [usvg::Node::Text(t)] => t.clone(),
         other => panic!("expected one text node, got {other:?}"),
     }
+}
+
+fn usvg_text(text: &str, font_size: f32, weight: Weight, anchor: &str) -> Box<usvg::Text> {
+    usvg_in(text, font_size, FONT_FAMILY, weight, anchor)
 }
 
 /// x of the leftmost glyph's origin (pen position) in the laid-out text.
@@ -66,13 +62,51 @@ fn first_glyph_x(text: &usvg::Text) -> f32 {
         .fold(f32::INFINITY, f32::min)
 }
 
-/// The advance width usvg gives the text: usvg shifts the whole run left by
-/// exactly its advance width for `text-anchor="end"`, so the leftmost glyph's
+/// The advance width usvg gives `text` in `family`: usvg shifts the whole run left
+/// by exactly its advance width for `text-anchor="end"`, so the leftmost glyph's
 /// pen position in the start- and end-anchored versions differs by it.
-fn usvg_advance(text: &str, font_size: f32, face: impl Into<Typeface> + Copy) -> f32 {
-    let start = usvg_text(text, font_size, face, "start");
-    let end = usvg_text(text, font_size, face, "end");
+fn usvg_advance_in(text: &str, font_size: f32, family: &str, weight: Weight) -> f32 {
+    let start = usvg_in(text, font_size, family, weight, "start");
+    let end = usvg_in(text, font_size, family, weight, "end");
     first_glyph_x(&start) - first_glyph_x(&end)
+}
+
+/// The advance width usvg gives the line as the SVG backend writes it: one
+/// `<text>` in the face's family, or one per piece when it takes several faces
+/// (each piece checked against its own measured width).
+fn usvg_advance(text: &str, font_size: f32, face: impl Into<Typeface>) -> f32 {
+    let face = face.into();
+    let block = layout(text, font_size, face, None);
+    let line = &block.lines[0];
+    if line.pieces.is_empty() {
+        let family = runs(text, face)[0].face.family();
+        return usvg_advance_in(text, font_size, family, face.weight);
+    }
+    let mut total = 0.0;
+    for p in &line.pieces {
+        let piece = &text[p.start..p.end];
+        assert!(
+            (p.dx - total).abs() < 0.01,
+            "pieces of {text:?} are side by side"
+        );
+        if piece.trim().is_empty() {
+            // Nothing to draw (usvg makes no node of it), only room to leave.
+            total += p.width;
+            continue;
+        }
+        let theirs = usvg_advance_in(piece, font_size, p.face.family(), face.weight);
+        assert!(
+            (p.width - theirs).abs() < 0.01,
+            "piece {piece:?} of {text:?}: measured {} vs usvg {theirs}",
+            p.width
+        );
+        assert!(
+            (p.dx - total).abs() < 0.01,
+            "pieces of {text:?} are side by side"
+        );
+        total += theirs;
+    }
+    total
 }
 
 #[test]
