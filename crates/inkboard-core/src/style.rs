@@ -110,12 +110,10 @@ vocabulary! {
 vocabulary! {
     /// The typeface text is set in: Inter (`sans`, the default), a serif, a
     /// monospace, or a hand-drawn face; each is bundled with the renderer.
-    pub enum Font as "font" { Sans = "sans", Serif = "serif", Mono = "mono", Hand = "hand" }
-}
-
-impl Default for Font {
-    fn default() -> Self {
-        Font::Sans
+    #[derive(Default)]
+    pub enum Font as "font" {
+        #[default]
+        Sans = "sans", Serif = "serif", Mono = "mono", Hand = "hand",
     }
 }
 

@@ -157,7 +157,8 @@ fn query(db: &Database, family: &str, weight: Weight) -> Option<fontdb::ID> {
 /// The first system face, in [`system_families`] order, that has `c`; remembered
 /// per character and weight.
 pub(crate) fn system_face_for(c: char, weight: Weight) -> Option<FaceRef> {
-    static FOUND: OnceLock<Mutex<HashMap<(char, Weight), Option<FaceRef>>>> = OnceLock::new();
+    type Found = HashMap<(char, Weight), Option<FaceRef>>;
+    static FOUND: OnceLock<Mutex<Found>> = OnceLock::new();
     let found = FOUND.get_or_init(Default::default);
     if let Some(hit) = found
         .lock()

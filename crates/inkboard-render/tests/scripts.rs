@@ -160,7 +160,7 @@ fn a_character_in_no_font_is_reported_with_object_and_character() {
         .filter(|p| p.kind == ProblemKind::MissingGlyph)
         .collect();
     assert_eq!(problems.len(), 2, "{problems:?}");
-    assert_eq!(problems[0].ids, [bad.clone()]);
+    assert_eq!(problems[0].ids, std::slice::from_ref(&bad));
     assert!(
         problems[0].message.contains("U+10FFFD"),
         "{}",
