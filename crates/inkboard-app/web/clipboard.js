@@ -12,8 +12,8 @@ import { typing } from './navigate.js';
 import * as sync from './sync.js';
 
 const MARK = 'inkboard/objects';
-const SHAPE = ['geom', 'x', 'y', 'w', 'h', 'text', 'fill', 'stroke', 'stroke_width', 'dash', 'font_size', 'text_color', 'align', 'valign', 'opacity'];
-const CONNECTOR = ['text', 'route', 'start_arrow', 'end_arrow', 'fill', 'stroke', 'stroke_width', 'dash', 'font_size', 'text_color', 'opacity'];
+const SHAPE = ['geom', 'x', 'y', 'w', 'h', 'text', 'fill', 'stroke', 'stroke_width', 'dash', 'font_size', 'font', 'text_color', 'align', 'valign', 'opacity'];
+const CONNECTOR = ['text', 'route', 'start_arrow', 'end_arrow', 'fill', 'stroke', 'stroke_width', 'dash', 'font_size', 'font', 'text_color', 'opacity'];
 const STEP = 20;
 let memory = null; // the last copied data, for pastes the system clipboard cannot carry
 let lastPaste = { text: null, count: 0 };

@@ -21,6 +21,14 @@ export function defaultSize(geom) {
 export const DEFAULT_FONT_SIZE = 16;
 export const LABEL_FONT_SIZE = 14;
 export const LINE_HEIGHT = 1.25;
+/** The family of each `font` choice, as the server's SVG names it (fonts.css has them). */
+export const FONTS = { sans: 'Inter', serif: 'Inkboard Serif', mono: 'Inkboard Mono', hand: 'Inkboard Hand' };
+
+/** A CSS font stack for `font`: its face, then the bundled fallbacks, as the server draws. */
+export function cssFont(font) {
+  const faces = [FONTS[font] ?? FONTS.sans, 'Inkboard Symbols', 'Inkboard Math', 'Inkboard Symbols 2', 'Inkboard Emoji'];
+  return `${faces.map((f) => `'${f}'`).join(', ')}, sans-serif`;
+}
 export const FRAME_TITLE_HEIGHT = 32;
 export const INK = '#1f2933';
 

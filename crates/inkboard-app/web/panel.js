@@ -1,5 +1,5 @@
 // panel.js: the style panel on the right. Shows the fields that apply to what is
-// selected (fill, stroke, width, dash, font size, text colour, alignment,
+// selected (fill, stroke, width, dash, font size and face, text colour, alignment,
 // arrowheads and route for connectors, order) with the selection's common value,
 // and sends one `update` for the objects each change applies to.
 
@@ -10,8 +10,8 @@ import { deleteSelection } from './clipboard.js';
 
 const COLORS = Object.keys(PALETTE);
 const APPLIES = {
-  shape: ['fill', 'stroke', 'stroke_width', 'dash', 'font_size', 'text_color', 'align'],
-  connector: ['stroke', 'stroke_width', 'dash', 'font_size', 'text_color', 'start_arrow', 'end_arrow', 'route'],
+  shape: ['fill', 'stroke', 'stroke_width', 'dash', 'font_size', 'font', 'text_color', 'align'],
+  connector: ['stroke', 'stroke_width', 'dash', 'font_size', 'font', 'text_color', 'start_arrow', 'end_arrow', 'route'],
   ink: ['stroke', 'stroke_width', 'dash'],
   image: [],
   group: [],
@@ -161,6 +161,10 @@ function fill() {
   if (has('font_size')) {
     const s = section('Text');
     select(s, 'font_size', [10, 12, 14, 16, 20, 24, 32, 48, 64], common(objs, 'font_size'), 'font-size', 'Size');
+    if (has('font')) {
+      const unset = objs.every((o) => o.font === undefined);
+      select(s, 'font', ['sans', 'serif', 'mono', 'hand'], unset ? 'sans' : common(objs, 'font'), 'font', 'Font');
+    }
     colorRow(s, 'text_color', common(objs, 'text_color'), 'text-color');
     if (has('align')) {
       choice(s, 'align', ['left', 'center', 'right'], common(objs, 'align'), 'align');

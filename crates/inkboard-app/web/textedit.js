@@ -8,7 +8,7 @@
 
 import { state, on, select } from './state.js';
 import {
-  textBox, cssColor, cssFill, union, DEFAULT_FONT_SIZE, LABEL_FONT_SIZE, LINE_HEIGHT, INK,
+  textBox, cssColor, cssFill, cssFont, union, DEFAULT_FONT_SIZE, LABEL_FONT_SIZE, LINE_HEIGHT, INK,
 } from './geom.js';
 import { elementOf, toContainer, getView } from './canvas.js';
 import * as sync from './sync.js';
@@ -64,6 +64,7 @@ export function startEdit(id) {
   session = {
     id, box, align, color,
     valign: obj.valign ?? 'middle',
+    font: obj.font ?? 'sans',
     fontSize: obj.font_size ?? (obj.type === 'connector' ? LABEL_FONT_SIZE : DEFAULT_FONT_SIZE),
     label: obj.type === 'connector',
     grow: obj.type === 'shape' && obj.geom === 'text' && obj.size === 'auto',
@@ -113,6 +114,7 @@ function open(text) {
   area.value = text;
   area.style.textAlign = session.align;
   area.style.color = session.color;
+  area.style.fontFamily = cssFont(session.font);
   if (session.grow) area.wrap = 'off';
   area.addEventListener('input', place);
   area.addEventListener('keydown', (e) => {

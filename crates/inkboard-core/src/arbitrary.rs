@@ -27,9 +27,9 @@ use proptest::sample::{select, Index};
 use proptest::test_runner::FileFailurePersistence;
 
 use crate::{
-    Actor, Align, Arrow, Board, Color, Connector, Dash, End, Extra, Geom, Group, IdKind, Image,
-    ImageFormat, Ink, Kind, ModelError, Object, ObjectId, PageId, Palette, Point, Rect, Route,
-    Shape, Style, Transaction, VAlign, Vocabulary,
+    Actor, Align, Arrow, Board, Color, Connector, Dash, End, Extra, Font, Geom, Group, IdKind,
+    Image, ImageFormat, Ink, Kind, ModelError, Object, ObjectId, PageId, Palette, Point, Rect,
+    Route, Shape, Style, Transaction, VAlign, Vocabulary,
 };
 
 /// The settings of a property test file: `cases` cases unless `PROPTEST_CASES` says
@@ -98,10 +98,22 @@ pub fn style() -> impl Strategy<Value = Style> {
         some(color()),
         some(select(Align::ALL)),
         some(select(VAlign::ALL)),
+        some(select(Font::ALL)),
         some(hundredths(0, 100)),
     )
         .prop_map(
-            |(fill, stroke, stroke_width, dash, font_size, text_color, align, valign, opacity)| {
+            |(
+                fill,
+                stroke,
+                stroke_width,
+                dash,
+                font_size,
+                text_color,
+                align,
+                valign,
+                font,
+                opacity,
+            )| {
                 Style {
                     fill,
                     stroke,
@@ -111,6 +123,7 @@ pub fn style() -> impl Strategy<Value = Style> {
                     text_color,
                     align,
                     valign,
+                    font,
                     opacity,
                 }
             },

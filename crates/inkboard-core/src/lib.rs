@@ -44,7 +44,7 @@ pub use object::{
     Sizing, FRAME_TITLE_HEIGHT,
 };
 pub use order::Moved;
-pub use style::{Align, Dash, Style, VAlign};
+pub use style::{Align, Dash, Font, Style, VAlign};
 pub use tx::{Actor, Commit, Savepoint, Step, Transaction};
 
 /// Names the values of a closed vocabulary (geometries, arrowheads, palette colours...)

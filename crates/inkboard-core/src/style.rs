@@ -20,6 +20,16 @@ vocabulary! {
     pub enum VAlign as "valign" { Top = "top", Middle = "middle", Bottom = "bottom" }
 }
 
+vocabulary! {
+    /// The typeface text is set in: Inter (`sans`, the default), a serif, a
+    /// monospace, or a hand-drawn face; each is bundled with the renderer.
+    #[derive(Default)]
+    pub enum Font as "font" {
+        #[default]
+        Sans = "sans", Serif = "serif", Mono = "mono", Hand = "hand",
+    }
+}
+
 /// The style of an object. `None` fields take the default for the object's kind.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Style {
@@ -31,13 +41,14 @@ pub struct Style {
     pub text_color: Option<Color>,
     pub align: Option<Align>,
     pub valign: Option<VAlign>,
+    pub font: Option<Font>,
     /// From 0 (invisible) to 1 (opaque).
     pub opacity: Option<f64>,
 }
 
 impl Style {
     /// The names of the fields, in the order they are documented and written.
-    pub const FIELDS: [&'static str; 9] = [
+    pub const FIELDS: [&'static str; 10] = [
         "fill",
         "stroke",
         "stroke_width",
@@ -46,6 +57,7 @@ impl Style {
         "text_color",
         "align",
         "valign",
+        "font",
         "opacity",
     ];
 
@@ -63,6 +75,7 @@ impl Style {
             text_color,
             align,
             valign,
+            font,
             opacity
         );
     }

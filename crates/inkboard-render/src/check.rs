@@ -30,6 +30,10 @@ pub enum ProblemKind {
     /// A shape's text does not fit its text box even shrunk to the floor of the fit
     /// rule ([`crate::fit`]), so it runs past the shape's edges.
     TextOverflow,
+    /// A character of a shape's text or a connector's label is in no font: not in
+    /// the text's face, the bundled fallbacks nor the system's fonts, so it is drawn
+    /// as an empty box.
+    MissingGlyph,
     /// A connector end is a point, attached to no object.
     FreeEnd,
     /// A shape or image lies partly inside a frame and partly outside it.
@@ -54,6 +58,7 @@ impl ProblemKind {
         match self {
             ProblemKind::Overlap => "overlap",
             ProblemKind::TextOverflow => "text_overflow",
+            ProblemKind::MissingGlyph => "missing_glyph",
             ProblemKind::FreeEnd => "free_end",
             ProblemKind::OutsideFrame => "outside_frame",
             ProblemKind::UnderFrame => "under_frame",
@@ -130,6 +135,8 @@ pub fn check_scene(board: &Board, scene: &Scene) -> Vec<Problem> {
         }
     }
 
+    missing_glyphs(&p.objects, &mut problems);
+
     for o in &p.objects {
         let Kind::Connector(c) = &o.kind else {
             continue;
@@ -158,6 +165,48 @@ pub fn check_scene(board: &Board, scene: &Scene) -> Vec<Problem> {
     through_shapes(board, &p.objects, &lines, &mut problems);
     crossings(&lines, &mut problems);
     problems
+}
+
+/// Shapes and connectors whose text has characters no font has, in z-order.
+fn missing_glyphs(objects: &[Object], problems: &mut Vec<Problem>) {
+    let mut found = 0;
+    for o in objects {
+        let (text, face) = match &o.kind {
+            Kind::Shape(s) => (&s.text, style::shape_font(s.geom, &s.style).1),
+            Kind::Connector(c) => (&c.text, style::label_face(&c.style)),
+            _ => continue,
+        };
+        if text.is_empty() || text.is_ascii() {
+            continue;
+        }
+        let missing = crate::faces::missing(text, face);
+        if missing.is_empty() {
+            continue;
+        }
+        if found == MAX_PER_KIND {
+            problems.push(cut(
+                ProblemKind::MissingGlyph,
+                "texts with missing characters",
+            ));
+            return;
+        }
+        found += 1;
+        let shown: Vec<String> = missing
+            .iter()
+            .take(10)
+            .map(|&c| format!("\"{c}\" (U+{:04X})", c as u32))
+            .collect();
+        let more = if missing.len() > 10 { " and more" } else { "" };
+        problems.push(Problem {
+            kind: ProblemKind::MissingGlyph,
+            ids: vec![o.id.clone()],
+            message: format!(
+                "The text of {} has characters no installed font has, drawn as empty boxes: {}{more}; install a font that has them (the README's Fonts names Debian's packages) or write other characters.",
+                o.id,
+                shown.join(", "),
+            ),
+        });
+    }
 }
 
 /// At most this many problems of one kind are listed (`render` shows 50), so a

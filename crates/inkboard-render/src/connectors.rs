@@ -43,7 +43,7 @@ use crate::nudge::{self, Path};
 use crate::orthogonal::{self, Port, Router, CLEARANCE};
 use crate::route::{self, EndShape, Plan, Routed, Side};
 use crate::style;
-use crate::text::{self, Weight};
+use crate::text;
 
 /// Widest a connector label gets before it wraps.
 pub(crate) const LABEL_MAX_WIDTH: f32 = 220.0;
@@ -845,7 +845,12 @@ fn label_size(c: &Connector) -> Option<(f64, f64)> {
     if c.text.is_empty() || font_size <= 0.0 {
         return None;
     }
-    let block = text::layout(&c.text, font_size, Weight::Regular, Some(LABEL_MAX_WIDTH));
+    let block = text::layout(
+        &c.text,
+        font_size,
+        crate::style::label_face(&c.style),
+        Some(LABEL_MAX_WIDTH),
+    );
     Some((
         block.width as f64 + 2.0 * LABEL_PAD.0,
         block.height as f64 + 2.0 * LABEL_PAD.1,

@@ -22,7 +22,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use crate::text::{self, Line, TextBlock, Weight, LINE_HEIGHT};
+use crate::text::{self, Line, TextBlock, Typeface, LINE_HEIGHT};
 
 /// The smallest share of its set size that text is shrunk to before it overflows.
 pub const SHRINK_FLOOR: f32 = 0.6;
@@ -64,8 +64,15 @@ const SLACK: f32 = 0.01;
 /// Results are remembered per thread (a bounded table, cleared when full): a
 /// `render` resolves and checks the same page, and agents re-render pages that
 /// changed little, so most fits are asked for more than once and shaping dominates.
-pub fn fit(text: &str, font_size: f32, weight: Weight, width: f32, height: f32) -> Fitted {
-    type Key = (String, u32, Weight, u32, u32);
+pub fn fit(
+    text: &str,
+    font_size: f32,
+    face: impl Into<Typeface>,
+    width: f32,
+    height: f32,
+) -> Fitted {
+    let weight: Typeface = face.into();
+    type Key = (String, u32, Typeface, u32, u32);
     const CAPACITY: usize = 8192;
     thread_local! {
         static MEMO: RefCell<HashMap<Key, Fitted>> = RefCell::new(HashMap::new());
@@ -91,7 +98,7 @@ pub fn fit(text: &str, font_size: f32, weight: Weight, width: f32, height: f32) 
     fitted
 }
 
-fn fit_uncached(text: &str, font_size: f32, weight: Weight, width: f32, height: f32) -> Fitted {
+fn fit_uncached(text: &str, font_size: f32, weight: Typeface, width: f32, height: f32) -> Fitted {
     let width = width.max(0.0);
     let fits = |block: &TextBlock| {
         let line_height = block.font_size * LINE_HEIGHT;

@@ -10,17 +10,20 @@
 use std::sync::OnceLock;
 
 use inkboard_core::{
-    Align, Board, Connector, Geom, Image, Ink, Kind, Object, PageId, Point, Rect, Shape, VAlign,
+    Align, Board, Connector, Font, Geom, Image, Ink, Kind, Object, PageId, Point, Rect, Shape,
+    VAlign, Vocabulary,
 };
 
 use crate::connectors::{self, label_font_size, Laid, LABEL_PAD};
+use crate::faces;
 use crate::fit::fit;
 use crate::scene::{
-    Anchor, ImagePart, Item, Part, PathPart, PlacedLine, Rgba, Scene, Seg, Stroke, TextPart,
+    Anchor, FaceRun, ImagePart, Item, Part, PathPart, PlacedLine, Rgba, Scene, Seg, Stroke,
+    TextPart,
 };
 use crate::shapes::{self, pt};
 use crate::style;
-use crate::text::{self, Weight};
+use crate::text::{self, Typeface, Weight};
 
 /// Resolves page `page` of `board` into a scene. A page that does not exist gives an
 /// empty scene.
@@ -148,19 +151,23 @@ fn note_shadow(b: Rect, parts: &mut Vec<Part>) {
 }
 
 /// Where the first baseline sits below the top of a line box, as a share of the font
-/// size: the font's ascent-plus-descent is centred in the line pitch.
-fn baseline_share() -> f32 {
-    static SHARE: OnceLock<f32> = OnceLock::new();
-    *SHARE.get_or_init(|| {
+/// size: the face's ascent-plus-descent is centred in the line pitch, as browsers do.
+fn baseline_share(face: Typeface) -> f32 {
+    static SHARES: [OnceLock<f32>; 4] = [const { OnceLock::new() }; 4];
+    let slot = Font::ALL.iter().position(|&f| f == face.font).unwrap_or(0);
+    *SHARES[slot].get_or_init(|| {
         use skrifa::MetadataProvider;
-        let m = skrifa::FontRef::new(text::font_data(Weight::Regular))
-            .map(|f| {
-                f.metrics(
-                    skrifa::instance::Size::unscaled(),
-                    skrifa::instance::LocationRef::default(),
-                )
-            })
-            .ok();
+        let m = skrifa::FontRef::new(faces::primary_data(Typeface::new(
+            face.font,
+            Weight::Regular,
+        )))
+        .map(|f| {
+            f.metrics(
+                skrifa::instance::Size::unscaled(),
+                skrifa::instance::LocationRef::default(),
+            )
+        })
+        .ok();
         let (asc, desc) = m.map_or((0.97, 0.24), |m| {
             let upm = m.units_per_em as f32;
             (m.ascent / upm, -m.descent / upm)
@@ -175,7 +182,7 @@ pub(crate) fn shape_text(
     text: &str,
     tb: Rect,
     font_size: f32,
-    weight: Weight,
+    face: Typeface,
     align: Align,
     valign: VAlign,
     color: Rgba,
@@ -183,7 +190,7 @@ pub(crate) fn shape_text(
     if font_size <= 0.0 {
         return None;
     }
-    let fitted = fit(text, font_size, weight, tb.w as f32, tb.h as f32);
+    let fitted = fit(text, font_size, face, tb.w as f32, tb.h as f32);
     let top = match valign {
         VAlign::Top => tb.y as f32,
         VAlign::Middle => tb.y as f32 + (tb.h as f32 - fitted.height) / 2.0,
@@ -194,23 +201,33 @@ pub(crate) fn shape_text(
         Align::Center => ((tb.x + tb.w / 2.0) as f32, Anchor::Middle),
         Align::Right => (tb.right() as f32, Anchor::End),
     };
-    let share = baseline_share();
+    let share = baseline_share(face);
     let font_size = fitted.font_size;
     let lines = fitted
         .lines
         .into_iter()
         .enumerate()
         .map(|(i, l)| PlacedLine {
-            text: l.text,
             x,
             baseline: top + i as f32 * fitted.line_height + share * font_size,
             width: l.width,
+            pieces: l
+                .pieces
+                .iter()
+                .map(|r| FaceRun {
+                    start: r.start,
+                    end: r.end,
+                    family: r.face.family(),
+                    dx: r.dx,
+                })
+                .collect(),
+            text: l.text,
         })
         .collect();
     Some(TextPart {
         lines,
         font_size,
-        weight,
+        face,
         color,
         anchor,
     })
@@ -268,7 +285,7 @@ fn label(c: &Connector, bg: Rect, parts: &mut Vec<Part>) {
         &c.text,
         tb,
         label_font_size(c),
-        Weight::Regular,
+        style::label_face(&c.style),
         Align::Center,
         VAlign::Middle,
         color,

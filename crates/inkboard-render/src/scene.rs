@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use inkboard_core::{ImageFormat, ObjectId, PageId, Point, Rect};
 
-use crate::text::Weight;
+use crate::text::Typeface;
 
 /// A resolved page, ready to draw.
 #[derive(Clone, Debug, PartialEq)]
@@ -118,6 +118,20 @@ pub struct PlacedLine {
     pub baseline: f32,
     /// The measured advance width (`text::line_width`), in px.
     pub width: f32,
+    /// The pieces of a line set in more than one face (`text::Piece`), left to
+    /// right, each drawn on its own; empty when the whole line is in one face.
+    pub pieces: Vec<FaceRun>,
+}
+
+/// A piece of a line set in one face of the fallback chain.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FaceRun {
+    /// Byte range of the line's text.
+    pub start: usize,
+    pub end: usize,
+    pub family: &'static str,
+    /// Its left edge, in px from the line's left edge.
+    pub dx: f32,
 }
 
 /// Text already broken into lines and placed; backends draw each line as is.
@@ -125,7 +139,8 @@ pub struct PlacedLine {
 pub struct TextPart {
     pub lines: Vec<PlacedLine>,
     pub font_size: f32,
-    pub weight: Weight,
+    /// The text's own face; runs of its lines may name others.
+    pub face: Typeface,
     pub color: Rgba,
     pub anchor: Anchor,
 }

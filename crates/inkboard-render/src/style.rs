@@ -11,7 +11,7 @@
 use inkboard_core::{Align, Color, Dash, Geom, Palette, Style, VAlign};
 
 use crate::scene::{Rgba, Stroke};
-use crate::text::{Weight, DEFAULT_FONT_SIZE};
+use crate::text::{Typeface, Weight, DEFAULT_FONT_SIZE};
 
 /// Outlines, connectors, ink and text.
 pub const INK: Rgba = Rgba::rgb(0x1f, 0x29, 0x33);
@@ -41,17 +41,22 @@ pub const LABEL_FONT_SIZE: f32 = 14.0;
 /// Empty space around the content in a scene's bounds.
 pub const PADDING: f64 = 24.0;
 
-/// The font a shape's text is set in when its style says nothing: frames title in
-/// SemiBold, everything else Regular, both at [`DEFAULT_FONT_SIZE`] unless the style
+/// The font a shape's text is set in: the style's font (Inter when it says nothing),
+/// frames' titles in SemiBold, everything else Regular, both at [`DEFAULT_FONT_SIZE`] unless the style
 /// sets `font_size`. Auto-sizing (`add_shape`) must measure with the same font.
-pub fn shape_font(geom: Geom, style: &Style) -> (f32, Weight) {
+pub fn shape_font(geom: Geom, style: &Style) -> (f32, Typeface) {
     let size = style.font_size.map_or(DEFAULT_FONT_SIZE, |s| s as f32);
     let weight = if geom == Geom::Frame {
         Weight::SemiBold
     } else {
         Weight::Regular
     };
-    (size, weight)
+    (size, Typeface::new(style.font.unwrap_or_default(), weight))
+}
+
+/// The face of a connector's label: the style's font, Regular.
+pub fn label_face(style: &Style) -> Typeface {
+    Typeface::new(style.font.unwrap_or_default(), Weight::Regular)
 }
 
 /// The text alignment of a shape: the style's, else centred (frames: left, middle).

@@ -3,17 +3,22 @@
 //! One `<g id="OBJECT_ID" data-type="...">` per item, in z-order, so the application
 //! can replace objects one at a time. Text is written line by line (`<text>` per line
 //! with its own x and baseline, `xml:space="preserve"`), so every viewer shows exactly
-//! the lines the renderer wrapped. Fonts are named `Inter` and, by default, embedded
-//! as `@font-face` data URLs so that browsers use the very face text was measured
-//! with. The PNG and PDF backends parse this same SVG (without the embedded font,
-//! which usvg ignores in favour of [`fontdb`](crate::fontdb)).
+//! the lines the renderer wrapped. The document's font is `Inter`; text in another
+//! font names its family, and a line that needs fallback faces (symbols, emoji, a
+//! system font for CJK...) is drawn as pieces, one `<text>` per face, each at its
+//! measured place (`text::Piece`). The
+//! bundled faces the picture uses are, by default, embedded as `@font-face` data
+//! URLs so that browsers use the very faces text was measured with; system faces
+//! are named only. The PNG and PDF backends parse this same SVG (without the
+//! embedded fonts, which usvg ignores in favour of [`fontdb`](crate::fontdb)).
 
 use std::fmt::Write;
 
 use base64::Engine;
 use inkboard_core::{ObjectId, Rect};
 
-use crate::fonts::font_face_css;
+use crate::faces;
+use crate::fonts::font_face_css_for;
 use crate::scene::{Anchor, ImagePart, Item, Part, PathPart, Rgba, Scene, Seg, TextPart};
 use crate::style::BACKGROUND;
 use crate::text::FONT_FAMILY;
@@ -21,8 +26,9 @@ use crate::text::FONT_FAMILY;
 /// Choices for [`to_svg_with`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SvgOptions {
-    /// Embed the bundled fonts as base64 `@font-face` rules (about 700 KB). Without
-    /// them the SVG names `Inter` and relies on the viewer having it.
+    /// Embed the bundled fonts the picture uses as base64 `@font-face` rules (about
+    /// 700 KB for Inter). Without them the SVG names its families and relies on the
+    /// viewer having them.
     pub embed_fonts: bool,
     /// Paint the view white first, as PNG and PDF pages are.
     pub background: bool,
@@ -70,7 +76,7 @@ pub(crate) fn to_svg_drawing(
     out.push('\n');
     if options.embed_fonts {
         out.push_str("<style>");
-        out.push_str(font_face_css());
+        out.push_str(&font_face_css_for(&families(scene)));
         out.push_str("</style>\n");
     }
     if options.background {
@@ -88,6 +94,28 @@ pub(crate) fn to_svg_drawing(
         write_item(&mut out, item, placeholders.contains(&item.id));
     }
     out.push_str("</svg>\n");
+    out
+}
+
+/// The families the scene's text is set in: Inter always (the document's font),
+/// then each other one once.
+fn families(scene: &Scene) -> Vec<&'static str> {
+    let mut out = vec![FONT_FAMILY];
+    let mut add = |f: &'static str| {
+        if !out.contains(&f) {
+            out.push(f);
+        }
+    };
+    for item in &scene.items {
+        for part in &item.parts {
+            if let Part::Text(t) = part {
+                add(faces::family(t.face.font));
+                for line in &t.lines {
+                    line.pieces.iter().for_each(|r| add(r.family));
+                }
+            }
+        }
+    }
     out
 }
 
@@ -172,26 +200,59 @@ fn text(out: &mut String, t: &TextPart) {
         Anchor::Middle => "middle",
         Anchor::End => "end",
     };
+    let family = faces::family(t.face.font);
     for line in &t.lines {
         if line.text.is_empty() {
             continue;
         }
-        let _ = write!(
-            out,
-            r#"<text x="{}" y="{}" font-size="{}" font-weight="{}""#,
-            num(line.x as f64),
-            num(line.baseline as f64),
-            num(t.font_size as f64),
-            t.weight.css_weight(),
-        );
-        if t.anchor != Anchor::Start {
-            let _ = write!(out, r#" text-anchor="{anchor}""#);
+        if line.pieces.is_empty() {
+            text_element(out, t, line.x, line.baseline, family, anchor, &line.text);
+            continue;
         }
-        paint(out, "fill", Some(t.color));
-        out.push_str(r#" xml:space="preserve">"#);
-        escape(out, &line.text);
-        out.push_str("</text>\n");
+        // A line in several faces: each piece a `<text>` of its own, at its
+        // measured place from the line's left edge (see `text::Piece`).
+        let left = match t.anchor {
+            Anchor::Start => line.x,
+            Anchor::Middle => line.x - line.width / 2.0,
+            Anchor::End => line.x - line.width,
+        };
+        for p in &line.pieces {
+            let piece = &line.text[p.start..p.end];
+            if piece.trim().is_empty() {
+                continue;
+            }
+            text_element(out, t, left + p.dx, line.baseline, p.family, "start", piece);
+        }
     }
+}
+
+fn text_element(
+    out: &mut String,
+    t: &TextPart,
+    x: f32,
+    baseline: f32,
+    family: &str,
+    anchor: &str,
+    text: &str,
+) {
+    let _ = write!(
+        out,
+        r#"<text x="{}" y="{}" font-size="{}" font-weight="{}""#,
+        num(x as f64),
+        num(baseline as f64),
+        num(t.font_size as f64),
+        t.face.weight.css_weight(),
+    );
+    if family != FONT_FAMILY {
+        let _ = write!(out, r#" font-family="'{family}'""#);
+    }
+    if anchor != "start" {
+        let _ = write!(out, r#" text-anchor="{anchor}""#);
+    }
+    paint(out, "fill", Some(t.color));
+    out.push_str(r#" xml:space="preserve">"#);
+    escape(out, text);
+    out.push_str("</text>\n");
 }
 
 fn image(out: &mut String, i: &ImagePart) {

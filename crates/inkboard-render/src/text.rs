@@ -1,18 +1,18 @@
-//! Text measurement and line layout with the bundled Inter fonts.
+//! Text measurement and line layout with the bundled faces and their fallbacks.
 //!
 //! Everything that needs to know how big a piece of text is (the renderer,
 //! shape auto-sizing, hit testing) goes through this module, so they all
 //! agree to the pixel. Text is shaped with `rustybuzz` 0.20, the very crate
 //! (one copy in the build) that `usvg` 0.47 shapes with, with the font's
-//! default features (so kerning and ligatures are on), exactly as usvg does
-//! for `<text font-family="Inter">` when only the bundled fonts are loaded.
+//! default features (so kerning and ligatures are on), exactly as usvg does.
 //!
-//! **Missing glyphs.** Characters that Inter has no glyph for (CJK, emoji,
-//! ...) are measured with the advance of the font's `.notdef` glyph (glyph 0),
-//! which is what the shaper produces for them. This is also what usvg lays
-//! out when no fallback font has the character, so a renderer that loads
-//! only the bundled fonts draws exactly these widths. We deliberately do not
-//! substitute a fallback font or a fixed `1.0 × font_size` width.
+//! **Faces.** A line is split into runs by the fallback chain of `faces.rs`: the
+//! primary face of the [`Typeface`] (Inter for a bare [`Weight`]), then the bundled
+//! symbol, math and emoji faces, then the system's fonts. Each run is measured as
+//! usvg draws a `<tspan>` naming its face: the whole line shaped in that face (bidi
+//! runs right to left where the script says so), the glyphs of the run's own
+//! characters counted. A character no face has is measured with the primary face's
+//! `.notdef` advance, which is what is drawn for it.
 //!
 //! **Line layout** ([`layout`]): explicit line breaks (`\n`, `\r\n`, `\r`
 //! and the other Unicode mandatory breaks U+000B, U+000C, U+0085, U+2028,
@@ -30,11 +30,13 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
-use rustybuzz::{script, Direction, Face as RbFace, Script, ShapePlan, UnicodeBuffer};
+use rustybuzz::{script, Direction, Script, ShapePlan, UnicodeBuffer};
 use unicode_linebreak::{linebreaks, BreakOpportunity};
 use unicode_segmentation::UnicodeSegmentation;
+
+use crate::faces;
+pub use crate::faces::{FaceRef, Run, Typeface};
 
 /// Font size, in px, of new text.
 pub const DEFAULT_FONT_SIZE: f32 = 16.0;
@@ -63,90 +65,187 @@ impl Weight {
             Weight::SemiBold => 600,
         }
     }
+}
 
-    const fn index(self) -> usize {
-        match self {
-            Weight::Regular => 0,
-            Weight::SemiBold => 1,
+/// The bundled OpenType font file of Inter in `weight` (SIL OFL 1.1, see
+/// `fonts/LICENSE.txt`).
+pub fn font_data(weight: Weight) -> &'static [u8] {
+    faces::primary_data(weight.into())
+}
+
+/// Advance width, in px, of `text` set on a single line at `font_size` px in `face`
+/// (a [`Typeface`], or a bare [`Weight`] of Inter).
+///
+/// The text is split into runs by the fallback chain (`faces::runs`) and shaped as
+/// usvg shapes it (kerning on, bidi runs in their direction); line breaks in `text`
+/// are not interpreted. Characters no face has count with the primary face's
+/// `.notdef` advance (see the module docs).
+pub fn line_width(text: &str, font_size: f32, face: impl Into<Typeface>) -> f32 {
+    measure(text, font_size, face.into()).0
+}
+
+/// A piece of a line set in one face, drawn as a `<text>` element of its own.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Piece {
+    /// Byte range of the line's text.
+    pub start: usize,
+    pub end: usize,
+    pub face: FaceRef,
+    /// Its left edge, in px from the line's left edge.
+    pub dx: f32,
+    /// Its advance width, in px.
+    pub width: f32,
+}
+
+/// The width of `text` (as [`line_width`]) and, unless it is all in the primary
+/// face, its pieces in visual order (left to right).
+///
+/// A line in the primary face is one `<text>`, shaped whole. A line in several faces is
+/// split into pieces, one face each, each shaped on its own and drawn as a `<text>`
+/// of its own at its measured place: usvg's merge of `<tspan>`s in different
+/// fonts miscounts the glyphs of a long cluster (an emoji ZWJ sequence) and
+/// panics. The line's bidi runs (left-to-right base, as usvg) order the pieces: the
+/// pieces of a right-to-left run go right to left.
+fn measure(text: &str, font_size: f32, tf: Typeface) -> (f32, Vec<Piece>) {
+    let runs = faces::runs(text, tf);
+    let width_of = |range: std::ops::Range<usize>, face: FaceRef| {
+        let units: i64 = shape(&text[range], face)
+            .iter()
+            .map(|&(_, a)| i64::from(a))
+            .sum();
+        units as f32 * font_size / face.face().units_per_em
+    };
+    match runs.as_slice() {
+        [] => (0.0, Vec::new()),
+        [one] if one.face == faces::primary(tf) => (width_of(one.range(), one.face), Vec::new()),
+        many => {
+            let mut pieces = Vec::with_capacity(many.len());
+            let mut dx = 0.0;
+            let mut place = |start: usize, end: usize, face: FaceRef| {
+                let width = width_of(start..end, face);
+                pieces.push(Piece {
+                    start,
+                    end,
+                    face,
+                    dx,
+                    width,
+                });
+                dx += width;
+            };
+            if !needs_bidi(text) {
+                for r in many {
+                    place(r.start, r.end, r.face);
+                }
+            } else {
+                let info = unicode_bidi::BidiInfo::new(text, Some(unicode_bidi::Level::ltr()));
+                for paragraph in &info.paragraphs {
+                    let (levels, level_runs) = info.visual_runs(paragraph, paragraph.range.clone());
+                    for lr in level_runs {
+                        let inside = many.iter().filter_map(|r| {
+                            let (s, e) = (r.start.max(lr.start), r.end.min(lr.end));
+                            (s < e).then_some((s, e, r.face))
+                        });
+                        if levels[lr.start].is_ltr() {
+                            inside.for_each(|(s, e, f)| place(s, e, f));
+                        } else {
+                            let mut v: Vec<_> = inside.collect();
+                            v.reverse();
+                            v.into_iter().for_each(|(s, e, f)| place(s, e, f));
+                        }
+                    }
+                }
+            }
+            (dx, pieces)
         }
     }
 }
 
-static INTER_REGULAR: &[u8] = include_bytes!("../fonts/Inter-Regular.otf");
-static INTER_SEMIBOLD: &[u8] = include_bytes!("../fonts/Inter-SemiBold.otf");
+/// True when `text` has a character whose bidi class starts a right-to-left run
+/// (or an explicit embedding), so the line must be split into bidi runs.
+fn needs_bidi(text: &str) -> bool {
+    use unicode_bidi::BidiClass::*;
+    !text.is_ascii()
+        && text.chars().any(|c| {
+            matches!(
+                unicode_bidi::bidi_class(c),
+                R | AL | AN | RLE | RLO | RLI | FSI | LRE | LRO | LRI | PDF | PDI
+            )
+        })
+}
 
-/// The bundled OpenType font file for `weight` (SIL OFL 1.1, see
-/// `fonts/LICENSE.txt`).
-pub fn font_data(weight: Weight) -> &'static [u8] {
-    match weight {
-        Weight::Regular => INTER_REGULAR,
-        Weight::SemiBold => INTER_SEMIBOLD,
+/// The glyphs of `text` shaped in `face`, as (byte offset of its cluster, advance in
+/// font units). Like usvg: the line is one paragraph with a left-to-right base
+/// direction, split into bidi runs, each shaped in its own direction.
+fn shape(text: &str, face: FaceRef) -> Vec<(usize, i32)> {
+    let mut out = Vec::with_capacity(text.len());
+    if !needs_bidi(text) {
+        shape_run(text, 0, Direction::LeftToRight, face, &mut out);
+        return out;
     }
-}
-
-/// A parsed, ready-to-shape face, built once per weight (usvg parses the face
-/// again for every text chunk; measuring does it once).
-struct Face {
-    face: RbFace<'static>,
-    units_per_em: f32,
-}
-
-fn face(weight: Weight) -> &'static Face {
-    static FACES: [OnceLock<Face>; 2] = [OnceLock::new(), OnceLock::new()];
-    FACES[weight.index()].get_or_init(|| {
-        let face = RbFace::from_slice(font_data(weight), 0).expect("bundled Inter font must parse");
-        let units_per_em = face.units_per_em() as f32;
-        Face { face, units_per_em }
-    })
-}
-
-/// Advance width, in px, of `text` set on a single line at `font_size` px.
-///
-/// The text is shaped as one run (kerning on); line breaks in `text` are not
-/// interpreted. Characters missing from Inter count with the `.notdef`
-/// advance (see the module docs).
-pub fn line_width(text: &str, font_size: f32, weight: Weight) -> f32 {
-    if text.is_empty() {
-        return 0.0;
+    let info = unicode_bidi::BidiInfo::new(text, Some(unicode_bidi::Level::ltr()));
+    for paragraph in &info.paragraphs {
+        let (levels, runs) = info.visual_runs(paragraph, paragraph.range.clone());
+        for run in runs {
+            if run.is_empty() {
+                continue;
+            }
+            let direction = if levels[run.start].is_ltr() {
+                Direction::LeftToRight
+            } else {
+                Direction::RightToLeft
+            };
+            shape_run(&text[run.clone()], run.start, direction, face, &mut out);
+        }
     }
-    let face = face(weight);
+    out
+}
+
+fn shape_run(
+    text: &str,
+    offset: usize,
+    direction: Direction,
+    face: FaceRef,
+    out: &mut Vec<(usize, i32)>,
+) {
     let mut buffer = UnicodeBuffer::new();
     buffer.push_str(text);
+    buffer.set_direction(direction);
     buffer.guess_segment_properties();
     // The guess leaves the script unset for text of common characters only (digits,
     // punctuation), and `script()` reports that as UNKNOWN, which a guess never yields.
     let script = Some(buffer.script()).filter(|&s| s != script::UNKNOWN);
-    let output = with_plan(weight, buffer.direction(), script, |plan| {
-        rustybuzz::shape_with_plan(&face.face, plan, buffer)
+    let output = with_plan(face, direction, script, |plan| {
+        rustybuzz::shape_with_plan(&face.face().rb, plan, buffer)
     });
-    let units: i64 = output
-        .glyph_positions()
-        .iter()
-        .map(|p| i64::from(p.x_advance))
-        .sum();
-    units as f32 * font_size / face.units_per_em
+    out.extend(
+        output
+            .glyph_infos()
+            .iter()
+            .zip(output.glyph_positions())
+            .map(|(i, p)| (offset + i.cluster as usize, p.x_advance)),
+    );
 }
 
-/// Runs `f` with the shaping plan for text of `direction` and `script`, built once
-/// per thread. `rustybuzz::shape` builds a fresh plan on every call, about half the
-/// cost of measuring a short label (12 → 6 µs); a cached plan gives the same glyphs, since a
-/// plan depends only on the face, direction, script, language (never set here) and
-/// features (none).
+/// Runs `f` with the shaping plan for text of `direction` and `script` in `face`,
+/// built once per thread. `rustybuzz::shape` builds a fresh plan on every call, about
+/// half the cost of measuring a short label (12 → 6 µs); a cached plan gives the same
+/// glyphs, since a plan depends only on the face, direction, script, language (never
+/// set here) and features (none).
 fn with_plan<R>(
-    weight: Weight,
+    face: FaceRef,
     direction: Direction,
     script: Option<Script>,
     f: impl FnOnce(&ShapePlan) -> R,
 ) -> R {
-    type Key = (Weight, Direction, Option<Script>);
+    type Key = (u32, Direction, Option<Script>);
     thread_local! {
         static PLANS: RefCell<HashMap<Key, ShapePlan>> = RefCell::new(HashMap::new());
     }
     PLANS.with(|plans| {
         let mut plans = plans.borrow_mut();
         let plan = plans
-            .entry((weight, direction, script))
-            .or_insert_with(|| ShapePlan::new(&face(weight).face, direction, script, None, &[]));
+            .entry((face.id(), direction, script))
+            .or_insert_with(|| ShapePlan::new(&face.face().rb, direction, script, None, &[]));
         f(plan)
     })
 }
@@ -158,6 +257,9 @@ pub struct Line {
     pub text: String,
     /// `line_width(&text, ..)`, in px.
     pub width: f32,
+    /// The pieces of a line set in more than one face, left to right (see
+    /// [`measure`]); empty for a line in one face.
+    pub pieces: Vec<Piece>,
 }
 
 /// The result of [`layout`].
@@ -181,8 +283,13 @@ pub struct TextBlock {
 /// cluster that alone is wider. Wrapped lines have their trailing whitespace
 /// removed; lines ended by an explicit break or the end of the text keep it.
 /// Empty text gives no lines and a height of 0.
-pub fn layout(text: &str, font_size: f32, weight: Weight, max_width: Option<f32>) -> TextBlock {
-    lay_out(text, font_size, weight, max_width, true)
+pub fn layout(
+    text: &str,
+    font_size: f32,
+    face: impl Into<Typeface>,
+    max_width: Option<f32>,
+) -> TextBlock {
+    lay_out(text, font_size, face.into(), max_width, true)
 }
 
 /// Like [`layout`], but a word is never broken inside: a word wider than
@@ -190,16 +297,16 @@ pub fn layout(text: &str, font_size: f32, weight: Weight, max_width: Option<f32>
 pub fn layout_words(
     text: &str,
     font_size: f32,
-    weight: Weight,
+    face: impl Into<Typeface>,
     max_width: Option<f32>,
 ) -> TextBlock {
-    lay_out(text, font_size, weight, max_width, false)
+    lay_out(text, font_size, face.into(), max_width, false)
 }
 
 fn lay_out(
     text: &str,
     font_size: f32,
-    weight: Weight,
+    weight: Typeface,
     max_width: Option<f32>,
     break_words: bool,
 ) -> TextBlock {
@@ -224,10 +331,12 @@ fn lay_out(
     }
 }
 
-fn make_line(text: &str, font_size: f32, weight: Weight) -> Line {
+fn make_line(text: &str, font_size: f32, weight: Typeface) -> Line {
+    let (width, pieces) = measure(text, font_size, weight);
     Line {
         text: text.to_owned(),
-        width: line_width(text, font_size, weight),
+        width,
+        pieces,
     }
 }
 
@@ -236,7 +345,7 @@ fn make_line(text: &str, font_size: f32, weight: Weight) -> Line {
 fn wrap_paragraph(
     para: &str,
     font_size: f32,
-    weight: Weight,
+    weight: Typeface,
     max: f32,
     break_words: bool,
     out: &mut Vec<Line>,
@@ -451,27 +560,20 @@ mod tests {
     #[test]
     fn cached_plans_shape_like_a_fresh_plan() {
         // Digits and punctuation alone leave the script unguessed; the others pick
-        // Latin, Cyrillic, Greek, Han and Hebrew plans (right to left).
-        let texts = [
-            "123 -> 4/5",
-            "office AV To",
-            "Привет",
-            "Γειά",
-            "日本",
-            "שלום",
-            "a日b 😀",
-        ];
+        // Latin, Cyrillic and Greek plans, all in Inter.
+        let texts = ["123 -> 4/5", "office AV To", "Привет", "Γειά"];
         for weight in [Weight::Regular, Weight::SemiBold] {
             for text in texts {
                 let mut buffer = UnicodeBuffer::new();
                 buffer.push_str(text);
-                let fresh = rustybuzz::shape(&face(weight).face, &[], buffer);
+                let face = faces::primary(weight.into()).face();
+                let fresh = rustybuzz::shape(&face.rb, &[], buffer);
                 let units: i64 = fresh
                     .glyph_positions()
                     .iter()
                     .map(|p| i64::from(p.x_advance))
                     .sum();
-                let expected = units as f32 * FS / face(weight).units_per_em;
+                let expected = units as f32 * FS / face.units_per_em;
                 // Twice, so the second call takes the cached plan.
                 assert_eq!(line_width(text, FS, weight), expected, "{text:?}");
                 assert_eq!(line_width(text, FS, weight), expected, "{text:?}");
@@ -481,15 +583,30 @@ mod tests {
 
     #[test]
     fn missing_glyphs_use_notdef_advance() {
-        // Neither CJK nor emoji are in Inter: each counts as one .notdef.
-        let one = line_width("日", FS, Weight::Regular);
+        // A character of the last private-use plane is in no font: it counts as Inter's .notdef.
+        let one = line_width("\u{10FFFD}", FS, Weight::Regular);
         assert!(one > 0.0);
-        assert_eq!(line_width("😀", FS, Weight::Regular), one);
-        assert!((line_width("日本語", FS, Weight::Regular) - 3.0 * one).abs() < 1e-3);
-        let mixed = line_width("a日b", FS, Weight::Regular);
+        let mixed = line_width("a\u{10FFFD}b", FS, Weight::Regular);
         let parts =
             line_width("a", FS, Weight::Regular) + one + line_width("b", FS, Weight::Regular);
         assert!((mixed - parts).abs() < 1e-3, "{mixed} vs {parts}");
+    }
+
+    #[test]
+    fn fallback_faces_are_measured() {
+        // An arrow Inter lacks is set in the bundled symbols face, an emoji in the
+        // emoji face: each is one run, measured with its own advance.
+        let block = layout("a ⇶ b 😀", FS, Weight::Regular, None);
+        let families: Vec<&str> = block.lines[0]
+            .pieces
+            .iter()
+            .map(|r| r.face.family())
+            .collect();
+        assert_eq!(
+            families,
+            ["Inter", "Inkboard Symbols", "Inter", "Inkboard Emoji"]
+        );
+        assert!(block.width > line_width("a  b ", FS, Weight::Regular));
     }
 
     #[test]

@@ -64,13 +64,24 @@ fn squeeze(s: &str) -> String {
     s.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
-/// The text of every `<text>` element of an SVG, unescaped.
+/// The text of every `<text>` element of an SVG (its `<tspan>`s' too), unescaped.
 fn svg_texts(svg: &str) -> Vec<String> {
     svg.split("<text ")
         .skip(1)
         .map(|t| {
             let body = &t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()];
-            body.replace("&lt;", "<")
+            let mut plain = String::new();
+            let mut in_tag = false;
+            for c in body.chars() {
+                match c {
+                    '<' => in_tag = true,
+                    '>' => in_tag = false,
+                    c if !in_tag => plain.push(c),
+                    _ => {}
+                }
+            }
+            plain
+                .replace("&lt;", "<")
                 .replace("&gt;", ">")
                 .replace("&quot;", "\"")
                 .replace("&amp;", "&")

@@ -22,12 +22,37 @@ fn flow() -> Build {
 }
 
 #[test]
-fn fonts_are_only_the_bundled_ones() {
+fn bundled_fonts_come_first_and_system_fonts_never_shadow_them() {
     let db = fontdb();
-    assert_eq!(db.len(), 2);
-    for face in db.faces() {
-        assert_eq!(face.families[0].0, "Inter");
-        assert!(matches!(face.source, usvg::fontdb::Source::Binary(_)));
+    let bundled: Vec<&str> = db
+        .faces()
+        .take_while(|f| matches!(f.source, usvg::fontdb::Source::Binary(_)))
+        .map(|f| f.families[0].0.as_str())
+        .collect();
+    assert_eq!(
+        bundled,
+        [
+            "Inter",
+            "Inter",
+            "Inkboard Serif",
+            "Inkboard Serif",
+            "Inkboard Mono",
+            "Inkboard Mono",
+            "Inkboard Hand",
+            "Inkboard Hand",
+            "Inkboard Symbols",
+            "Inkboard Math",
+            "Inkboard Symbols 2",
+            "Inkboard Emoji"
+        ]
+    );
+    // Every other face is a system font, and none is of a bundled family.
+    for face in db.faces().skip(bundled.len()) {
+        assert!(!matches!(face.source, usvg::fontdb::Source::Binary(_)));
+        assert!(face
+            .families
+            .iter()
+            .all(|(n, _)| n != "Inter" && !n.starts_with("Inkboard")));
     }
     // Loaded once and shared.
     assert!(std::sync::Arc::ptr_eq(&db, &fontdb()));

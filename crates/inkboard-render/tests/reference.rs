@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use common::*;
 use inkboard_core::{
-    Align, Arrow, Color, Connector, Dash, Geom, ImageFormat, Palette, Route, Style, VAlign,
+    Align, Arrow, Color, Connector, Dash, Font, Geom, ImageFormat, Palette, Route, Style, VAlign,
     Vocabulary,
 };
 use inkboard_render::{resolve, to_png_scaled, to_svg_with, SvgOptions};
@@ -291,9 +291,60 @@ fn cases() -> Vec<Case> {
             b.shape(Geom::Rounded, [0.0, 0.0, 160.0, 60.0], "Привет, доска!");
             b.shape(Geom::Rounded, [180.0, 0.0, 160.0, 60.0], "Γειά σου κόσμε");
         }),
+        // Every script in real glyphs: Inter first, then the bundled symbol, math
+        // and emoji faces, then the system's fonts (CJK, Arabic, Hebrew...).
         ("text_cjk_emoji", |b| {
             b.shape(Geom::Rounded, [0.0, 0.0, 160.0, 60.0], "日本語のテキスト");
             b.shape(Geom::Rounded, [180.0, 0.0, 160.0, 60.0], "Ship it 🚀 😀");
+        }),
+        ("text_cjk", |b| {
+            b.shape(Geom::Rounded, [0.0, 0.0, 160.0, 60.0], "简体中文 繁體中文");
+            b.shape(Geom::Rounded, [180.0, 0.0, 160.0, 60.0], "ひらがな カタカナ 漢字");
+            b.shape(Geom::Rounded, [360.0, 0.0, 160.0, 60.0], "한국어 텍스트");
+        }),
+        ("text_emoji", |b| {
+            b.shape(Geom::Note, [0.0, 0.0, 160.0, 100.0], "Done ✅ ❤️ 👍🏽 👨‍👩‍👧 🇫🇷");
+        }),
+        ("text_arrows_box", |b| {
+            b.shape(Geom::Rect, [0.0, 0.0, 200.0, 60.0], "A → B ⇒ C ⟶ D ↺ ⇄");
+            b.styled(
+                Geom::Rect,
+                [220.0, 0.0, 160.0, 110.0],
+                "┌──┬──┐\n│ab│cd│\n├──┼──┤\n└──┴──┘ ░▒▓█",
+                style_with(|s| s.font = Some(Font::Mono)),
+            );
+            b.shape(Geom::Rect, [0.0, 80.0, 200.0, 40.0], "╔══╗ box ╚══╝");
+        }),
+        ("text_math", |b| {
+            b.shape(Geom::Rect, [0.0, 0.0, 220.0, 60.0], "∀x ∈ ℝ: x² ≥ 0 ⇔ ∑ ∫ √2 ≠ π");
+            b.shape(Geom::Rect, [240.0, 0.0, 200.0, 60.0], "⨁ ⊗ ⟦a⟧ ≼ 𝔸𝔹ℂ ∮");
+        }),
+        ("text_rtl", |b| {
+            b.shape(Geom::Rounded, [0.0, 0.0, 160.0, 60.0], "שלום עולם");
+            b.shape(Geom::Rounded, [180.0, 0.0, 160.0, 60.0], "مرحبا بالعالم");
+            b.shape(Geom::Rounded, [360.0, 0.0, 200.0, 60.0], "Hello שלום 123 world");
+        }),
+        ("text_scripts", |b| {
+            b.shape(Geom::Rounded, [0.0, 0.0, 160.0, 60.0], "नमस्ते दुनिया");
+            b.shape(Geom::Rounded, [180.0, 0.0, 160.0, 60.0], "สวัสดีชาวโลก");
+        }),
+        // The four font choices, Regular in shapes and SemiBold in frame titles.
+        ("font_choice", |b| {
+            for (i, f) in Font::ALL.iter().enumerate() {
+                let x = i as f64 * 170.0;
+                b.styled(
+                    Geom::Frame,
+                    [x, 0.0, 160.0, 130.0],
+                    &format!("{f} title"),
+                    style_with(|s| s.font = Some(*f)),
+                );
+                b.styled(
+                    Geom::Note,
+                    [x + 10.0, 40.0, 140.0, 80.0],
+                    "Quick brown fox → jumps 😀 Ünïcödé",
+                    style_with(|s| s.font = Some(*f)),
+                );
+            }
         }),
     ]);
     v.extend::<Vec<Case>>(vec![

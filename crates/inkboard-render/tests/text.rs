@@ -1,20 +1,21 @@
 //! Checks that `text::line_width` agrees with how usvg 0.47 lays out the
-//! same text with the same (bundled) font, so that anything rendered through
-//! usvg/resvg has exactly the width our layout measured.
+//! same text as the SVG writer puts it (runs of fallback faces in `<tspan>`s) with
+//! the renderer's font database, so that anything rendered through usvg/resvg has
+//! exactly the width our layout measured, in every face and script.
 
-use std::sync::Arc;
+use inkboard_core::Font;
+use inkboard_render::faces::{runs, Typeface};
+use inkboard_render::text::{layout, line_width, Weight, FONT_FAMILY};
 
-use inkboard_render::text::{font_data, line_width, Weight, FONT_FAMILY};
-
-/// A usvg options value whose font database holds ONLY the bundled fonts.
+/// The renderer's usvg options: its font database, and no fallback of usvg's own.
 fn options() -> usvg::Options<'static> {
-    let mut db = usvg::fontdb::Database::new();
-    db.load_font_data(font_data(Weight::Regular).to_vec());
-    db.load_font_data(font_data(Weight::SemiBold).to_vec());
-    assert_eq!(db.len(), 2);
     usvg::Options {
-        fontdb: Arc::new(db),
+        fontdb: inkboard_render::fontdb(),
         font_family: FONT_FAMILY.to_owned(),
+        font_resolver: usvg::FontResolver {
+            select_font: usvg::FontResolver::default_font_selector(),
+            select_fallback: Box::new(|_, _, _| None),
+        },
         ..Default::default()
     }
 }
@@ -25,11 +26,17 @@ fn escape(s: &str) -> String {
         .replace('>', "&gt;")
 }
 
-/// Parses one `<text>` element and returns it as usvg laid it out.
-fn usvg_text(text: &str, font_size: f32, weight: Weight, anchor: &str) -> Box<usvg::Text> {
+/// Parses one `<text>` element in `family` and returns it as usvg laid it out.
+fn usvg_in(
+    text: &str,
+    font_size: f32,
+    family: &str,
+    weight: Weight,
+    anchor: &str,
+) -> Box<usvg::Text> {
     let svg = format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="100">
-             <text x="100" y="50" font-family="{FONT_FAMILY}" font-size="{font_size}"
+             <text x="100" y="50" font-family="'{family}'" font-size="{font_size}"
                    font-weight="{}" text-anchor="{anchor}" xml:space="preserve">{}</text>
            </svg>"#,
         weight.css_weight(),
@@ -42,19 +49,64 @@ fn usvg_text(text: &str, font_size: f32, weight: Weight, anchor: &str) -> Box<us
     }
 }
 
-/// x of the first glyph's origin (pen position) in the laid-out text.
-fn first_glyph_x(text: &usvg::Text) -> f32 {
-    let span = &text.layouted()[0];
-    span.positioned_glyphs[0].transform().tx
+fn usvg_text(text: &str, font_size: f32, weight: Weight, anchor: &str) -> Box<usvg::Text> {
+    usvg_in(text, font_size, FONT_FAMILY, weight, anchor)
 }
 
-/// The advance width usvg gives the text: usvg shifts the whole run left by
-/// exactly its advance width for `text-anchor="end"`, so the first glyph's
+/// x of the leftmost glyph's origin (pen position) in the laid-out text.
+fn first_glyph_x(text: &usvg::Text) -> f32 {
+    text.layouted()
+        .iter()
+        .flat_map(|span| span.positioned_glyphs.iter())
+        .map(|g| g.transform().tx)
+        .fold(f32::INFINITY, f32::min)
+}
+
+/// The advance width usvg gives `text` in `family`: usvg shifts the whole run left
+/// by exactly its advance width for `text-anchor="end"`, so the leftmost glyph's
 /// pen position in the start- and end-anchored versions differs by it.
-fn usvg_advance(text: &str, font_size: f32, weight: Weight) -> f32 {
-    let start = usvg_text(text, font_size, weight, "start");
-    let end = usvg_text(text, font_size, weight, "end");
+fn usvg_advance_in(text: &str, font_size: f32, family: &str, weight: Weight) -> f32 {
+    let start = usvg_in(text, font_size, family, weight, "start");
+    let end = usvg_in(text, font_size, family, weight, "end");
     first_glyph_x(&start) - first_glyph_x(&end)
+}
+
+/// The advance width usvg gives the line as the SVG backend writes it: one
+/// `<text>` in the face's family, or one per piece when it takes several faces
+/// (each piece checked against its own measured width).
+fn usvg_advance(text: &str, font_size: f32, face: impl Into<Typeface>) -> f32 {
+    let face = face.into();
+    let block = layout(text, font_size, face, None);
+    let line = &block.lines[0];
+    if line.pieces.is_empty() {
+        let family = runs(text, face)[0].face.family();
+        return usvg_advance_in(text, font_size, family, face.weight);
+    }
+    let mut total = 0.0;
+    for p in &line.pieces {
+        let piece = &text[p.start..p.end];
+        assert!(
+            (p.dx - total).abs() < 0.01,
+            "pieces of {text:?} are side by side"
+        );
+        if piece.trim().is_empty() {
+            // Nothing to draw (usvg makes no node of it), only room to leave.
+            total += p.width;
+            continue;
+        }
+        let theirs = usvg_advance_in(piece, font_size, p.face.family(), face.weight);
+        assert!(
+            (p.width - theirs).abs() < 0.01,
+            "piece {piece:?} of {text:?}: measured {} vs usvg {theirs}",
+            p.width
+        );
+        assert!(
+            (p.dx - total).abs() < 0.01,
+            "pieces of {text:?} are side by side"
+        );
+        total += theirs;
+    }
+    total
 }
 
 #[test]
@@ -109,9 +161,16 @@ fn various_texts_match_usvg() {
         ("AVATAR WAVE To Ty", 23.5, Weight::SemiBold),
         ("office ffl fi 1/2 -> 123", 12.0, Weight::Regular),
         ("Ünïcödé café — “quotes” … ½", 16.0, Weight::Regular),
-        // Missing from Inter: both sides use the .notdef advance.
+        // Fallback faces: bundled symbols, math and emoji, the system's CJK.
         ("Hi 日本語 😀!", 16.0, Weight::Regular),
         ("日", 40.0, Weight::SemiBold),
+        ("A ⇄ B ╔══╗ ∮ ⨁ ✅ ❤️ 👨‍👩‍👧", 16.0, Weight::Regular),
+        // Right to left, alone and mixed with left-to-right text and digits.
+        ("שלום עולם", 16.0, Weight::Regular),
+        ("مرحبا بالعالم", 20.0, Weight::Regular),
+        ("Hello שלום 123 world", 16.0, Weight::SemiBold),
+        // In no font: the primary face's .notdef.
+        ("a\u{10FFFD}b", 16.0, Weight::Regular),
     ];
     for (text, size, weight) in cases {
         let ours = line_width(text, size, weight);
@@ -121,5 +180,23 @@ fn various_texts_match_usvg() {
             (ours - theirs).abs() < 0.01,
             "{text:?} @{size} {weight:?}: line_width {ours} vs usvg {theirs}"
         );
+    }
+}
+
+#[test]
+fn every_font_matches_usvg() {
+    for font in [Font::Sans, Font::Serif, Font::Mono, Font::Hand] {
+        for weight in [Weight::Regular, Weight::SemiBold] {
+            let face = Typeface::new(font, weight);
+            for text in ["Quick brown fox → jumps", "┌──┐ 😀 日本 ∑", "AVATAR office"]
+            {
+                let ours = line_width(text, 16.0, face);
+                let theirs = usvg_advance(text, 16.0, face);
+                assert!(
+                    (ours - theirs).abs() < 0.01,
+                    "{text:?} {face:?}: line_width {ours} vs usvg {theirs}"
+                );
+            }
+        }
     }
 }

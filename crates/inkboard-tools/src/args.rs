@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use inkboard_core::echo::echo;
 use inkboard_core::{
-    Align, Board, Color, Dash, ObjectId, PageId, Point, Style, VAlign, Vocabulary,
+    Align, Board, Color, Dash, Font, ObjectId, PageId, Point, Style, VAlign, Vocabulary,
 };
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::DeserializeOwned;
@@ -275,6 +275,7 @@ pub struct StyleArgs {
     pub text_color: Option<ColorArg>,
     pub align: Option<Word<Align>>,
     pub valign: Option<Word<VAlign>>,
+    pub font: Option<Word<Font>>,
     /// 0 to 1.
     pub opacity: Option<f64>,
 }
@@ -308,6 +309,7 @@ impl StyleArgs {
             text_color: self.text_color.map(|c| c.0),
             align: self.align.map(|w| w.0),
             valign: self.valign.map(|w| w.0),
+            font: self.font.map(|w| w.0),
             opacity: self.opacity,
         };
         style.validate()?;

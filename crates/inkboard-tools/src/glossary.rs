@@ -30,6 +30,7 @@ const GLOSSARY: &[(&str, &str)] = &[
     ("text_color", "Text colour"),
     ("align", "Text alignment"),
     ("valign", "Vertical alignment"),
+    ("font", "sans, serif, mono or hand"),
     ("opacity", "0 to 1"),
     ("right_of", "Object id"),
     ("left_of", "Object id"),

@@ -65,7 +65,7 @@ pub(crate) fn number(v: f64) -> Number {
 }
 
 /// Inserts the style fields that are set, in the documented order: fill, stroke,
-/// stroke_width, dash, font_size, text_color, align, valign, opacity.
+/// stroke_width, dash, font_size, text_color, align, valign, font, opacity.
 pub fn style_to_json(style: &Style, out: &mut Map<String, Value>) {
     let mut tree = Tree::default();
     tree.open_object();
@@ -102,6 +102,9 @@ fn write_style(style: &Style, out: &mut impl Sink, ink: bool) {
     }
     if let Some(a) = style.valign {
         out.text_field("valign", a.name());
+    }
+    if let Some(f) = style.font {
+        out.text_field("font", f.name());
     }
     if let Some(n) = style.opacity {
         out.number_field("opacity", number(n));
@@ -392,6 +395,7 @@ fn read_style(f: &mut Fields, ink: bool) -> Result<Style, FormatError> {
         text_color: f.color("text_color")?,
         align: f.word("align")?,
         valign: f.word("valign")?,
+        font: f.word("font")?,
         opacity: f.opt_number("opacity")?,
     };
     // The model owns the ranges; its message names the field as it stands in files,

@@ -76,6 +76,7 @@ fn given(a: &UpdateArgs) -> Vec<&'static str> {
         ("text_color", s.text_color.is_some()),
         ("align", s.align.is_some()),
         ("valign", s.valign.is_some()),
+        ("font", s.font.is_some()),
         ("opacity", s.opacity.is_some()),
         ("from", a.from.is_some()),
         ("to", a.to.is_some()),
@@ -179,7 +180,10 @@ impl EditTool for Update {
                     // A shape sized to its text (and every text shape, as before
                     // the size mode was kept) is sized again for new text, a new
                     // font size or outline, measured as the renderer will draw it.
-                    let refit = a.text.is_some() || style.font_size.is_some() || a.geom.is_some();
+                    let refit = a.text.is_some()
+                        || style.font_size.is_some()
+                        || style.font.is_some()
+                        || a.geom.is_some();
                     let auto = s.sizing == Sizing::Auto || s.geom == Geom::Text;
                     if auto && refit && w.is_none() && h.is_none() {
                         s.bounds = refit_bounds(s, x.is_some() || y.is_some());
