@@ -128,6 +128,9 @@ pub fn style() -> impl Strategy<Value = Style> {
                 }
             },
         )
+        // Boxed: a tuple of ten value trees, nested in objects and boards, takes
+        // more than a test thread's stack when it shrinks.
+        .boxed()
 }
 
 /// Pieces of text that trip encoders, layouts and diffs up.
