@@ -238,7 +238,8 @@ fn make_room(
 ) -> Result<(), ToolError> {
     const EPS: f64 = 0.5;
     // (dx, dy) of each side that grows, and whether a box lies wholly beyond it.
-    let sides: [(f64, f64, fn(&Rect, &Rect) -> bool); 4] = [
+    type Beyond = fn(&Rect, &Rect) -> bool;
+    let sides: [(f64, f64, Beyond); 4] = [
         (0.0, grown.bottom() - old.bottom(), |b, o| {
             b.y >= o.bottom() - EPS
         }),
@@ -258,11 +259,11 @@ fn make_room(
         let candidates: Vec<(ObjectId, Rect)> = obstacles(cx.board(), page, &[])
             .into_iter()
             .filter(|(id, b, is_frame)| {
-                *id != frame
-                    && !b.overlaps(&old)
-                    && !placed.contains(b)
-                    && !(*is_frame && b.contains(&old))
-                    && beyond(b, &old)
+                let theirs = *id == frame
+                    || b.overlaps(&old)
+                    || placed.contains(b)
+                    || (*is_frame && b.contains(&old));
+                !theirs && beyond(b, &old)
             })
             .map(|(id, b, _)| (id.clone(), b))
             .collect();
