@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use inkboard_format::FileKind;
+use inkboard_interop::diagram_stem;
 use inkboard_tools::{Host, ToolError};
 
 use crate::boards::{Boards, Entry};
@@ -32,43 +33,19 @@ impl ImportOrigin {
 
 /// Whether `path` names a file `open` reads by importing it rather than as a board.
 pub fn is_diagram(path: &Path) -> bool {
-    if FileKind::from_path(path).is_ok() {
-        return false;
-    }
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
-    [".drawio", ".xml", ".excalidraw", ".svg", ".png"]
-        .iter()
-        .any(|ext| name.ends_with(ext))
+    FileKind::from_path(path).is_err() && diagram_stem(&file_name(path)).is_some()
 }
 
 /// The board file offered for a diagram at `source`: `plan.drawio` →
 /// `plan.inkboard`, or `plan (2).inkboard` and on when that is taken, so that an
 /// earlier import saved there is never overwritten.
 pub fn beside(source: &Path) -> PathBuf {
-    let name = source
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let lower = name.to_ascii_lowercase();
-    // `plan.drawio.svg` is `plan`, not `plan.drawio`.
-    let cut = [
-        ".drawio.svg",
-        ".drawio.png",
-        ".excalidraw.svg",
-        ".excalidraw.png",
-        ".drawio",
-        ".excalidraw",
-        ".xml",
-        ".svg",
-        ".png",
-    ]
-    .iter()
-    .find(|ext| lower.ends_with(*ext))
-    .map_or(name.len(), |ext| name.len() - ext.len());
-    let stem = if cut == 0 { "board" } else { &name[..cut] };
+    let name = file_name(source);
+    let stem = match diagram_stem(&name) {
+        Some("") => "board",
+        Some(stem) => stem,
+        None => &name,
+    };
     (1..)
         .map(|n| match n {
             1 => source.with_file_name(format!("{stem}.inkboard")),
@@ -76,6 +53,12 @@ pub fn beside(source: &Path) -> PathBuf {
         })
         .find(|p| !p.exists())
         .expect("an unbounded range finds a free name")
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 impl Boards {

@@ -46,6 +46,32 @@ impl fmt::Display for Format {
 /// The keyword of Excalidraw's PNG text chunk and SVG payload type.
 pub(crate) const EXCALIDRAW_MIME: &str = "application/vnd.excalidraw+json";
 
+/// The endings of the files this crate reads, longest first, so that
+/// `plan.drawio.svg` ends in `.drawio.svg`, not only `.svg`.
+const ENDINGS: [&str; 9] = [
+    ".drawio.svg",
+    ".drawio.png",
+    ".excalidraw.svg",
+    ".excalidraw.png",
+    ".drawio",
+    ".excalidraw",
+    ".xml",
+    ".svg",
+    ".png",
+];
+
+/// The file name `name` without the ending of a file this crate reads (any
+/// case: `Plan.drawio.svg` → `Plan`), or `None` when it has no such ending.
+/// What the file holds is [`detect`]'s to say; this is for naming what is
+/// made from it.
+pub fn diagram_stem(name: &str) -> Option<&str> {
+    let lower = name.to_ascii_lowercase();
+    ENDINGS
+        .iter()
+        .find(|ending| lower.ends_with(*ending))
+        .map(|ending| &name[..name.len() - ending.len()])
+}
+
 /// What these bytes are, or `None` when they are no file this crate reads (a
 /// picture without a diagram inside included). `name_hint` decides only between
 /// readings the content leaves open: JSON that is neither clearly Excalidraw nor

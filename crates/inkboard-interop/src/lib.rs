@@ -44,7 +44,7 @@ mod out;
 mod picture;
 mod png;
 
-pub use detect::{detect, Format};
+pub use detect::{detect, diagram_stem, Format};
 pub use drawio::to_drawio;
 pub use error::ImportError;
 pub use excalidraw::to_excalidraw;
