@@ -59,7 +59,9 @@ export function cssColor(c, fallback = INK) {
  * its pastel tone (inkboard-core's Color::fill_rgba). */
 export function cssFill(obj) {
   if (!obj.fill) return undefined;
-  return (obj.geom === 'note' && PASTEL[obj.fill.toLowerCase()]) || cssColor(obj.fill);
+  // "grey" is read as "gray", as the model's parser does.
+  const name = obj.fill.toLowerCase().replace(/^grey$/, 'gray');
+  return (obj.geom === 'note' && PASTEL[name]) || cssColor(obj.fill);
 }
 
 /** The rectangle spanned by two points. */

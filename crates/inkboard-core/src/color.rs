@@ -6,7 +6,8 @@
 //! tones, not CSS's: "red" is the palette's red wherever it is written. Every
 //! other CSS name (`lightblue`, `rebeccapurple`, `transparent`) is a way to write
 //! a colour, not a colour of its own: it is stored as hex, so files stay readable
-//! by any program and by earlier versions of inkboard.
+//! by any program (a palette name new to this version, `pink`, is not readable by
+//! earlier ones).
 //!
 //! Each palette name has two tones: a saturated one for lines, text and shapes,
 //! and a pastel one that a sticky note's fill draws, as notes look in Miro and

@@ -10,7 +10,7 @@
 //!
 //! [`runs`] splits a line into runs, one face each, a grapheme cluster at a time.
 //! Those runs are the one decision: measurement shapes each run's text with its face,
-//! the SVG names each run's family in a `<tspan>`, and usvg (PNG, PDF) and browsers
+//! the SVG draws each run as a `<text>` naming its family, and usvg (PNG, PDF) and browsers
 //! then draw exactly those faces (usvg's own fallback is switched off:
 //! `fonts::usvg_options`), so auto-size, the drawing and the overflow check agree.
 //! A character that no face has is drawn with the primary face's `.notdef` box and

@@ -8,10 +8,9 @@
 //!
 //! **Faces.** A line is split into runs by the fallback chain of `faces.rs`: the
 //! primary face of the [`Typeface`] (Inter for a bare [`Weight`]), then the bundled
-//! symbol, math and emoji faces, then the system's fonts. Each run is measured as
-//! usvg draws a `<tspan>` naming its face: the whole line shaped in that face (bidi
-//! runs right to left where the script says so), the glyphs of the run's own
-//! characters counted. A character no face has is measured with the primary face's
+//! symbol, math and emoji faces, then the system's fonts. Each run is a piece of the
+//! line shaped alone in its face (right to left where the script says so), as the
+//! SVG draws it: one `<text>` per piece, at its measured place. A character no face has is measured with the primary face's
 //! `.notdef` advance, which is what is drawn for it.
 //!
 //! **Line layout** ([`layout`]): explicit line breaks (`\n`, `\r\n`, `\r`

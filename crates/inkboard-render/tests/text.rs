@@ -1,5 +1,5 @@
 //! Checks that `text::line_width` agrees with how usvg 0.47 lays out the
-//! same text as the SVG writer puts it (runs of fallback faces in `<tspan>`s) with
+//! same text as the SVG writer puts it (runs of fallback faces, one `<text>` each) with
 //! the renderer's font database, so that anything rendered through usvg/resvg has
 //! exactly the width our layout measured, in every face and script.
 
