@@ -5,6 +5,8 @@
 // The textarea grows down as lines are typed, and a `text` shape sized to its text
 // (`size: "auto"`, which does not wrap) grows to the right too; the server sizes
 // an auto-sized shape again, by the renderer's rule, when the edit is committed.
+// A shape's text is rich text, edited as its Markdown source with the shortcuts of
+// richkeys.js; a frame's title and a connector's label are plain.
 
 import { state, on, select } from './state.js';
 import {
@@ -12,6 +14,7 @@ import {
 } from './geom.js';
 import { elementOf, toContainer, getView } from './canvas.js';
 import * as sync from './sync.js';
+import { richKey, guardLinks } from './richkeys.js';
 
 let container;
 let area = null;
@@ -19,6 +22,7 @@ let session = null; // {id?, box, fontSize, align, valign, color, label?, grow?}
 
 export function initTextEdit(el) {
   container = el;
+  guardLinks(el);
   on('view', () => session && place());
   on('scene', () => {
     if (!session?.id) return;
@@ -68,6 +72,8 @@ export function startEdit(id) {
     fontSize: obj.font_size ?? (obj.type === 'connector' ? LABEL_FONT_SIZE : DEFAULT_FONT_SIZE),
     label: obj.type === 'connector',
     grow: obj.type === 'shape' && obj.geom === 'text' && obj.size === 'auto',
+    // Shapes' text is rich text (Markdown subset); frame titles and labels are plain.
+    rich: obj.type === 'shape' && obj.geom !== 'frame',
   };
   open(obj.text ?? '');
   elementOf(id)?.classList.add('editing');
@@ -81,7 +87,7 @@ export function startNew(p) {
   const h = fontSize * LINE_HEIGHT;
   session = {
     box: { x: p.x, y: p.y - h / 2, w: 0, h },
-    align: 'left', valign: 'top', color: INK, fontSize, grow: true,
+    align: 'left', valign: 'top', color: INK, fontSize, grow: true, rich: true,
   };
   open('');
 }
@@ -122,6 +128,8 @@ function open(text) {
     if (e.key === 'Escape' || (e.key === 'Enter' && (e.ctrlKey || e.metaKey))) {
       e.preventDefault();
       finishEdit();
+    } else if (session?.rich && richKey(e, area)) {
+      e.preventDefault();
     }
   });
   area.addEventListener('blur', () => finishEdit());

@@ -27,6 +27,7 @@ pub mod limits;
 mod merge;
 mod object;
 mod order;
+pub mod rich;
 mod style;
 mod turn;
 mod tx;

@@ -292,6 +292,18 @@ impl Object {
         }
     }
 
+    /// The text as it is shown, for formats that hold plain text: a shape's rich text
+    /// without its marks ([`crate::rich::plain`]); a frame's title and a connector's
+    /// label as they are.
+    pub fn shown_text(&self) -> Option<std::borrow::Cow<'_, str>> {
+        match &self.kind {
+            Kind::Shape(s) if s.geom != Geom::Frame => {
+                Some(std::borrow::Cow::Owned(crate::rich::plain(&s.text)))
+            }
+            _ => self.text().map(std::borrow::Cow::Borrowed),
+        }
+    }
+
     /// The style of the object, if it has one.
     pub fn style(&self) -> Option<&Style> {
         match &self.kind {

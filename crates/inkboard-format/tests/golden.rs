@@ -60,23 +60,29 @@ fn schema() -> (boon::Schemas, boon::SchemaIndex) {
     (schemas, index)
 }
 
-/// The example file of each format version: it loads, the schema accepts it, and
-/// saving gives the same bytes. (Only version 1 exists; version 2 adds `v2.inkboard`
-/// and checks that `v1.inkboard` migrates to it.)
+/// The example file of each format version: it loads and the schema accepts it;
+/// version 1 migrates to `v2.inkboard` (its text escaped where it would now read as
+/// rich text: "2*3*4" keeps its asterisks), and version 2 saves byte-identical.
 #[test]
 fn golden_v1_loads_validates_and_saves_byte_identical() {
-    let path = here("tests/golden/v1.inkboard");
-    let text = fs::read_to_string(&path).unwrap();
-    let board = board_from_json(&text).unwrap_or_else(|e| panic!("v1.inkboard: {e}"));
-
     let (schemas, index) = schema();
-    let doc: Value = serde_json::from_str(&text).unwrap();
-    if let Err(e) = schemas.validate(&doc, index) {
-        panic!("v1.inkboard does not match the schema: {e:#}");
-    }
-
-    let saved = to_pretty_string(&board);
-    check_expected(&path, &saved).unwrap();
+    let load = |name: &str| {
+        let text = fs::read_to_string(here(&format!("tests/golden/{name}"))).unwrap();
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        if let Err(e) = schemas.validate(&doc, index) {
+            panic!("{name} does not match the schema: {e:#}");
+        }
+        board_from_json(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
+    };
+    let board = load("v1.inkboard");
+    let v2 = here("tests/golden/v2.inkboard");
+    check_expected(&v2, &to_pretty_string(&board)).unwrap();
+    let saved = to_pretty_string(&load("v2.inkboard"));
+    check_expected(&v2, &saved).unwrap();
+    assert!(
+        saved.contains(r#""A caption, 2\\*3\\*4""#),
+        "migrated text kept literal"
+    );
 
     // What the example promises to cover.
     let objects: Vec<_> = board.pages().iter().flat_map(|p| &p.objects).collect();

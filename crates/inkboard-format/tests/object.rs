@@ -238,7 +238,7 @@ fn a_board_keeps_its_unknown_fields_and_known_names_win() {
     .unwrap();
     let text = to_pretty_string(&board);
     assert!(text.ends_with("\n  \"zoom\": 1.5\n}\n"), "{text}");
-    assert!(text.contains("\"version\": 1,"), "{text}");
+    assert!(text.contains("\"version\": 2,"), "{text}");
     let back = board_from_json(&text).unwrap();
     assert_eq!(back.pages()[0].id, PageId(3));
     assert_eq!(back.pages()[0].name, "Third");

@@ -119,7 +119,14 @@ pub fn check_scene(board: &Board, scene: &Scene) -> Vec<Problem> {
             continue;
         }
         let tb = s.geom.text_box(s.bounds);
-        let fitted = fit(&s.text, font_size, weight, tb.w as f32, tb.h as f32);
+        let fitted = fit(
+            &s.text,
+            font_size,
+            weight,
+            tb.w as f32,
+            tb.h as f32,
+            s.geom != Geom::Frame,
+        );
         if fitted.overflows() {
             let message = format!(
                 "The text of {} does not fit its shape even at {}% of its font size, and runs past its edges; enlarge the shape, shorten the text or make the font smaller.",

@@ -45,6 +45,8 @@ pub struct Fitted {
     /// True when even at the floor the text does not fit its box, and runs past its
     /// edges (the `text_overflow` problem).
     pub overflows: bool,
+    /// The targets of rich text's links (`text::Piece::link`).
+    pub links: Vec<String>,
 }
 
 impl Fitted {
@@ -59,7 +61,8 @@ impl Fitted {
 const SLACK: f32 = 0.01;
 
 /// Fits `text`, set at `font_size`, into a box of `width` × `height` px by the fit
-/// rule (see the module docs).
+/// rule (see the module docs), reading it as rich text when `rich` is set (the text
+/// of shapes, notes and text objects; not frame titles or connector labels).
 ///
 /// Results are remembered per thread (a bounded table, cleared when full): a
 /// `render` resolves and checks the same page, and agents re-render pages that
@@ -70,9 +73,10 @@ pub fn fit(
     face: impl Into<Typeface>,
     width: f32,
     height: f32,
+    rich: bool,
 ) -> Fitted {
     let weight: Typeface = face.into();
-    type Key = (String, u32, Typeface, u32, u32);
+    type Key = (String, u32, Typeface, u32, u32, bool);
     const CAPACITY: usize = 8192;
     thread_local! {
         static MEMO: RefCell<HashMap<Key, Fitted>> = RefCell::new(HashMap::new());
@@ -83,11 +87,12 @@ pub fn fit(
         weight,
         width.to_bits(),
         height.to_bits(),
+        rich,
     );
     if let Some(hit) = MEMO.with(|m| m.borrow().get(&key).cloned()) {
         return hit;
     }
-    let fitted = fit_uncached(text, font_size, weight, width, height);
+    let fitted = fit_uncached(text, font_size, weight, width, height, rich);
     MEMO.with(|m| {
         let mut m = m.borrow_mut();
         if m.len() >= CAPACITY {
@@ -98,7 +103,14 @@ pub fn fit(
     fitted
 }
 
-fn fit_uncached(text: &str, font_size: f32, weight: Typeface, width: f32, height: f32) -> Fitted {
+fn fit_uncached(
+    text: &str,
+    font_size: f32,
+    weight: Typeface,
+    width: f32,
+    height: f32,
+    rich: bool,
+) -> Fitted {
     let width = width.max(0.0);
     let fits = |block: &TextBlock| {
         let line_height = block.font_size * LINE_HEIGHT;
@@ -106,13 +118,23 @@ fn fit_uncached(text: &str, font_size: f32, weight: Typeface, width: f32, height
         block.lines.len() <= max_lines && block.lines.iter().all(|l| l.width <= width + SLACK)
     };
     // Most text fits at its own size: one layout, as before any shrinking.
-    let whole = |share: f32| text::layout_words(text, font_size * share, weight, Some(width));
+    let lay = |share: f32, words_whole: bool| {
+        text::layout_text(
+            text,
+            font_size * share,
+            weight,
+            Some(width),
+            words_whole,
+            rich,
+        )
+    };
+    let whole = |share: f32| lay(share, true);
     let whole = match shrink(whole, fits) {
         Ok(block) => return fitted(block, false),
         Err(floor) => floor,
     };
     // No size keeps every word whole and fits: words may break inside.
-    let broken = |share: f32| text::layout(text, font_size * share, weight, Some(width));
+    let broken = |share: f32| lay(share, false);
     match shrink(broken, fits) {
         Ok(block) => fitted(block, false),
         // Nothing fits: drawn at the floor with every word whole (a word cut in
@@ -158,5 +180,6 @@ fn fitted(block: TextBlock, overflows: bool) -> Fitted {
         line_height,
         lines: block.lines,
         overflows,
+        links: block.links,
     }
 }

@@ -34,6 +34,7 @@ mod orthogonal;
 mod pdf;
 mod png;
 mod resolve;
+mod richtext;
 pub mod route;
 pub mod scene;
 pub mod shapes;

@@ -123,9 +123,9 @@ fn shape(s: &Shape, parts: &mut Vec<Part>) {
             s.geom.text_box(b),
             font_size,
             weight,
-            align,
-            valign,
+            (align, valign),
             color,
+            s.geom != Geom::Frame,
         ) {
             parts.push(Part::Text(t));
         }
@@ -176,21 +176,21 @@ fn baseline_share(face: Typeface) -> f32 {
     })
 }
 
-/// Lays `text` out in `tb` with the shared fit rule (shrink, then overflow past
-/// `tb`'s edges) and places its lines.
+/// Lays `text` (rich text when `rich`) out in `tb` with the shared fit rule (shrink,
+/// then overflow past `tb`'s edges) and places its lines.
 pub(crate) fn shape_text(
     text: &str,
     tb: Rect,
     font_size: f32,
     face: Typeface,
-    align: Align,
-    valign: VAlign,
+    (align, valign): (Align, VAlign),
     color: Rgba,
+    rich: bool,
 ) -> Option<TextPart> {
     if font_size <= 0.0 {
         return None;
     }
-    let fitted = fit(text, font_size, face, tb.w as f32, tb.h as f32);
+    let fitted = fit(text, font_size, face, tb.w as f32, tb.h as f32, rich);
     let top = match valign {
         VAlign::Top => tb.y as f32,
         VAlign::Middle => tb.y as f32 + (tb.h as f32 - fitted.height) / 2.0,
@@ -219,6 +219,9 @@ pub(crate) fn shape_text(
                     end: r.end,
                     family: r.face.family(),
                     dx: r.dx,
+                    width: r.width,
+                    marks: r.marks,
+                    link: r.link,
                 })
                 .collect(),
             text: l.text,
@@ -230,6 +233,7 @@ pub(crate) fn shape_text(
         face,
         color,
         anchor,
+        links: fitted.links,
     })
 }
 
@@ -286,9 +290,9 @@ fn label(c: &Connector, bg: Rect, parts: &mut Vec<Part>) {
         tb,
         label_font_size(c),
         style::label_face(&c.style),
-        Align::Center,
-        VAlign::Middle,
+        (Align::Center, VAlign::Middle),
         color,
+        false,
     ) {
         parts.push(Part::Text(t));
     }

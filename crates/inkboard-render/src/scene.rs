@@ -8,6 +8,7 @@
 
 use std::sync::Arc;
 
+use inkboard_core::rich::Marks;
 use inkboard_core::{ImageFormat, ObjectId, PageId, Point, Rect};
 
 use crate::text::Typeface;
@@ -123,6 +124,17 @@ pub struct PlacedLine {
     pub pieces: Vec<FaceRun>,
 }
 
+impl PlacedLine {
+    /// Its left edge, in board units, when drawn with `anchor`.
+    pub fn left(&self, anchor: Anchor) -> f32 {
+        match anchor {
+            Anchor::Start => self.x,
+            Anchor::Middle => self.x - self.width / 2.0,
+            Anchor::End => self.x - self.width,
+        }
+    }
+}
+
 /// A piece of a line set in one face of the fallback chain.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FaceRun {
@@ -132,6 +144,12 @@ pub struct FaceRun {
     pub family: &'static str,
     /// Its left edge, in px from the line's left edge.
     pub dx: f32,
+    /// Its advance width, in px.
+    pub width: f32,
+    /// Rich text's marks: bold (drawn in the bold face), italic, strikethrough, code.
+    pub marks: Marks,
+    /// Index in [`TextPart::links`] of the link it is the text of.
+    pub link: Option<usize>,
 }
 
 /// Text already broken into lines and placed; backends draw each line as is.
@@ -143,6 +161,8 @@ pub struct TextPart {
     pub face: Typeface,
     pub color: Rgba,
     pub anchor: Anchor,
+    /// Link targets of rich text, safe to follow (http, https, mailto).
+    pub links: Vec<String>,
 }
 
 /// An embedded picture, drawn into `rect` keeping its aspect ratio.

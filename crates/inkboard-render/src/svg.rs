@@ -19,8 +19,12 @@ use inkboard_core::{ObjectId, Rect};
 
 use crate::faces;
 use crate::fonts::font_face_css_for;
-use crate::scene::{Anchor, ImagePart, Item, Part, PathPart, Rgba, Scene, Seg, TextPart};
+use inkboard_core::rich::{self, Marks};
+
+use crate::richtext::CODE_PAD;
+use crate::scene::{Anchor, FaceRun, ImagePart, Item, Part, PathPart, Rgba, Scene, Seg, TextPart};
 use crate::style::BACKGROUND;
+use crate::text::Weight;
 use crate::text::FONT_FAMILY;
 
 /// Choices for [`to_svg_with`].
@@ -201,39 +205,143 @@ fn text(out: &mut String, t: &TextPart) {
         Anchor::End => "end",
     };
     let family = faces::family(t.face.font);
+    let plain = Look {
+        weight: t.face.weight.css_weight(),
+        italic: false,
+        color: t.color,
+    };
     for line in &t.lines {
         if line.text.is_empty() {
             continue;
         }
         if line.pieces.is_empty() {
-            text_element(out, t, line.x, line.baseline, family, anchor, &line.text);
+            text_element(
+                out,
+                t,
+                (line.x, line.baseline),
+                family,
+                anchor,
+                &line.text,
+                plain,
+            );
             continue;
         }
-        // A line in several faces: each piece a `<text>` of its own, at its
-        // measured place from the line's left edge (see `text::Piece`).
-        let left = match t.anchor {
-            Anchor::Start => line.x,
-            Anchor::Middle => line.x - line.width / 2.0,
-            Anchor::End => line.x - line.width,
-        };
+        // A line in several faces or of rich text: each piece a `<text>` of its own,
+        // at its measured place from the line's left edge (see `text::Piece`).
+        let left = line.left(t.anchor);
         for p in &line.pieces {
             let piece = &line.text[p.start..p.end];
-            if piece.trim().is_empty() {
+            if piece.trim().is_empty() && !p.marks.has(Marks::CODE) {
                 continue;
             }
-            text_element(out, t, left + p.dx, line.baseline, p.family, "start", piece);
+            let x = left + p.dx;
+            let href = p
+                .link
+                .and_then(|l| t.links.get(l))
+                .and_then(|u| rich::safe_url(u));
+            if let Some(href) = &href {
+                out.push_str(r#"<a href=""#);
+                escape(out, href);
+                out.push_str(r#"" target="_blank" rel="noopener noreferrer">"#);
+            }
+            let look = Look {
+                weight: if p.marks.has(Marks::BOLD) {
+                    Weight::SemiBold.css_weight()
+                } else {
+                    plain.weight
+                },
+                italic: p.marks.has(Marks::ITALIC),
+                color: if href.is_some() {
+                    link_color(t.color)
+                } else {
+                    t.color
+                },
+            };
+            decorations(out, t, p, x, line.baseline, look.color, href.is_some());
+            if !piece.trim().is_empty() {
+                text_element(out, t, (x, line.baseline), p.family, "start", piece, look);
+            }
+            if href.is_some() {
+                out.push_str("</a>");
+            }
         }
+    }
+}
+
+/// How a piece of text is drawn: its weight, slant and colour.
+#[derive(Clone, Copy)]
+struct Look {
+    weight: u16,
+    italic: bool,
+    color: Rgba,
+}
+
+/// The slant of italic text, as `tan` of its angle (about 12°, as oblique faces).
+const SLANT: f32 = 0.21;
+
+/// Links are blue: dark on light text's fills, light on dark ones.
+fn link_color(text: Rgba) -> Rgba {
+    if text.luminance() > 0.5 {
+        Rgba::rgb(0x93, 0xc5, 0xfd)
+    } else {
+        Rgba::rgb(0x1d, 0x4e, 0xd8)
+    }
+}
+
+/// What rich text draws around a piece: the background of inline code, the line
+/// through struck text and under a link.
+fn decorations(
+    out: &mut String,
+    t: &TextPart,
+    p: &FaceRun,
+    x: f32,
+    baseline: f32,
+    color: Rgba,
+    link: bool,
+) {
+    let fs = t.font_size;
+    if p.marks.has(Marks::CODE) {
+        let pad = CODE_PAD * fs;
+        let _ = write!(
+            out,
+            r#"<rect x="{}" y="{}" width="{}" height="{}" rx="{}""#,
+            num((x - pad) as f64),
+            num((baseline - 0.95 * fs) as f64),
+            num((p.width + 2.0 * pad) as f64),
+            num((1.2 * fs) as f64),
+            num((0.2 * fs) as f64),
+        );
+        paint(out, "fill", Some(t.color.with_alpha(28)));
+        out.push_str("/>");
+    }
+    let rule = |out: &mut String, y: f32| {
+        let _ = write!(
+            out,
+            r#"<rect x="{}" y="{}" width="{}" height="{}""#,
+            num(x as f64),
+            num(y as f64),
+            num(p.width as f64),
+            num((fs / 14.0).max(1.0) as f64),
+        );
+        paint(out, "fill", Some(color));
+        out.push_str("/>");
+    };
+    if p.marks.has(Marks::STRIKE) {
+        rule(out, baseline - 0.32 * fs);
+    }
+    if link {
+        rule(out, baseline + 0.12 * fs);
     }
 }
 
 fn text_element(
     out: &mut String,
     t: &TextPart,
-    x: f32,
-    baseline: f32,
+    (x, baseline): (f32, f32),
     family: &str,
     anchor: &str,
     text: &str,
+    look: Look,
 ) {
     let _ = write!(
         out,
@@ -241,15 +349,24 @@ fn text_element(
         num(x as f64),
         num(baseline as f64),
         num(t.font_size as f64),
-        t.face.weight.css_weight(),
+        look.weight,
     );
+    if look.italic {
+        // Slanted about the baseline, so the piece keeps its place and advance.
+        let _ = write!(
+            out,
+            r#" transform="matrix(1 0 {} 1 {} 0)""#,
+            -SLANT,
+            num((SLANT * baseline) as f64)
+        );
+    }
     if family != FONT_FAMILY {
         let _ = write!(out, r#" font-family="'{family}'""#);
     }
     if anchor != "start" {
         let _ = write!(out, r#" text-anchor="{anchor}""#);
     }
-    paint(out, "fill", Some(t.color));
+    paint(out, "fill", Some(look.color));
     out.push_str(r#" xml:space="preserve">"#);
     escape(out, text);
     out.push_str("</text>\n");

@@ -34,6 +34,8 @@ use rustybuzz::{script, Direction, Script, ShapePlan, UnicodeBuffer};
 use unicode_linebreak::{linebreaks, BreakOpportunity};
 use unicode_segmentation::UnicodeSegmentation;
 
+use inkboard_core::rich::Marks;
+
 use crate::faces;
 pub use crate::faces::{FaceRef, Run, Typeface};
 
@@ -94,6 +96,10 @@ pub struct Piece {
     pub dx: f32,
     /// Its advance width, in px.
     pub width: f32,
+    /// Rich text's marks on it (bold is already in `face`).
+    pub marks: Marks,
+    /// Index of the link it is the text of, in [`TextBlock::links`].
+    pub link: Option<usize>,
 }
 
 /// The width of `text` (as [`line_width`]) and, unless it is all in the primary
@@ -105,7 +111,7 @@ pub struct Piece {
 /// fonts miscounts the glyphs of a long cluster (an emoji ZWJ sequence) and
 /// panics. The line's bidi runs (left-to-right base, as usvg) order the pieces: the
 /// pieces of a right-to-left run go right to left.
-fn measure(text: &str, font_size: f32, tf: Typeface) -> (f32, Vec<Piece>) {
+pub(crate) fn measure(text: &str, font_size: f32, tf: Typeface) -> (f32, Vec<Piece>) {
     let runs = faces::runs(text, tf);
     let width_of = |range: std::ops::Range<usize>, face: FaceRef| {
         let units: i64 = shape(&text[range], face)
@@ -128,6 +134,8 @@ fn measure(text: &str, font_size: f32, tf: Typeface) -> (f32, Vec<Piece>) {
                     face,
                     dx,
                     width,
+                    marks: Marks::NONE,
+                    link: None,
                 });
                 dx += width;
             };
@@ -272,6 +280,8 @@ pub struct TextBlock {
     pub height: f32,
     /// The font size the block was laid out with, in px.
     pub font_size: f32,
+    /// The targets of rich text's links, which [`Piece::link`] points into.
+    pub links: Vec<String>,
 }
 
 /// Lays `text` out in lines at `font_size` px.
@@ -327,6 +337,25 @@ fn lay_out(
         width,
         height,
         font_size,
+        links: Vec::new(),
+    }
+}
+
+/// Lays `text` out as [`layout`] does (or [`layout_words`] with `words_whole`), reading
+/// it as rich text (`inkboard_core::rich`) when `rich` is set: the text of shapes,
+/// notes and text objects. Text without markup is laid out exactly as plain text.
+pub fn layout_text(
+    text: &str,
+    font_size: f32,
+    face: impl Into<Typeface>,
+    max_width: Option<f32>,
+    words_whole: bool,
+    rich: bool,
+) -> TextBlock {
+    let face = face.into();
+    match rich.then(|| inkboard_core::rich::parse(text)).flatten() {
+        Some(r) => crate::richtext::layout(&r, font_size, face, max_width, !words_whole),
+        None => lay_out(text, font_size, face, max_width, !words_whole),
     }
 }
 
@@ -353,8 +382,23 @@ fn wrap_paragraph(
         out.push(make_line(para, font_size, weight));
         return;
     }
-    let fits = |s: &str| line_width(s, font_size, weight) <= max;
+    let fits = |r: std::ops::Range<usize>| line_width(&para[r], font_size, weight) <= max;
+    for r in wrap_ranges(para, fits, break_words) {
+        out.push(make_line(&para[r], font_size, weight));
+    }
+}
 
+/// The lines of a greedy wrap of one paragraph (not empty, without explicit breaks),
+/// as byte ranges without their trailing whitespace. `fits` tells whether a range of
+/// `para` fits on a line; a word that alone does not is broken between graphemes
+/// when `break_words`, else left whole.
+pub(crate) fn wrap_ranges(
+    para: &str,
+    fits: impl Fn(std::ops::Range<usize>) -> bool,
+    break_words: bool,
+) -> Vec<std::ops::Range<usize>> {
+    let trimmed = |start: usize, end: usize| start..start + para[start..end].trim_end().len();
+    let mut out = Vec::new();
     // Byte offsets after which a line may end; the last one is `para.len()`.
     let breaks: Vec<usize> = linebreaks(para)
         .filter(|&(_, op)| matches!(op, BreakOpportunity::Allowed | BreakOpportunity::Mandatory))
@@ -370,7 +414,7 @@ fn wrap_paragraph(
         // The furthest break opportunity whose line still fits.
         let mut end = None;
         for &b in &breaks[next_break..] {
-            if fits(para[start..b].trim_end()) {
+            if fits(trimmed(start, b)) {
                 end = Some(b);
             } else {
                 break;
@@ -396,7 +440,7 @@ fn wrap_paragraph(
                     if glued {
                         continue;
                     }
-                    if fits(&para[start..candidate]) {
+                    if fits(start..candidate) {
                         end = candidate;
                     } else {
                         break;
@@ -409,9 +453,10 @@ fn wrap_paragraph(
                 end
             }
         };
-        out.push(make_line(para[start..end].trim_end(), font_size, weight));
+        out.push(trimmed(start, end));
         start = end;
     }
+    out
 }
 
 /// True for a punctuation mark that belongs to what comes before it (".", "?",

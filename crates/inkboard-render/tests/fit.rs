@@ -2,7 +2,8 @@
 //! sizes, the drawn SVG holds every character of the label, in order, and no line
 //! ends in "…"; the PDF's text holds every character too; text shrinks no further
 //! than 60% of its size; and `check` reports `text_overflow` exactly when the drawn
-//! lines run past the text box.
+//! lines run past the text box. Labels mix in rich text (marks, code, links, lists),
+//! whose shown text (marks gone, list markers drawn) is what must come back whole.
 
 mod common;
 
@@ -27,13 +28,23 @@ fn word() -> impl Strategy<Value = String> {
         "[а-я]{2,8}",
         "[日本語版]{1,4}",
         "[a-z]{2,6}-[a-z]{2,6}",
+        // Rich text: marks, code, links, and a literal asterisk.
+        "\\*\\*[a-z]{1,6}\\*\\*",
+        "_[a-z]{2,6}_",
+        "`[a-z ]{1,6}`",
+        "~~[a-z]{2,5}~~",
+        Just("[the docs](https://example.com)".to_string()),
+        Just("2\\*3".to_string()),
     ]
 }
 
 fn label() -> impl Strategy<Value = String> {
     (
         prop::collection::vec(word(), 1..14),
-        prop::collection::vec(prop::sample::select(vec![" ", " ", " ", "\n", "  "]), 14),
+        prop::collection::vec(
+            prop::sample::select(vec![" ", " ", " ", "\n", "  ", "\n- ", "\n1. "]),
+            14,
+        ),
     )
         .prop_map(|(words, seps)| {
             let mut s = String::new();
@@ -58,6 +69,15 @@ fn geom() -> impl Strategy<Value = Geom> {
         Geom::Text,
         Geom::Frame,
     ])
+}
+
+/// The text a shape of `geom` shows for `label`: frame titles are plain, the rest rich.
+fn shown(geom: Geom, label: &str) -> String {
+    if geom == Geom::Frame {
+        label.to_owned()
+    } else {
+        inkboard_core::rich::plain(label)
+    }
 }
 
 fn squeeze(s: &str) -> String {
@@ -120,7 +140,9 @@ proptest! {
         for t in &texts {
             prop_assert!(!t.ends_with('…'), "a line ends in an ellipsis: {texts:?}");
         }
-        prop_assert_eq!(squeeze(&texts.concat()), squeeze(&label));
+        // What is shown: the label, or for rich text its text without marks (list
+        // markers included).
+        prop_assert_eq!(squeeze(&texts.concat()), squeeze(&shown(geom, &label)));
 
         // Never below the floor; overflow reported exactly when drawn past the box.
         let Some(Part::Text(t)) = scene.items[0].parts.iter().find(|p| matches!(p, Part::Text(_))) else {
@@ -129,7 +151,7 @@ proptest! {
         let set = inkboard_render::style::shape_font(geom, &Style { font_size: Some(font_size), ..Style::default() }).0;
         prop_assert!(t.font_size >= set * SHRINK_FLOOR - 1e-3 && t.font_size <= set);
         let tb = geom.text_box(inkboard_core::Rect::new(0.0, 0.0, w, h));
-        let fitted = fit(&label, set, inkboard_render::style::shape_font(geom, &Style::default()).1, tb.w as f32, tb.h as f32);
+        let fitted = fit(&label, set, inkboard_render::style::shape_font(geom, &Style::default()).1, tb.w as f32, tb.h as f32, geom != Geom::Frame);
         let reported = check(&b.board, PAGE).iter().any(|p| p.kind == ProblemKind::TextOverflow);
         prop_assert_eq!(reported, fitted.overflows());
         if !fitted.overflows() {
@@ -152,7 +174,7 @@ proptest! {
         let text = doc.extract_text(&[1]).expect("page text extracts");
         // Glyphs Inter lacks (CJK here) are drawn as .notdef, which maps to no
         // character; every other character must come back, in order.
-        let expected: String = squeeze(&label).chars().filter(|c| !"日本語版".contains(*c)).collect();
+        let expected: String = squeeze(&shown(geom, &label)).chars().filter(|c| !"日本語版".contains(*c)).collect();
         let got: String = squeeze(&text).chars().filter(|c| !"日本語版\u{FFFD}".contains(*c)).collect();
         prop_assert_eq!(got, expected);
     }
@@ -177,7 +199,14 @@ fn breaks_keep_words_and_their_punctuation() {
     let lines: Vec<&str> = block.lines.iter().map(|l| l.text.as_str()).collect();
     assert_eq!(lines, ["Ready to", "ship?"]);
     // In a diamond, "Decide?" shrinks rather than break.
-    let f = fit("Decide?", 16.0, Weight::Regular, w("Decide") + 1.0, 40.0);
+    let f = fit(
+        "Decide?",
+        16.0,
+        Weight::Regular,
+        w("Decide") + 1.0,
+        40.0,
+        true,
+    );
     assert_eq!(f.lines.len(), 1, "{f:?}");
     assert!(f.font_size < 16.0 && !f.overflows());
 }

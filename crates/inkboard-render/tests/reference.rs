@@ -346,6 +346,40 @@ fn cases() -> Vec<Case> {
                 );
             }
         }),
+        ("rich_text", |b| {
+            let top_left = || {
+                style_with(|s| {
+                    s.align = Some(Align::Left);
+                    s.valign = Some(VAlign::Top);
+                })
+            };
+            b.styled(
+                Geom::Note,
+                [0.0, 0.0, 220.0, 170.0],
+                "**Launch plan** for _Q3_\n- ship ~~v1~~ **v2**\n- run `cargo test`\n  - then [the docs](https://example.com)\n1. decide\n10. announce",
+                top_left(),
+            );
+            b.shape(
+                Geom::Rounded,
+                [240.0, 0.0, 180.0, 80.0],
+                "A **bold** and *italic* idea with `code`",
+            );
+            b.styled(
+                Geom::Rect,
+                [240.0, 100.0, 180.0, 70.0],
+                "On dark: [a link](https://example.com) and **bold**",
+                style_with(|s| s.fill = Some(Color::Named(Palette::Black))),
+            );
+            b.styled(
+                Geom::Note,
+                [440.0, 0.0, 150.0, 170.0],
+                "*Serif* **bold** ***both***\n- 確認 → done 😀\n- 2\\*3\\*4 stays",
+                style_with(|s| {
+                    s.font = Some(Font::Serif);
+                    s.align = Some(Align::Left);
+                }),
+            );
+        }),
     ]);
     v.extend::<Vec<Case>>(vec![
         ("route_straight", |b| routes(b, Route::Straight)),

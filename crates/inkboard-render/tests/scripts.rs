@@ -62,29 +62,6 @@ fn every_script_has_real_glyphs() {
     }
 }
 
-/// The text poppler's `pdftotext` extracts from `pdf`.
-fn pdftotext(pdf: &[u8]) -> String {
-    let dir = std::env::temp_dir().join(format!("inkboard-scripts-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("scripts.pdf");
-    std::fs::write(&path, pdf).unwrap();
-    let out = std::process::Command::new("pdftotext")
-        .arg(&path)
-        .arg("-")
-        .output()
-        .unwrap_or_else(|e| {
-            panic!(
-                "pdftotext could not run ({e}): apt-get install poppler-utils (scripts/test does)"
-            )
-        });
-    if let Ok(keep) = std::env::var("KEEP_PDF") {
-        std::fs::copy(&path, keep).unwrap();
-    }
-    std::fs::remove_dir_all(&dir).unwrap();
-    assert!(out.status.success(), "pdftotext failed: {out:?}");
-    String::from_utf8(out.stdout).expect("pdftotext writes UTF-8")
-}
-
 fn squeeze(s: &str) -> String {
     s.split_whitespace().collect()
 }

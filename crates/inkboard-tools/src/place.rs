@@ -48,7 +48,8 @@ pub fn fit_text(geom: Geom, text: &str, style: &Style) -> (f64, f64) {
         return (min_w, min_h);
     }
     let (size, weight) = shape_font(geom, style);
-    let block = text::layout_words(text, size, weight, wrap_width(geom, size));
+    let rich = geom != Geom::Frame;
+    let block = text::layout_text(text, size, weight, wrap_width(geom, size), true, rich);
     // Whole pixels, rounded up, so that the text box is never a hair too small.
     let (w, h) = geom.size_for_text(block.width.ceil() as f64 + 1.0, block.height.ceil() as f64);
     let (w, h) = (w.ceil(), h.ceil());
@@ -549,7 +550,7 @@ pub fn fit_height(geom: Geom, text: &str, style: &Style, w: f64) -> f64 {
     }
     let (size, weight) = shape_font(geom, style);
     let inner = geom.text_box(Rect::new(0.0, 0.0, w, 10_000.0)).w;
-    let block = text::layout_words(text, size, weight, Some(inner as f32));
+    let block = text::layout_text(text, size, weight, Some(inner as f32), true, true);
     let h = geom
         .size_for_text(block.width as f64, block.height.ceil() as f64)
         .1

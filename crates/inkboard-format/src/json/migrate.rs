@@ -1,9 +1,11 @@
 //! Migrations: how a document written by an older version of the format becomes a
 //! document of the current one, before it is read. Each step is a function on the
 //! raw JSON document, from version `n` to `n + 1`; a document is brought up to date
-//! by running the steps from its version on. Version 1 is the first, so the table
-//! is empty today: format version 2 adds one function to [`MIGRATIONS`] and bumps
-//! [`FORMAT_VERSION`].
+//! by running the steps from its version on.
+//!
+//! - **1 → 2**: the text of shapes, notes and text objects is rich text (a Markdown
+//!   subset, `inkboard_core::rich`). Text written before that is escaped where it
+//!   would now read as markup, so "a*b*c" still shows its asterisks.
 
 use serde_json::{Map, Value};
 
@@ -14,7 +16,7 @@ use crate::FormatError;
 pub(crate) type Migration = fn(&mut Map<String, Value>) -> Result<(), FormatError>;
 
 /// `MIGRATIONS[i]` turns version `i + 1` into version `i + 2`.
-pub(crate) const MIGRATIONS: &[Migration] = &[];
+pub(crate) const MIGRATIONS: &[Migration] = &[text_is_rich];
 
 // One step per version after the first: adding a version without its migration (or
 // the other way round) does not compile.
@@ -24,6 +26,26 @@ const _: () = assert!(MIGRATIONS.len() as u64 + 1 == FORMAT_VERSION);
 /// caller), up to the current version.
 pub(crate) fn migrate(doc: &mut Map<String, Value>, from: u64) -> Result<(), FormatError> {
     run(doc, from, MIGRATIONS)
+}
+
+/// 1 → 2: shape text escaped where it would read as markup (frames' titles are
+/// not rich and stay as they are).
+fn text_is_rich(doc: &mut Map<String, Value>) -> Result<(), FormatError> {
+    let pages = doc.get_mut("pages").and_then(Value::as_array_mut);
+    for page in pages.into_iter().flatten() {
+        let objects = page.get_mut("objects").and_then(Value::as_array_mut);
+        for object in objects.into_iter().flatten() {
+            let Some(o) = object.as_object_mut() else {
+                continue;
+            };
+            let shape = o.get("type").and_then(Value::as_str) == Some("shape");
+            let frame = o.get("geom").and_then(Value::as_str) == Some("frame");
+            if let (true, false, Some(Value::String(text))) = (shape, frame, o.get_mut("text")) {
+                *text = inkboard_core::rich::escape(text);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Runs the steps of `table` from version `from` on and stamps the resulting version.
@@ -69,6 +91,31 @@ mod tests {
         let want: Value =
             serde_json::from_str(r#"{"version":3,"name":"kept","pages":[]}"#).unwrap();
         assert_eq!(Value::Object(newer), want);
+    }
+
+    #[test]
+    fn version_1_text_keeps_its_characters() {
+        let mut doc: Map<String, Value> = serde_json::from_str(
+            r#"{"version": 1, "pages": [{"objects": [
+                {"type": "shape", "geom": "rect", "text": "a*b*c"},
+                {"type": "shape", "geom": "note", "text": "- not a list"},
+                {"type": "shape", "geom": "frame", "text": "a*b*c"},
+                {"type": "shape", "text": "snake_case"},
+                {"type": "connector", "text": "*x*"}]}]}"#,
+        )
+        .unwrap();
+        migrate(&mut doc, 1).unwrap();
+        let texts: Vec<&str> = doc["pages"][0]["objects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["text"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            texts,
+            ["a\\*b\\*c", "\\- not a list", "a*b*c", "snake_case", "*x*"]
+        );
+        assert_eq!(doc["version"], Value::from(2));
     }
 
     #[test]

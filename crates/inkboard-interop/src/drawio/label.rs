@@ -124,6 +124,73 @@ fn entity(s: &str) -> Option<(char, usize)> {
     Some((c, end + 1))
 }
 
+/// Rich text as the HTML of a draw.io label (`html=1`): bold, italic, struck, code and
+/// links as their tags, list items with their marker as text, lines joined by `<br>`.
+/// `None` for text with no marks, links or lists, which is written plain.
+pub(crate) fn rich_html(source: &str) -> Option<String> {
+    use inkboard_core::rich::{parse, safe_url, Marks};
+    let rich = parse(source)?;
+    let formatted = rich.paragraphs.iter().any(|p| {
+        p.list.is_some()
+            || p.spans
+                .iter()
+                .any(|s| !s.marks.is_empty() || s.link.is_some())
+    });
+    if !formatted {
+        return None;
+    }
+    let text = |out: &mut String, t: &str| {
+        for c in t.chars() {
+            match c {
+                '&' => out.push_str("&amp;"),
+                '<' => out.push_str("&lt;"),
+                '>' => out.push_str("&gt;"),
+                '"' => out.push_str("&quot;"),
+                c => out.push(c),
+            }
+        }
+    };
+    const TAGS: [(Marks, &str); 4] = [
+        (Marks::BOLD, "b"),
+        (Marks::ITALIC, "i"),
+        (Marks::STRIKE, "s"),
+        (Marks::CODE, "code"),
+    ];
+    let mut out = String::new();
+    for (i, p) in rich.paragraphs.iter().enumerate() {
+        if i > 0 {
+            out.push_str("<br>");
+        }
+        if let Some(m) = p.marker() {
+            out.push_str(&"&nbsp;&nbsp;".repeat(usize::from(p.depth)));
+            text(&mut out, m);
+            out.push(' ');
+        }
+        for span in &p.spans {
+            let href = span.link.and_then(|l| safe_url(&rich.links[l]));
+            if let Some(h) = &href {
+                out.push_str("<a href=\"");
+                text(&mut out, h);
+                out.push_str("\">");
+            }
+            let on: Vec<&str> = TAGS
+                .iter()
+                .filter(|(m, _)| span.marks.has(*m))
+                .map(|(_, t)| *t)
+                .collect();
+            on.iter().for_each(|t| out.push_str(&format!("<{t}>")));
+            text(&mut out, &p.text[span.range.clone()]);
+            on.iter()
+                .rev()
+                .for_each(|t| out.push_str(&format!("</{t}>")));
+            if href.is_some() {
+                out.push_str("</a>");
+            }
+        }
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,5 +212,14 @@ mod tests {
         );
         assert_eq!(html_to_text("a < b").0, "a < b");
         assert_eq!(html_to_text("&bogus; &#xZZ;").0, "&bogus; &#xZZ;");
+    }
+
+    #[test]
+    fn rich_text_is_written_as_html() {
+        assert_eq!(rich_html("plain 2\\*3"), None);
+        assert_eq!(
+            rich_html("**a** & *b* `c` [d](https://x.io) [e](javascript:f)\n- g").as_deref(),
+            Some("<b>a</b> &amp; <i>b</i> <code>c</code> <a href=\"https://x.io\">d</a> e<br>• g")
+        );
     }
 }

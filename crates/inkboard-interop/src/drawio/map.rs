@@ -248,7 +248,12 @@ fn vertex(b: &mut BoardBuilder, cell: &Cell, v: &Visit, plans: &mut Vec<(usize, 
         Kind::Shape(Shape {
             geom,
             bounds: rect,
-            text,
+            // The other program's text is plain: kept literal in rich text.
+            text: if geom == Geom::Frame {
+                text
+            } else {
+                inkboard_core::rich::escape(&text)
+            },
             style,
             sizing: inkboard_core::Sizing::Fixed,
         })

@@ -113,7 +113,17 @@ fn cell(
             text_style(&s.style, &mut st);
             fill_style(&s.style, &mut st);
             line_style(&s.style, &mut st);
-            vertex(&s.text, st, s.bounds, x);
+            // Rich text is a label of HTML; text with no marks is written as shown.
+            match (s.geom != Geom::Frame)
+                .then(|| super::label::rich_html(&s.text))
+                .flatten()
+            {
+                Some(html) => {
+                    st.push_str("html=1;whiteSpace=wrap;");
+                    vertex(&html, st, s.bounds, x);
+                }
+                None => vertex(&o.shown_text().unwrap_or_default(), st, s.bounds, x),
+            }
         }
         Kind::Image(i) => {
             let data = base64::engine::general_purpose::STANDARD.encode(&i.data);

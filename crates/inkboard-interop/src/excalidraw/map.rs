@@ -135,7 +135,12 @@ fn element(b: &mut BoardBuilder, e: &Element, label: Option<&Element>, scene: &S
         Plan::Ready(Kind::Shape(Shape {
             geom,
             bounds: rect,
-            text,
+            // Excalidraw's text is plain: kept literal in rich text.
+            text: if geom == Geom::Frame {
+                text
+            } else {
+                inkboard_core::rich::escape(&text)
+            },
             style,
             sizing: inkboard_core::Sizing::Fixed,
         }))

@@ -93,8 +93,9 @@ fn write_page(
             .flatten()
             .map(|a| json!({ "type": "arrow", "id": a.as_str() }))
             .collect();
-        let label = o
-            .text()
+        let shown = o.shown_text();
+        let label = shown
+            .as_deref()
             .filter(|t| !t.is_empty() && !o.is_frame() && !is_text(o));
         let label_id = format!("{}-text", o.id);
         if label.is_some() {
@@ -122,7 +123,9 @@ fn write_page(
                     );
                 }
                 match s.geom {
-                    Geom::Text => text_fields(&mut e, &s.text, &s.style, None),
+                    Geom::Text => {
+                        text_fields(&mut e, &inkboard_core::rich::plain(&s.text), &s.style, None)
+                    }
                     Geom::Frame => {
                         e.insert("name".into(), json!(s.text));
                     }

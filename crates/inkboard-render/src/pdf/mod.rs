@@ -12,13 +12,15 @@
 
 mod outline;
 
-use krilla::geom::Size;
+use krilla::action::LinkAction;
+use krilla::annotation::{LinkAnnotation, Target};
+use krilla::geom::{Rect, Size};
 use krilla::page::PageSettings;
 use krilla::Document;
 use krilla_svg::{SurfaceExt, SvgSettings};
 
 use crate::fonts::usvg_options;
-use crate::scene::Scene;
+use crate::scene::{Part, Scene};
 use crate::svg::{to_svg_drawing, SvgOptions};
 use crate::RenderError;
 
@@ -70,9 +72,54 @@ pub fn to_pdf(scenes: &[Scene], title: &str) -> Result<Vec<u8>, RenderError> {
             )
             .ok_or_else(|| RenderError::Pdf("the page's SVG could not be drawn".into()))?;
         surface.finish();
+        for (rect, url) in links(scene, shrink) {
+            page.add_annotation(
+                LinkAnnotation::new(rect, Target::Action(LinkAction::new(url).into())).into(),
+            );
+        }
         page.finish();
     }
     document
         .finish()
         .map_err(|e| RenderError::Pdf(format!("{e:?}")))
+}
+
+/// The links of a page's rich text: where each piece of a link's text is on the page
+/// (scaled by `shrink`), and where it goes. Only links safe to follow are kept.
+fn links(scene: &Scene, shrink: f32) -> Vec<(Rect, String)> {
+    let (ox, oy) = (scene.bounds.x as f32, scene.bounds.y as f32);
+    let mut out = Vec::new();
+    let texts = scene
+        .items
+        .iter()
+        .flat_map(|i| &i.parts)
+        .filter_map(|p| match p {
+            Part::Text(t) => Some(t),
+            _ => None,
+        });
+    for t in texts {
+        for line in &t.lines {
+            let left = line.left(t.anchor);
+            for p in &line.pieces {
+                let Some(url) = p
+                    .link
+                    .and_then(|l| t.links.get(l))
+                    .and_then(|u| inkboard_core::rich::safe_url(u))
+                else {
+                    continue;
+                };
+                let fs = t.font_size;
+                let rect = Rect::from_xywh(
+                    (left + p.dx - ox) * shrink,
+                    (line.baseline - 0.95 * fs - oy) * shrink,
+                    p.width * shrink,
+                    1.2 * fs * shrink,
+                );
+                if let Some(rect) = rect {
+                    out.push((rect, url));
+                }
+            }
+        }
+    }
+    out
 }

@@ -200,3 +200,30 @@ pub fn gradient_png(w: u32, h: u32) -> Vec<u8> {
     writer.finish().unwrap();
     out
 }
+
+/// The text poppler's `pdftotext` extracts from `pdf`.
+pub fn pdftotext(pdf: &[u8]) -> String {
+    let dir = std::env::temp_dir().join(format!(
+        "inkboard-pdftotext-{}-{:?}",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("scripts.pdf");
+    std::fs::write(&path, pdf).unwrap();
+    let out = std::process::Command::new("pdftotext")
+        .arg(&path)
+        .arg("-")
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "pdftotext could not run ({e}): apt-get install poppler-utils (scripts/test does)"
+            )
+        });
+    if let Ok(keep) = std::env::var("KEEP_PDF") {
+        std::fs::copy(&path, keep).unwrap();
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(out.status.success(), "pdftotext failed: {out:?}");
+    String::from_utf8(out.stdout).expect("pdftotext writes UTF-8")
+}

@@ -23,7 +23,7 @@ use std::fmt::Write as _;
 use inkboard_core::{Arrow, Board, Dash, End, Geom, Kind, Object, ObjectId, PageId, Rect};
 
 /// A shape as the writer sees it: the object, its bounds, outline and text.
-type Node<'a> = (&'a Object, Rect, Geom, &'a str);
+type Node<'a> = (&'a Object, Rect, Geom, std::borrow::Cow<'a, str>);
 
 /// `page` of `board` as a Mermaid flowchart.
 pub(crate) fn to_mermaid(board: &Board, page: PageId) -> String {
@@ -35,7 +35,7 @@ pub(crate) fn to_mermaid(board: &Board, page: PageId) -> String {
         .objects
         .iter()
         .filter_map(|o| match &o.kind {
-            Kind::Shape(s) => Some((o, s.bounds, s.geom, s.text.as_str())),
+            Kind::Shape(s) => Some((o, s.bounds, s.geom, o.shown_text().unwrap_or_default())),
             _ => None,
         })
         .collect();
@@ -215,12 +215,14 @@ mod tests {
                 let text = to_mermaid(&board, page.id);
                 expect(&dir.join(format!("{name}-{}.mmd", i + 1)), &text);
                 let chart = parse(&text).unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
-                // Nodes: every shape but frames, with its text; subgraphs: frames.
+                // Nodes: every shape but frames, with its text as shown (rich text
+                // without its marks); subgraphs: frames.
                 let mut want: Vec<(String, String)> = Vec::new();
                 let mut frames: Vec<(String, String)> = Vec::new();
                 for o in &page.objects {
                     if let Kind::Shape(s) = &o.kind {
-                        let row = (o.id.to_string(), s.text.trim().to_string());
+                        let shown = o.shown_text().unwrap_or_default();
+                        let row = (o.id.to_string(), shown.trim().to_string());
                         if s.geom == Geom::Frame {
                             frames.push(row);
                         } else {

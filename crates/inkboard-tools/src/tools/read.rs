@@ -124,9 +124,11 @@ fn matches(o: &Object, a: &FindArgs, needle: &Option<String>) -> bool {
     let geom_ok = a
         .geom
         .is_none_or(|g| matches!(&o.kind, Kind::Shape(s) if s.geom == g.0));
+    // Rich text is found by what it shows ("bold idea" in "**bold** idea") and by
+    // its source.
     let text_ok = needle.as_ref().is_none_or(|n| {
-        o.text()
-            .is_some_and(|t| t.to_lowercase().contains(n.as_str()))
+        let has = |t: &str| t.to_lowercase().contains(n.as_str());
+        o.text().is_some_and(has) || o.shown_text().is_some_and(|t| has(&t))
     });
     type_ok && geom_ok && text_ok
 }
