@@ -22,7 +22,10 @@ const WRAPS = { b: '**', i: '*', x: '~~', e: '`' };
 /** Replaces the textarea's [start, end) with `text`, as typing would (undoable). */
 function replace(area, start, end, text) {
   area.setSelectionRange(start, end);
-  if (!document.execCommand('insertText', false, text)) {
+  const done = text === ''
+    ? start === end || document.execCommand('delete')
+    : document.execCommand('insertText', false, text);
+  if (!done) {
     area.setRangeText(text, start, end, 'end');
     area.dispatchEvent(new Event('input'));
   }
@@ -110,10 +113,10 @@ function continueList(area) {
   const start = value.lastIndexOf('\n', s - 1) + 1;
   const line = value.slice(start, s);
   const m = /^( *)([-*+]|(\d{1,9})([.)]))( +)/.exec(line);
-  if (!m) {
-    // An empty item ("- " alone) is no list line: Enter there ends the list.
-    const empty = /^( *)([-*+]|\d{1,9}[.)]) *$/.exec(line);
-    if (!empty || value.slice(s).split('\n')[0].trim()) return false;
+  if (!m) return false;
+  // Enter on an empty item ("- " alone) ends the list: the marker goes.
+  if (!line.slice(m[0].length).trim()) {
+    if (value.slice(s).split('\n')[0].trim()) return false;
     replace(area, start, s, '');
     return true;
   }
