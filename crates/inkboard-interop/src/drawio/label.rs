@@ -1,7 +1,10 @@
 //! Labels: draw.io's HTML labels (`html=1`) turned into the plain text the model
 //! holds, with line breaks where the browser would break (`<br>`, block elements)
-//! and entities decoded. Formatting (bold, colours, fonts) cannot be kept; the
-//! caller is told when there was some, so it can be reported.
+//! and entities decoded; and, for shapes, into rich text: bold, italic, struck and
+//! code runs, links and list items as inkboard's Markdown subset. Other formatting
+//! (colours, fonts, underline) cannot be kept; the caller is told when there was
+//! some, so it can be reported. Shapes' rich text is written back as HTML
+//! ([`rich_html`]).
 
 use crate::detect::floor;
 
@@ -157,11 +160,21 @@ pub(crate) fn rich_html(source: &str) -> Option<String> {
         (Marks::CODE, "code"),
     ];
     let mut out = String::new();
+    // Bullet items as HTML lists (draw.io draws their bullets); numbered ones with
+    // their number as written.
+    let mut in_list = false;
     for (i, p) in rich.paragraphs.iter().enumerate() {
-        if i > 0 {
-            out.push_str("<br>");
+        let bullet = p.list == Some(inkboard_core::rich::ListItem::Bullet);
+        match (bullet, in_list) {
+            (true, false) => out.push_str("<ul>"),
+            (false, true) => out.push_str("</ul>"),
+            (false, false) if i > 0 => out.push_str("<br>"),
+            _ => {}
         }
-        if let Some(m) = p.marker() {
+        in_list = bullet;
+        if bullet {
+            out.push_str("<li>");
+        } else if let Some(m) = p.marker() {
             out.push_str(&"&nbsp;&nbsp;".repeat(usize::from(p.depth)));
             text(&mut out, m);
             out.push(' ');
@@ -187,8 +200,184 @@ pub(crate) fn rich_html(source: &str) -> Option<String> {
                 out.push_str("</a>");
             }
         }
+        if bullet {
+            out.push_str("</li>");
+        }
+    }
+    if in_list {
+        out.push_str("</ul>");
     }
     Some(out)
+}
+
+/// An HTML label as rich text (Markdown source), when it has formatting rich text can
+/// hold: `(source, complete)`, `complete` false when it also had formatting that is
+/// lost (colours, fonts, underline). `None` for a label without such formatting, or
+/// whose tags nest so that the Markdown would not read back as the same text.
+pub(crate) fn html_to_rich(html: &str) -> Option<(String, bool)> {
+    let mut w = RichWriter {
+        complete: true,
+        ..RichWriter::default()
+    };
+    let mut rest = html;
+    while let Some(c) = rest.chars().next() {
+        if c == '<' {
+            if let Some(end) = rest.find('>') {
+                w.tag(&rest[1..end]);
+                rest = &rest[end + 1..];
+                continue;
+            }
+        }
+        let (c, used) = match c {
+            '&' => entity(rest).unwrap_or(('&', 1)),
+            c => (c, c.len_utf8()),
+        };
+        w.char(c);
+        rest = &rest[used..];
+    }
+    if !w.marked {
+        return None;
+    }
+    let lines: Vec<&str> = w.md.lines().map(str::trim).collect();
+    let md = lines.join("\n").trim_matches('\n').to_string();
+    // The source must show exactly the label's text (list bullets aside).
+    let shown = |t: &str| -> String {
+        t.chars()
+            .filter(|c| !c.is_whitespace() && !"•◦▪".contains(*c))
+            .collect()
+    };
+    (shown(&inkboard_core::rich::plain(&md)) == shown(&html_to_text(html).0))
+        .then_some((md, w.complete))
+}
+
+/// Writes rich text while [`html_to_rich`] walks the HTML.
+#[derive(Default)]
+struct RichWriter {
+    md: String,
+    /// Opening marks not written yet: they are written before the next visible
+    /// character, so that a mark never opens before a space ("** x").
+    pending: Vec<&'static str>,
+    /// The targets of the open `<a>` tags (`None`: not a link kept).
+    links: Vec<Option<String>>,
+    marked: bool,
+    complete: bool,
+}
+
+impl RichWriter {
+    fn tag(&mut self, tag: &str) {
+        let tag = tag.trim();
+        let closing = tag.starts_with('/');
+        let name = tag
+            .trim_start_matches('/')
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect::<String>()
+            .to_ascii_lowercase();
+        let mark = match name.as_str() {
+            "b" | "strong" => "**",
+            "i" | "em" => "*",
+            "s" | "strike" | "del" => "~~",
+            "code" => "`",
+            "br" => {
+                self.line();
+                self.md.push('\n');
+                return;
+            }
+            "li" => {
+                self.line();
+                if !closing {
+                    self.md.push_str("- ");
+                    self.marked = true;
+                }
+                return;
+            }
+            "div" | "p" | "tr" | "ul" | "ol" | "table" | "h1" | "h2" | "h3" | "h4" | "h5"
+            | "h6" | "blockquote" | "pre" | "hr" => {
+                self.line();
+                return;
+            }
+            "a" => {
+                if closing {
+                    if let Some(Some(href)) = self.links.pop() {
+                        self.close("[", &format!("]({href})"));
+                    }
+                } else {
+                    let href =
+                        attribute(tag, "href").and_then(|h| inkboard_core::rich::safe_url(&h));
+                    if href.is_some() {
+                        self.pending.push("[");
+                        self.marked = true;
+                    }
+                    self.links.push(href);
+                }
+                return;
+            }
+            "u" | "font" | "sub" | "sup" | "mark" | "small" | "big" => {
+                self.complete &= closing;
+                return;
+            }
+            "span" => {
+                self.complete &= closing || !tag.contains("style");
+                return;
+            }
+            _ => return,
+        };
+        self.marked = true;
+        if closing {
+            self.close(mark, mark);
+        } else {
+            self.pending.push(mark);
+        }
+    }
+
+    /// Closes `open` with `text`: dropped with its opening when nothing was written
+    /// between them, else written before any trailing spaces.
+    fn close(&mut self, open: &str, text: &str) {
+        if let Some(i) = self.pending.iter().rposition(|p| *p == open) {
+            self.pending.remove(i);
+            return;
+        }
+        let spaces = self.md.len() - self.md.trim_end_matches(' ').len();
+        self.md.truncate(self.md.len() - spaces);
+        self.md.push_str(text);
+        self.md.push_str(&" ".repeat(spaces));
+    }
+
+    /// Ends the line: at the start of one, nothing to do.
+    fn line(&mut self) {
+        while self.md.ends_with(' ') {
+            self.md.pop();
+        }
+        if !self.md.is_empty() && !self.md.ends_with('\n') {
+            self.md.push('\n');
+        }
+    }
+
+    fn char(&mut self, c: char) {
+        if c.is_whitespace() {
+            if !self.md.is_empty() && !self.md.ends_with([' ', '\n']) {
+                self.md.push(' ');
+            }
+            return;
+        }
+        for p in self.pending.drain(..) {
+            self.md.push_str(p);
+        }
+        if matches!(c, '*' | '_' | '~' | '`' | '[' | ']' | '\\') {
+            self.md.push('\\');
+        }
+        self.md.push(c);
+    }
+}
+
+/// The value of attribute `name` in a tag's text (quoted with `"` or `'`).
+fn attribute(tag: &str, name: &str) -> Option<String> {
+    let lower = tag.to_ascii_lowercase();
+    let at = lower.find(&format!("{name}="))? + name.len() + 1;
+    let rest = &tag[at..];
+    let quote = rest.chars().next().filter(|q| *q == '"' || *q == '\'')?;
+    let end = rest[1..].find(quote)?;
+    Some(rest[1..1 + end].replace("&amp;", "&"))
 }
 
 #[cfg(test)]
@@ -219,7 +408,33 @@ mod tests {
         assert_eq!(rich_html("plain 2\\*3"), None);
         assert_eq!(
             rich_html("**a** & *b* `c` [d](https://x.io) [e](javascript:f)\n- g").as_deref(),
-            Some("<b>a</b> &amp; <i>b</i> <code>c</code> <a href=\"https://x.io\">d</a> e<br>• g")
+            Some("<b>a</b> &amp; <i>b</i> <code>c</code> <a href=\"https://x.io\">d</a> e<ul><li>g</li></ul>")
+        );
+    }
+
+    #[test]
+    fn formatted_html_reads_as_rich_text() {
+        let rich = |h: &str| html_to_rich(h);
+        assert_eq!(rich("plain <br>text"), None);
+        assert_eq!(
+            rich("<b>bold </b>and <i>it</i> <s>x</s> <code>c</code> 2*3"),
+            Some(("**bold** and *it* ~~x~~ `c` 2\\*3".into(), true))
+        );
+        assert_eq!(
+            rich("<ul><li>one</li><li><a href=\"https://x.io\">two</a></li></ul>"),
+            Some(("- one\n- [two](https://x.io)".into(), true))
+        );
+        assert_eq!(
+            rich("<b>a</b> <font color=\"red\">b</font>"),
+            Some(("**a** b".into(), false))
+        );
+        assert_eq!(rich("<a href=\"javascript:x\">t</a>"), None);
+        // Written by `rich_html`, read back the same.
+        let source = "**a** & *b* `c` [d](https://x.io)\n- g";
+        let html = rich_html(source).unwrap();
+        assert_eq!(
+            rich(&html).map(|r| r.0).as_deref(),
+            Some("**a** & *b* `c` [d](https://x.io)\n- g")
         );
     }
 }

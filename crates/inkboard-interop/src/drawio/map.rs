@@ -13,7 +13,7 @@ use inkboard_core::{
 };
 
 use super::cells::Cell;
-use super::label::html_to_text;
+use super::label::{html_to_rich, html_to_text};
 use super::style::{self, CellStyle, VertexKind};
 use crate::build::{data_url, placeholder, BoardBuilder};
 use crate::colour::{self, Paint};
@@ -241,18 +241,19 @@ fn vertex(b: &mut BoardBuilder, cell: &Cell, v: &Visit, plans: &mut Vec<(usize, 
     let st = CellStyle::parse(&cell.style);
     let rect = bounds(b, cell, v);
     let kind = style::vertex_kind(&st);
-    let (text, _) = label(b, cell, &st);
+    let (text, rich) = label(b, cell, &st);
+    let plain = text.clone();
     common_losses(b, cell, &st, &kind);
     let style = shape_style(b, &st);
     let shape = |geom: Geom, text: String, style: Style| {
         Kind::Shape(Shape {
             geom,
             bounds: rect,
-            // The other program's text is plain: kept literal in rich text.
-            text: if geom == Geom::Frame {
-                text
-            } else {
-                inkboard_core::rich::escape(&text)
+            // A frame's title is plain; other shapes take the label as rich text.
+            text: match geom {
+                Geom::Frame => text,
+                _ if text == plain => rich.clone(),
+                _ => inkboard_core::rich::escape(&text),
             },
             style,
             sizing: inkboard_core::Sizing::Fixed,
@@ -417,20 +418,24 @@ impl Cell {
     }
 }
 
-/// A cell's text: placeholders filled, the HTML of `html=1` labels made plain;
-/// formatting reported.
-fn label(b: &mut BoardBuilder, cell: &Cell, st: &CellStyle) -> (String, bool) {
+/// A cell's text: placeholders filled, the HTML of `html=1` labels made plain; and
+/// the same as a shape's rich text (bold, italic, struck, code, links and lists
+/// kept from the HTML, the rest escaped). Formatting that is not kept is reported.
+fn label(b: &mut BoardBuilder, cell: &Cell, st: &CellStyle) -> (String, String) {
     let shown = cell.shown_label(st);
-    let (text, formatted) = if st.flag("html") {
-        html_to_text(&shown)
+    let (text, formatted, rich) = if st.flag("html") {
+        let (text, formatted) = html_to_text(&shown);
+        (text, formatted, html_to_rich(&shown))
     } else {
-        (shown, false)
+        (shown, false, None)
     };
+    let kept_all = rich.as_ref().is_some_and(|(_, complete)| *complete);
     let styled = st.num("fontStyle").is_some_and(|s| s != 0.0);
-    if !text.is_empty() && (formatted || styled) {
+    if !text.is_empty() && ((formatted && !kept_all) || styled) {
         b.losses.add(LostKind::TextStyle, &text);
     }
-    (text, formatted)
+    let rich = rich.map_or_else(|| inkboard_core::rich::escape(&text), |(r, _)| r);
+    (text, rich)
 }
 
 /// What names a cell in the report: its text, or its id.
