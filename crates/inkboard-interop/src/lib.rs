@@ -38,6 +38,7 @@ mod detect;
 mod drawio;
 mod error;
 mod excalidraw;
+mod fonts;
 mod inflate;
 mod lost;
 mod out;

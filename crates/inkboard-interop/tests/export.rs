@@ -235,3 +235,53 @@ fn excalidraw_round_trip_keeps_each_page_object_text_and_connection() {
         }
     }
 }
+
+/// Each font choice comes back from draw.io; from Excalidraw, all but serif, which
+/// Excalidraw has no face for (it is drawn in its sans-serif).
+#[test]
+fn fonts_come_back() {
+    use inkboard_core::Font;
+    let objects: Vec<String> = Font::ALL
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            format!(
+                r#"{{"id": "s{}", "type": "shape", "geom": "note", "x": {}, "y": 0, "w": 100, "h": 100, "text": "{f}", "font": "{f}"}}"#,
+                i + 1,
+                i * 120
+            )
+        })
+        .collect();
+    let text = format!(
+        r#"{{"format": "inkboard", "version": 2, "title": "Fonts", "next_id": 9, "pages": [{{"id": "p1", "name": "Page 1", "objects": [{}]}}]}}"#,
+        objects.join(",")
+    );
+    let board = inkboard_format::board_from_json(&text).unwrap();
+    let page = board.pages()[0].id;
+    let fonts = |b: &Board| -> Vec<Option<Font>> {
+        b.pages()[0]
+            .objects
+            .iter()
+            .filter_map(|o| o.style().map(|s| s.font))
+            .collect()
+    };
+    let drawio = inkboard_interop::to_drawio(&board);
+    let back = inkboard_interop::import(drawio.as_bytes(), Some("x.drawio")).unwrap();
+    let given: Vec<Option<Font>> = Font::ALL
+        .iter()
+        .map(|f| (*f != Font::Sans).then_some(*f))
+        .collect();
+    let normal = |v: Vec<Option<Font>>| -> Vec<Option<Font>> {
+        v.into_iter()
+            .map(|f| f.filter(|f| *f != Font::Sans))
+            .collect()
+    };
+    assert_eq!(normal(fonts(&back.board)), given);
+    let excalidraw = inkboard_interop::to_excalidraw(&board, page);
+    let back = inkboard_interop::import(excalidraw.as_bytes(), Some("x.excalidraw")).unwrap();
+    let want: Vec<Option<Font>> = given
+        .iter()
+        .map(|f| f.filter(|f| *f != Font::Serif))
+        .collect();
+    assert_eq!(normal(fonts(&back.board)), want);
+}

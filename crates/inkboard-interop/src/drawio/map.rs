@@ -491,6 +491,7 @@ fn line_style(b: &mut BoardBuilder, st: &CellStyle) -> Style {
         stroke_width: st.num("strokeWidth").map(|w| w.clamp(0.0, 1000.0)),
         dash,
         font_size: st.num("fontSize").map(|s| s.clamp(0.0, 1000.0)),
+        font: st.get("fontFamily").and_then(crate::fonts::from_css),
         text_color: paint(b, st, "fontColor"),
         opacity: st
             .num("opacity")

@@ -279,6 +279,9 @@ fn text_style(s: &Style, st: &mut String) {
     if let Some(size) = s.font_size {
         st.push_str(&format!("fontSize={};", num(size)));
     }
+    if let Some(font) = s.font {
+        st.push_str(crate::fonts::drawio_style(font));
+    }
     if let Some(c) = s.text_color {
         st.push_str(&format!("fontColor={};", colour(c)));
     }

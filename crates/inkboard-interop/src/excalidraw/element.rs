@@ -41,6 +41,7 @@ pub(crate) struct Element {
     pub rounded: bool,
     pub text: String,
     pub font_size: Option<f64>,
+    pub font_family: Option<f64>,
     pub text_align: Option<String>,
     pub vertical_align: Option<String>,
     pub container_id: Option<String>,
@@ -163,6 +164,7 @@ impl Element {
                 .or_else(|| text("text"))
                 .unwrap_or_default(),
             font_size: num("fontSize"),
+            font_family: num("fontFamily"),
             text_align: text("textAlign"),
             vertical_align: text("verticalAlign"),
             container_id: text("containerId"),

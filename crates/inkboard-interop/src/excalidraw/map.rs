@@ -252,6 +252,7 @@ fn opacity(e: &Element) -> Option<f64> {
 fn text_style(b: &mut BoardBuilder, t: &Element, style: &mut Style) {
     style.text_color = paint(b, t.stroke.as_deref());
     style.font_size = t.font_size.map(|s| s.clamp(0.0, 1000.0));
+    style.font = t.font_family.and_then(crate::fonts::from_excalidraw);
     style.align = match t.text_align.as_deref() {
         Some("left") => Some(Align::Left),
         Some("right") => Some(Align::Right),

@@ -263,8 +263,12 @@ fn text_fields(e: &mut Map<String, Value>, text: &str, style: &Style, container:
     e.insert("text".into(), json!(text));
     e.insert("originalText".into(), json!(text));
     e.insert("fontSize".into(), json!(style.font_size.unwrap_or(16.0)));
-    // Helvetica, Excalidraw's plain sans-serif, the closest to inkboard's Inter.
-    e.insert("fontFamily".into(), json!(2));
+    // Helvetica, Excalidraw's plain sans-serif, is the closest to inkboard's Inter
+    // (and to its serif, which Excalidraw lacks).
+    e.insert(
+        "fontFamily".into(),
+        json!(crate::fonts::excalidraw_number(style.font)),
+    );
     e.insert(
         "textAlign".into(),
         json!(match style.align {
