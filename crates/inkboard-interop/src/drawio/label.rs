@@ -240,10 +240,11 @@ pub(crate) fn html_to_rich(html: &str) -> Option<(String, bool)> {
     }
     let lines: Vec<&str> = w.md.lines().map(str::trim).collect();
     let md = lines.join("\n").trim_matches('\n').to_string();
-    // The source must show exactly the label's text (list bullets aside).
+    // The source must show exactly the label's text and lines (list bullets and
+    // spaces aside).
     let shown = |t: &str| -> String {
         t.chars()
-            .filter(|c| !c.is_whitespace() && !"•◦▪".contains(*c))
+            .filter(|c| *c == '\n' || (!c.is_whitespace() && !"•◦▪".contains(*c)))
             .collect()
     };
     (shown(&inkboard_core::rich::plain(&md)) == shown(&html_to_text(html).0))
@@ -279,7 +280,9 @@ impl RichWriter {
             "s" | "strike" | "del" => "~~",
             "code" => "`",
             "br" => {
-                self.line();
+                while self.md.ends_with(' ') {
+                    self.md.pop();
+                }
                 self.md.push('\n');
                 return;
             }

@@ -2,17 +2,27 @@
 //! (`<br>`, `<b>`), take entities in two spellings (`#quot;`, `&quot;`) and may be
 //! markdown strings (`"`...`"`); a shape's text is plain text with line breaks.
 
-/// A label as it should read: markdown-string backticks and bold marks dropped,
+/// A node's label as a shape's rich text: a markdown string (`"`...`"`) keeps its
+/// bold, italics and the rest of inkboard's Markdown subset; any other label is
+/// plain text, escaped so that it shows as written. Either way `<br>` is a line
+/// break, simple formatting tags are dropped, entities decoded, each line trimmed.
+pub(super) fn rich_label(text: &str) -> String {
+    let t = text.trim();
+    match t.strip_prefix('`').and_then(|t| t.strip_suffix('`')) {
+        Some(markdown) => decode(markdown),
+        None => inkboard_core::rich::escape(&decode(t)),
+    }
+}
+
+/// A label as plain text (links' text, subgraph titles): [`rich_label`] as shown,
+/// a markdown string's marks dropped.
+pub(super) fn clean_label(text: &str) -> String {
+    inkboard_core::rich::plain(&rich_label(text))
+}
+
 /// `<br>` as a line break, simple formatting tags dropped, entities decoded, each
 /// line trimmed.
-pub(super) fn clean_label(text: &str) -> String {
-    let owned;
-    let mut t = text.trim();
-    // A markdown string: its bold and italics cannot be kept, its text can.
-    if let Some(inner) = t.strip_prefix('`').and_then(|t| t.strip_suffix('`')) {
-        owned = inner.replace("**", "").replace("__", "");
-        t = &owned;
-    }
+fn decode(t: &str) -> String {
     let mut out = String::with_capacity(t.len());
     let mut rest = t;
     while let Some(i) = rest.find(['<', '&', '#']) {

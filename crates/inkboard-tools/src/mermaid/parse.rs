@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, HashMap};
 use inkboard_core::Style;
 
 use super::css::style_of;
-use super::label::clean_label;
+use super::label::{clean_label, rich_label};
 use super::shapes;
 use super::{
     Direction, Edge, Endpoint, Flowchart, Head, MermaidError, Node, NodeShape, Note, NoteKind,
@@ -857,7 +857,7 @@ impl<'a> Parser<'a> {
             match self.find_label(from, closers, single) {
                 Ok((shape, label, end)) => {
                     self.pos = end;
-                    return Ok(Some((shape, clean_label(label))));
+                    return Ok(Some((shape, rich_label(label))));
                 }
                 Err(stop) => last_failure = Some((closers[0].0, stop)),
             }
@@ -971,7 +971,7 @@ impl<'a> Parser<'a> {
                 }
                 "label" => {
                     let n = &mut self.nodes[node];
-                    n.label = Some(clean_label(value));
+                    n.label = Some(rich_label(value));
                     n.explicit = true;
                 }
                 key => {
@@ -1199,7 +1199,10 @@ impl<'a> Parser<'a> {
             ends.push(Endpoint::Node(nodes.len()));
             nodes.push(Node {
                 id: raw.id.clone(),
-                label: raw.label.clone().unwrap_or_else(|| raw.id.clone()),
+                label: raw
+                    .label
+                    .clone()
+                    .unwrap_or_else(|| inkboard_core::rich::escape(&raw.id)),
                 shape: raw.shape,
                 line: raw.line,
                 style,

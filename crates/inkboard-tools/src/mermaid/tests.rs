@@ -255,7 +255,10 @@ fn quoted_link_text_may_hold_a_bar() {
 }
 
 #[test]
-fn markdown_strings_keep_their_text() {
-    let c = chart("graph LR\nA[\"`**Bold** and plain`\"]");
-    assert_eq!(labels(&c), ["Bold and plain"]);
+fn markdown_strings_keep_their_text_and_marks() {
+    let c = chart("graph LR\nA[\"`**Bold** and *it*`\"] -->|\"`**on** edge`\"| B[a*b*c]");
+    // A node's markdown string is rich text; other labels show as written.
+    assert_eq!(labels(&c), ["**Bold** and *it*", "a\\*b\\*c"]);
+    // A link's text is plain: the marks go, the text stays.
+    assert_eq!(c.edges[0].label, "on edge");
 }

@@ -116,14 +116,37 @@ fn write_level(
             write_level(shapes, inside, Some(&o.id), depth + 1, out);
             let _ = writeln!(out, "{pad}end");
         } else {
-            let _ = writeln!(out, "{pad}{}", node(&o.id, *geom, text));
+            let _ = writeln!(out, "{pad}{}", node(&o.id, *geom, &label(o, text)));
         }
     }
 }
 
-/// A node with its shape and label.
-fn node(id: &ObjectId, geom: Geom, text: &str) -> String {
-    let label = quoted(text);
+/// A node's label, quoted: a markdown string (`"`...`"`) for one line of rich text
+/// whose only marks are bold and italic (what Mermaid's markdown strings draw),
+/// else the text as shown.
+fn label(o: &Object, shown: &str) -> String {
+    use inkboard_core::rich::{parse, Marks};
+    let Kind::Shape(s) = &o.kind else {
+        return quoted(shown);
+    };
+    let simple = parse(&s.text).is_some_and(|r| {
+        let spans = || r.paragraphs.iter().flat_map(|p| &p.spans);
+        r.links.is_empty()
+            && r.paragraphs.len() == 1
+            && r.paragraphs[0].list.is_none()
+            && spans().all(|sp| !sp.marks.has(Marks::CODE) && !sp.marks.has(Marks::STRIKE))
+            && spans().any(|sp| !sp.marks.is_empty())
+    });
+    if !simple {
+        return quoted(shown);
+    }
+    let inner = quoted(&s.text);
+    format!("\"`{}`\"", &inner[1..inner.len() - 1])
+}
+
+/// A node with its shape and its quoted label.
+fn node(id: &ObjectId, geom: Geom, label: &str) -> String {
+    let label = label.to_owned();
     let (open, close) = match geom {
         Geom::Rounded => ("(", ")"),
         Geom::Ellipse => ("((", "))"),
@@ -168,7 +191,8 @@ fn quoted(text: &str) -> String {
 mod tests {
     //! Each page of the test boards as Mermaid, compared with the expected file
     //! in `tests/mermaid_out/` (`UPDATE_EXPECT=1` rewrites it), and read back by
-    //! the parser into the same graph: the same nodes and labels, and links.
+    //! the parser into the same graph: the same nodes and labels (as shown), and
+    //! links; a label of bold and italics only comes back as the same rich text.
 
     use std::path::{Path, PathBuf};
 
@@ -182,6 +206,7 @@ mod tests {
         [
             "../inkboard-format/tests/golden/v1.inkboard",
             "../inkboard-interop/tests/export/tricky.inkboard",
+            "../inkboard-interop/tests/export/rich.inkboard",
         ]
         .iter()
         .map(|p| {
@@ -233,7 +258,7 @@ mod tests {
                 let mut got: Vec<(String, String)> = chart
                     .nodes
                     .iter()
-                    .map(|n| (n.id.clone(), n.label.clone()))
+                    .map(|n| (n.id.clone(), inkboard_core::rich::plain(&n.label)))
                     .collect();
                 got.sort();
                 want.sort();
@@ -278,5 +303,21 @@ mod tests {
                 assert_eq!(got, want, "{name}: links");
             }
         }
+    }
+
+    #[test]
+    fn bold_and_italic_labels_come_back_marked() {
+        let text = r#"{"format": "inkboard", "version": 2, "title": "t", "next_id": 3, "pages": [{"id": "p1", "name": "P", "objects": [
+            {"id": "s1", "type": "shape", "x": 0, "y": 0, "w": 100, "h": 50, "text": "**Bold** and *it*, 2\\*3"},
+            {"id": "s2", "type": "shape", "x": 0, "y": 90, "w": 100, "h": 50, "text": "`code` stays shown"}]}]}"#;
+        let board = inkboard_format::board_from_json(text).unwrap();
+        let out = to_mermaid(&board, board.pages()[0].id);
+        let chart = parse(&out).unwrap_or_else(|e| panic!("{e}\n{out}"));
+        let labels: Vec<&str> = chart.nodes.iter().map(|n| n.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            ["**Bold** and *it*, 2\\*3", "code stays shown"],
+            "{out}"
+        );
     }
 }

@@ -101,12 +101,7 @@ const EMPTY_FRAME: (f64, f64) = (200.0, 100.0);
 
 impl EditTool for ImportMermaid {
     fn run(cx: &mut Cx<'_, '_>, a: ImportMermaidArgs) -> Result<Imported, ToolError> {
-        let mut chart =
-            mermaid::parse(&a.text).map_err(|e| ToolError::args(format!("'text': {e}")))?;
-        // Node labels are plain text; shapes' text is rich text, so kept literal.
-        for n in &mut chart.nodes {
-            n.label = inkboard_core::rich::escape(&n.label);
-        }
+        let chart = mermaid::parse(&a.text).map_err(|e| ToolError::args(format!("'text': {e}")))?;
         let (x, y) = (finite("x", a.x)?, finite("y", a.y)?);
         if chart.nodes.is_empty() && chart.subgraphs.is_empty() {
             return Err(ToolError::args(
