@@ -15,7 +15,7 @@ use tokio::sync::broadcast::error::RecvError;
 
 use crate::boards::Event;
 use crate::view::{draw, fragments, PageView, Shown};
-use crate::window_calls;
+use inkboard_tools::window_calls;
 use crate::AppState;
 
 /// A message from the window.
@@ -200,6 +200,7 @@ impl Session {
                     client: format!("window-{}", self.window),
                     board: Some(self.board),
                     control: Default::default(),
+                    committed: Default::default(),
                 };
                 let result =
                     tokio::task::spawn_blocking(move || engine.call_as(&tool, args, &caller))

@@ -1,0 +1,356 @@
+//! The MCP App view's own tools: `view_board` (a page as the editor draws it, by
+//! the one renderer, object by object), `view_edit` (an edit the person made in
+//! the view, run as the user's) and `view_history` (undo and redo). They are
+//! "app-only": the MCP server lists them, with `_meta.ui.visibility: ["app"]`,
+//! only to hosts that show MCP Apps, which keep them from the model; the view
+//! inside the chat calls them through its host.
+//!
+//! The view keeps no connection to the server, so every answer is a whole
+//! [`ViewOutput`]: the board's facts, and a `scene` in the editor's own form
+//! (`docs/live-protocol.md`) holding only the objects whose drawing differs
+//! from what the view said it holds (`known`: id → the hash each item came
+//! with), so a drag answers with the moved shape and its connectors, not the
+//! page.
+//!
+//! An edit is a tool call like any other (the window rules of
+//! [`crate::window_calls`]: this board's page, no file), so the file, an
+//! `inkboard open` editor on the same board and `board_changes` (`by: "user"`)
+//! all see it, and nothing here edits a board by itself.
+
+use std::collections::HashMap;
+
+use inkboard_core::{Actor, Board};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::args::PageRef;
+use crate::drawing::{self, Shown};
+use crate::engine::Target;
+use crate::live::Caller;
+use crate::tool::{to_value, BoardTool, Hints, Tool};
+use crate::tracking::ChangeLog;
+use crate::{Engine, Reply, ToolError};
+
+/// Pages up to this many objects come whole, fragments included, in one answer;
+/// a larger page's fragments are asked for as they come into view (`ids`), as
+/// the editor does.
+const WHOLE_PAGE: usize = 2000;
+
+pub struct ViewBoard;
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ViewBoardArgs {
+    path: Option<String>,
+    page: Option<PageRef>,
+    /// The revision a tool's result named: its agent changes are marked, and the
+    /// answer says whether the board has changed since.
+    revision: Option<u64>,
+    /// The revision the view shows: agent changes after it are marked.
+    since: Option<u64>,
+    /// What the view holds: object id → the hash (`h`) it came with.
+    known: Option<HashMap<String, String>>,
+    /// Only the fragments of these objects (answer `fragments`).
+    ids: Option<Vec<String>>,
+}
+
+/// One page's name and number.
+#[derive(Serialize, JsonSchema)]
+pub struct PageName {
+    number: usize,
+    name: String,
+}
+
+/// The board the view shows, as the editor's `board` message says it.
+#[derive(Serialize, JsonSchema)]
+pub struct BoardFacts {
+    title: String,
+    /// The board's file; absent for a board with none yet (live).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<String>,
+    pages: Vec<PageName>,
+    /// The page drawn (from 1).
+    page: usize,
+    revision: u64,
+    undo: bool,
+    redo: bool,
+}
+
+/// What every view tool answers.
+#[derive(Serialize, JsonSchema)]
+pub struct ViewOutput {
+    board: BoardFacts,
+    /// The editor's `scene` message: the page's order, the objects that differ
+    /// from `known` (each with `svg`, `obj`, `box` and its hash `h`), `removed`,
+    /// and `agent`, the ids to mark.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scene: Option<Value>,
+    /// The fragments asked for with `ids`: id → SVG.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fragments: Option<Value>,
+    /// The revision asked for, when the board has changed since.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    changed_since: Option<u64>,
+}
+
+impl Tool for ViewBoard {
+    const NAME: &'static str = "view_board";
+    const TITLE: &'static str = "View board (app)";
+    const DESCRIPTION: &'static str =
+        "For the inkboard view: a page drawn object by object, and what changed.";
+    const HINTS: Hints = Hints::READ;
+    type Args = ViewBoardArgs;
+    type Output = ViewOutput;
+}
+
+impl BoardTool for ViewBoard {
+    fn run(engine: &Engine, caller: &Caller, a: ViewBoardArgs) -> Result<Reply, ToolError> {
+        let target = engine.target(a.path.as_deref(), caller)?;
+        let out = view(
+            engine,
+            &target,
+            &Asked {
+                page: a.page.as_ref(),
+                revision: a.revision,
+                since: a.since,
+                known: a.known.as_ref(),
+                ids: a.ids.as_deref(),
+            },
+        )?;
+        Ok(Reply::Json(to_value(&out)))
+    }
+}
+
+pub struct ViewEdit;
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ViewEditArgs {
+    path: Option<String>,
+    page: Option<PageRef>,
+    /// The edit tool to run as the person (one a batch takes, or batch).
+    tool: String,
+    /// Its arguments, without path.
+    args: Option<Map<String, Value>>,
+    since: Option<u64>,
+    known: Option<HashMap<String, String>>,
+}
+
+#[derive(Serialize, JsonSchema)]
+pub struct ViewEditOutput {
+    /// The tool's own result.
+    result: Value,
+    view: ViewOutput,
+}
+
+impl Tool for ViewEdit {
+    const NAME: &'static str = "view_edit";
+    const TITLE: &'static str = "Edit in view (app)";
+    const DESCRIPTION: &'static str =
+        "For the inkboard view: runs an edit the person made, as theirs.";
+    const HINTS: Hints = Hints::REWRITE;
+    type Args = ViewEditArgs;
+    type Output = ViewEditOutput;
+}
+
+impl BoardTool for ViewEdit {
+    fn run(engine: &Engine, caller: &Caller, a: ViewEditArgs) -> Result<Reply, ToolError> {
+        let mut args = a.args.unwrap_or_default();
+        crate::window_calls::check(&a.tool, &Value::Object(args.clone()))
+            .map_err(ToolError::Arguments)?;
+        if let Some(path) = &a.path {
+            args.insert("path".into(), Value::String(path.clone()));
+        }
+        if let (Some(page), false) = (&a.page, args.contains_key("page")) {
+            args.insert("page".into(), page_value(page));
+        }
+        let person = Caller {
+            actor: Actor::User,
+            ..caller.clone()
+        };
+        let result = match engine.call_as(&a.tool, Value::Object(args), &person)? {
+            Reply::Json(value) => value,
+            Reply::Image { data, .. } => data,
+        };
+        let target = engine.target(a.path.as_deref(), caller)?;
+        let view = view(
+            engine,
+            &target,
+            &Asked {
+                page: a.page.as_ref(),
+                revision: None,
+                since: a.since,
+                known: a.known.as_ref(),
+                ids: None,
+            },
+        )?;
+        Ok(Reply::Json(to_value(&ViewEditOutput { result, view })))
+    }
+}
+
+pub struct ViewHistory;
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ViewHistoryArgs {
+    path: Option<String>,
+    page: Option<PageRef>,
+    /// Redo instead of undo.
+    redo: Option<bool>,
+    since: Option<u64>,
+    known: Option<HashMap<String, String>>,
+}
+
+#[derive(Serialize, JsonSchema)]
+pub struct ViewHistoryOutput {
+    /// Whether there was a step to undo (or redo).
+    done: bool,
+    view: ViewOutput,
+}
+
+impl Tool for ViewHistory {
+    const NAME: &'static str = "view_history";
+    const TITLE: &'static str = "Undo in view (app)";
+    const DESCRIPTION: &'static str =
+        "For the inkboard view: undoes or redoes the last step, as the person.";
+    const HINTS: Hints = Hints::REWRITE;
+    type Args = ViewHistoryArgs;
+    type Output = ViewHistoryOutput;
+}
+
+impl BoardTool for ViewHistory {
+    fn run(engine: &Engine, caller: &Caller, a: ViewHistoryArgs) -> Result<Reply, ToolError> {
+        let target = engine.target(a.path.as_deref(), caller)?;
+        let person = Caller {
+            actor: Actor::User,
+            ..caller.clone()
+        };
+        let done = engine.undo(&target, &person, a.redo.unwrap_or(false))?;
+        let view = view(
+            engine,
+            &target,
+            &Asked {
+                page: a.page.as_ref(),
+                revision: None,
+                since: a.since,
+                known: a.known.as_ref(),
+                ids: None,
+            },
+        )?;
+        Ok(Reply::Json(to_value(&ViewHistoryOutput { done, view })))
+    }
+}
+
+/// What a view asks to be drawn.
+struct Asked<'a> {
+    page: Option<&'a PageRef>,
+    revision: Option<u64>,
+    since: Option<u64>,
+    known: Option<&'a HashMap<String, String>>,
+    ids: Option<&'a [String]>,
+}
+
+/// The board of `target` as the view is to show it (see the module docs).
+fn view(engine: &Engine, target: &Target, asked: &Asked<'_>) -> Result<ViewOutput, ToolError> {
+    // The board is copied out, and drawn without holding its lock: drawing a
+    // large page routes every connector.
+    let marked = |log: &ChangeLog| marked(log, asked.revision, asked.since);
+    let (board, agent, undo, redo) = match target {
+        Target::File(path) => engine.tracked(path, |t| {
+            Ok((
+                t.board.clone(),
+                marked(&t.log),
+                t.history.can_undo(),
+                t.history.can_redo(),
+            ))
+        })?,
+        Target::Live(cell) => {
+            let live = cell.lock();
+            (
+                live.board.clone(),
+                marked(&live.log),
+                live.history.can_undo(),
+                live.history.can_redo(),
+            )
+        }
+    };
+    let page = PageRef::resolve_or_first(asked.page, &board)?;
+    let number = board.page_position(page).map_or(1, |i| i + 1);
+    let drawn = drawing::draw(&board, page);
+    let facts = facts(&board, target, number, undo, redo);
+    let changed_since = asked.revision.filter(|r| *r != board.revision());
+    if let Some(ids) = asked.ids {
+        let text = drawing::fragments(0, &drawn, ids);
+        let message: Value = serde_json::from_str(&text)
+            .map_err(|e| ToolError::Io(format!("the drawing could not be sent: {e}")))?;
+        return Ok(ViewOutput {
+            board: facts,
+            scene: None,
+            fragments: message.get("items").cloned(),
+            changed_since,
+        });
+    }
+    let known = asked
+        .known
+        .into_iter()
+        .flatten()
+        .map(|(id, h)| (id.as_str(), h.as_str()));
+    let mut shown = Shown::from_known(known, drawn.order.len() <= WHOLE_PAGE);
+    let agent = agent
+        .into_iter()
+        .filter(|id| drawn.items.contains_key(id.as_str()))
+        .collect();
+    let scene = shown
+        .diff(number, &drawn, asked.known.is_none(), agent)
+        .map(|text| serde_json::from_str::<Value>(&text))
+        .transpose()
+        .map_err(|e| ToolError::Io(format!("the drawing could not be sent: {e}")))?;
+    Ok(ViewOutput {
+        board: facts,
+        scene,
+        fragments: None,
+        changed_since,
+    })
+}
+
+/// The ids an agent changed at `revision`, or after `since`: the view marks them.
+fn marked(log: &ChangeLog, revision: Option<u64>, since: Option<u64>) -> Vec<String> {
+    let mut ids: Vec<String> = log
+        .iter()
+        .filter(|c| c.by == Actor::Agent)
+        .filter(|c| Some(c.revision) == revision || since.is_some_and(|s| c.revision > s))
+        .filter(|c| c.object.is_some())
+        .filter_map(|c| c.id.as_ref().map(|id| id.to_string()))
+        .collect();
+    ids.dedup();
+    ids
+}
+
+fn facts(board: &Board, target: &Target, page: usize, undo: bool, redo: bool) -> BoardFacts {
+    BoardFacts {
+        title: board.title().to_string(),
+        path: target.file().map(|p| p.display().to_string()),
+        pages: board
+            .pages()
+            .iter()
+            .enumerate()
+            .map(|(i, p)| PageName {
+                number: i + 1,
+                name: p.name.clone(),
+            })
+            .collect(),
+        page,
+        revision: board.revision(),
+        undo,
+        redo,
+    }
+}
+
+/// A page reference as a tool argument again.
+fn page_value(page: &PageRef) -> Value {
+    match page {
+        PageRef::Number(n) => Value::from(*n),
+        PageRef::Name(name) => Value::String(name.clone()),
+    }
+}
