@@ -32,6 +32,7 @@ try {
     const t = await drawn;
     if (t.objects !== 199) throw new Error(`drew ${t.objects} objects`);
     times.push(t.drawn);
+    if (process.env.VERBOSE) console.log(JSON.stringify(t));
   }
   times.sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)];

@@ -182,6 +182,7 @@ impl ServerHandler for Server {
             ));
         }
         let args = request.arguments.map(Value::Object).unwrap_or(json!({}));
+        let view_args = args.clone();
         let engine = self.engine.clone();
         let mut caller = self.caller.clone();
         // Each call notes its own commit.
@@ -214,9 +215,37 @@ impl ServerHandler for Server {
         tracing::debug!(tool = %request.name, ms = started.elapsed().as_secs_f64() * 1e3, ok = reply.is_ok(), "tools/call");
         let mut result = to_result(reply);
         if view {
-            result.meta = mcpapp::result_meta(committed.revision());
+            result.meta = self
+                .view_meta(result.is_error != Some(true), &view_args, committed.revision())
+                .await;
         }
         Ok(result.into())
+    }
+}
+
+impl Server {
+    /// The `_meta` of a linked tool's result for a client that shows the MCP App
+    /// view: the revision committed, and (after a call that worked) the drawing
+    /// of the board and page it worked on, made by the view's own `view_board`.
+    async fn view_meta(
+        &self,
+        worked: bool,
+        args: &Value,
+        revision: Option<u64>,
+    ) -> Option<rmcp::model::MetaObject> {
+        let mut drawing = None;
+        if worked {
+            let engine = self.engine.clone();
+            let caller = self.caller.clone();
+            let args = mcpapp::view_args(args, revision);
+            let drawn =
+                tokio::task::spawn_blocking(move || engine.call_as("view_board", args, &caller))
+                    .await;
+            if let Ok(Ok(inkboard_tools::Reply::Json(value))) = drawn {
+                drawing = Some(value);
+            }
+        }
+        mcpapp::result_meta(revision, drawing)
     }
 }
 

@@ -5,7 +5,9 @@
 //! `ui://inkboard/board` in `_meta.ui.resourceUri` (and the flat
 //! `ui/resourceUri` the specification still lists, deprecated, for older
 //! hosts); their results name the revision they committed
-//! (`_meta["inkboard/revision"]`); the view's own tools (`view_board`,
+//! (`_meta["inkboard/revision"]`) and carry the drawing of the page they worked
+//! on (`_meta["inkboard/view"]`, what `view_board` answers), so the view draws
+//! without a round trip; the view's own tools (`view_board`,
 //! `view_edit`, `view_history`, [`inkboard_tools::app_catalog`]) are listed with
 //! `visibility: ["app"]`, which hosts keep from the model; and the view is a
 //! resource. A client that does not declare the extension gets the tools and
@@ -96,10 +98,38 @@ pub fn linked(name: &str) -> bool {
     LINKED.contains(&name)
 }
 
-/// The result's `_meta` for the view: the revision the call committed.
-pub fn result_meta(revision: Option<u64>) -> Option<MetaObject> {
-    let revision = revision?;
-    Some(MetaObject(as_object(json!({"inkboard/revision": revision}))))
+/// The most a result's `_meta` carries of the drawing; a larger page is drawn by
+/// the view's own `view_board` call instead.
+pub const EMBED_LIMIT: usize = 512 * 1024;
+
+/// The arguments of the `view_board` call that draws what a linked tool called
+/// with `args` worked on: its board and page, at `revision`.
+pub fn view_args(args: &Value, revision: Option<u64>) -> Value {
+    let mut out = json!({});
+    for key in ["path", "page"] {
+        if let Some(v) = args.get(key).filter(|v| v.is_string() || v.is_u64()) {
+            out[key] = v.clone();
+        }
+    }
+    if let Some(r) = revision {
+        out["revision"] = json!(r);
+    }
+    out
+}
+
+/// The result's `_meta` for the view: the revision the call committed, and the
+/// drawing of the board it worked on (`view_board`'s answer), when one was made
+/// and is not too large. Hosts keep `_meta` from the model; the view draws from
+/// it without asking again.
+pub fn result_meta(revision: Option<u64>, drawing: Option<Value>) -> Option<MetaObject> {
+    let mut meta = JsonObject::new();
+    if let Some(r) = revision {
+        meta.insert("inkboard/revision".into(), json!(r));
+    }
+    if let Some(d) = drawing.filter(|d| d.to_string().len() <= EMBED_LIMIT) {
+        meta.insert("inkboard/view".into(), d);
+    }
+    (!meta.is_empty()).then_some(MetaObject(meta))
 }
 
 /// What the view's resource says of itself to the host: no network and no file

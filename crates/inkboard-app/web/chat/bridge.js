@@ -119,6 +119,15 @@ async function onToolResult(result) {
   if (where && Number.isInteger(where.page)) shown.page = where.page;
   for (const fn of listeners.result) fn({ args: toolArgs, result, asked });
   known.clear();
+  const drawn = meta['inkboard/view'];
+  if (drawn?.board && drawn.scene) {
+    // The result carries the drawing at the tool's revision: shown at once, then
+    // brought up to date if the board has moved on since.
+    apply(drawn);
+    // Once the drawing is on screen: asked after the frame, so as not to delay it.
+    requestAnimationFrame(() => setTimeout(() => load({ revision: asked }).catch(() => {})));
+    return;
+  }
   await load({ revision: asked });
 }
 

@@ -116,16 +116,21 @@ function fileName(path) {
 
 function onScene(msg) {
   if (msg.page !== state.page) return;
+  const arrived = performance.now();
   const fresh = msg.full && shownPage !== msg.page;
   applyScene(msg, { show: !fresh });
   if (fresh) {
     shownPage = msg.page;
     openView();
   }
+  const marked = performance.now();
   if (msg.agent?.length) flash(msg.agent);
+  timings.flash = performance.now() - marked;
   if (msg.full) {
     lastDraw = 'result';
-    const t0 = timings.result ?? performance.now();
+    const t0 = timings.result ?? arrived;
+    timings.fetch = arrived - t0;
+    timings.place = performance.now() - arrived - timings.flash;
     whenDrawn().then(() => requestAnimationFrame(() => setTimeout(() => {
       timings.drawn = performance.now() - t0;
       timings.objects = msg.order.length;
