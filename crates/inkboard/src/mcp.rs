@@ -183,6 +183,7 @@ impl ServerHandler for Server {
         }
         let args = request.arguments.map(Value::Object).unwrap_or(json!({}));
         let view_args = args.clone();
+        let is_app_tool = inkboard_tools::app_catalog().iter().any(|t| t.name == name);
         let engine = self.engine.clone();
         let mut caller = self.caller.clone();
         // Each call notes its own commit.
@@ -214,6 +215,13 @@ impl ServerHandler for Server {
         let reply = reply?;
         tracing::debug!(tool = %request.name, ms = started.elapsed().as_secs_f64() * 1e3, ok = reply.is_ok(), "tools/call");
         let mut result = to_result(reply);
+        if is_app_tool && result.is_error != Some(true) {
+            // The view reads the structured content; the drawing is not sent a
+            // second time as text.
+            result.content = vec![ContentBlock::text(mcpapp::app_result_text(
+                result.structured_content.as_ref(),
+            ))];
+        }
         if view {
             result.meta = self
                 .view_meta(result.is_error != Some(true), &view_args, committed.revision())

@@ -132,6 +132,18 @@ pub fn result_meta(revision: Option<u64>, drawing: Option<Value>) -> Option<Meta
     (!meta.is_empty()).then_some(MetaObject(meta))
 }
 
+/// The text content of an app-only tool's result: one line (the view reads the
+/// structured content, which holds the drawing).
+pub fn app_result_text(structured: Option<&Value>) -> String {
+    let board = structured
+        .map(|s| s.get("view").unwrap_or(s))
+        .and_then(|v| v.get("board"));
+    match board.and_then(|b| b.get("revision")).and_then(Value::as_u64) {
+        Some(r) => format!("inkboard view: the board at revision {r}"),
+        None => "inkboard view".to_string(),
+    }
+}
+
 /// What the view's resource says of itself to the host: no network and no file
 /// of its own (every list empty: the host's most restrictive policy), and a
 /// border around it.

@@ -44,8 +44,7 @@ pub struct ViewBoard;
 pub struct ViewBoardArgs {
     path: Option<String>,
     page: Option<PageRef>,
-    /// The revision a tool's result named: its agent changes are marked, and the
-    /// answer says whether the board has changed since.
+    /// A tool result's revision: its changes are marked, a later one said.
     revision: Option<u64>,
     /// The revision the view shows: agent changes after it are marked.
     since: Option<u64>,
