@@ -9,7 +9,8 @@
 // hands them to the MCP client; what the view asks of the host (model context,
 // display mode, downloads) is recorded in the page for the tests to read.
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -228,6 +229,32 @@ export function writeBoard(file, objects, { title = 'Test board' } = {}) {
     format: 'inkboard', version: 1, title, revision: 1, next_id: next,
     pages: [{ id: 'p1', name: 'Page 1', objects }],
   }, null, 2));
+}
+
+/**
+ * `inkboard open --no-browser --port 0 FILE` with the runtime folder `connect({dir})`
+ * uses, so that the MCP server sends calls on FILE (and path-less ones) to it.
+ * Answers {url, stop}: `url` signs a browser in.
+ */
+export async function startApp(file, dir) {
+  const proc = spawn(BIN, ['open', '--no-browser', '--port', '0', file], {
+    env: { ...process.env, INKBOARD_RUNTIME_DIR: path.join(dir, 'runtime'), INKBOARD_STATE_DIR: path.join(dir, 'state') },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise((resolve) => proc.once('exit', resolve));
+  const url = await new Promise((resolve, reject) => {
+    createInterface({ input: proc.stdout }).once('line', resolve);
+    exited.then((code) => reject(new Error(`inkboard open exited (${code})`)));
+  });
+  return {
+    url,
+    async stop() {
+      if (proc.exitCode === null && proc.signalCode === null) {
+        proc.kill('SIGTERM');
+        await exited;
+      }
+    },
+  };
 }
 
 /** Whether the built binary is there (the tests need `cargo build -p inkboard`). */
