@@ -190,7 +190,8 @@ fn parse(key: &str, source: &str, replaced: &[(&str, &str)]) -> Result<Module, B
             text.push(' ');
             text.push_str(line.trim());
             if line.trim_end().ends_with(';') {
-                let (binding, from) = import(key, text, replaced).ok_or(unsupported(*start, "this import"))?;
+                let (binding, from) =
+                    import(key, text, replaced).ok_or(unsupported(*start, "this import"))?;
                 module.imports.push((binding, from));
                 statement = None;
             }
@@ -240,7 +241,10 @@ fn parse(key: &str, source: &str, replaced: &[(&str, &str)]) -> Result<Module, B
 /// One import statement as a binding (`{ a, b: c }` or `x`) and the key of the
 /// module it names, resolved from `key`'s folder.
 fn import(key: &str, statement: &str, replaced: &[(&str, &str)]) -> Option<(String, String)> {
-    let rest = statement.trim().strip_prefix("import ")?.trim_end_matches(';');
+    let rest = statement
+        .trim()
+        .strip_prefix("import ")?
+        .trim_end_matches(';');
     let at = rest.rfind(" from ")?;
     let (clause, spec) = (rest[..at].trim(), rest[at + 6..].trim());
     let spec = spec
@@ -334,8 +338,14 @@ mod tests {
         let bridge = out.find("__modules[\"chat/bridge.js\"]").expect("bridge");
         let main = out.find("__modules[\"main.js\"]").expect("main");
         assert!(x < main && bridge < main, "{out}");
-        assert!(out.contains("const { a, b: c } = __modules[\"x.js\"];"), "{out}");
-        assert!(out.contains("const s = __modules[\"chat/bridge.js\"];"), "{out}");
+        assert!(
+            out.contains("const { a, b: c } = __modules[\"x.js\"];"),
+            "{out}"
+        );
+        assert!(
+            out.contains("const s = __modules[\"chat/bridge.js\"];"),
+            "{out}"
+        );
         assert!(out.contains("return { go };"), "{out}");
     }
 

@@ -15,8 +15,8 @@ use tokio::sync::broadcast::error::RecvError;
 
 use crate::boards::Event;
 use crate::view::{draw, fragments, PageView, Shown};
-use inkboard_tools::window_calls;
 use crate::AppState;
+use inkboard_tools::window_calls;
 
 /// A message from the window.
 #[derive(Deserialize)]

@@ -52,8 +52,7 @@ pub struct CommitSlot(Arc<std::sync::atomic::AtomicU64>);
 impl CommitSlot {
     /// Notes that the call committed `revision`.
     pub fn note(&self, revision: u64) {
-        self.0
-            .store(revision, std::sync::atomic::Ordering::Relaxed);
+        self.0.store(revision, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// The last revision noted, if any (revisions start from 1).

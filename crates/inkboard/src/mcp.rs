@@ -189,7 +189,8 @@ impl ServerHandler for Server {
         // Each call notes its own commit.
         caller.committed = Default::default();
         let committed = caller.committed.clone();
-        let view = mcpapp::linked(&name) && mcpapp::supported(context.client_capabilities().as_ref());
+        let view =
+            mcpapp::linked(&name) && mcpapp::supported(context.client_capabilities().as_ref());
         let (control, progress) = control_line(&context);
         caller.control = control;
         // notifications/cancelled cancels the context's token; the call sees it at
@@ -224,7 +225,11 @@ impl ServerHandler for Server {
         }
         if view {
             result.meta = self
-                .view_meta(result.is_error != Some(true), &view_args, committed.revision())
+                .view_meta(
+                    result.is_error != Some(true),
+                    &view_args,
+                    committed.revision(),
+                )
                 .await;
         }
         Ok(result.into())

@@ -138,7 +138,10 @@ pub fn app_result_text(structured: Option<&Value>) -> String {
     let board = structured
         .map(|s| s.get("view").unwrap_or(s))
         .and_then(|v| v.get("board"));
-    match board.and_then(|b| b.get("revision")).and_then(Value::as_u64) {
+    match board
+        .and_then(|b| b.get("revision"))
+        .and_then(Value::as_u64)
+    {
         Some(r) => format!("inkboard view: the board at revision {r}"),
         None => "inkboard view".to_string(),
     }

@@ -71,7 +71,10 @@ impl Line {
         let mut text = String::new();
         loop {
             text.clear();
-            assert!(self.out.read_line(&mut text).expect("read") > 0, "no answer");
+            assert!(
+                self.out.read_line(&mut text).expect("read") > 0,
+                "no answer"
+            );
             let v: Value = serde_json::from_str(&text).expect("JSON");
             if v["id"] == id {
                 return match v.get("error") {
@@ -105,7 +108,12 @@ fn what_it_gets(line: &mut Line) -> Value {
     let linked: serde_json::Map<String, Value> = tools
         .iter()
         .filter(|t| t.get("_meta").is_some() && !is_app_only(t))
-        .map(|t| (t["name"].as_str().unwrap_or("").to_string(), t["_meta"].clone()))
+        .map(|t| {
+            (
+                t["name"].as_str().unwrap_or("").to_string(),
+                t["_meta"].clone(),
+            )
+        })
         .collect();
     let app_only: Vec<Value> = tools.iter().filter(|t| is_app_only(t)).cloned().collect();
     let resources = line.ask("resources/list", json!({}));
@@ -191,13 +199,19 @@ fn the_model_gets_no_more_from_a_host_that_shows_the_view() {
     assert!(budget::model_bytes(&model) <= budget::MODEL_CEILING);
     // The view's own tools are small, and kept from the model by the host.
     let app_bytes = budget::model_bytes(&app_only);
-    assert!(app_bytes <= 2048, "the app-only tools cost {app_bytes} bytes");
+    assert!(
+        app_bytes <= 2048,
+        "the app-only tools cost {app_bytes} bytes"
+    );
 }
 
 #[test]
 fn the_view_resource_is_one_document_with_a_closed_policy() {
     // Any client may read it; only MCP Apps hosts are told of it.
-    for caps in [json!({"extensions": {UI: {"mimeTypes": [MIME]}}}), json!({})] {
+    for caps in [
+        json!({"extensions": {UI: {"mimeTypes": [MIME]}}}),
+        json!({}),
+    ] {
         let mut line = Line::start(caps);
         let read = line.ask("resources/read", json!({"uri": "ui://inkboard/board"}));
         let content = &read["contents"][0];
@@ -223,8 +237,13 @@ fn an_edit_in_the_view_is_the_persons_and_undo_takes_it_back() {
     let mut apps = Line::start(json!({"extensions": {UI: {}}}));
     let board = apps.board();
     apps.call("create_board", json!({"path": board}));
-    let first = apps.call("batch", json!({"path": board, "operations": [{"tool": "add_shape", "args": {"text": "A"}}]}));
-    let revision = first["_meta"]["inkboard/revision"].as_u64().expect("a revision");
+    let first = apps.call(
+        "batch",
+        json!({"path": board, "operations": [{"tool": "add_shape", "args": {"text": "A"}}]}),
+    );
+    let revision = first["_meta"]["inkboard/revision"]
+        .as_u64()
+        .expect("a revision");
     let moved = apps.call(
         "view_edit",
         json!({"path": board, "tool": "move", "args": {"ids": ["s1"], "dx": 10, "dy": 0}, "known": {}}),
@@ -240,10 +259,16 @@ fn an_edit_in_the_view_is_the_persons_and_undo_takes_it_back() {
     assert_eq!(changes["structuredContent"]["changes"][0]["by"], "user");
     // No file, no other tool: the window rules.
     for (tool, args) in [
-        ("move", json!({"ids": ["s1"], "dx": 1, "path": "/tmp/other.inkboard"})),
+        (
+            "move",
+            json!({"ids": ["s1"], "dx": 1, "path": "/tmp/other.inkboard"}),
+        ),
         ("export", json!({"output": "/tmp/x.png"})),
     ] {
-        let refused = apps.call("view_edit", json!({"path": board, "tool": tool, "args": args}));
+        let refused = apps.call(
+            "view_edit",
+            json!({"path": board, "tool": tool, "args": args}),
+        );
         assert_eq!(refused["isError"], true, "{tool}: {refused}");
     }
     let undone = apps.call("view_history", json!({"path": board}));
@@ -253,7 +278,12 @@ fn an_edit_in_the_view_is_the_persons_and_undo_takes_it_back() {
     let before = &first["_meta"]["inkboard/view"]["scene"]["items"]["s1"]["obj"]["x"];
     assert_eq!(x, before);
     // A view that is up to date is answered without a scene.
-    let r = read["structuredContent"]["revision"].as_u64().expect("revision");
-    let idle = apps.call("view_board", json!({"path": board, "since": r, "known": {}}));
+    let r = read["structuredContent"]["revision"]
+        .as_u64()
+        .expect("revision");
+    let idle = apps.call(
+        "view_board",
+        json!({"path": board, "since": r, "known": {}}),
+    );
     assert_eq!(idle["structuredContent"]["scene"], Value::Null, "{idle}");
 }
