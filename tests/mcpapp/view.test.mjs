@@ -5,7 +5,7 @@
 // before. The view loads nothing from anywhere.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 
@@ -172,6 +172,64 @@ test('a view of a board changed since its revision shows the new one and says so
     await until(async () => (await host.host()).modes.includes('fullscreen'), { what: 'a full-screen request' });
   } finally {
     await host.close();
+    await client.close();
+    removeDir(dir);
+  }
+});
+
+test('text is edited in place, Delete deletes, and export goes through the host or beside the board', { timeout: TIMEOUT }, async () => {
+  const dir = tempDir();
+  const client = await connect({ dir });
+  const withDownloads = await openHost(client, { capabilities: { serverTools: {}, updateModelContext: { text: {} }, downloadFile: {} } });
+  let plain;
+  try {
+    const file = path.join(dir, 'words.inkboard');
+    await call(client, 'create_board', { path: file });
+    const input = { path: file, operations: [
+      { tool: 'add_shape', args: { text: 'First', x: 0, y: 0, w: 160, h: 80 } },
+      { tool: 'add_shape', args: { text: 'Second', x: 300, y: 0, w: 160, h: 80 } },
+    ] };
+    const result = await call(client, 'batch', input);
+    const host = withDownloads;
+    await host.show(input, result);
+    const first = host.frame.locator('g[id="s1"]');
+    await first.waitFor();
+    const box = await first.boundingBox();
+    await host.page.mouse.dblclick(box.x + box.width / 2, box.y + box.height / 2);
+    const editor = host.frame.locator('[data-testid="text-editor"]');
+    await editor.waitFor();
+    assert.equal(await editor.inputValue(), 'First');
+    await host.page.keyboard.press('Control+A');
+    await host.page.keyboard.type('Edited in the chat');
+    await host.page.keyboard.press('Escape');
+    await until(() => saved(file).find((o) => o.id === 's1').text === 'Edited in the chat', { what: 'the text in the file' });
+    await until(async () => /Edited in the chat/.test(await first.textContent()), { what: 'the new text drawn' });
+
+    const second = await host.frame.locator('g[id="s2"]').boundingBox();
+    await host.page.mouse.click(second.x + second.width / 2, second.y + second.height / 2);
+    await until(async () => (await host.inView(() => window.inkboard.selection())).join() === 's2', { what: 's2 selected' });
+    await host.page.keyboard.press('Delete');
+    await until(() => !saved(file).some((o) => o.id === 's2'), { what: 's2 gone from the file' });
+
+    // The host offers downloads: the page's PNG is handed to it.
+    await host.frame.locator('[data-testid="export"]').click();
+    const download = await until(async () => (await host.host()).downloads[0], { what: 'a download request' });
+    const resource = download.contents[0].resource;
+    assert.equal(resource.mimeType, 'image/png');
+    assert.match(resource.uri, /words-page1\.png$/);
+    assert.equal(Buffer.from(resource.blob, 'base64').subarray(1, 4).toString(), 'PNG');
+
+    // A host without downloads: `export` writes beside the board, and the view says where.
+    plain = await openHost(client);
+    await plain.show(input, result);
+    await plain.frame.locator('g[id="s1"]').waitFor();
+    await plain.frame.locator('[data-testid="export"]').click();
+    const beside = path.join(dir, 'words-page1.png');
+    await until(() => existsSync(beside), { what: 'the PNG beside the board' });
+    await until(async () => (await plain.frame.locator('[data-testid="notice"]').textContent()).includes(beside), { what: 'the view to say where' });
+  } finally {
+    await plain?.close();
+    await withDownloads.close();
     await client.close();
     removeDir(dir);
   }
