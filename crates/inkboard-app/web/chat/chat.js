@@ -74,8 +74,17 @@ function onReady(host) {
   $('export').hidden = false;
 }
 
+/** Takes the host's theme variables (`--color-…`, `--font-…`): values of CSS custom properties only. */
+function themeFrom(context) {
+  const vars = context?.styles?.variables ?? {};
+  for (const [name, value] of Object.entries(vars)) {
+    if (/^--[a-z0-9-]+$/.test(name) && typeof value === 'string') document.documentElement.style.setProperty(name, value);
+  }
+}
+
 /** Fills the host's container: a fixed height is taken as given, else the view asks for its own. */
 function fitHost(context) {
+  themeFrom(context);
   const dims = context?.containerDimensions ?? {};
   const full = context?.displayMode === 'fullscreen';
   let height = INLINE_HEIGHT;
@@ -131,12 +140,16 @@ function onScene(msg) {
     const t0 = timings.result ?? arrived;
     timings.fetch = arrived - t0;
     timings.place = performance.now() - arrived - timings.flash;
-    whenDrawn().then(() => requestAnimationFrame(() => setTimeout(() => {
-      timings.drawn = performance.now() - t0;
-      timings.objects = msg.order.length;
-      timings.onScreen = drawnCount();
-      resolveDrawn(timings);
-    })));
+    whenDrawn().then(() => requestAnimationFrame(() => {
+      // The frame that shows the page has begun; the task after it runs once it is painted.
+      timings.frame = performance.now() - t0;
+      setTimeout(() => {
+        timings.drawn = performance.now() - t0;
+        timings.objects = msg.order.length;
+        timings.onScreen = drawnCount();
+        resolveDrawn({ ...timings });
+      });
+    }));
   }
   emit('scene', msg);
 }
