@@ -128,14 +128,14 @@ async function onToolResult(result) {
     requestAnimationFrame(() => setTimeout(() => load({ revision: asked }).catch(() => {})));
     return;
   }
-  await load({ revision: asked });
+  await load({ revision: asked, full: true });
 }
 
-/** Draws the board shown afresh (or the changes since what the view holds). */
-export async function load({ revision = null } = {}) {
+/** Draws the board shown: afresh (`full`, or before anything is shown), else the changes since what the view holds. */
+export async function load({ revision = null, full = false } = {}) {
   const args = { ...where() };
   if (revision != null) args.revision = revision;
-  if (known.size) {
+  if (shown.started && !full) {
     args.known = Object.fromEntries(known);
     args.since = state.revision;
   }
@@ -313,7 +313,7 @@ export function view(page) {
   shown.page = page;
   shown.pageName = null;
   known.clear();
-  load().catch(() => {});
+  load({ full: true }).catch(() => {});
 }
 
 export function takeKey() {}

@@ -30,7 +30,6 @@ const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
 const INLINE_HEIGHT = 560;
 
 let shownPage = null;
-let lastDraw = null;
 const timings = {};
 let resolveDrawn;
 let drawn = new Promise((r) => { resolveDrawn = r; });
@@ -57,6 +56,7 @@ function boot() {
   bridge.onHost('context', fitHost);
   bridge.onHost('result', ({ result }) => {
     timings.result = performance.now();
+    $('notice').hidden = true;
     if (result.isError) {
       const text = (result.content ?? []).map((c) => c.text ?? '').join(' ');
       emit('error', `The tool failed: ${text}`);
@@ -109,12 +109,9 @@ function onBoard(msg) {
   document.title = `${name} · inkboard`;
   $('undo').disabled = !msg.undo;
   $('redo').disabled = !msg.redo;
-  const notice = $('notice');
+  // Said until the next tool result: the board the tool made is not the one shown.
   if (msg.changed_since != null) {
-    notice.textContent = `This board changed after the tool's revision ${msg.changed_since}: showing revision ${msg.revision}.`;
-    notice.hidden = false;
-  } else if (lastDraw === 'result') {
-    notice.hidden = true;
+    note(`This board changed after the tool's revision ${msg.changed_since}: showing revision ${msg.revision}.`);
   }
   emit('board', msg);
 }
@@ -136,7 +133,6 @@ function onScene(msg) {
   if (msg.agent?.length) flash(msg.agent);
   timings.flash = performance.now() - marked;
   if (msg.full) {
-    lastDraw = 'result';
     const t0 = timings.result ?? arrived;
     timings.fetch = arrived - t0;
     timings.place = performance.now() - arrived - timings.flash;
