@@ -155,9 +155,20 @@ impl Tool for ViewEdit {
 
 impl BoardTool for ViewEdit {
     fn run(engine: &Engine, caller: &Caller, a: ViewEditArgs) -> Result<Reply, ToolError> {
+        // The board and page first, so that a fault in `path` or `page` is said as such.
+        let target = engine.target(a.path.as_deref(), caller)?;
+        if let Some(page) = &a.page {
+            engine.read(&target, |board| page.resolve(board).map(drop))?;
+        }
         let mut args = a.args.unwrap_or_default();
-        crate::window_calls::check(&a.tool, &Value::Object(args.clone()))
-            .map_err(ToolError::Arguments)?;
+        // A refusal names the argument at fault: the tool, or one of its arguments.
+        crate::window_calls::check(&a.tool, &Value::Object(args.clone())).map_err(|refusal| {
+            let runs = crate::find_tool(&a.tool).is_some_and(|t| t.in_batch()) || a.tool == "batch";
+            ToolError::args(format!(
+                "'{}': {refusal}",
+                if runs { "args" } else { "tool" }
+            ))
+        })?;
         if let Some(path) = &a.path {
             args.insert("path".into(), Value::String(path.clone()));
         }
@@ -168,11 +179,16 @@ impl BoardTool for ViewEdit {
             actor: Actor::User,
             ..caller.clone()
         };
-        let result = match engine.call_as(&a.tool, Value::Object(args), &person)? {
+        let reply = engine
+            .call_as(&a.tool, Value::Object(args), &person)
+            .map_err(|e| match e {
+                ToolError::Arguments(m) => ToolError::Arguments(format!("'args': {m}")),
+                other => other,
+            })?;
+        let result = match reply {
             Reply::Json(value) => value,
             Reply::Image { data, .. } => data,
         };
-        let target = engine.target(a.path.as_deref(), caller)?;
         let view = view(
             engine,
             &target,
