@@ -105,7 +105,7 @@ pub const EMBED_LIMIT: usize = 512 * 1024;
 /// The arguments of the `view_board` call that draws what a linked tool called
 /// with `args` worked on: its board and page, at `revision`.
 pub fn view_args(args: &Value, revision: Option<u64>) -> Value {
-    let mut out = json!({});
+    let mut out = json!({"small": true});
     for key in ["path", "page"] {
         if let Some(v) = args.get(key).filter(|v| v.is_string() || v.is_u64()) {
             out[key] = v.clone();
@@ -126,7 +126,8 @@ pub fn result_meta(revision: Option<u64>, drawing: Option<Value>) -> Option<Meta
     if let Some(r) = revision {
         meta.insert("inkboard/revision".into(), json!(r));
     }
-    if let Some(d) = drawing.filter(|d| d.to_string().len() <= EMBED_LIMIT) {
+    let carried = |d: &Value| d.get("scene").is_some() && d.to_string().len() <= EMBED_LIMIT;
+    if let Some(d) = drawing.filter(carried) {
         meta.insert("inkboard/view".into(), d);
     }
     (!meta.is_empty()).then_some(MetaObject(meta))

@@ -287,3 +287,34 @@ fn an_edit_in_the_view_is_the_persons_and_undo_takes_it_back() {
     );
     assert_eq!(idle["structuredContent"]["scene"], Value::Null, "{idle}");
 }
+
+#[test]
+fn a_result_carries_the_drawing_of_a_small_page_only() {
+    let mut apps = Line::start(json!({"extensions": {UI: {}}}));
+    let board = apps.board();
+    let objects: Vec<Value> = (1..=501)
+        .map(|i| {
+            json!({"id": format!("s{i}"), "type": "shape", "geom": "rect",
+                        "x": (i % 30) * 150, "y": (i / 30) * 100, "w": 120, "h": 60})
+        })
+        .collect();
+    let doc = json!({"format": "inkboard", "version": 1, "title": "Large", "revision": 1,
+                     "next_id": 502, "pages": [{"id": "p1", "name": "Page 1", "objects": objects}]});
+    std::fs::write(&board, doc.to_string()).expect("write the board");
+    let read = apps.call("read_board", json!({"path": board}));
+    assert_eq!(
+        read["_meta"]["inkboard/view"],
+        Value::Null,
+        "501 objects ride along"
+    );
+    // The view asks for it itself, and gets it.
+    let asked = apps.call("view_board", json!({"path": board}));
+    let order = &asked["structuredContent"]["scene"]["order"];
+    assert_eq!(order.as_array().map(Vec::len), Some(501));
+    apps.call("delete", json!({"path": board, "ids": ["s501"]}));
+    let small = apps.call("read_board", json!({"path": board}));
+    assert!(
+        small["_meta"]["inkboard/view"]["scene"].is_object(),
+        "500 objects ride along"
+    );
+}

@@ -32,6 +32,10 @@ use crate::tool::{to_value, BoardTool, Hints, Tool};
 use crate::tracking::ChangeLog;
 use crate::{Engine, Reply, ToolError};
 
+/// A tool result carries the drawing of a page of up to this many objects
+/// (`small`); a larger page's the view asks for itself.
+const SMALL_PAGE: usize = 500;
+
 /// Pages up to this many objects come whole, fragments included, in one answer;
 /// a larger page's fragments are asked for as they come into view (`ids`), as
 /// the editor does.
@@ -52,6 +56,8 @@ pub struct ViewBoardArgs {
     known: Option<HashMap<String, String>>,
     /// Only the fragments of these objects (answer `fragments`).
     ids: Option<Vec<String>>,
+    /// Draw only a small page (for a tool result's `_meta`).
+    small: Option<bool>,
 }
 
 /// One page's name and number.
@@ -115,6 +121,7 @@ impl BoardTool for ViewBoard {
                 since: a.since,
                 known: a.known.as_ref(),
                 ids: a.ids.as_deref(),
+                small: a.small.unwrap_or(false),
             },
         )?;
         Ok(Reply::Json(to_value(&out)))
@@ -198,6 +205,7 @@ impl BoardTool for ViewEdit {
                 since: a.since,
                 known: a.known.as_ref(),
                 ids: None,
+                small: false,
             },
         )?;
         Ok(Reply::Json(to_value(&ViewEditOutput { result, view })))
@@ -251,6 +259,7 @@ impl BoardTool for ViewHistory {
                 since: a.since,
                 known: a.known.as_ref(),
                 ids: None,
+                small: false,
             },
         )?;
         Ok(Reply::Json(to_value(&ViewHistoryOutput { done, view })))
@@ -264,6 +273,7 @@ struct Asked<'a> {
     since: Option<u64>,
     known: Option<&'a HashMap<String, String>>,
     ids: Option<&'a [String]>,
+    small: bool,
 }
 
 /// The board of `target` as the view is to show it (see the module docs).
@@ -295,8 +305,12 @@ fn view(engine: &Engine, target: &Target, asked: &Asked<'_>) -> Result<ViewOutpu
     let facts = facts(&board, target, number, undo, redo);
     let changed_since = asked.revision.filter(|r| *r != board.revision());
     // A view that holds this revision already (it looks for changes every few
-    // seconds) is answered without drawing the page.
-    if asked.ids.is_none() && asked.known.is_some() && asked.since == Some(board.revision()) {
+    // seconds) is answered without drawing the page, and so is a page too large
+    // to ride along with a tool's result.
+    let large = asked.small && board.page(page).map_or(0, |p| p.objects.len()) > SMALL_PAGE;
+    let current =
+        asked.ids.is_none() && asked.known.is_some() && asked.since == Some(board.revision());
+    if large || current {
         return Ok(ViewOutput {
             board: facts,
             scene: None,
