@@ -117,6 +117,8 @@ test('the view draws a batch, a drag in it moves the shape in the file as the pe
     assert.ok(Math.abs(after.x - before.x - 120 / zoom) <= 12 / zoom, `moved right: ${before.x} → ${after.x} at zoom ${zoom}`);
     assert.ok(Math.abs(after.y - before.y - 60 / zoom) <= 12 / zoom, `moved down: ${before.y} → ${after.y}`);
     assert.ok(host.calls.includes('view_edit'), `the view called ${host.calls}`);
+    // While it moved, the connector's new route was drawn from dry runs on the server.
+    assert.ok(host.calls.includes('view_preview'), `the view called ${host.calls}`);
 
     // board_changes: the move is the person's.
     const changes = (await call(client, 'board_changes', { path: file, since: result._meta['inkboard/revision'] })).structuredContent;

@@ -321,6 +321,7 @@ pub fn app_catalog() -> &'static [ToolDef] {
         vec![
             board::<ViewBoard>(),
             board::<ViewEdit>(),
+            board::<ViewPreview>(),
             board::<ViewHistory>(),
         ]
     })

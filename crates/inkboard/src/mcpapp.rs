@@ -8,7 +8,7 @@
 //! (`_meta["inkboard/revision"]`) and carry the drawing of the page they worked
 //! on (`_meta["inkboard/view"]`, what `view_board` answers), so the view draws
 //! without a round trip; the view's own tools (`view_board`,
-//! `view_edit`, `view_history`, [`inkboard_tools::app_catalog`]) are listed with
+//! `view_edit`, `view_preview`, `view_history`, [`inkboard_tools::app_catalog`]) are listed with
 //! `visibility: ["app"]`, which hosts keep from the model; and the view is a
 //! resource. A client that does not declare the extension gets the tools and
 //! results exactly as before, and no resource in the list.

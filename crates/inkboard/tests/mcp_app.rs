@@ -193,7 +193,7 @@ fn the_model_gets_no_more_from_a_host_that_shows_the_view() {
     let tools = apps.ask("tools/list", json!({}));
     let tools = tools["tools"].as_array().cloned().unwrap_or_default();
     let (app_only, model): (Vec<Value>, Vec<Value>) = tools.into_iter().partition(is_app_only);
-    assert_eq!(app_only.len(), 3);
+    assert_eq!(app_only.len(), 4);
     // What the host hands the model is what every client gets (the `_meta` stays
     // with the host), within the same ceiling.
     assert!(budget::model_bytes(&model) <= budget::MODEL_CEILING);

@@ -3,7 +3,7 @@
 // with the host that shows the view (ui/initialize, tool input and result, model
 // context, display mode, downloads), and offers the editor's modules sync.js's own
 // functions (call, preview, draw, undo, redo, view), each a tools/call through the
-// host to the app-only tools view_board, view_edit and view_history. The server is
+// host to the app-only tools view_board, view_edit, view_preview and view_history. The server is
 // the authority: every change the person makes is a tool call run as the user, and
 // the view shows the drawing the answer brings. Nothing here reaches the network:
 // the host relays every message.
@@ -268,12 +268,18 @@ export async function call(tool, args = {}) {
 }
 
 /**
- * The editor previews a drag's connectors with a dry run on the server; through a
- * host each one is a round trip, so the view shows the shape's own outline while
- * it moves and the re-routed connectors once it is dropped.
+ * What an edit would redraw (a drag's connectors), from a dry run on the server:
+ * the editor sends one at a time and draws the answer until the next scene.
  */
-export function preview() {
-  return Promise.resolve({ items: {}, error: null });
+export async function preview(tool, args = {}) {
+  try {
+    const out = await callTool('view_preview', {
+      ...where(), tool, args: { page: state.page, ...args }, known: Object.fromEntries(known),
+    });
+    return { items: out.items ?? {}, error: null };
+  } catch (err) {
+    return { items: {}, error: err.message };
+  }
 }
 
 /** The fragments of these objects of the page shown (for a page too large to come whole). */

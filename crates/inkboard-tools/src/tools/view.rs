@@ -1,6 +1,7 @@
 //! The MCP App view's own tools: `view_board` (a page as the editor draws it, by
 //! the one renderer, object by object), `view_edit` (an edit the person made in
-//! the view, run as the user's) and `view_history` (undo and redo). They are
+//! the view, run as the user's), `view_preview` (what an edit would redraw, on a
+//! draft: a drag's connectors) and `view_history` (undo and redo). They are
 //! "app-only": the MCP server lists them, with `_meta.ui.visibility: ["app"]`,
 //! only to hosts that show MCP Apps, which keep them from the model; the view
 //! inside the chat calls them through its host.
@@ -48,15 +49,15 @@ pub struct ViewBoard;
 pub struct ViewBoardArgs {
     path: Option<String>,
     page: Option<PageRef>,
-    /// A tool result's revision: its changes are marked, a later one said.
+    /// A tool result's revision
     revision: Option<u64>,
-    /// The revision the view shows: agent changes after it are marked.
+    /// The revision shown
     since: Option<u64>,
-    /// What the view holds: object id → the hash (`h`) it came with.
+    /// Held: id → hash
     known: Option<HashMap<String, String>>,
-    /// Only the fragments of these objects (answer `fragments`).
+    /// Fragments only
     ids: Option<Vec<String>>,
-    /// Draw only a small page (for a tool result's `_meta`).
+    /// Only a small page
     small: Option<bool>,
 }
 
@@ -135,9 +136,9 @@ pub struct ViewEdit;
 pub struct ViewEditArgs {
     path: Option<String>,
     page: Option<PageRef>,
-    /// The edit tool to run as the person (one a batch takes, or batch).
+    /// Edit tool
     tool: String,
-    /// Its arguments, without path.
+    /// Its arguments
     args: Option<Map<String, Value>>,
     since: Option<u64>,
     known: Option<HashMap<String, String>>,
@@ -212,6 +213,76 @@ impl BoardTool for ViewEdit {
     }
 }
 
+pub struct ViewPreview;
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ViewPreviewArgs {
+    path: Option<String>,
+    page: Option<PageRef>,
+    /// Edit tool
+    tool: String,
+    /// Its arguments
+    args: Option<Map<String, Value>>,
+    known: Option<HashMap<String, String>>,
+}
+
+#[derive(Serialize, JsonSchema)]
+pub struct ViewPreviewOutput {
+    /// id → `{svg, obj, box}` of what the edit would redraw, differing from `known`.
+    items: Value,
+}
+
+impl Tool for ViewPreview {
+    const NAME: &'static str = "view_preview";
+    const TITLE: &'static str = "Preview in view (app)";
+    const DESCRIPTION: &'static str =
+        "For the inkboard view: what an edit would redraw; nothing is kept.";
+    const HINTS: Hints = Hints::READ;
+    type Args = ViewPreviewArgs;
+    type Output = ViewPreviewOutput;
+}
+
+impl BoardTool for ViewPreview {
+    fn run(engine: &Engine, caller: &Caller, a: ViewPreviewArgs) -> Result<Reply, ToolError> {
+        let target = engine.target(a.path.as_deref(), caller)?;
+        let mut args = a.args.unwrap_or_default();
+        crate::window_calls::check(&a.tool, &Value::Object(args.clone())).map_err(|refusal| {
+            let runs = crate::find_tool(&a.tool).is_some_and(|t| t.in_batch());
+            ToolError::args(format!(
+                "'{}': {refusal}",
+                if runs { "args" } else { "tool" }
+            ))
+        })?;
+        // A draft of a copy: the board itself is never touched.
+        let (mut board, page) = engine.read(&target, |board| {
+            let page = PageRef::resolve_or_first(a.page.as_ref(), board)?;
+            Ok((board.clone(), page))
+        })?;
+        if !args.contains_key("page") {
+            let number = board.page_position(page).map_or(1, |i| i + 1);
+            args.insert("page".into(), Value::from(number));
+        }
+        let known = a
+            .known
+            .iter()
+            .flatten()
+            .map(|(id, h)| (id.as_str(), h.as_str()));
+        let shown = Shown::from_known(known, true);
+        let items = engine
+            .dry_run(&mut board, &a.tool, Value::Object(args), |draft| {
+                shown.preview(&drawing::draw(draft, page))
+            })
+            .map_err(|e| match e {
+                ToolError::Arguments(m) => ToolError::Arguments(format!("'args': {m}")),
+                other => other,
+            })?;
+        let items: Value = serde_json::from_str(&items)
+            .map_err(|e| ToolError::Io(format!("the drawing could not be sent: {e}")))?;
+        Ok(Reply::Json(to_value(&ViewPreviewOutput { items })))
+    }
+}
+
 pub struct ViewHistory;
 
 #[derive(Deserialize, JsonSchema)]
@@ -219,7 +290,7 @@ pub struct ViewHistory;
 pub struct ViewHistoryArgs {
     path: Option<String>,
     page: Option<PageRef>,
-    /// Redo instead of undo.
+    /// Redo
     redo: Option<bool>,
     since: Option<u64>,
     known: Option<HashMap<String, String>>,
