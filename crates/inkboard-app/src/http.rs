@@ -233,6 +233,11 @@ async fn versioned_asset(
     asset_response(&name, "max-age=31536000, immutable")
 }
 
+/// The editor's compiled-in files: name and text.
+pub(crate) fn assets() -> impl Iterator<Item = (&'static str, &'static str)> {
+    ASSETS.iter().map(|(name, _, text)| (*name, *text))
+}
+
 /// One of the compiled-in files by name; anything else (traversal included) is
 /// simply not there.
 fn asset_response(name: &str, cache: &'static str) -> Response {
@@ -380,6 +385,7 @@ async fn call(
         client: format!("agent:{}", request.client),
         board: None,
         control: Default::default(),
+        committed: Default::default(),
     };
     let reply =
         tokio::task::spawn_blocking(move || engine.call_as(&request.tool, request.args, &caller))

@@ -16,6 +16,7 @@ pub mod auth;
 mod autosave;
 pub mod boards;
 mod browser_secrets;
+pub mod chat;
 mod http;
 pub mod imported;
 pub mod outside;
@@ -24,7 +25,6 @@ mod server;
 pub mod token;
 pub mod view;
 mod watch;
-mod window_calls;
 mod ws;
 
 use std::collections::HashMap;

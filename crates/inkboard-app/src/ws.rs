@@ -15,8 +15,8 @@ use tokio::sync::broadcast::error::RecvError;
 
 use crate::boards::Event;
 use crate::view::{draw, fragments, PageView, Shown};
-use crate::window_calls;
 use crate::AppState;
+use inkboard_tools::window_calls;
 
 /// A message from the window.
 #[derive(Deserialize)]
@@ -200,6 +200,7 @@ impl Session {
                     client: format!("window-{}", self.window),
                     board: Some(self.board),
                     control: Default::default(),
+                    committed: Default::default(),
                 };
                 let result =
                     tokio::task::spawn_blocking(move || engine.call_as(&tool, args, &caller))

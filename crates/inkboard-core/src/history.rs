@@ -10,7 +10,7 @@ use crate::{Actor, Board, Commit, ModelError, Transaction};
 /// `limit` entries; it lives in memory only and is not saved with the board. An
 /// undo or redo fails (and stays on its stack) when the records it would touch were
 /// changed by commits not recorded here.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct History {
     done: Vec<Commit>,
     undone: Vec<Commit>,

@@ -311,7 +311,26 @@ pub fn catalog() -> &'static [ToolDef] {
     })
 }
 
-/// The tool with this name.
+/// The tools of the MCP App view (`tools/view.rs`): listed, hidden from the
+/// model, only to hosts that show MCP Apps; callable by name like any other.
+/// They are not in [`catalog`], so what a model is given stays as it was.
+pub fn app_catalog() -> &'static [ToolDef] {
+    static CATALOG: OnceLock<Vec<ToolDef>> = OnceLock::new();
+    CATALOG.get_or_init(|| {
+        use tools::view::*;
+        vec![
+            board::<ViewBoard>(),
+            board::<ViewEdit>(),
+            board::<ViewPreview>(),
+            board::<ViewHistory>(),
+        ]
+    })
+}
+
+/// The tool with this name (the model's or the view's).
 pub fn find_tool(name: &str) -> Option<&'static ToolDef> {
-    catalog().iter().find(|t| t.name == name)
+    catalog()
+        .iter()
+        .chain(app_catalog())
+        .find(|t| t.name == name)
 }

@@ -246,6 +246,7 @@ impl Engine {
                 // The last moment a cancel can take the call back whole.
                 caller.control.check()?;
                 if let Some(commit) = tx.commit(caller.actor)? {
+                    caller.committed.note(commit.revision);
                     live.record(&commit);
                     drop(live);
                     if let Some(host) = &self.host {
@@ -276,6 +277,8 @@ impl Engine {
             match tracked.save(path) {
                 Ok(_) => {
                     tracked.log.record(&commit);
+                    tracked.history.record(&commit);
+                    caller.committed.note(commit.revision);
                     return Ok(out);
                 }
                 Err(e) => {
@@ -287,6 +290,64 @@ impl Engine {
             }
         }
         unreachable!("the last attempt always returns")
+    }
+
+    /// Undoes (or, with `redo`, does again) the last step on `target` as `caller`:
+    /// on a live board, the application's history (whoever made the step, as in
+    /// the editor); on a file, the calls this process committed on it since it
+    /// last changed on disk. The step is written as any edit is. Answers whether
+    /// there was a step to take.
+    pub(crate) fn undo(
+        &self,
+        target: &Target,
+        caller: &Caller,
+        redo: bool,
+    ) -> Result<bool, ToolError> {
+        let step = |history: &mut inkboard_core::History, board: &mut Board| {
+            if redo {
+                history.redo(board, caller.actor)
+            } else {
+                history.undo(board, caller.actor)
+            }
+        };
+        let path = match target {
+            Target::File(path) => path,
+            Target::Live(cell) => {
+                let mut live = cell.lock();
+                let live_ref = &mut *live;
+                let Some(commit) = step(&mut live_ref.history, &mut live_ref.board)? else {
+                    return Ok(false);
+                };
+                caller.committed.note(commit.revision);
+                live.log.record(&commit);
+                drop(live);
+                if let Some(host) = &self.host {
+                    host.committed(cell, &commit);
+                }
+                return Ok(true);
+            }
+        };
+        must_exist(path)?;
+        let _lock = file::FileLock::acquire(path)?;
+        let mut tracker = self.tracker();
+        let tracked = tracker.sync(path)?;
+        // Kept to put back if the write fails: the step then did not happen.
+        let before = tracked.history.clone();
+        let Some(commit) = step(&mut tracked.history, &mut tracked.board)? else {
+            return Ok(false);
+        };
+        match tracked.save(path) {
+            Ok(_) => {
+                tracked.log.record(&commit);
+                caller.committed.note(commit.revision);
+                Ok(true)
+            }
+            Err(e) => {
+                tracked.board.revert(&commit)?;
+                tracked.history = before;
+                Err(e.into())
+            }
+        }
     }
 
     /// Gives `f` the board of `target` as it is now.

@@ -13,6 +13,7 @@ mod batch;
 mod catalog;
 pub mod control;
 mod discovery;
+pub mod drawing;
 mod engine;
 mod error;
 mod glossary;
@@ -24,8 +25,9 @@ mod schema;
 mod tool;
 mod tools;
 mod tracking;
+pub mod window_calls;
 
-pub use catalog::{catalog, find_tool, ToolDef, COMMON_ARGS};
+pub use catalog::{app_catalog, catalog, find_tool, ToolDef, COMMON_ARGS};
 pub use control::{Canceller, Control, Progress, DRAWING_DEADLINE};
 pub use discovery::{
     find_app, other_app, private_runtime_dir, publish, read_private_file, remove_old, runtime_dir,
@@ -33,7 +35,7 @@ pub use discovery::{
 };
 pub use engine::{Engine, Reply};
 pub use error::ToolError;
-pub use live::{Caller, Forward, Host, LiveBoard, LiveCell};
+pub use live::{Caller, CommitSlot, Forward, Host, LiveBoard, LiveCell};
 pub use tool::Hints;
 pub use tools::import::{import_diagram, import_note, ImportedDiagram};
 pub use tools::render::Picture;

@@ -38,6 +38,30 @@ pub struct Caller {
     pub board: Option<u32>,
     /// This call's control line: cancellation and progress.
     pub control: Control,
+    /// The revision the call committed, if it committed one: the MCP server
+    /// names it in the result of a tool linked to the MCP App view, which then
+    /// draws the board at that revision (or says that it has changed since).
+    pub committed: CommitSlot,
+}
+
+/// Where the engine notes the revision a call committed (see [`Caller::committed`]).
+/// Clones share the slot.
+#[derive(Clone, Debug, Default)]
+pub struct CommitSlot(Arc<std::sync::atomic::AtomicU64>);
+
+impl CommitSlot {
+    /// Notes that the call committed `revision`.
+    pub fn note(&self, revision: u64) {
+        self.0.store(revision, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The last revision noted, if any (revisions start from 1).
+    pub fn revision(&self) -> Option<u64> {
+        match self.0.load(std::sync::atomic::Ordering::Relaxed) {
+            0 => None,
+            r => Some(r),
+        }
+    }
 }
 
 impl Caller {
@@ -48,6 +72,7 @@ impl Caller {
             client: client.into(),
             board: None,
             control: Control::default(),
+            committed: CommitSlot::default(),
         }
     }
 }

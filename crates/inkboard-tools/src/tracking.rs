@@ -20,7 +20,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 
-use inkboard_core::{diff_boards, Actor, Board, Change, Commit};
+use inkboard_core::{diff_boards, Actor, Board, Change, Commit, History};
 use inkboard_format::{file, FormatError, Saved, Stamp, Stat};
 
 use crate::ToolError;
@@ -41,6 +41,11 @@ pub(crate) struct Tracked {
     pub log: ChangeLog,
     /// The last revision `board_changes` returned for this file.
     pub last_returned: Option<u64>,
+    /// The calls this process committed on the file, to undo and redo from the
+    /// MCP App view (which has no application behind it). Forgotten when the
+    /// file changes on disk: another program's change may have taken away what
+    /// a step would undo.
+    pub history: History,
     used: u64,
 }
 
@@ -118,6 +123,11 @@ impl ChangeLog {
         }
     }
 
+    /// Every change kept, oldest first.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &Change> {
+        self.changes.iter()
+    }
+
     /// The changes after `since`, or `None` when they are no longer all known.
     pub fn changes_since(&self, since: u64) -> Option<Vec<Change>> {
         if since < self.first_revision {
@@ -157,6 +167,7 @@ impl Tracker {
                     board.advance_revision(revision);
                     let changes = diff_boards(&t.board, &board, revision, Actor::User);
                     t.log.push(changes);
+                    t.history = History::new(History::DEFAULT_LIMIT);
                     t.board = board;
                     t.stamp = loaded.stamp;
                     t.stat = loaded.stat;
@@ -171,6 +182,7 @@ impl Tracker {
                             stamp: loaded.stamp,
                             stat: loaded.stat,
                             last_returned: None,
+                            history: History::new(History::DEFAULT_LIMIT),
                             used: clock,
                         },
                     );
@@ -197,6 +209,7 @@ impl Tracker {
                 stamp: saved.stamp,
                 stat: saved.stat,
                 last_returned: None,
+                history: History::new(History::DEFAULT_LIMIT),
                 used: self.clock,
             },
         );

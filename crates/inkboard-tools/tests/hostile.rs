@@ -511,6 +511,8 @@ fn baseline(def: &ToolDef, dir: &Path) -> Map<String, Value> {
         "move" => json!({"dx": 10}),
         "distribute" => json!({"gap": 10}),
         "import" => json!({"source": dir.join("flow.drawio.png").display().to_string()}),
+        // The MCP App view's edit: a move, as a drag makes it.
+        "view_edit" => json!({"tool": "move", "args": {"ids": ["s2"], "dx": 10}}),
         _ => json!({}),
     };
     if let Value::Object(extra) = extra {
@@ -566,12 +568,13 @@ fn places(dir: &Path, ext: &str) -> Vec<(&'static str, String)> {
     ]
 }
 
-/// Every argument of every tool, made hostile in turn.
+/// Every argument of every tool (the model's and the MCP App view's), made
+/// hostile in turn.
 #[test]
 fn every_argument_of_every_tool() {
     let mut failures = Vec::new();
     let mut total = 0;
-    for def in catalog() {
+    for def in catalog().iter().chain(inkboard_tools::app_catalog()) {
         let mut sweep = Sweep::new();
         let dir = sweep.dir.path().to_path_buf();
         let base = baseline(def, &dir);

@@ -5,6 +5,7 @@
 mod cli;
 mod forward;
 mod mcp;
+mod mcpapp;
 mod open;
 mod stdio;
 

@@ -14,36 +14,40 @@ use inkboard_tools::{
 };
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion,
-    ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{json, Value};
 
 use crate::forward::HttpForward;
+use crate::mcpapp;
 
 /// The MCP face of the engine.
 #[derive(Clone)]
 struct Server {
     engine: Arc<Engine>,
     tools: Arc<Vec<Tool>>,
+    /// The MCP App view's own tools, listed only to clients that show it.
+    app_tools: Arc<Vec<Tool>>,
     /// Who calls: `board_changes` answers each client from where it last asked.
     caller: Caller,
 }
 
 /// The MCP tool list, built once from the catalogue.
 fn tools() -> Vec<Tool> {
-    catalog()
-        .iter()
-        .map(|t| {
-            let mut tool = Tool::new(t.name, t.description, Arc::new(t.input_schema.clone()))
-                .with_raw_output_schema(Arc::new(t.output_schema.clone()))
-                .with_annotations(hints(t.hints));
-            tool.title = Some(t.title.into());
-            tool
-        })
-        .collect()
+    catalog().iter().map(tool).collect()
+}
+
+/// One tool of the catalogue as MCP says it.
+fn tool(t: &inkboard_tools::ToolDef) -> Tool {
+    let mut tool = Tool::new(t.name, t.description, Arc::new(t.input_schema.clone()))
+        .with_raw_output_schema(Arc::new(t.output_schema.clone()))
+        .with_annotations(hints(t.hints));
+    tool.title = Some(t.title.into());
+    tool
 }
 
 /// The annotations of a tool: `openWorldHint: false` on all; read-only tools say
@@ -92,7 +96,14 @@ fn to_result(reply: Result<Reply, ToolError>) -> CallToolResult {
 
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        // Resources: the MCP App view (`mcpapp.rs`), listed to the clients that
+        // show it.
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .build(),
+        )
             .with_server_info(Implementation::new("inkboard", env!("CARGO_PKG_VERSION")))
             .with_instructions(format!(
                 "inkboard edits whiteboards: shapes, sticky notes, frames, connectors, images and ink on pages. \
@@ -107,13 +118,54 @@ impl ServerHandler for Server {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        if mcpapp::supported(context.client_capabilities().as_ref()) {
+            return Ok(ListToolsResult::with_all_items(mcpapp::with_view(
+                &self.tools,
+                &self.app_tools,
+            )));
+        }
         Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.tools.iter().find(|t| t.name == name).cloned()
+        self.tools
+            .iter()
+            .chain(self.app_tools.iter())
+            .find(|t| t.name == name)
+            .cloned()
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let mut list = Vec::new();
+        if mcpapp::supported(context.client_capabilities().as_ref()) {
+            list.push(mcpapp::resource());
+        }
+        Ok(ListResourcesResult::with_all_items(list))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        match mcpapp::read(&request.uri) {
+            Some(Ok(result)) => Ok(result.into()),
+            Some(Err(message)) => Err(ErrorData::internal_error(message, None)),
+            None => Err(ErrorData::resource_not_found(
+                format!(
+                    "no resource {}: inkboard serves {}",
+                    inkboard_core::echo::echo(&request.uri),
+                    mcpapp::VIEW_URI
+                ),
+                None,
+            )),
+        }
     }
 
     async fn call_tool(
@@ -130,8 +182,15 @@ impl ServerHandler for Server {
             ));
         }
         let args = request.arguments.map(Value::Object).unwrap_or(json!({}));
+        let view_args = args.clone();
+        let is_app_tool = inkboard_tools::app_catalog().iter().any(|t| t.name == name);
         let engine = self.engine.clone();
         let mut caller = self.caller.clone();
+        // Each call notes its own commit.
+        caller.committed = Default::default();
+        let committed = caller.committed.clone();
+        let view =
+            mcpapp::linked(&name) && mcpapp::supported(context.client_capabilities().as_ref());
         let (control, progress) = control_line(&context);
         caller.control = control;
         // notifications/cancelled cancels the context's token; the call sees it at
@@ -156,7 +215,50 @@ impl ServerHandler for Server {
         }
         let reply = reply?;
         tracing::debug!(tool = %request.name, ms = started.elapsed().as_secs_f64() * 1e3, ok = reply.is_ok(), "tools/call");
-        Ok(to_result(reply).into())
+        let mut result = to_result(reply);
+        if is_app_tool && result.is_error != Some(true) {
+            // The view reads the structured content; the drawing is not sent a
+            // second time as text.
+            result.content = vec![ContentBlock::text(mcpapp::app_result_text(
+                result.structured_content.as_ref(),
+            ))];
+        }
+        if view {
+            result.meta = self
+                .view_meta(
+                    result.is_error != Some(true),
+                    &view_args,
+                    committed.revision(),
+                )
+                .await;
+        }
+        Ok(result.into())
+    }
+}
+
+impl Server {
+    /// The `_meta` of a linked tool's result for a client that shows the MCP App
+    /// view: the revision committed, and (after a call that worked) the drawing
+    /// of the board and page it worked on, made by the view's own `view_board`.
+    async fn view_meta(
+        &self,
+        worked: bool,
+        args: &Value,
+        revision: Option<u64>,
+    ) -> Option<rmcp::model::MetaObject> {
+        let mut drawing = None;
+        if worked {
+            let engine = self.engine.clone();
+            let caller = self.caller.clone();
+            let args = mcpapp::view_args(args, revision);
+            let drawn =
+                tokio::task::spawn_blocking(move || engine.call_as("view_board", args, &caller))
+                    .await;
+            if let Ok(Ok(inkboard_tools::Reply::Json(value))) = drawn {
+                drawing = Some(value);
+            }
+        }
+        mcpapp::result_meta(revision, drawing)
     }
 }
 
@@ -216,11 +318,13 @@ pub fn http_routes(engine: Arc<Engine>) -> axum::Router {
     use std::sync::atomic::{AtomicU64, Ordering};
     static SESSIONS: AtomicU64 = AtomicU64::new(1);
     let tools = Arc::new(tools());
+    let app_tools = mcpapp::app_tools(tool);
     let service = StreamableHttpService::new(
         move || {
             Ok(Server {
                 engine: engine.clone(),
                 tools: tools.clone(),
+                app_tools: app_tools.clone(),
                 caller: Caller::agent(format!("http-{}", SESSIONS.fetch_add(1, Ordering::Relaxed))),
             })
         },
@@ -261,6 +365,7 @@ pub fn serve() -> anyhow::Result<()> {
         let server = Server {
             engine: Arc::new(Engine::forwarding(Box::new(HttpForward::new()))),
             tools: Arc::new(tools()),
+            app_tools: mcpapp::app_tools(tool),
             caller: Caller::agent(format!("mcp-{}", std::process::id())),
         };
         let (reads, writes, reading) = crate::stdio::guard(tokio::io::stdin(), tokio::io::stdout());

@@ -19,3 +19,4 @@ pub mod render;
 pub mod shape;
 pub(crate) mod shift;
 pub mod update;
+pub mod view;

@@ -1,13 +1,15 @@
-//! What a browser window may ask the engine for. A window edits the board it
-//! shows, nothing else: the tools that act on one board's page (those a `batch`
-//! takes, and `batch` itself), never with `path` (the window's own board is the
-//! one acted on), and never with an argument that reads or writes a file
-//! (`source`, `output`, `as`). Saving, exporting and opening other boards are the
+//! What a window on a board may ask the engine for: a browser window of the
+//! editor (`inkboard-app`'s WebSocket), and the MCP App view inside a chat
+//! (`view_edit`, [`crate::tools::view`]), whose edits are the person's too. A
+//! window edits the board it shows, nothing else: the tools that act on one
+//! board's page (those a `batch` takes, and `batch` itself), never with `path`
+//! (the window's own board is the one acted on), and never with an argument that
+//! reads or writes a file (`source`, `output`, `as`). Saving, exporting and opening other boards are the
 //! application's own routes, where the person chose them. A session cookie that
 //! leaked to another local program thus gets no further than the boards on
 //! screen.
 
-use inkboard_tools::find_tool;
+use crate::find_tool;
 use serde_json::Value;
 
 /// Arguments that name a file, which no window call may carry.
