@@ -5,21 +5,12 @@
 import { state, emit, on } from './state.js';
 import * as sync from './sync.js';
 import {
-  initCanvas, applyScene, fitToContent, openView, drawnCount, whenDrawn, getView, setView, panBy, zoomAt, viewport, refreshBox,
+  applyScene, fitToContent, openView, drawnCount, whenDrawn, getView, setView, panBy, zoomAt, viewport,
 } from './canvas.js';
 import { flash } from './highlight.js';
-import { initNavigate } from './navigate.js';
-import { initSelection } from './selection.js';
-import { initTools } from './tools.js';
-import { initTextEdit } from './textedit.js';
-import { initImages } from './images.js';
-import { initPanel } from './panel.js';
-import { initPages } from './pages.js';
-import { initStatus } from './status.js';
+import { initSurface } from './surface.js';
 import { initBanner } from './banner.js';
 import { initExportMenu } from './exportmenu.js';
-import { initKeyboard } from './keyboard.js';
-import { initClipboard } from './clipboard.js';
 import { icon } from './icons.js';
 
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
@@ -33,26 +24,10 @@ let shownKey = null;
 
 function boot() {
   const canvas = $('canvas');
-  initCanvas(canvas);
-  initNavigate(canvas, $('zoom-controls'));
-  initTools(canvas, $('toolbar'));
-  initSelection();
-  initTextEdit(canvas);
-  initImages(canvas);
-  initPanel($('style-panel'));
-  initPages($('page-tabs'));
-  initStatus($('status'));
+  initSurface(canvas, $);
   initBanner($('banner'));
   initExportMenu($('export-slot'));
-  initKeyboard();
-  initClipboard();
   initHistoryButtons();
-  window.addEventListener('resize', refreshBox);
-  // A button clicked with the mouse hands the keyboard back to the board, so that
-  // Space pans (and Delete deletes) right after picking a tool or a colour.
-  document.addEventListener('click', (e) => {
-    if (e.detail > 0 && e.target.closest?.('button')) canvas.focus({ preventScroll: true });
-  });
 
   on('view', (v) => {
     if (shownKey) views.set(shownKey, v);

@@ -9,19 +9,10 @@
 import { state, emit, on } from '../state.js';
 import * as bridge from './bridge.js';
 import {
-  initCanvas, applyScene, openView, whenDrawn, drawnCount, refreshBox, getView, setView,
+  applyScene, openView, whenDrawn, drawnCount, refreshBox, getView, setView,
 } from '../canvas.js';
 import { flash } from '../highlight.js';
-import { initNavigate } from '../navigate.js';
-import { initSelection } from '../selection.js';
-import { initTools } from '../tools.js';
-import { initTextEdit } from '../textedit.js';
-import { initImages } from '../images.js';
-import { initPanel } from '../panel.js';
-import { initPages } from '../pages.js';
-import { initStatus } from '../status.js';
-import { initKeyboard } from '../keyboard.js';
-import { initClipboard } from '../clipboard.js';
+import { initSurface } from '../surface.js';
 import { icon } from '../icons.js';
 import { describe, summary } from './context.js';
 
@@ -36,22 +27,8 @@ let drawn = new Promise((r) => { resolveDrawn = r; });
 
 function boot() {
   const canvas = $('canvas');
-  initCanvas(canvas);
-  initNavigate(canvas, $('zoom-controls'));
-  initTools(canvas, $('toolbar'));
-  initSelection();
-  initTextEdit(canvas);
-  initImages(canvas);
-  initPanel($('style-panel'));
-  initPages($('page-tabs'));
-  initStatus($('status'));
-  initKeyboard();
-  initClipboard();
+  initSurface(canvas, $);
   initButtons();
-  window.addEventListener('resize', refreshBox);
-  document.addEventListener('click', (e) => {
-    if (e.detail > 0 && e.target.closest?.('button')) canvas.focus({ preventScroll: true });
-  });
   bridge.onHost('ready', onReady);
   bridge.onHost('context', fitHost);
   bridge.onHost('result', ({ result }) => {
