@@ -174,7 +174,8 @@ pub fn escape(text: &str) -> String {
         // A list marker is escaped by its punctuation: "\- ", "1\. ".
         let digits = body.bytes().take_while(u8::is_ascii_digit).count();
         let mut rest = body;
-        if list_prefix(line).is_some() {
+        // (A `*` marker is escaped below with the other marks.)
+        if list_prefix(line).is_some() && !body.starts_with('*') {
             if digits > 0 {
                 out.push_str(&body[..digits]);
                 rest = &body[digits..];

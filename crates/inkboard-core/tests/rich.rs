@@ -70,3 +70,27 @@ fn rich_sources_read_as_expected() {
     }
     assert_eq!(expected, out, "(run with UPDATE_EXPECT=1 to accept)");
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 2000, ..Default::default() })]
+
+    /// Any text, markup characters and all: reading never panics, spans cover each
+    /// paragraph's text in order, and escaped text reads back as itself.
+    #[test]
+    fn any_text_reads_and_escapes_back(s in "[-*_~`\\[\\]()\\\\ a-zé😀1.\n+]{0,40}") {
+        if let Some(rich) = parse(&s) {
+            for p in &rich.paragraphs {
+                let mut at = 0;
+                for span in &p.spans {
+                    proptest::prop_assert_eq!(span.range.start, at);
+                    proptest::prop_assert!(span.range.end > span.range.start);
+                    at = span.range.end;
+                    proptest::prop_assert!(span.link.is_none_or(|l| l < rich.links.len()));
+                }
+                proptest::prop_assert_eq!(at, p.text.len());
+            }
+        }
+        let escaped = escape(&s);
+        proptest::prop_assert_eq!(plain(&escaped), s.replace('\r', ""));
+    }
+}
