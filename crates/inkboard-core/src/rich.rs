@@ -192,9 +192,9 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-/// Source lines, split at the same explicit breaks the text layout starts new lines
-/// at, without the breaks.
-fn lines(source: &str) -> impl Iterator<Item = &str> {
+/// The lines of a text, split at its explicit breaks ([`is_break`]; `\r\n` is one),
+/// without the breaks: the paragraphs of rich text and of the text layout alike.
+pub fn lines(source: &str) -> impl Iterator<Item = &str> {
     let mut rest = Some(source);
     std::iter::from_fn(move || {
         let r = rest?;
@@ -236,7 +236,8 @@ fn split_keeping_breaks(text: &str) -> Vec<&str> {
     out
 }
 
-/// The explicit (mandatory) line breaks of Unicode, as the text layout splits at.
+/// The explicit (mandatory) line breaks of Unicode (UAX #14 classes BK, CR, LF and
+/// NL): where both rich text and the text layout start a new line.
 pub fn is_break(c: char) -> bool {
     matches!(
         c,

@@ -233,7 +233,11 @@ pub(crate) fn shape_text(
         face,
         color,
         anchor,
-        links: fitted.links,
+        links: fitted
+            .links
+            .iter()
+            .map(|u| inkboard_core::rich::safe_url(u))
+            .collect(),
     })
 }
 

@@ -161,8 +161,29 @@ pub struct TextPart {
     pub face: Typeface,
     pub color: Rgba,
     pub anchor: Anchor,
-    /// Link targets of rich text, safe to follow (http, https, mailto).
-    pub links: Vec<String>,
+    /// Link targets of rich text ([`FaceRun::link`] points here), each kept only when
+    /// safe to follow (`inkboard_core::rich::safe_url`): `None` draws its text alone.
+    pub links: Vec<Option<String>>,
+}
+
+impl TextPart {
+    /// Where a piece's link goes, if it is a link safe to follow.
+    pub fn href(&self, piece: &FaceRun) -> Option<&str> {
+        self.links.get(piece.link?)?.as_deref()
+    }
+
+    /// The box a piece of `line` covers, `(x, y, w, h)` in board units: its advance,
+    /// from a little above the caps to below the descenders. The area of a link and
+    /// the background of inline code.
+    pub fn piece_box(&self, line: &PlacedLine, piece: &FaceRun) -> (f32, f32, f32, f32) {
+        let fs = self.font_size;
+        (
+            line.left(self.anchor) + piece.dx,
+            line.baseline - 0.95 * fs,
+            piece.width,
+            1.2 * fs,
+        )
+    }
 }
 
 /// An embedded picture, drawn into `rect` keeping its aspect ratio.

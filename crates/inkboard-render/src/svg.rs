@@ -19,10 +19,12 @@ use inkboard_core::{ObjectId, Rect};
 
 use crate::faces;
 use crate::fonts::font_face_css_for;
-use inkboard_core::rich::{self, Marks};
+use inkboard_core::rich::Marks;
 
 use crate::richtext::CODE_PAD;
-use crate::scene::{Anchor, FaceRun, ImagePart, Item, Part, PathPart, Rgba, Scene, Seg, TextPart};
+use crate::scene::{
+    Anchor, FaceRun, ImagePart, Item, Part, PathPart, PlacedLine, Rgba, Scene, Seg, TextPart,
+};
 use crate::style::BACKGROUND;
 use crate::text::Weight;
 use crate::text::FONT_FAMILY;
@@ -235,11 +237,8 @@ fn text(out: &mut String, t: &TextPart) {
                 continue;
             }
             let x = left + p.dx;
-            let href = p
-                .link
-                .and_then(|l| t.links.get(l))
-                .and_then(|u| rich::safe_url(u));
-            if let Some(href) = &href {
+            let href = t.href(p);
+            if let Some(href) = href {
                 out.push_str(r#"<a href=""#);
                 escape(out, href);
                 out.push_str(r#"" target="_blank" rel="noopener noreferrer">"#);
@@ -257,7 +256,7 @@ fn text(out: &mut String, t: &TextPart) {
                     t.color
                 },
             };
-            decorations(out, t, p, x, line.baseline, look.color, href.is_some());
+            decorations(out, t, line, p, look.color, href.is_some());
             if !piece.trim().is_empty() {
                 text_element(out, t, (x, line.baseline), p.family, "start", piece, look);
             }
@@ -293,44 +292,39 @@ fn link_color(text: Rgba) -> Rgba {
 fn decorations(
     out: &mut String,
     t: &TextPart,
+    line: &PlacedLine,
     p: &FaceRun,
-    x: f32,
-    baseline: f32,
     color: Rgba,
     link: bool,
 ) {
     let fs = t.font_size;
-    if p.marks.has(Marks::CODE) {
-        let pad = CODE_PAD * fs;
-        let _ = write!(
-            out,
-            r#"<rect x="{}" y="{}" width="{}" height="{}" rx="{}""#,
-            num((x - pad) as f64),
-            num((baseline - 0.95 * fs) as f64),
-            num((p.width + 2.0 * pad) as f64),
-            num((1.2 * fs) as f64),
-            num((0.2 * fs) as f64),
-        );
-        paint(out, "fill", Some(t.color.with_alpha(28)));
-        out.push_str("/>");
-    }
-    let rule = |out: &mut String, y: f32| {
+    let (x, top, w, h) = t.piece_box(line, p);
+    let rect = |out: &mut String, (x, y, w, h): (f32, f32, f32, f32), r: f32, fill: Rgba| {
         let _ = write!(
             out,
             r#"<rect x="{}" y="{}" width="{}" height="{}""#,
             num(x as f64),
             num(y as f64),
-            num(p.width as f64),
-            num((fs / 14.0).max(1.0) as f64),
+            num(w as f64),
+            num(h as f64),
         );
-        paint(out, "fill", Some(color));
+        if r > 0.0 {
+            let _ = write!(out, r#" rx="{}""#, num(r as f64));
+        }
+        paint(out, "fill", Some(fill));
         out.push_str("/>");
     };
+    if p.marks.has(Marks::CODE) {
+        let pad = CODE_PAD * fs;
+        let bg = (x - pad, top, w + 2.0 * pad, h);
+        rect(out, bg, 0.2 * fs, t.color.with_alpha(28));
+    }
+    let thick = (fs / 14.0).max(1.0);
     if p.marks.has(Marks::STRIKE) {
-        rule(out, baseline - 0.32 * fs);
+        rect(out, (x, line.baseline - 0.32 * fs, w, thick), 0.0, color);
     }
     if link {
-        rule(out, baseline + 0.12 * fs);
+        rect(out, (x, line.baseline + 0.12 * fs, w, thick), 0.0, color);
     }
 }
 

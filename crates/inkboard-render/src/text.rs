@@ -321,7 +321,7 @@ fn lay_out(
 ) -> TextBlock {
     let mut lines = Vec::new();
     if !text.is_empty() {
-        for paragraph in Paragraphs::new(text) {
+        for paragraph in inkboard_core::rich::lines(text) {
             match max_width {
                 None => lines.push(make_line(paragraph, font_size, weight)),
                 Some(max) => {
@@ -481,47 +481,6 @@ fn clings_to_previous(c: char) -> bool {
                 | '€'
                 | '£'
         )
-}
-
-/// Splits text at explicit (mandatory) line breaks; `\r\n` counts as one.
-struct Paragraphs<'a> {
-    rest: Option<&'a str>,
-}
-
-impl<'a> Paragraphs<'a> {
-    fn new(text: &'a str) -> Self {
-        Paragraphs { rest: Some(text) }
-    }
-}
-
-impl<'a> Iterator for Paragraphs<'a> {
-    type Item = &'a str;
-
-    fn next(&mut self) -> Option<&'a str> {
-        let rest = self.rest?;
-        match rest.char_indices().find(|&(_, c)| is_explicit_break(c)) {
-            None => {
-                self.rest = None;
-                Some(rest)
-            }
-            Some((i, c)) => {
-                let mut after = i + c.len_utf8();
-                if c == '\r' && rest[after..].starts_with('\n') {
-                    after += 1;
-                }
-                self.rest = Some(&rest[after..]);
-                Some(&rest[..i])
-            }
-        }
-    }
-}
-
-/// Characters of the UAX #14 classes BK, CR, LF and NL.
-fn is_explicit_break(c: char) -> bool {
-    matches!(
-        c,
-        '\n' | '\r' | '\u{0B}' | '\u{0C}' | '\u{85}' | '\u{2028}' | '\u{2029}'
-    )
 }
 
 #[cfg(test)]

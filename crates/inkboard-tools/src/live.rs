@@ -75,6 +75,14 @@ impl Caller {
             committed: CommitSlot::default(),
         }
     }
+
+    /// The same caller acting for the person (an edit made in a view of the board).
+    pub fn as_person(&self) -> Self {
+        Caller {
+            actor: Actor::User,
+            ..self.clone()
+        }
+    }
 }
 
 impl Default for Caller {

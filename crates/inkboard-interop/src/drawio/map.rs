@@ -242,18 +242,18 @@ fn vertex(b: &mut BoardBuilder, cell: &Cell, v: &Visit, plans: &mut Vec<(usize, 
     let rect = bounds(b, cell, v);
     let kind = style::vertex_kind(&st);
     let (text, rich) = label(b, cell, &st);
-    let plain = text.clone();
     common_losses(b, cell, &st, &kind);
     let style = shape_style(b, &st);
+    // `text` is the label: a frame's title keeps it plain, other shapes take it as
+    // rich text.
     let shape = |geom: Geom, text: String, style: Style| {
         Kind::Shape(Shape {
             geom,
             bounds: rect,
-            // A frame's title is plain; other shapes take the label as rich text.
-            text: match geom {
-                Geom::Frame => text,
-                _ if text == plain => rich.clone(),
-                _ => inkboard_core::rich::escape(&text),
+            text: if geom == Geom::Frame {
+                text
+            } else {
+                rich.clone()
             },
             style,
             sizing: inkboard_core::Sizing::Fixed,

@@ -124,7 +124,7 @@ fn write_page(
                 }
                 match s.geom {
                     Geom::Text => {
-                        text_fields(&mut e, &inkboard_core::rich::plain(&s.text), &s.style, None)
+                        text_fields(&mut e, &o.shown_text().unwrap_or_default(), &s.style, None)
                     }
                     Geom::Frame => {
                         e.insert("name".into(), json!(s.text));

@@ -99,24 +99,13 @@ fn links(scene: &Scene, shrink: f32) -> Vec<(Rect, String)> {
         });
     for t in texts {
         for line in &t.lines {
-            let left = line.left(t.anchor);
             for p in &line.pieces {
-                let Some(url) = p
-                    .link
-                    .and_then(|l| t.links.get(l))
-                    .and_then(|u| inkboard_core::rich::safe_url(u))
-                else {
-                    continue;
-                };
-                let fs = t.font_size;
-                let rect = Rect::from_xywh(
-                    (left + p.dx - ox) * shrink,
-                    (line.baseline - 0.95 * fs - oy) * shrink,
-                    p.width * shrink,
-                    1.2 * fs * shrink,
-                );
+                let Some(url) = t.href(p) else { continue };
+                let (x, y, w, h) = t.piece_box(line, p);
+                let rect =
+                    Rect::from_xywh((x - ox) * shrink, (y - oy) * shrink, w * shrink, h * shrink);
                 if let Some(rect) = rect {
-                    out.push((rect, url));
+                    out.push((rect, url.to_owned()));
                 }
             }
         }

@@ -183,10 +183,7 @@ impl BoardTool for ViewEdit {
         if let (Some(page), false) = (&a.page, args.contains_key("page")) {
             args.insert("page".into(), page_value(page));
         }
-        let person = Caller {
-            actor: Actor::User,
-            ..caller.clone()
-        };
+        let person = caller.as_person();
         let reply = engine
             .call_as(&a.tool, Value::Object(args), &person)
             .map_err(|e| match e {
@@ -316,10 +313,7 @@ impl Tool for ViewHistory {
 impl BoardTool for ViewHistory {
     fn run(engine: &Engine, caller: &Caller, a: ViewHistoryArgs) -> Result<Reply, ToolError> {
         let target = engine.target(a.path.as_deref(), caller)?;
-        let person = Caller {
-            actor: Actor::User,
-            ..caller.clone()
-        };
+        let person = caller.as_person();
         let done = engine.undo(&target, &person, a.redo.unwrap_or(false))?;
         let view = view(
             engine,
