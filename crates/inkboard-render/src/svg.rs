@@ -67,8 +67,45 @@ pub(crate) fn to_svg_drawing(
     options: SvgOptions,
     placeholders: &[ObjectId],
 ) -> String {
+    document(scene, &scene.items, view, options, placeholders)
+}
+
+/// The scene as `pieces` SVG documents without fonts or background, each holding
+/// the next run of items in z-order: drawn one over the other, in order, they
+/// are [`to_svg_drawing`]'s picture. An item is self-contained (no shared
+/// definitions), so the pieces can be parsed apart, on several threads.
+pub(crate) fn to_svg_pieces(
+    scene: &Scene,
+    view: Option<Rect>,
+    placeholders: &[ObjectId],
+    pieces: usize,
+) -> Vec<String> {
+    let options = SvgOptions {
+        embed_fonts: false,
+        background: false,
+    };
+    let per = scene.items.len().div_ceil(pieces.max(1)).max(1);
+    let mut docs: Vec<String> = scene
+        .items
+        .chunks(per)
+        .map(|items| document(scene, items, view, options, placeholders))
+        .collect();
+    if docs.is_empty() {
+        docs.push(document(scene, &[], view, options, placeholders));
+    }
+    docs
+}
+
+/// An SVG document showing `view` (default: the scene's bounds) with `items`.
+fn document(
+    scene: &Scene,
+    items: &[Item],
+    view: Option<Rect>,
+    options: SvgOptions,
+    placeholders: &[ObjectId],
+) -> String {
     let v = view.unwrap_or(scene.bounds);
-    let mut out = String::with_capacity(256 + scene.items.len() * 256);
+    let mut out = String::with_capacity(256 + items.len() * 256);
     let _ = write!(
         out,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="{} {} {} {}" font-family="{FONT_FAMILY}">"#,
@@ -96,7 +133,7 @@ pub(crate) fn to_svg_drawing(
             hex(BACKGROUND)
         );
     }
-    for item in &scene.items {
+    for item in items {
         write_item(&mut out, item, placeholders.contains(&item.id));
     }
     out.push_str("</svg>\n");
