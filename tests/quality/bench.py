@@ -130,7 +130,7 @@ def draw_dot(g, sizes, splines):
     edges = []
     for k, e in enumerate(g["edges"]):
         pts = lines.get(f"e{k}")
-        if not pts:
+        if not pts or len(pts) < 2:
             raise DrawError(f"edge e{k} has no line in dot's SVG")
         edges.append({"id": f"e{k}", "from": e["from"], "to": e["to"], "points": pts})
     return {"nodes": {index[k]: v for k, v in nodes.items()}, "edges": edges}
@@ -158,9 +158,13 @@ def draw_elk_all(graphs, sizes_by_graph):
             drawings[g["name"]] = DrawError("elk: " + r["error"])
             continue
         back = {f"n{k}": n["id"] for k, n in enumerate(g["nodes"])}
+        lacking = [k for k in range(len(g["edges"])) if len(r["edges"].get(f"e{k}", [])) < 2]
+        if lacking:
+            drawings[g["name"]] = DrawError(f"elk: edge e{lacking[0]} has no route ({len(lacking)} edges without one)")
+            continue
         drawings[g["name"]] = {
             "nodes": {back[k]: v for k, v in r["nodes"].items()},
-            "edges": [{"id": f"e{k}", "from": e["from"], "to": e["to"], "points": r["edges"].get(f"e{k}", [])}
+            "edges": [{"id": f"e{k}", "from": e["from"], "to": e["to"], "points": r["edges"][f"e{k}"]}
                       for k, e in enumerate(g["edges"])],
         }
     return drawings
@@ -328,6 +332,10 @@ def main():
     }
     if a.per_graph or a.only:
         print_graphs(table)
+    for r in table:
+        for tool, m in r["tools"].items():
+            if m.get("detached_ends"):
+                print(f"  warning: {r['name']}: {tool} has {m['detached_ends']} edge ends more than 3 px off their node", file=sys.stderr)
     for s in SETS:
         part = [r for r in table if r["set"] == s]
         if part:

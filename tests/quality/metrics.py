@@ -25,7 +25,9 @@ The metrics (all on the drawing, none on a layout's own numbers):
   half-height, so a diamond's or ellipse's extreme points count as that side;
 - bends: the total turning of each line, in right angles (for orthogonal lines,
   the number of corners; for curves, the right-angle equivalent);
-- width, height, area, aspect: the bounding box of nodes and lines; aspect = w/h.
+- width, height, area, aspect: the bounding box of nodes and lines; aspect = w/h;
+- detached_ends: a check, not a metric: ends more than 3 px off their node's box
+  (a drawing read wrong, or a tool that left a line short).
 """
 
 import math
@@ -307,6 +309,21 @@ def frame(drawing):
     return {"width": w, "height": h, "area": w * h, "aspect": w / h if h else 0.0}
 
 
+def detached_ends(drawing, tol=3.0):
+    """Edge ends farther than `tol` px outside their node's box: not a quality
+    metric but a check that a drawing was read right (every line should start
+    and end on its nodes' outlines)."""
+    count = 0
+    for e in drawing["edges"]:
+        if len(e["points"]) < 2:
+            continue
+        for node, p in ((drawing["nodes"][e["from"]], e["points"][0]), (drawing["nodes"][e["to"]], e["points"][-1])):
+            if not (node["x"] - tol <= p[0] <= node["x"] + node["w"] + tol
+                    and node["y"] - tol <= p[1] <= node["y"] + node["h"] + tol):
+                count += 1
+    return count
+
+
 def measure(drawing):
     """Every metric of a drawing, as a flat dict."""
     prep = _prepared(drawing)
@@ -316,6 +333,7 @@ def measure(drawing):
         "shared_ports": shared_ports(drawing, prep),
         "side_entries": side_entries(drawing, prep),
         "bends": round(bends(drawing, prep), 1),
+        "detached_ends": detached_ends(drawing),
     }
     out.update({k: round(v, 3 if k == "aspect" else 1) for k, v in frame(drawing).items()})
     return out

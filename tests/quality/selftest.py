@@ -14,6 +14,7 @@ Exit status 0 when every check passes, 1 otherwise (each failure printed).
 import json
 import math
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -40,8 +41,9 @@ def drawing_of(name):
         return svgpath.inkboard_drawing(load(name + ".board.json"), svg)
     nodes, lines = svgpath.dot_drawing(svg)
     edges = []
-    # dot_diamond.gv: e0 n0->n1, e1 n0->n2, e2 n1->n3, e3 n2->n3
-    ends = {"e0": ("n0", "n1"), "e1": ("n0", "n2"), "e2": ("n1", "n3"), "e3": ("n2", "n3")}
+    # Which edge joins which nodes: from the DOT source, lines `a -> b [id="eK"]`.
+    with open(os.path.join(FIX, name + ".gv")) as f:
+        ends = {m[2]: (m[0], m[1]) for m in re.findall(r'(\w+) -> (\w+) \[id="(\w+)"', f.read())}
     for eid, pts in sorted(lines.items()):
         edges.append({"id": eid, "from": ends[eid][0], "to": ends[eid][1], "points": pts})
     return {"nodes": nodes, "edges": edges}

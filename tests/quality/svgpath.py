@@ -142,8 +142,8 @@ def inkboard_drawing(read, svg_text):
     for o in objects:
         if o.get("type") != "connector" or not isinstance(o.get("from"), str) or not isinstance(o.get("to"), str):
             continue
-        if o["id"] not in lines:
-            raise KeyError(f"connector {o['id']} is not in the exported SVG")
+        if len(lines.get(o["id"], [])) < 2:
+            raise KeyError(f"connector {o['id']} has no line in the exported SVG")
         edges.append({"id": o["id"], "from": o["from"], "to": o["to"], "points": [list(p) for p in lines[o["id"]]]})
     return {"nodes": nodes, "edges": edges}
 
@@ -153,12 +153,31 @@ def _points_attr(s):
     return list(zip(nums[0::2], nums[1::2]))
 
 
+def _apex(polygon):
+    """The tip of an arrowhead triangle: the corner as far from one other corner
+    as from the other (dot's arrowheads are isosceles; their base is shorter
+    than their sides). Not the corner farthest from the line's end: with
+    splines=ortho dot sometimes ends the line near the tip, not the base."""
+    corners = []
+    for p in polygon:
+        if all(math.dist(p, c) > 1e-6 for c in corners):
+            corners.append(p)
+    if len(corners) != 3:
+        return corners[-1]
+
+    def skew(i):
+        a, b = (corners[j] for j in range(3) if j != i)
+        return abs(math.dist(corners[i], a) - math.dist(corners[i], b))
+
+    return corners[min(range(3), key=skew)]
+
+
 def dot_drawing(svg_text):
     """Nodes and edges from `dot -Tsvg` output for a graph whose nodes and edges
     carry `id` attributes: ({node id: {x, y, w, h}}, {edge id: points}). Node
     boxes come from their outline (polygon or ellipse). An edge's line is its
     path, flattened, extended to the tip of its arrowhead (dot stops the path
-    at the arrowhead's base): the arrowhead point farthest from the path's end.
+    at the arrowhead's base; see `_apex`).
     Coordinates are dot's (points, y negative, under one translate), which only
     shifts the whole drawing."""
     root = ET.fromstring(svg_text)
@@ -197,8 +216,6 @@ def dot_drawing(svg_text):
                 mid = (sum(p[0] for p in head) / len(head), sum(p[1] for p in head) / len(head))
                 if math.dist(mid, line[0]) < math.dist(mid, line[-1]):
                     line.reverse()
-                end = line[-1]
-                tip = max(heads[-1], key=lambda p: math.dist(p, end))
-                line.append(tip)
+                line.append(_apex(head))
             edges[g.get("id")] = line
     return nodes, edges
