@@ -342,7 +342,8 @@ def main():
             result["sets"][s] = summarise(part)
             print_summary(f"{s} ({len(part)} graphs)", result["sets"][s])
     result["overall"] = summarise(table)
-    print_summary(f"overall ({len(table)} graphs)", result["overall"])
+    if len(result["sets"]) > 1:
+        print_summary(f"overall ({len(table)} graphs)", result["overall"])
     os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
     with open(a.out, "w") as f:
         json.dump(result, f, indent=1)
