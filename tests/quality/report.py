@@ -1,0 +1,132 @@
+"""The benchmark's tables: per graph set and overall, each metric for inkboard
+next to dot-ortho, dot-spline and ELK, and inkboard's crossings against dot-ortho's
+and ELK's; with a baseline results file, inkboard's figures then and now.
+"""
+
+import math
+
+TOOLS = ["inkboard", "dot-ortho", "dot-spline", "elk"]
+
+
+def geomean(values):
+    values = [v for v in values if v > 0]
+    if not values:
+        return 0.0
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def median(values):
+    v = sorted(values)
+    if not v:
+        return 0.0
+    m = len(v) // 2
+    return v[m] if len(v) % 2 else (v[m - 1] + v[m]) / 2
+
+
+def summarise(rows):
+    """Per tool, the metrics over the graphs every tool drew (so the columns
+    compare the same drawings), and inkboard against dot-ortho and ELK."""
+    ok = [r for r in rows if all("error" not in r["tools"].get(t, {"error": 1}) for t in TOOLS)]
+    out = {"graphs": len(rows), "compared": len(ok), "tools": {}}
+    for t in TOOLS:
+        ms = [r["tools"][t] for r in ok]
+        out["tools"][t] = {
+            "crossings": sum(m["crossings"] for m in ms),
+            "overlap": round(sum(m["overlap"] for m in ms), 1),
+            "shared_ports": sum(m["shared_ports"] for m in ms),
+            "side_entries": sum(m["side_entries"] for m in ms),
+            "bends": round(sum(m["bends"] for m in ms), 1),
+            "area_geomean": round(geomean([m["area"] for m in ms]), 1),
+            "aspect_median": round(median([m["aspect"] for m in ms]), 3),
+        }
+    for other in ("dot-ortho", "elk"):
+        pairs = [(r["tools"]["inkboard"]["crossings"], r["tools"][other]["crossings"]) for r in ok]
+        le = sum(1 for a, b in pairs if a <= b)
+        out[f"vs_{other}"] = {
+            "crossings_le": le,
+            "crossings_le_share": round(le / len(pairs), 3) if pairs else 0.0,
+            "crossings_ratio_geomean": round(geomean([(a + 1) / (b + 1) for a, b in pairs]), 3) if pairs else 0.0,
+            "crossings_more": sum(1 for a, b in pairs if a > b),
+        }
+    return out
+
+
+def fmt_num(v):
+    if isinstance(v, float) and not v.is_integer():
+        return f"{v:,.1f}" if abs(v) >= 10 else f"{v:.2f}"
+    return f"{int(v):,}"
+
+
+def print_summary(title, s):
+    print(f"\n== {title}: {s['compared']} graphs compared" + (f" ({s['graphs'] - s['compared']} with a failed drawing left out)" if s["graphs"] != s["compared"] else ""))
+    labels = [
+        ("crossings", "crossings (sum)"), ("overlap", "overlap px (sum)"),
+        ("shared_ports", "shared ports (sum)"), ("side_entries", "side entries (sum)"),
+        ("bends", "bends (sum)"), ("area_geomean", "area px² (geo mean)"),
+        ("aspect_median", "aspect w/h (median)"),
+    ]
+    print(f"  {'metric':<24}" + "".join(f"{t:>13}" for t in TOOLS))
+    for key, label in labels:
+        if key == "area_geomean":
+            vals = [f"{s['tools'][t][key] / 1000:,.0f}k" for t in TOOLS]
+        else:
+            vals = [fmt_num(s["tools"][t][key]) for t in TOOLS]
+        print(f"  {label:<24}" + "".join(f"{v:>13}" for v in vals))
+    for other in ("dot-ortho", "elk"):
+        v = s[f"vs_{other}"]
+        n = s["compared"]
+        print(f"  inkboard crossings <= {other}: {v['crossings_le']}/{n} graphs ({100 * v['crossings_le_share']:.0f}%),"
+              f" more on {v['crossings_more']}; geo mean of (ink+1)/({other}+1): {100 * v['crossings_ratio_geomean']:.0f}%")
+
+
+def print_graphs(rows):
+    print(f"\n  {'graph':<22}{'n':>4}{'m':>5}  crossings ink/ortho/spline/elk   overlap px ink/ortho/spline/elk")
+    for r in rows:
+        t = r["tools"]
+
+        def cell(tool, key):
+            m = t.get(tool, {})
+            return "err" if "error" in m or key not in m else fmt_num(m[key])
+        c = "/".join(cell(x, "crossings") for x in TOOLS)
+        o = "/".join(cell(x, "overlap") for x in TOOLS)
+        print(f"  {r['name']:<22}{r['nodes']:>4}{r['edges']:>5}  {c:<31} {o}")
+        for tool in TOOLS:
+            if "error" in t.get(tool, {}):
+                print(f"      {tool}: {t[tool]['error']}")
+
+
+def print_compare(base_rows, rows, sets):
+    """inkboard's figures in a baseline results file against this run's, on the
+    same graphs (those of this run that the baseline also has), per set and
+    overall: what a branch changed."""
+    names = {r["name"] for r in base_rows}
+    rows = [r for r in rows if r["name"] in names]
+    by_name = {r["name"]: r for r in base_rows}
+    parts = [(s, [r for r in rows if r["set"] == s]) for s in sets]
+    parts = [(s, p) for s, p in parts if p]
+    if len(parts) > 1:
+        parts.append(("overall", rows))
+    print("\n== inkboard: baseline -> this run (the same graphs)")
+    sums = [(summarise([by_name[r["name"]] for r in part]), summarise(part)) for _, part in parts]
+    print(f"  {'metric':<20}" + "".join(f"{s:>22}" for s, _ in parts))
+    keys = [("crossings", "crossings"), ("overlap", "overlap px"), ("shared_ports", "shared ports"),
+            ("side_entries", "side entries"), ("bends", "bends")]
+    for k, label in keys:
+        cells = [f"{fmt_num(t['tools']['inkboard'][k])} -> {fmt_num(n['tools']['inkboard'][k])}" for t, n in sums]
+        print(f"  {label:<20}" + "".join(f"{c:>22}" for c in cells))
+    cells = [f"{t['vs_dot-ortho']['crossings_le']} -> {n['vs_dot-ortho']['crossings_le']} of {n['compared']}" for t, n in sums]
+    print(f"  {'<= dot-ortho':<20}" + "".join(f"{c:>22}" for c in cells))
+    cells = [f"{100 * t['vs_dot-ortho']['crossings_ratio_geomean']:.0f}% -> {100 * n['vs_dot-ortho']['crossings_ratio_geomean']:.0f}%" for t, n in sums]
+    print(f"  {'geo mean vs ortho':<20}" + "".join(f"{c:>22}" for c in cells))
+    changed = []
+    for r in rows:
+        a = by_name[r["name"]]["tools"]["inkboard"]
+        b = r["tools"]["inkboard"]
+        if "error" in a or "error" in b:
+            if ("error" in a) != ("error" in b):
+                changed.append(f"{r['name']}: {'fails now' if 'error' in b else 'drawn now'}")
+            continue
+        if a["crossings"] != b["crossings"] or abs(a["overlap"] - b["overlap"]) > 0.5:
+            changed.append(f"{r['name']} {a['crossings']}->{b['crossings']} ({a['overlap']:.0f}->{b['overlap']:.0f} px)")
+    if changed:
+        print(f"  crossings (overlap) changed on {len(changed)} graphs: " + ", ".join(changed))
