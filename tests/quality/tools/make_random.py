@@ -5,7 +5,7 @@ output is committed; networkx is installed in tests/quality/.venv, not committed
     python3 -m venv tests/quality/.venv && tests/quality/.venv/bin/pip install networkx
     tests/quality/.venv/bin/python tests/quality/tools/make_random.py
 
-Graph k (0..19) has n = 10 + 5k nodes... up to 100 and about 1.4 n edges: a
+Graph k (0..19) has n = min(100, 10 + 5k) nodes and m = 1.4 n edges drawn: a
 G(n, m) random graph (networkx.gnm_random_graph, seed = SEED + k) with every edge
 oriented from the lower to the higher number, so it is acyclic, cut to its largest
 weakly connected part. The seed and networkx version are written into each file.
