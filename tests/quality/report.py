@@ -80,7 +80,10 @@ def print_summary(title, s):
 
 
 def print_graphs(rows):
-    print(f"\n  {'graph':<22}{'n':>4}{'m':>5}  crossings ink/ortho/spline/elk   overlap px ink/ortho/spline/elk")
+    """A line per graph: crossings and overlap for every tool, then inkboard's
+    shared ports, side entries and bends (dot-ortho's and ELK's after a slash)."""
+    print(f"\n  {'graph':<20}{'n':>4}{'m':>5}  {'crossings':<22}{'overlap px':<24}{'ports':<9}{'sides':<12}bends")
+    print(f"  {'':<29}  {'ink/ortho/spline/elk':<22}{'ink/ortho/spline/elk':<24}{'ink/elk':<9}{'ink/ortho':<12}ink/ortho")
     for r in rows:
         t = r["tools"]
 
@@ -89,10 +92,13 @@ def print_graphs(rows):
             return "err" if "error" in m or key not in m else fmt_num(m[key])
         c = "/".join(cell(x, "crossings") for x in TOOLS)
         o = "/".join(cell(x, "overlap") for x in TOOLS)
-        print(f"  {r['name']:<22}{r['nodes']:>4}{r['edges']:>5}  {c:<31} {o}")
+        p = f"{cell('inkboard', 'shared_ports')}/{cell('elk', 'shared_ports')}"
+        sd = f"{cell('inkboard', 'side_entries')}/{cell('dot-ortho', 'side_entries')}"
+        b = f"{cell('inkboard', 'bends')}/{cell('dot-ortho', 'bends')}"
+        print(f"  {r['name'][:20]:<20}{r['nodes']:>4}{r['edges']:>5}  {c:<22}{o:<24}{p:<9}{sd:<12}{b}")
         for tool in TOOLS:
             if "error" in t.get(tool, {}):
-                print(f"      {tool}: {t[tool]['error']}")
+                print(f"      {tool}: " + " | ".join(t[tool]["error"].splitlines()))
 
 
 def print_compare(base_rows, rows, sets):
