@@ -53,6 +53,9 @@ def summarise(rows):
 
 def fmt_num(v):
     if isinstance(v, float) and not v.is_integer():
+        # Whole px and bends from 100 up: tenths there only widen the columns.
+        if abs(v) >= 100:
+            return f"{v:,.0f}"
         return f"{v:,.1f}" if abs(v) >= 10 else f"{v:.2f}"
     return f"{int(v):,}"
 
@@ -114,16 +117,16 @@ def print_compare(base_rows, rows, sets):
         parts.append(("overall", rows))
     print("\n== inkboard: baseline -> this run (the same graphs)")
     sums = [(summarise([by_name[r["name"]] for r in part]), summarise(part)) for _, part in parts]
-    print(f"  {'metric':<20}" + "".join(f"{s:>22}" for s, _ in parts))
+    print(f"  {'metric':<20}" + "".join(f"{s:>24}" for s, _ in parts))
     keys = [("crossings", "crossings"), ("overlap", "overlap px"), ("shared_ports", "shared ports"),
             ("side_entries", "side entries"), ("bends", "bends")]
     for k, label in keys:
         cells = [f"{fmt_num(t['tools']['inkboard'][k])} -> {fmt_num(n['tools']['inkboard'][k])}" for t, n in sums]
-        print(f"  {label:<20}" + "".join(f"{c:>22}" for c in cells))
+        print(f"  {label:<20}" + "".join(f"{c:>24}" for c in cells))
     cells = [f"{t['vs_dot-ortho']['crossings_le']} -> {n['vs_dot-ortho']['crossings_le']} of {n['compared']}" for t, n in sums]
-    print(f"  {'<= dot-ortho':<20}" + "".join(f"{c:>22}" for c in cells))
+    print(f"  {'<= dot-ortho':<20}" + "".join(f"{c:>24}" for c in cells))
     cells = [f"{100 * t['vs_dot-ortho']['crossings_ratio_geomean']:.0f}% -> {100 * n['vs_dot-ortho']['crossings_ratio_geomean']:.0f}%" for t, n in sums]
-    print(f"  {'geo mean vs ortho':<20}" + "".join(f"{c:>22}" for c in cells))
+    print(f"  {'geo mean vs ortho':<20}" + "".join(f"{c:>24}" for c in cells))
     changed = []
     for r in rows:
         a = by_name[r["name"]]["tools"]["inkboard"]
