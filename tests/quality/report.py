@@ -34,6 +34,8 @@ def summarise(rows):
             "crossings": sum(m["crossings"] for m in ms),
             "overlap": round(sum(m["overlap"] for m in ms), 1),
             "shared_ports": sum(m["shared_ports"] for m in ms),
+            "close_ports": sum(m.get("close_ports", 0) for m in ms),
+            "near_parallel": round(sum(m.get("near_parallel", 0.0) for m in ms), 1),
             "side_entries": sum(m["side_entries"] for m in ms),
             "bends": round(sum(m["bends"] for m in ms), 1),
             "area_geomean": round(geomean([m["area"] for m in ms]), 1),
@@ -64,7 +66,8 @@ def print_summary(title, s):
     print(f"\n== {title}: {s['compared']} graphs compared" + (f" ({s['graphs'] - s['compared']} with a failed drawing left out)" if s["graphs"] != s["compared"] else ""))
     labels = [
         ("crossings", "crossings (sum)"), ("overlap", "overlap px (sum)"),
-        ("shared_ports", "shared ports (sum)"), ("side_entries", "side entries (sum)"),
+        ("near_parallel", "parallel < 8 px, px"), ("shared_ports", "shared ports (sum)"),
+        ("close_ports", "ports < 8 px apart"), ("side_entries", "side entries (sum)"),
         ("bends", "bends (sum)"), ("area_geomean", "area px² (geo mean)"),
         ("aspect_median", "aspect w/h (median)"),
     ]
@@ -118,7 +121,8 @@ def print_compare(base_rows, rows, sets):
     print("\n== inkboard: baseline -> this run (the same graphs)")
     sums = [(summarise([by_name[r["name"]] for r in part]), summarise(part)) for _, part in parts]
     print(f"  {'metric':<20}" + "".join(f"{s:>24}" for s, _ in parts))
-    keys = [("crossings", "crossings"), ("overlap", "overlap px"), ("shared_ports", "shared ports"),
+    keys = [("crossings", "crossings"), ("overlap", "overlap px"), ("near_parallel", "parallel < 8 px"),
+            ("shared_ports", "shared ports"), ("close_ports", "ports < 8 px"),
             ("side_entries", "side entries"), ("bends", "bends")]
     for k, label in keys:
         cells = [f"{fmt_num(t['tools']['inkboard'][k])} -> {fmt_num(n['tools']['inkboard'][k])}" for t, n in sums]
