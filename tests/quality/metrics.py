@@ -37,8 +37,9 @@ import math
 
 PORT_TOL = 2.0
 COLLINEAR_TOL = 1.0
-# Issue 13's rule: ports on one side, and parallel lines, at least 8 px apart.
-SPREAD = 8.0
+# Issue 13's rule: ports on one side, and parallel lines, at least 8 px apart; so
+# what is closer than 8 px breaks it (8 px itself, within rounding, does not).
+SPREAD = 7.99
 # Segments shorter than this carry no direction worth comparing.
 MIN_SEG = 0.5
 
