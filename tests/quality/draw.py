@@ -31,7 +31,12 @@ class DrawError(Exception):
     """A tool could not draw a graph; the message says which step failed."""
 
 
+# The longest one step may take: a hung binary fails its graph, not the run.
+TIMEOUT_S = 300
+
+
 def run(cmd, **kw):
+    kw.setdefault("timeout", TIMEOUT_S)
     p = subprocess.run(cmd, capture_output=True, text=True, **kw)
     if p.returncode != 0:
         raise DrawError(f"{' '.join(cmd[:3])}... exit {p.returncode}: {(p.stderr or p.stdout).strip()[:300]}")
@@ -94,7 +99,7 @@ def dot_source(g, sizes, splines):
 
 
 def dot(g, sizes, splines):
-    svg = run(["dot", "-Tsvg"], input=dot_source(g, sizes, splines), timeout=300)
+    svg = run(["dot", "-Tsvg"], input=dot_source(g, sizes, splines))
     nodes, lines = svgpath.dot_drawing(svg)
     index = {f"n{k}": n["id"] for k, n in enumerate(g["nodes"])}
     edges = []

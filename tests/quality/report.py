@@ -50,6 +50,12 @@ def summarise(rows):
             "crossings_ratio_geomean": round(geomean([(a + 1) / (b + 1) for a, b in pairs]), 3) if pairs else 0.0,
             "crossings_more": sum(1 for a, b in pairs if a > b),
         }
+    # Issue 13: no crossings wherever dot or ELK draws none.
+    out["crossing_where_others_do_not"] = [
+        r["name"] for r in ok
+        if r["tools"]["inkboard"]["crossings"] > 0
+        and min(r["tools"][t]["crossings"] for t in ("dot-ortho", "elk")) == 0
+    ]
     return out
 
 
@@ -83,6 +89,10 @@ def print_summary(title, s):
         n = s["compared"]
         print(f"  inkboard crossings <= {other}: {v['crossings_le']}/{n} graphs ({100 * v['crossings_le_share']:.0f}%),"
               f" more on {v['crossings_more']}; geo mean of (ink+1)/({other}+1): {100 * v['crossings_ratio_geomean']:.0f}%")
+    names = s["crossing_where_others_do_not"]
+    if names:
+        shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+        print(f"  inkboard crosses where dot-ortho or elk does not, on {len(names)}: {shown}")
 
 
 def print_graphs(rows):
