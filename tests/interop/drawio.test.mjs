@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { FIXTURE, describe, exportBoard, importFile, keep, launch, packageDir, readBoard, serve, tempDir } from './lib.mjs';
+import { FIXTURE, describe, exportBoard, shown, importFile, keep, launch, packageDir, readBoard, serve, tempDir } from './lib.mjs';
 
 // The host page holds draw.io in a frame and keeps the messages it posts.
 const HOST = `<!doctype html><html><body>
@@ -64,6 +64,14 @@ after(async () => {
 /** Each page as draw.io holds it: its name, its cells, and the text of its SVG. */
 function pagesInDrawio() {
   const ui = window.drawioUi;
+  const readHtml = (html) => {
+    const div = document.createElement('div');
+    div.innerHTML = html;
+    document.body.append(div);
+    const text = div.innerText.trim();
+    div.remove();
+    return text;
+  };
   return ui.pages.map((p) => {
     ui.selectPage(p);
     const graph = ui.editor.graph;
@@ -90,6 +98,8 @@ function pagesInDrawio() {
         vertex: model.isVertex(c),
         edge: model.isEdge(c),
         label: graph.convertValueToString(c) ?? '',
+        // An HTML label (rich text) as the person reads it, laid out in the page.
+        read: graph.isHtmlLabel(c) ? readHtml(graph.convertValueToString(c) ?? '') : null,
         style: c.style ?? '',
         box: model.isVertex(c) ? at(c) : null,
         source: model.getTerminal(c, true)?.id ?? null,
@@ -119,7 +129,9 @@ test('draw.io opens every page, and the file it saves imports back the same', as
       if (o.type === 'shape' || o.type === 'image') {
         assert.ok(c.vertex, `${o.id} is a vertex`);
         assert.deepEqual(c.box, { x: o.x, y: o.y, w: o.w, h: o.h }, `${o.id}'s box`);
-        assert.equal(c.label, o.text ?? '', `${o.id}'s label`);
+        if (shown(o) === (o.text ?? '')) assert.equal(c.label, o.text ?? '', `${o.id}'s label`);
+        // Rich text is an HTML label: read as shown, list items without their bullets.
+        else assert.equal(c.read, shown(o).replace(/^• /gm, ''), `${o.id}'s rich label`);
       }
       if (o.type === 'image') assert.match(c.style, /image=data:image\/png,/, `${o.id} carries its picture`);
       if (o.type === 'connector') {
@@ -133,7 +145,7 @@ test('draw.io opens every page, and the file it saves imports back the same', as
         assert.equal(c.points, o.points.length, `${o.id} keeps every point`);
       }
       if (o.type === 'group') assert.deepEqual([...c.children].sort(), [...o.ids].sort(), `${o.id}'s members`);
-      for (const line of (o.text ?? '').split('\n')) {
+      for (const line of shown(o).replace(/^• /gm, '').split('\n')) {
         assert.ok(pages[i].svgText.includes(line), `draw.io's SVG of page ${i + 1} shows ${line}`);
       }
     }

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { FIXTURE, describe, excalidrawScript, exportBoard, importFile, keep, launch, readBoard, serve, tempDir } from './lib.mjs';
+import { FIXTURE, describe, shown, excalidrawScript, exportBoard, importFile, keep, launch, readBoard, serve, tempDir } from './lib.mjs';
 
 let browser, server, page, dir;
 
@@ -45,7 +45,9 @@ function essentials(e, files) {
     bound: (e.boundElements ?? []).map((b) => `${b.type}:${b.id}`).sort(),
   };
   if (e.type !== 'text') Object.assign(out, { x: box(e.x), y: box(e.y), w: box(e.width), h: box(e.height) });
-  if (e.type === 'text') Object.assign(out, { text: e.originalText, containerId: e.containerId ?? null });
+  if (e.type === 'text') {
+    Object.assign(out, { text: e.originalText, containerId: e.containerId ?? null, source: e.customData?.inkboard?.text ?? null });
+  }
   if (e.type === 'frame') out.name = e.name;
   if (e.type === 'arrow') {
     Object.assign(out, {
@@ -112,9 +114,11 @@ for (const [i, boardPage] of board.pages.entries()) {
         }
       }
       if (o.text && o.geom !== 'frame') {
-        const shown = opened.elements.find((e) => e.type === 'text' && (e.id === o.id || e.containerId === o.id));
-        assert.equal(shown?.originalText, o.text, `${o.id}'s text`);
-        for (const line of o.text.split('\n')) assert.ok(opened.svgText.includes(line), `the SVG shows ${line}`);
+        const label = opened.elements.find((e) => e.type === 'text' && (e.id === o.id || e.containerId === o.id));
+        assert.equal(label?.originalText, shown(o), `${o.id}'s text`);
+        // Rich text travels as its source in customData, through Excalidraw's restore.
+        assert.equal(label?.customData?.inkboard?.text ?? null, shown(o) === o.text ? null : o.text, `${o.id}'s rich source`);
+        for (const line of shown(o).split('\n')) assert.ok(opened.svgText.includes(line), `the SVG shows ${line}`);
       }
     }
     assert.equal(opened.svgImages, count('image'), 'the SVG draws each image');

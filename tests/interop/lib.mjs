@@ -21,6 +21,15 @@ export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 export const FIXTURE = path.join(HERE, 'fixture.inkboard');
 
 /** A fresh temporary folder. */
+/**
+ * The text an object shows: its text, but for the fixture's one rich-text note
+ * (`s90`), whose Markdown is shown as formatting, its list items as bullets.
+ */
+export function shown(o) {
+  if (o.id === 's90') return 'Plan: ship v2\n• read the docs\n• old done';
+  return o.text ?? '';
+}
+
 export function tempDir() {
   return mkdtempSync(path.join(tmpdir(), 'inkboard-interop-'));
 }

@@ -6,8 +6,9 @@
 //! field Excalidraw's `restore` reads); and it is imported back through this
 //! crate's own importer, which must give the same objects, texts, connections,
 //! groups and pages, and report nothing lost. Rich text (`rich.inkboard`) comes
-//! back whole from draw.io (as HTML labels) and as its shown text from Excalidraw,
-//! which has no formatting.
+//! back whole: from draw.io as HTML labels, from Excalidraw (which has no
+//! formatting) through the source kept in `customData` while the shown text is
+//! unchanged; text edited in Excalidraw comes back as typed there, kept literal.
 
 mod common;
 
@@ -48,12 +49,6 @@ fn expected(name: &str) -> PathBuf {
 /// group by its members. Two pages with the same lines hold the same drawing.
 fn describe(page: &Page) -> Vec<String> {
     describe_text(page, |t| t.to_string())
-}
-
-/// [`describe`] with each shape's text as shown: what a format without rich text
-/// (Excalidraw) keeps of it.
-fn describe_shown(page: &Page) -> Vec<String> {
-    describe_text(page, inkboard_core::rich::plain)
 }
 
 fn describe_text(page: &Page, text: impl Fn(&str) -> String) -> Vec<String> {
@@ -227,13 +222,43 @@ fn excalidraw_round_trip_keeps_each_page_object_text_and_connection() {
             assert!(back.lost.is_empty(), "{name}: {:?}", back.lost);
             assert_eq!(back.board.pages().len(), 1);
             assert_eq!(
-                describe_shown(page),
-                describe_shown(&back.board.pages()[0]),
+                describe(page),
+                describe(&back.board.pages()[0]),
                 "{name}: page {}",
                 page.name
             );
         }
     }
+}
+
+/// Rich text whose shown form was edited in Excalidraw comes back as typed there,
+/// kept literal: the recorded source no longer matches, so it is not used.
+#[test]
+fn rich_text_edited_in_excalidraw_comes_back_as_typed() {
+    let board = inkboard_format::board_from_json(
+        r#"{"format": "inkboard", "version": 2, "title": "t", "pages": [{"id": "p1", "name": "P", "objects": [
+            {"id": "s1", "type": "shape", "geom": "rect", "x": 0, "y": 0, "w": 200, "h": 80, "text": "A **bold** idea"},
+            {"id": "s2", "type": "shape", "geom": "text", "x": 0, "y": 100, "w": 200, "h": 30, "text": "*kept* as is"}
+        ]}]}"#,
+    )
+    .expect("reads");
+    let page = board.pages()[0].id;
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&inkboard_interop::to_excalidraw(&board, page)).unwrap();
+    for e in doc["elements"].as_array_mut().unwrap() {
+        if e["originalText"] == "A bold idea" {
+            e["originalText"] = "A bold *new* idea".into();
+            e["text"] = "A bold *new* idea".into();
+        }
+    }
+    let back = inkboard_interop::import(doc.to_string().as_bytes(), Some("x.excalidraw"))
+        .expect("imports");
+    let texts: Vec<&str> = back.board.pages()[0]
+        .objects
+        .iter()
+        .filter_map(|o| o.text())
+        .collect();
+    assert_eq!(texts, ["A bold \\*new\\* idea", "*kept* as is"]);
 }
 
 /// Each font choice comes back from draw.io; from Excalidraw, all but serif, which

@@ -61,6 +61,9 @@ pub(crate) struct Element {
     /// What inkboard recorded in `customData.inkboard` when it wrote the file:
     /// the outline (`geom`) or route (`route`) Excalidraw has no element for.
     pub inkboard_geom: Option<String>,
+    /// The rich text (`rich.rs`) inkboard wrote this text element from, kept in
+    /// `customData.inkboard.text`: Excalidraw's own text is its shown form.
+    pub inkboard_text: Option<String>,
     pub inkboard_route: Option<String>,
 }
 
@@ -190,6 +193,7 @@ impl Element {
                 None => !d.is_null(),
             }),
             inkboard_geom: inkboard("geom"),
+            inkboard_text: inkboard("text"),
             inkboard_route: inkboard("route"),
             kind,
         }

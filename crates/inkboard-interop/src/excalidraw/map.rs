@@ -107,6 +107,16 @@ fn is_frame(e: &Element) -> bool {
     matches!(e.kind.as_str(), "frame" | "magicframe")
 }
 
+/// A text element's text as the board's rich text: the rich text inkboard wrote
+/// it from, while its shown form is still what Excalidraw holds; otherwise
+/// Excalidraw's plain text, kept literal.
+fn board_text(t: &Element) -> String {
+    match &t.inkboard_text {
+        Some(source) if inkboard_core::rich::plain(source) == t.text => source.clone(),
+        _ => inkboard_core::rich::escape(&t.text),
+    }
+}
+
 /// Plans one element (not bound text, which `label` carries).
 fn element(b: &mut BoardBuilder, e: &Element, label: Option<&Element>, scene: &Scene) -> Plan {
     let name = example(e, label);
@@ -121,7 +131,7 @@ fn element(b: &mut BoardBuilder, e: &Element, label: Option<&Element>, scene: &S
         b.losses.add(LostKind::CustomData, &name);
     }
     let rect = b.rect(e.x, e.y, e.w, e.h);
-    let text = label.map(|t| t.text.clone()).unwrap_or_default();
+    let text = label.map(board_text).unwrap_or_default();
     // Text draws no fill or outline, so its own fill settings mean nothing.
     let mut style = if e.kind == "text" {
         Style::default()
@@ -135,12 +145,7 @@ fn element(b: &mut BoardBuilder, e: &Element, label: Option<&Element>, scene: &S
         Plan::Ready(Kind::Shape(Shape {
             geom,
             bounds: rect,
-            // Excalidraw's text is plain: kept literal in rich text.
-            text: if geom == Geom::Frame {
-                text
-            } else {
-                inkboard_core::rich::escape(&text)
-            },
+            text,
             style,
             sizing: inkboard_core::Sizing::Fixed,
         }))
@@ -166,7 +171,7 @@ fn element(b: &mut BoardBuilder, e: &Element, label: Option<&Element>, scene: &S
         "text" => {
             let mut style = Style::default();
             text_style(b, e, &mut style);
-            shape(Geom::Text, e.text.clone(), style)
+            shape(Geom::Text, board_text(e), style)
         }
         "frame" | "magicframe" => {
             let title = e.name.clone().unwrap_or_else(|| "Frame".to_string());

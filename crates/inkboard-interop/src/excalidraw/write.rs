@@ -124,7 +124,8 @@ fn write_page(
                 }
                 match s.geom {
                     Geom::Text => {
-                        text_fields(&mut e, &o.shown_text().unwrap_or_default(), &s.style, None)
+                        text_fields(&mut e, &o.shown_text().unwrap_or_default(), &s.style, None);
+                        keep_rich_source(&mut e, o);
                     }
                     Geom::Frame => {
                         e.insert("name".into(), json!(s.text));
@@ -302,6 +303,25 @@ fn text_fields(e: &mut Map<String, Value>, text: &str, style: &Style, container:
     e.insert("backgroundColor".into(), json!("transparent"));
 }
 
+/// Records the rich text (`rich.rs`) of `o` in the text element's
+/// `customData.inkboard.text` when it differs from the shown text Excalidraw
+/// gets, so that reading the file back restores bold, links and lists.
+fn keep_rich_source(e: &mut Map<String, Value>, o: &Object) {
+    let (Some(source), Some(shown)) = (o.text(), o.shown_text()) else {
+        return;
+    };
+    if o.is_frame() || source == shown {
+        return;
+    }
+    let custom = e.entry("customData").or_insert_with(|| json!({}));
+    if let Some(custom) = custom.as_object_mut() {
+        let inkboard = custom.entry("inkboard").or_insert_with(|| json!({}));
+        if let Some(inkboard) = inkboard.as_object_mut() {
+            inkboard.insert("text".into(), json!(source));
+        }
+    }
+}
+
 /// The text bound to a shape or an arrow, centred on it (Excalidraw lays it
 /// out again when the scene is opened).
 fn bound_text(
@@ -330,6 +350,7 @@ fn bound_text(
         &Style::default(),
     );
     text_fields(&mut e, text, &style, Some(id.as_str()));
+    keep_rich_source(&mut e, o);
     e.insert("groupIds".into(), container["groupIds"].clone());
     e.insert("frameId".into(), container["frameId"].clone());
     e
