@@ -16,7 +16,6 @@ import { icon } from './icons.js';
 import { hint } from './shortcuts.js';
 import { storedView, storeView } from './views.js';
 import { initTheme } from './theme.js';
-import { initTitle } from './title.js';
 
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
 
@@ -32,7 +31,6 @@ let shownStore = null;
 function boot() {
   const canvas = $('canvas');
   initTheme(document.querySelector('.topbar .actions'));
-  initTitle($('board-title'));
   initSurface(canvas, $);
   initBanner($('banner'));
   initExportMenu($('export-slot'));
@@ -61,7 +59,7 @@ function onBoard(msg) {
   document.title = `${msg.title || fileName(msg.path) || 'Untitled'} · inkboard`;
   const title = $('board-title');
   title.textContent = msg.title || fileName(msg.path) || 'Untitled board';
-  title.title = `${msg.path || 'Not saved to a file yet'} (click to rename)`;
+  title.title = msg.path || 'Not saved to a file yet';
   $('undo').disabled = !msg.undo;
   $('redo').disabled = !msg.redo;
   // Another board in this window is a step in its history; another page is not.
