@@ -2,10 +2,12 @@
 // (the `obj` records, images with their bytes) on the clipboard as JSON; paste
 // rebuilds them with ONE `batch` of add_shape/add_image/add_ink/add_connector/group,
 // connectors re-pointed at the copies with "$N.id" references. Pasted images become
-// images, pasted plain text a text shape. Duplicate is the server's `duplicate`.
+// images, pasted plain text a text shape. A paste lands at the pointer when it is on
+// the board and has moved since the copy (or the last paste); pasting again without
+// moving it steps each copy 20 px on. Duplicate is the server's `duplicate`.
 
 import { state, select, topOf, emit, membersOf } from './state.js';
-import { elementOf, visibleRect } from './canvas.js';
+import { elementOf, visibleRect, toBoard } from './canvas.js';
 import { movingSet } from './drag.js';
 import { addFiles, isImageFile } from './images.js';
 import { typing } from './navigate.js';
@@ -16,9 +18,17 @@ const SHAPE = ['geom', 'x', 'y', 'w', 'h', 'text', 'fill', 'stroke', 'stroke_wid
 const CONNECTOR = ['text', 'route', 'start_arrow', 'end_arrow', 'fill', 'stroke', 'stroke_width', 'dash', 'font_size', 'font', 'text_color', 'opacity'];
 const STEP = 20;
 let memory = null; // the last copied data, for pastes the system clipboard cannot carry
-let lastPaste = { text: null, count: 0 };
+/** The last paste: its text, the shift of its first copy, and how many followed it. */
+let lastPaste = { text: null, base: { x: 0, y: 0 }, count: 0 };
+/** The pointer on the board (client point), null when it is elsewhere. */
+let pointer = null;
+/** Where the pointer was at the last copy or paste. */
+let anchor = null;
 
 export function initClipboard() {
+  document.addEventListener('pointermove', (e) => {
+    pointer = e.target.closest?.('[data-testid="canvas"]') ? { x: e.clientX, y: e.clientY } : null;
+  }, true);
   for (const kind of ['copy', 'cut']) {
     document.addEventListener(kind, (e) => {
       if (typing(e.target) || !state.selection.size) return;
@@ -31,13 +41,38 @@ export function initClipboard() {
     if (typing(e.target)) return;
     e.preventDefault();
     const files = [...(e.clipboardData?.files ?? [])].filter(isImageFile);
+    const at = pointer && toBoard(pointer.x, pointer.y);
     if (files.length) {
-      addFiles(files);
+      addFiles(files, at);
       return;
     }
     const text = e.clipboardData?.getData('text/plain') ?? '';
-    pasteText(text || memory || '');
+    pasteText(text || memory || '', movedSinceAnchor() ? at : null);
+    anchor = pointer;
   });
+}
+
+function movedSinceAnchor() {
+  if (!pointer) return false;
+  return !anchor || Math.hypot(pointer.x - anchor.x, pointer.y - anchor.y) > 4;
+}
+
+/** Copies the selection (the context menu's Copy): to the system clipboard when allowed. */
+export function copySelection() {
+  if (!state.selection.size) return;
+  const text = copyText();
+  navigator.clipboard?.writeText(text).catch(() => {});
+}
+
+/** Pastes at board point `p` (the context menu's Paste): the system clipboard, else the last copy. */
+export async function pasteAt(p) {
+  let text = '';
+  try {
+    text = (await navigator.clipboard?.readText()) ?? '';
+  } catch {
+    // not allowed: the last copy in this page
+  }
+  return pasteText(text || memory || '', p);
 }
 
 function pick(obj, keys) {
@@ -48,6 +83,8 @@ function pick(obj, keys) {
 
 /** The selection (with group members, frame contents and connectors between them) as JSON. */
 function copyText() {
+  anchor = pointer;
+  lastPaste = { text: null, base: { x: 0, y: 0 }, count: 0 };
   const set = movingSet([...state.selection]);
   const objects = state.order.filter((id) => set.has(id)).map((id) => state.objects.get(id));
   const images = {};
@@ -60,8 +97,12 @@ function copyText() {
   return memory;
 }
 
-/** Pastes clipboard text: our objects, or else a text shape holding it. */
-function pasteText(text) {
+/**
+ * Pastes clipboard text: our objects, or else a text shape holding it. With `at` (a
+ * board point), the objects are centred on it; else each paste of the same text
+ * steps on from the last.
+ */
+function pasteText(text, at = null) {
   let data = null;
   try {
     const v = JSON.parse(text);
@@ -70,33 +111,68 @@ function pasteText(text) {
     // plain text
   }
   if (data) {
-    lastPaste = { text, count: lastPaste.text === text ? lastPaste.count + 1 : 1 };
-    return pasteObjects(data, STEP * lastPaste.count);
+    const b = extent(data.objects);
+    if (at && b) {
+      const base = { x: Math.round(at.x - (b.x + b.w / 2)), y: Math.round(at.y - (b.y + b.h / 2)) };
+      lastPaste = { text, base, count: 0 };
+    } else if (lastPaste.text === text) {
+      lastPaste.count += 1;
+    } else {
+      lastPaste = { text, base: { x: 0, y: 0 }, count: 1 };
+    }
+    const step = STEP * lastPaste.count;
+    return pasteObjects(data, lastPaste.base.x + step, lastPaste.base.y + step);
   }
   if (!text.trim()) return null;
   const v = visibleRect();
+  const p = at ?? { x: v.x + v.w / 2 - 60, y: v.y + v.h / 2 - 12 };
   return sync.call('add_shape', {
-    geom: 'text', text: text.slice(0, 10000), x: Math.round(v.x + v.w / 2 - 60), y: Math.round(v.y + v.h / 2 - 12),
+    geom: 'text', text: text.slice(0, 10000), x: Math.round(p.x), y: Math.round(p.y),
   }).then((r) => r?.id && select([r.id]), () => {});
 }
 
-/** The operations that rebuild `objects` shifted by (d, d). */
-function buildOps(objects, images, d) {
+/** The box the copied objects cover (their data's own coordinates). */
+function extent(objects) {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  const add = (x, y) => {
+    x0 = Math.min(x0, x);
+    y0 = Math.min(y0, y);
+    x1 = Math.max(x1, x);
+    y1 = Math.max(y1, y);
+  };
+  for (const o of objects) {
+    if (typeof o.x === 'number' && typeof o.w === 'number') {
+      add(o.x, o.y);
+      add(o.x + o.w, o.y + o.h);
+    } else if (o.type === 'ink') {
+      for (const [x, y] of o.points ?? []) add(x, y);
+    } else if (o.type === 'connector') {
+      for (const e of [o.from, o.to]) if (e && typeof e === 'object') add(e.x, e.y);
+    }
+  }
+  return x0 <= x1 ? { x: x0, y: y0, w: x1 - x0, h: y1 - y0 } : null;
+}
+
+/** The operations that rebuild `objects` shifted by (dx, dy). */
+function buildOps(objects, images, dx, dy) {
   const ops = [];
   const index = new Map();
   const ref = (id) => (index.has(id) ? `$${index.get(id)}.id` : null);
   for (const o of objects) {
     if (o.type === 'shape') {
       const args = pick(o, SHAPE);
-      args.x += d;
-      args.y += d;
+      args.x += dx;
+      args.y += dy;
       ops.push({ tool: 'add_shape', args });
     } else if (o.type === 'image') {
       const data = images?.[o.id];
       if (!data) continue;
-      ops.push({ tool: 'add_image', args: { data, x: o.x + d, y: o.y + d, w: o.w, h: o.h, ...pick(o, ['opacity']) } });
+      ops.push({ tool: 'add_image', args: { data, x: o.x + dx, y: o.y + dy, w: o.w, h: o.h, ...pick(o, ['opacity']) } });
     } else if (o.type === 'ink') {
-      const args = { points: o.points.map(([x, y]) => [x + d, y + d]), ...pick(o, ['color', 'width']) };
+      const args = { points: o.points.map(([x, y]) => [x + dx, y + dy]), ...pick(o, ['color', 'width']) };
       ops.push({ tool: 'add_ink', args });
       const extra = pick(o, ['dash', 'opacity']);
       if (Object.keys(extra).length) {
@@ -109,7 +185,7 @@ function buildOps(objects, images, d) {
   }
   const end = (e) => {
     if (typeof e === 'string') return ref(e) ?? (state.objects.has(e) ? e : null);
-    return e && { x: e.x + d, y: e.y + d };
+    return e && { x: e.x + dx, y: e.y + dy };
   };
   for (const o of objects) {
     if (o.type !== 'connector') continue;
@@ -133,8 +209,8 @@ function buildOps(objects, images, d) {
   return ops;
 }
 
-async function pasteObjects(data, d) {
-  const ops = buildOps(data.objects, data.images, d);
+async function pasteObjects(data, dx, dy) {
+  const ops = buildOps(data.objects, data.images, dx, dy);
   if (!ops.length) return;
   if (ops.length > 200) {
     emit('error', `Cannot paste ${ops.length} objects at once: 200 at most.`);

@@ -1,9 +1,9 @@
 // drag.js: the drags of the select tool. Moving (snapped, with guides; connectors
-// follow through server previews), resizing by a handle, and re-attaching a
-// connector's end. Each shows a local preview and sends ONE call on release, so a
+// follow through server previews; with Alt, a copy moves and the originals stay:
+// one `duplicate`), resizing by a handle, and re-attaching a connector's end. Each shows a local preview and sends ONE call on release, so a
 // drag is one undo step.
 
-import { state, on, membersOf } from './state.js';
+import { state, on, membersOf, select, topOf } from './state.js';
 import { hasBox, union, contains, snapNumber } from './geom.js';
 import * as sync from './sync.js';
 import {
@@ -107,18 +107,40 @@ function dragFrom(e, onPreview) {
 
 // ---- move -----------------------------------------------------------------------
 
-export function startMove(e, ids) {
+/**
+ * Moves `ids` with the pointer. With `duplicate`, a copy of them moves instead (drawn
+ * from their elements) and the release sends one `duplicate` by the distance.
+ */
+export function startMove(e, ids, { duplicate = false } = {}) {
   const rigid = movingSet(ids);
   let box = null;
   for (const id of ids) box = union(box, boundsOf(id));
-  const targets = snapTargets(rigid);
-  const needsPreview = touchesConnectors(rigid) || ids.some((id) => state.objects.get(id)?.geom === 'frame');
+  // A copy may snap to its originals, which stay.
+  const targets = snapTargets(duplicate ? new Set() : rigid);
+  const needsPreview = !duplicate
+    && (touchesConnectors(rigid) || ids.some((id) => state.objects.get(id)?.geom === 'frame'));
+  let ghost = null;
+  if (duplicate) {
+    ghost = svgEl('g', { class: 'dup-ghost' }, layers.draft);
+    for (const id of state.order) {
+      const el = rigid.has(id) && elementOf(id);
+      if (!el) continue;
+      const copy = el.cloneNode(true);
+      copy.removeAttribute('id');
+      ghost.append(copy);
+    }
+  }
   const base = new Map(); // id -> offset already drawn in its (preview) fragment
   let dx = 0;
   let dy = 0;
   let committing = false;
 
   const apply = () => {
+    if (ghost) {
+      ghost.setAttribute('transform', `translate(${dx} ${dy})`);
+      layers.selection.setAttribute('transform', `translate(${dx} ${dy})`);
+      return;
+    }
     for (const id of rigid) {
       const el = elementOf(id);
       if (!el) continue;
@@ -145,6 +167,7 @@ export function startMove(e, ids) {
   const cleanup = () => {
     drag.end();
     offScene();
+    ghost?.remove();
     for (const id of rigid) elementOf(id)?.removeAttribute('transform');
     layers.selection.removeAttribute('transform');
   };
@@ -156,7 +179,9 @@ export function startMove(e, ids) {
         if (Math.abs(mx) > Math.abs(my)) my = 0;
         else mx = 0;
       }
-      if (box && !ev.altKey) {
+      // Alt turns snapping off, except while Alt means "a copy": then Ctrl does.
+      const free = duplicate ? ev.ctrlKey || ev.metaKey : ev.altKey;
+      if (box && !free) {
         const s = snap({ x: box.x + mx, y: box.y + my, w: box.w, h: box.h }, targets);
         mx += s.dx;
         my += s.dy;
@@ -175,6 +200,12 @@ export function startMove(e, ids) {
         return;
       }
       drag.release();
+      if (duplicate) {
+        sync.call('duplicate', { ids, dx, dy })
+          .then((r) => r?.ids && select([...new Set(r.ids.map(topOf))]), () => {})
+          .finally(cleanup);
+        return;
+      }
       sync.call('move', { ids, dx, dy }).finally(cleanup);
     },
     cancel() {

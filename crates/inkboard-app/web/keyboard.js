@@ -1,96 +1,82 @@
-// keyboard.js: the shortcuts. Ctrl+Z undo, Ctrl+Shift+Z / Ctrl+Y redo, Ctrl+A
-// select all, Delete/Backspace delete, Ctrl+D duplicate (Ctrl+C/X/V are the
-// browser's copy/cut/paste events, see clipboard.js), arrows nudge (Shift: 10 px),
-// Escape deselects, Enter edits text, letters pick tools, Ctrl+=/-/0 and Shift+1 zoom.
+// keyboard.js: the shortcuts, as shortcuts.js lists them (that table is the one
+// place a key is written): this file maps each action to what it does. Ctrl+C/X/V
+// are the browser's copy/cut/paste events (clipboard.js); the arrows nudge the
+// selection (Shift: 10 px) or pan; a key typed into a field is never a shortcut.
 
 import { state, select } from './state.js';
 import * as sync from './sync.js';
-import { setTool, cancelTool, SHORTCUTS } from './tools.js';
+import { setTool, cancelTool } from './tools.js';
 import { deleteSelection, duplicateSelection } from './clipboard.js';
 import { startEdit } from './textedit.js';
 import { zoomCenter, fitToContent, fitRect, panBy, boundsOf } from './canvas.js';
 import { resetZoom, interactive, typing } from './navigate.js';
 import { union } from './geom.js';
+import { actionOf } from './shortcuts.js';
+import { align, distribute, order, group, ungroup } from './arrange.js';
+import { toggleHelp } from './help.js';
 
-const TOOL_KEYS = Object.fromEntries(Object.entries(SHORTCUTS).map(([tool, key]) => [key.toLowerCase(), tool]));
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+/** What each action of shortcuts.js does (`e` is the key event, for the few that look). */
+const ACTIONS = {
+  undo: () => sync.undo(),
+  redo: () => sync.redo(),
+  'select-all': () => selectAll(),
+  duplicate: () => duplicateSelection(),
+  save: () => sync.save(),
+  group: () => group(),
+  ungroup: () => ungroup(),
+  'zoom-in': () => zoomCenter(1.25),
+  'zoom-out': () => zoomCenter(1 / 1.25),
+  'zoom-reset': () => resetZoom(),
+  'zoom-fit': () => fitToContent(),
+  'zoom-selection': () => zoomToSelection(),
+  help: () => toggleHelp(),
+  delete: () => state.selection.size && deleteSelection(),
+  deselect: () => {
+    if (cancelTool()) return;
+    if (state.tool !== 'select') setTool('select');
+    else select([]);
+  },
+};
 
 export function initKeyboard() {
   window.addEventListener('keydown', onKey);
 }
 
+function run(action, e) {
+  if (ACTIONS[action]) return ACTIONS[action](e);
+  const [kind, arg] = action.split(':');
+  if (kind === 'tool') return setTool(arg);
+  if (kind === 'order') return order(arg);
+  if (kind === 'align') return align(arg);
+  if (kind === 'distribute') return distribute(arg);
+  return null;
+}
+
 function onKey(e) {
   if (typing(e.target) || e.isComposing) return;
-  const mod = e.ctrlKey || e.metaKey;
-  const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
-  const done = () => e.preventDefault();
-
-  if (mod) {
-    if (key === 'z' && !e.shiftKey) return done(), sync.undo();
-    if ((key === 'z' && e.shiftKey) || key === 'y') return done(), sync.redo();
-    if (key === 'a') return done(), selectAll();
-    if (key === 'd') return done(), duplicateSelection();
-    if (key === 's') return done(), sync.save();
-    if (key === 'g' && !e.shiftKey) return done(), group();
-    if (key === 'g' && e.shiftKey) return done(), ungroup();
-    if (key === '=' || key === '+') return done(), zoomCenter(1.25);
-    if (key === '-') return done(), zoomCenter(1 / 1.25);
-    if (key === '0') return done(), resetZoom();
-    return; // c, x, v: the browser's copy/cut/paste events
+  if (ARROWS[e.key] && !(e.ctrlKey || e.metaKey || e.altKey)) {
+    e.preventDefault();
+    const step = e.shiftKey ? 10 : 1;
+    const [dx, dy] = ARROWS[e.key].map((v) => v * step);
+    if (state.selection.size) sync.call('move', { ids: [...state.selection], dx, dy }).catch(() => {});
+    else panBy(-dx * 40, -dy * 40);
+    return;
   }
-  if (e.altKey) return;
-
-  switch (key) {
-    case 'Delete':
-    case 'Backspace':
-      if (state.selection.size) {
-        done();
-        deleteSelection();
-      }
-      return;
-    case 'Escape':
-      done();
-      if (cancelTool()) return;
-      if (state.tool !== 'select') setTool('select');
-      else select([]);
-      return;
-    case 'Enter':
-      if (state.selection.size === 1 && !interactive(e.target)) {
-        done();
-        startEdit([...state.selection][0]);
-      }
-      return;
-    case 'ArrowLeft':
-    case 'ArrowRight':
-    case 'ArrowUp':
-    case 'ArrowDown': {
-      done();
-      const step = e.shiftKey ? 10 : 1;
-      const dx = key === 'ArrowLeft' ? -step : key === 'ArrowRight' ? step : 0;
-      const dy = key === 'ArrowUp' ? -step : key === 'ArrowDown' ? step : 0;
-      if (state.selection.size) sync.call('move', { ids: [...state.selection], dx, dy }).catch(() => {});
-      else panBy(-dx * 40, -dy * 40);
-      return;
-    }
-    case '!':
-    case '1':
-      if (e.shiftKey) {
-        done();
-        fitToContent();
-      }
-      return;
-    case '@':
-    case '2':
-      if (e.shiftKey) {
-        done();
-        zoomToSelection();
-      }
-      return;
-    default:
-      if (!e.shiftKey && TOOL_KEYS[key]) {
-        done();
-        setTool(TOOL_KEYS[key]);
-      }
+  const action = actionOf(e);
+  if (!action) return;
+  if (action === 'edit-text') {
+    // Buttons and links keep Enter for themselves.
+    if (state.selection.size !== 1 || interactive(e.target)) return;
+    e.preventDefault();
+    startEdit([...state.selection][0]);
+    return;
   }
+  // Delete with nothing selected leaves the key to the page.
+  if (action === 'delete' && !state.selection.size) return;
+  e.preventDefault();
+  run(action, e);
 }
 
 function selectAll() {
@@ -101,28 +87,4 @@ function zoomToSelection() {
   let b = null;
   for (const id of state.selection) b = union(b, boundsOf(id));
   if (b) fitRect(b, { maxZoom: 2 });
-}
-
-async function group() {
-  if (state.selection.size < 2) return;
-  try {
-    const r = await sync.call('group', { ids: [...state.selection] });
-    if (r?.id) select([r.id]);
-  } catch {
-    // reported by the status line
-  }
-}
-
-async function ungroup() {
-  const groups = [...state.selection].filter((id) => state.objects.get(id)?.type === 'group');
-  const ids = [];
-  for (const id of groups) {
-    try {
-      const r = await sync.call('ungroup', { id });
-      ids.push(...(r?.ids ?? []));
-    } catch {
-      // reported by the status line
-    }
-  }
-  if (ids.length) select(ids);
 }

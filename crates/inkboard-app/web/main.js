@@ -1,6 +1,7 @@
 // main.js: boots the editor. Wires the modules to the page, handles the server's
-// `board` and `scene` messages, keeps the view of each page, and exposes
-// `window.inkboard` for tests and benchmarks.
+// `board` and `scene` messages, keeps the view of each page (views.js: kept across
+// reloads), puts each board in the browser's history (Back and Forward move between
+// boards), and exposes `window.inkboard` for tests and benchmarks.
 
 import { state, emit, on } from './state.js';
 import * as sync from './sync.js';
@@ -12,6 +13,9 @@ import { initSurface } from './surface.js';
 import { initBanner } from './banner.js';
 import { initExportMenu } from './exportmenu.js';
 import { icon } from './icons.js';
+import { hint } from './shortcuts.js';
+import { storedView, storeView } from './views.js';
+import { initTheme } from './theme.js';
 
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
 
@@ -21,9 +25,12 @@ const ready = new Promise((resolve) => {
 });
 const views = new Map(); // "board:page" -> view
 let shownKey = null;
+/** The board (as views.js names it) and page whose view is on screen. */
+let shownStore = null;
 
 function boot() {
   const canvas = $('canvas');
+  initTheme(document.querySelector('.topbar .actions'));
   initSurface(canvas, $);
   initBanner($('banner'));
   initExportMenu($('export-slot'));
@@ -32,6 +39,11 @@ function boot() {
   on('view', (v) => {
     if (shownKey) views.set(shownKey, v);
   });
+  // Kept when the gesture rests, not on every frame of it.
+  on('viewcommit', (v) => {
+    if (shownStore) storeView(shownStore.board, shownStore.page, v);
+  });
+  window.addEventListener('popstate', onHistory);
 
   sync.takeKey();
   const hash = new URLSearchParams(location.hash.slice(1));
@@ -50,8 +62,37 @@ function onBoard(msg) {
   title.title = msg.path || 'Not saved to a file yet';
   $('undo').disabled = !msg.undo;
   $('redo').disabled = !msg.redo;
-  history.replaceState(null, '', `#board=${msg.board}&page=${msg.page}`);
+  // Another board in this window is a step in its history; another page is not.
+  const url = `#board=${msg.board}&page=${msg.page}`;
+  const entry = { board: msg.board, page: msg.page, path: msg.path ?? null };
+  if (shownBoard !== null && shownBoard !== msg.board && !goingBack) history.pushState(entry, '', url);
+  else history.replaceState(entry, '', url);
+  shownBoard = msg.board;
+  goingBack = false;
   emit('board', msg);
+}
+
+let shownBoard = null;
+/** Set while a Back or Forward asks for a board, so its answer is not a new step. */
+let goingBack = false;
+
+/** Back or Forward: shows the board (and page) of that history entry. */
+function onHistory(e) {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const board = e.state?.board ?? (hash.has('board') ? Number(hash.get('board')) : null);
+  const page = e.state?.page ?? (hash.has('page') ? Number(hash.get('page')) : 1);
+  if (board == null) return;
+  if (board === state.board?.board) {
+    if (page !== state.page) sync.view(page);
+    return;
+  }
+  goingBack = true;
+  sync.showBoard(board, page, e.state?.path ?? null);
+}
+
+/** What names the board shown across restarts: its file, else its number. */
+function boardKey() {
+  return state.board?.path ?? `board ${state.board?.board}`;
 }
 
 function fileName(path) {
@@ -75,7 +116,10 @@ function onScene(msg) {
     timings.place = performance.now() - t0;
     if (fresh) {
       shownKey = key;
+      shownStore = { board: boardKey(), page: msg.page };
+      const stored = storedView(boardKey(), msg.page);
       if (views.has(key)) setView(views.get(key));
+      else if (stored) setView(stored);
       else openView();
     }
     timings.fit = performance.now() - t0 - timings.place;
@@ -94,7 +138,7 @@ function onScene(msg) {
 }
 
 function initHistoryButtons() {
-  for (const [testid, label, fn] of [['undo', 'Undo (Ctrl+Z)', sync.undo], ['redo', 'Redo (Ctrl+Shift+Z)', sync.redo]]) {
+  for (const [testid, label, fn] of [['undo', hint('undo'), sync.undo], ['redo', hint('redo'), sync.redo]]) {
     const b = $(testid);
     b.append(icon(testid));
     b.title = label;

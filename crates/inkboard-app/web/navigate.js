@@ -4,6 +4,7 @@
 
 import { state, emit, on } from './state.js';
 import { panBy, zoomAt, zoomCenter, fitToContent, getView, setView, viewport } from './canvas.js';
+import { hint } from './shortcuts.js';
 
 let container;
 let spaceHeld = false;
@@ -147,10 +148,10 @@ function button(parent, testid, label, title, onClick) {
 }
 
 function buildControls(parent) {
-  button(parent, 'zoom-out', '−', 'Zoom out (Ctrl+-)', () => zoomCenter(1 / 1.25));
-  zoomLabel = button(parent, 'zoom-reset', '100%', 'Zoom to 100% (Ctrl+0)', () => resetZoom());
-  button(parent, 'zoom-in', '+', 'Zoom in (Ctrl+=)', () => zoomCenter(1.25));
-  button(parent, 'zoom-fit', 'Fit', 'Fit to content (Shift+1)', () => fitToContent());
+  button(parent, 'zoom-out', '−', hint('zoom-out'), () => zoomCenter(1 / 1.25));
+  zoomLabel = button(parent, 'zoom-reset', '100%', hint('zoom-reset'), () => resetZoom());
+  button(parent, 'zoom-in', '+', hint('zoom-in'), () => zoomCenter(1.25));
+  button(parent, 'zoom-fit', 'Fit', hint('zoom-fit'), () => fitToContent());
   on('view', (v) => {
     zoomLabel.textContent = `${Math.round(v.zoom * 100)}%`;
   });

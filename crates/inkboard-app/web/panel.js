@@ -1,32 +1,66 @@
 // panel.js: the style panel on the right. Shows the fields that apply to what is
 // selected (fill, stroke, width, dash, font size and face, text colour, alignment,
-// arrowheads and route for connectors, order) with the selection's common value,
-// and sends one `update` for the objects each change applies to.
+// arrowheads and route for connectors) with the selection's current values (an
+// unset field shows the value it is drawn with; values that differ are marked
+// "mixed"), and sends one `update` for the objects each change applies to. While a
+// drawing tool is active with nothing selected, it shows and sets the style the next
+// object of that kind takes (stylememory.js). Its Arrange section aligns,
+// distributes, orders, groups, duplicates and deletes (arrange.js). It can be
+// collapsed to its title bar; the browser remembers that.
 
 import { state, on, membersOf } from './state.js';
 import { PALETTE, PASTEL } from './palette.js';
 import * as sync from './sync.js';
-import { deleteSelection } from './clipboard.js';
+import { deleteSelection, duplicateSelection } from './clipboard.js';
+import { kindOf, remembered, remember } from './stylememory.js';
+import { align, distribute, order, group, ungroup, hasGroup } from './arrange.js';
+import { hint } from './shortcuts.js';
 
 const COLORS = Object.keys(PALETTE);
+const SHAPE_FIELDS = ['fill', 'stroke', 'stroke_width', 'dash', 'font_size', 'font', 'text_color', 'align'];
 const APPLIES = {
-  shape: ['fill', 'stroke', 'stroke_width', 'dash', 'font_size', 'font', 'text_color', 'align'],
+  shape: SHAPE_FIELDS,
   connector: ['stroke', 'stroke_width', 'dash', 'font_size', 'font', 'text_color', 'start_arrow', 'end_arrow', 'route'],
   ink: ['stroke', 'stroke_width', 'dash'],
   image: [],
   group: [],
 };
 const ARROWS = ['none', 'arrow', 'triangle', 'diamond', 'circle'];
-const DEFAULTS = { start_arrow: 'none', end_arrow: 'arrow', route: 'orthogonal', dash: 'solid' };
 const TRANSPARENT = '#ffffff00';
+/** The look of an unset field, as the renderer's style.rs draws it. */
+const INK = '#1f2933';
+const KIND_NAMES = {
+  shape: 'shape', note: 'sticky note', text: 'text', frame: 'frame', connector: 'connector', ink: 'ink',
+};
+const COLLAPSED_KEY = 'inkboard-panel-collapsed';
 
 let panel;
+let collapsed = readCollapsed();
 
 export function initPanel(el) {
   panel = el;
   panel.setAttribute('aria-label', 'Style');
   on('selection', build);
   on('scene', build);
+  on('tool', build);
+  build();
+}
+
+function readCollapsed() {
+  try {
+    return localStorage.getItem(COLLAPSED_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+function setCollapsed(c) {
+  collapsed = c;
+  try {
+    localStorage.setItem(COLLAPSED_KEY, c ? '1' : '0');
+  } catch {
+    // remembered for this page only
+  }
   build();
 }
 
@@ -46,24 +80,80 @@ function styled() {
   return out;
 }
 
-/** The value of a field as an object stores it (ink calls its stroke color/width). */
-function valueOf(obj, field) {
-  if (obj.type === 'ink') {
-    if (field === 'stroke') return obj.color;
-    if (field === 'stroke_width') return obj.width;
-  }
-  return obj[field] ?? DEFAULTS[field];
+/** The kind of object the active tool draws, if it draws one. */
+function drawingKind() {
+  const t = state.tool;
+  if (['select', 'hand', 'eraser', 'image'].includes(t)) return null;
+  return kindOf(t);
 }
 
+/** An object as the next one the tool draws would be: its geom and the remembered style. */
+function nextObject(kind) {
+  const r = remembered(kind);
+  if (kind === 'connector') return { type: 'connector', ...r };
+  if (kind === 'ink') return { type: 'ink', color: r.stroke, width: r.stroke_width, dash: r.dash };
+  const geom = state.tool;
+  return { type: 'shape', geom, ...r };
+}
+
+/** What a field looks like when the object does not set it (the renderer's default). */
+function defaultOf(obj, field) {
+  const geom = obj.type === 'shape' ? (obj.geom ?? 'rect') : null;
+  switch (field) {
+    case 'fill':
+      return { text: TRANSPARENT, note: 'yellow', frame: '#f3f4f6' }[geom] ?? 'white';
+    case 'stroke':
+      return { text: TRANSPARENT, note: TRANSPARENT, frame: '#d2d6dc' }[geom] ?? INK;
+    case 'stroke_width':
+      return obj.type === 'ink' ? 3 : geom === 'frame' ? 1 : 2;
+    case 'dash': return 'solid';
+    case 'font_size': return obj.type === 'connector' ? 14 : 16;
+    case 'font': return 'sans';
+    case 'text_color': return geom === 'frame' ? '#3e4c59' : INK;
+    case 'align': return geom === 'frame' ? 'left' : 'center';
+    case 'start_arrow': return 'none';
+    case 'end_arrow': return 'arrow';
+    case 'route': return 'orthogonal';
+    default: return undefined;
+  }
+}
+
+/** A colour as one spelling: a palette name when it is one's tone, else lower-case hex. */
+function normal(v) {
+  if (typeof v !== 'string') return v;
+  const s = v.toLowerCase().replace(/^grey$/, 'gray');
+  if (PALETTE[s]) return s;
+  const name = COLORS.find((n) => PALETTE[n] === s);
+  return name ?? s;
+}
+
+/** The value of a field as an object shows it (ink calls its stroke color/width). */
+function valueOf(obj, field) {
+  let v;
+  if (obj.type === 'ink' && field === 'stroke') v = obj.color;
+  else if (obj.type === 'ink' && field === 'stroke_width') v = obj.width;
+  else v = obj[field];
+  return normal(v ?? defaultOf(obj, field));
+}
+
+/** {value, mixed}: the objects' one value of `field`, or mixed when they differ. */
 function common(objs, field) {
   const values = new Set(objs.filter((o) => APPLIES[o.type].includes(field)).map((o) => valueOf(o, field)));
-  return values.size === 1 ? [...values][0] : undefined;
+  return values.size === 1 ? { value: [...values][0], mixed: false } : { value: undefined, mixed: values.size > 1 };
 }
 
+/** Applies a field's value: to the selection (and remembered for its kinds), or to the next object. */
 function apply(field, value) {
-  const ids = styled().filter((o) => APPLIES[o.type].includes(field)).map((o) => o.id);
-  if (!ids.length) return;
-  sync.call('update', { ids, [field]: value }).catch(() => {});
+  const kind = !state.selection.size && drawingKind();
+  if (kind) {
+    remember([kind], field, value);
+    build();
+    return;
+  }
+  const objs = styled().filter((o) => APPLIES[o.type].includes(field));
+  if (!objs.length) return;
+  remember(objs.map(kindOf), field, value);
+  sync.call('update', { ids: objs.map((o) => o.id), [field]: value }).catch(() => {});
 }
 
 function el(tag, props = {}, parent = null) {
@@ -78,16 +168,21 @@ function el(tag, props = {}, parent = null) {
   return e;
 }
 
-function section(title) {
+function section(title, mixedFields = []) {
   const s = el('section', { className: 'panel-section' }, panel);
-  el('h3', { text: title }, s);
+  const h = el('h3', { text: title }, s);
+  if (mixedFields.length) {
+    el('span', { className: 'mixed', text: 'mixed', testid: `mixed-${mixedFields[0]}`, title: 'The selected objects differ' }, h);
+  }
   return s;
 }
 
 /** A row of swatches, one per palette name, drawn in `tones` (the pastel ones
  * when every object whose fill it sets is a sticky note, as they will look). */
-function colorRow(parent, field, current, testPrefix, { none = false, tones = PALETTE } = {}) {
-  const row = el('div', { className: 'swatches', role: 'group' }, parent);
+function colorRow(parent, field, cur, testPrefix, { none = false, tones = PALETTE } = {}) {
+  const current = cur.value;
+  const row = el('div', { className: 'swatches', role: 'group', 'aria-label': field.replace('_', ' ') }, parent);
+  if (cur.mixed) row.dataset.mixed = 'true';
   if (none) {
     const b = el('button', {
       type: 'button', className: 'swatch none', title: 'None', testid: `${testPrefix}-none`,
@@ -103,85 +198,141 @@ function colorRow(parent, field, current, testPrefix, { none = false, tones = PA
     b.style.background = tones[name];
     b.addEventListener('click', () => apply(field, name));
   }
+  // A colour outside the palette is shown, and marked, on the custom swatch.
+  const other = typeof current === 'string' && /^#[0-9a-f]{6}$/.test(current);
   const custom = el('input', {
-    type: 'color', className: 'swatch custom', title: 'Other colour', testid: `${testPrefix}-custom`,
-    'aria-label': `Other ${field.replace('_', ' ')}`,
+    type: 'color', className: 'swatch custom', title: other ? `Other colour: ${current}` : 'Other colour',
+    testid: `${testPrefix}-custom`, 'aria-label': `Other ${field.replace('_', ' ')}`,
+    'aria-pressed': String(other),
   }, row);
-  if (current && /^#[0-9a-f]{6}$/i.test(current)) custom.value = current;
+  if (other) {
+    custom.value = current;
+    custom.style.background = current;
+  }
   custom.addEventListener('change', () => apply(field, custom.value));
 }
 
-function choice(parent, field, options, current, testPrefix, labels = {}) {
+function choice(parent, field, options, cur, testPrefix, labels = {}) {
   const row = el('div', { className: 'choices', role: 'group' }, parent);
+  if (cur.mixed) row.dataset.mixed = 'true';
   for (const o of options) {
     const b = el('button', {
       type: 'button', className: 'choice', text: labels[o] ?? o, testid: `${testPrefix}-${o}`,
-      title: `${field.replace('_', ' ')}: ${o}`, 'aria-pressed': String(current === o),
+      title: `${field.replace('_', ' ')}: ${o}`, 'aria-pressed': String(cur.value === o),
     }, row);
     b.addEventListener('click', () => apply(field, o));
   }
 }
 
-function select(parent, field, options, current, testid, label) {
+function select(parent, field, options, cur, testid, label) {
   const wrap = el('label', { className: 'field' }, parent);
   el('span', { text: label }, wrap);
   const s = el('select', { testid, 'aria-label': label }, wrap);
-  if (current === undefined) el('option', { value: '', text: '—', disabled: true, selected: true }, s);
-  for (const o of options) el('option', { value: String(o), text: String(o), selected: String(current) === String(o) }, s);
+  if (cur.value === undefined) {
+    el('option', { value: '', text: cur.mixed ? 'Mixed' : '—', disabled: true, selected: true }, s);
+  }
+  const values = options.map(String);
+  // A value the list does not offer (set by an agent) is shown as it is.
+  if (cur.value !== undefined && !values.includes(String(cur.value))) {
+    el('option', { value: String(cur.value), text: String(cur.value), selected: true }, s);
+  }
+  for (const o of options) el('option', { value: String(o), text: String(o), selected: String(cur.value) === String(o) }, s);
   s.addEventListener('change', () => apply(field, typeof options[0] === 'number' ? Number(s.value) : s.value));
 }
 
 /** Rebuilds the panel, keeping the keyboard focus on the same control. */
 function build() {
+  if (!panel) return;
   const focused = panel.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
   fill();
   if (focused) panel.querySelector(`[data-testid="${focused}"]`)?.focus({ preventScroll: true });
 }
 
+function header(title) {
+  const h = el('div', { className: 'panel-head' }, panel);
+  el('span', { className: 'panel-title', text: title, testid: 'panel-title' }, h);
+  const b = el('button', {
+    type: 'button', className: 'panel-collapse', testid: 'panel-collapse',
+    text: collapsed ? '▸' : '▾', title: collapsed ? 'Show the style panel' : 'Collapse the style panel',
+    'aria-expanded': String(!collapsed),
+  }, h);
+  b.setAttribute('aria-label', b.title);
+  b.addEventListener('click', () => setCollapsed(!collapsed));
+}
+
 function fill() {
   panel.replaceChildren();
-  const objs = styled();
-  panel.hidden = state.selection.size === 0;
+  const kind = !state.selection.size && drawingKind();
+  const objs = kind ? [nextObject(kind)] : styled();
+  panel.hidden = !kind && state.selection.size === 0;
   if (panel.hidden) return;
+  panel.classList.toggle('collapsed', collapsed);
+  panel.dataset.mode = kind ? 'next' : 'selection';
+  header(kind ? `Next ${KIND_NAMES[kind]}` : state.selection.size === 1 ? 'Style' : `Style · ${state.selection.size} selected`);
+  if (collapsed) return;
   const has = (field) => objs.some((o) => APPLIES[o.type].includes(field));
+  const get = (field) => common(objs, field);
+  const mixed = (...fields) => fields.filter((f) => has(f) && get(f).mixed);
 
   if (has('fill')) {
     const filled = objs.filter((o) => APPLIES[o.type].includes('fill'));
     const tones = filled.every((o) => o.geom === 'note') ? PASTEL : PALETTE;
-    colorRow(section('Fill'), 'fill', common(objs, 'fill'), 'fill', { none: true, tones });
+    colorRow(section('Fill', mixed('fill')), 'fill', get('fill'), 'fill', { none: true, tones });
   }
   if (has('stroke')) {
-    const s = section('Stroke');
-    colorRow(s, 'stroke', common(objs, 'stroke'), 'stroke');
-    select(s, 'stroke_width', [1, 2, 3, 4, 6, 8], common(objs, 'stroke_width'), 'stroke-width', 'Width');
+    const s = section('Stroke', mixed('stroke', 'stroke_width'));
+    colorRow(s, 'stroke', get('stroke'), 'stroke', { none: objs.every((o) => o.type === 'shape') });
+    select(s, 'stroke_width', [1, 2, 3, 4, 6, 8], get('stroke_width'), 'stroke-width', 'Width');
   }
   if (has('dash')) {
-    choice(section('Dash'), 'dash', ['solid', 'dashed', 'dotted'], common(objs, 'dash'), 'dash');
+    choice(section('Dash', mixed('dash')), 'dash', ['solid', 'dashed', 'dotted'], get('dash'), 'dash');
   }
   if (has('font_size')) {
-    const s = section('Text');
-    select(s, 'font_size', [10, 12, 14, 16, 20, 24, 32, 48, 64], common(objs, 'font_size'), 'font-size', 'Size');
-    if (has('font')) {
-      const unset = objs.every((o) => o.font === undefined);
-      select(s, 'font', ['sans', 'serif', 'mono', 'hand'], unset ? 'sans' : common(objs, 'font'), 'font', 'Font');
-    }
-    colorRow(s, 'text_color', common(objs, 'text_color'), 'text-color');
-    if (has('align')) {
-      choice(s, 'align', ['left', 'center', 'right'], common(objs, 'align'), 'align');
-    }
+    const s = section('Text', mixed('font_size', 'font', 'text_color', 'align'));
+    select(s, 'font_size', [10, 12, 14, 16, 20, 24, 32, 48, 64], get('font_size'), 'font-size', 'Size');
+    if (has('font')) select(s, 'font', ['sans', 'serif', 'mono', 'hand'], get('font'), 'font', 'Font');
+    colorRow(s, 'text_color', get('text_color'), 'text-color');
+    if (has('align')) choice(s, 'align', ['left', 'center', 'right'], get('align'), 'align');
   }
   if (has('end_arrow')) {
-    const s = section('Connector');
-    select(s, 'start_arrow', ARROWS, common(objs, 'start_arrow'), 'start-arrow', 'Start');
-    select(s, 'end_arrow', ARROWS, common(objs, 'end_arrow'), 'end-arrow', 'End');
-    select(s, 'route', ['orthogonal', 'straight', 'curved'], common(objs, 'route'), 'route', 'Route');
+    const s = section('Connector', mixed('start_arrow', 'end_arrow', 'route'));
+    select(s, 'start_arrow', ARROWS, get('start_arrow'), 'start-arrow', 'Start');
+    select(s, 'end_arrow', ARROWS, get('end_arrow'), 'end-arrow', 'End');
+    select(s, 'route', ['orthogonal', 'straight', 'curved'], get('route'), 'route', 'Route');
   }
+  if (!kind) arrange();
+}
+
+function button(parent, text, testid, action, fn, extra = {}) {
+  const title = hint(action, extra.title);
+  const b = el('button', { type: 'button', className: `choice ${extra.className ?? ''}`.trim(), text, testid, title }, parent);
+  b.setAttribute('aria-label', title);
+  b.addEventListener('click', fn);
+  return b;
+}
+
+/** The Arrange section: what applies to the selection's size. */
+function arrange() {
+  const n = state.selection.size;
   const s = section('Arrange');
-  const row = el('div', { className: 'choices' }, s);
-  for (const [to, label] of [['front', 'To front'], ['back', 'To back']]) {
-    const b = el('button', { type: 'button', className: 'choice', text: label, testid: `order-${to}` }, row);
-    b.addEventListener('click', () => sync.call('order', { ids: [...state.selection], to }).catch(() => {}));
+  if (n >= 2) {
+    const row = el('div', { className: 'choices', role: 'group', 'aria-label': 'Align' }, s);
+    for (const [edge, text] of [['left', '⇤'], ['center', '↔'], ['right', '⇥'], ['top', '⤒'], ['middle', '↕'], ['bottom', '⤓']]) {
+      button(row, text, `align-${edge}`, `align:${edge}`, () => align(edge));
+    }
   }
-  const del = el('button', { type: 'button', className: 'choice danger', text: 'Delete', testid: 'delete', title: 'Delete (Del)' }, row);
-  del.addEventListener('click', deleteSelection);
+  if (n >= 3) {
+    const row = el('div', { className: 'choices', role: 'group', 'aria-label': 'Distribute' }, s);
+    button(row, 'Space H', 'distribute-horizontal', 'distribute:horizontal', () => distribute('horizontal'));
+    button(row, 'Space V', 'distribute-vertical', 'distribute:vertical', () => distribute('vertical'));
+  }
+  const z = el('div', { className: 'choices', role: 'group', 'aria-label': 'Order' }, s);
+  for (const [to, text] of [['front', 'To front'], ['forward', 'Forward'], ['backward', 'Backward'], ['back', 'To back']]) {
+    button(z, text, `order-${to}`, `order:${to}`, () => order(to));
+  }
+  const row = el('div', { className: 'choices' }, s);
+  if (n >= 2) button(row, 'Group', 'group', 'group', group);
+  if (hasGroup()) button(row, 'Ungroup', 'ungroup', 'ungroup', ungroup);
+  button(row, 'Duplicate', 'duplicate', 'duplicate', duplicateSelection);
+  button(row, 'Delete', 'delete', 'delete', deleteSelection, { className: 'danger' });
 }

@@ -104,7 +104,7 @@ export const selectTool = {
       } else if (!state.selection.has(hit)) {
         select([hit]);
       }
-      this.press = { start, move: true, hit };
+      this.press = { start, move: true, hit, copy: e.altKey };
       return;
     }
     const base = e.shiftKey ? new Set(state.selection) : new Set();
@@ -118,7 +118,7 @@ export const selectTool = {
     if (!p.started) {
       if (p.noop || Math.hypot(e.clientX - p.start.x, e.clientY - p.start.y) < DRAG_START) return;
       p.started = true;
-      if (p.move) p.drag = startMove({ clientX: p.start.x, clientY: p.start.y }, [...state.selection]);
+      if (p.move) p.drag = startMove({ clientX: p.start.x, clientY: p.start.y }, [...state.selection], { duplicate: p.copy });
       if (p.marquee) p.drag = marquee(p);
     }
     p.drag?.move(e);

@@ -1,6 +1,7 @@
 // surface.js: wires the board's surface to the page, the part the editor (main.js) and
 // the MCP App view (chat/chat.js) share: canvas, navigation, tools, selection, text
-// editing, images, style panel, page tabs, status, keyboard and clipboard.
+// editing, images, style panel, page tabs, status, keyboard, clipboard, the
+// shortcut help (help.js) and the right-click menu (contextmenu.js).
 
 import { initCanvas, refreshBox } from './canvas.js';
 import { initNavigate } from './navigate.js';
@@ -13,6 +14,8 @@ import { initPages } from './pages.js';
 import { initStatus } from './status.js';
 import { initKeyboard } from './keyboard.js';
 import { initClipboard } from './clipboard.js';
+import { initHelp } from './help.js';
+import { initContextMenu } from './contextmenu.js';
 
 /** Wires the surface to the page's elements (found by `data-testid`). */
 export function initSurface(canvas, $) {
@@ -27,6 +30,8 @@ export function initSurface(canvas, $) {
   initStatus($('status'));
   initKeyboard();
   initClipboard();
+  initHelp($('zoom-controls'));
+  initContextMenu(canvas);
   window.addEventListener('resize', refreshBox);
   // A button clicked with the mouse hands the keyboard back to the board, so that
   // Space pans (and Delete deletes) right after picking a tool or a colour.

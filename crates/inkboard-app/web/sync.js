@@ -257,6 +257,14 @@ export function keepImport() {
   return ask({ t: 'keepimport' }, 'Not connected to inkboard: the board was not saved.');
 }
 
+/** Shows board `board` (page `page`) in this window; `path` names it if inkboard restarted. */
+export function showBoard(board, page = 1, path = null) {
+  wanted.board = board;
+  wanted.page = page;
+  wanted.path = path;
+  hello();
+}
+
 /** Shows another page of this board. */
 export function view(page) {
   wanted.page = page;

@@ -5,6 +5,8 @@
 // The textarea grows down as lines are typed, and a `text` shape sized to its text
 // (`size: "auto"`, which does not wrap) grows to the right too; the server sizes
 // an auto-sized shape again, by the renderer's rule, when the edit is committed.
+// New text is made left-aligned, its box placed so that it is drawn where it was
+// typed (no re-centring, no jump), in the style remembered for text.
 // A shape's text is rich text, edited as its Markdown source with the shortcuts of
 // richkeys.js; a frame's title and a connector's label are plain.
 
@@ -15,6 +17,7 @@ import {
 import { elementOf, toContainer, getView } from './canvas.js';
 import * as sync from './sync.js';
 import { richKey, guardLinks } from './richkeys.js';
+import { styleArgs } from './stylememory.js';
 
 let container;
 let area = null;
@@ -83,11 +86,14 @@ export function startEdit(id) {
 /** Starts typing a new text shape at a board point (made when the typing ends). */
 export function startNew(p) {
   finishEdit();
-  const fontSize = DEFAULT_FONT_SIZE;
+  // The style the new text will have (stylememory.js), so it looks so while typed.
+  const style = styleArgs('text');
+  const fontSize = style.font_size ?? DEFAULT_FONT_SIZE;
   const h = fontSize * LINE_HEIGHT;
   session = {
     box: { x: p.x, y: p.y - h / 2, w: 0, h },
-    align: 'left', valign: 'top', color: INK, fontSize, grow: true, rich: true,
+    align: style.align ?? 'left', valign: 'top', color: cssColor(style.text_color, INK), font: style.font ?? 'sans',
+    fontSize, grow: true, rich: true, style,
   };
   open('');
 }
@@ -193,7 +199,12 @@ export function finishEdit() {
     return;
   }
   if (!text.trim()) return;
-  sync.call('add_shape', { geom: 'text', text, x: Math.round(s.box.x), y: Math.round(s.box.y) })
+  // Drawn where it was typed: the shape's box is its text's plus the text geom's
+  // inset, and its lines start at the left as they did while typing.
+  const inset = textBox('text', { x: 0, y: 0, w: 100, h: 100 });
+  sync.call('add_shape', {
+    align: 'left', ...s.style, geom: 'text', text, x: Math.round(s.box.x - inset.x), y: Math.round(s.box.y - inset.y),
+  })
     .then((r) => r?.id && select([r.id]))
     .catch(() => {});
 }

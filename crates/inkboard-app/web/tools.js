@@ -2,10 +2,11 @@
 // to the active tool: select (selection.js), hand, every geom of add_shape (click:
 // default size centred on the click; drag: that rectangle), sticky note, text,
 // frame, connector (drag from one shape to another; empty space makes a free end),
-// pen (freehand ink) and image (file picker; drop and paste also work).
+// pen (freehand ink), eraser (eraser.js) and image (file picker; drop and paste also
+// work). The tooltips' names and keys come from shortcuts.js.
 
-import { state, on, select } from './state.js';
-import { GEOMS, defaultSize, spanRect, snapNumber, center } from './geom.js';
+import { state, on, select, emit } from './state.js';
+import { GEOMS, defaultSize, spanRect, snapNumber, center, containsPoint } from './geom.js';
 import { layers, svgEl, setAttrs, rectAttrs, toBoard, boundsOf, getView } from './canvas.js';
 import { hitTest } from './hittest.js';
 import { selectTool } from './selection.js';
@@ -13,24 +14,21 @@ import { attachable, showTarget } from './drag.js';
 import { startEdit, startNew, isEditing, finishEdit } from './textedit.js';
 import { pickImages } from './images.js';
 import { icon } from './icons.js';
+import { eraserTool } from './eraser.js';
+import { hint } from './shortcuts.js';
+import { kindOf, styleArgs, remembered } from './stylememory.js';
 import * as sync from './sync.js';
 
+/** Names of the tools that have no key (those with one are named in shortcuts.js). */
 const LABELS = {
-  select: 'Select', hand: 'Hand (pan)', rect: 'Rectangle', rounded: 'Rounded rectangle',
-  ellipse: 'Ellipse', diamond: 'Diamond', triangle: 'Triangle', hexagon: 'Hexagon',
+  rounded: 'Rounded rectangle', triangle: 'Triangle', hexagon: 'Hexagon',
   parallelogram: 'Parallelogram', cylinder: 'Cylinder', cloud: 'Cloud', star: 'Star',
-  note: 'Sticky note', text: 'Text', frame: 'Frame', connector: 'Connector', pen: 'Pen',
-  image: 'Image',
-};
-export const SHORTCUTS = {
-  select: 'V', hand: 'H', rect: 'R', ellipse: 'O', note: 'N', text: 'T', frame: 'F',
-  connector: 'C', pen: 'P', image: 'I',
 };
 const GROUPS = [
   ['select', 'hand'],
   GEOMS.filter((g) => !['note', 'text', 'frame'].includes(g)),
   ['note', 'text', 'frame'],
-  ['connector', 'pen', 'image'],
+  ['connector', 'pen', 'eraser', 'image'],
 ];
 
 const DRAG_START = 4;
@@ -46,6 +44,7 @@ export function initTools(canvasEl, toolbar) {
   for (const g of GEOMS) tools[g] = g === 'text' ? textTool() : shapeTool(g);
   tools.connector = connectorTool();
   tools.pen = penTool();
+  tools.eraser = eraserTool();
   buildToolbar(toolbar);
 
   container.addEventListener('pointerdown', (e) => {
@@ -99,6 +98,7 @@ export function setTool(name) {
     b.classList.toggle('active', n === name);
     b.setAttribute('aria-pressed', String(n === name));
   }
+  emit('tool', name);
 }
 
 /** Cancels what the active tool is doing (Escape). Returns whether there was something. */
@@ -121,8 +121,7 @@ function buildToolbar(toolbar) {
       b.className = 'tool';
       b.dataset.testid = `tool-${name}`;
       b.dataset.tool = name;
-      const key = SHORTCUTS[name];
-      const label = LABELS[name] + (key ? ` (${key})` : '');
+      const label = LABELS[name] ?? hint(`tool:${name}`);
       b.title = label;
       b.setAttribute('aria-label', label);
       if (name !== 'image') b.setAttribute('aria-pressed', String(name === state.tool));
@@ -148,7 +147,25 @@ function onDoubleClick(e) {
     }
     return;
   }
-  startNew(toBoard(e.clientX, e.clientY));
+  // Inside a frame's empty area, a double-click names the frame (as on its title),
+  // rather than starting a stray text object in it.
+  const p = toBoard(e.clientX, e.clientY);
+  const frame = frameAt(p);
+  if (frame) {
+    select([frame]);
+    startEdit(frame);
+    return;
+  }
+  startNew(p);
+}
+
+/** The topmost frame whose box holds board point `p`. */
+function frameAt(p) {
+  for (let i = state.order.length - 1; i >= 0; i--) {
+    const obj = state.objects.get(state.order[i]);
+    if (obj?.type === 'shape' && obj.geom === 'frame' && containsPoint(obj, p)) return obj.id;
+  }
+  return null;
 }
 
 /** A drag or click that adds a shape of `geom`. */
@@ -183,7 +200,7 @@ function shapeTool(geom) {
         const [w, h] = defaultSize(geom);
         args = { geom, x: snapNumber(p.from.x - w / 2, z), y: snapNumber(p.from.y - h / 2, z), w, h };
       }
-      sync.call('add_shape', args).then((r) => {
+      sync.call('add_shape', { ...styleArgs(kindOf(geom)), ...args }).then((r) => {
         p.ghost?.remove();
         if (!r?.id) return;
         select([r.id]);
@@ -266,7 +283,7 @@ function connectorTool() {
       }
       const z = getView().zoom;
       const pt = (q) => ({ x: snapNumber(q.x, z), y: snapNumber(q.y, z) });
-      const args = { from: p.from ?? pt(p.p), to: p.to ?? pt(p.q) };
+      const args = { ...styleArgs('connector'), from: p.from ?? pt(p.p), to: p.to ?? pt(p.q) };
       sync.call('add_connector', args).then((r) => {
         if (r?.id) select([r.id]);
         setTool('select');
@@ -292,7 +309,7 @@ function penTool() {
       const p = toBoard(e.clientX, e.clientY);
       stroke = {
         points: [[p.x, p.y]],
-        path: svgEl('path', { class: 'ink-draft', 'stroke-width': WIDTH }, layers.draft),
+        path: svgEl('path', { class: 'ink-draft', 'stroke-width': styleArgs('ink').width ?? WIDTH }, layers.draft),
       };
       draw();
     },
@@ -312,7 +329,13 @@ function penTool() {
       if (!s) return;
       const pts = s.points.map(([x, y]) => [Math.round(x * 10) / 10, Math.round(y * 10) / 10]);
       if (pts.length === 1) pts.push([pts[0][0] + 0.5, pts[0][1] + 0.5]);
-      sync.call('add_ink', { points: pts, width: WIDTH }).catch(() => {}).finally(() => s.path.remove());
+      const args = { width: WIDTH, ...styleArgs('ink'), points: pts };
+      const { dash } = remembered('ink');
+      // A remembered dash goes in the same step, by an update of the new ink.
+      const call = dash && dash !== 'solid'
+        ? sync.call('batch', { operations: [{ tool: 'add_ink', args }, { tool: 'update', args: { id: '$0.id', dash } }] })
+        : sync.call('add_ink', args);
+      call.catch(() => {}).finally(() => s.path.remove());
     },
     cancel() {
       stroke?.path.remove();

@@ -1,0 +1,70 @@
+// stylememory.js: the style the next new object takes, remembered per kind (shapes,
+// sticky notes, text, frames, connectors, ink), as Excalidraw does: a style set in
+// the panel, on a selection or with a drawing tool active, is remembered for the kinds
+// it was set on, and kept in the browser's storage for the next visit. The tools add
+// it to their `add_*` calls (styleArgs), so the server draws the new object in it.
+
+const KEY = 'inkboard-style';
+let memory = load();
+
+function load() {
+  try {
+    const v = JSON.parse(localStorage.getItem(KEY) ?? '{}');
+    return v && typeof v === 'object' ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+function save() {
+  try {
+    localStorage.setItem(KEY, JSON.stringify(memory));
+  } catch {
+    // storage refused (a private mode): remembered for this page only
+  }
+}
+
+/** The kind of style memory an object, or a tool about to draw one, belongs to. */
+export function kindOf(objOrTool) {
+  if (typeof objOrTool === 'string') {
+    if (objOrTool === 'pen') return 'ink';
+    if (objOrTool === 'connector') return 'connector';
+    return ['note', 'text', 'frame'].includes(objOrTool) ? objOrTool : 'shape';
+  }
+  const o = objOrTool;
+  if (o.type === 'connector') return 'connector';
+  if (o.type === 'ink') return 'ink';
+  if (o.type !== 'shape') return null;
+  return kindOf(o.geom ?? 'rect');
+}
+
+/** The remembered style of a kind: {field: value} in `update`'s names. */
+export function remembered(kind) {
+  return { ...(memory[kind] ?? {}) };
+}
+
+/** Remembers `value` for `field` of these kinds. */
+export function remember(kinds, field, value) {
+  for (const k of new Set(kinds)) {
+    if (!k) continue;
+    memory[k] = { ...(memory[k] ?? {}), [field]: value };
+  }
+  save();
+}
+
+/** The arguments that give a new object of `kind` the remembered style. */
+export function styleArgs(kind) {
+  const r = remembered(kind);
+  if (kind !== 'ink') return r;
+  // add_ink names its line `color` and `width`; a dash is set by an `update` after.
+  const out = {};
+  if (r.stroke !== undefined) out.color = r.stroke;
+  if (r.stroke_width !== undefined) out.width = r.stroke_width;
+  return out;
+}
+
+/** Forgets everything (tests). */
+export function forget() {
+  memory = {};
+  save();
+}
