@@ -119,7 +119,8 @@ fn cell(
                 .flatten()
             {
                 Some(html) => {
-                    st.push_str("html=1;whiteSpace=wrap;");
+                    // Every outline but a frame's already wraps.
+                    st.push_str("html=1;");
                     vertex(&html, st, s.bounds, x);
                 }
                 None => vertex(&o.shown_text().unwrap_or_default(), st, s.bounds, x),
