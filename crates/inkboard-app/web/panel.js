@@ -9,6 +9,7 @@
 // collapsed to its title bar; the browser remembers that.
 
 import { state, on, membersOf } from './state.js';
+import { readStored, writeStored } from './stored.js';
 import { PALETTE, PASTEL } from './palette.js';
 import * as sync from './sync.js';
 import { deleteSelection, duplicateSelection } from './clipboard.js';
@@ -47,20 +48,12 @@ export function initPanel(el) {
 }
 
 function readCollapsed() {
-  try {
-    return localStorage.getItem(COLLAPSED_KEY) === '1';
-  } catch {
-    return false;
-  }
+  return readStored(COLLAPSED_KEY, false) === true;
 }
 
 function setCollapsed(c) {
   collapsed = c;
-  try {
-    localStorage.setItem(COLLAPSED_KEY, c ? '1' : '0');
-  } catch {
-    // remembered for this page only
-  }
+  writeStored(COLLAPSED_KEY, c);
   build();
 }
 

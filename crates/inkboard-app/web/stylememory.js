@@ -4,24 +4,18 @@
 // it was set on, and kept in the browser's storage for the next visit. The tools add
 // it to their `add_*` calls (styleArgs), so the server draws the new object in it.
 
+import { readStored, writeStored } from './stored.js';
+
 const KEY = 'inkboard-style';
 let memory = load();
 
 function load() {
-  try {
-    const v = JSON.parse(localStorage.getItem(KEY) ?? '{}');
-    return v && typeof v === 'object' ? v : {};
-  } catch {
-    return {};
-  }
+  const v = readStored(KEY, {});
+  return v && typeof v === 'object' ? v : {};
 }
 
 function save() {
-  try {
-    localStorage.setItem(KEY, JSON.stringify(memory));
-  } catch {
-    // storage refused (a private mode): remembered for this page only
-  }
+  writeStored(KEY, memory);
 }
 
 /** The kind of style memory an object, or a tool about to draw one, belongs to. */

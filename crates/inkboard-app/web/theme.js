@@ -4,17 +4,15 @@
 // its hues kept (a CSS filter on the drawing, images turned back), as Excalidraw and
 // tldraw show theirs: only on screen, the board and its exports stay as they are.
 
+import { readStored, writeStored } from './stored.js';
+
 const KEY = 'inkboard-theme';
 const media = window.matchMedia?.('(prefers-color-scheme: dark)');
 let button = null;
 
 function stored() {
-  try {
-    const v = localStorage.getItem(KEY);
-    return v === 'dark' || v === 'light' ? v : null;
-  } catch {
-    return null;
-  }
+  const v = readStored(KEY, null);
+  return v === 'dark' || v === 'light' ? v : null;
 }
 
 /** The theme picked with the toggle (null: the system's). */
@@ -59,11 +57,6 @@ export function toggleTheme() {
   const next = theme() === 'dark' ? 'light' : 'dark';
   // Back to following the system when the choice is what the system says.
   chosen = next === system() ? null : next;
-  try {
-    if (chosen) localStorage.setItem(KEY, chosen);
-    else localStorage.removeItem(KEY);
-  } catch {
-    // remembered for this page only
-  }
+  writeStored(KEY, chosen);
   show();
 }

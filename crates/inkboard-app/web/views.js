@@ -3,16 +3,14 @@
 // A board is named by its file (board numbers are given anew at each start); the
 // most recent 100 views are kept.
 
+import { readStored, writeStored } from './stored.js';
+
 const KEY = 'inkboard-views';
 const LIMIT = 100;
 
 function load() {
-  try {
-    const v = JSON.parse(localStorage.getItem(KEY) ?? '{}');
-    return v && typeof v === 'object' ? v : {};
-  } catch {
-    return {};
-  }
+  const v = readStored(KEY, {});
+  return v && typeof v === 'object' ? v : {};
 }
 
 /** The view left on page `page` of `board`, or null. */
@@ -31,9 +29,5 @@ export function storeView(board, page, view) {
   // Objects keep insertion order: the oldest go first.
   const keys = Object.keys(all);
   for (const k of keys.slice(0, Math.max(0, keys.length - LIMIT))) delete all[k];
-  try {
-    localStorage.setItem(KEY, JSON.stringify(all));
-  } catch {
-    // storage refused: the view lives as long as the page
-  }
+  writeStored(KEY, all);
 }
