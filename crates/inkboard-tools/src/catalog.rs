@@ -305,6 +305,7 @@ pub fn catalog() -> &'static [ToolDef] {
             edit::<page::AddPage>(),
             edit::<page::RenamePage>(),
             edit::<page::DeletePage>(),
+            edit::<board::RenameBoard>(),
         ];
         complete_batch(&mut all);
         all

@@ -1,5 +1,5 @@
-//! Whole-board tools: `create_board` and `save_board`, and the writing of a
-//! whole new board file that `import` shares with `create_board`.
+//! Whole-board tools: `create_board`, `save_board` and `rename_board`, and the
+//! writing of a whole new board file that `import` shares with `create_board`.
 
 use std::path::{Path, PathBuf};
 
@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::{absolute, file_path, folder_must_exist, Target};
 use crate::live::Caller;
-use crate::tool::{to_value, BoardTool, Hints, Tool};
+use crate::tool::{to_value, BoardTool, Cx, EditTool, Hints, Tool};
 use crate::tools::render::Diagram;
 use crate::{Engine, Reply, ToolError};
 
@@ -113,6 +113,47 @@ impl BoardTool for CreateBoard {
             path: Some(path.display().to_string()),
             pages,
         })))
+    }
+}
+
+pub struct RenameBoard;
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RenameBoardArgs {
+    title: String,
+}
+
+#[derive(Serialize, JsonSchema)]
+pub struct RenameBoardOutput {
+    title: String,
+}
+
+impl Tool for RenameBoard {
+    const NAME: &'static str = "rename_board";
+    const TITLE: &'static str = "Rename board";
+    const DESCRIPTION: &'static str = "Change the board's title (its file keeps its name).";
+    const HINTS: Hints = Hints::EDIT;
+    type Args = RenameBoardArgs;
+    type Output = RenameBoardOutput;
+}
+
+impl EditTool for RenameBoard {
+    fn run(cx: &mut Cx<'_, '_>, a: RenameBoardArgs) -> Result<RenameBoardOutput, ToolError> {
+        let title = a.title.trim();
+        if title.is_empty() {
+            return Err(ToolError::args("'title' is empty: give the board a title"));
+        }
+        if let Some(c) = title.chars().find(|c| c.is_control()) {
+            return Err(ToolError::args(format!(
+                "'title' holds a control character (U+{:04X}): a title is one line of text",
+                c as u32
+            )));
+        }
+        cx.tx.set_title(title)?;
+        Ok(RenameBoardOutput {
+            title: title.to_string(),
+        })
     }
 }
 
