@@ -1,5 +1,6 @@
-// Navigation: the view of a board's page (pan and zoom) comes back on reload, and the
-// browser's Back and Forward move between the boards the window showed.
+// Navigation: the view of a board's page (pan and zoom) comes back on reload, the
+// browser's Back and Forward move between the boards the window showed, and the
+// board's title is renamed from the top bar.
 
 import { before, after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -50,6 +51,24 @@ describe('navigation', { timeout: 120000 }, () => {
     const v3 = await view(other);
     assert.ok(Math.abs(v3.zoom - kept.zoom) < 1e-6);
     await other.close();
+  });
+
+  it('the title is renamed from the top bar, one undo step', async () => {
+    const old = await title();
+    await page.getByTestId('board-title').click();
+    const input = page.getByTestId('board-title-input');
+    await input.waitFor();
+    await input.fill('Renamed plan');
+    await input.press('Enter');
+    await until(async () => (await s.mcp.call('read_board', {})).title === 'Renamed plan', { what: 'the title on the board' });
+    assert.equal(await title(), 'Renamed plan');
+    await page.keyboard.press('Control+z');
+    await until(async () => (await title()) === old, { what: 'the old title back' });
+
+    await page.getByTestId('board-title').click();
+    await input.fill('Not kept');
+    await input.press('Escape');
+    assert.equal(await title(), old, 'Escape keeps the title');
   });
 
   it('Back and Forward move between boards', async () => {

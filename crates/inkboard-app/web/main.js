@@ -16,6 +16,7 @@ import { icon } from './icons.js';
 import { hint } from './shortcuts.js';
 import { storedView, storeView } from './views.js';
 import { initTheme } from './theme.js';
+import { initTitle } from './title.js';
 
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
 
@@ -31,6 +32,7 @@ let shownStore = null;
 function boot() {
   const canvas = $('canvas');
   initTheme(document.querySelector('.topbar .actions'));
+  initTitle($('board-title'));
   initSurface(canvas, $);
   initBanner($('banner'));
   initExportMenu($('export-slot'));
@@ -59,7 +61,7 @@ function onBoard(msg) {
   document.title = `${msg.title || fileName(msg.path) || 'Untitled'} · inkboard`;
   const title = $('board-title');
   title.textContent = msg.title || fileName(msg.path) || 'Untitled board';
-  title.title = msg.path || 'Not saved to a file yet';
+  title.title = `${msg.path || 'Not saved to a file yet'} (click to rename)`;
   $('undo').disabled = !msg.undo;
   $('redo').disabled = !msg.redo;
   // Another board in this window is a step in its history; another page is not.
