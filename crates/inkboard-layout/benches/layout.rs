@@ -34,7 +34,13 @@ fn ms(d: Duration) -> f64 {
 fn main() {
     let big = common::fixture("bench200");
     assert_eq!((big.graph.nodes.len(), big.graph.edges.len()), (200, 300));
-    for algorithm in [Algorithm::Layered, Algorithm::Tree, Algorithm::Grid] {
+    for algorithm in [
+        Algorithm::Layered,
+        Algorithm::Tree,
+        Algorithm::OrgChart,
+        Algorithm::Mindmap,
+        Algorithm::Grid,
+    ] {
         let options = Options {
             algorithm,
             ..Options::default()

@@ -1,11 +1,11 @@
 //! Graph layout for inkboard: given the sizes of some boxes and the directed edges
-//! between them, where each box goes. Three arrangements: a layered
+//! between them, where each box goes. Four arrangements: a layered
 //! (Sugiyama-style) drawing for flows and dependency graphs, a tidy tree for
-//! hierarchies, and a plain grid. This crate is pure geometry: it knows nothing of
+//! hierarchies (also as an org chart), a mind map, and a plain grid. This crate is pure geometry: it knows nothing of
 //! boards, ids, JSON or files; `inkboard-tools` maps a page onto a [`Graph`] and the
 //! [`Layout`] back onto the page.
 //!
-//! All three work in one abstract frame, "along" a layer and "deep" across layers,
+//! All of them work in one abstract frame, "along" a layer and "deep" across layers,
 //! and [`Direction`] turns that frame into page coordinates at the end, so every
 //! algorithm supports every direction the same way.
 //!
@@ -24,6 +24,7 @@ mod frame;
 mod grid;
 mod layered;
 pub mod metrics;
+mod mindmap;
 mod normal;
 mod order;
 mod simplex;
@@ -77,6 +78,15 @@ pub enum Algorithm {
     Tree,
     /// Rows (or columns, going right or left) in the order the nodes are given.
     Grid,
+    /// A mind map: each tree's root in the middle, its branches split between
+    /// both sides of it (going right or left: left and right of it; going down
+    /// or up: above and below), balanced by height, children stacked further
+    /// out. A graph that is not a tree is laid out along a spanning forest.
+    Mindmap,
+    /// The tidy tree drawn as an org chart: a parent whose children are all
+    /// leaves, and at least four, has them stacked in two columns either side
+    /// of the trunk below it instead of side by side.
+    OrgChart,
 }
 
 /// Which way edges run (for the grid: which way the rows advance).
@@ -157,8 +167,10 @@ pub fn layout(graph: &Graph, options: &Options) -> Result<Layout, LayoutError> {
     let spacing = (options.node_spacing, options.layer_spacing);
     let placed = match options.algorithm {
         Algorithm::Layered => layered::layout(&boxes, &graph.edges, spacing),
-        Algorithm::Tree => tree::layout(&boxes, &graph.edges, spacing),
+        Algorithm::Tree => tree::layout(&boxes, &graph.edges, spacing, false),
+        Algorithm::OrgChart => tree::layout(&boxes, &graph.edges, spacing, true),
         Algorithm::Grid => grid::layout(&boxes, &graph.edges, spacing),
+        Algorithm::Mindmap => mindmap::layout(&boxes, &graph.edges, spacing),
     };
     let out = frame.to_page(graph, placed);
     let extent = out.width.max(out.height);

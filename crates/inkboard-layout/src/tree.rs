@@ -3,6 +3,10 @@
 //! every level, and each parent is centred over its first and last child. Levels
 //! are layers as in the layered layout, each as thick as its thickest node.
 //!
+//! In the org-chart style a parent with many children that are all leaves has
+//! them stacked in two columns either side of its trunk, so a wide level of
+//! leaves becomes a compact block below its parent.
+//!
 //! A graph that is not a forest is laid out along a spanning forest: cycles are
 //! broken as for the layered layout, a node's level is its longest path from a
 //! source (so every edge of an acyclic graph still runs with the direction), and
@@ -22,8 +26,109 @@ struct Contour {
     shift: f64,
 }
 
-pub(crate) fn layout(boxes: &Boxes, edges: &[(usize, usize)], spacing: (f64, f64)) -> Placed {
+/// A parent with at least this many children, all leaves, has them stacked in
+/// the org-chart style: set side by side they would make the level too wide.
+const STACK_FROM: usize = 4;
+
+/// Lays out the tidy tree; `org`: in the org-chart style, where a parent whose
+/// children are all leaves, and many, has them stacked in two columns either
+/// side of its trunk ([`STACK_FROM`]) rather than set side by side.
+pub(crate) fn layout(
+    boxes: &Boxes,
+    edges: &[(usize, usize)],
+    spacing: (f64, f64),
+    org: bool,
+) -> Placed {
     let n = boxes.len();
+    let Forest {
+        level,
+        parent,
+        children,
+        roots,
+        preorder,
+    } = forest(n, edges);
+    let gap = spacing.0;
+    let mut contour: Vec<Option<Contour>> = (0..n).map(|_| None).collect();
+    let mut rel = vec![0.0f64; n];
+    // How far into its level a stacked leaf starts (the others are centred in it).
+    let mut row_at: Vec<Option<f64>> = vec![None; n];
+    for &v in preorder.iter().rev() {
+        let kids = &children[v];
+        if org && kids.len() >= STACK_FROM && kids.iter().all(|&c| children[c].is_empty()) {
+            let (acc, rows) = stack(kids, boxes, gap, &mut rel);
+            for (&c, r) in kids.iter().zip(rows) {
+                row_at[c] = Some(r);
+                contour[c] = None;
+            }
+            let mut acc = acc;
+            let half = boxes.a[v] / 2.0;
+            acc.levels.push_front((-half, half));
+            contour[v] = Some(acc);
+            continue;
+        }
+        let subtrees: Vec<Contour> = children[v]
+            .iter()
+            .map(|&c| contour[c].take().unwrap_or_else(|| leaf(boxes.a[c])))
+            .collect();
+        let (mut acc, offsets) = pack(subtrees, gap);
+        let mid = match (offsets.first(), offsets.last()) {
+            (Some(a), Some(b)) => (a + b) / 2.0,
+            _ => 0.0,
+        };
+        for (&c, o) in children[v].iter().zip(&offsets) {
+            rel[c] = o - mid;
+        }
+        acc.shift -= mid;
+        let half = boxes.a[v] / 2.0;
+        acc.levels.push_front((-half - acc.shift, half - acc.shift));
+        contour[v] = Some(acc);
+    }
+    let trees: Vec<Contour> = roots
+        .iter()
+        .map(|&r| contour[r].take().unwrap_or_else(|| leaf(boxes.a[r])))
+        .collect();
+    let (_, root_at) = pack(trees, gap);
+    let mut centre = vec![0.0f64; n];
+    for (&r, &o) in roots.iter().zip(&root_at) {
+        centre[r] = o;
+    }
+    for &v in &preorder {
+        if parent[v] != usize::MAX {
+            centre[v] = centre[parent[v]] + rel[v];
+        }
+    }
+    // Levels stacked, each as thick as its thickest node or stack of leaves.
+    let reach: Vec<f64> = (0..n)
+        .map(|v| row_at[v].unwrap_or(0.0) + boxes.d[v])
+        .collect();
+    let thick = thickest(&level, &reach);
+    let start = starts(&thick, spacing.1);
+    let at = (0..n)
+        .map(|v| {
+            let deep = match row_at[v] {
+                Some(row) => start[level[v]] + row,
+                None => start[level[v]] + (thick[level[v]] - boxes.d[v]) / 2.0,
+            };
+            (centre[v] - boxes.a[v] / 2.0, deep)
+        })
+        .collect();
+    Placed::straight(at, boxes, edges)
+}
+
+/// A spanning forest of a graph: each node's level (its longest path from a
+/// source once cycles are broken), its parent (its first predecessor on the level
+/// above) and children, the roots, and every node in preorder (parents before
+/// children, roots and siblings in the order given). Shared by the tidy tree and
+/// the mind map.
+pub(crate) struct Forest {
+    pub level: Vec<usize>,
+    pub parent: Vec<usize>,
+    pub children: Vec<Vec<usize>>,
+    pub roots: Vec<usize>,
+    pub preorder: Vec<usize>,
+}
+
+pub(crate) fn forest(n: usize, edges: &[(usize, usize)]) -> Forest {
     let normal = Normal::new(n, edges);
     let flip = acyclic::reversed(n, &normal.edges);
     let dag: Vec<(usize, usize)> = normal
@@ -67,53 +172,46 @@ pub(crate) fn layout(boxes: &Boxes, edges: &[(usize, usize)], spacing: (f64, f64
         preorder.push(v);
         stack.extend(children[v].iter().rev());
     }
-    let gap = spacing.0;
-    let mut contour: Vec<Option<Contour>> = (0..n).map(|_| None).collect();
-    let mut rel = vec![0.0f64; n];
-    for &v in preorder.iter().rev() {
-        let subtrees: Vec<Contour> = children[v]
-            .iter()
-            .map(|&c| contour[c].take().unwrap_or_else(|| leaf(boxes.a[c])))
-            .collect();
-        let (mut acc, offsets) = pack(subtrees, gap);
-        let mid = match (offsets.first(), offsets.last()) {
-            (Some(a), Some(b)) => (a + b) / 2.0,
-            _ => 0.0,
-        };
-        for (&c, o) in children[v].iter().zip(&offsets) {
-            rel[c] = o - mid;
+    Forest {
+        level,
+        parent,
+        children,
+        roots,
+        preorder,
+    }
+}
+
+/// Stacks the leaves `kids` of one parent in two columns, `gap` apart with the
+/// parent's trunk running between them: the first, third, … on the near side,
+/// right-aligned to the trunk, the others on the far side, left-aligned to it,
+/// row after row `gap / 2` apart. Sets each leaf's centre relative to the
+/// parent's in `rel`, and returns the stack's outline (one level: the level
+/// below the parent is made as thick as the stack) and each leaf's row offset.
+fn stack(kids: &[usize], boxes: &Boxes, gap: f64, rel: &mut [f64]) -> (Contour, Vec<f64>) {
+    let (mut near, mut far) = (0.0f64, 0.0f64);
+    let mut rows = Vec::with_capacity(kids.len());
+    let mut row = 0.0;
+    for pair in kids.chunks(2) {
+        let mut tall = 0.0f64;
+        for (k, &c) in pair.iter().enumerate() {
+            let a = boxes.a[c];
+            rel[c] = if k == 0 {
+                near = near.max(a);
+                -gap / 2.0 - a / 2.0
+            } else {
+                far = far.max(a);
+                gap / 2.0 + a / 2.0
+            };
+            tall = tall.max(boxes.d[c]);
+            rows.push(row);
         }
-        acc.shift -= mid;
-        let half = boxes.a[v] / 2.0;
-        acc.levels.push_front((-half - acc.shift, half - acc.shift));
-        contour[v] = Some(acc);
+        row += tall + gap / 2.0;
     }
-    let trees: Vec<Contour> = roots
-        .iter()
-        .map(|&r| contour[r].take().unwrap_or_else(|| leaf(boxes.a[r])))
-        .collect();
-    let (_, root_at) = pack(trees, gap);
-    let mut centre = vec![0.0f64; n];
-    for (&r, &o) in roots.iter().zip(&root_at) {
-        centre[r] = o;
-    }
-    for &v in &preorder {
-        if parent[v] != usize::MAX {
-            centre[v] = centre[parent[v]] + rel[v];
-        }
-    }
-    // Levels stacked.
-    let thick = thickest(&level, &boxes.d);
-    let start = starts(&thick, spacing.1);
-    let at = (0..n)
-        .map(|v| {
-            (
-                centre[v] - boxes.a[v] / 2.0,
-                start[level[v]] + (thick[level[v]] - boxes.d[v]) / 2.0,
-            )
-        })
-        .collect();
-    Placed::straight(at, boxes, edges)
+    let outline = Contour {
+        levels: VecDeque::from([(-gap / 2.0 - near, gap / 2.0 + far)]),
+        shift: 0.0,
+    };
+    (outline, rows)
 }
 
 fn leaf(a: f64) -> Contour {

@@ -9,7 +9,13 @@ use inkboard_layout::{
     layout, metrics, Algorithm, Direction, Graph, LayoutError, Options, Size, MAX_SIZE,
 };
 
-const ALGORITHMS: [Algorithm; 3] = [Algorithm::Layered, Algorithm::Tree, Algorithm::Grid];
+const ALGORITHMS: [Algorithm; 5] = [
+    Algorithm::Layered,
+    Algorithm::Tree,
+    Algorithm::OrgChart,
+    Algorithm::Grid,
+    Algorithm::Mindmap,
+];
 const DIRECTIONS: [Direction; 4] = [
     Direction::Down,
     Direction::Right,
@@ -35,7 +41,8 @@ fn check_all(graph: &Graph) {
                 overlaps.is_empty(),
                 "{algorithm:?} {direction:?}: {overlaps:?} in {graph:?}"
             );
-            if acyclic && algorithm != Algorithm::Grid {
+            // A mind map's branches run both ways from its root, by design.
+            if acyclic && !matches!(algorithm, Algorithm::Grid | Algorithm::Mindmap) {
                 let against = common::against(&out, graph, direction);
                 assert!(
                     against.is_empty(),

@@ -1,6 +1,7 @@
 //! Problems on a page that an agent or a person should fix: shapes that overlap,
 //! text that does not fit its shape, connectors with a free end, objects that stick
-//! out of a frame, connectors that run through shapes and connectors that cross.
+//! out of a frame, frames over one another, connectors that run through shapes and
+//! connectors that cross.
 //! The text check uses [`fit`](crate::fit::fit) with the very arguments the renderer
 //! uses, and the connector checks read the lines of the resolved [`Scene`], so each
 //! reports exactly what the picture shows.
@@ -38,6 +39,9 @@ pub enum ProblemKind {
     FreeEnd,
     /// A shape or image lies partly inside a frame and partly outside it.
     OutsideFrame,
+    /// Two frames overlap and neither holds the other: one covers part of the
+    /// other and of what it holds (a frame grown or moved over its neighbour).
+    FrameOverlap,
     /// An object lies under a frame drawn over it, so the frame's fill hides it
     /// (a frame grown over its neighbour, or moved onto other objects).
     UnderFrame,
@@ -61,6 +65,7 @@ impl ProblemKind {
             ProblemKind::MissingGlyph => "missing_glyph",
             ProblemKind::FreeEnd => "free_end",
             ProblemKind::OutsideFrame => "outside_frame",
+            ProblemKind::FrameOverlap => "frame_overlap",
             ProblemKind::UnderFrame => "under_frame",
             ProblemKind::ThroughShape => "through_shape",
             ProblemKind::Crossing => "crossing",
@@ -278,18 +283,20 @@ fn overlaps(solid: &[(&ObjectId, Rect)], problems: &mut Vec<Problem>) {
     }
 }
 
-/// Objects partly inside and partly outside a frame, frame by frame in z-order.
+/// Objects partly inside and partly outside a frame, frame by frame in z-order;
+/// among them frames across another frame's border, which are frame overlaps.
 fn outside_frames(objects: &[Object], problems: &mut Vec<Problem>) {
     // Connectors cross frames by design; ink is annotation drawn over anything.
-    let placed: Vec<(&Object, Rect)> = objects
+    let placed: Vec<(usize, &Object, Rect)> = objects
         .iter()
-        .filter(|o| !matches!(o.kind, Kind::Connector(_) | Kind::Group(_) | Kind::Ink(_)))
-        .filter_map(|o| o.own_bounds().map(|b| (o, b)))
+        .enumerate()
+        .filter(|(_, o)| !matches!(o.kind, Kind::Connector(_) | Kind::Group(_) | Kind::Ink(_)))
+        .filter_map(|(z, o)| o.own_bounds().map(|b| (z, o, b)))
         .collect();
-    let index = index_of(placed.iter().map(|(_, r)| *r));
+    let index = index_of(placed.iter().map(|(_, _, r)| *r));
     let mut near = Vec::new();
-    let mut found = 0;
-    for f in objects {
+    let (mut found, mut frames) = (0, 0);
+    for (zf, f) in objects.iter().enumerate() {
         let Kind::Shape(frame) = &f.kind else {
             continue;
         };
@@ -298,30 +305,53 @@ fn outside_frames(objects: &[Object], problems: &mut Vec<Problem>) {
         }
         let area = frame.bounds;
         index.query(&area, &mut near);
+        near.sort_unstable();
         for &k in &near {
-            let (o, b) = placed[k as usize];
-            // A frame larger than this one is not "in" it.
-            if o.id == f.id || (o.is_frame() && b.w * b.h >= area.w * area.h) {
+            let (z, o, b) = placed[k as usize];
+            if z == zf || !area.overlaps(&b) || area.contains(&b) {
                 continue;
             }
-            if area.overlaps(&b) && !area.contains(&b) {
-                if found == MAX_PER_KIND {
-                    problems.push(cut(
-                        ProblemKind::OutsideFrame,
-                        "objects sticking out of frames",
-                    ));
-                    return;
+            let (kind, count, message) = if o.is_frame() {
+                // Two frames across each other's border: reported once, from the
+                // one further back; a frame holding this one is not in it.
+                if z < zf || b.contains(&area) {
+                    continue;
                 }
-                found += 1;
-                problems.push(Problem {
-                    kind: ProblemKind::OutsideFrame,
-                    ids: vec![o.id.clone(), f.id.clone()],
-                    message: format!(
+                (
+                    ProblemKind::FrameOverlap,
+                    &mut frames,
+                    format!(
+                        "Frames {} and {} overlap and neither holds the other; move one clear of the other, or fully inside it.",
+                        o.id, f.id
+                    ),
+                )
+            } else {
+                (
+                    ProblemKind::OutsideFrame,
+                    &mut found,
+                    format!(
                         "{} sticks out of frame {}; move it fully inside or outside.",
                         o.id, f.id
                     ),
-                });
+                )
+            };
+            if *count >= MAX_PER_KIND {
+                if *count == MAX_PER_KIND {
+                    let what = match kind {
+                        ProblemKind::FrameOverlap => "frames over frames",
+                        _ => "objects sticking out of frames",
+                    };
+                    problems.push(cut(kind, what));
+                }
+                *count += 1;
+                continue;
             }
+            *count += 1;
+            problems.push(Problem {
+                kind,
+                ids: vec![o.id.clone(), f.id.clone()],
+                message,
+            });
         }
     }
 }

@@ -330,3 +330,25 @@ fn a_frame_drawn_over_objects_hides_them_and_says_so() {
         "outer {outer:?}, inner {inner:?}, clear {clear:?} under {glass:?}"
     );
 }
+
+#[test]
+fn frames_across_each_other_are_a_frame_overlap() {
+    let mut b = Build::new();
+    let left = b.shape(Geom::Frame, [0.0, 0.0, 300.0, 200.0], "Left");
+    let right = b.shape(Geom::Frame, [250.0, 50.0, 300.0, 200.0], "Right");
+    // A frame wholly in another is nested, not overlapping.
+    b.shape(Geom::Frame, [20.0, 60.0, 100.0, 100.0], "Nested");
+    let across = b.shape(Geom::Rect, [500.0, 20.0, 100.0, 60.0], "Across");
+    assert_eq!(
+        problems(&b, ProblemKind::FrameOverlap),
+        vec![vec![right.clone(), left]]
+    );
+    assert_eq!(
+        problems(&b, ProblemKind::OutsideFrame),
+        vec![vec![across, right]]
+    );
+    let all = check(&b.board, PAGE);
+    let overlap = all.iter().find(|p| p.kind == ProblemKind::FrameOverlap);
+    let message = &overlap.expect("a frame overlap").message;
+    assert!(message.contains("neither holds the other"), "{message}");
+}

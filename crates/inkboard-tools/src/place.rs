@@ -209,7 +209,7 @@ pub(crate) fn hold(cx: &mut Cx<'_, '_>, frame: &ObjectId, placed: &Rect) -> Resu
                 .find(|(id, _)| **id != frame)
                 .map(|(id, _)| id.clone())
         });
-        make_room(cx, &frame, old, grown, &placed)?;
+        make_room(cx, &frame, old, grown, Some(&placed))?;
         cx.tx.edit(&frame, |o| {
             if let Kind::Shape(s) = &mut o.kind {
                 s.bounds = grown;
@@ -223,22 +223,24 @@ pub(crate) fn hold(cx: &mut Cx<'_, '_>, frame: &ObjectId, placed: &Rect) -> Resu
     Ok(())
 }
 
-/// Before `frame` grows from `old` to `grown` to hold `placed`, pushes what it
-/// would newly cover out of the way, side by side: on each side it grows, the
-/// objects wholly beyond that side that the grown frame overlaps move on by the
-/// growth, and so do those that they would then land on, and so on; the rest
-/// stay where the person put them. Frames pushed take what they hold along, so
-/// a neighbouring frame keeps its layout. What the frame already held (or
-/// overlapped), the frames around it, and what is being placed are not pushed.
-fn make_room(
+/// The one rule for a frame that grows, whatever grows it (`add_shape` or `move`
+/// `inside` it, `layout`, `update` with a new size, the Mermaid importer): before
+/// `frame` grows from `old` to `grown`, what it would newly cover is pushed out of
+/// the way, side by side. On each side it grows, the objects wholly beyond that
+/// side that the grown frame overlaps move on by the growth, and so do those that
+/// they would then land on, and so on; the rest stay where the person put them.
+/// Frames pushed take what they hold along, so a neighbouring frame keeps its
+/// layout. What the frame already held (or overlapped), the frames around it,
+/// and what lies in `placed` (what the frame grows to take in) are not pushed.
+pub(crate) fn make_room(
     cx: &mut Cx<'_, '_>,
     frame: &ObjectId,
     old: Rect,
     grown: Rect,
-    placed: &Rect,
+    placed: Option<&Rect>,
 ) -> Result<(), ToolError> {
     const EPS: f64 = 0.5;
-    // (dx, dy) of each side that grows, and whether a box lies wholly beyond it.
+    // (dx, dy) of each side, and whether a box lies wholly beyond it.
     type Beyond = fn(&Rect, &Rect) -> bool;
     let sides: [(f64, f64, Beyond); 4] = [
         (0.0, grown.bottom() - old.bottom(), |b, o| {
@@ -250,8 +252,11 @@ fn make_room(
         (0.0, grown.y - old.y, |b, o| b.bottom() <= o.y + EPS),
         (grown.x - old.x, 0.0, |b, o| b.right() <= o.x + EPS),
     ];
-    for (dx, dy, beyond) in sides {
-        if dx.abs() < EPS && dy.abs() < EPS {
+    for (k, (dx, dy, beyond)) in sides.into_iter().enumerate() {
+        // Only a side that moves outwards covers anything new: the bottom and
+        // right ones (the first two) outwards by growing, the others by shrinking.
+        let growth = if k < 2 { dx + dy } else { -(dx + dy) };
+        if growth < EPS {
             continue;
         }
         let Some((page, _)) = cx.board().locate(frame) else {
@@ -262,7 +267,7 @@ fn make_room(
             .filter(|(id, b, is_frame)| {
                 let theirs = *id == frame
                     || b.overlaps(&old)
-                    || placed.contains(b)
+                    || placed.is_some_and(|p| p.contains(b))
                     || (*is_frame && b.contains(&old));
                 !theirs && beyond(b, &old)
             })

@@ -2,7 +2,7 @@
 //! `inkboard-layout` with the real tools (`create_board`, one `batch` of
 //! `add_shape`/`add_connector`, then `layout`), checked for overlapping shapes and
 //! for connectors running against the direction, and drawn to SVG for comparison
-//! with `tests/layout/NAME.svg`. `UPDATE_EXPECT=1` rewrites the pictures; set
+//! with `tests/layout/NAME.svg` (among them a mind map and an org chart). `UPDATE_EXPECT=1` rewrites the pictures; set
 //! `LAYOUT_PNG_OUT=DIR` to also get PNGs there for a look.
 
 mod common;
@@ -122,7 +122,8 @@ fn case(file: &str, fixture: &str, args: Value, acyclic: bool) -> Option<String>
         problems.push(format!("{file}: overlapping shapes:\n  {}", o.join("\n  ")));
     }
     let algorithm = args["algorithm"].as_str().unwrap_or("layered");
-    if acyclic && algorithm != "grid" {
+    // A grid ignores the direction, and a mind map runs both ways on purpose.
+    if acyclic && algorithm != "grid" && algorithm != "mindmap" {
         let direction = args["direction"].as_str().unwrap_or("down");
         let a = against(&board, direction);
         if !a.is_empty() {
@@ -178,6 +179,13 @@ fn layouts_render_as_recorded() {
             false,
         ),
         ("frames-down", "frames", json!({}), true),
+        ("mindmap", "mindmap", json!({"algorithm": "mindmap"}), false),
+        (
+            "orgchart",
+            "orgchart",
+            json!({"algorithm": "org_chart"}),
+            true,
+        ),
         (
             "frames-right",
             "frames",

@@ -21,7 +21,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use inkboard_core::{Geom, Kind, ObjectId, Point, Rect};
+use inkboard_core::{Geom, Kind, ObjectId, Point, Rect, Route};
 use inkboard_layout as engine;
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -34,7 +34,10 @@ use crate::ToolError;
 
 inkboard_core::vocabulary! {
     /// How `layout` arranges shapes.
-    pub enum Algorithm as "algorithm" { Layered = "layered", Tree = "tree", Grid = "grid" }
+    pub enum Algorithm as "algorithm" {
+        Layered = "layered", Tree = "tree", OrgChart = "org_chart", Grid = "grid",
+        Mindmap = "mindmap",
+    }
 }
 
 inkboard_core::vocabulary! {
@@ -69,7 +72,7 @@ pub struct LayoutArgs {
 impl Tool for Layout {
     const NAME: &'static str = "layout";
     const TITLE: &'static str = "Lay out shapes";
-    const DESCRIPTION: &'static str = "Arrange shapes (default all) so none overlap and connectors flow one way (default layered, down); frames fit their contents.";
+    const DESCRIPTION: &'static str = "Arrange shapes (default all) so none overlap and connectors flow one way (default layered, down); frames fit their contents. With ids only those move, beside what they link to. mindmap: root centred, branches both sides; org_chart: tree, many leaves stacked.";
     const HINTS: Hints = Hints::EDIT;
     type Args = LayoutArgs;
     type Output = Ids;
@@ -88,9 +91,15 @@ impl EditTool for Layout {
             None => None,
         };
         let spacing = crate::tool::gap("spacing", a.spacing)?;
+        let algorithm = a.algorithm.map_or(Algorithm::Layered, |w| w.0);
+        // A mind map spreads left and right unless asked otherwise.
+        let default_direction = match algorithm {
+            Algorithm::Mindmap => Direction::Right,
+            _ => Direction::Down,
+        };
         let opts = LayoutOptions {
-            algorithm: a.algorithm.map_or(Algorithm::Layered, |w| w.0),
-            direction: a.direction.map_or(Direction::Down, |w| w.0),
+            algorithm,
+            direction: a.direction.map_or(default_direction, |w| w.0),
             spacing,
         };
         arrange(cx, ids.as_deref(), &opts).map(|ids| Ids::of(&ids))
@@ -121,7 +130,14 @@ pub(crate) fn arrange_with(
     inner: &HashMap<ObjectId, Direction>,
 ) -> Result<Vec<ObjectId>, ToolError> {
     let page = Page::read(cx)?;
-    let top = page.top_level(cx, ids)?;
+    let mut top = page.top_level(cx, ids)?;
+    // A grid fills its cells in reading order: the order the shapes were named
+    // in, or else the order they are read in on the page today (page order puts
+    // each new frame at the back, which would deal frames out backwards).
+    let grid = opts.algorithm == Algorithm::Grid;
+    if grid && ids.is_none() {
+        page.reading_order(&mut top);
+    }
     if top.is_empty() {
         return Ok(Vec::new());
     }
@@ -131,6 +147,8 @@ pub(crate) fn arrange_with(
             Algorithm::Layered => engine::Algorithm::Layered,
             Algorithm::Tree => engine::Algorithm::Tree,
             Algorithm::Grid => engine::Algorithm::Grid,
+            Algorithm::Mindmap => engine::Algorithm::Mindmap,
+            Algorithm::OrgChart => engine::Algorithm::OrgChart,
         },
         direction: engine_direction(opts.direction),
         node_spacing: spacing,
@@ -143,6 +161,7 @@ pub(crate) fn arrange_with(
         size: HashMap::new(),
         children: HashMap::new(),
         inner,
+        grid,
     };
     let block = plan.solve(&page, &top, &options, false, 0)?;
     // Where the block goes: where its shapes began, unless something else is there.
@@ -162,11 +181,20 @@ pub(crate) fn arrange_with(
         .map(|i| page.items[i].id.clone())
         .collect();
     let holders: Vec<&ObjectId> = ancestors.iter().map(|&f| &page.items[f].id).collect();
+    // Shapes laid out among others that stay (a subset named in `ids`) go beside
+    // the shapes they connect to that stay, the way the flow runs, and move on
+    // across the flow past what is in the way; the rest keep their corner.
+    // A grid is no flow: it keeps its corner.
+    let anchored = ids.is_some() && !grid;
+    let (first, side) = match anchored.then(|| page.pinned_anchor(&moving, &ancestors)) {
+        Some(Some(anchor)) => anchor.place(block, opts.direction, spacing * 1.5),
+        _ => (Rect::new(start.x, start.y, block.0, block.1), Side::Right),
+    };
     let at = place::walk(
         &place::obstacles(cx.board(), cx.page, &moved),
         &holders,
-        Rect::new(start.x, start.y, block.0, block.1),
-        Side::Right,
+        first,
+        side,
         place::GAP,
     );
     let origin = Point { x: at.x, y: at.y };
@@ -202,6 +230,11 @@ pub(crate) fn arrange_with(
     }
     for (id, dx, dy) in riders {
         shift::translate(cx, &[id], dx, dy)?;
+    }
+    // A mind map's branches are curves, leaving their parent's side and
+    // reaching their child's.
+    if opts.algorithm == Algorithm::Mindmap {
+        curve_links(cx, &page, &order)?;
     }
     // Shapes laid out inside a frame that was not itself laid out stay in it, and
     // that frame in the frames around it.
@@ -352,6 +385,52 @@ impl Page {
             .collect())
     }
 
+    /// Where the shapes that stay and are linked to moving ones lie: the union of
+    /// those that lead into the moving ones and of those the moving ones lead
+    /// into, in the frames that hold the block. None when no connector joins
+    /// the two (frames holding the moving shapes do not count: the block
+    /// belongs in them).
+    fn pinned_anchor(&self, moving: &[bool], holders: &[usize]) -> Option<Anchor> {
+        // Only what lies in the same frames as the block: a block laid out in a
+        // frame stays in it rather than reach for a shape outside.
+        let beside = |i: usize| {
+            let mut chain = Vec::new();
+            let mut p = self.items[i].parent;
+            while let Some(f) = p {
+                chain.push(f);
+                p = self.items[f].parent;
+            }
+            holders.iter().all(|f| chain.contains(f))
+        };
+        let stays = |i: usize| !moving[i] && !holders.contains(&i) && beside(i);
+        let mut anchor = Anchor::default();
+        for &(a, b) in &self.links {
+            if stays(a) && moving[b] {
+                anchor.before = Some(union(anchor.before, self.items[a].bounds));
+            } else if moving[a] && stays(b) {
+                anchor.after = Some(union(anchor.after, self.items[b].bounds));
+            }
+        }
+        (anchor.before.is_some() || anchor.after.is_some()).then_some(anchor)
+    }
+
+    /// Sorts `units` in reading order by where they lie now: rows from the top
+    /// (a unit starting above the bottom of the row's first unit is in that row),
+    /// each row from the left.
+    fn reading_order(&self, units: &mut [usize]) {
+        let b = |i: usize| self.items[i].bounds;
+        units.sort_by(|&p, &q| b(p).y.total_cmp(&b(q).y).then(b(p).x.total_cmp(&b(q).x)));
+        let mut start = 0;
+        while start < units.len() {
+            let first = b(units[start]);
+            let end = (start + 1..units.len())
+                .find(|&k| b(units[k]).y >= first.bottom())
+                .unwrap_or(units.len());
+            units[start..end].sort_by(|&p, &q| b(p).x.total_cmp(&b(q).x).then(p.cmp(&q)));
+            start = end;
+        }
+    }
+
     /// The items a frame holds directly, in page order.
     fn children(&self, frame: usize) -> Vec<usize> {
         (0..self.items.len())
@@ -450,6 +529,75 @@ fn innermost(items: &[Item], frames: &[usize], me: usize) -> Option<usize> {
         .min_by(|&f, &g| area(f).total_cmp(&area(g)).then(g.cmp(&f)))
 }
 
+/// Draws as curves the connectors between two of the items laid out, `order`.
+fn curve_links(cx: &mut Cx<'_, '_>, page: &Page, order: &[usize]) -> Result<(), ToolError> {
+    let laid: HashSet<&ObjectId> = order.iter().map(|&i| &page.items[i].id).collect();
+    let straight: Vec<ObjectId> = cx
+        .board()
+        .page(cx.page)
+        .into_iter()
+        .flat_map(|p| &p.objects)
+        .filter(|o| match &o.kind {
+            Kind::Connector(c) => {
+                c.route != Route::Curved
+                    && [&c.from, &c.to]
+                        .iter()
+                        .all(|e| e.object().is_some_and(|id| laid.contains(id)))
+            }
+            _ => false,
+        })
+        .map(|o| o.id.clone())
+        .collect();
+    for id in &straight {
+        cx.tx.edit(id, |o| {
+            if let Kind::Connector(c) = &mut o.kind {
+                c.route = Route::Curved;
+            }
+        })?;
+    }
+    Ok(())
+}
+
+/// The shapes that stay around a block laid out among them: those leading into
+/// it and those it leads into.
+#[derive(Default)]
+struct Anchor {
+    before: Option<Rect>,
+    after: Option<Rect>,
+}
+
+impl Anchor {
+    /// The first place to try for a `block` laid out `direction`, `layer` away
+    /// from the anchor (after what leads into it, or else before what it leads
+    /// into, centred across the flow), and the way to move on from there.
+    fn place(&self, block: (f64, f64), direction: Direction, layer: f64) -> (Rect, Side) {
+        let (w, h) = block;
+        let (near, after) = match (self.before, self.after) {
+            (Some(b), _) => (b, true),
+            (None, Some(a)) => (a, false),
+            (None, None) => return (Rect::new(0.0, 0.0, w, h), Side::Right),
+        };
+        let c = near.center();
+        let (ahead, behind) = match direction {
+            Direction::Down | Direction::Up => (near.bottom() + layer, near.y - layer - h),
+            Direction::Right | Direction::Left => (near.right() + layer, near.x - layer - w),
+        };
+        // Going up or left, what leads in lies below or right of the block.
+        let forward = after == matches!(direction, Direction::Down | Direction::Right);
+        let deep = if forward { ahead } else { behind };
+        match direction {
+            Direction::Down | Direction::Up => (Rect::new(c.x - w / 2.0, deep, w, h), Side::Right),
+            Direction::Right | Direction::Left => {
+                (Rect::new(deep, c.y - h / 2.0, w, h), Side::Below)
+            }
+        }
+    }
+}
+
+fn union(a: Option<Rect>, b: Rect) -> Rect {
+    a.map_or(b, |a| a.union(&b))
+}
+
 /// Which way the layout crate runs for a direction word.
 fn engine_direction(direction: Direction) -> engine::Direction {
     match direction {
@@ -467,6 +615,9 @@ struct Plan<'a> {
     children: HashMap<usize, Vec<usize>>,
     /// Frames whose contents run in a direction of their own.
     inner: &'a HashMap<ObjectId, Direction>,
+    /// A grid: cells are dealt in reading order, and frames keep the size they
+    /// were given when their contents need no more.
+    grid: bool,
 }
 
 impl Plan<'_> {
@@ -486,7 +637,10 @@ impl Plan<'_> {
             let item = &page.items[u];
             let mut size = (item.bounds.w, item.bounds.h);
             if item.frame && depth < 64 {
-                let kids = page.children(u);
+                let mut kids = page.children(u);
+                if self.grid {
+                    page.reading_order(&mut kids);
+                }
                 if !kids.is_empty() {
                     let own = self.inner.get(&item.id).map(|&d| engine_direction(d));
                     let kid_options = engine::Options {
@@ -494,9 +648,14 @@ impl Plan<'_> {
                         ..*options
                     };
                     let (w, h) = self.solve(page, &kids, &kid_options, own.is_some(), depth + 1)?;
-                    let fw = (w + 2.0 * FRAME_PADDING).max(item.min_w);
+                    let mut fw = (w + 2.0 * FRAME_PADDING).max(item.min_w);
                     let top = inkboard_core::FRAME_TITLE_HEIGHT + FRAME_PADDING / 2.0;
-                    size = (fw, top + h + FRAME_PADDING);
+                    let mut fh = top + h + FRAME_PADDING;
+                    if self.grid {
+                        fw = fw.max(item.bounds.w);
+                        fh = fh.max(item.bounds.h);
+                    }
+                    size = (fw, fh);
                     // The contents, centred across the frame below its title.
                     let dx = (fw - w) / 2.0;
                     for &k in &kids {

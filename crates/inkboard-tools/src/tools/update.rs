@@ -221,6 +221,13 @@ impl EditTool for Update {
                 Kind::Group(_) => {}
             }
             let moves_whole = matches!(changed.kind, Kind::Ink(_) | Kind::Group(_));
+            // A frame given a larger size pushes what it would cover out of the
+            // way, as every frame that grows does ([`place::make_room`]).
+            if let (Kind::Shape(was), Kind::Shape(now)) = (&object.kind, &changed.kind) {
+                if now.geom == Geom::Frame && (w.is_some() || h.is_some()) {
+                    crate::place::make_room(cx, id, was.bounds, now.bounds, None)?;
+                }
+            }
             cx.tx.replace(changed)?;
             // Ink strokes and groups move as a whole when given x/y.
             if moves_whole && (x.is_some() || y.is_some()) {
