@@ -136,7 +136,7 @@ impl Rotation {
             return None;
         }
         let mut d = deg.rem_euclid(360.0);
-        if d >= 360.0 - 1e-6 || d < 1e-6 {
+        if !(1e-6..360.0 - 1e-6).contains(&d) {
             d = 0.0;
         }
         Some(Rotation(d))
@@ -188,7 +188,8 @@ mod tests {
         assert!(near(s.w, 10.0 * 2f64.sqrt()), "{s:?}");
         assert_eq!(r.rotated_extent(Rotation::NONE), r);
         // Clockwise on screen: the top-left corner goes to the top right.
-        let p = Point::new(0.0, 0.0).rotated(Rotation::degrees(90.0).unwrap(), Point::new(5.0, 5.0));
+        let p =
+            Point::new(0.0, 0.0).rotated(Rotation::degrees(90.0).unwrap(), Point::new(5.0, 5.0));
         assert!(near(p.x, 10.0) && near(p.y, 0.0), "{p:?}");
     }
 }

@@ -309,8 +309,7 @@ impl Object {
     /// What the object covers on the page: [`own_bounds`](Object::own_bounds)
     /// turned by its rotation ([`Rect::rotated_extent`]).
     pub fn own_extent(&self) -> Option<Rect> {
-        self.own_bounds()
-            .map(|b| b.rotated_extent(self.rotation()))
+        self.own_bounds().map(|b| b.rotated_extent(self.rotation()))
     }
 
     /// The text shown on the object, if it has any.

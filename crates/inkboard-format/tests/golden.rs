@@ -289,7 +289,10 @@ fn version_3_rotation_reads_normalised_and_version_2_rotation_is_kept_aside() {
         .iter()
         .flat_map(|p| &p.objects)
         .find(|o| matches!(o.kind, Kind::Connector(_)) && o.extra.contains_key("rotation"));
-    assert!(connector.is_some(), "a connector's rotation kept as unknown");
+    assert!(
+        connector.is_some(),
+        "a connector's rotation kept as unknown"
+    );
 
     let doc = |version: u64, rotation: &str| {
         format!(
@@ -297,15 +300,27 @@ fn version_3_rotation_reads_normalised_and_version_2_rotation_is_kept_aside() {
             "objects": [{{"id": "s1", "type": "shape", "x": 0, "y": 0, "w": 10, "h": 10, "rotation": {rotation}}}]}}]}}"#
         )
     };
-    for (given, want) in [("-90", 270.0), ("370", 10.0), ("360", 0.0), ("0", 0.0), ("45.5", 45.5)] {
+    for (given, want) in [
+        ("-90", 270.0),
+        ("370", 10.0),
+        ("360", 0.0),
+        ("0", 0.0),
+        ("45.5", 45.5),
+    ] {
         let board = board_from_json(&doc(3, given)).unwrap();
         let o = &board.pages()[0].objects[0];
         assert_eq!(o.rotation().deg(), want, "{given}");
         let saved = to_pretty_string(&board);
         assert_eq!(saved.contains("\"rotation\""), want != 0.0, "{saved}");
-        assert_eq!(board_from_json(&saved).unwrap(), board, "round trip of {given}");
+        assert_eq!(
+            board_from_json(&saved).unwrap(),
+            board,
+            "round trip of {given}"
+        );
     }
-    let refused = board_from_json(&doc(3, "\"fast\"")).unwrap_err().to_string();
+    let refused = board_from_json(&doc(3, "\"fast\""))
+        .unwrap_err()
+        .to_string();
     assert!(refused.contains("rotation"), "{refused}");
 
     // Version 2: the same field was another program's, kept verbatim.
@@ -313,9 +328,15 @@ fn version_3_rotation_reads_normalised_and_version_2_rotation_is_kept_aside() {
         let board = board_from_json(&doc(2, v2)).unwrap();
         let o = &board.pages()[0].objects[0];
         assert!(o.rotation().is_none());
-        assert_eq!(o.extra.get("rotation_before_v3").map(String::as_str), Some(v2));
+        assert_eq!(
+            o.extra.get("rotation_before_v3").map(String::as_str),
+            Some(v2)
+        );
         let saved = to_pretty_string(&board);
-        assert!(saved.contains(&format!("\"rotation_before_v3\": {v2}")), "{saved}");
+        assert!(
+            saved.contains(&format!("\"rotation_before_v3\": {v2}")),
+            "{saved}"
+        );
         assert_eq!(board_from_json(&saved).unwrap(), board);
     }
 }

@@ -75,7 +75,10 @@ mod tests {
         // (50, 10). From the centre to the right, it is left at x = 60.
         let end = turned(Geom::Rect, Rect::new(0.0, 0.0, 100.0, 20.0), 90.0);
         let p = boundary_toward(end, Point::new(500.0, 10.0));
-        assert!((p.x - 60.0).abs() < 1e-9 && (p.y - 10.0).abs() < 1e-9, "{p:?}");
+        assert!(
+            (p.x - 60.0).abs() < 1e-9 && (p.y - 10.0).abs() < 1e-9,
+            "{p:?}"
+        );
         // Upwards, at y = 10 - 50.
         let p = boundary_toward(end, Point::new(50.0, -500.0));
         assert!((p.y + 40.0).abs() < 1e-9, "{p:?}");

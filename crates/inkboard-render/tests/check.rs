@@ -356,7 +356,10 @@ fn checks_use_the_rotated_outline() {
     let mut b = Build::new();
     let f = b.shape(Geom::Frame, [0.0, 0.0, 200.0, 200.0], "Frame");
     let tall = b.shape(Geom::Rect, [-20.0, 80.0, 140.0, 40.0], "");
-    assert_eq!(problems(&b, ProblemKind::OutsideFrame), vec![vec![tall.clone(), f.clone()]]);
+    assert_eq!(
+        problems(&b, ProblemKind::OutsideFrame),
+        vec![vec![tall.clone(), f.clone()]]
+    );
     b.turn(&tall, 90.0);
     assert!(problems(&b, ProblemKind::OutsideFrame).is_empty());
     let wide = b.shape(Geom::Rect, [60.0, 130.0, 60.0, 60.0], "");
@@ -368,7 +371,12 @@ fn checks_use_the_rotated_outline() {
     b.turn(&bar, 45.0);
     // The box around the bar (running down to the right) is about 148 px square
     // about (200, 5); a line across its empty top-right corner misses the bar.
-    b.connect(at(240.0, -90.0), at(300.0, -30.0), Route::Straight, Arrow::None);
+    b.connect(
+        at(240.0, -90.0),
+        at(300.0, -30.0),
+        Route::Straight,
+        Arrow::None,
+    );
     assert!(problems(&b, ProblemKind::ThroughShape).is_empty());
     b.connect(at(120.0, 5.0), at(280.0, 5.0), Route::Straight, Arrow::None);
     assert_eq!(problems(&b, ProblemKind::ThroughShape).len(), 1);

@@ -191,7 +191,9 @@ fn element(b: &mut BoardBuilder, e: &Element, label: Option<&Element>, scene: &S
         "image" => {
             let url = e.file_id.as_deref().and_then(|f| scene.files.get(f));
             match url.and_then(|u| data_url(u)) {
-                Some((_, bytes)) => Plan::Ready(turned(b.image(bytes, rect, "image", &name), rotation)),
+                Some((_, bytes)) => {
+                    Plan::Ready(turned(b.image(bytes, rect, "image", &name), rotation))
+                }
                 None => {
                     b.losses.add(LostKind::BadImage, &name);
                     Plan::Ready(turned(placeholder(rect, "image"), rotation))
