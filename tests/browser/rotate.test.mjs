@@ -1,5 +1,6 @@
 // Rotation and selections acting as one, by hand: the round handle above a
-// selected shape turns it (Shift: to 15° steps), a multi-selection's corner handle
+// selected shape turns it (Shift: to 15° steps), a turned shape's side handle
+// resizes it along its own axis, a multi-selection's corner handle
 // scales positions and sizes together (Shift keeps the aspect ratio), a group turns
 // about its centre, and each gesture is one call, so one Ctrl+Z undoes it whole.
 // Checked in the page's data (what the server committed) and in the drawing (the
@@ -79,6 +80,23 @@ describe('rotation and multi-selection handles', { timeout: 120000 }, () => {
     o = await waitFor((o) => Math.abs(o.s1.rotation - free) < 0.6 && o.s1, 'the snapped turn undone');
     await page.keyboard.press('Control+z');
     await waitFor((o) => !o.s1.rotation, 'the first turn undone: no rotation');
+  });
+
+  it('a turned shape resizes along its own sides, its far side staying in place', async () => {
+    await clickBoard(page, { x: 650, y: 320 });
+    await selected(['s4'], 's4 selected');
+    // s4 is 100 × 40 about (650, 320), turned 30°: its east handle is 50 px along
+    // its own x axis; pulled 50 px further along it.
+    const ux = Math.cos(Math.PI / 6);
+    const uy = Math.sin(Math.PI / 6);
+    await dragHandle('handle-e', { x: 650 + 100 * ux, y: 320 + 100 * uy });
+    const o = await waitFor((o) => o.s4.w !== 100 && o.s4, 's4 resized');
+    near(o.w, 150, 1, 'w');
+    near(o.h, 40, 1, 'h');
+    assert.equal(o.rotation, 30);
+    // The centre moved 25 px along the turned axis: the west side stayed.
+    near(o.x + o.w / 2, 650 + 25 * ux, 1.5, 'centre x');
+    near(o.y + o.h / 2, 320 + 25 * uy, 1.5, 'centre y');
   });
 
   it('a corner handle of a multi-selection scales positions and sizes; one Ctrl+Z undoes it', async () => {
