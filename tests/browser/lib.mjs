@@ -40,7 +40,7 @@ export function writeBoard(file, pages, { title = 'Test board' } = {}) {
   }
   const doc = {
     format: 'inkboard',
-    version: 2,
+    version: 3,
     title,
     revision: 1,
     next_id: next,

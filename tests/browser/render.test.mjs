@@ -1,6 +1,7 @@
 // The page shows what `render` draws: a screenshot of the canvas and the PNG that
 // MCP `render` answers for the same region, at the same scale, agree pixel for
-// pixel up to anti-aliasing (Chromium and resvg rasterise the same SVG and font).
+// pixel up to anti-aliasing (Chromium and resvg rasterise the same SVG and font),
+// rotated shapes, text and frames included.
 //
 // Alignment: the page's view is set so the region's top-left corner is the
 // canvas's top-left corner at the render's scale; the screenshot is clipped to the
@@ -104,6 +105,24 @@ describe('the page and render agree', { timeout: 120000 }, () => {
 
   it('at 50%: the same after zooming out', async (t) => {
     check(t, 'zoom50', await both({ x: -40, y: -80, w: 1040, h: 660 }, 0.5));
+  });
+
+  it('rotated shapes, text and a frame match render too (the page draws the server\'s turned SVG)', async (t) => {
+    // Far from the golden board's drawing, so the region holds only these.
+    const batch = await mcp.call('batch', {
+      operations: [
+        { tool: 'add_shape', args: { geom: 'frame', x: 3000, y: 0, w: 420, h: 300, text: 'Turned frame', rotation: 8 } },
+        { tool: 'add_shape', args: { x: 3060, y: 80, w: 140, h: 70, text: 'Thirty degrees', fill: 'blue', rotation: 30 } },
+        { tool: 'add_shape', args: { geom: 'ellipse', x: 3240, y: 70, w: 130, h: 80, text: 'Quarter', rotation: 90 } },
+        { tool: 'add_shape', args: { geom: 'text', x: 3080, y: 200, w: 200, h: 24, text: 'Text turned -15°', rotation: -15 } },
+        { tool: 'add_shape', args: { geom: 'diamond', x: 3280, y: 190, w: 90, h: 80, rotation: 45 } },
+      ],
+    });
+    assert.equal(batch.results.length, 5);
+    await page.waitForFunction(() => [...Object.values(window.inkboard.objects())].filter((o) => o.rotation).length >= 5);
+    // The agent's edits are outlined for a while (the flash layer): chrome, not drawing.
+    await page.addStyleTag({ content: 'g.flash { display: none !important; }' });
+    check(t, 'rotated', await both({ x: 2960, y: -60, w: 520, h: 420 }, 1));
   });
 
   it('fails the comparison when the drawing is 1 px off (the check can see a shift)', async () => {

@@ -29,6 +29,7 @@ fn page(n: usize) -> Board {
             text: format!("Step {i}: check"),
             style: Style::default(),
             sizing: inkboard_core::Sizing::Fixed,
+            rotation: inkboard_core::Rotation::NONE,
         };
         tx.insert(PageId(1), None, Object::new(id.clone(), Kind::Shape(shape)))
             .expect("insert");

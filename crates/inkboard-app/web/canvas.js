@@ -7,7 +7,7 @@
 // the bounds of each object.
 
 import { state, emit, membersOf } from './state.js';
-import { hasBox, union } from './geom.js';
+import { hasBox, union, turnedExtent, rotationOf } from './geom.js';
 import * as sync from './sync.js';
 
 const NS = 'http://www.w3.org/2000/svg';
@@ -532,7 +532,8 @@ export function toContainer(x, y) {
 export function boundsOf(id) {
   const obj = state.objects.get(id);
   if (!obj) return null;
-  if (hasBox(obj)) return { x: obj.x, y: obj.y, w: obj.w, h: obj.h };
+  // A turned shape or image covers the box around its turned box.
+  if (hasBox(obj)) return turnedExtent(obj, rotationOf(obj));
   if (boundsCache.has(id)) return boundsCache.get(id);
   let b = null;
   if (obj.type !== 'group' && boxes.has(id)) {

@@ -1,10 +1,13 @@
 // drag.js: the drags of the select tool. Moving (snapped, with guides; connectors
 // follow through server previews; with Alt, a copy moves and the originals stay:
-// one `duplicate`), resizing by a handle, and re-attaching a connector's end. Each shows a local preview and sends ONE call on release, so a
-// drag is one undo step.
+// one `duplicate`), resizing by a handle and turning by the round one (one object,
+// several, or a group as one), and re-attaching a connector's end. Each shows a local
+// preview and sends ONE call on release, so a drag is one undo step.
 
 import { state, on, membersOf, select, topOf } from './state.js';
-import { hasBox, union, contains, snapNumber } from './geom.js';
+import {
+  hasBox, union, contains, snapNumber, center, rotatePoint, rotationOf, cornersOf, normDeg,
+} from './geom.js';
 import * as sync from './sync.js';
 import {
   layers, svgEl, setAttrs, rectAttrs, toBoard, boundsOf, elementOf, showPreview, clearPreview, getView,
@@ -215,35 +218,74 @@ export function startMove(e, ids, { duplicate = false } = {}) {
   };
 }
 
-// ---- resize ---------------------------------------------------------------------
+// ---- resize and rotate -------------------------------------------------------------
 
-/** Can these objects be resized by handles (shapes and images only)? */
-export function resizable(ids) {
-  return ids.length > 0 && ids.every((id) => hasBox(state.objects.get(id)));
+/**
+ * The shapes and images that handles resize and turn for a selection: groups stand
+ * for their members (all the way down), connectors follow their ends and are left
+ * out. Null when there are none, or when something else (ink) is among them.
+ */
+export function transformable(ids) {
+  const out = [];
+  const seen = new Set();
+  const stack = [...ids].reverse();
+  while (stack.length) {
+    const id = stack.pop();
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const obj = state.objects.get(id);
+    if (!obj) continue;
+    if (obj.type === 'group') stack.push(...[...membersOf(obj)].reverse());
+    else if (hasBox(obj)) out.push(id);
+    else if (obj.type !== 'connector') return null;
+  }
+  return out.length ? out : null;
+}
+
+/**
+ * The box the handles of `leaves` stand on, and its turn: one object's own box and
+ * rotation, or the (unturned) box around several.
+ */
+export function handleFrame(leaves) {
+  if (leaves.length === 1) {
+    const obj = state.objects.get(leaves[0]);
+    return { box: { x: obj.x, y: obj.y, w: obj.w, h: obj.h }, deg: rotationOf(obj) };
+  }
+  let box = null;
+  for (const id of leaves) box = union(box, boundsOf(id));
+  return { box, deg: 0 };
+}
+
+/** Rounds degrees to hundredths, as files keep them. */
+const roundDeg = (d) => Math.round(normDeg(d) * 100) / 100;
+
+/** One `update` call, or a batch of them: one transaction, one undo step. */
+function updates(ops) {
+  if (ops.length === 1) return ['update', ops[0]];
+  return ['batch', { operations: ops.map((args) => ({ tool: 'update', args })) }];
 }
 
 export function startResize(e, handle, ids) {
-  const items = ids.map((id) => ({ id, b: boundsOf(id) }));
-  let box = null;
-  for (const it of items) box = union(box, it.b);
-  const targets = snapTargets(new Set(ids));
-  const keepRatio = ids.length === 1 && state.objects.get(ids[0]).type === 'image';
+  const leaves = transformable(ids) ?? [];
+  const { box, deg } = handleFrame(leaves);
+  const items = leaves.map((id) => {
+    const o = state.objects.get(id);
+    return { id, b: { x: o.x, y: o.y, w: o.w, h: o.h }, deg: rotationOf(o) };
+  });
+  const targets = snapTargets(movingSet(ids));
+  const keepRatio = leaves.length === 1 && state.objects.get(leaves[0]).type === 'image';
   let rects = null;
   const drag = dragFrom(e, (msg) => showPreview(msg.items));
+  const c0 = center(box);
 
-  const request = () => {
-    if (rects.length === 1) {
-      const { id, r } = rects[0];
-      return ['update', { id, x: r.x, y: r.y, w: r.w, h: r.h }];
-    }
-    return ['batch', {
-      operations: rects.map(({ id, r }) => ({ tool: 'update', args: { id, x: r.x, y: r.y, w: r.w, h: r.h } })),
-    }];
-  };
+  const request = () => updates(rects.map(({ id, r }) => ({ id, x: r.x, y: r.y, w: r.w, h: r.h })));
 
   const draw = (nb) => {
     layers.draft.replaceChildren();
-    for (const { r } of rects) svgEl('rect', { class: 'resize-ghost', ...rectAttrs(r) }, layers.draft);
+    for (const { r, deg: d } of rects) {
+      const points = cornersOf(r, d).map((p) => `${p.x},${p.y}`).join(' ');
+      svgEl('polygon', { class: 'resize-ghost', points }, layers.draft);
+    }
     if (rects.length > 1) svgEl('rect', { class: 'resize-ghost all', ...rectAttrs(nb) }, layers.draft);
   };
 
@@ -255,13 +297,16 @@ export function startResize(e, handle, ids) {
 
   return {
     move(ev) {
-      const { x: dx, y: dy } = drag.travel(ev);
+      // The travel in the box's own (unturned) frame: a turned object's handles
+      // pull along its own sides.
+      const t = drag.travel(ev);
+      const { x: dx, y: dy } = rotatePoint(t, -deg, { x: 0, y: 0 });
       let x0 = box.x, y0 = box.y, x1 = box.x + box.w, y1 = box.y + box.h;
       if (handle.includes('w')) x0 += dx;
       if (handle.includes('e')) x1 += dx;
       if (handle.includes('n')) y0 += dy;
       if (handle.includes('s')) y1 += dy;
-      if (!ev.altKey) {
+      if (!ev.altKey && !deg) {
         const which = {
           x: handle.includes('w') ? ['start'] : handle.includes('e') ? ['end'] : [],
           y: handle.includes('n') ? ['start'] : handle.includes('s') ? ['end'] : [],
@@ -272,7 +317,7 @@ export function startResize(e, handle, ids) {
         if (handle.includes('n')) y0 += s.dy;
         if (handle.includes('s')) y1 += s.dy;
         drawGuides(s.guides);
-      }
+      } else clearGuides();
       const min = 8;
       if (x1 - x0 < min) (handle.includes('w') ? (x0 = x1 - min) : (x1 = x0 + min));
       if (y1 - y0 < min) (handle.includes('n') ? (y0 = y1 - min) : (y1 = y0 + min));
@@ -285,15 +330,23 @@ export function startResize(e, handle, ids) {
         if (handle.includes('n')) y0 = y1 - h; else y1 = y0 + h;
       }
       const z = getView().zoom;
-      const nb = { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
+      let nb = { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
+      if (deg) {
+        // The new box's centre, turned about the old one: the side or corner
+        // opposite the handle stays where it is on the page.
+        const m = rotatePoint(center(nb), deg, c0);
+        nb = { x: m.x - nb.w / 2, y: m.y - nb.h / 2, w: nb.w, h: nb.h };
+      }
       const sx = nb.w / box.w;
       const sy = nb.h / box.h;
-      rects = items.map(({ id, b }) => {
-        const x = snapNumber(nb.x + (b.x - box.x) * sx, z);
-        const y = snapNumber(nb.y + (b.y - box.y) * sy, z);
+      rects = items.map(({ id, b, deg: d }) => {
+        // Positions and sizes scale with the box: each object's centre keeps its
+        // place in it (a turned one keeps its turn).
+        const c = center(b);
+        const nc = leaves.length === 1 ? center(nb) : { x: nb.x + (c.x - box.x) * sx, y: nb.y + (c.y - box.y) * sy };
         const w = Math.max(1, snapNumber(b.w * sx, z));
         const h = Math.max(1, snapNumber(b.h * sy, z));
-        return { id, r: { x, y, w, h } };
+        return { id, deg: d, r: { x: snapNumber(nc.x - w / 2, z), y: snapNumber(nc.y - h / 2, z), w, h } };
       });
       layers.selection.style.display = 'none';
       draw(nb);
@@ -306,10 +359,88 @@ export function startResize(e, handle, ids) {
         cleanup();
         return;
       }
-      const [tool, args] = request();
-      sync.call(tool, args).finally(cleanup);
+      sync.call(...request()).finally(cleanup);
     },
     cancel: cleanup,
+  };
+}
+
+/** The angle of `p` about `c`, in degrees, clockwise from straight up. */
+function bearing(p, c) {
+  return (Math.atan2(p.y - c.y, p.x - c.x) * 180) / Math.PI + 90;
+}
+
+/**
+ * Turning by the round handle: one object about its centre, several (or a group)
+ * about the centre of the box around them, each keeping its place in the turned
+ * whole. Shift snaps to 15°: one object's angle, several objects' turn. Shown by
+ * turning the drawn objects; one call (an `update`, or a batch of them) on release.
+ */
+export function startRotate(e, ids) {
+  const leaves = transformable(ids) ?? [];
+  const { box } = handleFrame(leaves);
+  const pivot = center(box);
+  const single = leaves.length === 1 ? state.objects.get(leaves[0]) : null;
+  const from = bearing(toBoard(e.clientX, e.clientY), pivot);
+  const shown = leaves;
+  let turn = 0;
+
+  const apply = () => {
+    const t = turn ? `rotate(${turn} ${pivot.x} ${pivot.y})` : '';
+    for (const id of shown) {
+      const el = elementOf(id);
+      if (el && state.objects.get(id)?.type !== 'connector') {
+        if (t) el.setAttribute('transform', t); else el.removeAttribute('transform');
+      }
+    }
+    if (t) layers.selection.setAttribute('transform', t);
+    else layers.selection.removeAttribute('transform');
+  };
+  const cleanup = () => {
+    turn = 0;
+    apply();
+  };
+  let committing = false;
+  const offScene = on('scene', () => {
+    if (committing) cleanup();
+  });
+
+  return {
+    move(ev) {
+      let t = bearing(toBoard(ev.clientX, ev.clientY), pivot) - from;
+      if (ev.shiftKey) {
+        if (single) {
+          const start = rotationOf(single);
+          t = Math.round((start + t) / 15) * 15 - start;
+        } else t = Math.round(t / 15) * 15;
+      }
+      turn = Math.round(normDeg(t) * 100) / 100;
+      apply();
+    },
+    up() {
+      committing = true;
+      if (!turn) {
+        offScene();
+        cleanup();
+        return;
+      }
+      const z = getView().zoom;
+      const ops = leaves.map((id) => {
+        const o = state.objects.get(id);
+        const rotation = roundDeg(rotationOf(o) + turn);
+        if (single) return { id, rotation };
+        const c = rotatePoint(center(o), turn, pivot);
+        return { id, x: snapNumber(c.x - o.w / 2, z), y: snapNumber(c.y - o.h / 2, z), rotation };
+      });
+      sync.call(...updates(ops)).finally(() => {
+        offScene();
+        cleanup();
+      });
+    },
+    cancel() {
+      offScene();
+      cleanup();
+    },
   };
 }
 

@@ -103,3 +103,52 @@ export function snapNumber(v, zoom = 1) {
 export function hasBox(obj) {
   return obj && (obj.type === 'shape' || obj.type === 'image');
 }
+
+// ---- rotation ------------------------------------------------------------------
+// A shape or image may be turned (`rotation`, degrees clockwise, about the centre of
+// its box x/y/w/h, which is the unturned box), as inkboard-core's Rotation.
+
+/** An object's rotation in degrees, 0 when it has none. */
+export function rotationOf(obj) {
+  return (hasBox(obj) && obj.rotation) || 0;
+}
+
+/** `deg` normalised into [0, 360), as the model keeps it. */
+export function normDeg(deg) {
+  const d = ((deg % 360) + 360) % 360;
+  return d > 360 - 1e-6 || d < 1e-6 ? 0 : d;
+}
+
+/** `p` turned by `deg` (clockwise on screen) about `c`. */
+export function rotatePoint(p, deg, c) {
+  if (!deg) return { x: p.x, y: p.y };
+  const a = (deg * Math.PI) / 180;
+  const [s, k] = [Math.sin(a), Math.cos(a)];
+  const dx = p.x - c.x;
+  const dy = p.y - c.y;
+  return { x: c.x + dx * k - dy * s, y: c.y + dx * s + dy * k };
+}
+
+/** The corners of box `b` turned by `deg` about its centre, clockwise from top left. */
+export function cornersOf(b, deg) {
+  const c = center(b);
+  return [[b.x, b.y], [b.x + b.w, b.y], [b.x + b.w, b.y + b.h], [b.x, b.y + b.h]]
+    .map(([x, y]) => rotatePoint({ x, y }, deg, c));
+}
+
+/** The box around `b` turned by `deg` about its centre (Rect::rotated_extent). */
+export function turnedExtent(b, deg) {
+  if (!deg) return { x: b.x, y: b.y, w: b.w, h: b.h };
+  const ps = cornersOf(b, deg);
+  const xs = ps.map((p) => p.x);
+  const ys = ps.map((p) => p.y);
+  const x = Math.min(...xs);
+  const y = Math.min(...ys);
+  return { x, y, w: Math.max(...xs) - x, h: Math.max(...ys) - y };
+}
+
+/** Is board point `p` within object `obj`'s turned box (grown by `pad`)? */
+export function boxHolds(obj, p, pad = 0) {
+  const q = rotatePoint(p, -rotationOf(obj), center(obj));
+  return containsPoint(obj, q, pad);
+}

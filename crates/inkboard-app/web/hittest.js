@@ -4,11 +4,13 @@
 // rectangle takes.
 
 import { state, topOf } from './state.js';
-import { FRAME_TITLE_HEIGHT, hasBox, containsPoint, contains, intersects } from './geom.js';
+import { FRAME_TITLE_HEIGHT, hasBox, contains, intersects, boxHolds, rotatePoint, rotationOf, center } from './geom.js';
 import { toBoard, boundsOf, getView, objectIdOf, rootElement as svg } from './canvas.js';
 
 function frameInterior(obj, p) {
   if (obj.type !== 'shape' || obj.geom !== 'frame') return false;
+  // In the frame's own, unturned frame of reference.
+  p = rotatePoint(p, -rotationOf(obj), center(obj));
   const edge = 6 / getView().zoom;
   return p.x > obj.x + edge && p.x < obj.x + obj.w - edge
     && p.y > obj.y + Math.min(FRAME_TITLE_HEIGHT, obj.h) && p.y < obj.y + obj.h - edge;
@@ -36,7 +38,7 @@ export function hitTest(clientX, clientY, { groups = true, accept = null, except
   for (let i = state.order.length - 1; i >= 0; i--) {
     const id = state.order[i];
     const obj = state.objects.get(id);
-    if (hasBox(obj) && containsPoint(obj, p) && ok(id)) return answer(id);
+    if (hasBox(obj) && boxHolds(obj, p) && ok(id)) return answer(id);
   }
   const r = 5;
   for (const [dx, dy] of [[r, 0], [-r, 0], [0, r], [0, -r], [r, r], [-r, -r], [r, -r], [-r, r]]) {

@@ -1,17 +1,23 @@
 // selection.js: the select tool and what the selection looks like. Click selects
 // (the outermost group), Shift+click adds or removes, dragging on empty space draws
-// a marquee, dragging a selected object moves the selection, handles resize it, a
-// selected connector's ends can be dragged to re-attach them.
+// a marquee, dragging a selected object moves the selection, handles resize it (a
+// turned shape by its own turned box; several objects or a group as one box), the
+// round handle above turns it (Shift: in 15° steps), a selected connector's ends
+// can be dragged to re-attach them.
 
 import { state, on, select } from './state.js';
-import { spanRect, union } from './geom.js';
+import { spanRect, union, rotationOf, cornersOf, rotatePoint, center } from './geom.js';
 import { layers, svgEl, setAttrs, rectAttrs, toBoard, boundsOf, elementOf, getView } from './canvas.js';
 import { hitTest, idsIn } from './hittest.js';
-import { startMove, startResize, startEndpoint, resizable, connectorEnds } from './drag.js';
+import { hoverLinks, startLink } from './connect.js';
+import {
+  startMove, startResize, startRotate, startEndpoint, transformable, handleFrame, connectorEnds,
+} from './drag.js';
 
 const HANDLES = ['nw', 'n', 'ne', 'e', 'se', 's', 'sw', 'w'];
 const MAX_OUTLINES = 400;
 const DRAG_START = 3; // screen pixels before a press becomes a drag
+const ROTATE_REACH = 24; // screen pixels from the box's top to the rotate handle
 
 export function initSelection() {
   on('selection', render);
@@ -42,7 +48,11 @@ export function render() {
       if (path) svgEl('path', { class: 'sel-line', d: path.getAttribute('d') }, g);
       return;
     }
-    svgEl('rect', { class: 'sel-box', ...rectAttrs(b) }, g);
+    const deg = rotationOf(obj);
+    if (deg) {
+      const points = cornersOf(obj, deg).map((p) => `${p.x},${p.y}`).join(' ');
+      svgEl('polygon', { class: 'sel-box', points }, g);
+    } else svgEl('rect', { class: 'sel-box', ...rectAttrs(b) }, g);
   });
   if (!all) return;
   if (ids.length > 1) {
@@ -61,14 +71,34 @@ export function render() {
     }
     return;
   }
-  if (!resizable(ids)) return;
+  const leaves = transformable(ids);
+  if (!leaves) return;
+  // One turned object: its handles sit on its own turned box; else on the box
+  // around everything (a group stands for its members).
+  const { box, deg } = handleFrame(leaves);
+  const c = center(box);
+  const at = (x, y) => rotatePoint({ x, y }, deg, c);
+  if (ids.length === 1 && leaves.length > 1) {
+    const points = cornersOf(box, 0).map((p) => `${p.x},${p.y}`).join(' ');
+    svgEl('polygon', { class: 'sel-all', points }, g);
+  }
+  const top = at(box.x + box.w / 2, box.y);
+  const knob = at(box.x + box.w / 2, box.y - ROTATE_REACH / z);
+  svgEl('line', { class: 'rotate-stem', x1: top.x, y1: top.y, x2: knob.x, y2: knob.y }, g);
+  svgEl('circle', {
+    class: 'handle rotate', cx: knob.x, cy: knob.y, r: s * 0.6,
+    'data-handle': 'rotate', 'data-testid': 'handle-rotate',
+  }, g);
   for (const h of HANDLES) {
-    const x = all.x + (h.includes('w') ? 0 : h.includes('e') ? all.w : all.w / 2);
-    const y = all.y + (h.includes('n') ? 0 : h.includes('s') ? all.h : all.h / 2);
-    svgEl('rect', {
-      class: `handle ${h}`, x: x - s / 2, y: y - s / 2, width: s, height: s, rx: s / 4,
+    const p = at(
+      box.x + (h.includes('w') ? 0 : h.includes('e') ? box.w : box.w / 2),
+      box.y + (h.includes('n') ? 0 : h.includes('s') ? box.h : box.h / 2),
+    );
+    const el = svgEl('rect', {
+      class: `handle ${h}`, x: p.x - s / 2, y: p.y - s / 2, width: s, height: s, rx: s / 4,
       'data-handle': h, 'data-testid': `handle-${h}`,
     }, g);
+    if (deg) el.setAttribute('transform', `rotate(${deg} ${p.x} ${p.y})`);
   }
 }
 
@@ -77,11 +107,22 @@ export const selectTool = {
   name: 'select',
   press: null,
 
+  hover: hoverLinks,
+
   down(e) {
+    const link = startLink(e);
+    if (link) {
+      this.press = { drag: link, started: true };
+      return;
+    }
     const handle = e.target.closest?.('[data-handle]')?.dataset.handle;
     const ids = [...state.selection];
     if (handle === 'from' || handle === 'to') {
       this.press = { drag: startEndpoint(e, ids[0], handle), started: true };
+      return;
+    }
+    if (handle === 'rotate') {
+      this.press = { drag: startRotate(e, ids), started: true };
       return;
     }
     if (handle) {

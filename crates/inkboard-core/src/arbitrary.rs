@@ -29,7 +29,7 @@ use proptest::test_runner::FileFailurePersistence;
 use crate::{
     Actor, Align, Arrow, Board, Color, Connector, Dash, End, Extra, Font, Geom, Group, IdKind,
     Image, ImageFormat, Ink, Kind, ModelError, Object, ObjectId, PageId, Palette, Point, Rect,
-    Route, Shape, Style, Transaction, VAlign, Vocabulary,
+    Rotation, Route, Shape, Style, Transaction, VAlign, Vocabulary,
 };
 
 /// The settings of a property test file: `cases` cases unless `PROPTEST_CASES` says
@@ -62,6 +62,14 @@ pub fn coord() -> impl Strategy<Value = f64> {
 
 pub fn point() -> impl Strategy<Value = Point> {
     (coord(), coord()).prop_map(|(x, y)| Point { x, y })
+}
+
+/// A rotation: mostly none, else a turn in hundredths of a degree (as files keep).
+pub fn rotation() -> impl Strategy<Value = Rotation> {
+    prop_oneof![
+        2 => Just(Rotation::NONE),
+        1 => hundredths(0, 35_999).prop_map(|d| Rotation::degrees(d).unwrap_or_default()),
+    ]
 }
 
 /// A rectangle with a size from 0 to 500.
@@ -308,24 +316,26 @@ pub enum Op {
 
 fn free_kind() -> impl Strategy<Value = Kind> {
     prop_oneof![
-        3 => (select(Geom::ALL), rect(), text(), style(), select(crate::Sizing::ALL)).prop_map(
-            |(geom, bounds, text, style, sizing)| {
+        3 => (select(Geom::ALL), rect(), text(), style(), select(crate::Sizing::ALL), rotation()).prop_map(
+            |(geom, bounds, text, style, sizing, rotation)| {
                 Kind::Shape(Shape {
                     geom,
                     bounds,
                     text,
                     style,
                     sizing,
+                    rotation,
                 })
             }
         ),
-        1 => (rect(), select(ImageFormat::ALL), vec(any::<u8>(), 0..48), style()).prop_map(
-            |(bounds, format, data, style)| {
+        1 => (rect(), select(ImageFormat::ALL), vec(any::<u8>(), 0..48), style(), rotation()).prop_map(
+            |(bounds, format, data, style, rotation)| {
                 Kind::Image(Image {
                     bounds,
                     format,
                     data: Arc::from(data),
                     style,
+                    rotation,
                 })
             }
         ),

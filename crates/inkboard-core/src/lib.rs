@@ -36,7 +36,7 @@ pub use board::{Board, Page};
 pub use change::{diff_boards, Change, ChangeKind};
 pub use color::{css_color, Color, Palette};
 pub use error::ModelError;
-pub use geometry::{Point, Rect};
+pub use geometry::{Point, Rect, Rotation};
 pub use history::History;
 pub use id::{IdKind, ObjectId, PageId};
 pub use merge::{MergeError, Overlap};

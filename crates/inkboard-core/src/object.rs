@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::vocabulary;
-use crate::{IdKind, ObjectId, Point, Rect, Style};
+use crate::{IdKind, ObjectId, Point, Rect, Rotation, Style};
 
 vocabulary! {
     /// The outline of a shape. `note` is a sticky note, `text` a borderless text box,
@@ -148,6 +148,8 @@ pub struct Shape {
     pub style: Style,
     /// Whether the bounds follow the text ([`Sizing::Auto`]) or stay as set.
     pub sizing: Sizing,
+    /// The turn about the centre of `bounds`; the bounds are the unrotated box.
+    pub rotation: Rotation,
 }
 
 /// A line between two ends, with optional arrowheads and a label.
@@ -200,6 +202,8 @@ pub struct Image {
     pub format: ImageFormat,
     pub data: Arc<[u8]>,
     pub style: Style,
+    /// The turn about the centre of `bounds`; the bounds are the unrotated box.
+    pub rotation: Rotation,
 }
 
 /// A freehand stroke through its points.
@@ -281,6 +285,31 @@ impl Object {
             Kind::Ink(k) => Rect::around(k.points.iter().copied()),
             Kind::Connector(_) | Kind::Group(_) => None,
         }
+    }
+
+    /// The turn of a shape or image about its centre; [`Rotation::NONE`] for the
+    /// other kinds, which have no rotation.
+    pub fn rotation(&self) -> Rotation {
+        match &self.kind {
+            Kind::Shape(s) => s.rotation,
+            Kind::Image(i) => i.rotation,
+            _ => Rotation::NONE,
+        }
+    }
+
+    /// Mutable access to the rotation of a shape or image.
+    pub fn rotation_mut(&mut self) -> Option<&mut Rotation> {
+        match &mut self.kind {
+            Kind::Shape(s) => Some(&mut s.rotation),
+            Kind::Image(i) => Some(&mut i.rotation),
+            _ => None,
+        }
+    }
+
+    /// What the object covers on the page: [`own_bounds`](Object::own_bounds)
+    /// turned by its rotation ([`Rect::rotated_extent`]).
+    pub fn own_extent(&self) -> Option<Rect> {
+        self.own_bounds().map(|b| b.rotated_extent(self.rotation()))
     }
 
     /// The text shown on the object, if it has any.

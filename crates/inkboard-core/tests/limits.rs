@@ -47,6 +47,7 @@ fn text_shape(text: String) -> Kind {
         text,
         style: Style::default(),
         sizing: inkboard_core::Sizing::Fixed,
+        rotation: inkboard_core::Rotation::NONE,
     })
 }
 
@@ -68,6 +69,7 @@ fn image(data: Vec<u8>) -> Kind {
         format: ImageFormat::Png,
         data: Arc::from(data),
         style: Style::default(),
+        rotation: inkboard_core::Rotation::NONE,
     })
 }
 
@@ -145,6 +147,7 @@ fn coordinates_and_sizes_stay_in_range() {
             text: String::new(),
             style: Style::default(),
             sizing: inkboard_core::Sizing::Fixed,
+            rotation: inkboard_core::Rotation::NONE,
         })
     };
     add(at(MAX_COORD, MAX_COORD)).unwrap();

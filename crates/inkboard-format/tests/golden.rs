@@ -9,6 +9,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use inkboard_core::Board;
 use inkboard_format::json::{board_from_json, object_to_json, to_pretty_string, Detail};
 use serde_json::Value;
 
@@ -60,29 +61,39 @@ fn schema() -> (boon::Schemas, boon::SchemaIndex) {
     (schemas, index)
 }
 
-/// The example file of each format version: it loads and the schema accepts it;
-/// version 1 migrates to `v2.inkboard` (its text escaped where it would now read as
-/// rich text: "2*3*4" keeps its asterisks), and version 2 saves byte-identical.
+/// Loads an example file, after checking that the schema accepts it.
+fn load_golden(schemas: &boon::Schemas, index: boon::SchemaIndex, name: &str) -> Board {
+    let text = fs::read_to_string(here(&format!("tests/golden/{name}"))).unwrap();
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    if let Err(e) = schemas.validate(&doc, index) {
+        panic!("{name} does not match the schema: {e:#}");
+    }
+    board_from_json(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// The example file of each format version: it loads and the schema accepts it.
+/// `v1.inkboard` and `v2.inkboard` are what those versions wrote, never rewritten;
+/// both migrate to the same board, saved as `v2.migrated.inkboard` (version 1's
+/// text escaped where it would now read as rich text: "2*3*4" keeps its
+/// asterisks; nothing rotated). `v3.inkboard` saves byte-identical.
 #[test]
 fn golden_v1_loads_validates_and_saves_byte_identical() {
     let (schemas, index) = schema();
-    let load = |name: &str| {
-        let text = fs::read_to_string(here(&format!("tests/golden/{name}"))).unwrap();
-        let doc: Value = serde_json::from_str(&text).unwrap();
-        if let Err(e) = schemas.validate(&doc, index) {
-            panic!("{name} does not match the schema: {e:#}");
-        }
-        board_from_json(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
-    };
+    let load = |name: &str| load_golden(&schemas, index, name);
     let board = load("v1.inkboard");
-    let v2 = here("tests/golden/v2.inkboard");
-    check_expected(&v2, &to_pretty_string(&board)).unwrap();
-    let saved = to_pretty_string(&load("v2.inkboard"));
-    check_expected(&v2, &saved).unwrap();
+    let v2 = load("v2.inkboard");
+    assert_eq!(board, v2, "version 1 migrates to what version 2 wrote");
+    let saved = to_pretty_string(&v2);
+    check_expected(&here("tests/golden/v2.migrated.inkboard"), &saved).unwrap();
+    assert!(saved.contains("\"version\": 3,"), "saved at version 3");
+    assert!(!saved.contains("\"rotation\""), "nothing rotated");
     assert!(
         saved.contains(r#""A caption, 2\\*3\\*4""#),
         "migrated text kept literal"
     );
+    let v3 = here("tests/golden/v3.inkboard");
+    let saved = to_pretty_string(&load("v3.inkboard"));
+    check_expected(&v3, &saved).unwrap();
 
     // What the example promises to cover.
     let objects: Vec<_> = board.pages().iter().flat_map(|p| &p.objects).collect();
@@ -252,5 +263,80 @@ fn no_input_makes_reading_panic() {
         if let Ok(changed) = String::from_utf8(changed) {
             let _ = board_from_json(&changed);
         }
+    }
+}
+
+/// Version 3's rotation: each rotated shape and image of `v3.inkboard` reads its
+/// turn; a turn is written normalised into [0, 360) and left out at 0; a
+/// `rotation` on a connector is not its field and is kept as an unknown one; and
+/// a version-2 file's own `rotation` (unknown to version 2) is kept aside as
+/// `rotation_before_v3` rather than turning the object or refusing the file.
+#[test]
+fn version_3_rotation_reads_normalised_and_version_2_rotation_is_kept_aside() {
+    use inkboard_core::Kind;
+    let text = fs::read_to_string(here("tests/golden/v3.inkboard")).unwrap();
+    let board = board_from_json(&text).unwrap();
+    let turns: Vec<(String, f64)> = board
+        .pages()
+        .iter()
+        .flat_map(|p| &p.objects)
+        .filter(|o| !o.rotation().is_none())
+        .map(|o| (o.id.to_string(), o.rotation().deg()))
+        .collect();
+    assert_eq!(turns.len(), 5, "{turns:?}");
+    let connector = board
+        .pages()
+        .iter()
+        .flat_map(|p| &p.objects)
+        .find(|o| matches!(o.kind, Kind::Connector(_)) && o.extra.contains_key("rotation"));
+    assert!(
+        connector.is_some(),
+        "a connector's rotation kept as unknown"
+    );
+
+    let doc = |version: u64, rotation: &str| {
+        format!(
+            r#"{{"format": "inkboard", "version": {version}, "title": "t", "pages": [{{"id": "p1", "name": "P",
+            "objects": [{{"id": "s1", "type": "shape", "x": 0, "y": 0, "w": 10, "h": 10, "rotation": {rotation}}}]}}]}}"#
+        )
+    };
+    for (given, want) in [
+        ("-90", 270.0),
+        ("370", 10.0),
+        ("360", 0.0),
+        ("0", 0.0),
+        ("45.5", 45.5),
+    ] {
+        let board = board_from_json(&doc(3, given)).unwrap();
+        let o = &board.pages()[0].objects[0];
+        assert_eq!(o.rotation().deg(), want, "{given}");
+        let saved = to_pretty_string(&board);
+        assert_eq!(saved.contains("\"rotation\""), want != 0.0, "{saved}");
+        assert_eq!(
+            board_from_json(&saved).unwrap(),
+            board,
+            "round trip of {given}"
+        );
+    }
+    let refused = board_from_json(&doc(3, "\"fast\""))
+        .unwrap_err()
+        .to_string();
+    assert!(refused.contains("rotation"), "{refused}");
+
+    // Version 2: the same field was another program's, kept verbatim.
+    for v2 in ["\"fast\"", "45"] {
+        let board = board_from_json(&doc(2, v2)).unwrap();
+        let o = &board.pages()[0].objects[0];
+        assert!(o.rotation().is_none());
+        assert_eq!(
+            o.extra.get("rotation_before_v3").map(String::as_str),
+            Some(v2)
+        );
+        let saved = to_pretty_string(&board);
+        assert!(
+            saved.contains(&format!("\"rotation_before_v3\": {v2}")),
+            "{saved}"
+        );
+        assert_eq!(board_from_json(&saved).unwrap(), board);
     }
 }

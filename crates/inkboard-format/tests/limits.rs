@@ -95,6 +95,7 @@ fn a_board_too_big_for_a_file_is_not_saved() {
             format: ImageFormat::Png,
             data: data.clone(),
             style: Style::default(),
+            rotation: inkboard_core::Rotation::NONE,
         };
         tx.add(page, None, Kind::Image(image)).unwrap();
     }

@@ -25,6 +25,7 @@ fn shape(name: &str, geom: Geom) -> Object {
             text: String::new(),
             style: Style::default(),
             sizing: inkboard_core::Sizing::Fixed,
+            rotation: inkboard_core::Rotation::NONE,
         }),
     )
 }
@@ -118,6 +119,7 @@ fn every_kind() -> Vec<Object> {
             format: ImageFormat::Svg,
             data: Arc::from(&b"<svg xmlns='http://www.w3.org/2000/svg'/>"[..]),
             style: Style::default(),
+            rotation: inkboard_core::Rotation::degrees(-45.0).unwrap(),
         }),
     );
     let ink = Object::new(
@@ -238,7 +240,7 @@ fn a_board_keeps_its_unknown_fields_and_known_names_win() {
     .unwrap();
     let text = to_pretty_string(&board);
     assert!(text.ends_with("\n  \"zoom\": 1.5\n}\n"), "{text}");
-    assert!(text.contains("\"version\": 2,"), "{text}");
+    assert!(text.contains("\"version\": 3,"), "{text}");
     let back = board_from_json(&text).unwrap();
     assert_eq!(back.pages()[0].id, PageId(3));
     assert_eq!(back.pages()[0].name, "Third");

@@ -189,6 +189,7 @@ proptest! {
                 text: shape_text.clone(),
                 style: Style::default(),
                 sizing: inkboard_core::Sizing::Fixed,
+                rotation: inkboard_core::Rotation::NONE,
             }),
         );
         let field = format!("x-{key}");

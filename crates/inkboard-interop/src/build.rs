@@ -138,6 +138,7 @@ impl BoardBuilder {
                 format,
                 data: Arc::from(data),
                 style: Style::default(),
+                rotation: inkboard_core::Rotation::NONE,
             }),
             _ => {
                 self.losses.add(LostKind::BadImage, example);
@@ -169,7 +170,19 @@ pub(crate) fn placeholder(bounds: Rect, label: &str) -> Kind {
             ..Style::default()
         },
         sizing: Sizing::Fixed,
+        rotation: inkboard_core::Rotation::NONE,
     })
+}
+
+/// `kind` turned by `rotation` when it is a shape or an image (a placeholder for
+/// an image turns as the image would have).
+pub(crate) fn turned(mut kind: Kind, rotation: inkboard_core::Rotation) -> Kind {
+    match &mut kind {
+        Kind::Shape(s) => s.rotation = rotation,
+        Kind::Image(i) => i.rotation = rotation,
+        _ => {}
+    }
+    kind
 }
 
 /// The MIME type and bytes of a `data:` URL, with or without `;base64` (draw.io

@@ -1,5 +1,5 @@
 //! What an import could not keep. The model is smaller than draw.io's or
-//! Excalidraw's (no rotation, no waypoints, no stencils...), so every mapping that
+//! Excalidraw's (no rotated lines or groups, no waypoints, no stencils...), so every mapping that
 //! bends or drops something records it here, by kind, with a count and a few
 //! examples, and the caller shows the person the list. An import never drops
 //! anything without a line in it.

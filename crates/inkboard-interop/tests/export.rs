@@ -310,3 +310,41 @@ fn fonts_come_back() {
         .collect();
     assert_eq!(normal(fonts(&back.board)), want);
 }
+
+/// Rotation goes both ways: draw.io's `rotation=` style (degrees, clockwise) and
+/// Excalidraw's `angle` (radians, clockwise) are inkboard's `rotation`, for shapes,
+/// text, frames and images, and nothing is reported lost for them.
+#[test]
+fn rotation_comes_back() {
+    let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    let text = format!(
+        r#"{{"format": "inkboard", "version": 3, "title": "Turns", "next_id": 9, "pages": [{{"id": "p1", "name": "Page 1", "objects": [
+            {{"id": "s1", "type": "shape", "x": 0, "y": 0, "w": 120, "h": 60, "rotation": 30, "text": "thirty"}},
+            {{"id": "s2", "type": "shape", "geom": "ellipse", "x": 200, "y": 0, "w": 120, "h": 60, "rotation": 270}},
+            {{"id": "s3", "type": "shape", "geom": "text", "x": 0, "y": 200, "w": 120, "h": 24, "rotation": 12.5, "text": "tilted"}},
+            {{"id": "s4", "type": "shape", "x": 200, "y": 200, "w": 120, "h": 60}},
+            {{"id": "i5", "type": "image", "x": 400, "y": 0, "w": 40, "h": 40, "rotation": 90, "format": "png", "data": "data:image/png;base64,{png}"}}
+        ]}}]}}"#
+    );
+    let board = inkboard_format::board_from_json(&text).unwrap();
+    let page = board.pages()[0].id;
+    let turns = |b: &Board| -> Vec<f64> {
+        b.pages()[0]
+            .objects
+            .iter()
+            .filter(|o| o.own_bounds().is_some())
+            .map(|o| (o.rotation().deg() * 100.0).round() / 100.0)
+            .collect()
+    };
+    let want = vec![30.0, 270.0, 12.5, 0.0, 90.0];
+    assert_eq!(turns(&board), want);
+    let drawio = inkboard_interop::to_drawio(&board);
+    assert!(drawio.contains("rotation=30;"), "{drawio}");
+    let back = inkboard_interop::import(drawio.as_bytes(), Some("x.drawio")).unwrap();
+    assert_eq!(turns(&back.board), want, "from draw.io");
+    assert!(back.lost.is_empty(), "{:?}", back.lost);
+    let excalidraw = inkboard_interop::to_excalidraw(&board, page);
+    let back = inkboard_interop::import(excalidraw.as_bytes(), Some("x.excalidraw")).unwrap();
+    assert_eq!(turns(&back.board), want, "from Excalidraw");
+    assert!(back.lost.is_empty(), "{:?}", back.lost);
+}

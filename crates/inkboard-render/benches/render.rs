@@ -68,6 +68,7 @@ fn flow_of(shapes: usize, cols: usize, connect: bool, label: impl Fn(usize) -> S
             text: label(i),
             style: Style::default(),
             sizing: inkboard_core::Sizing::Fixed,
+            rotation: inkboard_core::Rotation::NONE,
         };
         tx.insert(PageId(1), None, Object::new(id.clone(), Kind::Shape(shape)))
             .unwrap();
@@ -120,6 +121,7 @@ fn maze(connect: bool) -> Board {
             text: format!("Shape {i}"),
             style: Style::default(),
             sizing: inkboard_core::Sizing::Fixed,
+            rotation: inkboard_core::Rotation::NONE,
         };
         tx.insert(PageId(1), None, Object::new(id.clone(), Kind::Shape(shape)))
             .unwrap();
@@ -171,6 +173,7 @@ fn grid_maze() -> Board {
             text: format!("N{i}"),
             style: Style::default(),
             sizing: inkboard_core::Sizing::Fixed,
+            rotation: inkboard_core::Rotation::NONE,
         };
         tx.insert(PageId(1), None, Object::new(id.clone(), Kind::Shape(shape)))
             .unwrap();
@@ -403,6 +406,7 @@ fn piled_check(page: PageId) {
             text: String::new(),
             style: Style::default(),
             sizing: inkboard_core::Sizing::Fixed,
+            rotation: inkboard_core::Rotation::NONE,
         };
         tx.insert(PageId(1), None, Object::new(id, Kind::Shape(shape)))
             .unwrap();
@@ -452,6 +456,7 @@ fn far_maze() -> Board {
             text: format!("Shape {i}"),
             style: Style::default(),
             sizing: inkboard_core::Sizing::Fixed,
+            rotation: inkboard_core::Rotation::NONE,
         };
         tx.insert(PageId(1), None, Object::new(id.clone(), Kind::Shape(shape)))
             .unwrap();

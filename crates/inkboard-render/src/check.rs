@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use inkboard_core::{Board, End, Geom, Kind, Object, ObjectId, PageId, Point, Rect};
+use inkboard_core::{Board, End, Geom, Kind, Object, ObjectId, PageId, Point, Rect, Rotation};
 
 use crate::buckets::Buckets;
 use crate::fit::fit;
@@ -97,13 +97,13 @@ pub fn check_scene(board: &Board, scene: &Scene) -> Vec<Problem> {
     };
     let mut problems = Vec::new();
 
-    // Shapes and images that take up room, frames apart.
-    let solid: Vec<(&ObjectId, Rect)> = p
+    // Shapes and images that take up room, frames apart, where they are drawn.
+    let solid: Vec<(&ObjectId, Footprint)> = p
         .objects
         .iter()
         .filter_map(|o| match &o.kind {
-            Kind::Shape(s) if s.geom != Geom::Frame => Some((&o.id, s.bounds)),
-            Kind::Image(i) => Some((&o.id, i.bounds)),
+            Kind::Shape(s) if s.geom != Geom::Frame => Some((&o.id, Footprint::of(o)?)),
+            Kind::Image(_) => Some((&o.id, Footprint::of(o)?)),
             _ => None,
         })
         .collect();
@@ -253,15 +253,15 @@ fn index_of(boxes: impl Iterator<Item = Rect> + Clone) -> Buckets {
 
 /// Pairs of solid objects that overlap, in z-order, found through a spatial
 /// index rather than by trying every pair.
-fn overlaps(solid: &[(&ObjectId, Rect)], problems: &mut Vec<Problem>) {
-    let index = index_of(solid.iter().map(|(_, r)| *r));
+fn overlaps(solid: &[(&ObjectId, Footprint)], problems: &mut Vec<Problem>) {
+    let index = index_of(solid.iter().map(|(_, f)| f.extent));
     let mut pairs = Vec::new();
     let mut near = Vec::new();
     let mut more = false;
-    'all: for (i, (_, ra)) in solid.iter().enumerate() {
-        index.query(ra, &mut near);
+    'all: for (i, (_, fa)) in solid.iter().enumerate() {
+        index.query(&fa.extent, &mut near);
         for &j in near.iter().filter(|&&j| j as usize > i) {
-            if ra.overlaps(&solid[j as usize].1) {
+            if fa.overlaps(&solid[j as usize].1) {
                 if pairs.len() == MAX_PER_KIND {
                     more = true;
                     break 'all;
@@ -283,6 +283,57 @@ fn overlaps(solid: &[(&ObjectId, Rect)], problems: &mut Vec<Problem>) {
     }
 }
 
+/// Where a shape or image is drawn: its box's corners, turned with it, and the
+/// box around them.
+#[derive(Clone, Copy, Debug)]
+struct Footprint {
+    extent: Rect,
+    corners: [Point; 4],
+    turned: bool,
+}
+
+impl Footprint {
+    fn of(o: &Object) -> Option<Footprint> {
+        let b = o.own_bounds()?;
+        let rotation = o.rotation();
+        Some(Footprint {
+            extent: b.rotated_extent(rotation),
+            corners: b.corners().map(|p| p.rotated(rotation, b.center())),
+            turned: !rotation.is_none(),
+        })
+    }
+
+    /// True when the interiors meet: the boxes around them for two unrotated
+    /// boxes, else no axis of either's sides separates them (two convex
+    /// outlines, the separating axis test). Touching is no overlap.
+    fn overlaps(&self, other: &Footprint) -> bool {
+        if !self.extent.overlaps(&other.extent) {
+            return false;
+        }
+        if !self.turned && !other.turned {
+            return true;
+        }
+        let axes = [self.corners, other.corners].map(|c| [sub(c[1], c[0]), sub(c[3], c[0])]);
+        !axes.iter().flatten().any(|&axis| {
+            let span = |c: &[Point; 4]| {
+                c.iter()
+                    .map(|p| p.x * axis.x + p.y * axis.y)
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                        (lo.min(v), hi.max(v))
+                    })
+            };
+            let ((a0, a1), (b0, b1)) = (span(&self.corners), span(&other.corners));
+            // A small margin: corners turned by rounding do not make a touch an overlap.
+            let eps = 1e-6 * (axis.x.abs() + axis.y.abs()).max(1.0);
+            a1 <= b0 + eps || b1 <= a0 + eps
+        })
+    }
+}
+
+fn sub(a: Point, b: Point) -> Point {
+    Point::new(a.x - b.x, a.y - b.y)
+}
+
 /// Objects partly inside and partly outside a frame, frame by frame in z-order;
 /// among them frames across another frame's border, which are frame overlaps.
 fn outside_frames(objects: &[Object], problems: &mut Vec<Problem>) {
@@ -291,7 +342,7 @@ fn outside_frames(objects: &[Object], problems: &mut Vec<Problem>) {
         .iter()
         .enumerate()
         .filter(|(_, o)| !matches!(o.kind, Kind::Connector(_) | Kind::Group(_) | Kind::Ink(_)))
-        .filter_map(|(z, o)| o.own_bounds().map(|b| (z, o, b)))
+        .filter_map(|(z, o)| o.own_extent().map(|b| (z, o, b)))
         .collect();
     let index = index_of(placed.iter().map(|(_, _, r)| *r));
     let mut near = Vec::new();
@@ -303,7 +354,7 @@ fn outside_frames(objects: &[Object], problems: &mut Vec<Problem>) {
         if frame.geom != Geom::Frame {
             continue;
         }
-        let area = frame.bounds;
+        let area = frame.bounds.rotated_extent(frame.rotation);
         index.query(&area, &mut near);
         near.sort_unstable();
         for &k in &near {
@@ -364,7 +415,7 @@ fn under_frames(objects: &[Object], problems: &mut Vec<Problem>) {
         .iter()
         .enumerate()
         .filter(|(_, o)| !matches!(o.kind, Kind::Connector(_) | Kind::Group(_)))
-        .filter_map(|(z, o)| o.own_bounds().map(|b| (z, o, b)))
+        .filter_map(|(z, o)| o.own_extent().map(|b| (z, o, b)))
         .collect();
     let index = index_of(placed.iter().map(|(_, _, r)| *r));
     let mut near = Vec::new();
@@ -377,7 +428,7 @@ fn under_frames(objects: &[Object], problems: &mut Vec<Problem>) {
         if frame.geom != Geom::Frame || !opaque {
             continue;
         }
-        let area = frame.bounds;
+        let area = frame.bounds.rotated_extent(frame.rotation);
         index.query(&area, &mut near);
         near.sort_unstable();
         for &k in &near {
@@ -440,7 +491,11 @@ fn end_box(board: &Board, end: &End) -> (Rect, Option<ObjectId>) {
     match end {
         End::Point(p) => (Rect::new(p.x, p.y, 0.0, 0.0), None),
         End::Object(id) => (
-            board.bounds(id).unwrap_or(Rect::new(0.0, 0.0, 0.0, 0.0)),
+            board
+                .object(id)
+                .and_then(Object::own_extent)
+                .or_else(|| board.bounds(id))
+                .unwrap_or(Rect::new(0.0, 0.0, 0.0, 0.0)),
             Some(id.clone()),
         ),
     }
@@ -450,15 +505,18 @@ fn end_box(board: &Board, end: &End) -> (Rect, Option<ObjectId>) {
 /// business in: not their ends, not a shape under an end (overlapping it, or
 /// holding a free end), not a frame holding an end.
 fn through_shapes(board: &Board, objects: &[Object], lines: &[Line], problems: &mut Vec<Problem>) {
-    let solids: Vec<(&Object, Rect, Option<Geom>)> = objects
+    // Each with the box around it where it is rotated: the index and the cheap
+    // tests use that; the line is turned back into the object's own frame for
+    // `enters`.
+    let solids: Vec<(&Object, Rect, Option<Geom>, Rect)> = objects
         .iter()
         .filter_map(|o| match &o.kind {
-            Kind::Shape(s) => Some((o, s.bounds, Some(s.geom))),
-            Kind::Image(i) => Some((o, i.bounds, None)),
+            Kind::Shape(s) => Some((o, s.bounds, Some(s.geom), o.own_extent()?)),
+            Kind::Image(i) => Some((o, i.bounds, None, o.own_extent()?)),
             _ => None,
         })
         .collect();
-    let index = index_of(solids.iter().map(|(_, r, _)| *r));
+    let index = index_of(solids.iter().map(|(_, _, _, e)| *e));
     let mut near = Vec::new();
     let mut found = 0;
     for line in lines {
@@ -471,7 +529,7 @@ fn through_shapes(board: &Board, objects: &[Object], lines: &[Line], problems: &
         let ends = [end_box(board, &c.from), end_box(board, &c.to)];
         index.query(&reach, &mut near);
         for &k in &near {
-            let (o, r, geom) = solids[k as usize];
+            let (o, own, geom, r) = solids[k as usize];
             if !reach.overlaps(&r) || ends.iter().any(|(_, id)| id.as_ref() == Some(&o.id)) {
                 continue;
             }
@@ -489,10 +547,16 @@ fn through_shapes(board: &Board, objects: &[Object], lines: &[Line], problems: &
             if excused {
                 continue;
             }
-            let through = line
-                .points
-                .windows(2)
-                .any(|w| enters(if frame { None } else { geom }, r, w[0], w[1]));
+            let back = Rotation::degrees(-o.rotation().deg()).unwrap_or_default();
+            let local = |p: Point| p.rotated(back, own.center());
+            let through = line.points.windows(2).any(|w| {
+                enters(
+                    if frame { None } else { geom },
+                    own,
+                    local(w[0]),
+                    local(w[1]),
+                )
+            });
             if through {
                 if found == MAX_PER_KIND {
                     problems.push(cut(

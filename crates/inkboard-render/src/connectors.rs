@@ -41,6 +41,7 @@ use inkboard_core::{Board, Connector, End, Geom, Kind, Object, ObjectId, Point, 
 use crate::labels::Labels;
 use crate::nudge::{self, Path};
 use crate::orthogonal::{self, Port, Router, CLEARANCE};
+use crate::outline::Turned;
 use crate::route::{self, EndShape, Plan, Routed, Side};
 use crate::style;
 use crate::text;
@@ -124,8 +125,9 @@ impl Obstacles {
                         o.frame.push(Some(b));
                     }
                 }
-                Kind::Shape(s) => o.push(i, s.bounds),
-                Kind::Image(im) => o.push(i, im.bounds),
+                // A rotated shape or image is in the way of its box around it.
+                Kind::Shape(s) => o.push(i, s.bounds.rotated_extent(s.rotation)),
+                Kind::Image(im) => o.push(i, im.bounds.rotated_extent(im.rotation)),
                 _ => {}
             }
         }
@@ -764,11 +766,21 @@ fn end_info(board: &Board, objects: &[Object], end: &End) -> EndInfo {
         End::Point(p) => EndShape::point(*p),
         End::Object(id) => match board.object(id).map(|o| &o.kind) {
             Some(Kind::Shape(s)) => EndShape {
-                bounds: s.bounds,
+                bounds: s.bounds.rotated_extent(s.rotation),
                 geom: Some(s.geom),
+                turned: Turned::of(s.bounds, s.rotation),
             },
-            Some(Kind::Image(_) | Kind::Ink(_) | Kind::Group(_)) => match board.bounds(id) {
-                Some(bounds) => EndShape { bounds, geom: None },
+            Some(Kind::Image(i)) => EndShape {
+                bounds: i.bounds.rotated_extent(i.rotation),
+                geom: None,
+                turned: Turned::of(i.bounds, i.rotation),
+            },
+            Some(Kind::Ink(_) | Kind::Group(_)) => match board.bounds(id) {
+                Some(bounds) => EndShape {
+                    bounds,
+                    geom: None,
+                    turned: None,
+                },
                 None => EndShape::point(Point::default()),
             },
             // A connector onto a connector meets it at the middle of its ends.

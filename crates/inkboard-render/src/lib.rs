@@ -31,6 +31,7 @@ mod fonts;
 mod labels;
 mod nudge;
 mod orthogonal;
+pub mod outline;
 mod pdf;
 mod png;
 mod resolve;

@@ -19,7 +19,7 @@ use crate::faces;
 use crate::fit::fit;
 use crate::scene::{
     Anchor, FaceRun, ImagePart, Item, Part, PathPart, PlacedLine, Rgba, Scene, Seg, Stroke,
-    TextPart,
+    TextPart, Turn,
 };
 use crate::shapes::{self, pt};
 use crate::style;
@@ -75,6 +75,13 @@ fn resolve_object(object: &Object, laid: Option<&Laid>) -> Item {
         geom: None,
         opacity: object.style().map_or(1.0, style::opacity),
         parts: Vec::new(),
+        turn: object.own_bounds().and_then(|b| {
+            let rotation = object.rotation();
+            (!rotation.is_none()).then(|| Turn {
+                rotation,
+                about: b.center(),
+            })
+        }),
     };
     match &object.kind {
         Kind::Shape(s) => {
@@ -367,6 +374,7 @@ fn smooth(points: &[Point]) -> Vec<Seg> {
 /// only what is in view (control points included, so it may be a little generous
 /// around curves). None for an item that draws nothing (a group).
 pub fn item_extent(item: &Item) -> Option<Rect> {
+    let turn = |r: Rect| item.turn.map_or(r, |t| t.extent(r));
     item.parts
         .iter()
         .filter_map(|part| match part {
@@ -377,6 +385,8 @@ pub fn item_extent(item: &Item) -> Option<Rect> {
                     Seg::Cubic(a, b, c) => vec![a, b, c],
                     Seg::Close => vec![],
                 });
+                // A turned outline's own points, turned: tighter than its box turned.
+                let points = points.map(|a| item.turn.map_or(a, |t| t.apply(a)));
                 Rect::around(points)
                     .map(|r| Rect::new(r.x - grow, r.y - grow, r.w + 2.0 * grow, r.h + 2.0 * grow))
             }
@@ -397,8 +407,9 @@ pub fn item_extent(item: &Item) -> Option<Rect> {
                         (1.3 * fs) as f64,
                     )
                 })
-                .reduce(|a, b| a.union(&b)),
-            Part::Image(i) => Some(i.rect),
+                .reduce(|a, b| a.union(&b))
+                .map(turn),
+            Part::Image(i) => Some(turn(i.rect)),
         })
         .reduce(|a, b| a.union(&b))
 }

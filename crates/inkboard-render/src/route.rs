@@ -34,6 +34,9 @@ use crate::shapes::{self, pt};
 pub struct EndShape {
     pub bounds: Rect,
     pub geom: Option<Geom>,
+    /// A rotated end's own box and turn (`bounds` is then the box around it), for
+    /// putting ends on its outline: `outline.rs`.
+    pub turned: Option<crate::outline::Turned>,
 }
 
 impl EndShape {
@@ -41,6 +44,7 @@ impl EndShape {
         EndShape {
             bounds: Rect::new(p.x, p.y, 0.0, 0.0),
             geom: None,
+            turned: None,
         }
     }
     /// True for a free end, which has no sides to share.
@@ -261,7 +265,7 @@ pub fn port(end: EndShape, side: Side, offset: f64) -> Point {
         return pt(end.bounds.x, end.bounds.y);
     }
     let origin = add(end.bounds.center(), scale(side.along(), offset));
-    shapes::boundary_from(end.geom, end.bounds, origin, side.normal())
+    crate::outline::boundary_from(end, origin, side.normal())
 }
 
 /// The corner points of a route, ports shifted by `offsets` (start, end) along their
@@ -271,8 +275,8 @@ pub fn points(from: EndShape, to: EndShape, plan: Plan, offsets: (f64, f64)) -> 
     match plan {
         Plan::Straight => {
             let (ca, cb) = (from.bounds.center(), to.bounds.center());
-            let p1 = shapes::boundary_toward(from.geom, from.bounds, cb);
-            let p2 = shapes::boundary_toward(to.geom, to.bounds, ca);
+            let p1 = crate::outline::boundary_toward(from, cb);
+            let p2 = crate::outline::boundary_toward(to, ca);
             vec![p1, p2]
         }
         Plan::Orthogonal(sa, sb) => orthogonal_points(from, to, sa, sb, offsets),

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use inkboard_core::rich::Marks;
-use inkboard_core::{ImageFormat, ObjectId, PageId, Point, Rect};
+use inkboard_core::{ImageFormat, ObjectId, PageId, Point, Rect, Rotation};
 
 use crate::text::Typeface;
 
@@ -37,7 +37,31 @@ pub struct Item {
     /// The object's opacity, applied to all of its parts together.
     pub opacity: f32,
     /// What to draw, in order. A group has none: its members are items of their own.
+    /// Parts are in the object's own, unrotated place; `turn` turns them all.
     pub parts: Vec<Part>,
+    /// The turn of a rotated shape or image, applied to all of its parts.
+    pub turn: Option<Turn>,
+}
+
+/// A turn of an item's whole drawing about a point: a rotated shape or image,
+/// turned about the centre of its box. Backends draw the parts as they are and
+/// turn them together (SVG's `rotate(deg cx cy)`), so text stays text.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Turn {
+    pub rotation: Rotation,
+    pub about: Point,
+}
+
+impl Turn {
+    /// `p`, a point of the unturned drawing, where it is drawn.
+    pub fn apply(&self, p: Point) -> Point {
+        p.rotated(self.rotation, self.about)
+    }
+
+    /// The box around `r`, a box of the unturned drawing, once turned.
+    pub fn extent(&self, r: Rect) -> Rect {
+        Rect::around(r.corners().map(|p| self.apply(p))).unwrap_or(r)
+    }
 }
 
 /// One drawing primitive.

@@ -184,6 +184,18 @@ fn write_item(out: &mut String, item: &Item, placeholder: bool) {
         return;
     }
     out.push_str(">\n");
+    if let Some(t) = item.turn {
+        // About the box's centre, so the parts keep the object's own coordinates.
+        // On an inner group: the outer one's transform is free for the editor,
+        // which moves an object being dragged by translating it.
+        let _ = writeln!(
+            out,
+            r#"<g transform="rotate({} {} {})">"#,
+            num(t.rotation.deg()),
+            num(t.about.x),
+            num(t.about.y)
+        );
+    }
     for part in &item.parts {
         match part {
             Part::Path(p) => path(out, p),
@@ -191,6 +203,9 @@ fn write_item(out: &mut String, item: &Item, placeholder: bool) {
             Part::Image(i) if placeholder => image_placeholder(out, i),
             Part::Image(i) => image(out, i),
         }
+    }
+    if item.turn.is_some() {
+        out.push_str("</g>\n");
     }
     out.push_str("</g>\n");
 }

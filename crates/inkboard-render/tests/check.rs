@@ -352,3 +352,59 @@ fn frames_across_each_other_are_a_frame_overlap() {
     let message = &overlap.expect("a frame overlap").message;
     assert!(message.contains("neither holds the other"), "{message}");
 }
+
+/// The checks see rotated objects where they are drawn: two turned bars whose
+/// boxes around them overlap, but not the bars, do not overlap; a bar turned into
+/// its neighbour does; a turned shape sticking out of a frame is reported, and one
+/// whose unturned box would stick out but whose turned one does not, is not; a
+/// line that passes a turned bar's box but not the bar does not run through it;
+/// text that fits a turned shape fits (rotation changes no fit).
+#[test]
+fn checks_use_the_rotated_outline() {
+    let mut b = Build::new();
+    // Two 100 × 10 bars turned 45°, side by side along their length.
+    let a = b.shape(Geom::Rect, [0.0, 0.0, 100.0, 10.0], "");
+    b.turn(&a, 45.0);
+    let c = b.shape(Geom::Rect, [30.0, -30.0, 100.0, 10.0], "");
+    b.turn(&c, 45.0);
+    assert!(problems(&b, ProblemKind::Overlap).is_empty());
+    // A bar turned upright into a shape 10 px above its unturned box.
+    let d = b.shape(Geom::Rect, [300.0, 0.0, 100.0, 10.0], "");
+    let e = b.shape(Geom::Rect, [330.0, -60.0, 40.0, 40.0], "");
+    assert!(problems(&b, ProblemKind::Overlap).is_empty());
+    b.turn(&d, 90.0);
+    assert_eq!(problems(&b, ProblemKind::Overlap), vec![vec![d, e]]);
+
+    let mut b = Build::new();
+    let f = b.shape(Geom::Frame, [0.0, 0.0, 200.0, 200.0], "Frame");
+    let tall = b.shape(Geom::Rect, [-20.0, 80.0, 140.0, 40.0], "");
+    assert_eq!(
+        problems(&b, ProblemKind::OutsideFrame),
+        vec![vec![tall.clone(), f.clone()]]
+    );
+    b.turn(&tall, 90.0);
+    assert!(problems(&b, ProblemKind::OutsideFrame).is_empty());
+    let wide = b.shape(Geom::Rect, [60.0, 130.0, 60.0, 60.0], "");
+    b.turn(&wide, 45.0);
+    assert_eq!(problems(&b, ProblemKind::OutsideFrame), vec![vec![wide, f]]);
+
+    let mut b = Build::new();
+    let bar = b.shape(Geom::Rect, [100.0, 0.0, 200.0, 10.0], "");
+    b.turn(&bar, 45.0);
+    // The box around the bar (running down to the right) is about 148 px square
+    // about (200, 5); a line across its empty top-right corner misses the bar.
+    b.connect(
+        at(240.0, -90.0),
+        at(300.0, -30.0),
+        Route::Straight,
+        Arrow::None,
+    );
+    assert!(problems(&b, ProblemKind::ThroughShape).is_empty());
+    b.connect(at(120.0, 5.0), at(280.0, 5.0), Route::Straight, Arrow::None);
+    assert_eq!(problems(&b, ProblemKind::ThroughShape).len(), 1);
+
+    let mut b = Build::new();
+    let s = b.shape(Geom::Rect, [0.0, 0.0, 160.0, 60.0], "Fits the box");
+    b.turn(&s, 30.0);
+    assert!(problems(&b, ProblemKind::TextOverflow).is_empty());
+}

@@ -276,6 +276,7 @@ fn pdf_carries_the_title_and_a_bookmark_per_page() {
             text: format!("Page marker {i}"),
             style: Default::default(),
             sizing: inkboard_core::Sizing::Fixed,
+            rotation: inkboard_core::Rotation::NONE,
         };
         tx.add(page, None, inkboard_core::Kind::Shape(shape))
             .expect("add");
@@ -345,4 +346,26 @@ fn pdf_carries_the_title_and_a_bookmark_per_page() {
         .and_then(|r| doc.get_dictionary(r))
         .is_ok_and(|d| d.has(b"Title"));
     assert!(!has_title);
+}
+
+/// Rotated objects stay what they are in a PDF: a turned shape's text is still text
+/// (extracted in order, each glyph mapped back), drawn under the turn rather than
+/// as outlines, and the page is as big as the turned drawing.
+#[test]
+fn pdf_text_of_rotated_shapes_is_extractable() {
+    let mut b = Build::new();
+    let s = b.shape(Geom::Rect, [0.0, 0.0, 200.0, 60.0], "Turned thirty");
+    b.turn(&s, 30.0);
+    let t = b.shape(Geom::Text, [0.0, 120.0, 160.0, 24.0], "Reads upwards");
+    b.turn(&t, 270.0);
+    let scene = resolve(&b.board, PAGE);
+    let pdf = pdf_of(std::slice::from_ref(&scene));
+    let text = pdf_extract::extract_text_from_mem(&pdf).expect("text extracts");
+    let squeezed: String = text.split_whitespace().collect();
+    for needle in ["Turnedthirty", "Readsupwards"] {
+        assert!(squeezed.contains(needle), "{needle:?} not in {text:?}");
+    }
+    // The turned 200 × 60 rect reaches 46 px above its unturned top (its box
+    // around is about 203 × 152 about (100, 30)): the page holds it.
+    assert!(scene.bounds.y < -45.9, "{:?}", scene.bounds);
 }

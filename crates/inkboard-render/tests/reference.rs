@@ -506,6 +506,45 @@ fn cases() -> Vec<Case> {
             );
             b.ink(&[(240.0, 80.0)], Style::default());
         }),
+        ("rotated_shapes", |b| {
+            let r = b.shape(Geom::Rect, [0.0, 0.0, 120.0, 60.0], "30°");
+            b.turn(&r, 30.0);
+            let e = b.shape(Geom::Ellipse, [160.0, 0.0, 120.0, 60.0], "a quarter");
+            b.turn(&e, 90.0);
+            let d = b.shape(Geom::Diamond, [0.0, 140.0, 120.0, 100.0], "45°");
+            b.turn(&d, 45.0);
+            let n = b.shape(Geom::Note, [160.0, 140.0, 120.0, 100.0], "A note, -20°");
+            b.turn(&n, -20.0);
+        }),
+        ("rotated_text", |b| {
+            let t = b.shape(Geom::Text, [0.0, 40.0, 160.0, 24.0], "Reads upwards");
+            b.turn(&t, 270.0);
+            let r = b.shape(
+                Geom::Rounded,
+                [80.0, 0.0, 200.0, 80.0],
+                "Wrapped text in a **turned** shape stays in its box",
+            );
+            b.turn(&r, 15.0);
+        }),
+        ("rotated_image", |b| {
+            let i = b.image([0.0, 0.0, 120.0, 80.0], ImageFormat::Png, gradient_png(12, 8));
+            b.turn(&i, 30.0);
+        }),
+        ("rotated_frame", |b| {
+            let f = b.shape(Geom::Frame, [0.0, 0.0, 280.0, 170.0], "Turned frame");
+            b.turn(&f, 10.0);
+            b.shape(Geom::Rounded, [60.0, 70.0, 100.0, 50.0], "Inside");
+        }),
+        ("rotated_connectors", |b| {
+            let a = b.shape(Geom::Rect, [0.0, 40.0, 120.0, 50.0], "from");
+            b.turn(&a, 45.0);
+            let c = b.shape(Geom::Ellipse, [260.0, 0.0, 120.0, 60.0], "to");
+            b.turn(&c, 60.0);
+            let d = b.shape(Geom::Rect, [240.0, 160.0, 100.0, 50.0], "straight");
+            b.turn(&d, 20.0);
+            b.connect(obj(&a), obj(&c), Route::Orthogonal, Arrow::Arrow);
+            b.connect(obj(&a), obj(&d), Route::Straight, Arrow::Arrow);
+        }),
         ("group", |b| {
             let a = b.shape(Geom::Rect, [0.0, 0.0, 80.0, 40.0], "a");
             let c = b.shape(Geom::Ellipse, [100.0, 0.0, 80.0, 40.0], "b");

@@ -256,6 +256,7 @@ mod tests {
             text: text.to_string(),
             style: Style::default(),
             sizing: inkboard_core::Sizing::Fixed,
+            rotation: inkboard_core::Rotation::NONE,
         })
     }
 

@@ -20,6 +20,7 @@ const GLOSSARY: &[(&str, &str)] = &[
     ("y", "Top, px"),
     ("w", "Width, px"),
     ("h", "Height, px"),
+    ("rotation", "Degrees, clockwise"),
     ("geom", "Shape kind"),
     ("text", "Label"),
     ("fill", "Fill colour"),

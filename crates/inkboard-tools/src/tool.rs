@@ -202,6 +202,23 @@ pub(crate) fn finite(name: &str, v: Option<f64>) -> Result<Option<f64>, ToolErro
     }
 }
 
+/// Checks a rotation argument: degrees, any finite number, normalised into
+/// [0, 360) (-90 is 270).
+pub(crate) fn rotation(
+    name: &str,
+    v: Option<f64>,
+) -> Result<Option<inkboard_core::Rotation>, ToolError> {
+    v.map(|deg| {
+        inkboard_core::Rotation::degrees(deg).ok_or_else(|| {
+            ToolError::args(format!(
+                "'{name}' must be a number of degrees, got {}",
+                shown_number(deg)
+            ))
+        })
+    })
+    .transpose()
+}
+
 /// Checks a size argument: finite, and at least
 /// [`MIN_SIZE`](inkboard_core::limits::MIN_SIZE) (the size of nothing is no
 /// size, and a size next to 0 would be saved as 0).

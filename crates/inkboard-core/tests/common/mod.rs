@@ -26,6 +26,7 @@ pub fn shape_at(id: &ObjectId, bounds: Rect, text: &str) -> Object {
             text: text.to_string(),
             style: Style::default(),
             sizing: inkboard_core::Sizing::Fixed,
+            rotation: inkboard_core::Rotation::NONE,
         }),
     )
 }
@@ -271,6 +272,7 @@ fn random_object(tx: &mut Transaction<'_>, rng: &mut Rng, page: PageId) -> Objec
                     format: ImageFormat::Png,
                     data: Arc::from(vec![rng.below(256) as u8; 3]),
                     style,
+                    rotation: inkboard_core::Rotation::NONE,
                 }),
             )
         }

@@ -6,6 +6,11 @@
 //! - **1 → 2**: the text of shapes, notes and text objects is rich text (a Markdown
 //!   subset, `inkboard_core::rich`). Text written before that is escaped where it
 //!   would now read as markup, so "a*b*c" still shows its asterisks.
+//! - **2 → 3**: shapes and images have an optional `rotation` (degrees, clockwise,
+//!   about their centre; absent is 0). Nothing written by inkboard changes. A
+//!   `rotation` another program left on a version-2 object was an unknown field,
+//!   kept verbatim; it would now turn the object (or, not being a number, refuse
+//!   the file), so it is kept under [`OLD_ROTATION`] instead, still unknown.
 
 use serde_json::{Map, Value};
 
@@ -16,7 +21,10 @@ use crate::FormatError;
 pub(crate) type Migration = fn(&mut Map<String, Value>) -> Result<(), FormatError>;
 
 /// `MIGRATIONS[i]` turns version `i + 1` into version `i + 2`.
-pub(crate) const MIGRATIONS: &[Migration] = &[text_is_rich];
+pub(crate) const MIGRATIONS: &[Migration] = &[text_is_rich, rotation_is_known];
+
+/// Where 2 → 3 keeps a `rotation` field that version 2 did not know.
+pub(crate) const OLD_ROTATION: &str = "rotation_before_v3";
 
 // One step per version after the first: adding a version without its migration (or
 // the other way round) does not compile.
@@ -42,6 +50,28 @@ fn text_is_rich(doc: &mut Map<String, Value>) -> Result<(), FormatError> {
             let frame = o.get("geom").and_then(Value::as_str) == Some("frame");
             if let (true, false, Some(Value::String(text))) = (shape, frame, o.get_mut("text")) {
                 *text = inkboard_core::rich::escape(text);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// 2 → 3: an unknown `rotation` on an object kept aside, under [`OLD_ROTATION`]
+/// (unless that name is taken too: then the field stays where it is and, being
+/// the writer's, is read as a rotation or refused with its place).
+fn rotation_is_known(doc: &mut Map<String, Value>) -> Result<(), FormatError> {
+    let pages = doc.get_mut("pages").and_then(Value::as_array_mut);
+    for page in pages.into_iter().flatten() {
+        let objects = page.get_mut("objects").and_then(Value::as_array_mut);
+        for object in objects.into_iter().flatten() {
+            let Some(o) = object.as_object_mut() else {
+                continue;
+            };
+            if o.contains_key(OLD_ROTATION) {
+                continue;
+            }
+            if let Some(v) = o.remove("rotation") {
+                o.insert(OLD_ROTATION.into(), v);
             }
         }
     }
@@ -115,7 +145,25 @@ mod tests {
             texts,
             ["a\\*b\\*c", "\\- not a list", "a*b*c", "snake_case", "*x*"]
         );
-        assert_eq!(doc["version"], Value::from(2));
+        assert_eq!(doc["version"], Value::from(3));
+    }
+
+    #[test]
+    fn version_2_rotation_fields_are_kept_aside() {
+        let mut doc: Map<String, Value> = serde_json::from_str(
+            r#"{"version": 2, "pages": [{"objects": [
+                {"type": "shape", "rotation": "fast"},
+                {"type": "image", "rotation": 45},
+                {"type": "shape", "text": "plain"}]}]}"#,
+        )
+        .unwrap();
+        migrate(&mut doc, 2).unwrap();
+        let objects = doc["pages"][0]["objects"].as_array().unwrap();
+        assert_eq!(objects[0][OLD_ROTATION], Value::from("fast"));
+        assert_eq!(objects[1][OLD_ROTATION], Value::from(45));
+        assert!(objects.iter().all(|o| o.get("rotation").is_none()));
+        assert_eq!(objects[2].as_object().unwrap().len(), 2);
+        assert_eq!(doc["version"], Value::from(3));
     }
 
     #[test]

@@ -25,7 +25,7 @@ pub use object::{num, object_from_json, object_from_json_at, object_to_json, sty
 
 /// The version of the file format this build writes, and the newest it reads. Older
 /// versions are migrated on load (see `migrate.rs`).
-pub const FORMAT_VERSION: u64 = 2;
+pub const FORMAT_VERSION: u64 = 3;
 
 /// How much of an object to show.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,7 +5,7 @@ use base64::Engine as _;
 use inkboard_core::limits::{self, Limit};
 use inkboard_core::{
     Arrow, Connector, End, Extra, Geom, Group, Image, ImageFormat, Ink, Kind, Object, Point, Rect,
-    Route, Shape, Sizing, Style, Vocabulary,
+    Rotation, Route, Shape, Sizing, Style, Vocabulary,
 };
 use serde_json::{Map, Number, Value};
 
@@ -18,7 +18,9 @@ use crate::FormatError;
 /// The fields each type knows besides its style. An unknown field (kept in `Extra`)
 /// with one of these names is not written, since reading it back would take it for
 /// the known field.
-const SHAPE_KEYS: &[&str] = &["id", "type", "geom", "x", "y", "w", "h", "size", "text"];
+const SHAPE_KEYS: &[&str] = &[
+    "id", "type", "geom", "x", "y", "w", "h", "rotation", "size", "text",
+];
 const CONNECTOR_KEYS: &[&str] = &[
     "id",
     "type",
@@ -29,7 +31,9 @@ const CONNECTOR_KEYS: &[&str] = &[
     "start_arrow",
     "end_arrow",
 ];
-const IMAGE_KEYS: &[&str] = &["id", "type", "x", "y", "w", "h", "format", "data", "bytes"];
+const IMAGE_KEYS: &[&str] = &[
+    "id", "type", "x", "y", "w", "h", "rotation", "format", "data", "bytes",
+];
 const INK_KEYS: &[&str] = &["id", "type", "points", "color", "width"];
 const GROUP_KEYS: &[&str] = &["id", "type", "ids"];
 
@@ -136,6 +140,24 @@ fn write_rect(out: &mut impl Sink, r: &Rect) {
     out.number_field("h", number(r.h));
 }
 
+/// A rotation in degrees, left out when there is none (files and reads of
+/// unrotated objects stay as they were before version 3).
+fn write_rotation(out: &mut impl Sink, rotation: Rotation) {
+    if !rotation.is_none() {
+        out.number_field("rotation", number(rotation.deg()));
+    }
+}
+
+/// The optional `rotation` in degrees, normalised into [0, 360).
+fn read_rotation(f: &mut Fields) -> Result<Rotation, FormatError> {
+    match f.opt_number("rotation")? {
+        None => Ok(Rotation::NONE),
+        // Finite: `opt_number` takes JSON numbers only.
+        Some(deg) => Rotation::degrees(deg)
+            .ok_or_else(|| f.error("rotation", "expected a finite number of degrees")),
+    }
+}
+
 fn write_end(out: &mut impl Sink, key: &str, end: &End) {
     match end {
         End::Object(id) => out.text_field(key, id.as_str()),
@@ -160,12 +182,13 @@ fn data_url(image: &Image) -> String {
 
 /// An object in its compact JSON form. Keys, in order:
 ///
-/// - shape: `id, type, geom` (unless rect)`, x, y, w, h, size` (unless fixed)`, text`
+/// - shape: `id, type, geom` (unless rect)`, x, y, w, h, rotation` (degrees in
+///   [0, 360), unless 0)`, size` (unless fixed)`, text`
 ///   (unless empty), style;
 /// - connector: `id, type, from, to, text` (unless empty), `route` (unless orthogonal),
 ///   `start_arrow` (unless none), `end_arrow` (unless arrow), style; an end is an id
 ///   or `{"x", "y"}`;
-/// - image: `id, type, x, y, w, h, format, data` (a data URL; [`Detail::Read`]:
+/// - image: `id, type, x, y, w, h, rotation` (unless 0)`, format, data` (a data URL; [`Detail::Read`]:
 ///   `bytes`, their count), style;
 /// - ink: `id, type, points` (`[[x, y], ...]`; [`Detail::Read`]: at most
 ///   [`READ_INK_POINTS`], then `point_count`, their count), `color` and `width` (the
@@ -192,6 +215,7 @@ pub(crate) fn write_object(object: &Object, detail: Detail, out: &mut impl Sink)
                 out.text_field("geom", s.geom.name());
             }
             write_rect(out, &s.bounds);
+            write_rotation(out, s.rotation);
             if s.sizing != Sizing::Fixed {
                 out.text_field("size", s.sizing.name());
             }
@@ -221,6 +245,7 @@ pub(crate) fn write_object(object: &Object, detail: Detail, out: &mut impl Sink)
         }
         Kind::Image(i) => {
             write_rect(out, &i.bounds);
+            write_rotation(out, i.rotation);
             out.text_field("format", i.format.name());
             match detail {
                 Detail::File => out.text_field("data", &data_url(i)),
@@ -295,6 +320,7 @@ pub fn object_from_json_at(value: &Value, at: &str) -> Result<Object, FormatErro
         "shape" => Kind::Shape(Shape {
             geom: f.word("geom")?.unwrap_or(Geom::Rect),
             bounds: read_rect(&mut f)?,
+            rotation: read_rotation(&mut f)?,
             sizing: f.word("size")?.unwrap_or(Sizing::Fixed),
             text: f.opt_string("text")?.unwrap_or_default().to_string(),
             style: read_style(&mut f, false)?,
@@ -464,6 +490,7 @@ fn read_point_pair(v: &Value, at: &str) -> Result<Point, FormatError> {
 
 fn read_image(f: &mut Fields) -> Result<Kind, FormatError> {
     let bounds = read_rect(f)?;
+    let rotation = read_rotation(f)?;
     let format: ImageFormat = f.word("format")?.ok_or_else(|| {
         FormatError::invalid(f.at(), "missing \"format\": add it (one of png, jpeg, svg)")
     })?;
@@ -483,6 +510,7 @@ fn read_image(f: &mut Fields) -> Result<Kind, FormatError> {
         format,
         data: data.into(),
         style: read_style(f, false)?,
+        rotation,
     }))
 }
 

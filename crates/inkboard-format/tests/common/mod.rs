@@ -13,6 +13,7 @@ pub fn add_shape(board: &mut Board, text: &str) {
         text: text.to_string(),
         style: Style::default(),
         sizing: inkboard_core::Sizing::Fixed,
+        rotation: inkboard_core::Rotation::NONE,
     };
     tx.insert(page, None, Object::new(id, Kind::Shape(shape)))
         .unwrap();

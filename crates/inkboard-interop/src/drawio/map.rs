@@ -15,7 +15,7 @@ use inkboard_core::{
 use super::cells::Cell;
 use super::label::{html_to_rich, html_to_text};
 use super::style::{self, CellStyle, VertexKind};
-use crate::build::{data_url, placeholder, BoardBuilder};
+use crate::build::{data_url, placeholder, turned, BoardBuilder};
 use crate::colour::{self, Paint};
 use crate::lost::LostKind;
 
@@ -244,6 +244,11 @@ fn vertex(b: &mut BoardBuilder, cell: &Cell, v: &Visit, plans: &mut Vec<(usize, 
     let (text, rich) = label(b, cell, &st);
     common_losses(b, cell, &st, &kind);
     let style = shape_style(b, &st);
+    // draw.io's `rotation` is degrees clockwise about the centre, as inkboard's.
+    let rotation = st
+        .num("rotation")
+        .and_then(inkboard_core::Rotation::degrees)
+        .unwrap_or_default();
     // `text` is the label: a frame's title keeps it plain, other shapes take it as
     // rich text.
     let shape = |geom: Geom, text: String, style: Style| {
@@ -257,6 +262,7 @@ fn vertex(b: &mut BoardBuilder, cell: &Cell, v: &Visit, plans: &mut Vec<(usize, 
             },
             style,
             sizing: inkboard_core::Sizing::Fixed,
+            rotation,
         })
     };
     let ready = |kind: Kind| Plan::Ready { kind, main: true };
@@ -293,6 +299,7 @@ fn vertex(b: &mut BoardBuilder, cell: &Cell, v: &Visit, plans: &mut Vec<(usize, 
                     placeholder(rect, if text.is_empty() { source } else { &text })
                 }
             };
+            let image = turned(image, rotation);
             let was_image = matches!(image, Kind::Image(_));
             plans.push((v.cell, ready(image)));
             if was_image && !text.is_empty() {
@@ -320,6 +327,7 @@ fn vertex(b: &mut BoardBuilder, cell: &Cell, v: &Visit, plans: &mut Vec<(usize, 
                         ..Style::default()
                     },
                     sizing: inkboard_core::Sizing::Fixed,
+                    rotation: inkboard_core::Rotation::NONE,
                 });
                 plans.push((
                     v.cell,
@@ -333,12 +341,14 @@ fn vertex(b: &mut BoardBuilder, cell: &Cell, v: &Visit, plans: &mut Vec<(usize, 
     }
 }
 
-/// Losses any vertex may have: rotation, formatting, links, custom data, hiding.
+/// Losses any vertex may have: rotation (a group's, or a direction), formatting, links, custom data, hiding.
 fn common_losses(b: &mut BoardBuilder, cell: &Cell, st: &CellStyle, kind: &VertexKind) {
     let name = example(cell);
-    let rotated = st
-        .num("rotation")
-        .is_some_and(|r| r.rem_euclid(360.0).abs() > 1e-9);
+    // Shapes and images keep their rotation; a group's has nothing to turn.
+    let rotated = matches!(kind, VertexKind::Group)
+        && st
+            .num("rotation")
+            .is_some_and(|r| r.rem_euclid(360.0).abs() > 1e-9);
     // draw.io's shapes face east unless told; inkboard's triangle points up.
     let facing = st.get("direction").unwrap_or("east");
     let turned = match kind {

@@ -113,6 +113,7 @@ fn cell(
             text_style(&s.style, &mut st);
             fill_style(&s.style, &mut st);
             line_style(&s.style, &mut st);
+            rotation_style(o, &mut st);
             // Rich text is a label of HTML; text with no marks is written as shown.
             match (s.geom != Geom::Frame)
                 .then(|| super::label::rich_html(&s.text))
@@ -135,6 +136,7 @@ fn cell(
                 i.format.mime()
             );
             line_style(&i.style, &mut st);
+            rotation_style(o, &mut st);
             vertex("", st, i.bounds, x);
         }
         Kind::Group(_) => {
@@ -212,6 +214,14 @@ fn cell(
                 at(&last, " as=\"targetPoint\""),
             ));
         }
+    }
+}
+
+/// `rotation=DEG;` for a rotated shape or image: degrees clockwise about the
+/// centre in both programs.
+fn rotation_style(o: &Object, st: &mut String) {
+    if !o.rotation().is_none() {
+        st.push_str(&format!("rotation={};", num(o.rotation().deg())));
     }
 }
 

@@ -15,7 +15,7 @@ use inkboard_core::{
 use inkboard_core::Vocabulary as _;
 
 use super::element::{Element, Scene};
-use crate::build::{data_url, placeholder, BoardBuilder};
+use crate::build::{data_url, placeholder, turned, BoardBuilder};
 use crate::colour::{self, Paint};
 use crate::lost::LostKind;
 
@@ -120,7 +120,15 @@ fn board_text(t: &Element) -> String {
 /// Plans one element (not bound text, which `label` carries).
 fn element(b: &mut BoardBuilder, e: &Element, label: Option<&Element>, scene: &Scene) -> Plan {
     let name = example(e, label);
-    if e.angle.rem_euclid(std::f64::consts::TAU) > 1e-9 {
+    // Excalidraw's angle is in radians, clockwise on screen about the centre, as
+    // inkboard's rotation is in degrees. Shapes and images keep it; the lines and
+    // strokes that cannot are drawn unturned and reported.
+    let rotation = inkboard_core::Rotation::degrees(e.angle.to_degrees()).unwrap_or_default();
+    let turnable = matches!(
+        e.kind.as_str(),
+        "rectangle" | "ellipse" | "diamond" | "text" | "frame" | "magicframe" | "image"
+    );
+    if !rotation.is_none() && !turnable {
         b.losses.add(LostKind::Rotation, &name);
     }
     // An embed's link is its content, reported as the embed.
@@ -148,6 +156,7 @@ fn element(b: &mut BoardBuilder, e: &Element, label: Option<&Element>, scene: &S
             text,
             style,
             sizing: inkboard_core::Sizing::Fixed,
+            rotation,
         }))
     };
     // The outline inkboard recorded when it wrote a shape Excalidraw has no
@@ -187,10 +196,12 @@ fn element(b: &mut BoardBuilder, e: &Element, label: Option<&Element>, scene: &S
         "image" => {
             let url = e.file_id.as_deref().and_then(|f| scene.files.get(f));
             match url.and_then(|u| data_url(u)) {
-                Some((_, bytes)) => Plan::Ready(b.image(bytes, rect, "image", &name)),
+                Some((_, bytes)) => {
+                    Plan::Ready(turned(b.image(bytes, rect, "image", &name), rotation))
+                }
                 None => {
                     b.losses.add(LostKind::BadImage, &name);
-                    Plan::Ready(placeholder(rect, "image"))
+                    Plan::Ready(turned(placeholder(rect, "image"), rotation))
                 }
             }
         }

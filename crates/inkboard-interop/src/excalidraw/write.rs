@@ -181,6 +181,10 @@ fn write_page(
             // Groups are the members' `groupIds`.
             Kind::Group(_) => continue,
         };
+        // Radians, clockwise about the centre, as inkboard's degrees.
+        if !o.rotation().is_none() {
+            e.insert("angle".into(), json!(o.rotation().radians()));
+        }
         e.insert("groupIds".into(), json!(groups));
         e.insert("frameId".into(), frame.map_or(Value::Null, |f| json!(f)));
         e.insert(
@@ -194,7 +198,12 @@ fn write_page(
         let container = (e.clone(), o.id.clone());
         elements.push(e);
         if let Some(text) = label {
-            elements.push(bound_text(board, &container, &label_id, text, o));
+            let mut t = bound_text(board, &container, &label_id, text, o);
+            // Bound text turns with its container, as Excalidraw draws it.
+            if !o.rotation().is_none() {
+                t.insert("angle".into(), json!(o.rotation().radians()));
+            }
+            elements.push(t);
         }
     }
 }

@@ -85,23 +85,26 @@ pub fn to_pdf(scenes: &[Scene], title: &str) -> Result<Vec<u8>, RenderError> {
 }
 
 /// The links of a page's rich text: where each piece of a link's text is on the page
-/// (scaled by `shrink`), and where it goes. Only links safe to follow are kept.
+/// (scaled by `shrink`; in rotated text, the box around it), and where it goes. Only links safe to follow are kept.
 fn links(scene: &Scene, shrink: f32) -> Vec<(Rect, String)> {
     let (ox, oy) = (scene.bounds.x as f32, scene.bounds.y as f32);
     let mut out = Vec::new();
-    let texts = scene
-        .items
-        .iter()
-        .flat_map(|i| &i.parts)
-        .filter_map(|p| match p {
-            Part::Text(t) => Some(t),
+    let texts = scene.items.iter().flat_map(|i| {
+        i.parts.iter().filter_map(move |p| match p {
+            Part::Text(t) => Some((t, i.turn)),
             _ => None,
-        });
-    for t in texts {
+        })
+    });
+    for (t, turn) in texts {
         for line in &t.lines {
             for p in &line.pieces {
                 let Some(url) = t.href(p) else { continue };
                 let (x, y, w, h) = t.piece_box(line, p);
+                // A link in turned text: the box around its turned box (a link
+                // area is upright).
+                let b = inkboard_core::Rect::new(x as f64, y as f64, w as f64, h as f64);
+                let b = turn.map_or(b, |t| t.extent(b));
+                let (x, y, w, h) = (b.x as f32, b.y as f32, b.w as f32, b.h as f32);
                 let rect =
                     Rect::from_xywh((x - ox) * shrink, (y - oy) * shrink, w * shrink, h * shrink);
                 if let Some(rect) = rect {

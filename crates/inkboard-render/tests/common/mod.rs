@@ -47,9 +47,21 @@ impl Build {
                     text: text.to_string(),
                     style,
                     sizing: inkboard_core::Sizing::Fixed,
+                    rotation: inkboard_core::Rotation::NONE,
                 }),
             )
         })
+    }
+
+    /// Turns a shape or image by `deg` degrees (clockwise, about its centre).
+    pub fn turn(&mut self, id: &ObjectId, deg: f64) -> ObjectId {
+        let mut o = self.board.object(id).expect("the object").clone();
+        *o.rotation_mut().expect("a shape or image") =
+            inkboard_core::Rotation::degrees(deg).expect("finite");
+        let mut tx = Transaction::begin(&mut self.board);
+        tx.replace(o).expect("replace");
+        tx.commit(Actor::Agent).expect("commit");
+        id.clone()
     }
 
     pub fn connect(&mut self, from: End, to: End, route: Route, end_arrow: Arrow) -> ObjectId {
@@ -82,6 +94,7 @@ impl Build {
                     format,
                     data: Arc::from(data),
                     style: Style::default(),
+                    rotation: inkboard_core::Rotation::NONE,
                 }),
             )
         })

@@ -84,6 +84,7 @@ impl EditTool for AddImage {
             format,
             data: Arc::from(bytes),
             style,
+            rotation: inkboard_core::Rotation::NONE,
         };
         let id = cx.tx.add(cx.page, None, Kind::Image(image))?;
         Ok(Placed::new(&id, bounds))

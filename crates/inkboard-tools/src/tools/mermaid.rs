@@ -144,6 +144,7 @@ impl EditTool for ImportMermaid {
                 text: node.label.clone(),
                 style: node.style.clone(),
                 sizing: inkboard_core::Sizing::Fixed,
+                rotation: inkboard_core::Rotation::NONE,
             };
             let id = cx.tx.add(cx.page, None, Kind::Shape(shape))?;
             node_ids.push(id);
@@ -165,6 +166,7 @@ impl EditTool for ImportMermaid {
                 text: sub.title.clone(),
                 style: sub.style.clone(),
                 sizing: inkboard_core::Sizing::Fixed,
+                rotation: inkboard_core::Rotation::NONE,
             };
             let object = Object::new(frame_ids[s].clone(), Kind::Shape(shape));
             cx.tx.insert(cx.page, Some(slot), object)?;

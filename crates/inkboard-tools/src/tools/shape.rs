@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use crate::args::{Relative, StyleArgs, Word};
 use crate::place;
-use crate::tool::{finite, positive, Cx, EditTool, Hints, Placed, Tool};
+use crate::tool::{finite, positive, rotation, Cx, EditTool, Hints, Placed, Tool};
 use crate::ToolError;
 
 pub struct AddShape;
@@ -20,6 +20,7 @@ pub struct AddShapeArgs {
     y: Option<f64>,
     w: Option<f64>,
     h: Option<f64>,
+    rotation: Option<f64>,
     #[serde(flatten)]
     style: StyleArgs,
     #[serde(flatten)]
@@ -44,6 +45,7 @@ impl EditTool for AddShape {
         let style = a.style.to_style()?;
         let (x, y) = (finite("x", a.x)?, finite("y", a.y)?);
         let (w, h) = (positive("w", a.w)?, positive("h", a.h)?);
+        let rotation = rotation("rotation", a.rotation)?.unwrap_or_default();
         let (w, h) = size(geom, &text, &style, w, h);
         // A side and x/y would each say where the shape goes; `inside` with x/y says
         // where and in which frame.
@@ -89,6 +91,7 @@ impl EditTool for AddShape {
             text,
             style,
             sizing,
+            rotation,
         });
         // Frames go to the back, behind what they hold, but above the frame that
         // holds them.

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::args::{ColorArg, EndArg, IdArg, StyleArgs, Word};
-use crate::tool::{finite, positive, Cx, EditTool, Hints, Ids, Tool};
+use crate::tool::{finite, positive, rotation, Cx, EditTool, Hints, Ids, Tool};
 use crate::ToolError;
 
 pub struct Update;
@@ -21,6 +21,7 @@ pub struct UpdateArgs {
     y: Option<f64>,
     w: Option<f64>,
     h: Option<f64>,
+    rotation: Option<f64>,
     geom: Option<Word<Geom>>,
     #[serde(flatten)]
     style: StyleArgs,
@@ -67,6 +68,7 @@ fn given(a: &UpdateArgs) -> Vec<&'static str> {
         ("y", a.y.is_some()),
         ("w", a.w.is_some()),
         ("h", a.h.is_some()),
+        ("rotation", a.rotation.is_some()),
         ("geom", a.geom.is_some()),
         ("fill", s.fill.is_some()),
         ("stroke", s.stroke.is_some()),
@@ -94,8 +96,8 @@ fn given(a: &UpdateArgs) -> Vec<&'static str> {
 /// The fields that apply to an object of this kind.
 fn applicable(kind: &Kind) -> Vec<&'static str> {
     let mut fields: Vec<&'static str> = match kind {
-        Kind::Shape(_) => vec!["text", "x", "y", "w", "h", "geom"],
-        Kind::Image(_) => vec!["x", "y", "w", "h", "opacity"],
+        Kind::Shape(_) => vec!["text", "x", "y", "w", "h", "rotation", "geom"],
+        Kind::Image(_) => vec!["x", "y", "w", "h", "rotation", "opacity"],
         Kind::Connector(_) => vec!["text", "from", "to", "route", "start_arrow", "end_arrow"],
         Kind::Ink(_) => vec![
             "x",
@@ -132,6 +134,7 @@ impl EditTool for Update {
         let (x, y) = (finite("x", a.x)?, finite("y", a.y)?);
         let (w, h) = (positive("w", a.w)?, positive("h", a.h)?);
         let width = positive("width", a.width)?;
+        let turn = rotation("rotation", a.rotation)?;
         let from = a
             .from
             .as_ref()
@@ -163,6 +166,9 @@ impl EditTool for Update {
             let mut changed = object.clone();
             if let Some(s) = changed.style_mut() {
                 s.merge(&style);
+            }
+            if let (Some(turn), Some(r)) = (turn, changed.rotation_mut()) {
+                *r = turn;
             }
             match &mut changed.kind {
                 Kind::Shape(s) => {
