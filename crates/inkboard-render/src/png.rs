@@ -296,6 +296,7 @@ mod tests {
                     ..Style::default()
                 },
                 sizing: Sizing::Fixed,
+                rotation: inkboard_core::Rotation::NONE,
             };
             tx.insert(PageId(1), None, Object::new(id.clone(), Kind::Shape(shape)))
                 .unwrap();
