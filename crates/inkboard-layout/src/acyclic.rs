@@ -20,7 +20,12 @@ pub(crate) fn reversed(n: usize, edges: &[(usize, usize, i64)]) -> Vec<bool> {
     let dfs = depth_first(n, edges);
     let greedy = greedy(n, edges);
     let weight = |flip: &[bool]| -> i64 {
-        edges.iter().zip(flip).filter(|(_, &f)| f).map(|(e, _)| e.2).sum()
+        edges
+            .iter()
+            .zip(flip)
+            .filter(|(_, &f)| f)
+            .map(|(e, _)| e.2)
+            .sum()
     };
     if weight(&greedy) < weight(&dfs) {
         greedy
@@ -238,8 +243,18 @@ mod tests {
     #[test]
     fn the_loop_back_is_reversed_not_the_main_path() {
         // start → a → b → c, c back to a, and c on to d and e.
-        let edges = [(0, 1, 1), (1, 2, 1), (2, 3, 1), (3, 1, 1), (3, 4, 1), (3, 5, 1)];
-        assert_eq!(reversed(6, &edges), vec![false, false, false, true, false, false]);
+        let edges = [
+            (0, 1, 1),
+            (1, 2, 1),
+            (2, 3, 1),
+            (3, 1, 1),
+            (3, 4, 1),
+            (3, 5, 1),
+        ];
+        assert_eq!(
+            reversed(6, &edges),
+            vec![false, false, false, true, false, false]
+        );
     }
 
     #[test]

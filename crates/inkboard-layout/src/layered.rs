@@ -208,7 +208,13 @@ impl Component {
     /// not in line runs across the gap on a track of its own (the renderer keeps
     /// lines that share no node apart); the tracks needed are the most edge
     /// spans that overlap at one place along the layers.
-    fn gaps(&self, x: &[f64], layer_of: &[usize], segs: &[(usize, usize, i64)], layers: usize) -> Vec<f64> {
+    fn gaps(
+        &self,
+        x: &[f64],
+        layer_of: &[usize],
+        segs: &[(usize, usize, i64)],
+        layers: usize,
+    ) -> Vec<f64> {
         let mut spans: Vec<Vec<(f64, i64)>> = vec![Vec::new(); layers];
         for &(u, v, w) in segs {
             let (a, b) = (x[u].min(x[v]), x[u].max(x[v]));

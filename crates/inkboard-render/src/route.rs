@@ -214,6 +214,44 @@ fn facing(a: Rect, b: Rect) -> (Side, Side) {
     }
 }
 
+/// The sides a route between `a` and `b` leaves and enters by when it follows the
+/// flow: the sides facing each other along the main axis (bottom to top for a
+/// target below), when the boxes are apart along it; `None` when they are not.
+///
+/// The main axis is the page's flow when it has one (`vertical`: true when most
+/// connected pairs lie one above the other, as in a `down` layout), so that a
+/// pair far apart sideways in a tree still joins bottom to top; otherwise the
+/// axis with the larger gap.
+pub fn flow_sides(a: Rect, b: Rect, vertical: Option<bool>) -> Option<(Side, Side)> {
+    let (gap_x, gap_y) = gaps(a, b);
+    let (x, y) = facing_pairs(a, b);
+    match vertical {
+        Some(true) if gap_y > 0.0 => Some(y),
+        Some(false) if gap_x > 0.0 => Some(x),
+        _ => {
+            let gap = if horizontal_axis(a, b) { gap_x } else { gap_y };
+            (gap > 0.0).then(|| facing(a, b))
+        }
+    }
+}
+
+/// The flow of a page, from its connected pairs of boxes: vertical (`true`) when
+/// more pairs lie apart one above the other than side by side, horizontal when
+/// fewer, `None` on a tie.
+pub fn page_flow(pairs: impl Iterator<Item = (Rect, Rect)>) -> Option<bool> {
+    let (mut across, mut down) = (0usize, 0usize);
+    for (a, b) in pairs {
+        let (gap_x, gap_y) = gaps(a, b);
+        across += (gap_x > 0.0) as usize;
+        down += (gap_y > 0.0) as usize;
+    }
+    match down.cmp(&across) {
+        std::cmp::Ordering::Greater => Some(true),
+        std::cmp::Ordering::Less => Some(false),
+        std::cmp::Ordering::Equal => None,
+    }
+}
+
 fn orthogonal_sides(
     a: EndShape,
     b: EndShape,
