@@ -17,8 +17,7 @@
 /// loops), whether to reverse it. A plain cycle given as a → b → c → a has its
 /// closing edge c → a reversed.
 pub(crate) fn reversed(n: usize, edges: &[(usize, usize, i64)]) -> Vec<bool> {
-    let dfs = depth_first(n, edges);
-    let greedy = greedy(n, edges);
+    let (dfs, greedy) = both(n, edges);
     let weight = |flip: &[bool]| -> i64 {
         edges
             .iter()
@@ -32,6 +31,11 @@ pub(crate) fn reversed(n: usize, edges: &[(usize, usize, i64)]) -> Vec<bool> {
     } else {
         dfs
     }
+}
+
+/// The reversed edges of both rules: depth-first, then greedy.
+pub(crate) fn both(n: usize, edges: &[(usize, usize, i64)]) -> (Vec<bool>, Vec<bool>) {
+    (depth_first(n, edges), greedy(n, edges))
 }
 
 /// The back edges of a depth-first search from the sources in input order, made

@@ -60,6 +60,10 @@ pub(crate) fn layout(boxes: &Boxes, edges: &[(usize, usize)], spacing: (f64, f64
     placed
 }
 
+/// The largest component laid out both ways of breaking its cycles (twice the
+/// work); larger ones take the depth-first way.
+const BOTH_WAYS: usize = 150;
+
 /// The room one line takes in the gap between layers: the distance the renderer
 /// keeps between parallel lines, and between a line and the shapes it passes.
 const TRACK: f64 = 12.0;
@@ -127,14 +131,37 @@ impl Component {
     fn layout(&self) -> Part {
         let k = self.a.len();
         if self.edges.is_empty() {
-            return Part {
+            return self.arrange(&[]).1;
+        }
+        // 1. Cycles: of the two ways to break them (see `acyclic`), the one
+        // whose drawing crosses less; on a tie, the depth-first one, which keeps
+        // the path given first running forward.
+        let (dfs, greedy) = acyclic::both(k, &self.edges);
+        let first = self.arrange(&dfs);
+        if greedy == dfs || k > BOTH_WAYS {
+            return first.1;
+        }
+        let second = self.arrange(&greedy);
+        if second.0 < first.0 {
+            second.1
+        } else {
+            first.1
+        }
+    }
+
+    /// The component laid out with the edges `flip` marks reversed, and the
+    /// crossings of its layer order.
+    fn arrange(&self, flip: &[bool]) -> (i64, Part) {
+        let k = self.a.len();
+        if self.edges.is_empty() {
+            let part = Part {
                 at: vec![(0.0, 0.0); k],
                 paths: Vec::new(),
                 along: (0.0, self.a.first().copied().unwrap_or(0.0)),
             };
+            return (0, part);
         }
-        // 1. Cycles: orient every edge forward, merging edges that now coincide.
-        let flip = acyclic::reversed(k, &self.edges);
+        // Orient every edge forward, merging edges that now coincide.
         let mut dag: Vec<(usize, usize, i64)> = Vec::new();
         let mut dag_index = std::collections::HashMap::new();
         let mut edge_dag = Vec::with_capacity(self.edges.len());
@@ -169,7 +196,7 @@ impl Component {
         }
         // 4. Order within layers.
         let layers = Layers::new(layer_of.clone(), &segments);
-        let order = layers.order();
+        let (crossings, order) = layers.order_counted();
         // 5. Positions along the layers.
         let x = self.along(k, &order, &size, &segments);
         // 6. Layers stacked.
@@ -196,11 +223,14 @@ impl Component {
         let hi = (0..size.len())
             .map(|v| x[v] + size[v] / 2.0)
             .fold(f64::MIN, f64::max);
-        Part {
-            at,
-            paths,
-            along: (lo, hi),
-        }
+        (
+            crossings,
+            Part {
+                at,
+                paths,
+                along: (lo, hi),
+            },
+        )
     }
 
     /// The gap after each layer: the layer spacing, or more where the edges

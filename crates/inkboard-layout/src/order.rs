@@ -47,7 +47,8 @@ impl Layers {
     }
 
     /// The order with the fewest crossings found.
-    pub fn order(&self) -> Vec<Vec<usize>> {
+    /// The order with the fewest crossings found, and its crossings (weighted).
+    pub fn order_counted(&self) -> (i64, Vec<Vec<usize>>) {
         let mut best: Option<(i64, Vec<Vec<usize>>)> = None;
         for from_top in [true, false] {
             let mut order = self.initial(from_top);
@@ -59,7 +60,7 @@ impl Layers {
                 break;
             }
         }
-        best.map(|(_, o)| o).unwrap_or_default()
+        best.unwrap_or_default()
     }
 
     /// A depth-first order: nodes are appended to their layers as a search
@@ -379,7 +380,7 @@ mod tests {
     fn untangles_a_crossed_pair() {
         // 0 → 3 and 1 → 2 cross when layer 1 is [2, 3] in the start order.
         let layers = Layers::new(vec![0, 0, 1, 1], &[(0, 3, 1), (1, 2, 1)]);
-        let order = layers.order();
+        let (_, order) = layers.order_counted();
         let pos = layers.positions(&order);
         assert_eq!(layers.crossings(&order, &pos), 0);
     }

@@ -465,7 +465,7 @@ fn side_ports(e: &EndInfo, only: Option<(Side, f64)>, arriving: bool) -> Vec<Por
 /// middles, and where two sides face each other across a gap and overlap, a pair
 /// of ports facing each other in the middle of the overlap, so that shapes nearly
 /// in line are joined by a straight line rather than one with a small jog.
-fn ports(a: &EndInfo, b: &EndInfo, flow: Option<bool>) -> (Vec<Port>, Vec<Port>) {
+fn ports(a: &EndInfo, b: &EndInfo, flow: Option<Side>) -> (Vec<Port>, Vec<Port>) {
     let mut starts = side_ports(a, None, false);
     let mut targets = side_ports(b, None, true);
     if a.shape.is_point() || b.shape.is_point() {
@@ -513,7 +513,7 @@ fn follow_the_flow(
     targets: &mut [Port],
     ra: Rect,
     rb: Rect,
-    flow: Option<bool>,
+    flow: Option<Side>,
 ) {
     let Some((sa, sb)) = route::flow_sides(ra, rb, flow) else {
         return;
@@ -538,7 +538,7 @@ fn search(
     a: &EndInfo,
     b: &EndInfo,
     lifted: &[usize],
-    flow: Option<bool>,
+    flow: Option<Side>,
 ) -> Option<Draft> {
     let (starts, targets) = ports(a, b, flow);
     let found = router.route(&starts, &targets, lifted)?;
