@@ -817,6 +817,10 @@ fn capacity(r: Rect, side: Side) -> usize {
     ((side.length(r) / MIN_PORT_GAP).floor() as usize).saturating_sub(1)
 }
 
+/// A searched end on a side, as [`spill`] weighs it: where its line goes, its
+/// connector, and whether it is the connector's start.
+type SpillEnd = (PortKey, usize, bool);
+
 /// Moves searched ends off sides that cannot hold them [`MIN_PORT_GAP`] apart
 /// (a hub with dozens of edges) onto the neighbouring sides, as far as those
 /// have room: the ends at either extreme of the side's order (the lines turning
@@ -827,8 +831,7 @@ fn spill(
     ends: &[(EndInfo, EndInfo)],
     drafts: &mut [Draft],
 ) -> Vec<usize> {
-    // Per (object, side): (key, connector, at start).
-    let mut groups: BTreeMap<(ObjectId, Side), Vec<(PortKey, usize, bool)>> = BTreeMap::new();
+    let mut groups: BTreeMap<(ObjectId, Side), Vec<SpillEnd>> = BTreeMap::new();
     let mut bounds: BTreeMap<ObjectId, Rect> = BTreeMap::new();
     for (conn, (((_, c), (from, to)), draft)) in
         connectors.iter().zip(ends).zip(&*drafts).enumerate()
