@@ -9,12 +9,14 @@
 //! 5. positions within layers by network simplex on `dot`'s auxiliary graph: each
 //!    edge pulls its ends into line, long edges (dummy to dummy) eight times as
 //!    hard, so that they run straight, while neighbours keep their spacing;
-//! 6. layers stacked, each as thick as its thickest node, nodes centred in them.
+//! 6. layers stacked, each as thick as its thickest node, nodes centred in them,
+//!    the gap between two layers widened where the edges crossing it need more
+//!    tracks side by side than the layer spacing holds.
 //!
 //! Components are then set side by side along the layers, in the order of their
 //! first nodes.
 
-use crate::frame::{starts, thickest, Boxes, Placed};
+use crate::frame::{thickest, Boxes, Placed};
 use crate::normal::Normal;
 use crate::order::Layers;
 use crate::{acyclic, simplex};
@@ -56,6 +58,29 @@ pub(crate) fn layout(boxes: &Boxes, edges: &[(usize, usize)], spacing: (f64, f64
         }
     }
     placed
+}
+
+/// The largest component laid out both ways of breaking its cycles (twice the
+/// work); larger ones take the depth-first way.
+const BOTH_WAYS: usize = 150;
+
+/// The room one line takes in the gap between layers: the distance the renderer
+/// keeps between parallel lines, and between a line and the shapes it passes.
+const TRACK: f64 = 12.0;
+
+/// Where each layer starts when layers `thick` thick follow one another, each
+/// `gaps` (one per layer) from the next.
+fn stack(thick: &[f64], gaps: &[f64]) -> Vec<f64> {
+    let mut at = 0.0;
+    thick
+        .iter()
+        .zip(gaps)
+        .map(|(t, g)| {
+            let here = at;
+            at += t + g;
+            here
+        })
+        .collect()
 }
 
 /// One connected component, renumbered from 0.
@@ -106,14 +131,37 @@ impl Component {
     fn layout(&self) -> Part {
         let k = self.a.len();
         if self.edges.is_empty() {
-            return Part {
+            return self.arrange(&[]).1;
+        }
+        // 1. Cycles: of the two ways to break them (see `acyclic`), the one
+        // whose drawing crosses less; on a tie, the depth-first one, which keeps
+        // the path given first running forward.
+        let (dfs, greedy) = acyclic::both(k, &self.edges);
+        let first = self.arrange(&dfs);
+        if greedy == dfs || k > BOTH_WAYS {
+            return first.1;
+        }
+        let second = self.arrange(&greedy);
+        if second.0 < first.0 {
+            second.1
+        } else {
+            first.1
+        }
+    }
+
+    /// The component laid out with the edges `flip` marks reversed, and the
+    /// crossings of its layer order.
+    fn arrange(&self, flip: &[bool]) -> (i64, Part) {
+        let k = self.a.len();
+        if self.edges.is_empty() {
+            let part = Part {
                 at: vec![(0.0, 0.0); k],
                 paths: Vec::new(),
                 along: (0.0, self.a.first().copied().unwrap_or(0.0)),
             };
+            return (0, part);
         }
-        // 1. Cycles: orient every edge forward, merging edges that now coincide.
-        let flip = acyclic::reversed(k, &self.edges);
+        // Orient every edge forward, merging edges that now coincide.
         let mut dag: Vec<(usize, usize, i64)> = Vec::new();
         let mut dag_index = std::collections::HashMap::new();
         let mut edge_dag = Vec::with_capacity(self.edges.len());
@@ -148,12 +196,12 @@ impl Component {
         }
         // 4. Order within layers.
         let layers = Layers::new(layer_of.clone(), &segments);
-        let order = layers.order();
+        let (crossings, order) = layers.order_counted();
         // 5. Positions along the layers.
         let x = self.along(k, &order, &size, &segments);
         // 6. Layers stacked.
         let thick = thickest(&layer_of[..k], &self.d);
-        let start = starts(&thick, self.spacing.1);
+        let start = stack(&thick, &self.gaps(&x, &layer_of, &segments, thick.len()));
         let centre = |v: usize| (x[v], start[layer_of[v]] + thick[layer_of[v]] / 2.0);
         let at = (0..k)
             .map(|v| (x[v] - self.a[v] / 2.0, centre(v).1 - self.d[v] / 2.0))
@@ -175,11 +223,49 @@ impl Component {
         let hi = (0..size.len())
             .map(|v| x[v] + size[v] / 2.0)
             .fold(f64::MIN, f64::max);
-        Part {
-            at,
-            paths,
-            along: (lo, hi),
+        (
+            crossings,
+            Part {
+                at,
+                paths,
+                along: (lo, hi),
+            },
+        )
+    }
+
+    /// The gap after each layer: the layer spacing, or more where the edges
+    /// between two layers need more tracks than it holds. An edge whose ends are
+    /// not in line runs across the gap on a track of its own (the renderer keeps
+    /// lines that share no node apart); the tracks needed are the most edge
+    /// spans that overlap at one place along the layers.
+    fn gaps(
+        &self,
+        x: &[f64],
+        layer_of: &[usize],
+        segs: &[(usize, usize, i64)],
+        layers: usize,
+    ) -> Vec<f64> {
+        let mut spans: Vec<Vec<(f64, i64)>> = vec![Vec::new(); layers];
+        for &(u, v, w) in segs {
+            let (a, b) = (x[u].min(x[v]), x[u].max(x[v]));
+            if b - a > 1.0 {
+                // Opening before closing at one place: spans that touch share a
+                // turn, so they count as overlapping.
+                spans[layer_of[u]].extend([(a, -w), (b, w)]);
+            }
         }
+        spans
+            .into_iter()
+            .map(|mut ends| {
+                ends.sort_by(|p, q| p.0.total_cmp(&q.0).then(p.1.cmp(&q.1)));
+                let (mut open, mut most) = (0i64, 0i64);
+                for (_, d) in ends {
+                    open -= d;
+                    most = most.max(open);
+                }
+                self.spacing.1.max(TRACK * (most + 1) as f64)
+            })
+            .collect()
     }
 
     /// Layers by network simplex, from 0, then balanced.

@@ -3,7 +3,8 @@
 //! down and up the layers with "transpose" passes that swap neighbours while that
 //! removes crossings, keeping the best order seen. It runs from two starting
 //! orders (following edges down from the sources, and up from the sinks) and keeps
-//! the better result.
+//! the better result. Small layers are then ordered exactly against their
+//! neighbours ([`Layers::exact`]).
 //!
 //! Every edge here joins consecutive layers: longer edges were already split by
 //! dummy nodes.
@@ -12,6 +13,11 @@
 const MAX_ITER: usize = 24;
 /// Stop after this many sweeps without real progress (dot's MinQuit).
 const MIN_QUIT: usize = 8;
+/// The largest layer whose order is found exactly ([`Layers::exact`]): 2^n
+/// subsets of n nodes each.
+const EXACT_LAYER: usize = 8;
+/// Rounds of exact ordering, down and up the layers.
+const EXACT_ROUNDS: usize = 4;
 
 /// Nodes in layers, each with its neighbours in the layers above and below.
 pub(crate) struct Layers {
@@ -41,7 +47,8 @@ impl Layers {
     }
 
     /// The order with the fewest crossings found.
-    pub fn order(&self) -> Vec<Vec<usize>> {
+    /// The order with the fewest crossings found, and its crossings (weighted).
+    pub fn order_counted(&self) -> (i64, Vec<Vec<usize>>) {
         let mut best: Option<(i64, Vec<Vec<usize>>)> = None;
         for from_top in [true, false] {
             let mut order = self.initial(from_top);
@@ -53,7 +60,7 @@ impl Layers {
                 break;
             }
         }
-        best.map(|(_, o)| o).unwrap_or_default()
+        best.unwrap_or_default()
     }
 
     /// A depth-first order: nodes are appended to their layers as a search
@@ -130,7 +137,92 @@ impl Layers {
         *order = best;
         let mut pos = self.positions(order);
         self.transpose(order, &mut pos, false);
+        self.exact(order, &mut pos);
         self.crossings(order, &pos)
+    }
+
+    /// Polishes `order`: each layer of at most [`EXACT_LAYER`] nodes is given the
+    /// order with the fewest crossings against its two neighbour layers as they
+    /// stand, found exactly (a dynamic program over subsets: the crossings of a
+    /// layer's order are the sum, over its pairs, of what each pair costs in its
+    /// order). Median sweeps and swaps of neighbours stop at local optima that a
+    /// small flowchart often shows; this finds the best order of each small layer
+    /// outright. Down and up the layers until nothing improves.
+    fn exact(&self, order: &mut [Vec<usize>], pos: &mut [usize]) {
+        let mut cost = Vec::new();
+        let mut best = Vec::new();
+        let mut from = Vec::new();
+        for _ in 0..EXACT_ROUNDS {
+            let mut improved = false;
+            for r in (0..order.len()).chain((0..order.len()).rev()) {
+                let n = order[r].len();
+                if !(3..=EXACT_LAYER).contains(&n) {
+                    continue;
+                }
+                let layer = order[r].clone();
+                // cost[i * n + j]: crossings of i's and j's edges with i left of j.
+                cost.clear();
+                for &u in &layer {
+                    for &v in &layer {
+                        cost.push(if u == v { 0 } else { self.pair(u, v, pos) });
+                    }
+                }
+                let now: i64 = (0..n)
+                    .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+                    .map(|(i, j)| cost[i * n + j])
+                    .sum();
+                if now == 0 {
+                    continue;
+                }
+                // best[mask]: least cost of putting the set `mask` first.
+                let full = (1usize << n) - 1;
+                best.clear();
+                best.resize(full + 1, i64::MAX);
+                from.clear();
+                from.resize(full + 1, 0usize);
+                best[0] = 0;
+                for mask in 0..full {
+                    if best[mask] == i64::MAX {
+                        continue;
+                    }
+                    for v in 0..n {
+                        if mask & (1 << v) != 0 {
+                            continue;
+                        }
+                        let add: i64 = (0..n)
+                            .filter(|&u| mask & (1 << u) != 0)
+                            .map(|u| cost[u * n + v])
+                            .sum();
+                        let next = mask | (1 << v);
+                        // Strictly less: of equal orders the first found wins,
+                        // which keeps the search deterministic.
+                        if best[mask] + add < best[next] {
+                            best[next] = best[mask] + add;
+                            from[next] = v;
+                        }
+                    }
+                }
+                if best[full] >= now {
+                    continue;
+                }
+                let mut mask = full;
+                let mut placed = Vec::with_capacity(n);
+                while mask != 0 {
+                    let v = from[mask];
+                    placed.push(layer[v]);
+                    mask &= !(1 << v);
+                }
+                placed.reverse();
+                for (i, &v) in placed.iter().enumerate() {
+                    pos[v] = i;
+                }
+                order[r] = placed;
+                improved = true;
+            }
+            if !improved {
+                break;
+            }
+        }
     }
 
     /// Sorts each layer by the weighted median of its neighbours' positions in the
@@ -288,7 +380,7 @@ mod tests {
     fn untangles_a_crossed_pair() {
         // 0 → 3 and 1 → 2 cross when layer 1 is [2, 3] in the start order.
         let layers = Layers::new(vec![0, 0, 1, 1], &[(0, 3, 1), (1, 2, 1)]);
-        let order = layers.order();
+        let (_, order) = layers.order_counted();
         let pos = layers.positions(&order);
         assert_eq!(layers.crossings(&order, &pos), 0);
     }

@@ -56,6 +56,9 @@ const MAX_PORT_STEP: f64 = 36.0;
 /// The smallest gap between two ports on one side that the search found apart for
 /// them to stay where they are.
 const MIN_PORT_STEP: f64 = 12.0;
+/// The least distance between two ports on one side: closer, two arrowheads
+/// would run into each other.
+const MIN_PORT_GAP: f64 = 8.0;
 /// The work (see `Router::work`: grid nodes built, edges visited, lines sorted,
 /// states searched; about 20–30 ns each in a release build) a page's searches
 /// may do before the rest of its connectors take simple routes: about 0.5–0.8 s.
@@ -67,6 +70,9 @@ pub(crate) const ROUTING_BUDGET: usize = 24_000_000;
 /// How far the legs of a simple L route keep from shapes they pass, for it to count
 /// as clear.
 const L_CLEARANCE: f64 = 8.0;
+/// What leaving or entering by a side across the flow costs, in pixels of
+/// length: a little more than a bend (see [`follow_the_flow`]).
+const ACROSS_FLOW: f64 = 48.0;
 const SIDES: [Side; 4] = [Side::Right, Side::Bottom, Side::Left, Side::Top];
 
 /// One connector, laid out.
@@ -235,10 +241,15 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
             )
         })
         .collect();
-    let lifted: Vec<Vec<usize>> = connectors
+    let kinds: Vec<Route> = connectors
         .iter()
         .zip(&ends)
-        .map(|((_, c), (a, b))| match c.route {
+        .map(|((_, c), (a, b))| kind(c, a, b))
+        .collect();
+    let lifted: Vec<Vec<usize>> = kinds
+        .iter()
+        .zip(&ends)
+        .map(|(kind, (a, b))| match kind {
             Route::Orthogonal => obstacles.lifted(a, b),
             _ => Vec::new(),
         })
@@ -252,25 +263,36 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
         .unwrap_or_default();
     let mut router = Router::new(&obstacles.rects, port_area);
     let mut drafts: Vec<Draft> = Vec::with_capacity(connectors.len());
-    for (k, ((_, c), (a, b))) in connectors.iter().zip(&ends).enumerate() {
+    let flow = route::page_flow(
+        ends.iter()
+            .filter(|(a, b)| !a.shape.is_point() && !b.shape.is_point())
+            .map(|(a, b)| (a.shape.bounds, b.shape.bounds)),
+    );
+    for (k, (a, b)) in ends.iter().enumerate() {
         // Past the budget, the page's remaining connectors take their simple
         // routes: a huge page still draws in about a second, the same way on
         // every machine (the budget counts grid nodes, not time).
         let in_budget = router.work() < ROUTING_BUDGET;
-        let found = if c.route == Route::Orthogonal && in_budget && searchable(a, b) {
-            search(&mut router, a, b, &lifted[k])
+        let found = if kinds[k] == Route::Orthogonal && in_budget && searchable(a, b) {
+            search(&mut router, a, b, &lifted[k], flow)
         } else {
             None
         };
         drafts.push(match found {
             Some(draft) => draft,
-            None => Draft::Planned(route::plan(a.shape, b.shape, c.route, |p, q| {
+            None => Draft::Planned(route::plan(a.shape, b.shape, kinds[k], |p, q| {
                 blocked(&solids, a.shape.bounds, b.shape.bounds, p, q)
             })),
         });
     }
 
-    // 2. Ports.
+    // 2. Ports: sides too short for their ends give some to their neighbours
+    // (those routes are searched again), then each side's ends are spread.
+    let spilled = if router.work() < ROUTING_BUDGET {
+        spill(&connectors, &ends, &mut drafts)
+    } else {
+        Vec::new()
+    };
     let offsets = spread(&connectors, &ends, &drafts);
     let mut polylines: Vec<Option<Vec<Point>>> = vec![None; connectors.len()];
     let mut again = Vec::new();
@@ -285,12 +307,13 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
                 let mut points = points.clone();
                 let moved = (offsets[k].0 - found.0, offsets[k].1 - found.1);
                 shift(&mut points, a, b, *sides, moved);
-                if !clear(&points, a, b, &lifted[k], &obstacles) {
+                if spilled.contains(&k) || !clear(&points, a, b, &lifted[k], &obstacles) {
                     again.push(k);
                 }
                 polylines[k] = Some(points);
             }
-            Draft::Planned(plan @ Plan::Orthogonal(..)) => {
+            // Loops are nudged too, so that they keep off other lines.
+            Draft::Planned(plan @ (Plan::Orthogonal(..) | Plan::Loop)) => {
                 polylines[k] = Some(route::points(a.shape, b.shape, *plan, offsets[k]));
             }
             Draft::Planned(_) => {}
@@ -370,6 +393,18 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
     out
 }
 
+/// How a connector runs: as its `route` says, except that an orthogonal
+/// connector with two free ends is a straight line. With nothing to go round
+/// and no side to leave by, the elbow of an orthogonal route between two points
+/// only bends a line drawn from one point to the other.
+fn kind(c: &Connector, a: &EndInfo, b: &EndInfo) -> Route {
+    if c.route == Route::Orthogonal && a.shape.is_point() && b.shape.is_point() {
+        Route::Straight
+    } else {
+        c.route
+    }
+}
+
 /// Whether a connector between `a` and `b` can be searched for: two different ends
 /// whose grown boxes keep apart (closer ends leave no room for the search's legs;
 /// their simple route is the right one anyway).
@@ -432,13 +467,14 @@ fn side_ports(e: &EndInfo, only: Option<(Side, f64)>, arriving: bool) -> Vec<Por
 /// middles, and where two sides face each other across a gap and overlap, a pair
 /// of ports facing each other in the middle of the overlap, so that shapes nearly
 /// in line are joined by a straight line rather than one with a small jog.
-fn ports(a: &EndInfo, b: &EndInfo) -> (Vec<Port>, Vec<Port>) {
+fn ports(a: &EndInfo, b: &EndInfo, flow: Option<Side>) -> (Vec<Port>, Vec<Port>) {
     let mut starts = side_ports(a, None, false);
     let mut targets = side_ports(b, None, true);
     if a.shape.is_point() || b.shape.is_point() {
         return (starts, targets);
     }
     let (ra, rb) = (a.shape.bounds, b.shape.bounds);
+    follow_the_flow(&mut starts, &mut targets, ra, rb, flow);
     for (sa, sb) in [
         (Side::Right, Side::Left),
         (Side::Left, Side::Right),
@@ -469,9 +505,44 @@ fn ports(a: &EndInfo, b: &EndInfo) -> (Vec<Port>, Vec<Port>) {
     (starts, targets)
 }
 
+/// Makes the sides across the flow cost more than a bend: when `rb` lies below
+/// `ra` (or beside it, along the main axis), a route leaves by the bottom and
+/// enters by the top, unless a side saves more than a bend's worth (a crossing,
+/// a detour). Without it, a route to a shape below and aside would take an L out
+/// of the side, the cheapest in bends, and the drawing would not read down.
+fn follow_the_flow(
+    starts: &mut [Port],
+    targets: &mut [Port],
+    ra: Rect,
+    rb: Rect,
+    flow: Option<Side>,
+) {
+    let Some((sa, sb)) = route::flow_sides(ra, rb, flow) else {
+        return;
+    };
+    for (list, side, r) in [(starts, sa, ra), (targets, sb, rb)] {
+        // Leaving by a side also saves half the box's width (for a flow down):
+        // that counts too, or the side would still win on length.
+        let half = side.length(r) / 2.0;
+        for p in list.iter_mut() {
+            p.cost = if p.side == Some(side) {
+                0.0
+            } else {
+                ACROSS_FLOW + half
+            };
+        }
+    }
+}
+
 /// Searches a route between `a` and `b`, then remembers it for later crossings.
-fn search(router: &mut Router, a: &EndInfo, b: &EndInfo, lifted: &[usize]) -> Option<Draft> {
-    let (starts, targets) = ports(a, b);
+fn search(
+    router: &mut Router,
+    a: &EndInfo,
+    b: &EndInfo,
+    lifted: &[usize],
+    flow: Option<Side>,
+) -> Option<Draft> {
+    let (starts, targets) = ports(a, b, flow);
     let found = router.route(&starts, &targets, lifted)?;
     let (s, t) = (&starts[found.start], &targets[found.target]);
     let (sides, offsets) = ((s.side, t.side), (s.offset, t.offset));
@@ -740,6 +811,105 @@ fn spread(
         }
     }
     offsets
+}
+
+/// How many ports side `side` of `r` holds [`MIN_PORT_GAP`] apart (spread as
+/// [`spread`] spreads them: evenly, a step from either corner).
+fn capacity(r: Rect, side: Side) -> usize {
+    ((side.length(r) / MIN_PORT_GAP).floor() as usize).saturating_sub(1)
+}
+
+/// A searched end on a side, as [`spill`] weighs it: where its line goes, its
+/// connector, and whether it is the connector's start.
+type SpillEnd = (PortKey, usize, bool);
+
+/// Moves searched ends off sides that cannot hold them [`MIN_PORT_GAP`] apart
+/// (a hub with dozens of edges) onto the neighbouring sides, as far as those
+/// have room: the ends at either extreme of the side's order (the lines turning
+/// furthest that way) go round its corners. Returns the connectors whose sides
+/// changed, to be searched again.
+fn spill(
+    connectors: &[(usize, &Connector)],
+    ends: &[(EndInfo, EndInfo)],
+    drafts: &mut [Draft],
+) -> Vec<usize> {
+    let mut groups: BTreeMap<(ObjectId, Side), Vec<SpillEnd>> = BTreeMap::new();
+    let mut bounds: BTreeMap<ObjectId, Rect> = BTreeMap::new();
+    for (conn, (((_, c), (from, to)), draft)) in
+        connectors.iter().zip(ends).zip(&*drafts).enumerate()
+    {
+        let Draft::Searched { sides, points, .. } = draft else {
+            continue;
+        };
+        for (end, shape, side, at_start) in [
+            (&c.from, from.shape, sides.0, true),
+            (&c.to, to.shape, sides.1, false),
+        ] {
+            if let (End::Object(id), Some(side), false) = (end, side, shape.is_point()) {
+                let key = if at_start {
+                    PortKey::new(side, points.iter().copied())
+                } else {
+                    PortKey::new(side, points.iter().rev().copied())
+                };
+                groups
+                    .entry((id.clone(), side))
+                    .or_default()
+                    .push((key, conn, at_start));
+                bounds.insert(id.clone(), shape.bounds);
+            }
+        }
+    }
+    let mut count: BTreeMap<(ObjectId, Side), usize> =
+        groups.iter().map(|(k, v)| (k.clone(), v.len())).collect();
+    let mut changed = Vec::new();
+    for ((id, side), mut list) in groups {
+        let r = bounds[&id];
+        let cap = capacity(r, side);
+        if list.len() <= cap {
+            continue;
+        }
+        list.sort_by(|a, b| a.0.cmp(&b.0).then((a.1, !a.2).cmp(&(b.1, !b.2))));
+        let (low, high) = if side.is_vertical() {
+            (Side::Top, Side::Bottom)
+        } else {
+            (Side::Left, Side::Right)
+        };
+        let (mut i, mut j) = (0, list.len());
+        let mut toggle = false;
+        while j - i > cap {
+            // Alternate ends, low first; a full neighbour passes its turn.
+            let to = if toggle { high } else { low };
+            toggle = !toggle;
+            let key = (id.clone(), to);
+            let there = count.get(&key).copied().unwrap_or(0);
+            if there >= capacity(r, to) {
+                let other = (id.clone(), if to == low { high } else { low });
+                if count.get(&other).copied().unwrap_or(0) >= capacity(r, other.1) {
+                    break;
+                }
+                continue;
+            }
+            let (_, conn, at_start) = if to == low {
+                i += 1;
+                list[i - 1]
+            } else {
+                j -= 1;
+                list[j]
+            };
+            *count.entry(key).or_default() += 1;
+            if let Draft::Searched { sides, .. } = &mut drafts[conn] {
+                if at_start {
+                    sides.0 = Some(to);
+                } else {
+                    sides.1 = Some(to);
+                }
+            }
+            changed.push(conn);
+        }
+    }
+    changed.sort_unstable();
+    changed.dedup();
+    changed
 }
 
 /// Whether the axis-parallel segment p–q runs through one of the boxes `solids`, or

@@ -23,7 +23,8 @@
 //! form a bundle; a bundle is ordered (by place, then so that its members' turns do
 //! not cross each other) and spread [`SPACING`] apart around its ideal places, each
 //! member kept in its range. Vertical segments move first, then horizontal ones (the
-//! same code on the transposed picture), and then both once more.
+//! same code on the transposed picture), and then both once more. A bundle whose
+//! room cannot hold it at [`SPACING`] is spaced closer, down to [`MIN_SPACING`].
 //!
 //! Limitations: a segment's channel is judged on its own extent, so two bundles in
 //! neighbouring channels may still end up close; a bundle wider than its channel
@@ -36,6 +37,9 @@ use crate::orthogonal::CLEARANCE;
 
 /// The distance between parallel segments of a bundle.
 pub(crate) const SPACING: f64 = 12.0;
+/// The least distance between parallel segments of a bundle, where its room
+/// does not hold it at [`SPACING`].
+pub(crate) const MIN_SPACING: f64 = 8.0;
 /// The distance a segment going round an obstacle keeps from it, room permitting.
 const COMFORT: f64 = 24.0;
 /// The length a route's first and last legs keep, room permitting.
@@ -192,7 +196,14 @@ fn pass(paths: &mut [Path], obstacles: &[Rect]) {
             }
         }
         let members: Vec<&Piece> = order.iter().map(|&i| &pieces[i]).collect();
-        for (&i, x) in order.iter().zip(spread(&members)) {
+        let mut xs = spread(&members);
+        // A bundle squeezed by its members' ranges may bring two members side
+        // by side closer than MIN_SPACING that were not: then it stays as it was.
+        let was: Vec<f64> = members.iter().map(|p| p.x).collect();
+        if squeezed(&members, &xs) {
+            xs = was;
+        }
+        for (&i, x) in order.iter().zip(xs) {
             place[i] = x;
         }
     }
@@ -351,6 +362,19 @@ fn before(a: &Piece, b: &Piece) -> bool {
     (a.path, a.k) < (b.path, b.k)
 }
 
+/// Whether placing `members` at `xs` puts two of them that lie side by side
+/// (their extents overlap) closer than [`MIN_SPACING`], where they were not.
+fn squeezed(members: &[&Piece], xs: &[f64]) -> bool {
+    let close = |a: f64, b: f64| (a - b).abs() < MIN_SPACING - 1e-6;
+    (0..members.len()).any(|i| {
+        (i + 1..members.len()).any(|j| {
+            let (p, q) = (members[i], members[j]);
+            let beside = p.y1.min(q.y1) - p.y0.max(q.y0) > 0.5;
+            beside && close(xs[i], xs[j]) && !close(p.x, q.x)
+        })
+    })
+}
+
 /// Places an ordered bundle: as near its members' ideal places as it can with
 /// [`SPACING`] between neighbours (pooling adjacent violators: a run of members
 /// pushed together sits at the mean of what it wants), then each member clamped
@@ -360,6 +384,16 @@ fn spread(order: &[&Piece]) -> Vec<f64> {
     if n == 1 {
         return vec![order[0].ideal];
     }
+    // A bundle wider than its room at the full spacing is spaced closer, down to
+    // [`MIN_SPACING`], rather than squeezed until its lines touch.
+    let lo = order.iter().map(|p| p.lo).fold(f64::INFINITY, f64::min);
+    let hi = order.iter().map(|p| p.hi).fold(f64::NEG_INFINITY, f64::max);
+    let fits = (hi - lo) / (n - 1) as f64;
+    let step = if fits.is_finite() {
+        fits.clamp(MIN_SPACING, SPACING)
+    } else {
+        SPACING
+    };
     // Blocks of consecutive members: (first member, count, sum of wanted starts).
     let mut blocks: Vec<(usize, usize, f64)> = Vec::new();
     for (i, p) in order.iter().enumerate() {
@@ -369,11 +403,11 @@ fn spread(order: &[&Piece]) -> Vec<f64> {
             let (s0, c0, t0) = blocks[blocks.len() - 2];
             let start0 = t0 / c0 as f64;
             let start1 = t1 / c1 as f64;
-            if start0 + c0 as f64 * SPACING <= start1 + 1e-9 {
+            if start0 + c0 as f64 * step <= start1 + 1e-9 {
                 break;
             }
             // Merge: each member of the second block wants to start c0 places later.
-            let shifted = t1 - c1 as f64 * c0 as f64 * SPACING;
+            let shifted = t1 - c1 as f64 * c0 as f64 * step;
             blocks.pop();
             blocks.pop();
             blocks.push((s0, c0 + c1, t0 + shifted));
@@ -383,20 +417,20 @@ fn spread(order: &[&Piece]) -> Vec<f64> {
     for (s, c, t) in blocks {
         let start = t / c as f64;
         for j in 0..c {
-            xs[s + j] = start + j as f64 * SPACING;
+            xs[s + j] = start + j as f64 * step;
         }
     }
     for (x, p) in xs.iter_mut().zip(order) {
         *x = x.clamp(p.lo, p.hi);
     }
     for i in 1..n {
-        let want = xs[i - 1] + SPACING;
+        let want = xs[i - 1] + step;
         if xs[i] < want {
             xs[i] = want.min(order[i].hi).max(xs[i]);
         }
     }
     for i in (0..n - 1).rev() {
-        let want = xs[i + 1] - SPACING;
+        let want = xs[i + 1] - step;
         if xs[i] > want {
             xs[i] = want.max(order[i].lo).min(xs[i]);
         }

@@ -93,8 +93,9 @@ pub(crate) struct Port {
     /// middle, handed back with the result.
     pub side: Option<Side>,
     pub offset: f64,
-    /// What starting here costs beyond the route (starts only): a nudge that
-    /// settles ties between equally good sides.
+    /// What starting or ending here costs beyond the route: what leaving or
+    /// entering by a side across the flow costs, or a nudge that settles ties
+    /// between equally good sides.
     pub cost: f64,
 }
 
@@ -185,7 +186,11 @@ impl<'a> Router<'a> {
             .flat_map(|s| {
                 targets.iter().map(move |t| {
                     let bends = s.dir.map_or(0, |d| bends(d, s.at, t.at, t.dir));
-                    (s.at.x - t.at.x).abs() + (s.at.y - t.at.y).abs() + BEND * bends as f64 + s.cost
+                    (s.at.x - t.at.x).abs()
+                        + (s.at.y - t.at.y).abs()
+                        + BEND * bends as f64
+                        + s.cost
+                        + t.cost
                 })
             })
             .fold(f64::INFINITY, f64::min);
@@ -521,6 +526,10 @@ impl Grid {
             .enumerate()
             .filter_map(|(k, t)| Some((self.node(t.at)?, t.at, t.dir, k)))
             .collect();
+        // Reaching a target with its heading opens a final state of its own (one
+        // per target, after the grid's), at the target's cost: the search ends
+        // when one is taken from the heap, so a target's cost counts like the
+        // route's length.
         if goals.is_empty() {
             return None;
         }
@@ -534,7 +543,8 @@ impl Grid {
         };
         let nodes = self.xs.len() * self.ys.len();
         let greed = if nodes <= EXACT_NODES { 1.0 } else { GREED };
-        s.begin(nodes * 4);
+        let finals = nodes * 4;
+        s.begin(finals + targets.len());
         let mut seq = 0u32;
         for p in starts {
             let Some(node) = self.node(p.at) else {
@@ -562,12 +572,25 @@ impl Grid {
             if open.g > s.states[st].g {
                 continue;
             }
+            if st >= finals {
+                let last = s.states[st].parent as usize;
+                return Some(self.trace(s, last, starts, st - finals, open.g as f64));
+            }
             let (node, d) = (st / 4, (st % 4) as Dir);
-            if let Some(&(.., k)) = goals
+            for &(.., k) in goals
                 .iter()
-                .find(|&&(n, _, a, _)| n == node && a.is_none_or(|a| a == d))
+                .filter(|&&(n, _, a, _)| n == node && a.is_none_or(|a| a == d))
             {
-                return Some(self.trace(s, st, starts, k, open.g as f64));
+                let (fs, g) = (finals + k, open.g + targets[k].cost as f32);
+                if s.open(fs, g, st as u32) {
+                    s.heap.push(Open {
+                        f: g,
+                        g,
+                        seq,
+                        state: fs as u32,
+                    });
+                    seq += 1;
+                }
             }
             let here = self.point(node);
             let len = |next: usize| {

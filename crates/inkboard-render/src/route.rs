@@ -218,6 +218,52 @@ fn facing(a: Rect, b: Rect) -> (Side, Side) {
     }
 }
 
+/// The sides a route between `a` and `b` leaves and enters by when it follows the
+/// flow, if it does. `flow` is the side the page's flow leaves a shape by (see
+/// [`page_flow`]; `Bottom` for a `down` layout): a pair apart that way joins by
+/// the facing sides along it (bottom to top), even when it lies further apart
+/// across, as in a wide tree; a pair against the flow (a loop back) does not
+/// follow it, nor does any pair on a page without a flow.
+pub fn flow_sides(a: Rect, b: Rect, flow: Option<Side>) -> Option<(Side, Side)> {
+    let (gap_x, gap_y) = gaps(a, b);
+    let (x, y) = facing_pairs(a, b);
+    match flow {
+        Some(side) => {
+            let (gap, pair) = if side.is_vertical() {
+                (gap_x, x)
+            } else {
+                (gap_y, y)
+            };
+            (gap > 0.0 && pair.0 == side).then_some(pair)
+        }
+        None => None,
+    }
+}
+
+/// The flow of a page, from its connected pairs of boxes (source, target): the
+/// side most pairs that lie apart leave their source by (`Bottom` when most
+/// targets lie below their sources), if more pairs go that way than any other.
+pub fn page_flow(pairs: impl Iterator<Item = (Rect, Rect)>) -> Option<Side> {
+    let mut count = [0usize; 4];
+    for (a, b) in pairs {
+        let (gap_x, gap_y) = gaps(a, b);
+        let (x, y) = facing_pairs(a, b);
+        for (gap, side) in [(gap_x, x.0), (gap_y, y.0)] {
+            if gap > 0.0 {
+                count[side as usize] += 1;
+            }
+        }
+    }
+    let most = *count.iter().max()?;
+    let mut best = [Side::Left, Side::Right, Side::Top, Side::Bottom]
+        .into_iter()
+        .filter(|&s| count[s as usize] == most);
+    match (best.next(), best.next()) {
+        (Some(s), None) if most > 0 => Some(s),
+        _ => None,
+    }
+}
+
 fn orthogonal_sides(
     a: EndShape,
     b: EndShape,

@@ -299,3 +299,26 @@ fn labels_keep_off_shapes() {
     assert!((label.center().y - line[0].y).abs() < 1e-6, "{label:?}");
     assert!((label.center().x - 450.0).abs() < 200.0, "{label:?}");
 }
+
+#[test]
+fn a_free_connector_is_straight() {
+    // Two free ends, orthogonal by default: one straight line from point to
+    // point, its arrowhead pointing along it, not a hook.
+    let mut b = Build::new();
+    b.connect(
+        at(0.0, 0.0),
+        at(200.0, 120.0),
+        Route::Orthogonal,
+        Arrow::Arrow,
+    );
+    let line = &connectors(&b)[0].0;
+    assert_eq!(line.len(), 2, "{line:?}");
+    assert_eq!(line[0], Point { x: 0.0, y: 0.0 });
+    let end = line[1];
+    // The line ends at (or just short of) the free point, on the diagonal.
+    assert!(
+        (end.x - 200.0).abs() < 3.0 && (end.y - 120.0).abs() < 3.0,
+        "{line:?}"
+    );
+    assert!((end.y / end.x - 0.6).abs() < 1e-6, "{line:?}");
+}
