@@ -197,10 +197,12 @@ fn pass(paths: &mut [Path], obstacles: &[Rect]) {
         }
         let members: Vec<&Piece> = order.iter().map(|&i| &pieces[i]).collect();
         let mut xs = spread(&members);
-        // A bundle squeezed by its members' ranges may bring two members side
-        // by side closer than MIN_SPACING that were not: then it stays as it was.
+        // A bundle squeezed by its members' ranges may bring members side by
+        // side closer than they were: it stays as it was unless the new places
+        // hide fewer lines on each other, or as few and bring fewer closer than
+        // MIN_SPACING.
         let was: Vec<f64> = members.iter().map(|p| p.x).collect();
-        if squeezed(&members, &xs) {
+        if crowding(&members, &xs) > crowding(&members, &was) {
             xs = was;
         }
         for (&i, x) in order.iter().zip(xs) {
@@ -362,17 +364,23 @@ fn before(a: &Piece, b: &Piece) -> bool {
     (a.path, a.k) < (b.path, b.k)
 }
 
-/// Whether placing `members` at `xs` puts two of them that lie side by side
-/// (their extents overlap) closer than [`MIN_SPACING`], where they were not.
-fn squeezed(members: &[&Piece], xs: &[f64]) -> bool {
-    let close = |a: f64, b: f64| (a - b).abs() < MIN_SPACING - 1e-6;
-    (0..members.len()).any(|i| {
-        (i + 1..members.len()).any(|j| {
+/// How crowded `members` placed at `xs` are: the pairs side by side (their
+/// extents overlap) on one line, where one hides the other, then the pairs side
+/// by side closer than [`MIN_SPACING`].
+fn crowding(members: &[&Piece], xs: &[f64]) -> (usize, usize) {
+    let (mut hidden, mut close) = (0, 0);
+    for i in 0..members.len() {
+        for j in i + 1..members.len() {
             let (p, q) = (members[i], members[j]);
-            let beside = p.y1.min(q.y1) - p.y0.max(q.y0) > 0.5;
-            beside && close(xs[i], xs[j]) && !close(p.x, q.x)
-        })
-    })
+            if p.y1.min(q.y1) - p.y0.max(q.y0) <= 0.5 {
+                continue;
+            }
+            let d = (xs[i] - xs[j]).abs();
+            hidden += usize::from(d < 1.0);
+            close += usize::from(d < MIN_SPACING - 1e-6);
+        }
+    }
+    (hidden, close)
 }
 
 /// Places an ordered bundle: as near its members' ideal places as it can with
