@@ -700,6 +700,34 @@ fn grow(r: Rect) -> Rect {
     orthogonal::grow(r, CLEARANCE)
 }
 
+/// The ends of `c` that meet a side of an object, on a route of `points` that
+/// leaves and arrives by `sides`: each with its object, the side, its
+/// [`PortKey`] (where its line goes from that end), whether it is the start, and
+/// the object's box.
+fn on_sides<'a>(
+    c: &'a Connector,
+    (from, to): (&EndInfo, &EndInfo),
+    sides: (Option<Side>, Option<Side>),
+    points: &'a [Point],
+) -> impl Iterator<Item = (&'a ObjectId, Side, PortKey, bool, Rect)> + 'a {
+    [
+        (&c.from, from.shape, sides.0, true),
+        (&c.to, to.shape, sides.1, false),
+    ]
+    .into_iter()
+    .filter_map(move |(end, shape, side, at_start)| {
+        let (End::Object(id), Some(side), false) = (end, side, shape.is_point()) else {
+            return None;
+        };
+        let key = if at_start {
+            PortKey::new(side, points.iter().copied())
+        } else {
+            PortKey::new(side, points.iter().rev().copied())
+        };
+        Some((id, side, key, at_start, shape.bounds))
+    })
+}
+
 /// One connector end that meets a side of an object.
 struct SideEnd {
     key: PortKey,
@@ -740,28 +768,18 @@ fn spread(
                 (points.clone(), *sides)
             }
         };
-        for (end, shape, side, at_start) in [
-            (&c.from, from.shape, sides.0, true),
-            (&c.to, to.shape, sides.1, false),
-        ] {
-            if let (End::Object(id), Some(side), false) = (end, side, shape.is_point()) {
-                let key = if at_start {
-                    PortKey::new(side, points.iter().copied())
+        for (id, side, key, at_start, bounds) in on_sides(c, (from, to), sides, &points) {
+            groups.entry((id.clone(), side)).or_default().push(SideEnd {
+                key,
+                conn,
+                at_start,
+                bounds,
+                found: if at_start {
+                    offsets[conn].0
                 } else {
-                    PortKey::new(side, points.iter().rev().copied())
-                };
-                groups.entry((id.clone(), side)).or_default().push(SideEnd {
-                    key,
-                    conn,
-                    at_start,
-                    bounds: shape.bounds,
-                    found: if at_start {
-                        offsets[conn].0
-                    } else {
-                        offsets[conn].1
-                    },
-                });
-            }
+                    offsets[conn].1
+                },
+            });
         }
     }
     for ((_, side), mut ends) in groups {
@@ -841,22 +859,12 @@ fn spill(
         let Draft::Searched { sides, points, .. } = draft else {
             continue;
         };
-        for (end, shape, side, at_start) in [
-            (&c.from, from.shape, sides.0, true),
-            (&c.to, to.shape, sides.1, false),
-        ] {
-            if let (End::Object(id), Some(side), false) = (end, side, shape.is_point()) {
-                let key = if at_start {
-                    PortKey::new(side, points.iter().copied())
-                } else {
-                    PortKey::new(side, points.iter().rev().copied())
-                };
-                groups
-                    .entry((id.clone(), side))
-                    .or_default()
-                    .push((key, conn, at_start));
-                bounds.insert(id.clone(), shape.bounds);
-            }
+        for (id, side, key, at_start, r) in on_sides(c, (from, to), *sides, points) {
+            groups
+                .entry((id.clone(), side))
+                .or_default()
+                .push((key, conn, at_start));
+            bounds.insert(id.clone(), r);
         }
     }
     let mut count: BTreeMap<(ObjectId, Side), usize> =
