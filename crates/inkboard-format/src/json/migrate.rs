@@ -36,23 +36,28 @@ pub(crate) fn migrate(doc: &mut Map<String, Value>, from: u64) -> Result<(), For
     run(doc, from, MIGRATIONS)
 }
 
-/// 1 → 2: shape text escaped where it would read as markup (frames' titles are
-/// not rich and stay as they are).
-fn text_is_rich(doc: &mut Map<String, Value>) -> Result<(), FormatError> {
+/// Calls `f` on every object of every page of `doc` (what is not an object is
+/// left for the reader to refuse with its place).
+fn each_object(doc: &mut Map<String, Value>, mut f: impl FnMut(&mut Map<String, Value>)) {
     let pages = doc.get_mut("pages").and_then(Value::as_array_mut);
     for page in pages.into_iter().flatten() {
         let objects = page.get_mut("objects").and_then(Value::as_array_mut);
-        for object in objects.into_iter().flatten() {
-            let Some(o) = object.as_object_mut() else {
-                continue;
-            };
-            let shape = o.get("type").and_then(Value::as_str) == Some("shape");
-            let frame = o.get("geom").and_then(Value::as_str) == Some("frame");
-            if let (true, false, Some(Value::String(text))) = (shape, frame, o.get_mut("text")) {
-                *text = inkboard_core::rich::escape(text);
-            }
+        for o in objects.into_iter().flatten().filter_map(Value::as_object_mut) {
+            f(o);
         }
     }
+}
+
+/// 1 → 2: shape text escaped where it would read as markup (frames' titles are
+/// not rich and stay as they are).
+fn text_is_rich(doc: &mut Map<String, Value>) -> Result<(), FormatError> {
+    each_object(doc, |o| {
+        let shape = o.get("type").and_then(Value::as_str) == Some("shape");
+        let frame = o.get("geom").and_then(Value::as_str) == Some("frame");
+        if let (true, false, Some(Value::String(text))) = (shape, frame, o.get_mut("text")) {
+            *text = inkboard_core::rich::escape(text);
+        }
+    });
     Ok(())
 }
 
@@ -60,21 +65,14 @@ fn text_is_rich(doc: &mut Map<String, Value>) -> Result<(), FormatError> {
 /// (unless that name is taken too: then the field stays where it is and, being
 /// the writer's, is read as a rotation or refused with its place).
 fn rotation_is_known(doc: &mut Map<String, Value>) -> Result<(), FormatError> {
-    let pages = doc.get_mut("pages").and_then(Value::as_array_mut);
-    for page in pages.into_iter().flatten() {
-        let objects = page.get_mut("objects").and_then(Value::as_array_mut);
-        for object in objects.into_iter().flatten() {
-            let Some(o) = object.as_object_mut() else {
-                continue;
-            };
-            if o.contains_key(OLD_ROTATION) {
-                continue;
-            }
-            if let Some(v) = o.remove("rotation") {
-                o.insert(OLD_ROTATION.into(), v);
-            }
+    each_object(doc, |o| {
+        if o.contains_key(OLD_ROTATION) {
+            return;
         }
-    }
+        if let Some(v) = o.remove("rotation") {
+            o.insert(OLD_ROTATION.into(), v);
+        }
+    });
     Ok(())
 }
 
