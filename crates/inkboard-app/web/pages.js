@@ -3,6 +3,7 @@
 
 import { state, on, select } from './state.js';
 import * as sync from './sync.js';
+import { renameField } from './rename.js';
 
 let bar;
 let editing = false;
@@ -85,30 +86,18 @@ async function addPage() {
 function rename(tab, button, p) {
   if (p.number !== state.page) return;
   editing = true;
-  const input = document.createElement('input');
-  input.className = 'page-rename';
-  input.value = p.name;
-  input.dataset.testid = 'page-rename-input';
-  input.setAttribute('aria-label', 'Page name');
-  button.replaceWith(input);
-  input.focus();
-  input.select();
-  let done = false;
-  const finish = (keep) => {
-    if (done) return;
-    done = true;
-    editing = false;
-    const name = input.value.trim();
-    if (keep && name && name !== p.name) {
-      sync.call('rename_page', { page: p.number, name }).catch(() => {}).finally(render);
-    } else render();
-  };
-  input.addEventListener('keydown', (e) => {
-    e.stopPropagation();
-    if (e.key === 'Enter') finish(true);
-    if (e.key === 'Escape') finish(false);
+  renameField({
+    value: p.name,
+    className: 'page-rename',
+    testid: 'page-rename-input',
+    label: 'Page name',
+    place: (input) => button.replaceWith(input),
+    done: (name) => {
+      editing = false;
+      if (name) sync.call('rename_page', { page: p.number, name }).catch(() => {}).finally(render);
+      else render();
+    },
   });
-  input.addEventListener('blur', () => finish(true));
 }
 
 async function remove(p) {

@@ -4,6 +4,7 @@
 
 import { state } from './state.js';
 import * as sync from './sync.js';
+import { renameField } from './rename.js';
 
 let el;
 let editing = false;
@@ -30,34 +31,22 @@ function rename() {
   if (editing || !state.board) return;
   editing = true;
   const old = state.board.title || el.textContent;
-  const input = document.createElement('input');
-  input.className = 'title-rename';
-  input.value = old;
-  input.dataset.testid = 'board-title-input';
-  input.setAttribute('aria-label', 'Board title');
   el.hidden = true;
-  el.after(input);
-  input.focus();
-  input.select();
-  let done = false;
-  const finish = (keep) => {
-    if (done) return;
-    done = true;
-    editing = false;
-    const title = input.value.trim();
-    input.remove();
-    el.hidden = false;
-    if (keep && title && title !== old) {
+  renameField({
+    value: old,
+    className: 'title-rename',
+    testid: 'board-title-input',
+    label: 'Board title',
+    place: (input) => el.after(input),
+    done: (title, input) => {
+      editing = false;
+      input.remove();
+      el.hidden = false;
+      if (!title) return;
       el.textContent = title;
       sync.call('rename_board', { title }).catch(() => {
         el.textContent = old;
       });
-    }
-  };
-  input.addEventListener('keydown', (e) => {
-    e.stopPropagation();
-    if (e.key === 'Enter') finish(true);
-    if (e.key === 'Escape') finish(false);
+    },
   });
-  input.addEventListener('blur', () => finish(true));
 }
