@@ -14,6 +14,7 @@ import {
 import { flash } from '../highlight.js';
 import { initSurface } from '../surface.js';
 import { icon } from '../icons.js';
+import { hint } from '../shortcuts.js';
 import { describe, summary } from './context.js';
 
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
@@ -131,8 +132,8 @@ function onScene(msg) {
 
 function initButtons() {
   for (const [testid, label, fn] of [
-    ['undo', 'Undo (Ctrl+Z)', bridge.undo],
-    ['redo', 'Redo (Ctrl+Shift+Z)', bridge.redo],
+    ['undo', hint('undo', 'Undo'), bridge.undo],
+    ['redo', hint('redo', 'Redo'), bridge.redo],
   ]) {
     const b = $(testid);
     b.append(icon(testid));
