@@ -35,9 +35,12 @@ describe('navigation', { timeout: 120000 }, () => {
       const v = await view();
       return v.zoom !== v0.zoom && v.x !== v0.x && v;
     }, { what: 'zoomed and panned' });
-    // The view is kept when the gesture rests.
-    await page.waitForTimeout(400);
-    const kept = await view();
+    // The view is kept in the browser's storage when the gesture rests.
+    const kept = await until(async () => {
+      const v = await view();
+      const stored = await page.evaluate(() => Object.values(JSON.parse(localStorage.getItem('inkboard-views') ?? '{}')));
+      return stored.some((w) => Math.abs(w.zoom - v.zoom) < 1e-9 && Math.abs(w.x - v.x) < 1e-6) && v;
+    }, { what: 'the view stored' });
     assert.ok(Math.abs(kept.zoom - v1.zoom) < 1e-9);
 
     await page.reload();

@@ -67,11 +67,12 @@ describe('the style panel', { timeout: 120000 }, () => {
     await page.getByTestId('fill-red').click();
     await page.getByTestId('stroke-width').selectOption('4');
     assert.equal(await pressed('fill-red'), 'true');
-    assert.equal(await page.evaluate(() => window.inkboard.revision()), revision, 'nothing sent to the board');
     const before = await ids();
     await clickBoard(page, { x: 500, y: 250 });
     const [, o] = await newObject(page, before, 'the new rectangle');
     assert.deepEqual([o.fill, o.stroke_width], ['red', 4]);
+    // The style was set in the page only: the new shape is the one change sent.
+    assert.equal(await page.evaluate(() => window.inkboard.revision()), revision + 1, 'only the new shape sent');
   });
 
   it('a style set on a selection is remembered for the next shape of that kind only', async () => {
