@@ -140,16 +140,12 @@ impl Tool for RenameBoard {
 
 impl EditTool for RenameBoard {
     fn run(cx: &mut Cx<'_, '_>, a: RenameBoardArgs) -> Result<RenameBoardOutput, ToolError> {
-        let title = a.title.trim();
-        if title.is_empty() {
-            return Err(ToolError::args("'title' is empty: give the board a title"));
-        }
-        if let Some(c) = title.chars().find(|c| c.is_control()) {
-            return Err(ToolError::args(format!(
-                "'title' holds a control character (U+{:04X}): a title is one line of text",
-                c as u32
-            )));
-        }
+        let title = super::page::one_line(
+            "title",
+            &a.title,
+            "give the board a title",
+            "a title is one line of text",
+        )?;
         cx.tx.set_title(title)?;
         Ok(RenameBoardOutput {
             title: title.to_string(),

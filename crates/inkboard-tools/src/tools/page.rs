@@ -24,23 +24,39 @@ fn invisible(c: char) -> bool {
         )
 }
 
+/// `text` (an argument named `arg`) trimmed, or why it is no name: nothing but
+/// invisible characters (zero-width spaces, joiners, marks of direction), which
+/// shows as empty as "", or a control character, where a name is one line.
+pub(crate) fn one_line<'a>(
+    arg: &str,
+    text: &'a str,
+    if_empty: &str,
+    one_line: &str,
+) -> Result<&'a str, ToolError> {
+    let text = text.trim();
+    if text.chars().all(invisible) {
+        return Err(ToolError::args(format!("'{arg}' is empty: {if_empty}")));
+    }
+    if let Some(c) = text.chars().find(|c| c.is_control()) {
+        return Err(ToolError::args(format!(
+            "'{arg}' holds a control character (U+{:04X}): {one_line}",
+            c as u32
+        )));
+    }
+    Ok(text)
+}
+
 fn check_name(
     board: &Board,
     name: &str,
     except: Option<inkboard_core::PageId>,
 ) -> Result<String, ToolError> {
-    let name = name.trim();
-    // A name of nothing but invisible characters (zero-width spaces, joiners,
-    // marks of direction) shows as an empty tab: as empty as "".
-    if name.chars().all(invisible) {
-        return Err(ToolError::args("'name' is empty: give the page a name"));
-    }
-    if let Some(c) = name.chars().find(|c| c.is_control()) {
-        return Err(ToolError::args(format!(
-            "'name' holds a control character (U+{:04X}): page names are one line of text",
-            c as u32
-        )));
-    }
+    let name = one_line(
+        "name",
+        name,
+        "give the page a name",
+        "page names are one line of text",
+    )?;
     if board
         .pages()
         .iter()
