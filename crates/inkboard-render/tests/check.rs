@@ -403,8 +403,15 @@ fn checks_use_the_rotated_outline() {
     b.connect(at(120.0, 5.0), at(280.0, 5.0), Route::Straight, Arrow::None);
     assert_eq!(problems(&b, ProblemKind::ThroughShape).len(), 1);
 
+    // Turning changes no fit: text too long for its box still overflows it.
     let mut b = Build::new();
-    let s = b.shape(Geom::Rect, [0.0, 0.0, 160.0, 60.0], "Fits the box");
-    b.turn(&s, 30.0);
-    assert!(problems(&b, ProblemKind::TextOverflow).is_empty());
+    let fits = b.shape(Geom::Rect, [0.0, 0.0, 160.0, 60.0], "Fits the box");
+    let long = b.shape(
+        Geom::Rect,
+        [300.0, 0.0, 40.0, 20.0],
+        "A label far too long for a box this small, even at the smallest size",
+    );
+    b.turn(&fits, 30.0);
+    b.turn(&long, 30.0);
+    assert_eq!(problems(&b, ProblemKind::TextOverflow), vec![vec![long]]);
 }
