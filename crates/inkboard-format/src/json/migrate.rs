@@ -42,7 +42,11 @@ fn each_object(doc: &mut Map<String, Value>, mut f: impl FnMut(&mut Map<String, 
     let pages = doc.get_mut("pages").and_then(Value::as_array_mut);
     for page in pages.into_iter().flatten() {
         let objects = page.get_mut("objects").and_then(Value::as_array_mut);
-        for o in objects.into_iter().flatten().filter_map(Value::as_object_mut) {
+        for o in objects
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_object_mut)
+        {
             f(o);
         }
     }
