@@ -15,10 +15,14 @@ use serde_json::Value;
 /// Arguments that name a file, which no window call may carry.
 const FILE_ARGS: [&str; 4] = ["path", "source", "output", "as"];
 
+/// Whether a window may call `tool` at all: `batch` and what a batch takes.
+pub fn allowed(tool: &str) -> bool {
+    tool == "batch" || find_tool(tool).is_some_and(|t| t.in_batch())
+}
+
 /// Why a window may not make this call, or `Ok` when it may.
 pub fn check(tool: &str, args: &Value) -> Result<(), String> {
-    let allowed = tool == "batch" || find_tool(tool).is_some_and(|t| t.in_batch());
-    if !allowed {
+    if !allowed(tool) {
         return Err(format!(
             "the editor does not run {}: a window edits its own board only",
             inkboard_core::echo::echo(tool)

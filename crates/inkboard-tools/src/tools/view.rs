@@ -169,14 +169,7 @@ impl BoardTool for ViewEdit {
             engine.read(&target, |board| page.resolve(board).map(drop))?;
         }
         let mut args = a.args.unwrap_or_default();
-        // A refusal names the argument at fault: the tool, or one of its arguments.
-        crate::window_calls::check(&a.tool, &Value::Object(args.clone())).map_err(|refusal| {
-            let runs = crate::find_tool(&a.tool).is_some_and(|t| t.in_batch()) || a.tool == "batch";
-            ToolError::args(format!(
-                "'{}': {refusal}",
-                if runs { "args" } else { "tool" }
-            ))
-        })?;
+        window_check(&a.tool, &args)?;
         if let Some(path) = &a.path {
             args.insert("path".into(), Value::String(path.clone()));
         }
@@ -186,10 +179,7 @@ impl BoardTool for ViewEdit {
         let person = caller.as_person();
         let reply = engine
             .call_as(&a.tool, Value::Object(args), &person)
-            .map_err(|e| match e {
-                ToolError::Arguments(m) => ToolError::Arguments(format!("'args': {m}")),
-                other => other,
-            })?;
+            .map_err(in_args)?;
         let result = match reply {
             Reply::Json(value) => value,
             Reply::Image { data, .. } => data,
@@ -244,13 +234,7 @@ impl BoardTool for ViewPreview {
     fn run(engine: &Engine, caller: &Caller, a: ViewPreviewArgs) -> Result<Reply, ToolError> {
         let target = engine.target(a.path.as_deref(), caller)?;
         let mut args = a.args.unwrap_or_default();
-        crate::window_calls::check(&a.tool, &Value::Object(args.clone())).map_err(|refusal| {
-            let runs = crate::find_tool(&a.tool).is_some_and(|t| t.in_batch());
-            ToolError::args(format!(
-                "'{}': {refusal}",
-                if runs { "args" } else { "tool" }
-            ))
-        })?;
+        window_check(&a.tool, &args)?;
         // A draft of a copy: the board itself is never touched.
         let (mut board, page) = engine.read(&target, |board| {
             let page = PageRef::resolve_or_first(a.page.as_ref(), board)?;
@@ -270,10 +254,7 @@ impl BoardTool for ViewPreview {
             .dry_run(&mut board, &a.tool, Value::Object(args), |draft| {
                 shown.preview(&drawing::draw(draft, page))
             })
-            .map_err(|e| match e {
-                ToolError::Arguments(m) => ToolError::Arguments(format!("'args': {m}")),
-                other => other,
-            })?;
+            .map_err(in_args)?;
         let items: Value = serde_json::from_str(&items)
             .map_err(|e| ToolError::Io(format!("the drawing could not be sent: {e}")))?;
         Ok(Reply::Json(to_value(&ViewPreviewOutput { items })))
@@ -456,5 +437,26 @@ fn page_value(page: &PageRef) -> Value {
     match page {
         PageRef::Number(n) => Value::from(*n),
         PageRef::Name(name) => Value::String(name.clone()),
+    }
+}
+
+/// Whether a window may make this call; a refusal names the argument at fault:
+/// the tool, or one of its arguments.
+fn window_check(tool: &str, args: &Map<String, Value>) -> Result<(), ToolError> {
+    crate::window_calls::check(tool, &Value::Object(args.clone())).map_err(|refusal| {
+        let at = if crate::window_calls::allowed(tool) {
+            "args"
+        } else {
+            "tool"
+        };
+        ToolError::args(format!("'{at}': {refusal}"))
+    })
+}
+
+/// An argument error of the forwarded call, named as one of `args`.
+fn in_args(e: ToolError) -> ToolError {
+    match e {
+        ToolError::Arguments(m) => ToolError::Arguments(format!("'args': {m}")),
+        other => other,
     }
 }
