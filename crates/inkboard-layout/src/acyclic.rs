@@ -40,7 +40,7 @@ pub(crate) fn both(n: usize, edges: &[(usize, usize, i64)]) -> (Vec<bool>, Vec<b
 
 /// The back edges of a depth-first search from the sources in input order, made
 /// minimal.
-fn depth_first(n: usize, edges: &[(usize, usize, i64)]) -> Vec<bool> {
+pub(crate) fn depth_first(n: usize, edges: &[(usize, usize, i64)]) -> Vec<bool> {
     let mut outs: Vec<Vec<usize>> = vec![Vec::new(); n];
     let mut has_in = vec![false; n];
     for (e, &(s, t, _)) in edges.iter().enumerate() {

@@ -68,12 +68,19 @@ pub(crate) fn thickest(band_of: &[usize], sizes: &[f64]) -> Vec<f64> {
 /// Where each band starts when bands `thick` thick follow one another `gap`
 /// apart from 0.
 pub(crate) fn starts(thick: &[f64], gap: f64) -> Vec<f64> {
+    starts_with_gaps(thick, &vec![gap; thick.len()])
+}
+
+/// Where each band starts when bands `thick` thick follow one another from 0,
+/// each `gaps` (one per band) from the next.
+pub(crate) fn starts_with_gaps(thick: &[f64], gaps: &[f64]) -> Vec<f64> {
     let mut at = 0.0;
     thick
         .iter()
-        .map(|t| {
+        .zip(gaps)
+        .map(|(t, g)| {
             let here = at;
-            at += t + gap;
+            at += t + g;
             here
         })
         .collect()

@@ -68,21 +68,6 @@ const BOTH_WAYS: usize = 150;
 /// keeps between parallel lines, and between a line and the shapes it passes.
 const TRACK: f64 = 12.0;
 
-/// Where each layer starts when layers `thick` thick follow one another, each
-/// `gaps` (one per layer) from the next.
-fn stack(thick: &[f64], gaps: &[f64]) -> Vec<f64> {
-    let mut at = 0.0;
-    thick
-        .iter()
-        .zip(gaps)
-        .map(|(t, g)| {
-            let here = at;
-            at += t + g;
-            here
-        })
-        .collect()
-}
-
 /// One connected component, renumbered from 0.
 struct Component {
     /// Sizes along and across the layers.
@@ -136,9 +121,12 @@ impl Component {
         // 1. Cycles: of the two ways to break them (see `acyclic`), the one
         // whose drawing crosses less; on a tie, the depth-first one, which keeps
         // the path given first running forward.
+        if k > BOTH_WAYS {
+            return self.arrange(&acyclic::depth_first(k, &self.edges)).1;
+        }
         let (dfs, greedy) = acyclic::both(k, &self.edges);
         let first = self.arrange(&dfs);
-        if greedy == dfs || k > BOTH_WAYS {
+        if greedy == dfs {
             return first.1;
         }
         let second = self.arrange(&greedy);
@@ -201,7 +189,10 @@ impl Component {
         let x = self.along(k, &order, &size, &segments);
         // 6. Layers stacked.
         let thick = thickest(&layer_of[..k], &self.d);
-        let start = stack(&thick, &self.gaps(&x, &layer_of, &segments, thick.len()));
+        let start = crate::frame::starts_with_gaps(
+            &thick,
+            &self.gaps(&x, &layer_of, &segments, thick.len()),
+        );
         let centre = |v: usize| (x[v], start[layer_of[v]] + thick[layer_of[v]] / 2.0);
         let at = (0..k)
             .map(|v| (x[v] - self.a[v] / 2.0, centre(v).1 - self.d[v] / 2.0))
