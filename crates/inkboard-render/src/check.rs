@@ -354,7 +354,7 @@ fn outside_frames(objects: &[Object], problems: &mut Vec<Problem>) {
         if frame.geom != Geom::Frame {
             continue;
         }
-        let area = frame.bounds.rotated_extent(frame.rotation);
+        let area = f.own_extent().unwrap_or(frame.bounds);
         index.query(&area, &mut near);
         near.sort_unstable();
         for &k in &near {
@@ -428,7 +428,7 @@ fn under_frames(objects: &[Object], problems: &mut Vec<Problem>) {
         if frame.geom != Geom::Frame || !opaque {
             continue;
         }
-        let area = frame.bounds.rotated_extent(frame.rotation);
+        let area = f.own_extent().unwrap_or(frame.bounds);
         index.query(&area, &mut near);
         near.sort_unstable();
         for &k in &near {

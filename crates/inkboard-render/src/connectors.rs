@@ -119,7 +119,9 @@ impl Obstacles {
         for (i, obj) in objects.iter().enumerate() {
             match &obj.kind {
                 Kind::Shape(s) if s.geom == Geom::Frame => {
-                    let b = s.bounds;
+                    // A turned frame's walls are those of its box around it, as
+                    // every other turned object is in the way of its box.
+                    let b = obj.own_extent().unwrap_or(s.bounds);
                     for wall in [
                         Rect::new(b.x, b.y, 0.0, b.h),
                         Rect::new(b.right(), b.y, 0.0, b.h),
@@ -132,8 +134,11 @@ impl Obstacles {
                     }
                 }
                 // A rotated shape or image is in the way of its box around it.
-                Kind::Shape(s) => o.push(i, s.bounds.rotated_extent(s.rotation)),
-                Kind::Image(im) => o.push(i, im.bounds.rotated_extent(im.rotation)),
+                Kind::Shape(_) | Kind::Image(_) => {
+                    if let Some(extent) = obj.own_extent() {
+                        o.push(i, extent);
+                    }
+                }
                 _ => {}
             }
         }
