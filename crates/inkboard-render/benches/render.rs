@@ -8,8 +8,9 @@
 //! - routing 300 orthogonal connectors around 200 shapes: resolve with and without
 //!   the connectors, the difference being the routing (search, nudging, labels).
 //!
-//! Run with `cargo bench -p inkboard-render --bench render`. Set `BENCH_OUT=DIR` to
-//! also write the pictures there for a look.
+//! Run with `cargo bench -p inkboard-render --bench render`; add `-- flows` to run
+//! only the three 199-object flows (for profiling). Set `BENCH_OUT=DIR` to also write
+//! the pictures there for a look.
 
 use std::time::{Duration, Instant};
 
@@ -286,6 +287,10 @@ fn main() {
         "199-object flow, rich text labels (bold, italic, code, links, lists), resolve + check + PNG: {:.1} ms median",
         t.as_secs_f64() * 1e3
     );
+
+    if std::env::args().any(|a| a == "flows") {
+        return;
+    }
 
     // 500 shapes in a 25 × 20 grid (a 4:3 page), drawn to exactly 1600 × 1200.
     let big = flow(500, 25, false);

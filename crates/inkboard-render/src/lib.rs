@@ -28,6 +28,7 @@ mod error;
 pub mod faces;
 pub mod fit;
 mod fonts;
+mod glyphs;
 mod labels;
 mod nudge;
 mod orthogonal;

@@ -1,14 +1,18 @@
 //! The PNG backend: the scene's SVG parsed by usvg with the bundled fonts only,
-//! rasterised by resvg on white, and encoded with the png crate's fast settings
+//! rasterised by resvg on white, its letters filled from the glyph outlines of the
+//! scene's own layout (`glyphs.rs`: usvg's layout of `<text>` was a third to two
+//! thirds of a render), and encoded with the png crate's fast settings
 //! (fdeflate with the Paeth filter: a tenth of the default level's time for about
 //! twice the bytes, which matters at 1600 px and for agents waiting on a render).
 
 use inkboard_core::{ObjectId, Rect};
 
 use crate::fonts::usvg_options;
+use crate::glyphs::{self, Ink};
+use crate::scene::Item;
 use crate::scene::Scene;
 use crate::style::BACKGROUND;
-use crate::svg::to_svg_pieces;
+use crate::svg::{piece_items, to_svg_pieces};
 use crate::RenderError;
 
 /// The largest scale a PNG is drawn at: beyond 2× a board shows nothing more.
@@ -84,12 +88,15 @@ fn draw(
 ) -> Result<Png, RenderError> {
     let not_drawn = crate::budget::costly_images(scene, scale as f64);
     let docs = to_svg_pieces(scene, Some(v), &not_drawn, workers);
-    let trees = parse_pieces(&docs)?;
+    let layers = parse_pieces(&docs, piece_items(&scene.items, workers).collect())?;
     let rgb = draw_bands(
-        &trees,
-        width,
-        height,
-        scale,
+        &layers,
+        Frame {
+            view: v,
+            scale,
+            width,
+            height,
+        },
         bands(scene.items.len()),
         workers,
     )?;
@@ -143,26 +150,56 @@ fn bands(items: usize) -> usize {
     }
 }
 
-/// Parses the pieces of [`to_svg_pieces`], each on a thread of its own (the
-/// first on this one).
-fn parse_pieces(docs: &[String]) -> Result<Vec<usvg::Tree>, RenderError> {
-    let parse = |doc: &String| {
-        usvg::Tree::from_str(doc, &usvg_options()).map_err(|e| RenderError::Svg(e.to_string()))
+/// A piece of the picture: the tree usvg made of its SVG, and the letters its
+/// items draw themselves (`glyphs.rs`), an entry per item.
+struct Layer<'a> {
+    tree: usvg::Tree,
+    items: &'a [Item],
+    inks: Vec<Vec<Ink>>,
+}
+
+/// What is drawn where: the board's `view` at `scale` px a unit, `width` ×
+/// `height` px.
+#[derive(Clone, Copy)]
+struct Frame {
+    view: Rect,
+    scale: f32,
+    width: u32,
+    height: u32,
+}
+
+/// Parses the pieces of [`to_svg_pieces`] and lays out their items' letters, each
+/// piece on a thread of its own (the first on this one).
+fn parse_pieces<'a>(
+    docs: &[String],
+    items: Vec<&'a [Item]>,
+) -> Result<Vec<Layer<'a>>, RenderError> {
+    let parse = |doc: &String, items: &'a [Item]| {
+        let tree = usvg::Tree::from_str(doc, &usvg_options())
+            .map_err(|e| RenderError::Svg(e.to_string()))?;
+        let inks = items.iter().map(glyphs::ink).collect();
+        Ok(Layer { tree, items, inks })
     };
+    let mut pairs = docs
+        .iter()
+        .zip(items.into_iter().chain(std::iter::repeat(&[][..])));
+    let first = pairs.next();
     std::thread::scope(|s| {
-        let others: Vec<_> = docs[1..]
-            .iter()
-            .map(|d| s.spawn(move || parse(d)))
+        let others: Vec<_> = pairs
+            .map(|(d, items)| s.spawn(move || parse(d, items)))
             .collect();
-        let mut trees = vec![parse(&docs[0])?];
-        for handle in others {
-            trees.push(join(handle)?);
+        let mut layers = Vec::with_capacity(docs.len());
+        if let Some((d, items)) = first {
+            layers.push(parse(d, items)?);
         }
-        Ok(trees)
+        for handle in others {
+            layers.push(join(handle)?);
+        }
+        Ok(layers)
     })
 }
 
-/// Draws the trees, in order, on white, as `bands` horizontal bands shared
+/// Draws the layers, in order, on white, as `bands` horizontal bands shared
 /// among `workers` threads, and returns the RGB pixels of the whole picture.
 ///
 /// The background is opaque, so the premultiplied pixels tiny-skia hands out are
@@ -171,13 +208,17 @@ fn parse_pieces(docs: &[String]) -> Result<Vec<usvg::Tree>, RenderError> {
 /// cost more in fresh pages than the copying itself (measured: 28.5 → 23.5 ms
 /// for the 199-object flow).
 fn draw_bands(
-    trees: &[usvg::Tree],
-    width: u32,
-    height: u32,
-    scale: f32,
+    layers: &[Layer<'_>],
+    frame: Frame,
     bands: usize,
     workers: usize,
 ) -> Result<Vec<u8>, RenderError> {
+    let Frame {
+        scale,
+        width,
+        height,
+        ..
+    } = frame;
     let row = width as usize * 4;
     let rows_per_band = (height as usize).div_ceil(bands.max(1));
     let mut pixels = vec![0u8; row * height as usize];
@@ -192,9 +233,8 @@ fn draw_bands(
             })?;
         let [r, g, b, a] = BACKGROUND.0;
         pixmap.fill(tiny_skia::Color::from_rgba8(r, g, b, a));
-        let transform = tiny_skia::Transform::from_scale(scale, scale).post_translate(0.0, -top);
-        for tree in trees {
-            resvg::render(tree, transform, &mut pixmap);
+        for layer in layers {
+            draw_layer(layer, frame, top, &mut pixmap);
         }
         squeeze(band);
         Ok(())
@@ -224,6 +264,74 @@ fn draw_bands(
     }
     pixels.truncate(at);
     Ok(pixels)
+}
+
+/// Draws `layer` into a band whose first row is the picture's row `top`: each
+/// item that reaches into the band, its parts from the tree, then its letters.
+/// An item's node is drawn alone (with the transforms above it), so a band skips
+/// what lies outside it instead of transforming every path of the picture.
+fn draw_layer(layer: &Layer<'_>, frame: Frame, top: f32, pixmap: &mut tiny_skia::PixmapMut) {
+    let scale = frame.scale;
+    // Pixels of the band from the SVG's user space, and from board units.
+    let from_svg = tiny_skia::Transform::from_scale(scale, scale).post_translate(0.0, -top);
+    let from_board =
+        tiny_skia::Transform::from_translate(-frame.view.x as f32, -frame.view.y as f32)
+            .post_concat(from_svg);
+    let band = tiny_skia::Rect::from_xywh(0.0, 0.0, frame.width as f32, pixmap.height() as f32);
+    let inside = |r: tiny_skia::Rect, ts: tiny_skia::Transform| {
+        let (Some(r), Some(band)) = (r.transform(ts), band) else {
+            return true;
+        };
+        r.left() <= band.right()
+            && r.right() >= band.left()
+            && r.top() <= band.bottom()
+            && r.bottom() >= band.top()
+    };
+    let (nodes, root) = item_nodes(&layer.tree);
+    let above = from_svg.pre_concat(root);
+    let mut nodes = nodes.iter().peekable();
+    for (item, inks) in layer.items.iter().zip(&layer.inks) {
+        if let Some(node) = nodes.next_if(|n| n.id() == item.id.as_str()) {
+            if let Some(b) = node.abs_layer_bounding_box() {
+                if inside(b.to_rect(), from_svg) {
+                    // `render_node` draws a node with its box's corner at the origin.
+                    let ts = above.pre_translate(b.x(), b.y());
+                    resvg::render_node(node, ts, pixmap);
+                }
+            }
+        }
+        for ink in inks {
+            if inside(ink.path.bounds(), from_board) {
+                let [r, g, b, a] = ink.color.0;
+                let mut paint = tiny_skia::Paint::default();
+                paint.set_color_rgba8(r, g, b, a);
+                paint.anti_alias = true;
+                pixmap.fill_path(
+                    &ink.path,
+                    &paint,
+                    tiny_skia::FillRule::Winding,
+                    from_board,
+                    None,
+                );
+            }
+        }
+    }
+    // Anything the tree holds beyond the items (nothing, as the SVG is written).
+    for node in nodes {
+        if let Some(b) = node.abs_layer_bounding_box() {
+            resvg::render_node(node, above.pre_translate(b.x(), b.y()), pixmap);
+        }
+    }
+}
+
+/// The nodes of a tree's items, in order, and the transform above them: usvg puts
+/// the view box's shift on a group of its own around the document's elements.
+fn item_nodes(tree: &usvg::Tree) -> (&[usvg::Node], tiny_skia::Transform) {
+    let root = tree.root();
+    match root.children() {
+        [usvg::Node::Group(g)] if g.id().is_empty() => (g.children(), g.transform()),
+        nodes => (nodes, tiny_skia::Transform::identity()),
+    }
 }
 
 /// Squeezes RGBA pixels into RGB in place, at the start of the slice.
@@ -276,9 +384,11 @@ mod tests {
 
     use super::draw;
     use crate::resolve;
+    use crate::style::BACKGROUND;
 
-    /// Labelled shapes of every kind, some half transparent, connected in a chain:
-    /// text, outlines, arrowheads and layers cross the bands' edges.
+    /// Labelled shapes of every kind, some half transparent, some turned, connected
+    /// in a chain: text in four faces, rich text, outlines, arrowheads and layers
+    /// cross the bands' edges.
     fn board() -> Board {
         let mut board = Board::new("bands", &[]);
         let mut tx = Transaction::begin(&mut board);
@@ -290,13 +400,17 @@ mod tests {
             let shape = Shape {
                 geom: geoms[i % geoms.len()],
                 bounds,
-                text: format!("**Step {i}** → 確認 `code`"),
+                text: format!("**Step {i}** → 確認 `code` _then_ [go](https://x.io)"),
                 style: Style {
                     opacity: (i % 5 == 0).then_some(0.5),
                     ..Style::default()
                 },
                 sizing: Sizing::Fixed,
-                rotation: inkboard_core::Rotation::NONE,
+                rotation: if i % 7 == 3 {
+                    inkboard_core::Rotation::degrees(25.0).unwrap()
+                } else {
+                    inkboard_core::Rotation::NONE
+                },
             };
             tx.insert(PageId(1), None, Object::new(id.clone(), Kind::Shape(shape)))
                 .unwrap();
@@ -359,5 +473,53 @@ mod tests {
                 rows.iter().take(20).collect::<Vec<_>>()
             );
         }
+    }
+
+    /// The letters the PNG backend fills from glyph outlines (`glyphs.rs`) are the
+    /// ones usvg draws from the SVG's `<text>`: the same faces, glyphs and places,
+    /// to within anti-aliasing.
+    #[test]
+    fn letters_drawn_from_outlines_are_the_ones_usvg_draws() {
+        let board = board();
+        let scene = resolve(&board, PageId(1));
+        let v = scene.bounds;
+        let scale = 1.5;
+        let size = (
+            (v.w as f32 * scale).ceil() as u32,
+            (v.h as f32 * scale).ceil() as u32,
+        );
+        let ours = pixels(&draw(&scene, v, scale, size, 2).unwrap().data);
+        let options = crate::svg::SvgOptions {
+            embed_fonts: false,
+            background: true,
+        };
+        let svg = crate::svg::to_svg_drawing(&scene, Some(v), options, &[]);
+        assert!(svg.contains("<text"), "the SVG has the text");
+        let tree = usvg::Tree::from_str(&svg, &crate::fonts::usvg_options()).unwrap();
+        let mut pixmap = tiny_skia::Pixmap::new(size.0, size.1).unwrap();
+        // As `draw_bands`: the view's rect may end inside the last pixel.
+        let [r, g, b, a] = BACKGROUND.0;
+        pixmap.fill(tiny_skia::Color::from_rgba8(r, g, b, a));
+        resvg::render(
+            &tree,
+            tiny_skia::Transform::from_scale(scale, scale),
+            &mut pixmap.as_mut(),
+        );
+        let theirs: Vec<u8> = pixmap
+            .data()
+            .chunks(4)
+            .flat_map(|p| [p[0], p[1], p[2]])
+            .collect();
+        assert_eq!(ours.len(), theirs.len());
+        let pixels = ours.len() / 3;
+        let differ = (0..pixels)
+            .filter(|&i| (0..3).any(|c| ours[3 * i + c].abs_diff(theirs[3 * i + c]) > 32))
+            .count();
+        let ink = (0..pixels).filter(|&i| theirs[3 * i] < 128).count();
+        assert!(ink > 20_000, "the picture has letters: {ink} dark pixels");
+        assert!(
+            differ * 2000 < pixels,
+            "{differ} of {pixels} pixels differ from usvg's drawing"
+        );
     }
 }

@@ -224,7 +224,7 @@ pub(crate) fn shape_text(
                 .map(|r| FaceRun {
                     start: r.start,
                     end: r.end,
-                    family: r.face.family(),
+                    face: r.face,
                     dx: r.dx,
                     width: r.width,
                     marks: r.marks,

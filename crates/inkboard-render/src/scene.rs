@@ -11,7 +11,7 @@ use std::sync::Arc;
 use inkboard_core::rich::Marks;
 use inkboard_core::{ImageFormat, ObjectId, PageId, Point, Rect, Rotation};
 
-use crate::text::Typeface;
+use crate::text::{FaceRef, Typeface};
 
 /// A resolved page, ready to draw.
 #[derive(Clone, Debug, PartialEq)]
@@ -165,7 +165,8 @@ pub struct FaceRun {
     /// Byte range of the line's text.
     pub start: usize,
     pub end: usize,
-    pub family: &'static str,
+    /// The face it is set in (its family is what the SVG names).
+    pub face: FaceRef,
     /// Its left edge, in px from the line's left edge.
     pub dx: f32,
     /// Its advance width, in px.

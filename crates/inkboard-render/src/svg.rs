@@ -84,16 +84,18 @@ pub(crate) fn to_svg_pieces(
         embed_fonts: false,
         background: false,
     };
-    let per = scene.items.len().div_ceil(pieces.max(1)).max(1);
-    let mut docs: Vec<String> = scene
-        .items
-        .chunks(per)
-        .map(|items| document(scene, items, view, options, placeholders))
+    let mut docs: Vec<String> = piece_items(&scene.items, pieces)
+        .map(|items| document_with(scene, items, view, options, placeholders, true))
         .collect();
     if docs.is_empty() {
         docs.push(document(scene, &[], view, options, placeholders));
     }
     docs
+}
+
+/// The runs of items in z-order that [`to_svg_pieces`] writes a document for each.
+pub(crate) fn piece_items(items: &[Item], pieces: usize) -> std::slice::Chunks<'_, Item> {
+    items.chunks(items.len().div_ceil(pieces.max(1)).max(1))
 }
 
 /// An SVG document showing `view` (default: the scene's bounds) with `items`.
@@ -103,6 +105,19 @@ fn document(
     view: Option<Rect>,
     options: SvgOptions,
     placeholders: &[ObjectId],
+) -> String {
+    document_with(scene, items, view, options, placeholders, false)
+}
+
+/// [`document`], leaving out the glyphs of the items whose text the PNG backend
+/// draws itself (`glyphs::draws_text`) when `own_text` is set.
+fn document_with(
+    scene: &Scene,
+    items: &[Item],
+    view: Option<Rect>,
+    options: SvgOptions,
+    placeholders: &[ObjectId],
+    own_text: bool,
 ) -> String {
     let v = view.unwrap_or(scene.bounds);
     let mut out = String::with_capacity(256 + items.len() * 256);
@@ -134,7 +149,8 @@ fn document(
         );
     }
     for item in items {
-        write_item(&mut out, item, placeholders.contains(&item.id));
+        let glyphs = !(own_text && crate::glyphs::draws_text(item));
+        write_item(&mut out, item, placeholders.contains(&item.id), glyphs);
     }
     out.push_str("</svg>\n");
     out
@@ -154,7 +170,7 @@ fn families(scene: &Scene) -> Vec<&'static str> {
             if let Part::Text(t) = part {
                 add(faces::family(t.face.font));
                 for line in &t.lines {
-                    line.pieces.iter().for_each(|r| add(r.family));
+                    line.pieces.iter().for_each(|r| add(r.face.family()));
                 }
             }
         }
@@ -167,11 +183,13 @@ fn families(scene: &Scene) -> Vec<&'static str> {
 /// whole-page SVG is these fragments in z-order.
 pub fn item_svg(item: &Item) -> String {
     let mut out = String::with_capacity(256);
-    write_item(&mut out, item, false);
+    write_item(&mut out, item, false, true);
     out
 }
 
-fn write_item(out: &mut String, item: &Item, placeholder: bool) {
+/// Writes `item`; without `glyphs`, its text's decorations (code backgrounds, lines
+/// through and under) but not its letters.
+fn write_item(out: &mut String, item: &Item, placeholder: bool, glyphs: bool) {
     let _ = write!(out, r#"<g id="{}" data-type="{}""#, item.id, item.kind);
     if let Some(geom) = item.geom {
         let _ = write!(out, r#" data-geom="{geom}""#);
@@ -199,7 +217,7 @@ fn write_item(out: &mut String, item: &Item, placeholder: bool) {
     for part in &item.parts {
         match part {
             Part::Path(p) => path(out, p),
-            Part::Text(t) => text(out, t),
+            Part::Text(t) => text(out, t, glyphs),
             Part::Image(i) if placeholder => image_placeholder(out, i),
             Part::Image(i) => image(out, i),
         }
@@ -252,7 +270,7 @@ fn path(out: &mut String, p: &PathPart) {
     out.push_str("/>\n");
 }
 
-fn text(out: &mut String, t: &TextPart) {
+fn text(out: &mut String, t: &TextPart, glyphs: bool) {
     let anchor = match t.anchor {
         Anchor::Start => "start",
         Anchor::Middle => "middle",
@@ -269,6 +287,9 @@ fn text(out: &mut String, t: &TextPart) {
             continue;
         }
         if line.pieces.is_empty() {
+            if !glyphs {
+                continue;
+            }
             text_element(
                 out,
                 t,
@@ -309,8 +330,16 @@ fn text(out: &mut String, t: &TextPart) {
                 },
             };
             decorations(out, t, line, p, look.color, href.is_some());
-            if !piece.trim().is_empty() {
-                text_element(out, t, (x, line.baseline), p.family, "start", piece, look);
+            if glyphs && !piece.trim().is_empty() {
+                text_element(
+                    out,
+                    t,
+                    (x, line.baseline),
+                    p.face.family(),
+                    "start",
+                    piece,
+                    look,
+                );
             }
             if href.is_some() {
                 out.push_str("</a>");
@@ -328,10 +357,10 @@ struct Look {
 }
 
 /// The slant of italic text, as `tan` of its angle (about 12°, as oblique faces).
-const SLANT: f32 = 0.21;
+pub(crate) const SLANT: f32 = 0.21;
 
 /// Links are blue: dark on light text's fills, light on dark ones.
-fn link_color(text: Rgba) -> Rgba {
+pub(crate) fn link_color(text: Rgba) -> Rgba {
     if text.luminance() > 0.5 {
         Rgba::rgb(0x93, 0xc5, 0xfd)
     } else {

@@ -27,8 +27,8 @@
 //! exactly [`line_width`] of its [`Line::text`], so drawing each line's text
 //! on its own reproduces the measured width.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rustybuzz::{script, Direction, Script, ShapePlan, UnicodeBuffer};
 use unicode_linebreak::{linebreaks, BreakOpportunity};
@@ -180,10 +180,31 @@ fn needs_bidi(text: &str) -> bool {
         })
 }
 
+/// A shaped glyph, in font units.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Glyph {
+    /// Byte offset of its cluster in the shaped text.
+    pub cluster: usize,
+    pub id: u16,
+    pub advance: i32,
+    /// Where it is drawn from the pen position (marks, kerning pairs).
+    pub dx: i32,
+    pub dy: i32,
+}
+
 /// The glyphs of `text` shaped in `face`, as (byte offset of its cluster, advance in
-/// font units). Like usvg: the line is one paragraph with a left-to-right base
-/// direction, split into bidi runs, each shaped in its own direction.
+/// font units).
 fn shape(text: &str, face: FaceRef) -> Vec<(usize, i32)> {
+    glyphs(text, face)
+        .into_iter()
+        .map(|g| (g.cluster, g.advance))
+        .collect()
+}
+
+/// The glyphs of `text` shaped in `face`, in visual order (left to right). Like
+/// usvg: the line is one paragraph with a left-to-right base direction, split into
+/// bidi runs, each shaped in its own direction.
+pub(crate) fn glyphs(text: &str, face: FaceRef) -> Vec<Glyph> {
     let mut out = Vec::with_capacity(text.len());
     if !needs_bidi(text) {
         shape_run(text, 0, Direction::LeftToRight, face, &mut out);
@@ -207,13 +228,7 @@ fn shape(text: &str, face: FaceRef) -> Vec<(usize, i32)> {
     out
 }
 
-fn shape_run(
-    text: &str,
-    offset: usize,
-    direction: Direction,
-    face: FaceRef,
-    out: &mut Vec<(usize, i32)>,
-) {
+fn shape_run(text: &str, offset: usize, direction: Direction, face: FaceRef, out: &mut Vec<Glyph>) {
     let mut buffer = UnicodeBuffer::new();
     buffer.push_str(text);
     buffer.set_direction(direction);
@@ -221,40 +236,50 @@ fn shape_run(
     // The guess leaves the script unset for text of common characters only (digits,
     // punctuation), and `script()` reports that as UNKNOWN, which a guess never yields.
     let script = Some(buffer.script()).filter(|&s| s != script::UNKNOWN);
-    let output = with_plan(face, direction, script, |plan| {
-        rustybuzz::shape_with_plan(&face.face().rb, plan, buffer)
-    });
+    let plan = plan(face, direction, script);
+    let output = rustybuzz::shape_with_plan(&face.face().rb, &plan, buffer);
     out.extend(
         output
             .glyph_infos()
             .iter()
             .zip(output.glyph_positions())
-            .map(|(i, p)| (offset + i.cluster as usize, p.x_advance)),
+            .map(|(i, p)| Glyph {
+                cluster: offset + i.cluster as usize,
+                // rustybuzz's glyph ids are a font's u16 ids, widened.
+                id: i.glyph_id as u16,
+                advance: p.x_advance,
+                dx: p.x_offset,
+                dy: p.y_offset,
+            }),
     );
 }
 
-/// Runs `f` with the shaping plan for text of `direction` and `script` in `face`,
-/// built once per thread. `rustybuzz::shape` builds a fresh plan on every call, about
-/// half the cost of measuring a short label (12 → 6 µs); a cached plan gives the same
-/// glyphs, since a plan depends only on the face, direction, script, language (never
-/// set here) and features (none).
-fn with_plan<R>(
-    face: FaceRef,
-    direction: Direction,
-    script: Option<Script>,
-    f: impl FnOnce(&ShapePlan) -> R,
-) -> R {
+/// The shaping plan for text of `direction` and `script` in `face`, built once per
+/// process. `rustybuzz::shape` builds a fresh plan on every call, about half the
+/// cost of measuring a short label (12 → 6 µs); a cached plan gives the same
+/// glyphs, since a plan depends only on the face, direction, script, language
+/// (never set here) and features (none). Shared by every thread: the PNG backend
+/// shapes on short-lived threads of its own, which a per-thread cache would leave
+/// building plans on every render.
+fn plan(face: FaceRef, direction: Direction, script: Option<Script>) -> Arc<ShapePlan> {
     type Key = (u32, Direction, Option<Script>);
-    thread_local! {
-        static PLANS: RefCell<HashMap<Key, ShapePlan>> = RefCell::new(HashMap::new());
-    }
-    PLANS.with(|plans| {
-        let mut plans = plans.borrow_mut();
-        let plan = plans
-            .entry((face.id(), direction, script))
-            .or_insert_with(|| ShapePlan::new(&face.face().rb, direction, script, None, &[]));
-        f(plan)
-    })
+    static PLANS: OnceLock<Mutex<HashMap<Key, Arc<ShapePlan>>>> = OnceLock::new();
+    let mut plans = PLANS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    plans
+        .entry((face.id(), direction, script))
+        .or_insert_with(|| {
+            Arc::new(ShapePlan::new(
+                &face.face().rb,
+                direction,
+                script,
+                None,
+                &[],
+            ))
+        })
+        .clone()
 }
 
 /// One laid-out line.
