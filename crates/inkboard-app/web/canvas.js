@@ -3,7 +3,7 @@
 // objects whose box meets the area the layer covers around the view (the rest when
 // the view comes to them), shows previews, does pan and zoom through ONE transform
 // (a CSS transform on the whole layer during a gesture, committed to the SVG group
-// when the gesture rests), converts between screen and board coordinates, and knows
+// when the gesture rests or the screen shows content the layer misses), converts between screen and board coordinates, and knows
 // the bounds of each object.
 
 import { state, emit, membersOf } from './state.js';
