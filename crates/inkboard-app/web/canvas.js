@@ -3,8 +3,8 @@
 // objects whose box meets the area the layer covers around the view (the rest when
 // the view comes to them), shows previews, does pan and zoom through ONE transform
 // (a CSS transform on the whole layer during a gesture, committed to the SVG group
-// when the gesture rests or the screen shows content the layer misses), converts between screen and board coordinates, and knows
-// the bounds of each object.
+// when the gesture rests or the screen shows content the layer misses), converts
+// between screen and board coordinates, and knows the bounds of each object.
 
 import { state, emit, membersOf } from './state.js';
 import { hasBox, union, turnedExtent, rotationOf } from './geom.js';
@@ -415,11 +415,12 @@ function paint() {
   const s = view.zoom / committed.zoom;
   const tx = (committed.x - view.x) * view.zoom;
   const ty = (committed.y - view.y) * view.zoom;
-  // The layer is 3W × 3H around the screen. Drawing it again at the new view
-  // costs the browser a layout of every text in it (about 50 ms for 2,000 objects
-  // on this machine), a hitch in the gesture: so it is drawn again only when the
+  // The layer is 3W × 3H around the screen. Drawing it again at a new zoom costs
+  // the browser a layout of every text in it (20–50 ms for 2,000 objects on this
+  // project's machine), a hitch in the gesture: so it is drawn again only when the
   // gesture rests, or now if the screen shows board the layer does not cover and
-  // something is there to see. Scaled up meanwhile, it is blurred for a moment.
+  // something is there to see. Meanwhile it is scaled as it was drawn, which the
+  // browser does without the page (tests/browser/bench.mjs, zoom hitches).
   if (!covers(visibleRect())) {
     commit();
     return;
