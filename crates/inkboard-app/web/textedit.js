@@ -9,10 +9,12 @@
 // typed (no re-centring, no jump), in the style remembered for text.
 // A shape's text is rich text, edited as its Markdown source with the shortcuts of
 // richkeys.js; a frame's title and a connector's label are plain.
+// A turned shape's textarea is turned with it, about the shape's centre, so the
+// text stands as it will be drawn while it is typed.
 
 import { state, on, select } from './state.js';
 import {
-  textBox, cssColor, cssFill, cssFont, union, DEFAULT_FONT_SIZE, LABEL_FONT_SIZE, LINE_HEIGHT, INK,
+  textBox, cssColor, cssFill, cssFont, union, center, rotationOf, DEFAULT_FONT_SIZE, LABEL_FONT_SIZE, LINE_HEIGHT, INK,
 } from './geom.js';
 import { elementOf, toContainer, getView } from './canvas.js';
 import * as sync from './sync.js';
@@ -21,7 +23,7 @@ import { styleArgs } from './stylememory.js';
 
 let container;
 let area = null;
-let session = null; // {id?, box, fontSize, align, valign, color, label?, grow?}
+let session = null; // {id?, box, fontSize, align, valign, color, label?, grow?, turn?}
 
 export function initTextEdit(el) {
   container = el;
@@ -77,6 +79,8 @@ export function startEdit(id) {
     grow: obj.type === 'shape' && obj.geom === 'text' && obj.size === 'auto',
     // Shapes' text is rich text (Markdown subset); frame titles and labels are plain.
     rich: obj.type === 'shape' && obj.geom !== 'frame',
+    // The renderer turns a shape's text with it, about the shape's centre.
+    turn: obj.type === 'shape' && rotationOf(obj) ? { deg: rotationOf(obj), about: center(obj) } : null,
   };
   open(obj.text ?? '');
   elementOf(id)?.classList.add('editing');
@@ -169,6 +173,12 @@ function place() {
   else if (session.valign === 'bottom') top += box.h * z - height;
   area.style.left = `${tl.x}px`;
   area.style.top = `${top}px`;
+  if (session.turn) {
+    // CSS turns about a point of the element's own box: the shape's centre.
+    const c = toContainer(session.turn.about.x, session.turn.about.y);
+    area.style.transformOrigin = `${c.x - tl.x}px ${c.y - top}px`;
+    area.style.transform = `rotate(${session.turn.deg}deg)`;
+  }
 }
 
 function close() {
