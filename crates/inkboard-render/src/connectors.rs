@@ -791,6 +791,14 @@ fn spread(
         if ends.len() < 2 {
             continue;
         }
+        let reach = ends
+            .iter()
+            .filter(|e| e.key.group == 1)
+            .map(|e| e.key.leg)
+            .reduce(f64::max);
+        for e in &mut ends {
+            e.key = e.key.past(reach);
+        }
         ends.sort_by(|a, b| {
             a.key
                 .cmp(&b.key)
@@ -978,7 +986,8 @@ fn end_info(board: &Board, objects: &[Object], end: &End) -> EndInfo {
 /// the low end of the side, nearest turn outermost; one that runs straight out sits
 /// in the middle, ordered by where its other end is; one that turns towards higher
 /// coordinates goes to the high end, nearest turn outermost. Ordered so, the lines
-/// fan out without crossing.
+/// fan out without crossing. A line that turns only after every straight line of
+/// its side has ended is placed among them as straight ([`PortKey::past`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct PortKey {
     group: u8,
@@ -986,6 +995,10 @@ struct PortKey {
     second: f64,
     /// The line runs straight out, along the side's normal, to its other end.
     straight: bool,
+    /// How far it runs out from the side before its first turn (or its end).
+    leg: f64,
+    /// Where along the side its route was found to leave.
+    at: f64,
 }
 
 impl PortKey {
@@ -997,6 +1010,8 @@ impl PortKey {
                 first: 0.0,
                 second: 0.0,
                 straight: false,
+                leg: 0.0,
+                at: 0.0,
             };
         };
         let p2 = points.next();
@@ -1016,6 +1031,27 @@ impl PortKey {
             first,
             second,
             straight: p2.is_none() && (side.coord(p1) - side.coord(p0)).abs() < 0.5,
+            leg,
+            at: side.coord(p0),
+        }
+    }
+
+    /// The key of a turning line beside straight ones that reach out `reach` from
+    /// the side: one that runs on past them turns where they are gone, so by the
+    /// side it is a straight line at the place its route was found, and takes
+    /// that place among them. (A line turning left only far above a line that
+    /// goes straight up to a shape on the right must stay left of it; one turning
+    /// left far above a line going straight up to a shape on its left must
+    /// stay right of it, or it crosses that line to get past its shape.)
+    fn past(self, reach: Option<f64>) -> Self {
+        match reach {
+            Some(reach) if self.group != 1 && self.leg > reach + 0.5 => PortKey {
+                group: 1,
+                first: self.at,
+                second: 0.0,
+                ..self
+            },
+            _ => self,
         }
     }
 

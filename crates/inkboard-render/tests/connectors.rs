@@ -6,7 +6,7 @@
 mod common;
 
 use common::*;
-use inkboard_core::{Arrow, Geom, Point, Rect, Route};
+use inkboard_core::{Arrow, End, Geom, Point, Rect, Route};
 use inkboard_render::scene::{Part, Seg};
 use inkboard_render::{resolve, ProblemKind};
 
@@ -321,4 +321,58 @@ fn a_free_connector_is_straight() {
         "{line:?}"
     );
     assert!((end.y / end.x - 0.6).abs() < 1e-6, "{line:?}");
+}
+
+/// The quality benchmark's decision loop as `layout` places it: "More?" sits right
+/// of "Process", and its loop back to "Read input" must not cross the line that
+/// comes down into it from "Process".
+#[test]
+fn a_loop_back_leaves_clear_of_the_line_coming_in() {
+    let mut b = Build::new();
+    let start = b.shape(Geom::Ellipse, [160.0, 0.0, 120.0, 100.0], "Start");
+    let read = b.shape(Geom::Rect, [160.0, 160.0, 120.0, 60.0], "Read input");
+    let valid = b.shape(Geom::Diamond, [160.0, 280.0, 120.0, 100.0], "Valid?");
+    let error = b.shape(Geom::Rect, [0.0, 440.0, 120.0, 60.0], "Show error");
+    let process = b.shape(Geom::Rect, [160.0, 440.0, 120.0, 60.0], "Process");
+    let more = b.shape(Geom::Diamond, [240.0, 560.0, 120.0, 100.0], "More?");
+    let end = b.shape(Geom::Ellipse, [240.0, 720.0, 120.0, 100.0], "End");
+    for (s, t) in [
+        (&start, &read),
+        (&read, &valid),
+        (&valid, &error),
+        (&error, &read),
+        (&valid, &process),
+        (&process, &more),
+        (&more, &read),
+        (&more, &end),
+    ] {
+        b.connect(
+            End::Object(s.clone()),
+            End::Object(t.clone()),
+            Route::Orthogonal,
+            Arrow::Arrow,
+        );
+    }
+    let lines: Vec<Vec<Point>> = connectors(&b).into_iter().map(|(l, _)| l).collect();
+    let mut crossings = Vec::new();
+    for i in 0..lines.len() {
+        for j in i + 1..lines.len() {
+            for a in lines[i].windows(2) {
+                for c in lines[j].windows(2) {
+                    if proper_cross(a[0], a[1], c[0], c[1]) {
+                        crossings.push((i, j));
+                    }
+                }
+            }
+        }
+    }
+    assert!(crossings.is_empty(), "{crossings:?}\n{lines:?}");
+}
+
+/// Whether segments `ab` and `cd` cross at a point inside both.
+fn proper_cross(a: Point, b: Point, c: Point, d: Point) -> bool {
+    let side = |p: Point, q: Point, r: Point| (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x);
+    let (d1, d2) = (side(c, d, a), side(c, d, b));
+    let (d3, d4) = (side(a, b, c), side(a, b, d));
+    d1 * d2 < -1e-6 && d3 * d4 < -1e-6
 }
