@@ -54,7 +54,9 @@ fn free_connectors_in(board: &Board, frame: &ObjectId) -> Vec<ObjectId> {
         .collect()
 }
 
-/// Moves `ids` (and what moves with them) by (dx, dy).
+/// Moves `ids` (and what moves with them) by (dx, dy). A locked object stays
+/// where it is (`locked.rs`): callers refuse the locked objects a call names
+/// before they get here, so what is skipped was only carried along.
 pub(crate) fn translate(
     cx: &mut Cx<'_, '_>,
     ids: &[ObjectId],
@@ -65,6 +67,9 @@ pub(crate) fn translate(
         return Ok(());
     }
     for id in moving_set(cx.board(), ids) {
+        if super::locked::is_locked(cx.board(), &id) {
+            continue;
+        }
         cx.tx.edit(&id, |o| match &mut o.kind {
             Kind::Shape(s) => s.bounds = s.bounds.translated(dx, dy),
             Kind::Image(i) => i.bounds = i.bounds.translated(dx, dy),
