@@ -8,7 +8,8 @@
 //!   `rotation`, `from`, `to`) unless the same call unlocks it.
 //! - An object a call only **carries along** (a frame's contents, a group's
 //!   members, what a growing frame pushes, the whole page's `layout`) stays where
-//!   it is when locked; [`super::shift::translate`] skips it.
+//!   it is when locked, with what it holds ([`super::shift::moving_set`] leaves
+//!   it out).
 //! - What cannot stay behind is refused: `delete` of an object whose connector,
 //!   group or member is locked names that locked object.
 //!
