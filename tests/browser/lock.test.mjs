@@ -106,6 +106,8 @@ describe('locking from the page', { timeout: 120000 }, () => {
     await lock.click();
     await waitFor((o) => o.s2.locked === true, 's2 locked from the panel');
     await dragBoard(page, { x: 250, y: 30 }, { x: 250, y: 230 });
+    // A move would have kept it selected; the drag drew a marquee instead.
+    await selected([], 'the marquee leaves the locked shape out');
     assert.equal((await objects()).s2.y, 0, 'the locked shape did not move');
     await page.keyboard.press('Control+z');
     await waitFor((o) => !o.s2.locked, 'undone');
