@@ -162,7 +162,8 @@ fn locked_is_written_only_when_true() {
     let [note, image, _, group] = <[Object; 4]>::try_from(every_kind()).unwrap();
     let note_json = text(object_to_json(&note, Detail::File));
     assert!(
-        note_json.ends_with(r#""font_size":18,"locked":true,"meta":{"z":1,"a":[1,2]},"pinned":true}"#),
+        note_json
+            .ends_with(r#""font_size":18,"locked":true,"meta":{"z":1,"a":[1,2]},"pinned":true}"#),
         "{note_json}"
     );
     assert!(!text(object_to_json(&image, Detail::File)).contains("locked"));
@@ -170,10 +171,9 @@ fn locked_is_written_only_when_true() {
         text(object_to_json(&group, Detail::Read)),
         r#"{"id":"g4","type":"group","ids":["s1","i2"],"locked":true}"#
     );
-    let bad: Value = serde_json::from_str(
-        r#"{"id":"s1","type":"shape","x":0,"y":0,"w":1,"h":1,"locked":1}"#,
-    )
-    .unwrap();
+    let bad: Value =
+        serde_json::from_str(r#"{"id":"s1","type":"shape","x":0,"y":0,"w":1,"h":1,"locked":1}"#)
+            .unwrap();
     assert_eq!(
         object_from_json(&bad).unwrap_err().to_string(),
         "locked: expected true or false, got the number 1"

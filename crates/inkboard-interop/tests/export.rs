@@ -93,26 +93,29 @@ fn describe_text(page: &Page, text: impl Fn(&str) -> String) -> Vec<String> {
         .objects
         .iter()
         .map(|o| (o, if o.locked { "locked " } else { "" }))
-        .map(|(o, lock)| lock.to_string() + &match &o.kind {
-            Kind::Connector(c) => format!(
-                "connector {:?} {} {}->{} from [{}] to [{}]",
-                c.text,
-                c.route.name(),
-                c.start_arrow.name(),
-                c.end_arrow.name(),
-                end(&c.from),
-                end(&c.to)
-            ),
-            Kind::Group(g) => {
-                let mut members: Vec<String> = g
-                    .members
-                    .iter()
-                    .map(|m| by_id.get(m).map_or("?".to_string(), |o| one(o)))
-                    .collect();
-                members.sort();
-                format!("group [{}]", members.join("; "))
-            }
-            _ => one(o),
+        .map(|(o, lock)| {
+            lock.to_string()
+                + &match &o.kind {
+                    Kind::Connector(c) => format!(
+                        "connector {:?} {} {}->{} from [{}] to [{}]",
+                        c.text,
+                        c.route.name(),
+                        c.start_arrow.name(),
+                        c.end_arrow.name(),
+                        end(&c.from),
+                        end(&c.to)
+                    ),
+                    Kind::Group(g) => {
+                        let mut members: Vec<String> = g
+                            .members
+                            .iter()
+                            .map(|m| by_id.get(m).map_or("?".to_string(), |o| one(o)))
+                            .collect();
+                        members.sort();
+                        format!("group [{}]", members.join("; "))
+                    }
+                    _ => one(o),
+                }
         })
         .collect();
     lines.sort();
