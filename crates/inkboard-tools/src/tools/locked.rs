@@ -4,7 +4,7 @@
 //!
 //! - An object a call **names** (in `id` or `ids`) that is locked is refused, with
 //!   an error naming it and saying how to unlock it: `move`, `align`,
-//!   `distribute`, `layout`, `delete`, and `update`'s geometry (`x`, `y`, `w`, `h`,
+//!   `distribute`, `layout`, `delete`, `ungroup`, and `update`'s geometry (`x`, `y`, `w`, `h`,
 //!   `rotation`, `from`, `to`) unless the same call unlocks it.
 //! - An object a call only **carries along** (a frame's contents, a group's
 //!   members, what a growing frame pushes, the whole page's `layout`) stays where
