@@ -1,7 +1,8 @@
 // arrange.js: the arrange actions of the selection (align, distribute, order, group,
-// ungroup), shared by the keys (keyboard.js), the style panel and the context menu.
-// Each is one call to the agents' own tool (`align`, `distribute`, `order`, `group`,
-// `ungroup`), so each is one undo step, and the server says what is allowed.
+// ungroup, lock), shared by the keys (keyboard.js), the style panel and the context
+// menu. Each is one call to the agents' own tool (`align`, `distribute`, `order`,
+// `group`, `ungroup`, `update` with `locked`), so each is one undo step, and the
+// server says what is allowed.
 
 import { state, select, emit } from './state.js';
 import * as sync from './sync.js';
@@ -57,6 +58,21 @@ export async function ungroup() {
 /** Whether the selection holds a group (Ungroup applies). */
 export function hasGroup() {
   return ids().some((id) => state.objects.get(id)?.type === 'group');
+}
+
+/** Whether every selected object is locked (the toggle then unlocks). */
+export function allLocked() {
+  return state.selection.size > 0 && ids().every((id) => state.objects.get(id)?.locked);
+}
+
+/**
+ * Locks the selection, or unlocks it when all of it is locked (Excalidraw's
+ * Ctrl+Shift+L): one `update` of every selected object, so one undo step. A
+ * locked object stays selected, without handles, until the next click.
+ */
+export function toggleLock() {
+  if (!state.selection.size) return null;
+  return sync.call('update', { ids: ids(), locked: !allLocked() }).catch(() => {});
 }
 
 function say(message) {

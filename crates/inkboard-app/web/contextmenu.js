@@ -1,14 +1,15 @@
 // contextmenu.js: the right-click menu of the board. On an object it selects it
 // (unless it is part of the selection) and offers clipboard, duplicate, delete,
-// stacking order, align, distribute and group; on empty board, paste here, select
-// all and fit. Each item runs the same action as its key and shows that key, from
-// shortcuts.js. Escape, a click elsewhere or the wheel closes it.
+// stacking order, align, distribute, group and lock; on a locked object (which the
+// mouse otherwise looks through), Unlock and Copy; on empty board, paste here,
+// select all and fit. Each item runs the same action as its key and shows that key,
+// from shortcuts.js. Escape, a click elsewhere or the wheel closes it.
 
 import { state, select } from './state.js';
-import { hitTest } from './hittest.js';
+import { hitTest, isLocked } from './hittest.js';
 import { toBoard, fitToContent } from './canvas.js';
 import { copySelection, pasteAt, deleteSelection, duplicateSelection } from './clipboard.js';
-import { align, distribute, order, group, ungroup, hasGroup } from './arrange.js';
+import { align, distribute, order, group, ungroup, hasGroup, toggleLock, allLocked } from './arrange.js';
 import { shortcut } from './shortcuts.js';
 import { toggleHelp } from './help.js';
 
@@ -17,7 +18,7 @@ let menu = null;
 export function initContextMenu(container) {
   container.addEventListener('contextmenu', (e) => {
     e.preventDefault();
-    const hit = hitTest(e.clientX, e.clientY);
+    const hit = hitTest(e.clientX, e.clientY, { locked: true });
     if (hit && !state.selection.has(hit)) select([hit]);
     if (!hit) select([]);
     open(e.clientX, e.clientY, toBoard(e.clientX, e.clientY));
@@ -30,10 +31,17 @@ function items(at) {
   if (!n) {
     return [
       ['paste', 'Paste here', () => pasteAt(at)],
-      ['select-all', 'Select all', () => select(state.order.filter((id) => !state.memberOf.has(id)))],
+      ['select-all', 'Select all', () => select(state.order.filter((id) => !state.memberOf.has(id) && !isLocked(id)))],
       ['zoom-fit', 'Fit to content', () => fitToContent()],
       null,
       ['help', 'Keyboard shortcuts', () => toggleHelp()],
+    ];
+  }
+  // A locked selection is kept as it is: it can be copied, and unlocked.
+  if (allLocked()) {
+    return [
+      ['lock', 'Unlock', () => toggleLock()],
+      ['copy', 'Copy', () => copySelection()],
     ];
   }
   const out = [
@@ -61,9 +69,10 @@ function items(at) {
     out.push(['distribute:horizontal', 'Distribute horizontally', () => distribute('horizontal')]);
     out.push(['distribute:vertical', 'Distribute vertically', () => distribute('vertical')]);
   }
-  if (n >= 2 || hasGroup()) out.push(null);
+  out.push(null);
   if (n >= 2) out.push(['group', 'Group', () => group()]);
   if (hasGroup()) out.push(['ungroup', 'Ungroup', () => ungroup()]);
+  out.push(['lock', 'Lock', () => toggleLock()]);
   return out;
 }
 

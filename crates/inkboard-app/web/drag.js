@@ -15,15 +15,19 @@ import {
 import { hitTest } from './hittest.js';
 import { snapTargets, snap, drawGuides, clearGuides } from './snap.js';
 
-/** The objects that move with `ids`: group members and what lies in moved frames. */
-export function movingSet(ids) {
+/**
+ * The objects that move with `ids`: group members and what lies in moved frames;
+ * with `moving`, without the locked ones and what they hold, which a move leaves.
+ */
+export function movingSet(ids, { moving = false } = {}) {
   const out = new Set();
   const stack = [...ids];
   while (stack.length) {
     const id = stack.pop();
     if (out.has(id)) continue;
     const obj = state.objects.get(id);
-    if (!obj) continue;
+    // A moved locked object stays, with what it holds, as the server's `move` keeps it.
+    if (!obj || (moving && obj.locked)) continue;
     out.add(id);
     stack.push(...membersOf(obj));
     if (obj.type === 'shape' && obj.geom === 'frame') {
@@ -115,7 +119,7 @@ function dragFrom(e, onPreview) {
  * from their elements) and the release sends one `duplicate` by the distance.
  */
 export function startMove(e, ids, { duplicate = false } = {}) {
-  const rigid = movingSet(ids);
+  const rigid = movingSet(ids, { moving: true });
   let box = null;
   for (const id of ids) box = union(box, boundsOf(id));
   // A copy may snap to its originals, which stay.

@@ -1,7 +1,9 @@
 // hittest.js: which object is under the pointer (what is painted there, else a
 // shape whose box holds the point, else a thin line nearby; frames only by their
 // edge and title, so a marquee can start inside them), and which objects a marquee
-// rectangle takes.
+// rectangle takes. A locked object (or one in a locked group) is looked through, as
+// in Excalidraw: the mouse does not pick it, except the right-click menu's, which
+// offers Unlock.
 
 import { state, topOf } from './state.js';
 import { FRAME_TITLE_HEIGHT, hasBox, contains, intersects, boxHolds, rotatePoint, rotationOf, center } from './geom.js';
@@ -20,13 +22,15 @@ function frameInterior(obj, p) {
  * The object under a client point, topmost first: what is painted there, else a
  * shape whose box holds the point, else a thin line nearby. Frames are hit on their
  * edge and title only. Options: `groups` (answer the outermost group; default true),
- * `accept(obj)` (a filter), `except` (a Set of ids to look through).
+ * `accept(obj)` (a filter), `except` (a Set of ids to look through), `locked`
+ * (also answer locked objects; default false).
  */
-export function hitTest(clientX, clientY, { groups = true, accept = null, except = null } = {}) {
+export function hitTest(clientX, clientY, { groups = true, accept = null, except = null, locked = false } = {}) {
   const p = toBoard(clientX, clientY);
   const ok = (id) => {
     const obj = state.objects.get(id);
     if (!obj || except?.has(id) || (accept && !accept(obj))) return false;
+    if (!locked && isLocked(id)) return false;
     return !frameInterior(obj, p);
   };
   const answer = (id) => (groups ? topOf(id) : id);
@@ -52,14 +56,24 @@ export function hitTest(clientX, clientY, { groups = true, accept = null, except
   return null;
 }
 
+/** Whether an object is locked, itself or by a group holding it. */
+export function isLocked(id) {
+  let cur = id;
+  for (let i = 0; i < 32 && cur; i++) {
+    if (state.objects.get(cur)?.locked) return true;
+    cur = state.memberOf.get(cur);
+  }
+  return false;
+}
+
 /**
  * Every top-level object (groups stand for their members) whose bounds meet, or for
- * frames lie inside, a board rectangle.
+ * frames lie inside, a board rectangle; locked ones are left out.
  */
 export function idsIn(r) {
   const out = [];
   for (const id of state.order) {
-    if (state.memberOf.has(id)) continue;
+    if (state.memberOf.has(id) || isLocked(id)) continue;
     const b = boundsOf(id);
     if (b && (state.objects.get(id).geom === 'frame' ? contains(r, b) : intersects(r, b))) out.push(id);
   }

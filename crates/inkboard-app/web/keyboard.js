@@ -12,7 +12,8 @@ import { zoomCenter, fitToContent, fitRect, panBy, boundsOf } from './canvas.js'
 import { resetZoom, interactive, typing } from './navigate.js';
 import { union } from './geom.js';
 import { actionOf } from './shortcuts.js';
-import { align, distribute, order, group, ungroup } from './arrange.js';
+import { align, distribute, order, group, ungroup, toggleLock } from './arrange.js';
+import { isLocked } from './hittest.js';
 import { toggleHelp } from './help.js';
 
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
@@ -26,6 +27,7 @@ const ACTIONS = {
   save: () => sync.save(),
   group: () => group(),
   ungroup: () => ungroup(),
+  lock: () => toggleLock(),
   'zoom-in': () => zoomCenter(1.25),
   'zoom-out': () => zoomCenter(1 / 1.25),
   'zoom-reset': () => resetZoom(),
@@ -79,8 +81,9 @@ function onKey(e) {
   run(action, e);
 }
 
+/** Every top-level object but the locked ones, as Excalidraw's Select all. */
 function selectAll() {
-  select(state.order.filter((id) => !state.memberOf.has(id)));
+  select(state.order.filter((id) => !state.memberOf.has(id) && !isLocked(id)));
 }
 
 function zoomToSelection() {

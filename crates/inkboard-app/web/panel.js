@@ -1,11 +1,11 @@
 // panel.js: the style panel on the right. Shows the fields that apply to what is
 // selected (fill, stroke, width, dash, font size and face, text colour, alignment,
-// arrowheads and route for connectors) with the selection's current values (an
-// unset field shows the value it is drawn with; values that differ are marked
-// "mixed"), and sends one `update` for the objects each change applies to. While a
-// drawing tool is active with nothing selected, it shows and sets the style the next
-// object of that kind takes (stylememory.js). Its Arrange section aligns,
-// distributes, orders, groups, duplicates and deletes (arrange.js). It can be
+// arrowheads and route for connectors, as buttons) with the selection's current
+// values (an unset field shows the value it is drawn with; values that differ are
+// marked "mixed"), and sends one `update` for the objects each change applies to.
+// While a drawing tool is active with nothing selected, it shows and sets the style
+// the next object of that kind takes (stylememory.js). Its Arrange section aligns,
+// distributes, orders, groups, locks, duplicates and deletes (arrange.js). It can be
 // collapsed to its title bar; the browser remembers that.
 
 import { state, on, membersOf } from './state.js';
@@ -14,7 +14,7 @@ import { PALETTE, PASTEL } from './palette.js';
 import * as sync from './sync.js';
 import { deleteSelection, duplicateSelection } from './clipboard.js';
 import { kindOf, remembered, remember } from './stylememory.js';
-import { align, distribute, order, group, ungroup, hasGroup } from './arrange.js';
+import { align, distribute, order, group, ungroup, hasGroup, toggleLock, allLocked } from './arrange.js';
 import { hint } from './shortcuts.js';
 
 const COLORS = Object.keys(PALETTE);
@@ -27,6 +27,12 @@ const APPLIES = {
   group: [],
 };
 const ARROWS = ['none', 'arrow', 'triangle', 'diamond', 'circle'];
+/** The arrowheads as drawn at each end, for their buttons. */
+const END_HEADS = { none: '—', arrow: '→', triangle: '▶', diamond: '◆', circle: '●' };
+const START_HEADS = { none: '—', arrow: '←', triangle: '◀', diamond: '◆', circle: '●' };
+/** Route names as Excalidraw and draw.io say them: orthogonal is "elbow". */
+const ROUTES = ['straight', 'orthogonal', 'curved'];
+const ROUTE_NAMES = { straight: 'Straight', orthogonal: 'Elbow', curved: 'Curved' };
 const TRANSPARENT = '#ffffff00';
 /** The look of an unset field, as the renderer's style.rs draws it. */
 const INK = '#1f2933';
@@ -205,13 +211,15 @@ function colorRow(parent, field, cur, testPrefix, { none = false, tones = PALETT
   custom.addEventListener('change', () => apply(field, custom.value));
 }
 
-function choice(parent, field, options, cur, testPrefix, labels = {}) {
-  const row = el('div', { className: 'choices', role: 'group' }, parent);
+function choice(parent, field, options, cur, testPrefix, labels = {}, caption = null) {
+  const row = el('div', { className: 'choices', role: 'group', 'aria-label': caption ?? field.replace('_', ' ') }, parent);
   if (cur.mixed) row.dataset.mixed = 'true';
+  if (caption) el('span', { className: 'choices-caption', text: caption }, row);
   for (const o of options) {
+    const title = `${caption ?? field.replace('_', ' ')}: ${o === 'orthogonal' ? 'elbow' : o}`;
     const b = el('button', {
       type: 'button', className: 'choice', text: labels[o] ?? o, testid: `${testPrefix}-${o}`,
-      title: `${field.replace('_', ' ')}: ${o}`, 'aria-pressed': String(cur.value === o),
+      title, 'aria-label': title, 'aria-pressed': String(cur.value === o),
     }, row);
     b.addEventListener('click', () => apply(field, o));
   }
@@ -289,9 +297,9 @@ function fill() {
   }
   if (has('end_arrow')) {
     const s = section('Connector', mixed('start_arrow', 'end_arrow', 'route'));
-    select(s, 'start_arrow', ARROWS, get('start_arrow'), 'start-arrow', 'Start');
-    select(s, 'end_arrow', ARROWS, get('end_arrow'), 'end-arrow', 'End');
-    select(s, 'route', ['orthogonal', 'straight', 'curved'], get('route'), 'route', 'Route');
+    choice(s, 'route', ROUTES, get('route'), 'route', ROUTE_NAMES, 'Type');
+    choice(s, 'start_arrow', ARROWS, get('start_arrow'), 'start-arrow', START_HEADS, 'Start');
+    choice(s, 'end_arrow', ARROWS, get('end_arrow'), 'end-arrow', END_HEADS, 'End');
   }
   if (!kind) arrange();
 }
@@ -326,6 +334,8 @@ function arrange() {
   const row = el('div', { className: 'choices' }, s);
   if (n >= 2) button(row, 'Group', 'group', 'group', group);
   if (hasGroup()) button(row, 'Ungroup', 'ungroup', 'ungroup', ungroup);
+  const locked = allLocked();
+  button(row, locked ? 'Unlock' : 'Lock', 'lock', 'lock', toggleLock, { title: locked ? 'Unlock' : 'Lock' });
   button(row, 'Duplicate', 'duplicate', 'duplicate', duplicateSelection);
   button(row, 'Delete', 'delete', 'delete', deleteSelection, { className: 'danger' });
 }

@@ -8,7 +8,7 @@
 import { state, on, select } from './state.js';
 import { spanRect, union, rotationOf, cornersOf, rotatePoint, center } from './geom.js';
 import { layers, svgEl, setAttrs, rectAttrs, toBoard, boundsOf, elementOf, getView } from './canvas.js';
-import { hitTest, idsIn } from './hittest.js';
+import { hitTest, idsIn, isLocked } from './hittest.js';
 import { hoverLinks, startLink } from './connect.js';
 import {
   startMove, startResize, startRotate, startEndpoint, transformable, handleFrame, connectorEnds,
@@ -58,6 +58,8 @@ export function render() {
   if (ids.length > 1) {
     svgEl('rect', { class: 'sel-all', ...rectAttrs(all) }, g);
   }
+  // A locked object is outlined, with no handle to move or turn it by.
+  if (ids.some(isLocked)) return;
   const s = 8 / z;
   if (ids.length === 1 && state.objects.get(ids[0])?.type === 'connector') {
     const ends = connectorEnds(ids[0]);

@@ -41,6 +41,7 @@ export const SECTIONS = [
   ['Arrange', [
     { action: 'group', label: 'Group', keys: ['Ctrl+G'] },
     { action: 'ungroup', label: 'Ungroup', keys: ['Ctrl+Shift+G'] },
+    { action: 'lock', label: 'Lock or unlock', keys: ['Ctrl+Shift+L'] },
     { action: 'order:front', label: 'Bring to front', keys: ['Ctrl+Shift+]'] },
     { action: 'order:forward', label: 'Bring forward', keys: ['Ctrl+]'] },
     { action: 'order:backward', label: 'Send backward', keys: ['Ctrl+['] },

@@ -260,6 +260,8 @@ pub enum Edit {
     DropMember(Index),
     AddPoint(Point),
     Extra(Extra),
+    /// Locks or unlocks the object.
+    Lock(bool),
 }
 
 /// One planned edit. See the module documentation.
@@ -392,6 +394,7 @@ fn edit() -> impl Strategy<Value = Edit> {
         1 => any::<Index>().prop_map(Edit::DropMember),
         1 => point().prop_map(Edit::AddPoint),
         1 => extra().prop_map(Edit::Extra),
+        1 => any::<bool>().prop_map(Edit::Lock),
     ]
 }
 
@@ -570,6 +573,7 @@ impl Op {
                 let object = Object {
                     id,
                     kind,
+                    locked: false,
                     extra: extra.clone(),
                 };
                 tx.insert(page, at, object)
@@ -699,6 +703,10 @@ fn apply_edit(o: &mut Object, edit: &Edit, member: Option<ObjectId>, end: Option
         }
         Edit::Extra(extra) => {
             o.extra = extra.clone();
+            return;
+        }
+        Edit::Lock(locked) => {
+            o.locked = *locked;
             return;
         }
         _ => {}

@@ -264,6 +264,12 @@ pub type Extra = BTreeMap<String, String>;
 pub struct Object {
     pub id: ObjectId,
     pub kind: Kind,
+    /// Kept where the person put it: the editor's mouse does not select, move,
+    /// resize, turn or delete it, and tools refuse to when they name it and leave
+    /// it in place when they only carry it along. Only unlocking (`update` with
+    /// `locked: false`, or the editor's Unlock) changes that; its text and style
+    /// may still change.
+    pub locked: bool,
     pub extra: Extra,
 }
 
@@ -272,6 +278,7 @@ impl Object {
         Object {
             id,
             kind,
+            locked: false,
             extra: Extra::new(),
         }
     }

@@ -91,9 +91,21 @@ fn golden_v1_loads_validates_and_saves_byte_identical() {
         saved.contains(r#""A caption, 2\\*3\\*4""#),
         "migrated text kept literal"
     );
+    // A `locked` that version 2 did not know is kept aside, not read as a lock.
+    assert!(saved.contains(r#""locked_before_v3": true"#));
+    assert!(!v2.pages().iter().flat_map(|p| &p.objects).any(|o| o.locked));
     let v3 = here("tests/golden/v3.inkboard");
-    let saved = to_pretty_string(&load("v3.inkboard"));
+    let v3_board = load("v3.inkboard");
+    let saved = to_pretty_string(&v3_board);
     check_expected(&v3, &saved).unwrap();
+    let locked: std::collections::BTreeSet<_> = v3_board
+        .pages()
+        .iter()
+        .flat_map(|p| &p.objects)
+        .filter(|o| o.locked)
+        .map(|o| o.kind.type_name())
+        .collect();
+    assert_eq!(locked.len(), 4, "locked objects of four types: {locked:?}");
 
     // What the example promises to cover.
     let objects: Vec<_> = board.pages().iter().flat_map(|p| &p.objects).collect();

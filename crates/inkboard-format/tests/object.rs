@@ -109,7 +109,8 @@ fn every_kind() -> Vec<Object> {
         s.text = "multi\nline \"quoted\"".into();
         s.style.font_size = Some(18.0);
     }
-    note.extra.insert("locked".into(), "true".into());
+    note.locked = true;
+    note.extra.insert("pinned".into(), "true".into());
     note.extra
         .insert("meta".into(), r#"{"z":1,"a":[1,2]}"#.into());
     let image = Object::new(
@@ -135,12 +136,13 @@ fn every_kind() -> Vec<Object> {
             },
         }),
     );
-    let group = Object::new(
+    let mut group = Object::new(
         id("g4"),
         Kind::Group(Group {
             members: vec![id("s1"), id("i2")],
         }),
     );
+    group.locked = true;
     vec![note, image, ink, group]
 }
 
@@ -151,6 +153,31 @@ fn every_kind_round_trips_with_its_unknown_fields() {
         let back = object_from_json(&json).unwrap_or_else(|e| panic!("{json}: {e}"));
         assert_eq!(back, object, "{json}");
     }
+}
+
+/// `locked` is written after the known fields, only when true, and read back;
+/// anything but a boolean is refused with its place.
+#[test]
+fn locked_is_written_only_when_true() {
+    let [note, image, _, group] = <[Object; 4]>::try_from(every_kind()).unwrap();
+    let note_json = text(object_to_json(&note, Detail::File));
+    assert!(
+        note_json
+            .ends_with(r#""font_size":18,"locked":true,"meta":{"z":1,"a":[1,2]},"pinned":true}"#),
+        "{note_json}"
+    );
+    assert!(!text(object_to_json(&image, Detail::File)).contains("locked"));
+    assert_eq!(
+        text(object_to_json(&group, Detail::Read)),
+        r#"{"id":"g4","type":"group","ids":["s1","i2"],"locked":true}"#
+    );
+    let bad: Value =
+        serde_json::from_str(r#"{"id":"s1","type":"shape","x":0,"y":0,"w":1,"h":1,"locked":1}"#)
+            .unwrap();
+    assert_eq!(
+        object_from_json(&bad).unwrap_err().to_string(),
+        "locked: expected true or false, got the number 1"
+    );
 }
 
 #[test]

@@ -65,6 +65,14 @@ impl BoardBuilder {
         page.objects.push(Object::new(id, kind));
     }
 
+    /// Locks the object pushed last (draw.io's `locked=1`, Excalidraw's
+    /// `locked: true`).
+    pub(crate) fn lock_last(&mut self) {
+        if let Some(o) = self.pages.last_mut().and_then(|p| p.objects.last_mut()) {
+            o.locked = true;
+        }
+    }
+
     /// A coordinate the model accepts: not finite becomes 0, too far is moved to
     /// the edge of the board's range. Both are reported.
     pub(crate) fn coord(&mut self, v: f64) -> f64 {

@@ -48,6 +48,7 @@ const GLOSSARY: &[(&str, &str)] = &[
     ("end_arrow", "End head"),
     ("color", "Ink colour"),
     ("width", "Ink width, px"),
+    ("locked", "Keep in place"),
     ("points", "[[x,y],...]"),
     ("source", "Image file"),
     ("data", "data: URL"),

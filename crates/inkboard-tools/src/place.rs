@@ -203,6 +203,11 @@ pub(crate) fn hold(cx: &mut Cx<'_, '_>, frame: &ObjectId, placed: &Rect) -> Resu
         let Some(grown) = grown_to_hold(old, &placed) else {
             break;
         };
+        // A locked frame keeps its size (`tools/locked.rs`), and so do those
+        // around it: what it does not hold is not theirs to grow for.
+        if crate::tools::locked::is_locked(cx.board(), &frame) {
+            break;
+        }
         let parent = cx.board().locate(&frame).and_then(|(page, _)| {
             frames_around(&obstacles(cx.board(), page, &[]), &old)
                 .into_iter()

@@ -11,6 +11,13 @@
 //!   `rotation` another program left on a version-2 object was an unknown field,
 //!   kept verbatim; it would now turn the object (or, not being a number, refuse
 //!   the file), so it is kept under [`OLD_ROTATION`] instead, still unknown.
+//!   Version 3 also knows `locked` (on every object; absent is false), added before
+//!   any build wrote version 3 for others to read: a `locked` another program left
+//!   on an older object is kept under [`OLD_LOCKED`] the same way, so it neither
+//!   locks the object nor, not being a boolean, refuses the file. Files with no
+//!   lock are written as before, and a build that knows version 3 without
+//!   `locked` keeps it as an unknown field and writes it back, so no version of
+//!   its own is needed: such a build loses only the lock's protection.
 
 use serde_json::{Map, Value};
 
@@ -25,6 +32,9 @@ pub(crate) const MIGRATIONS: &[Migration] = &[text_is_rich, rotation_is_known];
 
 /// Where 2 → 3 keeps a `rotation` field that version 2 did not know.
 pub(crate) const OLD_ROTATION: &str = "rotation_before_v3";
+
+/// Where 2 → 3 keeps a `locked` field that version 2 did not know.
+pub(crate) const OLD_LOCKED: &str = "locked_before_v3";
 
 // One step per version after the first: adding a version without its migration (or
 // the other way round) does not compile.
@@ -65,16 +75,19 @@ fn text_is_rich(doc: &mut Map<String, Value>) -> Result<(), FormatError> {
     Ok(())
 }
 
-/// 2 → 3: an unknown `rotation` on an object kept aside, under [`OLD_ROTATION`]
-/// (unless that name is taken too: then the field stays where it is and, being
-/// the writer's, is read as a rotation or refused with its place).
+/// 2 → 3: an unknown `rotation` or `locked` on an object kept aside, under
+/// [`OLD_ROTATION`] or [`OLD_LOCKED`] (unless that name is taken too: then the
+/// field stays where it is and, being the writer's, is read as version 3 reads it
+/// or refused with its place).
 fn rotation_is_known(doc: &mut Map<String, Value>) -> Result<(), FormatError> {
     each_object(doc, |o| {
-        if o.contains_key(OLD_ROTATION) {
-            return;
-        }
-        if let Some(v) = o.remove("rotation") {
-            o.insert(OLD_ROTATION.into(), v);
+        for (key, aside) in [("rotation", OLD_ROTATION), ("locked", OLD_LOCKED)] {
+            if o.contains_key(aside) {
+                continue;
+            }
+            if let Some(v) = o.remove(key) {
+                o.insert(aside.into(), v);
+            }
         }
     });
     Ok(())
@@ -166,6 +179,25 @@ mod tests {
         assert!(objects.iter().all(|o| o.get("rotation").is_none()));
         assert_eq!(objects[2].as_object().unwrap().len(), 2);
         assert_eq!(doc["version"], Value::from(3));
+    }
+
+    #[test]
+    fn version_2_locked_fields_are_kept_aside() {
+        let mut doc: Map<String, Value> = serde_json::from_str(
+            r#"{"version": 2, "pages": [{"objects": [
+                {"type": "shape", "locked": "yes"},
+                {"type": "group", "locked": true},
+                {"type": "shape", "locked": false, "locked_before_v3": 1}]}]}"#,
+        )
+        .unwrap();
+        migrate(&mut doc, 2).unwrap();
+        let objects = doc["pages"][0]["objects"].as_array().unwrap();
+        assert_eq!(objects[0][OLD_LOCKED], Value::from("yes"));
+        assert_eq!(objects[1][OLD_LOCKED], Value::from(true));
+        assert!(objects[..2].iter().all(|o| o.get("locked").is_none()));
+        // The name aside is taken: the field stays, to be read as version 3's.
+        assert_eq!(objects[2]["locked"], Value::from(false));
+        assert_eq!(objects[2][OLD_LOCKED], Value::from(1));
     }
 
     #[test]

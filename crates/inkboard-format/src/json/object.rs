@@ -19,7 +19,7 @@ use crate::FormatError;
 /// with one of these names is not written, since reading it back would take it for
 /// the known field.
 const SHAPE_KEYS: &[&str] = &[
-    "id", "type", "geom", "x", "y", "w", "h", "rotation", "size", "text",
+    "id", "type", "geom", "x", "y", "w", "h", "rotation", "size", "text", "locked",
 ];
 const CONNECTOR_KEYS: &[&str] = &[
     "id",
@@ -30,12 +30,13 @@ const CONNECTOR_KEYS: &[&str] = &[
     "route",
     "start_arrow",
     "end_arrow",
+    "locked",
 ];
 const IMAGE_KEYS: &[&str] = &[
-    "id", "type", "x", "y", "w", "h", "rotation", "format", "data", "bytes",
+    "id", "type", "x", "y", "w", "h", "rotation", "format", "data", "bytes", "locked",
 ];
-const INK_KEYS: &[&str] = &["id", "type", "points", "color", "width"];
-const GROUP_KEYS: &[&str] = &["id", "type", "ids"];
+const INK_KEYS: &[&str] = &["id", "type", "points", "color", "width", "locked"];
+const GROUP_KEYS: &[&str] = &["id", "type", "ids", "locked"];
 
 /// The words of the `type` field.
 const TYPES: &str = "shape, connector, image, ink, group";
@@ -195,7 +196,8 @@ fn data_url(image: &Image) -> String {
 ///   stroke), the other style fields;
 /// - group: `id, type, ids`;
 ///
-/// then the object's unknown fields, sorted. Style fields come in the order of
+/// then `locked: true` on every type (left out when unlocked, so files without
+/// a lock read and write as before), then the object's unknown fields, sorted. Style fields come in the order of
 /// [`style_to_json`], each only when set.
 pub fn object_to_json(object: &Object, detail: Detail) -> Map<String, Value> {
     let mut tree = Tree::default();
@@ -299,6 +301,10 @@ pub(crate) fn write_object(object: &Object, detail: Detail, out: &mut impl Sink)
             GROUP_KEYS
         }
     };
+    if object.locked {
+        out.key("locked");
+        out.value(Value::Bool(true));
+    }
     let styled = !matches!(object.kind, Kind::Group(_));
     write_extra(&object.extra, known, styled, out);
     out.close();
@@ -381,6 +387,7 @@ pub fn object_from_json_at(value: &Value, at: &str) -> Result<Object, FormatErro
     let object = Object {
         id,
         kind,
+        locked: f.opt_bool("locked")?.unwrap_or(false),
         extra: f.extra(),
     };
     // The fields above checked their own numbers; the model checks the rest of

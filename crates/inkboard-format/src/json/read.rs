@@ -147,6 +147,16 @@ impl<'a> Fields<'a> {
         }
     }
 
+    pub(crate) fn opt_bool(&mut self, key: &'static str) -> Result<Option<bool>, FormatError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(v) => v
+                .as_bool()
+                .map(Some)
+                .ok_or_else(|| self.wrong(key, "true or false", v)),
+        }
+    }
+
     pub(crate) fn opt_count(&mut self, key: &'static str) -> Result<Option<u64>, FormatError> {
         match self.get(key) {
             None => Ok(None),

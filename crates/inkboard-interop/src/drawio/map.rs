@@ -163,6 +163,10 @@ pub(crate) fn page(b: &mut BoardBuilder, cells: &[Cell]) {
             }
         };
         b.push(id, kind);
+        // draw.io's lock (Arrange > Lock): the cell cannot be selected or moved.
+        if CellStyle::parse(&cells[cell].style).flag("locked") {
+            b.lock_last();
+        }
     }
 }
 

@@ -114,6 +114,7 @@ fn cell(
             fill_style(&s.style, &mut st);
             line_style(&s.style, &mut st);
             rotation_style(o, &mut st);
+            lock_style(o, &mut st);
             // Rich text is a label of HTML; text with no marks is written as shown.
             match (s.geom != Geom::Frame)
                 .then(|| super::label::rich_html(&s.text))
@@ -137,11 +138,14 @@ fn cell(
             );
             line_style(&i.style, &mut st);
             rotation_style(o, &mut st);
+            lock_style(o, &mut st);
             vertex("", st, i.bounds, x);
         }
         Kind::Group(_) => {
             let r = board.bounds(&o.id).unwrap_or(Rect::new(0.0, 0.0, 0.0, 0.0));
-            vertex("", "group;".to_string(), r, x);
+            let mut st = "group;".to_string();
+            lock_style(o, &mut st);
+            vertex("", st, r, x);
         }
         Kind::Connector(c) => {
             let mut st = match c.route {
@@ -157,6 +161,7 @@ fn cell(
             ));
             text_style(&c.style, &mut st);
             line_style(&c.style, &mut st);
+            lock_style(o, &mut st);
             let (a, b) = end_points(board, &c.from, &c.to);
             let bound = |end: &End, key: &str| match end {
                 End::Object(id) => format!(" {key}=\"{}\"", escape(id.as_str())),
@@ -186,6 +191,7 @@ fn cell(
             // back as ink is no change of kind to report.
             let mut st = "endArrow=none;startArrow=none;rounded=0;inkboard=ink;".to_string();
             line_style(&k.style, &mut st);
+            lock_style(o, &mut st);
             let at = |p: &Point, name: &str| {
                 format!(
                     "<mxPoint x=\"{}\" y=\"{}\"{name} />",
@@ -214,6 +220,14 @@ fn cell(
                 at(&last, " as=\"targetPoint\""),
             ));
         }
+    }
+}
+
+/// `locked=1;` for a locked object: draw.io's own lock, which keeps the cell
+/// from being selected or moved, as inkboard's editor does.
+fn lock_style(o: &Object, st: &mut String) {
+    if o.locked {
+        st.push_str("locked=1;");
     }
 }
 

@@ -65,6 +65,8 @@ pub(crate) struct Element {
     /// `customData.inkboard.text`: Excalidraw's own text is its shown form.
     pub inkboard_text: Option<String>,
     pub inkboard_route: Option<String>,
+    /// Excalidraw's lock: the element cannot be selected or moved.
+    pub locked: bool,
 }
 
 impl Scene {
@@ -195,6 +197,7 @@ impl Element {
             inkboard_geom: inkboard("geom"),
             inkboard_text: inkboard("text"),
             inkboard_route: inkboard("route"),
+            locked: e.get("locked").and_then(Value::as_bool) == Some(true),
             kind,
         }
     }

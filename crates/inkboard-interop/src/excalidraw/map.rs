@@ -99,6 +99,9 @@ pub(crate) fn scene(b: &mut BoardBuilder, scene: &Scene) {
             }
         };
         b.push(id, kind);
+        if els[i].locked {
+            b.lock_last();
+        }
     }
     groups(b, els, &ids, &folded);
 }

@@ -187,6 +187,13 @@ fn write_page(
         }
         e.insert("groupIds".into(), json!(groups));
         e.insert("frameId".into(), frame.map_or(Value::Null, |f| json!(f)));
+        // Excalidraw locks elements, not groups: a locked group's members are
+        // locked, as a person locks a group there (they come back locked).
+        let locked = o.locked
+            || ancestors(&parent, &o.id)
+                .iter()
+                .any(|g| board.object(g).is_some_and(|g| g.locked));
+        e.insert("locked".into(), json!(locked));
         e.insert(
             "boundElements".into(),
             if bound.is_empty() {
@@ -362,6 +369,7 @@ fn bound_text(
     keep_rich_source(&mut e, o);
     e.insert("groupIds".into(), container["groupIds"].clone());
     e.insert("frameId".into(), container["frameId"].clone());
+    e.insert("locked".into(), container["locked"].clone());
     e
 }
 

@@ -9,6 +9,7 @@ use serde::Deserialize;
 use crate::args::{IdArg, Relative, Word};
 use crate::place;
 use crate::tool::{finite, Cx, EditTool, Hints, Ids, Tool};
+use crate::tools::locked;
 use crate::tools::shift::{block, bounds, moving_set, translate};
 use crate::ToolError;
 
@@ -39,6 +40,7 @@ impl Tool for Move {
 impl EditTool for Move {
     fn run(cx: &mut Cx<'_, '_>, a: MoveArgs) -> Result<Ids, ToolError> {
         let ids = IdArg::resolve_all(&a.ids, cx.board(), "ids")?;
+        locked::refuse_named(cx.board(), &ids, "ids")?;
         let (dx, dy, x, y) = (
             finite("dx", a.dx)?,
             finite("dy", a.dy)?,
@@ -208,6 +210,7 @@ impl Tool for Align {
 impl EditTool for Align {
     fn run(cx: &mut Cx<'_, '_>, a: AlignArgs) -> Result<Ids, ToolError> {
         let ids = IdArg::resolve_all(&a.ids, cx.board(), "ids")?;
+        locked::refuse_named(cx.board(), &ids, "ids")?;
         if ids.len() < 2 {
             return Err(ToolError::args("'ids' needs at least 2 objects to align"));
         }
@@ -259,6 +262,7 @@ impl Tool for Distribute {
 impl EditTool for Distribute {
     fn run(cx: &mut Cx<'_, '_>, a: DistributeArgs) -> Result<Ids, ToolError> {
         let ids = IdArg::resolve_all(&a.ids, cx.board(), "ids")?;
+        locked::refuse_named(cx.board(), &ids, "ids")?;
         let gap = crate::tool::gap("gap", a.gap)?;
         if ids.len() < 2 || (gap.is_none() && ids.len() < 3) {
             return Err(ToolError::args(

@@ -30,8 +30,9 @@ impl Tool for Delete {
 impl EditTool for Delete {
     fn run(cx: &mut Cx<'_, '_>, a: DeleteArgs) -> Result<Ids, ToolError> {
         let ids = IdArg::resolve_all(&a.ids, cx.board(), "ids")?;
+        super::locked::refuse_named(cx.board(), &ids, "ids")?;
         let mut doomed: Vec<ObjectId> = Vec::new();
-        let mut stack: Vec<ObjectId> = ids.into_iter().rev().collect();
+        let mut stack: Vec<ObjectId> = ids.iter().rev().cloned().collect();
         while let Some(id) = stack.pop() {
             if doomed.contains(&id) {
                 continue;
@@ -77,6 +78,15 @@ impl EditTool for Delete {
                 break;
             }
         }
+        // Nothing locked goes, named or not: a connector, member or group that
+        // would go along is named, with an object of the call it goes with.
+        if let Some(id) = doomed
+            .iter()
+            .find(|id| super::locked::is_locked(cx.board(), id))
+        {
+            let with = ids.iter().find(|n| related(cx, n, id)).unwrap_or(&ids[0]);
+            return Err(super::locked::carried(id, with));
+        }
         // Groups that stay lose the members that go.
         for id in doomed.clone() {
             let Some((page, _)) = cx.board().locate(&id) else {
@@ -98,4 +108,16 @@ impl EditTool for Delete {
         }
         Ok(Ids::of(&doomed))
     }
+}
+
+/// Whether `other` goes because `named` does: one is a connector ending on the
+/// other, or a group holding it (for the error that names what a locked object
+/// would go with; any named object will do when none is this close).
+fn related(cx: &Cx<'_, '_>, named: &ObjectId, other: &ObjectId) -> bool {
+    let refers = |a: &ObjectId, b: &ObjectId| {
+        cx.board()
+            .object(a)
+            .is_some_and(|o| o.references().contains(&b))
+    };
+    refers(named, other) || refers(other, named)
 }

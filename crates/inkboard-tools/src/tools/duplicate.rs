@@ -1,7 +1,8 @@
 //! `duplicate`: copies objects with new ids, offset by (dx, dy) or placed as one
 //! block beside an object or in a frame (`place::relative`). Group copies get
 //! copies of their members; connectors between copied objects are rewired to the
-//! copies, so a duplicated diagram stays connected.
+//! copies, so a duplicated diagram stays connected. Copies are not locked: a copy
+//! is new, placed by this call, for whoever made it to move.
 
 use std::collections::HashMap;
 
@@ -89,6 +90,7 @@ impl EditTool for Duplicate {
                 page,
                 Object {
                     id: new_id,
+                    locked: false,
                     ..original
                 },
             ));

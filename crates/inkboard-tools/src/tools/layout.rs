@@ -86,6 +86,7 @@ impl EditTool for Layout {
                 for id in &ids {
                     cx.on_page(id, "ids")?;
                 }
+                super::locked::refuse_named(cx.board(), &ids, "ids")?;
                 Some(ids)
             }
             None => None,
@@ -311,6 +312,7 @@ impl Page {
         for i in 0..items.len() {
             items[i].parent = innermost(&items, &frames, i);
         }
+        let items = without_locked(items, |id| super::locked::is_locked(board, id));
         let index: HashMap<ObjectId, usize> = items
             .iter()
             .enumerate()
@@ -512,6 +514,39 @@ impl Page {
         }
         out
     }
+}
+
+/// `items` without the locked ones and what lies in a locked frame: a lock keeps
+/// an object where it is, and a frame's contents in it (`locked.rs`). What stays
+/// is in the way of the laid-out block like anything not laid out. The parents
+/// left are still the innermost frames: an item whose frame goes goes with it.
+fn without_locked(items: Vec<Item>, locked: impl Fn(&ObjectId) -> bool) -> Vec<Item> {
+    let gone = |i: usize| {
+        let mut p = Some(i);
+        while let Some(f) = p {
+            if locked(&items[f].id) {
+                return true;
+            }
+            p = items[f].parent;
+        }
+        false
+    };
+    let kept: Vec<bool> = (0..items.len()).map(|i| !gone(i)).collect();
+    let mut new_index = vec![0; items.len()];
+    let mut n = 0;
+    for (i, k) in kept.iter().enumerate() {
+        new_index[i] = n;
+        n += usize::from(*k);
+    }
+    items
+        .into_iter()
+        .zip(kept)
+        .filter(|(_, k)| *k)
+        .map(|(mut item, _)| {
+            item.parent = item.parent.map(|p| new_index[p]);
+            item
+        })
+        .collect()
 }
 
 /// The smallest of `frames` (other than item `me`) that holds item `me`. A frame

@@ -8,7 +8,10 @@ use crate::tool::Cx;
 use crate::ToolError;
 
 /// The objects that actually move when `ids` move: groups expanded to their
-/// members and frames to their contents, each object once.
+/// members and frames to their contents, each object once. A locked object is
+/// not in it, nor what it would carry (a locked group's members, a locked
+/// frame's contents): it stays where it is, and so does what it holds
+/// (`locked.rs`; callers refuse the locked objects a call names first).
 pub(crate) fn moving_set(board: &Board, ids: &[ObjectId]) -> Vec<ObjectId> {
     let mut out: Vec<ObjectId> = Vec::new();
     let mut stack: Vec<ObjectId> = ids.iter().rev().cloned().collect();
@@ -19,6 +22,9 @@ pub(crate) fn moving_set(board: &Board, ids: &[ObjectId]) -> Vec<ObjectId> {
         let Some(object) = board.object(&id) else {
             continue;
         };
+        if object.locked {
+            continue;
+        }
         if let Kind::Group(g) = &object.kind {
             stack.extend(g.members.iter().rev().cloned());
         }
@@ -54,7 +60,7 @@ fn free_connectors_in(board: &Board, frame: &ObjectId) -> Vec<ObjectId> {
         .collect()
 }
 
-/// Moves `ids` (and what moves with them) by (dx, dy).
+/// Moves `ids` (and what moves with them, [`moving_set`]) by (dx, dy).
 pub(crate) fn translate(
     cx: &mut Cx<'_, '_>,
     ids: &[ObjectId],

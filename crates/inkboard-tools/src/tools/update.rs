@@ -34,12 +34,13 @@ pub struct UpdateArgs {
     color: Option<ColorArg>,
     /// Ink width.
     width: Option<f64>,
+    locked: Option<bool>,
 }
 
 impl Tool for Update {
     const NAME: &'static str = "update";
     const TITLE: &'static str = "Update objects";
-    const DESCRIPTION: &'static str = "Change objects: only the fields given change (connectors: from, to, route, arrows; ink: color, width). Shapes sized to their text refit; w or h fixes the size.";
+    const DESCRIPTION: &'static str = "Change objects: only the fields given change (connectors: from, to, route, arrows; ink: color, width). Shapes sized to their text refit; w or h fixes the size. locked: true keeps it in place: moving, resizing or deleting it by id is refused; carried along, it stays.";
     const HINTS: Hints = Hints::EDIT;
     type Args = UpdateArgs;
     type Output = Ids;
@@ -87,11 +88,16 @@ fn given(a: &UpdateArgs) -> Vec<&'static str> {
         ("end_arrow", a.end_arrow.is_some()),
         ("color", a.color.is_some()),
         ("width", a.width.is_some()),
+        ("locked", a.locked.is_some()),
     ]
     .into_iter()
     .filter_map(|(name, set)| set.then_some(name))
     .collect()
 }
+
+/// The fields that move, resize or turn an object, or reattach a connector:
+/// refused on a locked object (`locked.rs`).
+const GEOMETRY: &[&str] = &["x", "y", "w", "h", "rotation", "from", "to"];
 
 /// The fields that apply to an object of this kind.
 fn applicable(kind: &Kind) -> Vec<&'static str> {
@@ -114,6 +120,7 @@ fn applicable(kind: &Kind) -> Vec<&'static str> {
     if matches!(kind, Kind::Shape(_) | Kind::Connector(_)) {
         fields.extend(Style::FIELDS);
     }
+    fields.push("locked");
     fields
 }
 
@@ -163,7 +170,17 @@ impl EditTool for Update {
                     "'{field}' does not apply to {kind} \"{id}\": {hint}"
                 )));
             }
+            // A locked object keeps its place and size unless this call unlocks it.
+            let guarded = object.locked && a.locked != Some(false);
+            if guarded {
+                if let Some(field) = fields.iter().find(|f| GEOMETRY.contains(f)) {
+                    return Err(super::locked::named(field, id));
+                }
+            }
             let mut changed = object.clone();
+            if let Some(locked) = a.locked {
+                changed.locked = locked;
+            }
             if let Some(s) = changed.style_mut() {
                 s.merge(&style);
             }
@@ -191,7 +208,7 @@ impl EditTool for Update {
                         || style.font.is_some()
                         || a.geom.is_some();
                     let auto = s.sizing == Sizing::Auto || s.geom == Geom::Text;
-                    if auto && refit && w.is_none() && h.is_none() {
+                    if auto && refit && w.is_none() && h.is_none() && !guarded {
                         s.bounds = refit_bounds(s, x.is_some() || y.is_some());
                     }
                 }
