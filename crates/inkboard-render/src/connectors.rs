@@ -298,7 +298,7 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
     } else {
         Vec::new()
     };
-    let offsets = spread(&connectors, &ends, &drafts);
+    let offsets = spread(&connectors, &ends, &drafts, &spilled);
     let mut polylines: Vec<Option<Vec<Point>>> = vec![None; connectors.len()];
     let mut again = Vec::new();
     for (k, draft) in drafts.iter().enumerate() {
@@ -746,11 +746,15 @@ struct SideEnd {
 
 /// The port offsets (start, end) of each connector: ends that share a side of an
 /// object are grouped, ordered by [`PortKey`] and spread evenly along the side;
-/// an end alone on its side keeps the offset its route was found with.
+/// an end alone on its side keeps the offset its route was found with. The ends
+/// [`spill`] moved to another side (of the connectors `spilled`) have no route
+/// from there yet: their keys come from where their other end is
+/// ([`PortKey::toward`]).
 fn spread(
     connectors: &[(usize, &Connector)],
     ends: &[(EndInfo, EndInfo)],
     drafts: &[Draft],
+    spilled: &[usize],
 ) -> Vec<(f64, f64)> {
     let mut groups: BTreeMap<(ObjectId, Side), Vec<SideEnd>> = BTreeMap::new();
     let mut offsets = vec![(0.0, 0.0); connectors.len()];
@@ -773,7 +777,17 @@ fn spread(
                 (points.clone(), *sides)
             }
         };
-        for (id, side, key, at_start, bounds) in on_sides(c, (from, to), sides, &points) {
+        for (id, side, mut key, at_start, bounds) in on_sides(c, (from, to), sides, &points) {
+            if spilled.contains(&conn) {
+                let far = if at_start {
+                    points.last()
+                } else {
+                    points.first()
+                };
+                if let Some(&far) = far {
+                    key = PortKey::toward(side, bounds, far);
+                }
+            }
             groups.entry((id.clone(), side)).or_default().push(SideEnd {
                 key,
                 conn,
@@ -1034,6 +1048,20 @@ impl PortKey {
             leg,
             at: side.coord(p0),
         }
+    }
+
+    /// The key of an end on `side` of `r` whose route is not known yet, going to
+    /// `far`: as a line that runs out from the side's middle as far as `far` lies
+    /// beyond it, then turns towards `far`.
+    fn toward(side: Side, r: Rect, far: Point) -> Self {
+        let p = side_point(r, side, 0.0, 0.0);
+        let n = side.normal();
+        let out = ((far.x - p.x) * n.x + (far.y - p.y) * n.y).max(0.0);
+        let q = Point {
+            x: p.x + n.x * out,
+            y: p.y + n.y * out,
+        };
+        PortKey::new(side, [p, q, far].into_iter())
     }
 
     /// The key of a turning line beside straight ones that reach out `reach` from
