@@ -359,8 +359,11 @@ fn new_object() -> impl Strategy<Value = New> {
         select(Arrow::ALL),
         select(Arrow::ALL),
         style(),
+        vec(point(), 0..4),
+        proptest::option::of((0..=10_000u32).prop_map(|k| f64::from(k) / 10_000.0)),
     )
-        .prop_map(|(from, to, text, route, start_arrow, end_arrow, style)| {
+        .prop_map(
+            |(from, to, text, route, start_arrow, end_arrow, style, waypoints, label_at)| {
             let body = Connector {
                 from: End::Point(Point::default()),
                 to: End::Point(Point::default()),
@@ -369,9 +372,12 @@ fn new_object() -> impl Strategy<Value = New> {
                 start_arrow,
                 end_arrow,
                 style,
+                waypoints,
+                label_at,
             };
             New::Connector { from, to, body }
-        });
+        },
+        );
     prop_oneof![
         5 => free_kind().prop_map(New::Free),
         3 => connector,

@@ -162,6 +162,13 @@ pub struct Connector {
     pub start_arrow: Arrow,
     pub end_arrow: Arrow,
     pub style: Style,
+    /// Points the line must pass through, in order, in board coordinates (as
+    /// draw.io's `mxGeometry` points). Empty: the route is found automatically.
+    /// They stay where they are when an end's object moves, as in draw.io.
+    pub waypoints: Vec<Point>,
+    /// Where the label sits, as a fraction of the drawn line's length from its
+    /// start (0 ..= 1). `None`: placed automatically, clear of shapes and labels.
+    pub label_at: Option<f64>,
 }
 
 impl Connector {
@@ -175,6 +182,8 @@ impl Connector {
             start_arrow: Arrow::None,
             end_arrow: Arrow::Arrow,
             style: Style::default(),
+            waypoints: Vec::new(),
+            label_at: None,
         }
     }
 }

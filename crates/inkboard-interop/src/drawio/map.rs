@@ -615,6 +615,8 @@ fn edge(
         start_arrow,
         end_arrow,
         style: line_style(b, &st),
+        waypoints: Vec::new(),
+        label_at: None,
     }
 }
 

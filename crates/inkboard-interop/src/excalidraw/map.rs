@@ -361,6 +361,8 @@ fn connector(
         start_arrow,
         end_arrow,
         style,
+        waypoints: Vec::new(),
+        label_at: None,
     }
 }
 
