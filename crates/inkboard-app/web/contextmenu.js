@@ -11,6 +11,7 @@ import { copySelection, pasteAt, deleteSelection, duplicateSelection } from './c
 import { align, distribute, order, group, ungroup, hasGroup } from './arrange.js';
 import { shortcut } from './shortcuts.js';
 import { toggleHelp } from './help.js';
+import { hasOwnRoute, resetRoute } from './bends.js';
 
 let menu = null;
 
@@ -64,6 +65,8 @@ function items(at) {
   if (n >= 2 || hasGroup()) out.push(null);
   if (n >= 2) out.push(['group', 'Group', () => group()]);
   if (hasGroup()) out.push(['ungroup', 'Ungroup', () => ungroup()]);
+  const [only] = state.selection;
+  if (n === 1 && hasOwnRoute(only)) out.push(null, ['reset-route', 'Reset route', () => resetRoute(only)]);
   return out;
 }
 

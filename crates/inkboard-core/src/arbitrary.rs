@@ -364,19 +364,19 @@ fn new_object() -> impl Strategy<Value = New> {
     )
         .prop_map(
             |(from, to, text, route, start_arrow, end_arrow, style, waypoints, label_at)| {
-            let body = Connector {
-                from: End::Point(Point::default()),
-                to: End::Point(Point::default()),
-                text,
-                route,
-                start_arrow,
-                end_arrow,
-                style,
-                waypoints,
-                label_at,
-            };
-            New::Connector { from, to, body }
-        },
+                let body = Connector {
+                    from: End::Point(Point::default()),
+                    to: End::Point(Point::default()),
+                    text,
+                    route,
+                    start_arrow,
+                    end_arrow,
+                    style,
+                    waypoints,
+                    label_at,
+                };
+                New::Connector { from, to, body }
+            },
         );
     prop_oneof![
         5 => free_kind().prop_map(New::Free),

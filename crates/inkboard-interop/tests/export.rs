@@ -360,8 +360,14 @@ fn bends_and_label_place_come_back_from_drawio() {
     ]}]}"#;
     let board = inkboard_format::board_from_json(text).unwrap();
     let drawio = inkboard_interop::to_drawio(&board);
-    assert!(drawio.contains(r#"<mxPoint x="200.5" y="230" />"#), "{drawio}");
-    assert!(drawio.contains(r#"<mxGeometry x="-0.5" relative="1""#), "{drawio}");
+    assert!(
+        drawio.contains(r#"<mxPoint x="200.5" y="230" />"#),
+        "{drawio}"
+    );
+    assert!(
+        drawio.contains(r#"<mxGeometry x="-0.5" relative="1""#),
+        "{drawio}"
+    );
     let back = inkboard_interop::import(drawio.as_bytes(), Some("x.drawio")).unwrap();
     assert!(back.lost.is_empty(), "{:?}", back.lost);
     let bends = |b: &Board| {

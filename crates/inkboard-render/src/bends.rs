@@ -8,8 +8,8 @@
 //!   bend, turning the other way from the leg before, so a route given its corners
 //!   is drawn through exactly those. An end leaves its shape straight towards the
 //!   first waypoint when the waypoint is across from a side (its x within the
-//!   shape's width, or its y within its height), from that side's middle otherwise,
-//!   with one bend to reach it.
+//!   shape's width, or its y within its height; inside the box, by the nearest
+//!   side), from that side's middle otherwise, with one bend to reach it.
 //! - **Straight**: a polyline through the waypoints, each end where the line to its
 //!   nearest waypoint crosses its outline.
 //! - **Curved**: a smooth curve (Catmull-Rom, as ink) through the same points.
@@ -39,7 +39,13 @@ pub(crate) fn through(
     width: f64,
 ) -> Routed {
     let (Some(&first), Some(&last)) = (waypoints.first(), waypoints.last()) else {
-        return route::draw(vec![a.bounds.center(), b.bounds.center()], None, start, end, width);
+        return route::draw(
+            vec![a.bounds.center(), b.bounds.center()],
+            None,
+            start,
+            end,
+            width,
+        );
     };
     match kind {
         Route::Orthogonal => {
@@ -78,7 +84,11 @@ fn orthogonal(a: EndShape, b: EndShape, waypoints: &[Point]) -> Vec<Point> {
     // The last leg enters `b` as `attach` said: its bend, if any, comes first.
     let from = *out.last().unwrap_or(&p0);
     if !in_line(from, pn) {
-        out.push(if enter { pt(from.x, pn.y) } else { pt(pn.x, from.y) });
+        out.push(if enter {
+            pt(from.x, pn.y)
+        } else {
+            pt(pn.x, from.y)
+        });
     }
     out.push(pn);
     simplify(out)
@@ -122,15 +132,38 @@ fn attach(e: EndShape, toward: Point) -> (Point, bool) {
     let across_x = toward.x > r.x && toward.x < r.right();
     let across_y = toward.y > r.y && toward.y < r.bottom();
     let side = match (across_x, across_y) {
-        (true, false) => Some(if toward.y < r.y { Side::Top } else { Side::Bottom }),
-        (false, true) => Some(if toward.x < r.x { Side::Left } else { Side::Right }),
+        (true, false) => Some(if toward.y < r.y {
+            Side::Top
+        } else {
+            Side::Bottom
+        }),
+        (false, true) => Some(if toward.x < r.x {
+            Side::Left
+        } else {
+            Side::Right
+        }),
         _ => None,
     };
+    // Inside the box (a waypoint on the end's own outline, where a dragged end leg
+    // put it): by the nearest side, straight out to it.
+    let side = side.or_else(|| {
+        (across_x && across_y).then(|| {
+            let gaps = [
+                (toward.x - r.x, Side::Left),
+                (r.right() - toward.x, Side::Right),
+                (toward.y - r.y, Side::Top),
+                (r.bottom() - toward.y, Side::Bottom),
+            ];
+            gaps.into_iter()
+                .min_by(|a, b| a.0.total_cmp(&b.0))
+                .map_or(Side::Right, |(_, s)| s)
+        })
+    });
     if let Some(side) = side {
         let offset = side.coord(toward) - side.coord(c);
         return (route::port(e, side, offset), side.is_vertical());
     }
-    // Diagonal from the box (or inside it): from the middle of the side facing the
+    // Diagonal from the box: from the middle of the side facing the
     // waypoint along the axis with the larger gap.
     let (dx, dy) = (toward.x - c.x, toward.y - c.y);
     let side = if dx.abs() / r.w.max(1.0) >= dy.abs() / r.h.max(1.0) {
@@ -209,7 +242,12 @@ mod tests {
         let got = orthogonal(boxed(0.0, 0.0), boxed(300.0, 200.0), &wps);
         assert_eq!(
             got,
-            vec![pt(100.0, 30.0), pt(180.0, 30.0), pt(180.0, 230.0), pt(300.0, 230.0)]
+            vec![
+                pt(100.0, 30.0),
+                pt(180.0, 30.0),
+                pt(180.0, 230.0),
+                pt(300.0, 230.0)
+            ]
         );
     }
 
@@ -225,7 +263,12 @@ mod tests {
 
     #[test]
     fn straight_runs_have_no_middle_corners() {
-        let got = simplify(vec![pt(0.0, 0.0), pt(5.0, 0.0), pt(10.0, 0.0), pt(10.0, 5.0)]);
+        let got = simplify(vec![
+            pt(0.0, 0.0),
+            pt(5.0, 0.0),
+            pt(10.0, 0.0),
+            pt(10.0, 5.0),
+        ]);
         assert_eq!(got, vec![pt(0.0, 0.0), pt(10.0, 0.0), pt(10.0, 5.0)]);
     }
 }
