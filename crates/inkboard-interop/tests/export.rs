@@ -350,9 +350,10 @@ fn rotation_comes_back() {
 }
 
 /// A connector's waypoints go out as draw.io's `<Array as="points">` and its
-/// label's place as its geometry's x (-1 to 1); both come back as they were.
+/// label's place as its geometry's x (-1 to 1); both come back as they were. The
+/// waypoints come back from Excalidraw too, as an arrow's middle points.
 #[test]
-fn bends_and_label_place_come_back_from_drawio() {
+fn bends_and_label_place_come_back() {
     let text = r#"{"format": "inkboard", "version": 3, "title": "Bends", "next_id": 4, "pages": [{"id": "p1", "name": "Page 1", "objects": [
         {"id": "s1", "type": "shape", "x": 0, "y": 0, "w": 120, "h": 60},
         {"id": "s2", "type": "shape", "x": 400, "y": 200, "w": 120, "h": 60},
@@ -381,4 +382,10 @@ fn bends_and_label_place_come_back_from_drawio() {
             .unwrap()
     };
     assert_eq!(bends(&back.board), bends(&board));
+    // Excalidraw bends an arrow by its middle points; it has no label place.
+    let page = board.pages()[0].id;
+    let excalidraw = inkboard_interop::to_excalidraw(&board, page);
+    let back = inkboard_interop::import(excalidraw.as_bytes(), Some("x.excalidraw")).unwrap();
+    assert!(back.lost.is_empty(), "{:?}", back.lost);
+    assert_eq!(bends(&back.board).0, bends(&board).0, "from Excalidraw");
 }
