@@ -364,7 +364,7 @@ fn new_object() -> impl Strategy<Value = New> {
     )
         .prop_map(
             |(from, to, text, route, start_arrow, end_arrow, style, waypoints, label_at)| {
-                let body = Connector {
+                let mut body = Connector {
                     from: End::Point(Point::default()),
                     to: End::Point(Point::default()),
                     text,
@@ -372,9 +372,10 @@ fn new_object() -> impl Strategy<Value = New> {
                     start_arrow,
                     end_arrow,
                     style,
-                    waypoints,
-                    label_at,
+                    by_hand: None,
                 };
+                body.set_waypoints(waypoints);
+                body.set_label_at(label_at);
                 New::Connector { from, to, body }
             },
         );

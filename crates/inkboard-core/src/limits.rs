@@ -256,9 +256,9 @@ fn check_named(object: &Object, name: impl Fn() -> String) -> Result<(), ModelEr
                     check_point(p)?;
                 }
             }
-            Limit::Waypoints.check(&name, c.waypoints.len() as u64)?;
-            c.waypoints.iter().try_for_each(check_point)?;
-            if let Some(at) = c.label_at {
+            Limit::Waypoints.check(&name, c.waypoints().len() as u64)?;
+            c.waypoints().iter().try_for_each(check_point)?;
+            if let Some(at) = c.label_at() {
                 check_fraction("label_at", at)?;
             }
             check_text(&format!("the text of {}", name()), &c.text)?;

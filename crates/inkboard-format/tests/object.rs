@@ -113,8 +113,8 @@ fn connector_bends_and_label_place_round_trip_and_are_left_out_when_automatic() 
         text(object_to_json(&plain, Detail::File)),
         r#"{"id":"c1","type":"connector","from":"a","to":"b"}"#
     );
-    c.waypoints = vec![Point { x: 10.0, y: 20.5 }, Point { x: 40.0, y: 20.5 }];
-    c.label_at = Some(0.25);
+    c.set_waypoints(vec![Point { x: 10.0, y: 20.5 }, Point { x: 40.0, y: 20.5 }]);
+    c.set_label_at(Some(0.25));
     let bent = Object::new(id("c1"), Kind::Connector(c));
     let json = object_to_json(&bent, Detail::File);
     assert_eq!(

@@ -376,7 +376,7 @@ fn bends_and_label_place_come_back() {
             .objects
             .iter()
             .find_map(|o| match &o.kind {
-                Kind::Connector(c) => Some((c.waypoints.clone(), c.label_at)),
+                Kind::Connector(c) => Some((c.waypoints().to_vec(), c.label_at())),
                 _ => None,
             })
             .unwrap()

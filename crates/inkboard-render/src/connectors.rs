@@ -280,7 +280,7 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
     for (k, (a, b)) in ends.iter().enumerate() {
         // A route through waypoints is drawn in step 4; as a straight plan it has
         // no sides, so it takes no port from the connectors that are routed.
-        if !connectors[k].1.waypoints.is_empty() {
+        if !connectors[k].1.waypoints().is_empty() {
             drafts.push(Draft::Planned(Plan::Straight));
             continue;
         }
@@ -378,10 +378,10 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
         // Orthogonal routes have their corners (step 2); the others are drawn from
         // their plans.
         routed.push(match (polylines[k].take(), &drafts[k]) {
-            _ if !c.waypoints.is_empty() => bends::through(
+            _ if !c.waypoints().is_empty() => bends::through(
                 a.shape,
                 b.shape,
-                &c.waypoints,
+                c.waypoints(),
                 c.route,
                 (c.start_arrow, c.end_arrow),
                 width,
@@ -410,7 +410,7 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
     let mut labels = Labels::new(solids, &lines);
     let mut out = vec![None; objects.len()];
     for (k, ((i, c), routed)) in connectors.iter().zip(routed).enumerate() {
-        let label = label_size(c).map(|(w, h)| match c.label_at {
+        let label = label_size(c).map(|(w, h)| match c.label_at() {
             Some(at) => {
                 let p = bends::along(&routed.line, at);
                 let r = Rect::new(p.x - w / 2.0, p.y - h / 2.0, w, h);

@@ -345,10 +345,9 @@ fn an_orthogonal_route_passes_through_its_waypoints_square() {
         Point { x: 250.0, y: 170.0 },
         Point { x: 350.0, y: 320.0 },
     ];
-    b.connector(inkboard_core::Connector {
-        waypoints: waypoints.clone(),
-        ..inkboard_core::Connector::new(obj(&a), obj(&c))
-    });
+    let mut bent = inkboard_core::Connector::new(obj(&a), obj(&c));
+    bent.set_waypoints(waypoints.clone());
+    b.connector(bent);
     let lines = connectors(&b);
     let line = &lines[0].0;
     assert!(square(line), "{line:?}");
@@ -369,11 +368,12 @@ fn straight_and_curved_routes_pass_through_their_waypoints() {
         let a = b.shape(Geom::Rect, [0.0, 0.0, 100.0, 60.0], "a");
         let c = b.shape(Geom::Rect, [300.0, 0.0, 100.0, 60.0], "b");
         let w = Point { x: 200.0, y: 200.0 };
-        b.connector(inkboard_core::Connector {
+        let mut bent = inkboard_core::Connector {
             route,
-            waypoints: vec![w],
             ..inkboard_core::Connector::new(obj(&a), obj(&c))
-        });
+        };
+        bent.set_waypoints(vec![w]);
+        b.connector(bent);
         let item = resolve(&b.board, PAGE)
             .items
             .into_iter()
@@ -401,12 +401,13 @@ fn a_label_with_a_place_sits_there_along_the_line() {
     let mut b = Build::new();
     let a = b.shape(Geom::Rect, [0.0, 0.0, 100.0, 60.0], "a");
     let c = b.shape(Geom::Rect, [500.0, 0.0, 100.0, 60.0], "b");
-    b.connector(inkboard_core::Connector {
+    let mut placed = inkboard_core::Connector {
         text: "here".into(),
-        label_at: Some(0.25),
         end_arrow: Arrow::None,
         ..inkboard_core::Connector::new(obj(&a), obj(&c))
-    });
+    };
+    placed.set_label_at(Some(0.25));
+    b.connector(placed);
     let lines = connectors(&b);
     let (line, label) = (&lines[0].0, lines[0].1.unwrap());
     assert_eq!(line.len(), 2, "{line:?}");

@@ -247,10 +247,10 @@ pub(crate) fn write_object(object: &Object, detail: Detail, out: &mut impl Sink)
             if c.end_arrow != Arrow::Arrow {
                 out.text_field("end_arrow", c.end_arrow.name());
             }
-            if !c.waypoints.is_empty() {
+            if !c.waypoints().is_empty() {
                 out.key("waypoints");
                 out.open_list(false);
-                for p in &c.waypoints {
+                for p in c.waypoints() {
                     out.open_list(true);
                     out.number(number(p.x));
                     out.number(number(p.y));
@@ -258,7 +258,7 @@ pub(crate) fn write_object(object: &Object, detail: Detail, out: &mut impl Sink)
                 }
                 out.close();
             }
-            if let Some(at) = c.label_at {
+            if let Some(at) = c.label_at() {
                 out.number_field("label_at", number_fraction(at));
             }
             write_style(&c.style, out, false);
@@ -354,12 +354,13 @@ pub fn object_from_json_at(value: &Value, at: &str) -> Result<Object, FormatErro
             c.route = f.word("route")?.unwrap_or(Route::Orthogonal);
             c.start_arrow = f.word("start_arrow")?.unwrap_or(Arrow::None);
             c.end_arrow = f.word("end_arrow")?.unwrap_or(Arrow::Arrow);
-            c.waypoints = read_waypoints(&mut f)?;
-            c.label_at = f.opt_number("label_at")?;
-            if let Some(at) = c.label_at {
+            c.set_waypoints(read_waypoints(&mut f)?);
+            let label_at = f.opt_number("label_at")?;
+            if let Some(at) = label_at {
                 limits::check_fraction("label_at", at)
                     .map_err(|e| f.error("label_at", e.to_string()))?;
             }
+            c.set_label_at(label_at);
             c.style = read_style(&mut f, false)?;
             Kind::Connector(c)
         }

@@ -622,7 +622,7 @@ fn edge(
     if !c.custom.is_empty() {
         b.losses.add(LostKind::CustomData, &custom_names(c));
     }
-    Connector {
+    let mut c = Connector {
         from,
         to,
         text,
@@ -630,9 +630,11 @@ fn edge(
         start_arrow,
         end_arrow,
         style: line_style(b, &st),
-        waypoints,
-        label_at,
-    }
+        by_hand: None,
+    };
+    c.set_waypoints(waypoints);
+    c.set_label_at(label_at);
+    c
 }
 
 /// One end of an edge: the object it is attached to, or a free point (its own,

@@ -173,9 +173,9 @@ fn cell(
             // The waypoints as draw.io keeps an edge's points; the label's place
             // as its geometry's x, from -1 (source) to 1 (target).
             let mut points = String::new();
-            if !c.waypoints.is_empty() {
+            if !c.waypoints().is_empty() {
                 points.push_str("\n            <Array as=\"points\">");
-                for p in &c.waypoints {
+                for p in c.waypoints() {
                     points.push_str(&format!(
                         "\n              <mxPoint x=\"{}\" y=\"{}\" />",
                         num(p.x - ox),
@@ -185,7 +185,7 @@ fn cell(
                 points.push_str("\n            </Array>");
             }
             let label_x = c
-                .label_at
+                .label_at()
                 .map(|at| format!(" x=\"{}\"", num(at * 2.0 - 1.0)))
                 .unwrap_or_default();
             x.push_str(&format!(

@@ -366,7 +366,7 @@ fn connector(
     if let Some(t) = label {
         text_style(b, t, &mut style);
     }
-    Connector {
+    let mut c = Connector {
         from,
         to,
         text: label.map(|t| t.text.clone()).unwrap_or_default(),
@@ -374,9 +374,10 @@ fn connector(
         start_arrow,
         end_arrow,
         style,
-        waypoints,
-        label_at: None,
-    }
+        by_hand: None,
+    };
+    c.set_waypoints(waypoints);
+    c
 }
 
 /// Excalidraw's arrowheads onto inkboard's; the rest are reported.

@@ -370,7 +370,7 @@ fn arrow(board: &Board, o: &Object, c: &Connector) -> Map<String, Value> {
     let (a, b) = end_points(board, &c.from, &c.to);
     // Waypoints are the arrow's middle points, as Excalidraw bends a line.
     let all: Vec<inkboard_core::Point> = std::iter::once(a)
-        .chain(c.waypoints.iter().copied())
+        .chain(c.waypoints().iter().copied())
         .chain(std::iter::once(b))
         .collect();
     let area = inkboard_core::Rect::around(all.iter().copied())

@@ -149,7 +149,7 @@ pub fn summary(imported: &Imported) -> String {
                     c.end_arrow,
                     quoted(&c.text),
                     style(&c.style),
-                    bends(&c.waypoints, c.label_at)
+                    bends(c.waypoints(), c.label_at())
                 ),
                 Kind::Image(im) => format!(
                     "{} image {} {},{} {}x{} {} bytes",

@@ -69,7 +69,7 @@ fn carried_bends(board: &Board, set: &[ObjectId]) -> Vec<ObjectId> {
         .unwrap_or(&[])
         .iter()
         .filter(|o| match &o.kind {
-            Kind::Connector(c) => !c.waypoints.is_empty() && moves(&c.from) && moves(&c.to),
+            Kind::Connector(c) => !c.waypoints().is_empty() && moves(&c.from) && moves(&c.to),
             _ => false,
         })
         .filter(|o| !set.contains(&o.id))
@@ -108,7 +108,7 @@ pub(crate) fn translate(
                         };
                     }
                 }
-                for p in &mut c.waypoints {
+                for p in c.waypoints_mut() {
                     *p = Point {
                         x: p.x + dx,
                         y: p.y + dy,

@@ -232,10 +232,10 @@ impl EditTool for Update {
                         c.end_arrow = e.0;
                     }
                     if let Some(w) = &waypoints {
-                        c.waypoints = w.clone();
+                        c.set_waypoints(w.clone());
                     }
                     if let Some(at) = label_at {
-                        c.label_at = at;
+                        c.set_label_at(at);
                     }
                 }
                 Kind::Ink(k) => {
