@@ -61,6 +61,9 @@ describe('connector bends and labels', { timeout: 120000 }, () => {
         { id: 's1', type: 'shape', x: 0, y: 0, w: 120, h: 60, text: 'From' },
         { id: 's2', type: 'shape', x: 400, y: 200, w: 120, h: 60, text: 'To' },
         { id: 'c3', type: 'connector', from: 's1', to: 's2', text: 'yes' },
+        { id: 's4', type: 'shape', x: 0, y: 400, w: 120, h: 60, text: 'A' },
+        { id: 's5', type: 'shape', x: 400, y: 400, w: 120, h: 60, text: 'B' },
+        { id: 'c6', type: 'connector', from: 's4', to: 's5', route: 'straight' },
       ],
     });
     ({ page } = s);
@@ -147,5 +150,19 @@ describe('connector bends and labels', { timeout: 120000 }, () => {
     await page.mouse.click(c.x, c.y, { button: 'right' });
     await page.getByTestId('menu-reset-route').click();
     await waitFor((c) => c.waypoints === undefined && c.label_at === undefined, 'reset from the menu');
+  });
+
+  it('a straight connector gets a bend from the middle of a stretch, and the bend moves', async () => {
+    const line = () => page.evaluate(() => document.querySelector('g[id="c6"] path').getAttribute('d'));
+    const c = await clientOf(page, 200, 430);
+    await page.mouse.click(c.x, c.y);
+    await page.getByTestId('handle-add-0').waitFor();
+    await drag(await centreOf('handle-add-0'), await clientOf(page, 260, 480));
+    const bent = await until(async () => (await objectsOf(page)).c6.waypoints, { what: 'a bend' });
+    assert.deepEqual(bent, [[260, 480]]);
+    await until(async () => (await line()).includes('L260 480'), { what: 'the line through the bend' });
+    await page.getByTestId('handle-bend-0').waitFor();
+    await drag(await centreOf('handle-bend-0'), await clientOf(page, 300, 490));
+    await until(async () => JSON.stringify((await objectsOf(page)).c6.waypoints) === '[[300,490]]', { what: 'the bend moved' });
   });
 });
