@@ -59,7 +59,10 @@ export function drawBendHandles(id, g, s) {
     class: `handle bend ${cls}`, x: p.x - s / 2, y: p.y - s / 2, width: s, height: s, rx: s / 2,
     'data-handle': name, 'data-testid': `handle-${name.replace(':', '-')}`,
   }, g);
-  if (isOrthogonal(obj)) {
+  // An elbow connector between two free points is drawn straight: it bends like one.
+  const square = pts.every((p, i) => i === 0
+    || Math.abs(p.x - pts[i - 1].x) < 0.5 || Math.abs(p.y - pts[i - 1].y) < 0.5);
+  if (isOrthogonal(obj) && square) {
     for (let i = 0; i + 1 < pts.length; i++) {
       const [a, b] = [pts[i], pts[i + 1]];
       if (Math.hypot(b.x - a.x, b.y - a.y) * z < MIN_LEG) continue;
@@ -73,7 +76,9 @@ export function drawBendHandles(id, g, s) {
     for (let i = 0; i + 1 < stops.length; i++) {
       const [a, b] = [stops[i], stops[i + 1]];
       if (Math.hypot(b.x - a.x, b.y - a.y) * z < 3 * MIN_LEG) continue;
-      handle({ x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 }, `add:${i}`, 'add');
+      // A curve without bends bows away from its chord: its handle sits on it.
+      const onCurve = stops.length === 2 && line.path.getPointAtLength(line.path.getTotalLength() / 2);
+      handle(onCurve ? { x: onCurve.x, y: onCurve.y } : { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 }, `add:${i}`, 'add');
     }
   }
   const label = labelHandle(id, s);
