@@ -62,6 +62,8 @@ pub(crate) fn through(
                 // The spline leaves each end along its first leg, as the polyline
                 // does, so the heads `draw` placed still fit; only the line is bent.
                 routed.line = crate::resolve::smooth(&route::polyline(&routed.line));
+                // A label placed automatically sits on the curve, not its chords.
+                routed.label_track = route::polyline(&routed.line);
             }
             routed
         }
