@@ -165,4 +165,33 @@ describe('connector bends and labels', { timeout: 120000 }, () => {
     await drag(await centreOf('handle-bend-0'), await clientOf(page, 300, 490));
     await until(async () => JSON.stringify((await objectsOf(page)).c6.waypoints) === '[[300,490]]', { what: 'the bend moved' });
   });
+
+  it('copy and paste carries the bends, moved with the copy', async () => {
+    const click = async (p, shift) => {
+      const c = await clientOf(page, p.x, p.y);
+      if (shift) await page.keyboard.down('Shift');
+      await page.mouse.click(c.x, c.y);
+      if (shift) await page.keyboard.up('Shift');
+    };
+    await click({ x: 60, y: 430 });
+    await click({ x: 460, y: 430 }, true);
+    const onLine = await page.evaluate(() => {
+      const path = document.querySelector('g[id="c6"] path');
+      const q = path.getPointAtLength(path.getTotalLength() / 4);
+      return { x: q.x, y: q.y };
+    });
+    await click(onLine, true);
+    await until(async () => (await page.evaluate(() => window.inkboard.selection())).length === 3, { what: 'three selected' });
+    const before = new Set(Object.keys(await objectsOf(page)));
+    await page.keyboard.press('Control+c');
+    await page.keyboard.press('Control+v');
+    const fresh = await until(async () => {
+      const o = Object.values(await objectsOf(page)).filter((x) => !before.has(x.id));
+      return o.length === 3 && o;
+    }, { what: 'the pasted copy' });
+    const a = fresh.find((x) => x.text === 'A');
+    const c = fresh.find((x) => x.type === 'connector');
+    const [dx, dy] = [a.x - 0, a.y - 400];
+    assert.deepEqual(c.waypoints, [[300 + dx, 490 + dy]]);
+  });
 });
