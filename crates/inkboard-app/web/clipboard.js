@@ -15,7 +15,7 @@ import * as sync from './sync.js';
 
 const MARK = 'inkboard/objects';
 const SHAPE = ['geom', 'x', 'y', 'w', 'h', 'text', 'fill', 'stroke', 'stroke_width', 'dash', 'font_size', 'font', 'text_color', 'align', 'valign', 'opacity'];
-const CONNECTOR = ['text', 'route', 'start_arrow', 'end_arrow', 'fill', 'stroke', 'stroke_width', 'dash', 'font_size', 'font', 'text_color', 'opacity'];
+const CONNECTOR = ['text', 'route', 'start_arrow', 'end_arrow', 'label_at', 'fill', 'stroke', 'stroke_width', 'dash', 'font_size', 'font', 'text_color', 'opacity'];
 const STEP = 20;
 let memory = null; // the last copied data, for pastes the system clipboard cannot carry
 /** The last paste: its text, the shift of its first copy, and how many followed it. */
@@ -192,7 +192,9 @@ function buildOps(objects, images, dx, dy) {
     const from = end(o.from);
     const to = end(o.to);
     if (!from || !to) continue;
-    ops.push({ tool: 'add_connector', args: { from, to, ...pick(o, CONNECTOR) } });
+    // Bends move with the copy, as its free ends do.
+    const bends = o.waypoints && { waypoints: o.waypoints.map(([x, y]) => [x + dx, y + dy]) };
+    ops.push({ tool: 'add_connector', args: { from, to, ...pick(o, CONNECTOR), ...bends } });
     index.set(o.id, ops.length - 1);
   }
   // Groups after their members (inner groups first: objects come bottom first).

@@ -12,6 +12,7 @@ import { copySelection, pasteAt, deleteSelection, duplicateSelection } from './c
 import { align, distribute, order, group, ungroup, hasGroup, toggleLock, allLocked } from './arrange.js';
 import { shortcut } from './shortcuts.js';
 import { toggleHelp } from './help.js';
+import { hasOwnRoute, resetRoute } from './bends.js';
 
 let menu = null;
 
@@ -73,6 +74,8 @@ function items(at) {
   if (n >= 2) out.push(['group', 'Group', () => group()]);
   if (hasGroup()) out.push(['ungroup', 'Ungroup', () => ungroup()]);
   out.push(['lock', 'Lock', () => toggleLock()]);
+  const [only] = state.selection;
+  if (n === 1 && hasOwnRoute(only)) out.push(null, ['reset-route', 'Reset route', () => resetRoute(only)]);
   return out;
 }
 

@@ -3,7 +3,7 @@
 // a marquee, dragging a selected object moves the selection, handles resize it (a
 // turned shape by its own turned box; several objects or a group as one box), the
 // round handle above turns it (Shift: in 15° steps), a selected connector's ends
-// can be dragged to re-attach them.
+// can be dragged to re-attach them, its legs and label moved (bends.js).
 
 import { state, on, select } from './state.js';
 import { spanRect, union, rotationOf, cornersOf, rotatePoint, center } from './geom.js';
@@ -13,6 +13,7 @@ import { hoverLinks, startLink } from './connect.js';
 import {
   startMove, startResize, startRotate, startEndpoint, transformable, handleFrame, connectorEnds,
 } from './drag.js';
+import { drawBendHandles, isBendHandle, startBend } from './bends.js';
 
 const HANDLES = ['nw', 'n', 'ne', 'e', 'se', 's', 'sw', 'w'];
 const MAX_OUTLINES = 400;
@@ -71,6 +72,7 @@ export function render() {
         'data-testid': `handle-${which}`,
       }, g);
     }
+    drawBendHandles(ids[0], g, s);
     return;
   }
   const leaves = transformable(ids);
@@ -121,6 +123,10 @@ export const selectTool = {
     const ids = [...state.selection];
     if (handle === 'from' || handle === 'to') {
       this.press = { drag: startEndpoint(e, ids[0], handle), started: true };
+      return;
+    }
+    if (isBendHandle(handle)) {
+      this.press = { drag: startBend(e, ids[0], handle), started: true };
       return;
     }
     if (handle === 'rotate') {

@@ -16,6 +16,7 @@ import { initKeyboard } from './keyboard.js';
 import { initClipboard } from './clipboard.js';
 import { initHelp } from './help.js';
 import { initContextMenu } from './contextmenu.js';
+import { initBends } from './bends.js';
 
 /** Wires the surface to the page's elements (found by `data-testid`). */
 export function initSurface(canvas, $) {
@@ -32,6 +33,7 @@ export function initSurface(canvas, $) {
   initClipboard();
   initHelp($('zoom-controls'));
   initContextMenu(canvas);
+  initBends(canvas);
   window.addEventListener('resize', refreshBox);
   // A button clicked with the mouse hands the keyboard back to the board, so that
   // Space pans (and Delete deletes) right after picking a tool or a colour.

@@ -361,19 +361,26 @@ fn new_object() -> impl Strategy<Value = New> {
         select(Arrow::ALL),
         select(Arrow::ALL),
         style(),
+        vec(point(), 0..4),
+        proptest::option::of((0..=10_000u32).prop_map(|k| f64::from(k) / 10_000.0)),
     )
-        .prop_map(|(from, to, text, route, start_arrow, end_arrow, style)| {
-            let body = Connector {
-                from: End::Point(Point::default()),
-                to: End::Point(Point::default()),
-                text,
-                route,
-                start_arrow,
-                end_arrow,
-                style,
-            };
-            New::Connector { from, to, body }
-        });
+        .prop_map(
+            |(from, to, text, route, start_arrow, end_arrow, style, waypoints, label_at)| {
+                let mut body = Connector {
+                    from: End::Point(Point::default()),
+                    to: End::Point(Point::default()),
+                    text,
+                    route,
+                    start_arrow,
+                    end_arrow,
+                    style,
+                    by_hand: None,
+                };
+                body.set_waypoints(waypoints);
+                body.set_label_at(label_at);
+                New::Connector { from, to, body }
+            },
+        );
     prop_oneof![
         5 => free_kind().prop_map(New::Free),
         3 => connector,

@@ -41,8 +41,8 @@ pub use history::History;
 pub use id::{IdKind, ObjectId, PageId};
 pub use merge::{MergeError, Overlap};
 pub use object::{
-    Arrow, Connector, End, Extra, Geom, Group, Image, ImageFormat, Ink, Kind, Object, Route, Shape,
-    Sizing, FRAME_TITLE_HEIGHT,
+    Arrow, ByHand, Connector, End, Extra, Geom, Group, Image, ImageFormat, Ink, Kind, Object,
+    Route, Shape, Sizing, FRAME_TITLE_HEIGHT,
 };
 pub use order::Moved;
 pub use style::{Align, Dash, Font, Style, VAlign};

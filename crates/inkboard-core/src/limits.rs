@@ -23,6 +23,8 @@ use crate::{Board, Kind, ModelError, Object, Page, Point, Rect, Step};
 pub const MAX_TEXT_CHARS: usize = 100_000;
 /// Points in one ink stroke.
 pub const MAX_INK_POINTS: usize = 50_000;
+/// Waypoints of one connector: a route a person bends by hand has a few.
+pub const MAX_WAYPOINTS: usize = 1_000;
 /// Bytes of one image as embedded (encoded PNG, JPEG or SVG, before base64).
 pub const MAX_IMAGE_BYTES: usize = 16 * 1024 * 1024;
 /// Pixels on the longest side of a PNG or JPEG image.
@@ -69,6 +71,8 @@ pub enum Limit {
     TextChars,
     /// [`MAX_INK_POINTS`]
     InkPoints,
+    /// [`MAX_WAYPOINTS`]
+    Waypoints,
     /// [`MAX_IMAGE_BYTES`]
     ImageBytes,
     /// [`MAX_IMAGE_SIDE`]
@@ -95,6 +99,7 @@ impl Limit {
         match self {
             Limit::TextChars => MAX_TEXT_CHARS as u64,
             Limit::InkPoints => MAX_INK_POINTS as u64,
+            Limit::Waypoints => MAX_WAYPOINTS as u64,
             Limit::ImageBytes => MAX_IMAGE_BYTES as u64,
             Limit::ImageSide => u64::from(MAX_IMAGE_SIDE),
             Limit::ImagePixels => MAX_IMAGE_PIXELS,
@@ -112,6 +117,7 @@ impl Limit {
         match self {
             Limit::TextChars => ("characters", ""),
             Limit::InkPoints => ("points", ""),
+            Limit::Waypoints => ("waypoints", ""),
             Limit::ImageBytes => ("bytes", " (16 MiB)"),
             Limit::ImageSide => ("pixels on its longest side", ""),
             Limit::ImagePixels => ("pixels", " (40 megapixels)"),
@@ -129,6 +135,7 @@ impl Limit {
         match self {
             Limit::TextChars => "shorten it, or split it over several objects",
             Limit::InkPoints => "split the stroke into several, or draw it with fewer points",
+            Limit::Waypoints => "give the connector fewer waypoints",
             Limit::ImageBytes => "use a smaller image: scale it down or compress it",
             Limit::ImageSide | Limit::ImagePixels => "scale the image down",
             Limit::ObjectsPerPage => "put some of them on another page",
@@ -249,6 +256,11 @@ fn check_named(object: &Object, name: impl Fn() -> String) -> Result<(), ModelEr
                     check_point(p)?;
                 }
             }
+            Limit::Waypoints.check(&name, c.waypoints().len() as u64)?;
+            c.waypoints().iter().try_for_each(check_point)?;
+            if let Some(at) = c.label_at() {
+                check_fraction("label_at", at)?;
+            }
             check_text(&format!("the text of {}", name()), &c.text)?;
         }
         Kind::Image(i) => {
@@ -273,6 +285,18 @@ fn check_rect(r: &Rect) -> Result<(), ModelError> {
     check_coord("y", r.y)?;
     check_size("w", r.w)?;
     check_size("h", r.h)
+}
+
+/// Refuses a fraction (a place along a line) that is not from 0 to 1.
+pub fn check_fraction(what: &'static str, v: f64) -> Result<(), ModelError> {
+    if (0.0..=1.0).contains(&v) {
+        return Ok(());
+    }
+    Err(ModelError::BadNumber {
+        what,
+        value: v,
+        extra: " from 0 to 1",
+    })
 }
 
 fn check_point(p: &Point) -> Result<(), ModelError> {

@@ -162,6 +162,23 @@ pub struct Connector {
     pub start_arrow: Arrow,
     pub end_arrow: Arrow,
     pub style: Style,
+    /// Bends and the label's place, set by hand; `None` while both are automatic
+    /// (what [`Connector::set_waypoints`] and [`Connector::set_label_at`] keep).
+    /// Boxed because few connectors have them: an object stays as small as before,
+    /// and a transaction step holds two.
+    pub by_hand: Option<Box<ByHand>>,
+}
+
+/// What a person placed by hand on a connector.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ByHand {
+    /// Points the line passes through, in order, in board coordinates (as
+    /// draw.io's `mxGeometry` points). Empty: the route is found automatically.
+    /// They stay where they are when one end's object moves, as in draw.io.
+    pub waypoints: Vec<Point>,
+    /// Where the label sits, as a fraction of the drawn line's length from its
+    /// start (0 ..= 1). `None`: placed automatically, clear of shapes and labels.
+    pub label_at: Option<f64>,
 }
 
 impl Connector {
@@ -175,6 +192,40 @@ impl Connector {
             start_arrow: Arrow::None,
             end_arrow: Arrow::Arrow,
             style: Style::default(),
+            by_hand: None,
+        }
+    }
+
+    /// The points the line passes through (none: routed automatically).
+    pub fn waypoints(&self) -> &[Point] {
+        self.by_hand.as_ref().map_or(&[], |h| &h.waypoints)
+    }
+
+    /// The waypoints, to move them.
+    pub fn waypoints_mut(&mut self) -> &mut [Point] {
+        self.by_hand.as_mut().map_or(&mut [], |h| &mut h.waypoints)
+    }
+
+    /// The label's place along the line, if set by hand.
+    pub fn label_at(&self) -> Option<f64> {
+        self.by_hand.as_ref().and_then(|h| h.label_at)
+    }
+
+    /// Sets the waypoints; none gives the route back to the router.
+    pub fn set_waypoints(&mut self, waypoints: Vec<Point>) {
+        self.edit_by_hand(|h| h.waypoints = waypoints);
+    }
+
+    /// Sets the label's place; `None` places it automatically.
+    pub fn set_label_at(&mut self, at: Option<f64>) {
+        self.edit_by_hand(|h| h.label_at = at);
+    }
+
+    fn edit_by_hand(&mut self, f: impl FnOnce(&mut ByHand)) {
+        let mut h = self.by_hand.take().map(|b| *b).unwrap_or_default();
+        f(&mut h);
+        if !h.waypoints.is_empty() || h.label_at.is_some() {
+            self.by_hand = Some(Box::new(h));
         }
     }
 }

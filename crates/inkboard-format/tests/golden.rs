@@ -352,3 +352,24 @@ fn version_3_rotation_reads_normalised_and_version_2_rotation_is_kept_aside() {
         assert_eq!(board_from_json(&saved).unwrap(), board);
     }
 }
+
+/// The schema knows a connector's `waypoints` and `label_at`, as the reader does:
+/// it takes what the reader takes and refuses a label place past the line's end.
+#[test]
+fn the_schema_takes_connector_bends() {
+    let (schemas, index) = schema();
+    let doc = |label_at: f64| -> Value {
+        serde_json::json!({"format": "inkboard", "version": 3, "title": "t", "next_id": 4,
+            "pages": [{"id": "p1", "name": "Page 1", "objects": [
+                {"id": "s1", "type": "shape", "x": 0, "y": 0, "w": 10, "h": 10},
+                {"id": "s2", "type": "shape", "x": 100, "y": 0, "w": 10, "h": 10},
+                {"id": "c3", "type": "connector", "from": "s1", "to": "s2",
+                 "waypoints": [[50, 5], [50, 40.5]], "label_at": label_at}]}]})
+    };
+    let good = doc(0.25);
+    assert!(schemas.validate(&good, index).is_ok());
+    assert!(board_from_json(&good.to_string()).is_ok());
+    let bad = doc(2.0);
+    assert!(schemas.validate(&bad, index).is_err());
+    assert!(board_from_json(&bad.to_string()).is_err());
+}

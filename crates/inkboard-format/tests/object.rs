@@ -103,6 +103,27 @@ fn defaults_are_left_out() {
     );
 }
 
+/// Waypoints and a label place are written only when set, so a connector routed
+/// automatically is written as before they existed; set, they round-trip.
+#[test]
+fn connector_bends_and_label_place_round_trip_and_are_left_out_when_automatic() {
+    let mut c = Connector::new(End::Object(id("a")), End::Object(id("b")));
+    let plain = Object::new(id("c1"), Kind::Connector(c.clone()));
+    assert_eq!(
+        text(object_to_json(&plain, Detail::File)),
+        r#"{"id":"c1","type":"connector","from":"a","to":"b"}"#
+    );
+    c.set_waypoints(vec![Point { x: 10.0, y: 20.5 }, Point { x: 40.0, y: 20.5 }]);
+    c.set_label_at(Some(0.25));
+    let bent = Object::new(id("c1"), Kind::Connector(c));
+    let json = object_to_json(&bent, Detail::File);
+    assert_eq!(
+        text(json.clone()),
+        r#"{"id":"c1","type":"connector","from":"a","to":"b","waypoints":[[10,20.5],[40,20.5]],"label_at":0.25}"#
+    );
+    assert_eq!(object_from_json(&Value::Object(json)).unwrap(), bent);
+}
+
 fn every_kind() -> Vec<Object> {
     let mut note = shape("s1", Geom::Note);
     if let Kind::Shape(s) = &mut note.kind {
@@ -241,6 +262,14 @@ fn errors_name_the_field() {
         (
             json!({"id": "c1", "type": "connector", "from": "a", "to": "b", "end_arrow": "big"}),
             "end_arrow: unknown arrow \"big\": use one of none, arrow, triangle, diamond, circle",
+        ),
+        (
+            json!({"id": "c1", "type": "connector", "from": "a", "to": "b", "waypoints": [[1, 2], [3]]}),
+            "waypoints[1]: expected a point [x, y], got a list of 1 value",
+        ),
+        (
+            json!({"id": "c1", "type": "connector", "from": "a", "to": "b", "label_at": 1.5}),
+            "label_at: label_at must be a finite number from 0 to 1, got 1.5",
         ),
     ] {
         let got = object_from_json(&input).unwrap_err().to_string();

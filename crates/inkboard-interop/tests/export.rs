@@ -374,3 +374,44 @@ fn rotation_comes_back() {
     assert_eq!(turns(&back.board), want, "from Excalidraw");
     assert!(back.lost.is_empty(), "{:?}", back.lost);
 }
+
+/// A connector's waypoints go out as draw.io's `<Array as="points">` and its
+/// label's place as its geometry's x (-1 to 1); both come back as they were. The
+/// waypoints come back from Excalidraw too, as an arrow's middle points.
+#[test]
+fn bends_and_label_place_come_back() {
+    let text = r#"{"format": "inkboard", "version": 3, "title": "Bends", "next_id": 4, "pages": [{"id": "p1", "name": "Page 1", "objects": [
+        {"id": "s1", "type": "shape", "x": 0, "y": 0, "w": 120, "h": 60},
+        {"id": "s2", "type": "shape", "x": 400, "y": 200, "w": 120, "h": 60},
+        {"id": "c3", "type": "connector", "from": "s1", "to": "s2", "text": "yes", "waypoints": [[200, 30], [200.5, 230]], "label_at": 0.25}
+    ]}]}"#;
+    let board = inkboard_format::board_from_json(text).unwrap();
+    let drawio = inkboard_interop::to_drawio(&board);
+    assert!(
+        drawio.contains(r#"<mxPoint x="200.5" y="230" />"#),
+        "{drawio}"
+    );
+    assert!(
+        drawio.contains(r#"<mxGeometry x="-0.5" relative="1""#),
+        "{drawio}"
+    );
+    let back = inkboard_interop::import(drawio.as_bytes(), Some("x.drawio")).unwrap();
+    assert!(back.lost.is_empty(), "{:?}", back.lost);
+    let bends = |b: &Board| {
+        b.pages()[0]
+            .objects
+            .iter()
+            .find_map(|o| match &o.kind {
+                Kind::Connector(c) => Some((c.waypoints().to_vec(), c.label_at())),
+                _ => None,
+            })
+            .unwrap()
+    };
+    assert_eq!(bends(&back.board), bends(&board));
+    // Excalidraw bends an arrow by its middle points; it has no label place.
+    let page = board.pages()[0].id;
+    let excalidraw = inkboard_interop::to_excalidraw(&board, page);
+    let back = inkboard_interop::import(excalidraw.as_bytes(), Some("x.excalidraw")).unwrap();
+    assert!(back.lost.is_empty(), "{:?}", back.lost);
+    assert_eq!(bends(&back.board).0, bends(&board).0, "from Excalidraw");
+}

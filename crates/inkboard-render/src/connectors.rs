@@ -18,7 +18,10 @@
 //!    set side by side, lone ones moved to the middle of their gap;
 //! 4. each route gets its ends on its shapes' outlines and its arrowheads;
 //! 5. each label is placed along its route, in page order ([`Labels`]): where it
-//!    covers no shape and no earlier label, hiding as little of other lines as it can.
+//!    covers no shape and no earlier label, hiding as little of other lines as it can;
+//!    a label given its place (`label_at`) sits there, and later labels keep off it.
+//!
+//! A connector with waypoints skips steps 1 to 3: it runs through them ([`bends`]).
 //!
 //! Frames are containers, not obstacles: each side of a frame is a wall that a
 //! route crosses only when it has to, that is when one of its ends is inside the
@@ -38,6 +41,7 @@ use std::collections::BTreeMap;
 
 use inkboard_core::{Board, Connector, End, Geom, Kind, Object, ObjectId, Point, Rect, Route};
 
+use crate::bends;
 use crate::labels::Labels;
 use crate::nudge::{self, Path};
 use crate::orthogonal::{self, Port, Router, CLEARANCE};
@@ -274,6 +278,12 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
             .map(|(a, b)| (a.shape.bounds, b.shape.bounds)),
     );
     for (k, (a, b)) in ends.iter().enumerate() {
+        // A route through waypoints is drawn in step 4; as a straight plan it has
+        // no sides, so it takes no port from the connectors that are routed.
+        if !connectors[k].1.waypoints().is_empty() {
+            drafts.push(Draft::Planned(Plan::Straight));
+            continue;
+        }
         // Past the budget, the page's remaining connectors take their simple
         // routes: a huge page still draws in about a second, the same way on
         // every machine (the budget counts grid nodes, not time).
@@ -368,6 +378,14 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
         // Orthogonal routes have their corners (step 2); the others are drawn from
         // their plans.
         routed.push(match (polylines[k].take(), &drafts[k]) {
+            _ if !c.waypoints().is_empty() => bends::through(
+                a.shape,
+                b.shape,
+                c.waypoints(),
+                c.route,
+                (c.start_arrow, c.end_arrow),
+                width,
+            ),
             (Some(mut points), draft) => {
                 onto_outlines(&mut points, a, b, draft.sides());
                 route::draw(points, None, c.start_arrow, c.end_arrow, width)
@@ -392,7 +410,15 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
     let mut labels = Labels::new(solids, &lines);
     let mut out = vec![None; objects.len()];
     for (k, ((i, c), routed)) in connectors.iter().zip(routed).enumerate() {
-        let label = label_size(c).map(|size| labels.place(k, &routed.label_track, size));
+        let label = label_size(c).map(|(w, h)| match c.label_at() {
+            Some(at) => {
+                let p = bends::along(&routed.line, at);
+                let r = Rect::new(p.x - w / 2.0, p.y - h / 2.0, w, h);
+                labels.keep(r);
+                r
+            }
+            None => labels.place(k, &routed.label_track, (w, h)),
+        });
         out[*i] = Some(Laid { routed, label });
     }
     out

@@ -133,6 +133,13 @@ impl Labels {
         r
     }
 
+    /// Remembers a label placed by hand (`label_at`), so that later labels keep
+    /// off it too.
+    pub fn keep(&mut self, r: Rect) {
+        self.placed_cells.insert(r, self.placed.len() as u32);
+        self.placed.push(r);
+    }
+
     fn hits_shape(&mut self, r: &Rect) -> bool {
         self.shape_cells.query(r, &mut self.found);
         self.found
@@ -308,7 +315,7 @@ fn candidates(track: &[Point], size: (f64, f64)) -> (f64, Vec<Candidate>) {
 }
 
 /// The point `s` along a polyline from its start.
-fn point_along(track: &[Point], s: f64) -> Point {
+pub(crate) fn point_along(track: &[Point], s: f64) -> Point {
     let mut left = s;
     for w in track.windows(2) {
         let d = route::distance(w[0], w[1]);

@@ -20,6 +20,7 @@
 //! the resolved scene, so a reported problem is exactly what the picture shows;
 //! [`check`] resolves the page first, for a caller without its scene.
 
+mod bends;
 mod buckets;
 mod budget;
 mod check;

@@ -345,7 +345,7 @@ fn ink(k: &Ink, parts: &mut Vec<Part>) {
 
 /// A Catmull-Rom spline through `points` as cubic Béziers (the curve passes through
 /// every point, with no overshoot at the ends). One point becomes a dot.
-fn smooth(points: &[Point]) -> Vec<Seg> {
+pub(crate) fn smooth(points: &[Point]) -> Vec<Seg> {
     let points: Vec<Point> = points
         .iter()
         .copied()

@@ -416,3 +416,97 @@ fn proper_cross(a: Point, b: Point, c: Point, d: Point) -> bool {
     let (d3, d4) = (side(a, b, c), side(a, b, d));
     d1 * d2 < -1e-6 && d3 * d4 < -1e-6
 }
+
+/// Whether `p` lies on one of the segments of `line`.
+fn on_line(line: &[Point], p: Point) -> bool {
+    line.windows(2).any(|w| {
+        let (a, b) = (w[0], w[1]);
+        let within = |v: f64, lo: f64, hi: f64| v >= lo.min(hi) - 1e-6 && v <= lo.max(hi) + 1e-6;
+        let cross = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
+        cross.abs() < 1e-6 && within(p.x, a.x, b.x) && within(p.y, a.y, b.y)
+    })
+}
+
+#[test]
+fn an_orthogonal_route_passes_through_its_waypoints_square() {
+    let mut b = Build::new();
+    let a = b.shape(Geom::Rect, [0.0, 0.0, 100.0, 60.0], "a");
+    let c = b.shape(Geom::Ellipse, [300.0, 200.0, 100.0, 60.0], "b");
+    // In the way of the automatic route, which the waypoints override.
+    b.shape(Geom::Rect, [150.0, 80.0, 60.0, 60.0], "x");
+    let waypoints = vec![
+        Point { x: 180.0, y: 30.0 },
+        Point { x: 250.0, y: 170.0 },
+        Point { x: 350.0, y: 320.0 },
+    ];
+    let mut bent = inkboard_core::Connector::new(obj(&a), obj(&c));
+    bent.set_waypoints(waypoints.clone());
+    b.connector(bent);
+    let lines = connectors(&b);
+    let line = &lines[0].0;
+    assert!(square(line), "{line:?}");
+    for w in waypoints {
+        assert!(on_line(line, w), "{w:?} is not on {line:?}");
+    }
+    // It leaves a's right side across from the first waypoint, and enters the
+    // ellipse from below, under the last one.
+    assert_eq!(line[0], Point { x: 100.0, y: 30.0 });
+    assert!((line[line.len() - 1].x - 350.0).abs() < 1e-6, "{line:?}");
+    assert!(line[line.len() - 1].y > 260.0, "{line:?}");
+}
+
+#[test]
+fn straight_and_curved_routes_pass_through_their_waypoints() {
+    for route in [Route::Straight, Route::Curved] {
+        let mut b = Build::new();
+        let a = b.shape(Geom::Rect, [0.0, 0.0, 100.0, 60.0], "a");
+        let c = b.shape(Geom::Rect, [300.0, 0.0, 100.0, 60.0], "b");
+        let w = Point { x: 200.0, y: 200.0 };
+        let mut bent = inkboard_core::Connector {
+            route,
+            ..inkboard_core::Connector::new(obj(&a), obj(&c))
+        };
+        bent.set_waypoints(vec![w]);
+        b.connector(bent);
+        let item = resolve(&b.board, PAGE)
+            .items
+            .into_iter()
+            .find(|i| i.kind == "connector")
+            .unwrap();
+        let Some(Part::Path(p)) = item.parts.first() else {
+            panic!("no line")
+        };
+        let ends: Vec<Point> = p
+            .segs
+            .iter()
+            .filter_map(|s| match *s {
+                Seg::Move(p) | Seg::Line(p) | Seg::Cubic(_, _, p) => Some(p),
+                Seg::Close => None,
+            })
+            .collect();
+        assert!(ends.contains(&w), "{route:?}: {ends:?}");
+        let curved = p.segs.iter().any(|s| matches!(s, Seg::Cubic(..)));
+        assert_eq!(curved, route == Route::Curved, "{route:?}");
+    }
+}
+
+#[test]
+fn a_label_with_a_place_sits_there_along_the_line() {
+    let mut b = Build::new();
+    let a = b.shape(Geom::Rect, [0.0, 0.0, 100.0, 60.0], "a");
+    let c = b.shape(Geom::Rect, [500.0, 0.0, 100.0, 60.0], "b");
+    let mut placed = inkboard_core::Connector {
+        text: "here".into(),
+        end_arrow: Arrow::None,
+        ..inkboard_core::Connector::new(obj(&a), obj(&c))
+    };
+    placed.set_label_at(Some(0.25));
+    b.connector(placed);
+    let lines = connectors(&b);
+    let (line, label) = (&lines[0].0, lines[0].1.unwrap());
+    assert_eq!(line.len(), 2, "{line:?}");
+    // A quarter of the way from x = 100 to x = 500.
+    let centre = label.center();
+    assert!((centre.x - 200.0).abs() < 1e-6, "{label:?}");
+    assert!((centre.y - 30.0).abs() < 1e-6, "{label:?}");
+}

@@ -46,6 +46,8 @@ const GLOSSARY: &[(&str, &str)] = &[
     ("route", "Line path"),
     ("start_arrow", "Start head"),
     ("end_arrow", "End head"),
+    ("waypoints", "Bends [[x,y],...]; [] auto"),
+    ("label_at", "Label place 0-1; null auto"),
     ("color", "Ink colour"),
     ("width", "Ink width, px"),
     ("locked", "Keep in place"),

@@ -31,6 +31,8 @@ const CONNECTOR_KEYS: &[&str] = &[
     "start_arrow",
     "end_arrow",
     "locked",
+    "waypoints",
+    "label_at",
 ];
 const IMAGE_KEYS: &[&str] = &[
     "id", "type", "x", "y", "w", "h", "rotation", "format", "data", "bytes", "locked",
@@ -187,8 +189,13 @@ fn data_url(image: &Image) -> String {
 ///   [0, 360), unless 0)`, size` (unless fixed)`, text`
 ///   (unless empty), style;
 /// - connector: `id, type, from, to, text` (unless empty), `route` (unless orthogonal),
-///   `start_arrow` (unless none), `end_arrow` (unless arrow), style; an end is an id
-///   or `{"x", "y"}`;
+///   `start_arrow` (unless none), `end_arrow` (unless arrow), `waypoints` (`[[x, y],
+///   ...]`, unless none), `label_at` (a fraction of the line, unless placed
+///   automatically), style; an end is an id or `{"x", "y"}`. The last two came
+///   after version 3 without a new version: a reader that does not know them keeps
+///   them as unknown fields and saves them back, losing only the bends and the
+///   label's place on screen (files without them are written as before);
+///   a reader checks them like any field, with its place;
 /// - image: `id, type, x, y, w, h, rotation` (unless 0)`, format, data` (a data URL; [`Detail::Read`]:
 ///   `bytes`, their count), style;
 /// - ink: `id, type, points` (`[[x, y], ...]`; [`Detail::Read`]: at most
@@ -241,6 +248,20 @@ pub(crate) fn write_object(object: &Object, detail: Detail, out: &mut impl Sink)
             }
             if c.end_arrow != Arrow::Arrow {
                 out.text_field("end_arrow", c.end_arrow.name());
+            }
+            if !c.waypoints().is_empty() {
+                out.key("waypoints");
+                out.open_list(false);
+                for p in c.waypoints() {
+                    out.open_list(true);
+                    out.number(number(p.x));
+                    out.number(number(p.y));
+                    out.close();
+                }
+                out.close();
+            }
+            if let Some(at) = c.label_at() {
+                out.number_field("label_at", number_fraction(at));
             }
             write_style(&c.style, out, false);
             CONNECTOR_KEYS
@@ -339,6 +360,13 @@ pub fn object_from_json_at(value: &Value, at: &str) -> Result<Object, FormatErro
             c.route = f.word("route")?.unwrap_or(Route::Orthogonal);
             c.start_arrow = f.word("start_arrow")?.unwrap_or(Arrow::None);
             c.end_arrow = f.word("end_arrow")?.unwrap_or(Arrow::Arrow);
+            c.set_waypoints(read_waypoints(&mut f)?);
+            let label_at = f.opt_number("label_at")?;
+            if let Some(at) = label_at {
+                limits::check_fraction("label_at", at)
+                    .map_err(|e| f.error("label_at", e.to_string()))?;
+            }
+            c.set_label_at(label_at);
             c.style = read_style(&mut f, false)?;
             Kind::Connector(c)
         }
@@ -473,6 +501,31 @@ fn read_end(f: &mut Fields, key: &'static str) -> Result<End, FormatError> {
             at,
             format!("expected {expected}, got {}", describe(other)),
         )),
+    }
+}
+
+/// A connector's optional `waypoints`: `[[x, y], ...]`, as ink points.
+fn read_waypoints(f: &mut Fields) -> Result<Vec<Point>, FormatError> {
+    if f.get("waypoints").is_none() {
+        return Ok(Vec::new());
+    }
+    let list = f.list("waypoints")?;
+    let at = f.path("waypoints");
+    over(Limit::Waypoints, &at, "the connector", list.len())?;
+    list.iter()
+        .enumerate()
+        .map(|(i, p)| read_point_pair(p, &index(&at, i)))
+        .collect()
+}
+
+/// A fraction along a line, to 0.0001: hundredths of a long line would be
+/// pixels apart.
+fn number_fraction(v: f64) -> Number {
+    let r = (v.clamp(0.0, 1.0) * 10_000.0).round() / 10_000.0;
+    if r.trunc() == r {
+        Number::from(r as i64)
+    } else {
+        Number::from_f64(r).unwrap_or(Number::from(0))
     }
 }
 

@@ -15,6 +15,8 @@ use inkboard_core::{
 use super::cells::Cell;
 use super::label::{html_to_rich, html_to_text};
 use super::style::{self, CellStyle, VertexKind};
+use inkboard_core::limits::MAX_WAYPOINTS;
+
 use crate::build::{data_url, placeholder, turned, BoardBuilder};
 use crate::colour::{self, Paint};
 use crate::lost::LostKind;
@@ -564,12 +566,15 @@ fn edge(
     let c = &cells[cell];
     let st = CellStyle::parse(&c.style);
     let (text, _) = label(b, c, &st);
+    // An edge's own label sits at x along it, from -1 (source) to 1 (target).
+    let g = &c.geometry;
+    let label_at = (!text.is_empty() && g.x != 0.0 && g.x.is_finite())
+        .then(|| ((g.x + 1.0) / 2.0).clamp(0.0, 1.0));
     let text = std::iter::once(text)
         .chain(labels)
         .filter(|t| !t.is_empty())
         .collect::<Vec<_>>()
         .join("\n");
-    let g = &c.geometry;
     let at = |p: (f64, f64)| (origin.0 + p.0, origin.1 + p.1);
     let source_point = g.source_point.map(at).or(g.points.first().copied().map(at));
     let target_point = g.target_point.map(at).or(g.points.last().copied().map(at));
@@ -594,9 +599,19 @@ fn edge(
         main_id,
         &name,
     );
-    if !g.points.is_empty() {
+    // Waypoints are kept, as many as a connector holds (the rest reported).
+    if g.points.len() > MAX_WAYPOINTS {
         b.losses.add(LostKind::Waypoints, &name);
     }
+    let waypoints: Vec<Point> = g
+        .points
+        .iter()
+        .take(MAX_WAYPOINTS)
+        .map(|&p| {
+            let (x, y) = at(p);
+            b.point(x, y)
+        })
+        .collect();
     if let Some(shape) = st.get("shape").filter(|s| *s != "connector") {
         b.losses.add(LostKind::LineShape, shape);
     }
@@ -611,7 +626,7 @@ fn edge(
     if !c.custom.is_empty() {
         b.losses.add(LostKind::CustomData, &custom_names(c));
     }
-    Connector {
+    let mut c = Connector {
         from,
         to,
         text,
@@ -619,7 +634,11 @@ fn edge(
         start_arrow,
         end_arrow,
         style: line_style(b, &st),
-    }
+        by_hand: None,
+    };
+    c.set_waypoints(waypoints);
+    c.set_label_at(label_at);
+    c
 }
 
 /// One end of an edge: the object it is attached to, or a free point (its own,

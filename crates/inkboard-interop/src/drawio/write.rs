@@ -175,8 +175,26 @@ fn cell(
                 ),
                 End::Object(_) => String::new(),
             };
+            // The waypoints as draw.io keeps an edge's points; the label's place
+            // as its geometry's x, from -1 (source) to 1 (target).
+            let mut points = String::new();
+            if !c.waypoints().is_empty() {
+                points.push_str("\n            <Array as=\"points\">");
+                for p in c.waypoints() {
+                    points.push_str(&format!(
+                        "\n              <mxPoint x=\"{}\" y=\"{}\" />",
+                        num(p.x - ox),
+                        num(p.y - oy)
+                    ));
+                }
+                points.push_str("\n            </Array>");
+            }
+            let label_x = c
+                .label_at()
+                .map(|at| format!(" x=\"{}\"", num(at * 2.0 - 1.0)))
+                .unwrap_or_default();
             x.push_str(&format!(
-                "        <mxCell id=\"{id}\" value=\"{}\" style=\"{}\" edge=\"1\" parent=\"{}\"{}{}>\n          <mxGeometry relative=\"1\" as=\"geometry\">{}{}\n          </mxGeometry>\n        </mxCell>\n",
+                "        <mxCell id=\"{id}\" value=\"{}\" style=\"{}\" edge=\"1\" parent=\"{}\"{}{}>\n          <mxGeometry{label_x} relative=\"1\" as=\"geometry\">{}{}{points}\n          </mxGeometry>\n        </mxCell>\n",
                 escape(&c.text),
                 escape(&st),
                 escape(&up),

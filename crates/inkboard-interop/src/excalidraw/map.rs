@@ -7,9 +7,10 @@
 
 use std::collections::{HashMap, HashSet};
 
+use inkboard_core::limits::MAX_WAYPOINTS;
 use inkboard_core::{
-    Align, Arrow, Connector, Dash, End, Geom, Group, IdKind, Ink, Kind, ObjectId, Route, Shape,
-    Style, VAlign,
+    Align, Arrow, Connector, Dash, End, Geom, Group, IdKind, Ink, Kind, ObjectId, Point, Route,
+    Shape, Style, VAlign,
 };
 
 use inkboard_core::Vocabulary as _;
@@ -333,9 +334,21 @@ fn connector(
     let from = end(e.start_binding.as_deref(), first);
     let to = end(e.end_binding.as_deref(), last);
     let bent = e.points.len() > 2;
-    if bent && !e.elbowed {
+    // A bent line's middle points are its waypoints (as many as a connector
+    // holds); an elbow arrow's corners are Excalidraw's own routing, routed anew.
+    let middle = if bent && !e.elbowed {
+        &e.points[1..e.points.len() - 1]
+    } else {
+        &[][..]
+    };
+    if middle.len() > MAX_WAYPOINTS {
         b.losses.add(LostKind::Waypoints, &name);
     }
+    let waypoints: Vec<Point> = middle
+        .iter()
+        .take(MAX_WAYPOINTS)
+        .map(|&(px, py)| b.point(e.x + px, e.y + py))
+        .collect();
     let recorded = e
         .inkboard_route
         .as_deref()
@@ -356,7 +369,7 @@ fn connector(
     if let Some(t) = label {
         text_style(b, t, &mut style);
     }
-    Connector {
+    let mut c = Connector {
         from,
         to,
         text: label.map(|t| t.text.clone()).unwrap_or_default(),
@@ -364,7 +377,10 @@ fn connector(
         start_arrow,
         end_arrow,
         style,
-    }
+        by_hand: None,
+    };
+    c.set_waypoints(waypoints);
+    c
 }
 
 /// Excalidraw's arrowheads onto inkboard's; the rest are reported.

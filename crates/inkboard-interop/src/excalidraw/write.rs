@@ -376,17 +376,22 @@ fn bound_text(
 /// A connector as an arrow from one end to the other.
 fn arrow(board: &Board, o: &Object, c: &Connector) -> Map<String, Value> {
     let (a, b) = end_points(board, &c.from, &c.to);
-    let area = inkboard_core::Rect::new(
-        a.x.min(b.x),
-        a.y.min(b.y),
-        (b.x - a.x).abs(),
-        (b.y - a.y).abs(),
-    );
+    // Waypoints are the arrow's middle points, as Excalidraw bends a line.
+    let all: Vec<inkboard_core::Point> = std::iter::once(a)
+        .chain(c.waypoints().iter().copied())
+        .chain(std::iter::once(b))
+        .collect();
+    let area = inkboard_core::Rect::around(all.iter().copied())
+        .unwrap_or(inkboard_core::Rect::new(a.x, a.y, 0.0, 0.0));
     let mut e = base(o.id.as_str(), "arrow", area, &c.style);
     e.insert("x".into(), json!(a.x));
     e.insert("y".into(), json!(a.y));
     e.insert("backgroundColor".into(), json!("transparent"));
-    e.insert("points".into(), json!([[0, 0], [b.x - a.x, b.y - a.y]]));
+    // The first point is the arrow's own place: written `[0, 0]`, as before.
+    let points: Vec<Value> = std::iter::once(json!([0, 0]))
+        .chain(all[1..].iter().map(|p| json!([p.x - a.x, p.y - a.y])))
+        .collect();
+    e.insert("points".into(), json!(points));
     e.insert("lastCommittedPoint".into(), Value::Null);
     let binding = |end: &End| match end {
         End::Object(id) => json!({ "elementId": id.as_str(), "focus": 0, "gap": 4 }),

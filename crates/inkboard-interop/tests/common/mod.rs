@@ -140,7 +140,7 @@ pub fn summary(imported: &Imported) -> String {
                     style(&s.style)
                 ),
                 Kind::Connector(c) => format!(
-                    "{} {} -> {} {} {}/{} {}{}",
+                    "{} {} -> {} {} {}/{} {}{}{}",
                     o.id,
                     end(&c.from),
                     end(&c.to),
@@ -148,7 +148,8 @@ pub fn summary(imported: &Imported) -> String {
                     c.start_arrow,
                     c.end_arrow,
                     quoted(&c.text),
-                    style(&c.style)
+                    style(&c.style),
+                    bends(c.waypoints(), c.label_at())
                 ),
                 Kind::Image(im) => format!(
                     "{} image {} {},{} {}x{} {} bytes",
@@ -189,6 +190,23 @@ pub fn summary(imported: &Imported) -> String {
     }
     for l in &imported.lost {
         writeln!(out, "  {l}").unwrap();
+    }
+    out
+}
+
+/// A connector's waypoints and label place, when it has them: ` via x,y x,y`,
+/// ` label at 0.25`.
+fn bends(waypoints: &[inkboard_core::Point], label_at: Option<f64>) -> String {
+    let n = |v: f64| (v * 100.0).round() / 100.0;
+    let mut out = String::new();
+    if !waypoints.is_empty() {
+        out.push_str(" via");
+        for p in waypoints {
+            out.push_str(&format!(" {},{}", n(p.x), n(p.y)));
+        }
+    }
+    if let Some(at) = label_at {
+        out.push_str(&format!(" label at {}", n(at)));
     }
     out
 }

@@ -18,6 +18,8 @@ pub struct AddConnectorArgs {
     route: Option<Word<Route>>,
     start_arrow: Option<Word<Arrow>>,
     end_arrow: Option<Word<Arrow>>,
+    waypoints: Option<Vec<[f64; 2]>>,
+    label_at: Option<f64>,
     #[serde(flatten)]
     style: StyleArgs,
 }
@@ -67,6 +69,10 @@ impl EditTool for AddConnector {
         if let Some(e) = a.end_arrow {
             connector.end_arrow = e.0;
         }
+        if let Some(w) = &a.waypoints {
+            connector.set_waypoints(super::update::waypoints(w)?);
+        }
+        connector.set_label_at(super::update::label_at(a.label_at)?);
         let id = cx.tx.add(cx.page, None, Kind::Connector(connector))?;
         Ok(Id { id: id.to_string() })
     }

@@ -114,6 +114,11 @@ impl EditTool for Duplicate {
                             }
                         }
                     }
+                    // The copy's bends go with it, as its free ends do.
+                    for p in c.waypoints_mut() {
+                        p.x += dx;
+                        p.y += dy;
+                    }
                 }
                 Kind::Group(g) => g.members = g.members.iter().map(remap).collect(),
             }

@@ -232,6 +232,7 @@ pub(crate) fn arrange_with(
     for (id, dx, dy) in riders {
         shift::translate(cx, &[id], dx, dy)?;
     }
+    unbend_links(cx, &page, &order)?;
     // A mind map's branches are curves, leaving their parent's side and
     // reaching their child's.
     if opts.algorithm == Algorithm::Mindmap {
@@ -562,6 +563,38 @@ fn innermost(items: &[Item], frames: &[usize], me: usize) -> Option<usize> {
         .filter(|&f| f != me && items[f].bounds.contains(b))
         .filter(|&f| !items[me].frame || area(f) > area(me) || (area(f) == area(me) && f < me))
         .min_by(|&f, &g| area(f).total_cmp(&area(g)).then(g.cmp(&f)))
+}
+
+/// Gives back to the router the connectors with waypoints that meet an item laid
+/// out, `order` (as draw.io's layouts reset their edges): bends placed for the
+/// old places would send the lines round where the shapes no longer are. Their
+/// labels keep their places along the line.
+fn unbend_links(cx: &mut Cx<'_, '_>, page: &Page, order: &[usize]) -> Result<(), ToolError> {
+    let laid: HashSet<&ObjectId> = order.iter().map(|&i| &page.items[i].id).collect();
+    let bent: Vec<ObjectId> = cx
+        .board()
+        .page(cx.page)
+        .into_iter()
+        .flat_map(|p| &p.objects)
+        .filter(|o| match &o.kind {
+            Kind::Connector(c) => {
+                !c.waypoints().is_empty()
+                    && [&c.from, &c.to]
+                        .iter()
+                        .any(|e| e.object().is_some_and(|id| laid.contains(id)))
+            }
+            _ => false,
+        })
+        .map(|o| o.id.clone())
+        .collect();
+    for id in &bent {
+        cx.tx.edit(id, |o| {
+            if let Kind::Connector(c) = &mut o.kind {
+                c.set_waypoints(Vec::new());
+            }
+        })?;
+    }
+    Ok(())
 }
 
 /// Draws as curves the connectors between two of the items laid out, `order`.

@@ -1,6 +1,7 @@
 //! Moving objects by an offset, shared by `move`, `align`, `distribute` and
 //! `update`. Moving a group moves its members; moving a frame moves what lies in
-//! it; a connector's free ends move with it, its bound ends follow their objects.
+//! it; a connector's free ends and waypoints move with it, its bound ends follow
+//! their objects (and its waypoints too, when both its ends move).
 
 use inkboard_core::{Board, End, Kind, ObjectId, Point};
 
@@ -60,6 +61,30 @@ fn free_connectors_in(board: &Board, frame: &ObjectId) -> Vec<ObjectId> {
         .collect()
 }
 
+/// The connectors with waypoints, not in `set`, whose two ends are both objects in
+/// it: their bends move with them, as draw.io moves an edge's points with both its
+/// ends. A connector with one end moving keeps its waypoints where they are.
+fn carried_bends(board: &Board, set: &[ObjectId]) -> Vec<ObjectId> {
+    let Some((page, _)) = set.first().and_then(|id| board.locate(id)) else {
+        return Vec::new();
+    };
+    let moves = |e: &End| e.object().is_some_and(|id| set.contains(id));
+    board
+        .page(page)
+        .map(|p| p.objects.as_slice())
+        .unwrap_or(&[])
+        .iter()
+        .filter(|o| match &o.kind {
+            Kind::Connector(c) => {
+                !o.locked && !c.waypoints().is_empty() && moves(&c.from) && moves(&c.to)
+            }
+            _ => false,
+        })
+        .filter(|o| !set.contains(&o.id))
+        .map(|o| o.id.clone())
+        .collect()
+}
+
 /// Moves `ids` (and what moves with them, [`moving_set`]) by (dx, dy).
 pub(crate) fn translate(
     cx: &mut Cx<'_, '_>,
@@ -70,7 +95,9 @@ pub(crate) fn translate(
     if dx == 0.0 && dy == 0.0 {
         return Ok(());
     }
-    for id in moving_set(cx.board(), ids) {
+    let mut set = moving_set(cx.board(), ids);
+    set.extend(carried_bends(cx.board(), &set));
+    for id in set {
         cx.tx.edit(&id, |o| match &mut o.kind {
             Kind::Shape(s) => s.bounds = s.bounds.translated(dx, dy),
             Kind::Image(i) => i.bounds = i.bounds.translated(dx, dy),
@@ -88,6 +115,12 @@ pub(crate) fn translate(
                             y: p.y + dy,
                         };
                     }
+                }
+                for p in c.waypoints_mut() {
+                    *p = Point {
+                        x: p.x + dx,
+                        y: p.y + dy,
+                    };
                 }
             }
             Kind::Group(_) => {}

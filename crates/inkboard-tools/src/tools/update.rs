@@ -2,7 +2,7 @@
 //! more objects. A field that does not apply to an object's kind is an error
 //! naming both, never silently ignored.
 
-use inkboard_core::{Arrow, Geom, Kind, ObjectId, Rect, Route, Shape, Sizing, Style};
+use inkboard_core::{Arrow, Geom, Kind, ObjectId, Point, Rect, Route, Shape, Sizing, Style};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -30,6 +30,9 @@ pub struct UpdateArgs {
     route: Option<Word<Route>>,
     start_arrow: Option<Word<Arrow>>,
     end_arrow: Option<Word<Arrow>>,
+    waypoints: Option<Vec<[f64; 2]>>,
+    #[serde(default, deserialize_with = "present")]
+    label_at: Option<Option<f64>>,
     /// Ink colour.
     color: Option<ColorArg>,
     /// Ink width.
@@ -40,7 +43,7 @@ pub struct UpdateArgs {
 impl Tool for Update {
     const NAME: &'static str = "update";
     const TITLE: &'static str = "Update objects";
-    const DESCRIPTION: &'static str = "Change objects: only the fields given change (connectors: from, to, route, arrows; ink: color, width). Shapes sized to their text refit; w or h fixes the size. locked: true keeps it in place: moving, resizing or deleting it by id is refused; carried along, it stays.";
+    const DESCRIPTION: &'static str = "Change objects: only the fields given change (connectors: from, to, route, arrows, waypoints, label_at; ink: color, width). Shapes sized to their text refit; w or h fixes the size. A locked object is not moved, resized or deleted by id (refused); carried along, it stays.";
     const HINTS: Hints = Hints::EDIT;
     type Args = UpdateArgs;
     type Output = Ids;
@@ -86,6 +89,8 @@ fn given(a: &UpdateArgs) -> Vec<&'static str> {
         ("route", a.route.is_some()),
         ("start_arrow", a.start_arrow.is_some()),
         ("end_arrow", a.end_arrow.is_some()),
+        ("waypoints", a.waypoints.is_some()),
+        ("label_at", a.label_at.is_some()),
         ("color", a.color.is_some()),
         ("width", a.width.is_some()),
         ("locked", a.locked.is_some()),
@@ -104,7 +109,16 @@ fn applicable(kind: &Kind) -> Vec<&'static str> {
     let mut fields: Vec<&'static str> = match kind {
         Kind::Shape(_) => vec!["text", "x", "y", "w", "h", "rotation", "geom"],
         Kind::Image(_) => vec!["x", "y", "w", "h", "rotation", "opacity"],
-        Kind::Connector(_) => vec!["text", "from", "to", "route", "start_arrow", "end_arrow"],
+        Kind::Connector(_) => vec![
+            "text",
+            "from",
+            "to",
+            "route",
+            "start_arrow",
+            "end_arrow",
+            "waypoints",
+            "label_at",
+        ],
         Kind::Ink(_) => vec![
             "x",
             "y",
@@ -151,6 +165,8 @@ impl EditTool for Update {
             a.to.as_ref()
                 .map(|e| super::connector::end(cx, e, "to"))
                 .transpose()?;
+        let waypoints = a.waypoints.as_deref().map(waypoints).transpose()?;
+        let label_at = a.label_at.map(label_at).transpose()?;
         for id in &ids {
             let object =
                 cx.board().object(id).cloned().ok_or_else(|| {
@@ -232,6 +248,12 @@ impl EditTool for Update {
                     if let Some(e) = a.end_arrow {
                         c.end_arrow = e.0;
                     }
+                    if let Some(w) = &waypoints {
+                        c.set_waypoints(w.clone());
+                    }
+                    if let Some(at) = label_at {
+                        c.set_label_at(at);
+                    }
                 }
                 Kind::Ink(k) => {
                     if let Some(c) = a.color {
@@ -265,6 +287,42 @@ impl EditTool for Update {
         }
         Ok(Ids::of(&ids))
     }
+}
+
+/// A connector's `waypoints` checked: finite, within the board, at most
+/// [`MAX_WAYPOINTS`](inkboard_core::limits::MAX_WAYPOINTS). `[]` gives the route
+/// back to the router.
+pub(crate) fn waypoints(list: &[[f64; 2]]) -> Result<Vec<Point>, ToolError> {
+    inkboard_core::limits::Limit::Waypoints
+        .check(|| "'waypoints'".to_string(), list.len() as u64)?;
+    list.iter()
+        .map(|&[x, y]| {
+            finite("waypoints", Some(x))?;
+            finite("waypoints", Some(y))?;
+            inkboard_core::limits::check_coord("x", x)?;
+            inkboard_core::limits::check_coord("y", y)?;
+            Ok(Point { x, y })
+        })
+        .collect()
+}
+
+/// A label place checked: a fraction from 0 to 1, or `None` (null) for automatic.
+pub(crate) fn label_at(at: Option<f64>) -> Result<Option<f64>, ToolError> {
+    if let Some(v) = at {
+        finite("label_at", Some(v))?;
+        if !(0.0..=1.0).contains(&v) {
+            return Err(ToolError::args(format!(
+                "'label_at' must be from 0 (the start) to 1 (the end), got {}",
+                crate::tool::shown_number(v)
+            )));
+        }
+    }
+    Ok(at)
+}
+
+/// Tells `"label_at": null` (set it back to automatic) from no `label_at`.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<f64>>, D::Error> {
+    Option::<f64>::deserialize(d).map(Some)
 }
 
 fn resize(b: Rect, x: Option<f64>, y: Option<f64>, w: Option<f64>, h: Option<f64>) -> Rect {
