@@ -1,12 +1,13 @@
 //! The PNG backend: the scene's SVG parsed by usvg with the bundled fonts only,
-//! rasterised by resvg on white, and encoded with the png crate's fast settings
+//! rasterised by resvg on the page's colour (white, or the dark theme's), and
+//! encoded with the png crate's fast settings
 //! (fdeflate with the Paeth filter: a tenth of the default level's time for about
 //! twice the bytes, which matters at 1600 px and for agents waiting on a render).
 
 use inkboard_core::{ObjectId, Rect};
 
 use crate::fonts::usvg_options;
-use crate::scene::Scene;
+use crate::scene::{Rgba, Scene};
 use crate::style::BACKGROUND;
 use crate::svg::to_svg_pieces;
 use crate::RenderError;
@@ -87,6 +88,7 @@ fn draw(
     let trees = parse_pieces(&docs)?;
     let rgb = draw_bands(
         &trees,
+        scene.theme.paint(BACKGROUND),
         width,
         height,
         scale,
@@ -162,7 +164,7 @@ fn parse_pieces(docs: &[String]) -> Result<Vec<usvg::Tree>, RenderError> {
     })
 }
 
-/// Draws the trees, in order, on white, as `bands` horizontal bands shared
+/// Draws the trees, in order, on `background`, as `bands` horizontal bands shared
 /// among `workers` threads, and returns the RGB pixels of the whole picture.
 ///
 /// The background is opaque, so the premultiplied pixels tiny-skia hands out are
@@ -172,6 +174,7 @@ fn parse_pieces(docs: &[String]) -> Result<Vec<usvg::Tree>, RenderError> {
 /// for the 199-object flow).
 fn draw_bands(
     trees: &[usvg::Tree],
+    background: Rgba,
     width: u32,
     height: u32,
     scale: f32,
@@ -190,7 +193,7 @@ fn draw_bands(
                 width,
                 height,
             })?;
-        let [r, g, b, a] = BACKGROUND.0;
+        let [r, g, b, a] = background.0;
         pixmap.fill(tiny_skia::Color::from_rgba8(r, g, b, a));
         let transform = tiny_skia::Transform::from_scale(scale, scale).post_translate(0.0, -top);
         for tree in trees {

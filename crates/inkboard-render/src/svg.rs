@@ -28,6 +28,7 @@ use crate::scene::{
 use crate::style::BACKGROUND;
 use crate::text::Weight;
 use crate::text::FONT_FAMILY;
+use crate::theme::Theme;
 
 /// Choices for [`to_svg_with`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,7 +37,8 @@ pub struct SvgOptions {
     /// 700 KB for Inter). Without them the SVG names its families and relies on the
     /// viewer having them.
     pub embed_fonts: bool,
-    /// Paint the view white first, as PNG and PDF pages are.
+    /// Paint the view first, as PNG and PDF pages are: white, or the page colour
+    /// of the scene's theme.
     pub background: bool,
 }
 
@@ -130,11 +132,11 @@ fn document(
             num(v.y),
             num(v.w),
             num(v.h),
-            hex(BACKGROUND)
+            hex(scene.theme.paint(BACKGROUND))
         );
     }
     for item in items {
-        write_item(&mut out, item, placeholders.contains(&item.id));
+        write_item(&mut out, item, placeholders.contains(&item.id), scene.theme);
     }
     out.push_str("</svg>\n");
     out
@@ -164,14 +166,15 @@ fn families(scene: &Scene) -> Vec<&'static str> {
 
 /// One object of a scene as its own `<g id="ID">` element, in board coordinates:
 /// what the application puts on screen and replaces when the object changes. The
-/// whole-page SVG is these fragments in z-order.
+/// whole-page SVG is these fragments in z-order. They are in the board's own
+/// colours: the editor shows its dark view by filtering them (see [`Theme`]).
 pub fn item_svg(item: &Item) -> String {
     let mut out = String::with_capacity(256);
-    write_item(&mut out, item, false);
+    write_item(&mut out, item, false, Theme::Light);
     out
 }
 
-fn write_item(out: &mut String, item: &Item, placeholder: bool) {
+fn write_item(out: &mut String, item: &Item, placeholder: bool, theme: Theme) {
     let _ = write!(out, r#"<g id="{}" data-type="{}""#, item.id, item.kind);
     if let Some(geom) = item.geom {
         let _ = write!(out, r#" data-geom="{geom}""#);
@@ -198,9 +201,9 @@ fn write_item(out: &mut String, item: &Item, placeholder: bool) {
     }
     for part in &item.parts {
         match part {
-            Part::Path(p) => path(out, p),
-            Part::Text(t) => text(out, t),
-            Part::Image(i) if placeholder => image_placeholder(out, i),
+            Part::Path(p) => path(out, p, theme),
+            Part::Text(t) => text(out, t, theme),
+            Part::Image(i) if placeholder => image_placeholder(out, i, theme),
             Part::Image(i) => image(out, i),
         }
     }
@@ -210,7 +213,7 @@ fn write_item(out: &mut String, item: &Item, placeholder: bool) {
     out.push_str("</g>\n");
 }
 
-fn path(out: &mut String, p: &PathPart) {
+fn path(out: &mut String, p: &PathPart, theme: Theme) {
     out.push_str(r#"<path d=""#);
     for (i, seg) in p.segs.iter().enumerate() {
         if i > 0 {
@@ -233,9 +236,9 @@ fn path(out: &mut String, p: &PathPart) {
         };
     }
     out.push('"');
-    paint(out, "fill", p.fill);
+    paint(out, "fill", p.fill, theme);
     if let Some(s) = &p.stroke {
-        paint(out, "stroke", Some(s.color));
+        paint(out, "stroke", Some(s.color), theme);
         let _ = write!(
             out,
             r#" stroke-width="{}" stroke-linejoin="round""#,
@@ -252,7 +255,7 @@ fn path(out: &mut String, p: &PathPart) {
     out.push_str("/>\n");
 }
 
-fn text(out: &mut String, t: &TextPart) {
+fn text(out: &mut String, t: &TextPart, theme: Theme) {
     let anchor = match t.anchor {
         Anchor::Start => "start",
         Anchor::Middle => "middle",
@@ -263,6 +266,7 @@ fn text(out: &mut String, t: &TextPart) {
         weight: t.face.weight.css_weight(),
         italic: false,
         color: t.color,
+        theme,
     };
     for line in &t.lines {
         if line.text.is_empty() {
@@ -307,8 +311,9 @@ fn text(out: &mut String, t: &TextPart) {
                 } else {
                     t.color
                 },
+                theme,
             };
-            decorations(out, t, line, p, look.color, href.is_some());
+            decorations(out, t, line, p, look, href.is_some());
             if !piece.trim().is_empty() {
                 text_element(out, t, (x, line.baseline), p.family, "start", piece, look);
             }
@@ -319,12 +324,14 @@ fn text(out: &mut String, t: &TextPart) {
     }
 }
 
-/// How a piece of text is drawn: its weight, slant and colour.
+/// How a piece of text is drawn: its weight, slant and colour, and the theme
+/// that colour is painted in.
 #[derive(Clone, Copy)]
 struct Look {
     weight: u16,
     italic: bool,
     color: Rgba,
+    theme: Theme,
 }
 
 /// The slant of italic text, as `tan` of its angle (about 12°, as oblique faces).
@@ -346,9 +353,10 @@ fn decorations(
     t: &TextPart,
     line: &PlacedLine,
     p: &FaceRun,
-    color: Rgba,
+    look: Look,
     link: bool,
 ) {
+    let color = look.color;
     let fs = t.font_size;
     let (x, top, w, h) = t.piece_box(line, p);
     let rect = |out: &mut String, (x, y, w, h): (f32, f32, f32, f32), r: f32, fill: Rgba| {
@@ -363,7 +371,7 @@ fn decorations(
         if r > 0.0 {
             let _ = write!(out, r#" rx="{}""#, num(r as f64));
         }
-        paint(out, "fill", Some(fill));
+        paint(out, "fill", Some(fill), look.theme);
         out.push_str("/>");
     };
     if p.marks.has(Marks::CODE) {
@@ -412,7 +420,7 @@ fn text_element(
     if anchor != "start" {
         let _ = write!(out, r#" text-anchor="{anchor}""#);
     }
-    paint(out, "fill", Some(look.color));
+    paint(out, "fill", Some(look.color), look.theme);
     out.push_str(r#" xml:space="preserve">"#);
     escape(out, text);
     out.push_str("</text>\n");
@@ -432,12 +440,17 @@ fn image(out: &mut String, i: &ImagePart) {
     out.push_str("\"/>\n");
 }
 
-/// A grey box with a cross where an image too costly to draw would be.
-fn image_placeholder(out: &mut String, i: &ImagePart) {
+/// A grey box with a cross where an image too costly to draw would be. Unlike
+/// an image, it is painted in the theme: it is the renderer's, not the board's.
+fn image_placeholder(out: &mut String, i: &ImagePart, theme: Theme) {
     let r = i.rect;
+    let (fill, line) = (
+        hex(theme.paint(Rgba::rgb(0xec, 0xef, 0xf1))),
+        hex(theme.paint(Rgba::rgb(0x90, 0xa4, 0xae))),
+    );
     let _ = writeln!(
         out,
-        r##"<rect x="{}" y="{}" width="{}" height="{}" fill="#eceff1" stroke="#90a4ae"/><path d="M{} {}L{} {}M{} {}L{} {}" stroke="#90a4ae"/>"##,
+        r##"<rect x="{}" y="{}" width="{}" height="{}" fill="{fill}" stroke="{line}"/><path d="M{} {}L{} {}M{} {}L{} {}" stroke="{line}"/>"##,
         num(r.x),
         num(r.y),
         num(r.w),
@@ -453,9 +466,10 @@ fn image_placeholder(out: &mut String, i: &ImagePart) {
     );
 }
 
-/// ` fill="#rrggbb"` (plus `fill-opacity` for translucent colours) or `fill="none"`.
-fn paint(out: &mut String, what: &str, color: Option<Rgba>) {
-    match color {
+/// ` fill="#rrggbb"` (plus `fill-opacity` for translucent colours) or `fill="none"`,
+/// the colour painted in `theme`.
+fn paint(out: &mut String, what: &str, color: Option<Rgba>, theme: Theme) {
+    match color.map(|c| theme.paint(c)) {
         None => {
             let _ = write!(out, r#" {what}="none""#);
         }
