@@ -1,8 +1,11 @@
 //! `update`: change text, geometry, outline, style or connector fields of one or
 //! more objects. A field that does not apply to an object's kind is an error
-//! naming both, never silently ignored.
+//! naming both, never silently ignored. A frame that turns carries what lies in
+//! it (`shift::turn`), in the same transaction: one undo step.
 
-use inkboard_core::{Arrow, Geom, Kind, ObjectId, Rect, Route, Shape, Sizing, Style};
+use inkboard_core::{
+    Arrow, Geom, Kind, Object, ObjectId, Point, Rect, Rotation, Route, Shape, Sizing, Style,
+};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -226,6 +229,18 @@ impl EditTool for Update {
                 }
                 Kind::Group(_) => {}
             }
+            // A frame that turns carries what it holds, as it held it before the
+            // turn (`Board::frame_holds`): about its centre, and along with it
+            // when the call moves it too. What the call names itself gets what
+            // the call says instead, so the order of `ids` changes nothing.
+            let carried = frame_turn(&object, &changed).map(|turn| {
+                let held: Vec<ObjectId> =
+                    super::shift::moving_set(cx.board(), std::slice::from_ref(id))
+                        .into_iter()
+                        .filter(|o| !ids.contains(o))
+                        .collect();
+                (held, turn)
+            });
             let moves_whole = matches!(changed.kind, Kind::Ink(_) | Kind::Group(_));
             // A frame given a larger size pushes what it would cover out of the
             // way, as every frame that grows does ([`place::make_room`]).
@@ -235,6 +250,9 @@ impl EditTool for Update {
                 }
             }
             cx.tx.replace(changed)?;
+            if let Some((held, (by, from, to))) = carried {
+                super::shift::turn(cx, &held, by, from, to)?;
+            }
             // Ink strokes and groups move as a whole when given x/y.
             if moves_whole && (x.is_some() || y.is_some()) {
                 let b = super::shift::bounds(cx.board(), id)?;
@@ -248,6 +266,20 @@ impl EditTool for Update {
         }
         Ok(Ids::of(&ids))
     }
+}
+
+/// How a frame turns from `was` to `now`: by what angle, from which centre to
+/// which (it may move in the same call). `None` when it is not a frame or does
+/// not turn.
+fn frame_turn(was: &Object, now: &Object) -> Option<(Rotation, Point, Point)> {
+    let (Kind::Shape(a), Kind::Shape(b)) = (&was.kind, &now.kind) else {
+        return None;
+    };
+    if a.geom != Geom::Frame || b.geom != Geom::Frame || a.rotation == b.rotation {
+        return None;
+    }
+    let by = Rotation::degrees(b.rotation.deg() - a.rotation.deg())?;
+    Some((by, a.bounds.center(), b.bounds.center()))
 }
 
 fn resize(b: Rect, x: Option<f64>, y: Option<f64>, w: Option<f64>, h: Option<f64>) -> Rect {
