@@ -23,15 +23,11 @@ use crate::scene::Rgba;
 vocabulary! {
     /// The colours a picture is painted in: the board's own (light), or the
     /// editor's dark view of them.
+    #[derive(Default)]
     pub enum Theme as "theme" {
+        #[default]
         Light = "light",
         Dark = "dark",
-    }
-}
-
-impl Default for Theme {
-    fn default() -> Self {
-        Theme::Light
     }
 }
 
