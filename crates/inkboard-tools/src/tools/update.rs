@@ -42,7 +42,7 @@ pub struct UpdateArgs {
 impl Tool for Update {
     const NAME: &'static str = "update";
     const TITLE: &'static str = "Update objects";
-    const DESCRIPTION: &'static str = "Change objects: only the fields given change (connectors: from, to, route, arrows; ink: color, width). Shapes sized to their text refit; w or h fixes the size.";
+    const DESCRIPTION: &'static str = "Change objects: only the fields given change (connectors: from, to, route, arrows; ink: color, width). Shapes sized to their text refit; w or h fixes the size. Turning a frame turns its contents.";
     const HINTS: Hints = Hints::EDIT;
     type Args = UpdateArgs;
     type Output = Ids;
