@@ -3,8 +3,10 @@
 //! naming both, never silently ignored. A frame that turns carries what lies in
 //! it (`shift::turn`), in the same transaction: one undo step.
 
+use std::collections::{HashMap, HashSet};
+
 use inkboard_core::{
-    Arrow, Geom, Kind, Object, ObjectId, Point, Rect, Rotation, Route, Shape, Sizing, Style,
+    Arrow, Board, Geom, Kind, Object, ObjectId, Point, Rect, Rotation, Route, Shape, Sizing, Style,
 };
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -147,6 +149,7 @@ impl EditTool for Update {
             a.to.as_ref()
                 .map(|e| super::connector::end(cx, e, "to"))
                 .transpose()?;
+        let mut held = turn.map_or_else(HashMap::new, |_| held_by_frames(cx.board(), &ids));
         for id in &ids {
             let object =
                 cx.board().object(id).cloned().ok_or_else(|| {
@@ -229,18 +232,8 @@ impl EditTool for Update {
                 }
                 Kind::Group(_) => {}
             }
-            // A frame that turns carries what it holds, as it held it before the
-            // turn (`Board::frame_holds`): about its centre, and along with it
-            // when the call moves it too. What the call names itself gets what
-            // the call says instead, so the order of `ids` changes nothing.
-            let carried = frame_turn(&object, &changed).map(|turn| {
-                let held: Vec<ObjectId> =
-                    super::shift::moving_set(cx.board(), std::slice::from_ref(id))
-                        .into_iter()
-                        .filter(|o| !ids.contains(o))
-                        .collect();
-                (held, turn)
-            });
+            let carried = frame_turn(&object, &changed)
+                .map(|turn| (held.remove(id).unwrap_or_default(), turn));
             let moves_whole = matches!(changed.kind, Kind::Ink(_) | Kind::Group(_));
             // A frame given a larger size pushes what it would cover out of the
             // way, as every frame that grows does ([`place::make_room`]).
@@ -266,6 +259,37 @@ impl EditTool for Update {
         }
         Ok(Ids::of(&ids))
     }
+}
+
+/// What each frame among `ids` would carry if it turns, as the board is before
+/// the call: what it holds (`Board::frame_holds`, nested frames' contents
+/// included), but not what the call names itself, which gets what the call says,
+/// nor what a frame nested in it and named too holds, which that frame carries.
+/// So the order of `ids` changes nothing, and nothing turns twice.
+fn held_by_frames(board: &Board, ids: &[ObjectId]) -> HashMap<ObjectId, Vec<ObjectId>> {
+    let mut held: HashMap<ObjectId, Vec<ObjectId>> = ids
+        .iter()
+        .filter(|id| board.object(id).is_some_and(Object::is_frame))
+        .map(|id| {
+            let inside = super::shift::moving_set(board, std::slice::from_ref(id))
+                .into_iter()
+                .filter(|o| !ids.contains(o))
+                .collect();
+            (id.clone(), inside)
+        })
+        .collect();
+    let frames: Vec<ObjectId> = held.keys().cloned().collect();
+    for outer in &frames {
+        let nested: HashSet<ObjectId> = frames
+            .iter()
+            .filter(|f| *f != outer && board.frame_holds(outer, f))
+            .flat_map(|f| held[f].iter().cloned())
+            .collect();
+        if let Some(list) = held.get_mut(outer) {
+            list.retain(|o| !nested.contains(o));
+        }
+    }
+    held
 }
 
 /// How a frame turns from `was` to `now`: by what angle, from which centre to
