@@ -15,6 +15,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use inkboard_core::Actor;
+use inkboard_render::Theme;
 use inkboard_tools::live::reply_to_wire;
 use inkboard_tools::{Caller, Canceller, Control, Picture, ToolError, DRAWING_DEADLINE};
 use serde::Deserialize;
@@ -300,9 +301,10 @@ async fn export(State(app): State<Arc<AppState>>, Query(q): Query<ExportQuery>) 
         let number = q.page.unwrap_or(1).clamp(1, board.pages().len().max(1));
         let page = board.pages().get(number - 1).map(|p| p.id);
         let page = page.ok_or_else(|| "the board has no page".to_string())?;
-        // PNG downloads at twice the board's size, for sharp screens.
+        // PNG downloads at twice the board's size, for sharp screens, in the
+        // board's own colours whatever the editor shows, as `export`'s default.
         let mut bytes = picture
-            .draw(&board, &[page], 2.0, &control)
+            .draw(&board, &[page], 2.0, Theme::Light, &control)
             .map_err(|e| e.to_string())?;
         // As `export` does: the download opens again as this board.
         if q.embed.unwrap_or(true) {

@@ -6,7 +6,7 @@
 
 import { state, on, membersOf, select, topOf } from './state.js';
 import {
-  hasBox, union, contains, snapNumber, center, rotatePoint, rotationOf, cornersOf, normDeg,
+  hasBox, union, snapNumber, center, rotatePoint, rotationOf, cornersOf, normDeg, frameHolds,
 } from './geom.js';
 import * as sync from './sync.js';
 import {
@@ -34,9 +34,7 @@ export function movingSet(ids, { moving = false } = {}) {
       for (const other of state.order) {
         if (other === id || out.has(other)) continue;
         const o = state.objects.get(other);
-        if (o.type === 'connector') continue;
-        const b = boundsOf(other);
-        if (b && contains(obj, b)) stack.push(other);
+        if (o.type !== 'connector' && frameHolds(obj, o)) stack.push(other);
       }
     }
   }
@@ -386,7 +384,14 @@ export function startRotate(e, ids) {
   const pivot = center(box);
   const single = leaves.length === 1 ? state.objects.get(leaves[0]) : null;
   const from = bearing(toBoard(e.clientX, e.clientY), pivot);
-  const shown = leaves;
+  // A frame carries what it holds: the server turns that along (`update`), so it
+  // turns in the preview and is not sent again.
+  const carried = new Set();
+  for (const f of leaves.filter((id) => state.objects.get(id)?.geom === 'frame')) {
+    for (const id of movingSet([f])) if (id !== f) carried.add(id);
+  }
+  const sent = leaves.filter((id) => !carried.has(id));
+  const shown = [...new Set([...leaves, ...carried])];
   let turn = 0;
 
   const apply = () => {
@@ -429,7 +434,7 @@ export function startRotate(e, ids) {
         return;
       }
       const z = getView().zoom;
-      const ops = leaves.map((id) => {
+      const ops = sent.map((id) => {
         const o = state.objects.get(id);
         const rotation = roundDeg(rotationOf(o) + turn);
         if (single) return { id, rotation };

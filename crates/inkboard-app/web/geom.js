@@ -129,6 +129,30 @@ export function rotatePoint(p, deg, c) {
   return { x: c.x + dx * k - dy * s, y: c.y + dx * s + dy * k };
 }
 
+/**
+ * Does frame `f` hold `o`, as the server's `Board::frame_holds` says: wholly inside
+ * the frame's box in its own unturned place. A shape's or image's box is seen with
+ * its centre turned back by the frame's rotation (its size kept), ink point by
+ * point; so a turned frame keeps the contents it carried when it turned.
+ */
+export function frameHolds(f, o) {
+  const deg = -rotationOf(f);
+  const c = center(f);
+  let b = null;
+  if (hasBox(o)) {
+    const m = rotatePoint(center(o), deg, c);
+    b = { x: m.x - o.w / 2, y: m.y - o.h / 2, w: o.w, h: o.h };
+  } else if (o.type === 'ink' && o.points?.length) {
+    for (const [x, y] of o.points) {
+      const p = rotatePoint({ x, y }, deg, c);
+      b = union(b, { x: p.x, y: p.y, w: 0, h: 0 });
+    }
+  }
+  // The server's slack for positions rounded to hundredths after a turn.
+  const e = 0.02;
+  return !!b && contains({ x: f.x - e, y: f.y - e, w: f.w + 2 * e, h: f.h + 2 * e }, b);
+}
+
 /** The corners of box `b` turned by `deg` about its centre, clockwise from top left. */
 export function cornersOf(b, deg) {
   const c = center(b);

@@ -2,7 +2,9 @@
 // until the toggle in the top bar picks one, which the browser then remembers. In
 // dark, the chrome takes dark colours (app.css) and the board is shown inverted with
 // its hues kept (a CSS filter on the drawing, images turned back), as Excalidraw and
-// tldraw show theirs: only on screen, the board and its exports stay as they are.
+// tldraw show theirs: only on screen, the board and its exports stay as they are
+// unless an export asks for `theme: "dark"`, painted by the same filter
+// (inkboard-render's theme.rs).
 
 import { readStored, writeStored } from './stored.js';
 

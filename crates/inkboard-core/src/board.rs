@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::{Extra, IdKind, Kind, ModelError, Object, ObjectId, PageId, Rect};
+use crate::{Extra, IdKind, Kind, ModelError, Object, ObjectId, PageId, Rect, Rotation};
 
 /// A page: a name and its objects, back to front.
 #[derive(Clone, Debug, PartialEq)]
@@ -266,9 +266,11 @@ impl Board {
             .collect()
     }
 
-    /// The objects lying wholly inside a frame (by geometry: frames hold no list).
+    /// The objects lying wholly inside a frame (by geometry: frames hold no list):
+    /// those with a box of their own (shapes, images, ink) that
+    /// [`frame_holds`](Board::frame_holds).
     pub fn frame_contents(&self, frame: &ObjectId) -> Vec<ObjectId> {
-        let (Some((page, _)), Some(area)) = (self.locate(frame), self.bounds(frame)) else {
+        let Some((page, _)) = self.locate(frame) else {
             return Vec::new();
         };
         let Some(page) = self.page(page) else {
@@ -276,9 +278,67 @@ impl Board {
         };
         page.objects
             .iter()
-            .filter(|o| &o.id != frame && o.own_bounds().is_some_and(|b| area.contains(&b)))
+            .filter(|o| o.own_bounds().is_some() && self.frame_holds(frame, &o.id))
             .map(|o| o.id.clone())
             .collect()
+    }
+
+    /// Whether the object `id` lies wholly inside the frame `frame`, on its page.
+    /// Inside a turned frame means inside in the frame's own, unturned place: the
+    /// object seen with the frame's turn undone about the frame's centre (a box
+    /// keeps its size, its centre turned back; ink and a connector's ends turned
+    /// back point by point). So what a frame held it still holds once it has turned
+    /// and its contents with it (`update`), and turning it back finds them again.
+    pub fn frame_holds(&self, frame: &ObjectId, id: &ObjectId) -> bool {
+        let (Some(f), Some(o)) = (self.object(frame), self.object(id)) else {
+            return false;
+        };
+        if frame == id
+            || !f.is_frame()
+            || self.locate(frame).map(|l| l.0) != self.locate(id).map(|l| l.0)
+        {
+            return false;
+        }
+        let Some(area) = f.own_bounds() else {
+            return false;
+        };
+        let turn = f.rotation();
+        if turn.is_none() {
+            return self.bounds(id).is_some_and(|b| area.contains(&b));
+        }
+        let back = Rotation::degrees(-turn.deg()).unwrap_or(Rotation::NONE);
+        let c = area.center();
+        let seen = match &o.kind {
+            Kind::Shape(_) | Kind::Image(_) => o.own_bounds().map(|b| {
+                let m = b.center().rotated(back, c);
+                Rect::new(m.x - b.w / 2.0, m.y - b.h / 2.0, b.w, b.h)
+            }),
+            Kind::Ink(k) => Rect::around(k.points.iter().map(|p| p.rotated(back, c))),
+            Kind::Connector(k) => {
+                // Its ends, as `bounds` takes them: a bound end at its object's centre.
+                let end = |e: &crate::End| match e {
+                    crate::End::Point(p) => Some(*p),
+                    crate::End::Object(o) => self.bounds(o).map(|b| b.center()),
+                };
+                let ends = [end(&k.from), end(&k.to)];
+                ends.iter()
+                    .all(Option::is_some)
+                    .then(|| Rect::around(ends.into_iter().flatten().map(|p| p.rotated(back, c))))
+                    .flatten()
+            }
+            // A group is judged member by member.
+            Kind::Group(_) => None,
+        };
+        // Turned and turned back, a position may be off by the rounding of a
+        // hundredth that files keep: an object on the frame's edge stays inside.
+        const SLACK: f64 = 0.02;
+        let grown = Rect::new(
+            area.x - SLACK,
+            area.y - SLACK,
+            area.w + 2.0 * SLACK,
+            area.h + 2.0 * SLACK,
+        );
+        seen.is_some_and(|b| grown.contains(&b))
     }
 
     /// Checks that the references of `objects` resolve on `page`, and that no group

@@ -6,8 +6,8 @@ mod common;
 
 use common::*;
 use inkboard_core::{
-    Actor, End, Geom, IdKind, Ink, Kind, Object, Point, Rect, Style, Transaction, Vocabulary,
-    FRAME_TITLE_HEIGHT,
+    Actor, End, Geom, IdKind, Ink, Kind, Object, Point, Rect, Rotation, Style, Transaction,
+    Vocabulary, FRAME_TITLE_HEIGHT,
 };
 
 #[test]
@@ -191,6 +191,43 @@ fn frame_contents_are_the_objects_wholly_inside() {
         [s.a.clone(), s.c.clone(), edge]
     );
     assert_eq!(s.board.frame_contents(&oid("nope")), []);
+}
+
+#[test]
+fn a_turned_frame_holds_what_lies_in_its_own_unturned_place() {
+    let mut s = sample();
+    let mut tx = Transaction::begin(&mut s.board);
+    let frame = tx.new_id(IdKind::Shape);
+    // A 400 × 100 frame about (200, 50), a quarter turn: it stands upright.
+    let mut o = shape_at(&frame, Rect::new(0.0, 0.0, 400.0, 100.0), "Frame");
+    if let Kind::Shape(sh) = &mut o.kind {
+        sh.geom = Geom::Frame;
+        sh.rotation = Rotation::degrees(90.0).unwrap();
+    }
+    tx.insert(s.p2, Some(0), o).unwrap();
+    // Near the frame's left end before the turn, (20, 50), now at (200, -130):
+    // outside the unturned box, inside the turned frame.
+    let carried = tx.new_id(IdKind::Shape);
+    tx.insert(
+        s.p2,
+        None,
+        shape_at(&carried, Rect::new(180.0, -140.0, 40.0, 20.0), "carried"),
+    )
+    .unwrap();
+    // Inside the unturned box, near its end, but outside the upright frame.
+    let left = tx.new_id(IdKind::Shape);
+    tx.insert(
+        s.p2,
+        None,
+        shape_at(&left, Rect::new(10.0, 40.0, 40.0, 20.0), "left behind"),
+    )
+    .unwrap();
+    tx.commit(Actor::User).unwrap().unwrap();
+
+    assert!(s.board.frame_holds(&frame, &carried));
+    assert!(!s.board.frame_holds(&frame, &left));
+    assert!(!s.board.frame_holds(&carried, &frame), "only a frame holds");
+    assert_eq!(s.board.frame_contents(&frame), [carried]);
 }
 
 /// Text sizes from a short word to a long paragraph.

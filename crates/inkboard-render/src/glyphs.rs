@@ -26,6 +26,7 @@ use crate::faces::{self, FaceRef};
 use crate::scene::{Item, Part, Rgba, TextPart};
 use crate::svg::{link_color, SLANT};
 use crate::text;
+use crate::theme::Theme;
 
 /// Letters of one colour, as one path in board units.
 pub(crate) struct Ink {
@@ -44,8 +45,9 @@ pub(crate) fn draws_text(item: &Item) -> bool {
     }
 }
 
-/// The letters of `item` when [`draws_text`], in drawing order; none otherwise.
-pub(crate) fn ink(item: &Item) -> Vec<Ink> {
+/// The letters of `item` when [`draws_text`], in drawing order and `theme`'s
+/// colours (as the SVG paints them); none otherwise.
+pub(crate) fn ink(item: &Item, theme: Theme) -> Vec<Ink> {
     if !draws_text(item) {
         return Vec::new();
     }
@@ -55,13 +57,13 @@ pub(crate) fn ink(item: &Item) -> Vec<Ink> {
     let mut out = Vec::new();
     for part in &item.parts {
         if let Part::Text(t) = part {
-            text_ink(t, turn, &mut out);
+            text_ink(t, turn, theme, &mut out);
         }
     }
     out
 }
 
-fn text_ink(t: &TextPart, turn: Transform, out: &mut Vec<Ink>) {
+fn text_ink(t: &TextPart, turn: Transform, theme: Theme, out: &mut Vec<Ink>) {
     let plain = faces::primary(t.face);
     for line in &t.lines {
         if line.text.is_empty() {
@@ -73,7 +75,7 @@ fn text_ink(t: &TextPart, turn: Transform, out: &mut Vec<Ink>) {
             push(
                 out,
                 letters(&line.text, plain, t.font_size, at, false, turn),
-                t.color,
+                theme.paint(t.color),
             );
             continue;
         }
@@ -82,11 +84,11 @@ fn text_ink(t: &TextPart, turn: Transform, out: &mut Vec<Ink>) {
             if piece.trim().is_empty() {
                 continue;
             }
-            let color = if t.href(p).is_some() {
+            let color = theme.paint(if t.href(p).is_some() {
                 link_color(t.color)
             } else {
                 t.color
-            };
+            });
             let italic = p.marks.has(Marks::ITALIC);
             let at = (left + p.dx, line.baseline);
             push(

@@ -14,6 +14,9 @@
 //!    bundled fonts and nothing else), and draw the same tree with resvg or, through
 //!    krilla-svg, with krilla.
 //!
+//! A scene is painted in the board's own colours, or in the editor's dark view of
+//! them ([`Theme`], [`theme`]), by the backends as they write each colour.
+//!
 //! [`check_scene`] finds what is wrong with a page (overlaps, text that does not fit,
 //! free connector ends, objects sticking out of frames, connectors through shapes or
 //! crossing), with the same text layout as the renderer and the connector lines of
@@ -44,6 +47,7 @@ pub mod shapes;
 pub mod style;
 mod svg;
 pub mod text;
+pub mod theme;
 
 pub use check::{check, check_scene, Problem, ProblemKind, MAX_PER_KIND};
 pub use error::RenderError;
@@ -54,6 +58,7 @@ pub use png::{to_png, to_png_scaled, Png, MAX_SCALE};
 pub use resolve::{item_extent, resolve};
 pub use scene::{Item, Part, Scene};
 pub use svg::{item_svg, to_svg, to_svg_with, SvgOptions};
+pub use theme::Theme;
 
 #[doc(no_inline)]
 pub use inkboard_core::{Board, PageId, Rect};

@@ -1,7 +1,8 @@
 //! The PNG backend: the scene's SVG parsed by usvg with the bundled fonts only,
-//! rasterised by resvg on white, its letters filled from the glyph outlines of the
-//! scene's own layout (`glyphs.rs`: usvg's layout of `<text>` was a third to two
-//! thirds of a render), and encoded with the png crate's fast settings
+//! rasterised by resvg on the page's colour (white, or the dark theme's), its
+//! letters filled from the glyph outlines of the scene's own layout (`glyphs.rs`:
+//! usvg's layout of `<text>` was a third to two thirds of a render), and encoded
+//! with the png crate's fast settings
 //! (fdeflate with the Paeth filter: a tenth of the default level's time for about
 //! twice the bytes, which matters at 1600 px and for agents waiting on a render).
 
@@ -9,10 +10,10 @@ use inkboard_core::{ObjectId, Rect};
 
 use crate::fonts::usvg_options;
 use crate::glyphs::{self, Ink};
-use crate::scene::Item;
-use crate::scene::Scene;
+use crate::scene::{Item, Rgba, Scene};
 use crate::style::BACKGROUND;
 use crate::svg::{piece_items, to_svg_pieces};
+use crate::theme::Theme;
 use crate::RenderError;
 
 /// The largest scale a PNG is drawn at: beyond 2× a board shows nothing more.
@@ -88,7 +89,8 @@ fn draw(
 ) -> Result<Png, RenderError> {
     let not_drawn = crate::budget::costly_images(scene, scale as f64);
     let docs = to_svg_pieces(scene, Some(v), &not_drawn, workers);
-    let layers = parse_pieces(&docs, piece_items(&scene.items, workers).collect())?;
+    let pieces = piece_items(&scene.items, workers).collect();
+    let layers = parse_pieces(&docs, pieces, scene.theme)?;
     let rgb = draw_bands(
         &layers,
         Frame {
@@ -96,6 +98,7 @@ fn draw(
             scale,
             width,
             height,
+            background: scene.theme.paint(BACKGROUND),
         },
         bands(scene.items.len()),
         workers,
@@ -159,13 +162,14 @@ struct Layer<'a> {
 }
 
 /// What is drawn where: the board's `view` at `scale` px a unit, `width` ×
-/// `height` px.
+/// `height` px, on `background`.
 #[derive(Clone, Copy)]
 struct Frame {
     view: Rect,
     scale: f32,
     width: u32,
     height: u32,
+    background: Rgba,
 }
 
 /// Parses the pieces of [`to_svg_pieces`] and lays out their items' letters, each
@@ -173,11 +177,12 @@ struct Frame {
 fn parse_pieces<'a>(
     docs: &[String],
     items: Vec<&'a [Item]>,
+    theme: Theme,
 ) -> Result<Vec<Layer<'a>>, RenderError> {
     let parse = |doc: &String, items: &'a [Item]| {
         let tree = usvg::Tree::from_str(doc, &usvg_options())
             .map_err(|e| RenderError::Svg(e.to_string()))?;
-        let inks = items.iter().map(glyphs::ink).collect();
+        let inks = items.iter().map(|item| glyphs::ink(item, theme)).collect();
         Ok(Layer { tree, items, inks })
     };
     let mut pairs = docs
@@ -199,7 +204,7 @@ fn parse_pieces<'a>(
     })
 }
 
-/// Draws the layers, in order, on white, as `bands` horizontal bands shared
+/// Draws the layers, in order, on the frame's background, as `bands` horizontal bands shared
 /// among `workers` threads, and returns the RGB pixels of the whole picture.
 ///
 /// The background is opaque, so the premultiplied pixels tiny-skia hands out are
@@ -217,6 +222,7 @@ fn draw_bands(
         scale,
         width,
         height,
+        background,
         ..
     } = frame;
     let row = width as usize * 4;
@@ -231,7 +237,7 @@ fn draw_bands(
                 width,
                 height,
             })?;
-        let [r, g, b, a] = BACKGROUND.0;
+        let [r, g, b, a] = background.0;
         pixmap.fill(tiny_skia::Color::from_rgba8(r, g, b, a));
         for layer in layers {
             draw_layer(layer, frame, top, &mut pixmap);

@@ -24,6 +24,7 @@ use crate::scene::{
 use crate::shapes::{self, pt};
 use crate::style;
 use crate::text::{self, Typeface, Weight};
+use crate::theme::Theme;
 
 /// Resolves page `page` of `board` into a scene. A page that does not exist gives an
 /// empty scene.
@@ -34,6 +35,7 @@ pub fn resolve(board: &Board, page: PageId) -> Scene {
             name: String::new(),
             bounds: empty_bounds(),
             items: Vec::new(),
+            theme: Theme::Light,
         };
     };
     let laid = connectors::layout(board, &p.objects);
@@ -61,6 +63,7 @@ pub fn resolve(board: &Board, page: PageId) -> Scene {
         name: p.name.clone(),
         bounds,
         items,
+        theme: Theme::Light,
     }
 }
 

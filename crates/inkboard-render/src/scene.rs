@@ -12,6 +12,7 @@ use inkboard_core::rich::Marks;
 use inkboard_core::{ImageFormat, ObjectId, PageId, Point, Rect, Rotation};
 
 use crate::text::{FaceRef, Typeface};
+use crate::theme::Theme;
 
 /// A resolved page, ready to draw.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,6 +25,16 @@ pub struct Scene {
     pub bounds: Rect,
     /// One item per object on the page, back to front (the page's z-order).
     pub items: Vec<Item>,
+    /// The colours the backends paint it in: light (the board's own, as
+    /// [`resolve`](crate::resolve) gives it) unless [`Scene::in_theme`] says.
+    pub theme: Theme,
+}
+
+impl Scene {
+    /// The scene, to be painted in `theme`.
+    pub fn in_theme(self, theme: Theme) -> Scene {
+        Scene { theme, ..self }
+    }
 }
 
 /// One object of the page, resolved.

@@ -28,6 +28,7 @@ use crate::scene::{
 use crate::style::BACKGROUND;
 use crate::text::Weight;
 use crate::text::FONT_FAMILY;
+use crate::theme::Theme;
 
 /// Choices for [`to_svg_with`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,7 +37,8 @@ pub struct SvgOptions {
     /// 700 KB for Inter). Without them the SVG names its families and relies on the
     /// viewer having them.
     pub embed_fonts: bool,
-    /// Paint the view white first, as PNG and PDF pages are.
+    /// Paint the view first, as PNG and PDF pages are: white, or the page colour
+    /// of the scene's theme.
     pub background: bool,
 }
 
@@ -145,12 +147,17 @@ fn document_with(
             num(v.y),
             num(v.w),
             num(v.h),
-            hex(BACKGROUND)
+            hex(scene.theme.paint(BACKGROUND))
         );
     }
     for item in items {
         let glyphs = !(own_text && crate::glyphs::draws_text(item));
-        write_item(&mut out, item, placeholders.contains(&item.id), glyphs);
+        let how = How {
+            placeholder: placeholders.contains(&item.id),
+            glyphs,
+            theme: scene.theme,
+        };
+        write_item(&mut out, item, how);
     }
     out.push_str("</svg>\n");
     out
@@ -180,16 +187,36 @@ fn families(scene: &Scene) -> Vec<&'static str> {
 
 /// One object of a scene as its own `<g id="ID">` element, in board coordinates:
 /// what the application puts on screen and replaces when the object changes. The
-/// whole-page SVG is these fragments in z-order.
+/// whole-page SVG is these fragments in z-order. They are in the board's own
+/// colours: the editor shows its dark view by filtering them (see [`Theme`]).
 pub fn item_svg(item: &Item) -> String {
     let mut out = String::with_capacity(256);
-    write_item(&mut out, item, false, true);
+    let how = How {
+        placeholder: false,
+        glyphs: true,
+        theme: Theme::Light,
+    };
+    write_item(&mut out, item, how);
     out
 }
 
-/// Writes `item`; without `glyphs`, its text's decorations (code backgrounds, lines
-/// through and under) but not its letters.
-fn write_item(out: &mut String, item: &Item, placeholder: bool, glyphs: bool) {
+/// How an item is written: with its image as a placeholder (see `budget.rs`);
+/// with its letters, or only its text's decorations (code backgrounds, lines
+/// through and under) when the PNG backend draws the letters (`glyphs.rs`); in
+/// `theme`'s colours.
+#[derive(Clone, Copy)]
+struct How {
+    placeholder: bool,
+    glyphs: bool,
+    theme: Theme,
+}
+
+fn write_item(out: &mut String, item: &Item, how: How) {
+    let How {
+        placeholder,
+        glyphs,
+        theme,
+    } = how;
     let _ = write!(out, r#"<g id="{}" data-type="{}""#, item.id, item.kind);
     if let Some(geom) = item.geom {
         let _ = write!(out, r#" data-geom="{geom}""#);
@@ -216,9 +243,9 @@ fn write_item(out: &mut String, item: &Item, placeholder: bool, glyphs: bool) {
     }
     for part in &item.parts {
         match part {
-            Part::Path(p) => path(out, p),
-            Part::Text(t) => text(out, t, glyphs),
-            Part::Image(i) if placeholder => image_placeholder(out, i),
+            Part::Path(p) => path(out, p, theme),
+            Part::Text(t) => text(out, t, theme, glyphs),
+            Part::Image(i) if placeholder => image_placeholder(out, i, theme),
             Part::Image(i) => image(out, i),
         }
     }
@@ -228,7 +255,7 @@ fn write_item(out: &mut String, item: &Item, placeholder: bool, glyphs: bool) {
     out.push_str("</g>\n");
 }
 
-fn path(out: &mut String, p: &PathPart) {
+fn path(out: &mut String, p: &PathPart, theme: Theme) {
     out.push_str(r#"<path d=""#);
     for (i, seg) in p.segs.iter().enumerate() {
         if i > 0 {
@@ -251,9 +278,9 @@ fn path(out: &mut String, p: &PathPart) {
         };
     }
     out.push('"');
-    paint(out, "fill", p.fill);
+    paint(out, "fill", p.fill, theme);
     if let Some(s) = &p.stroke {
-        paint(out, "stroke", Some(s.color));
+        paint(out, "stroke", Some(s.color), theme);
         let _ = write!(
             out,
             r#" stroke-width="{}" stroke-linejoin="round""#,
@@ -270,7 +297,7 @@ fn path(out: &mut String, p: &PathPart) {
     out.push_str("/>\n");
 }
 
-fn text(out: &mut String, t: &TextPart, glyphs: bool) {
+fn text(out: &mut String, t: &TextPart, theme: Theme, glyphs: bool) {
     let anchor = match t.anchor {
         Anchor::Start => "start",
         Anchor::Middle => "middle",
@@ -281,6 +308,7 @@ fn text(out: &mut String, t: &TextPart, glyphs: bool) {
         weight: t.face.weight.css_weight(),
         italic: false,
         color: t.color,
+        theme,
     };
     for line in &t.lines {
         if line.text.is_empty() {
@@ -328,8 +356,9 @@ fn text(out: &mut String, t: &TextPart, glyphs: bool) {
                 } else {
                     t.color
                 },
+                theme,
             };
-            decorations(out, t, line, p, look.color, href.is_some());
+            decorations(out, t, line, p, look, href.is_some());
             if glyphs && !piece.trim().is_empty() {
                 text_element(
                     out,
@@ -348,12 +377,14 @@ fn text(out: &mut String, t: &TextPart, glyphs: bool) {
     }
 }
 
-/// How a piece of text is drawn: its weight, slant and colour.
+/// How a piece of text is drawn: its weight, slant and colour, and the theme
+/// that colour is painted in.
 #[derive(Clone, Copy)]
 struct Look {
     weight: u16,
     italic: bool,
     color: Rgba,
+    theme: Theme,
 }
 
 /// The slant of italic text, as `tan` of its angle (about 12°, as oblique faces).
@@ -375,9 +406,10 @@ fn decorations(
     t: &TextPart,
     line: &PlacedLine,
     p: &FaceRun,
-    color: Rgba,
+    look: Look,
     link: bool,
 ) {
+    let color = look.color;
     let fs = t.font_size;
     let (x, top, w, h) = t.piece_box(line, p);
     let rect = |out: &mut String, (x, y, w, h): (f32, f32, f32, f32), r: f32, fill: Rgba| {
@@ -392,7 +424,7 @@ fn decorations(
         if r > 0.0 {
             let _ = write!(out, r#" rx="{}""#, num(r as f64));
         }
-        paint(out, "fill", Some(fill));
+        paint(out, "fill", Some(fill), look.theme);
         out.push_str("/>");
     };
     if p.marks.has(Marks::CODE) {
@@ -441,7 +473,7 @@ fn text_element(
     if anchor != "start" {
         let _ = write!(out, r#" text-anchor="{anchor}""#);
     }
-    paint(out, "fill", Some(look.color));
+    paint(out, "fill", Some(look.color), look.theme);
     out.push_str(r#" xml:space="preserve">"#);
     escape(out, text);
     out.push_str("</text>\n");
@@ -461,12 +493,17 @@ fn image(out: &mut String, i: &ImagePart) {
     out.push_str("\"/>\n");
 }
 
-/// A grey box with a cross where an image too costly to draw would be.
-fn image_placeholder(out: &mut String, i: &ImagePart) {
+/// A grey box with a cross where an image too costly to draw would be. Unlike
+/// an image, it is painted in the theme: it is the renderer's, not the board's.
+fn image_placeholder(out: &mut String, i: &ImagePart, theme: Theme) {
     let r = i.rect;
+    let (fill, line) = (
+        hex(theme.paint(Rgba::rgb(0xec, 0xef, 0xf1))),
+        hex(theme.paint(Rgba::rgb(0x90, 0xa4, 0xae))),
+    );
     let _ = writeln!(
         out,
-        r##"<rect x="{}" y="{}" width="{}" height="{}" fill="#eceff1" stroke="#90a4ae"/><path d="M{} {}L{} {}M{} {}L{} {}" stroke="#90a4ae"/>"##,
+        r##"<rect x="{}" y="{}" width="{}" height="{}" fill="{fill}" stroke="{line}"/><path d="M{} {}L{} {}M{} {}L{} {}" stroke="{line}"/>"##,
         num(r.x),
         num(r.y),
         num(r.w),
@@ -482,9 +519,10 @@ fn image_placeholder(out: &mut String, i: &ImagePart) {
     );
 }
 
-/// ` fill="#rrggbb"` (plus `fill-opacity` for translucent colours) or `fill="none"`.
-fn paint(out: &mut String, what: &str, color: Option<Rgba>) {
-    match color {
+/// ` fill="#rrggbb"` (plus `fill-opacity` for translucent colours) or `fill="none"`,
+/// the colour painted in `theme`.
+fn paint(out: &mut String, what: &str, color: Option<Rgba>, theme: Theme) {
+    match color.map(|c| theme.paint(c)) {
         None => {
             let _ = write!(out, r#" {what}="none""#);
         }

@@ -1,6 +1,6 @@
 //! Reference renders: one small board per geom, style property, connector route
 //! (orthogonal ones round obstacles, through shared channels and across frames),
-//! label placement, arrowhead and text case. Each board's SVG is kept as a text
+//! label placement, arrowhead and text case, and a board in the dark theme. Each board's SVG is kept as a text
 //! snapshot (`tests/reference/NAME.svg`) and its PNG, drawn at scale 1, is compared with
 //! `tests/reference/NAME.png` within a small pixel tolerance (anti-aliasing may
 //! differ by a shade between machines). Refresh both with `UPDATE_EXPECT=1`, and
@@ -15,7 +15,7 @@ use inkboard_core::{
     Align, Arrow, Color, Connector, Dash, Font, Geom, ImageFormat, Palette, Route, Style, VAlign,
     Vocabulary,
 };
-use inkboard_render::{resolve, to_png_scaled, to_svg_with, SvgOptions};
+use inkboard_render::{resolve, to_png_scaled, to_svg_with, SvgOptions, Theme};
 
 /// A channel may differ by this much before a pixel counts as different.
 const CHANNEL_TOLERANCE: u8 = 8;
@@ -550,6 +550,31 @@ fn cases() -> Vec<Case> {
             let c = b.shape(Geom::Ellipse, [100.0, 0.0, 80.0, 40.0], "b");
             b.group(&[a, c]);
         }),
+        // Drawn in the dark theme (see `theme_of`): paper, ink, palette fills, a
+        // note, a frame, a label, a link and code; the image keeps its colours.
+        ("dark_board", |b| {
+            b.shape(Geom::Frame, [0.0, 0.0, 420.0, 230.0], "Dark frame");
+            let a = b.shape(Geom::Rounded, [20.0, 50.0, 110.0, 50.0], "plain");
+            let c = b.styled(
+                Geom::Ellipse,
+                [200.0, 50.0, 110.0, 50.0],
+                "blue",
+                Style {
+                    fill: Some(Color::Named(Palette::Blue)),
+                    ..Style::default()
+                },
+            );
+            b.shape(
+                Geom::Note,
+                [20.0, 120.0, 160.0, 90.0],
+                "A note, [a link](https://example.com) and `code`",
+            );
+            b.connector(Connector {
+                text: "label".into(),
+                ..Connector::new(obj(&a), obj(&c))
+            });
+            b.image([220.0, 130.0, 120.0, 80.0], ImageFormat::Png, gradient_png(12, 8));
+        }),
     ]);
     v
 }
@@ -599,6 +624,15 @@ fn arrow(b: &mut Build, head: Arrow) {
         route: Route::Curved,
         ..Connector::new(obj(&a), obj(&d))
     });
+}
+
+/// The theme a case is drawn in: dark for the cases named `dark_*`.
+fn theme_of(name: &str) -> Theme {
+    if name.starts_with("dark_") {
+        Theme::Dark
+    } else {
+        Theme::Light
+    }
 }
 
 fn dir() -> PathBuf {
@@ -657,7 +691,7 @@ fn reference_renders() {
         assert!(names.insert(name), "duplicate case {name}");
         let mut b = Build::new();
         build(&mut b);
-        let scene = resolve(&b.board, PAGE);
+        let scene = resolve(&b.board, PAGE).in_theme(theme_of(name));
         let svg = to_svg_with(
             &scene,
             None,

@@ -63,6 +63,7 @@ const GLOSSARY: &[(&str, &str)] = &[
     ("since", "A revision"),
     ("output", "File to write"),
     ("region", "Part of the page"),
+    ("theme", "Default light"),
     ("type", "Object type"),
     ("edge", "Edge or centre line"),
     ("axis", "Direction to spread"),

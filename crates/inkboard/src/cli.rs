@@ -79,6 +79,10 @@ enum Command {
         /// The longest side in pixels.
         #[arg(long, default_value_t = 1600)]
         max_size: u32,
+        /// The colours: light (the board's own, the default) or dark (as the
+        /// editor shows the board in dark mode).
+        #[arg(long)]
+        theme: Option<String>,
     },
     /// Export a board to .svg, .png, .pdf, .inkboard or .inkboard.json.
     Export {
@@ -99,6 +103,10 @@ enum Command {
         /// Replace the output file if it exists.
         #[arg(long)]
         overwrite: bool,
+        /// The colours of an .svg, .png or .pdf: light (the board's own, the
+        /// default) or dark (as the editor shows the board in dark mode).
+        #[arg(long)]
+        theme: Option<String>,
     },
     /// Make a new board file from a draw.io or Excalidraw file (.drawio, .xml,
     /// .drawio.svg, .drawio.png, .excalidraw, .excalidraw.svg, .excalidraw.png);
@@ -200,8 +208,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             output,
             page,
             max_size,
+            theme,
         } => {
-            let args = json!({"path": file, "page": page.map(page_value), "max_size": max_size});
+            let args = json!({"path": file, "page": page.map(page_value), "max_size": max_size, "theme": theme});
             let output = output.unwrap_or_else(|| png_beside(&file));
             return match engine.call("render", drop_nulls(args)) {
                 Ok(Reply::Image { png, text, .. }) => {
@@ -240,8 +249,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             all_pages,
             scale,
             overwrite,
+            theme,
         } => {
-            let args = json!({"path": file, "output": output, "page": page.map(page_value), "all_pages": all_pages, "scale": scale, "overwrite": overwrite});
+            let args = json!({"path": file, "output": output, "page": page.map(page_value), "all_pages": all_pages, "scale": scale, "overwrite": overwrite, "theme": theme});
             return Ok(match engine.call("export", drop_nulls(args)) {
                 // The tool's message speaks of its argument; here it is a flag.
                 Err(ToolError::File(FormatError::OutputExists { path })) => {

@@ -391,6 +391,55 @@ fn render_into_a_folder_says_what_to_do() {
         .starts_with("<svg"));
 }
 
+/// `--theme dark` paints an export or a render as the dark editor shows the board
+/// (the page 7% grey); light is the default; an unknown theme is refused in words.
+#[test]
+fn export_and_render_take_a_theme() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(code(&inkboard(dir.path(), &["new", "plan.inkboard"])), 0);
+    let svg = |name: &str| fs::read_to_string(dir.path().join(name)).unwrap();
+    let out = inkboard(
+        dir.path(),
+        &[
+            "export",
+            "plan.inkboard",
+            "-o",
+            "dark.svg",
+            "--theme",
+            "dark",
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(svg("dark.svg").contains(r##"data-type="background" "##));
+    assert!(svg("dark.svg").contains(r##"fill="#121212""##));
+    let out = inkboard(dir.path(), &["export", "plan.inkboard", "-o", "light.svg"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(!svg("light.svg").contains(r##"fill="#121212""##));
+    let out = inkboard(
+        dir.path(),
+        &[
+            "render",
+            "plan.inkboard",
+            "-o",
+            "dark.png",
+            "--theme",
+            "dark",
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = inkboard(
+        dir.path(),
+        &["export", "plan.inkboard", "-o", "x.png", "--theme", "sepia"],
+    );
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("unknown theme \"sepia\": use one of light, dark"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!dir.path().join("x.png").exists());
+}
+
 /// `inkboard import` runs the `import` tool: the tool's JSON on stdout, what the
 /// board could not keep on stderr, one line per kind; an existing board is
 /// replaced only with `--overwrite`; a file that is no diagram is refused.

@@ -3,17 +3,20 @@
 //! about what is on the page and what looks wrong; `export` writes SVG, PNG, PDF,
 //! a board file, or another program's file (draw.io, Excalidraw, Mermaid). SVG
 //! and PNG carry the board itself unless `embed: false`, so `import` of the
-//! picture gives the board back (`inkboard-interop`'s `picture.rs`).
+//! picture gives the board back (`inkboard-interop`'s `picture.rs`). Pictures are
+//! in the board's own colours unless `theme: "dark"` asks for the editor's dark
+//! view of them (`inkboard_render::theme`).
 
 use std::path::{Path, PathBuf};
 
 use inkboard_core::{Board, PageId, Rect};
 use inkboard_format::file;
 use inkboard_render as render;
+use inkboard_render::Theme;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::PageRef;
+use crate::args::{PageRef, Word};
 use crate::control::DRAWING_DEADLINE;
 use crate::engine::Target as Source;
 use crate::live::Caller;
@@ -72,6 +75,7 @@ pub struct RenderArgs {
     /// Longest side in pixels (default 1600).
     max_size: Option<u32>,
     region: Option<RegionArg>,
+    theme: Option<Word<Theme>>,
 }
 
 /// What `render` says about the picture, as structured content (the same facts
@@ -148,7 +152,7 @@ impl BoardTool for Render {
         // and where a drawing past its deadline stops.
         let control = &caller.control.within(DRAWING_DEADLINE);
         control.stage(0, 3, || "laying out the page".into())?;
-        let scene = render::resolve(&board, page);
+        let scene = render::resolve(&board, page).in_theme(theme_of(&a.theme));
         control.stage(1, 3, || "checking for problems".into())?;
         let problems = render::check_scene(&board, &scene);
         loop {
@@ -286,6 +290,7 @@ pub struct ExportArgs {
     scale: Option<f64>,
     /// Replace a file already at output (default false: refused).
     overwrite: Option<bool>,
+    theme: Option<Word<Theme>>,
 }
 
 #[derive(Serialize, JsonSchema)]
@@ -355,14 +360,15 @@ impl Picture {
         }
     }
 
-    /// `pages` of `board` in this format, PNG at `scale` pixels per unit: a PDF
-    /// holds every page, an SVG or PNG the first. Stops between pages and before
-    /// encoding once `control` is cancelled or past its deadline.
+    /// `pages` of `board` in this format, PNG at `scale` pixels per unit, painted
+    /// in `theme`: a PDF holds every page, an SVG or PNG the first. Stops between
+    /// pages and before encoding once `control` is cancelled or past its deadline.
     pub fn draw(
         self,
         board: &Board,
         pages: &[PageId],
         scale: f64,
+        theme: Theme,
         control: &Control,
     ) -> Result<Vec<u8>, ToolError> {
         let failed = |e: render::RenderError| ToolError::Io(e.to_string());
@@ -371,7 +377,7 @@ impl Picture {
                 let mut scenes: Vec<render::Scene> = Vec::with_capacity(pages.len());
                 for p in pages {
                     control.check()?;
-                    scenes.push(render::resolve(board, *p));
+                    scenes.push(render::resolve(board, *p).in_theme(theme));
                 }
                 control.check()?;
                 render::to_pdf(&scenes, board.title()).map_err(failed)
@@ -380,7 +386,7 @@ impl Picture {
                 let page = pages
                     .first()
                     .ok_or_else(|| ToolError::args("no page to draw"))?;
-                let scene = render::resolve(board, *page);
+                let scene = render::resolve(board, *page).in_theme(theme);
                 control.check()?;
                 if self == Picture::Svg {
                     return Ok(render::to_svg(&scene, None).into_bytes());
@@ -391,6 +397,11 @@ impl Picture {
             }
         }
     }
+}
+
+/// The theme a call asks for: light unless it says.
+fn theme_of(arg: &Option<Word<Theme>>) -> Theme {
+    arg.map_or(Theme::Light, |w| w.0)
 }
 
 /// What an output's extension asks for.
@@ -515,6 +526,12 @@ impl BoardTool for Export {
             vec![page]
         };
         let embed = a.embed.unwrap_or(true);
+        if a.theme.is_some() && !matches!(target, Target::Picture(_)) {
+            return Err(ToolError::args(format!(
+                "'theme' is for pictures, not a .{format} file: leave it out, or write .svg, .png or .pdf"
+            )));
+        }
+        let theme = theme_of(&a.theme);
         let carry = |p: Picture, drawn: Vec<u8>| match embed {
             true => p.carrying(&board, drawn),
             false => drawn,
@@ -565,7 +582,7 @@ impl BoardTool for Export {
                     control.stage(i, pages.len(), || {
                         format!("drawing page {} of {}", i + 1, pages.len())
                     })?;
-                    let drawn = carry(p, p.draw(&board, &[*page], scale, control)?);
+                    let drawn = carry(p, p.draw(&board, &[*page], scale, theme, control)?);
                     total += file::write_export(out, &drawn, existing)?;
                     written.push(out.display().to_string());
                 }
@@ -573,7 +590,7 @@ impl BoardTool for Export {
             }
             Target::Picture(p) => {
                 control.stage(0, 2, || format!("drawing the {}", p.name()))?;
-                let drawn = carry(p, p.draw(&board, &pages, scale, control)?);
+                let drawn = carry(p, p.draw(&board, &pages, scale, theme, control)?);
                 // Nothing is written once the call is cancelled or too late.
                 control.stage(1, 2, || "writing the file".into())?;
                 (file::write_export(&output, &drawn, existing)?, Vec::new())

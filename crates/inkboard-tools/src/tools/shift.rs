@@ -1,9 +1,10 @@
 //! Moving objects by an offset, shared by `move`, `align`, `distribute` and
 //! `update`. Moving a group moves its members; moving a frame moves what lies in
 //! it; a connector's free ends and waypoints move with it, its bound ends follow
-//! their objects (and its waypoints too, when both its ends move).
+//! their objects (and its waypoints too, when both its ends move). Turning a frame
+//! (`update`'s `rotation`) carries what lies in it the same way ([`turn`]).
 
-use inkboard_core::{Board, End, Kind, ObjectId, Point};
+use inkboard_core::{Board, End, Kind, ObjectId, Point, Rect, Rotation};
 
 use crate::tool::Cx;
 use crate::ToolError;
@@ -42,7 +43,7 @@ pub(crate) fn moving_set(board: &Board, ids: &[ObjectId]) -> Vec<ObjectId> {
 /// it like its shapes do (`frame_contents` only counts objects with bounds of
 /// their own, and connectors with both ends bound follow their objects anyway).
 fn free_connectors_in(board: &Board, frame: &ObjectId) -> Vec<ObjectId> {
-    let (Some((page, _)), Some(area)) = (board.locate(frame), board.bounds(frame)) else {
+    let Some((page, _)) = board.locate(frame) else {
         return Vec::new();
     };
     let Some(page) = board.page(page) else {
@@ -53,7 +54,7 @@ fn free_connectors_in(board: &Board, frame: &ObjectId) -> Vec<ObjectId> {
         .filter(|o| match &o.kind {
             Kind::Connector(c) => {
                 (matches!(c.from, End::Point(_)) || matches!(c.to, End::Point(_)))
-                    && board.bounds(&o.id).is_some_and(|b| area.contains(&b))
+                    && board.frame_holds(frame, &o.id)
             }
             _ => false,
         })
@@ -121,6 +122,74 @@ pub(crate) fn translate(
                         x: p.x + dx,
                         y: p.y + dy,
                     };
+                }
+            }
+            Kind::Group(_) => {}
+        })?;
+    }
+    Ok(())
+}
+
+/// Carries `ids` (a turned frame's contents) with their frame: each point `p`
+/// goes to `to + (p - from)` turned by `by`, so they turn by `by` about the
+/// frame's old centre `from` and move with it to its new one `to`; a shape or
+/// image keeps its size about its moved centre and turns by `by` more, ink turns
+/// point by point, a connector's free ends turn (its bound ends follow their
+/// objects) with its bends, as do the bends of a connector whose two ends are
+/// carried ([`carried_bends`]). Places are rounded to hundredths, as files keep
+/// them, so the live board and its file agree.
+pub(crate) fn turn(
+    cx: &mut Cx<'_, '_>,
+    ids: &[ObjectId],
+    by: Rotation,
+    from: Point,
+    to: Point,
+) -> Result<(), ToolError> {
+    if by.is_none() && from == to {
+        return Ok(());
+    }
+    let hundredths = |v: f64| (v * 100.0).round() / 100.0;
+    let carry = |p: Point| {
+        let q = p.rotated(by, from);
+        Point::new(
+            hundredths(q.x + to.x - from.x),
+            hundredths(q.y + to.y - from.y),
+        )
+    };
+    let carry_box = |b: Rect| {
+        let c = carry(b.center());
+        Rect::new(
+            hundredths(c.x - b.w / 2.0),
+            hundredths(c.y - b.h / 2.0),
+            b.w,
+            b.h,
+        )
+    };
+    let add = |r: Rotation| {
+        let deg = hundredths(r.deg() + by.deg());
+        Rotation::degrees(deg).unwrap_or(Rotation::NONE)
+    };
+    let mut set = ids.to_vec();
+    set.extend(carried_bends(cx.board(), ids));
+    for id in &set {
+        cx.tx.edit(id, |o| match &mut o.kind {
+            Kind::Shape(s) => {
+                s.bounds = carry_box(s.bounds);
+                s.rotation = add(s.rotation);
+            }
+            Kind::Image(i) => {
+                i.bounds = carry_box(i.bounds);
+                i.rotation = add(i.rotation);
+            }
+            Kind::Ink(k) => k.points.iter_mut().for_each(|p| *p = carry(*p)),
+            Kind::Connector(c) => {
+                for end in [&mut c.from, &mut c.to] {
+                    if let End::Point(p) = end {
+                        *p = carry(*p);
+                    }
+                }
+                for p in c.waypoints_mut() {
+                    *p = carry(*p);
                 }
             }
             Kind::Group(_) => {}

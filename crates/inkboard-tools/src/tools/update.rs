@@ -1,8 +1,13 @@
 //! `update`: change text, geometry, outline, style or connector fields of one or
 //! more objects. A field that does not apply to an object's kind is an error
-//! naming both, never silently ignored.
+//! naming both, never silently ignored. A frame that turns carries what lies in
+//! it (`shift::turn`), in the same transaction: one undo step.
 
-use inkboard_core::{Arrow, Geom, Kind, ObjectId, Point, Rect, Route, Shape, Sizing, Style};
+use std::collections::{HashMap, HashSet};
+
+use inkboard_core::{
+    Arrow, Board, Geom, Kind, Object, ObjectId, Point, Rect, Rotation, Route, Shape, Sizing, Style,
+};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -43,7 +48,7 @@ pub struct UpdateArgs {
 impl Tool for Update {
     const NAME: &'static str = "update";
     const TITLE: &'static str = "Update objects";
-    const DESCRIPTION: &'static str = "Change objects: only the fields given change (connectors: from, to, route, arrows, waypoints, label_at; ink: color, width). Shapes sized to their text refit; w or h fixes the size. A locked object is not moved, resized or deleted by id (refused); carried along, it stays.";
+    const DESCRIPTION: &'static str = "Change objects: only the fields given change (connectors: from, to, route, arrows, waypoints, label_at; ink: color, width). Shapes sized to their text refit; w or h fixes the size. Turning a frame turns its contents. A locked object is not moved, resized or deleted by id (refused); carried along, it stays.";
     const HINTS: Hints = Hints::EDIT;
     type Args = UpdateArgs;
     type Output = Ids;
@@ -167,6 +172,7 @@ impl EditTool for Update {
                 .transpose()?;
         let waypoints = a.waypoints.as_deref().map(waypoints).transpose()?;
         let label_at = a.label_at.map(label_at).transpose()?;
+        let mut held = turn.map_or_else(HashMap::new, |_| held_by_frames(cx.board(), &ids));
         for id in &ids {
             let object =
                 cx.board().object(id).cloned().ok_or_else(|| {
@@ -265,6 +271,8 @@ impl EditTool for Update {
                 }
                 Kind::Group(_) => {}
             }
+            let carried = frame_turn(&object, &changed)
+                .map(|turn| (held.remove(id).unwrap_or_default(), turn));
             let moves_whole = matches!(changed.kind, Kind::Ink(_) | Kind::Group(_));
             // A frame given a larger size pushes what it would cover out of the
             // way, as every frame that grows does ([`place::make_room`]).
@@ -274,6 +282,9 @@ impl EditTool for Update {
                 }
             }
             cx.tx.replace(changed)?;
+            if let Some((held, (by, from, to))) = carried {
+                super::shift::turn(cx, &held, by, from, to)?;
+            }
             // Ink strokes and groups move as a whole when given x/y.
             if moves_whole && (x.is_some() || y.is_some()) {
                 let b = super::shift::bounds(cx.board(), id)?;
@@ -323,6 +334,51 @@ pub(crate) fn label_at(at: Option<f64>) -> Result<Option<f64>, ToolError> {
 /// Tells `"label_at": null` (set it back to automatic) from no `label_at`.
 fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<f64>>, D::Error> {
     Option::<f64>::deserialize(d).map(Some)
+}
+
+/// What each frame among `ids` would carry if it turns, as the board is before
+/// the call: what it holds (`Board::frame_holds`, nested frames' contents
+/// included), but not what the call names itself, which gets what the call says,
+/// nor what a frame nested in it and named too holds, which that frame carries.
+/// So the order of `ids` changes nothing, and nothing turns twice.
+fn held_by_frames(board: &Board, ids: &[ObjectId]) -> HashMap<ObjectId, Vec<ObjectId>> {
+    let mut held: HashMap<ObjectId, Vec<ObjectId>> = ids
+        .iter()
+        .filter(|id| board.object(id).is_some_and(Object::is_frame))
+        .map(|id| {
+            let inside = super::shift::moving_set(board, std::slice::from_ref(id))
+                .into_iter()
+                .filter(|o| !ids.contains(o))
+                .collect();
+            (id.clone(), inside)
+        })
+        .collect();
+    let frames: Vec<ObjectId> = held.keys().cloned().collect();
+    for outer in &frames {
+        let nested: HashSet<ObjectId> = frames
+            .iter()
+            .filter(|f| *f != outer && board.frame_holds(outer, f))
+            .flat_map(|f| held[f].iter().cloned())
+            .collect();
+        if let Some(list) = held.get_mut(outer) {
+            list.retain(|o| !nested.contains(o));
+        }
+    }
+    held
+}
+
+/// How a frame turns from `was` to `now`: by what angle, from which centre to
+/// which (it may move in the same call). `None` when it is not a frame or does
+/// not turn.
+fn frame_turn(was: &Object, now: &Object) -> Option<(Rotation, Point, Point)> {
+    let (Kind::Shape(a), Kind::Shape(b)) = (&was.kind, &now.kind) else {
+        return None;
+    };
+    if a.geom != Geom::Frame || b.geom != Geom::Frame || a.rotation == b.rotation {
+        return None;
+    }
+    let by = Rotation::degrees(b.rotation.deg() - a.rotation.deg())?;
+    Some((by, a.bounds.center(), b.bounds.center()))
 }
 
 fn resize(b: Rect, x: Option<f64>, y: Option<f64>, w: Option<f64>, h: Option<f64>) -> Rect {
