@@ -144,8 +144,11 @@ impl Nest {
     /// Ties keep the present order.
     pub fn regroup(&self, layer: &mut [usize], key: impl Fn(usize) -> f64) {
         if layer.iter().all(|&v| self.of[v].is_none()) {
-            let mut keyed: Vec<(f64, usize, usize)> =
-                layer.iter().enumerate().map(|(i, &v)| (key(v), i, v)).collect();
+            let mut keyed: Vec<(f64, usize, usize)> = layer
+                .iter()
+                .enumerate()
+                .map(|(i, &v)| (key(v), i, v))
+                .collect();
             keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             for (slot, (_, _, v)) in layer.iter_mut().zip(keyed) {
                 *slot = v;

@@ -191,12 +191,13 @@ impl Frame {
             .map(|b| {
                 let size = (b[2] - b[0], b[3] - b[1]);
                 let p = map((b[0], b[1]), size);
-                let (w, h) = if transposed {
-                    (size.1, size.0)
-                } else {
-                    size
-                };
-                Rect { x: p.x, y: p.y, w, h }
+                let (w, h) = if transposed { (size.1, size.0) } else { size };
+                Rect {
+                    x: p.x,
+                    y: p.y,
+                    w,
+                    h,
+                }
             })
             .collect();
         let (width, height) = if transposed {

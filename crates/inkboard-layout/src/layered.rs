@@ -365,18 +365,16 @@ impl Component {
             }
             let need = need_hi + need_lo[r + 1];
             if need > 0.0 {
-                // Walls on both sides of the gap still leave half a layer
-                // spacing between them for the edges that cross it.
-                gaps[r] = gaps[r].max(need + self.spacing.1 / 2.0);
+                // Walls on both sides of the gap still leave a quarter of the
+                // layer spacing between them for the edges that cross it (`dot`
+                // too fits a cluster's margin and label into the rank spacing).
+                gaps[r] = gaps[r].max(need + self.spacing.1 / 4.0);
             }
         }
         let deep = (0..c_n)
             .map(|c| {
                 let (r0, r1) = spans[c];
-                (
-                    start[r0] - lo[c],
-                    start[r1] + thick[r1] + hi[c] + extra[c],
-                )
+                (start[r0] - lo[c], start[r1] + thick[r1] + hi[c] + extra[c])
             })
             .collect();
         (start, deep)
@@ -421,7 +419,11 @@ impl Component {
     fn rank(&self, k: usize, dag: &[(usize, usize, i64)]) -> Vec<i64> {
         // With clusters, edges weigh more, so that keeping a cluster short
         // (below) only decides between layerings of equal edge length.
-        let scale = if self.nest.is_some() { CLUSTER_RANK_SCALE } else { 1 };
+        let scale = if self.nest.is_some() {
+            CLUSTER_RANK_SCALE
+        } else {
+            1
+        };
         let mut cons: Vec<simplex::Edge> = dag
             .iter()
             .map(|&(s, t, w)| simplex::Edge {
@@ -478,7 +480,9 @@ impl Component {
         for &r in &rank {
             count[r as usize] += 1;
         }
-        for v in 0..k {
+        // Not with clusters (nor does `dot` balance then): a node moved to a
+        // freer layer may stretch a box or bend the edges around one.
+        for v in (0..k).filter(|_| self.nest.is_none()) {
             if in_w[v] != out_w[v] || in_w[v] == 0 {
                 continue;
             }
@@ -568,8 +572,7 @@ impl Component {
             if let Some(nest) = nest {
                 // Each cluster's first and last node directly in it, in this
                 // layer, keep its padding from its walls.
-                let mut ends: std::collections::HashMap<usize, (usize, usize)> =
-                    Default::default();
+                let mut ends: std::collections::HashMap<usize, (usize, usize)> = Default::default();
                 for &v in layer {
                     if let Some(c) = nest.of[v] {
                         ends.entry(c).or_insert((v, v)).1 = v;
@@ -650,7 +653,10 @@ impl Local {
         let parent = pick(&|c| tree.parent[c]);
         Some(Local {
             tree: Tree {
-                of: nodes.iter().map(|&v| tree.of[v].map(|c| local[&c])).collect(),
+                of: nodes
+                    .iter()
+                    .map(|&v| tree.of[v].map(|c| local[&c]))
+                    .collect(),
                 parent,
                 pad: global.iter().map(|&c| tree.pad[c]).collect(),
                 min: global.iter().map(|&c| tree.min[c]).collect(),

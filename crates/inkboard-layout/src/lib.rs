@@ -207,7 +207,9 @@ pub enum LayoutError {
     TooLarge(f64),
     /// A cluster names a node past the end of [`Graph::nodes`], or one that
     /// another cluster (or this one) already holds.
-    #[error("cluster {cluster} holds node {node}, which does not exist or is already in a cluster")]
+    #[error(
+        "cluster {cluster} holds node {node}, which does not exist or is already in a cluster"
+    )]
     ClusterNode { cluster: usize, node: usize },
     /// A cluster's parent does not exist, or the parents go round in a circle.
     #[error("cluster {0} has a parent that does not exist or holds it in turn")]
