@@ -6,8 +6,9 @@
 //!   page that no frame holds); in a layered layout a frame is a cluster
 //!   (`inkboard_layout::Cluster`): its contents are laid out with everything
 //!   else, sharing its layers, and the frame is drawn around them with its
-//!   padding and title, as `dot` draws `subgraph cluster_…` (a connector to the
-//!   frame itself counts as one to the first thing in it); in the other
+//!   padding and title, as `dot` draws `subgraph cluster_…` (a connector from
+//!   the frame itself counts as one from the last thing in it, and one to it
+//!   as one to the first); in the other
 //!   layouts, and for a frame whose contents run in a direction of their own, a
 //!   frame is one node whose contents are laid out inside it first, the frame
 //!   then sized to hold them, so nested frames work from the inside out;
@@ -732,8 +733,8 @@ impl Plan<'_> {
     /// `dot` draws clusters, rather than blocks laid out on their own: their
     /// contents share the layers with the rest, and each frame is drawn around
     /// its own with its padding and title. A frame whose contents run in a
-    /// direction of their own stays one block. A connector to a frame counts as
-    /// one to the first thing in it.
+    /// direction of their own stays one block. A connector from a frame counts
+    /// as one from the last thing in it, and one to a frame as one to the first.
     fn solve_clustered(
         &mut self,
         page: &Page,
@@ -781,28 +782,32 @@ impl Plan<'_> {
             stack.extend(kids.iter().rev().map(|&k| (k, Some(c), d + 1)));
             self.children.insert(u, kids);
         }
-        // A frame stands for the first node in it (the first in page order).
+        // A link from a frame leaves from the last node in it, and a link into
+        // one arrives at the first (in page order): a frame linked to a frame
+        // then runs on from where the first one's flow ends.
         let mut first: Vec<Option<usize>> = vec![None; clusters.len()];
+        let mut last: Vec<Option<usize>> = vec![None; clusters.len()];
         for (k, &within) in node_in.iter().enumerate() {
             let mut p = within;
             while let Some(c) = p {
                 first[c].get_or_insert(k);
+                last[c] = Some(k);
                 p = clusters[c].parent;
             }
         }
-        let rep = |mut i: usize| loop {
+        let rep = |mut i: usize, ends: &[Option<usize>]| loop {
             if let Some(&k) = slot.get(&i) {
                 return Some(k);
             }
             if let Some(&c) = cslot.get(&i) {
-                return first[c];
+                return ends[c];
             }
             i = page.items[i].parent?;
         };
         let edges: Vec<(usize, usize)> = page
             .links
             .iter()
-            .filter_map(|&(a, b)| Some((rep(a)?, rep(b)?)))
+            .filter_map(|&(a, b)| Some((rep(a, &last)?, rep(b, &first)?)))
             .collect();
         let graph = engine::Graph {
             nodes: nodes
