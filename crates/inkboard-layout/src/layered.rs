@@ -103,9 +103,12 @@ const BOTH_WAYS: usize = 150;
 /// keeps between parallel lines, and between a line and the shapes it passes.
 const TRACK: f64 = 12.0;
 
-/// How much more an edge weighs than a cluster's pull on its nodes when layers
-/// are assigned.
-const CLUSTER_RANK_SCALE: i64 = 8;
+/// How much a cluster's pull on each of its nodes weighs, when layers are
+/// assigned, against an edge's 1: more, so that a cluster spans as few layers
+/// as it can, as `dot` ranks each cluster on its own first and then places it
+/// whole (a node may then wait a layer for its cluster rather than stand in
+/// the layers of another).
+const CLUSTER_PULL: i64 = 4;
 
 /// What a unit of a cluster's width costs when coordinates are assigned (an
 /// edge between two nodes pulling them into line costs 1 per unit).
@@ -417,20 +420,13 @@ impl Component {
 
     /// Layers by network simplex, from 0, then balanced.
     fn rank(&self, k: usize, dag: &[(usize, usize, i64)]) -> Vec<i64> {
-        // With clusters, edges weigh more, so that keeping a cluster short
-        // (below) only decides between layerings of equal edge length.
-        let scale = if self.nest.is_some() {
-            CLUSTER_RANK_SCALE
-        } else {
-            1
-        };
         let mut cons: Vec<simplex::Edge> = dag
             .iter()
             .map(|&(s, t, w)| simplex::Edge {
                 tail: s,
                 head: t,
                 minlen: 1,
-                weight: w * scale,
+                weight: w,
             })
             .collect();
         let mut total = k;
@@ -445,7 +441,7 @@ impl Component {
                     tail,
                     head,
                     minlen: 0,
-                    weight: 1,
+                    weight: CLUSTER_PULL,
                 })
             };
             for v in 0..k {
