@@ -670,9 +670,8 @@ fn fill(nest: &mut Nest, layer_of: &mut Vec<usize>, size: &mut Vec<f64>) -> Vec<
     let c_n = nest.parent.len();
     let mut span = vec![(usize::MAX, 0usize); c_n];
     let mut taken = std::collections::HashSet::new();
-    for v in 0..layer_of.len() {
+    for (v, &r) in layer_of.iter().enumerate() {
         for c in nest.chain(v) {
-            let r = layer_of[v];
             span[c] = (span[c].0.min(r), span[c].1.max(r));
             taken.insert((c, r));
         }

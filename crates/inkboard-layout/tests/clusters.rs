@@ -107,9 +107,9 @@ fn check(graph: &Graph, clusters: &[Cluster], out: &Layout) -> Vec<String> {
         }
     }
     for (k, b) in out.clusters.iter().enumerate() {
-        for n in 0..graph.nodes.len() {
+        for (n, of) in member.iter().enumerate() {
             let r = node_rect(out, graph, n);
-            let mine = member[n].is_some_and(|c| within(c, k));
+            let mine = of.is_some_and(|c| within(c, k));
             if mine && !holds(b, &r, &PADDING) {
                 failures.push(format!(
                     "cluster {k} does not hold node {n} with its padding"

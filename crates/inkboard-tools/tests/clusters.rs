@@ -211,7 +211,7 @@ fn check_ends(board: &Board) -> Vec<String> {
             .segs
             .iter()
             .filter_map(|s| match s {
-                Seg::Move(p) | Seg::Line(p) | Seg::Cubic(_, _, p) => Some((p.x as f64, p.y as f64)),
+                Seg::Move(p) | Seg::Line(p) | Seg::Cubic(_, _, p) => Some((p.x, p.y)),
                 Seg::Close => None,
             })
             .collect();
