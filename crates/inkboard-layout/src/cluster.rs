@@ -199,6 +199,70 @@ impl Nest {
     }
 }
 
+impl Nest {
+    /// Puts sibling clusters in one order in every layer (each layer's
+    /// clusters already side by side): the order of their mean places over
+    /// all layers. A box spans layers, so two that swapped places from one
+    /// layer to the next would have to cross; only the clusters move, within
+    /// the slots clusters held, and what stands between them stays.
+    pub fn agree(&self, order: &mut [Vec<usize>]) {
+        let c_n = self.parent.len();
+        let mut sum = vec![(0.0f64, 0.0f64); c_n];
+        for layer in order.iter() {
+            let len = layer.len() as f64;
+            for (i, &v) in layer.iter().enumerate() {
+                for c in self.chain(v) {
+                    sum[c].0 += i as f64 / len;
+                    sum[c].1 += 1.0;
+                }
+            }
+        }
+        let key: Vec<f64> = sum.iter().map(|&(s, n)| s / n.max(1.0)).collect();
+        for layer in order.iter_mut() {
+            let chains: Vec<Vec<usize>> = layer.iter().map(|&v| self.chain(v)).collect();
+            let items: Vec<(usize, &[usize])> = layer
+                .iter()
+                .copied()
+                .zip(chains.iter().map(Vec::as_slice))
+                .collect();
+            *layer = self.agree_level(&items, 0, &key);
+        }
+    }
+
+    /// The nodes `items` (each with its chain of clusters), all inside the
+    /// same `depth` clusters, with the clusters one level further in put in
+    /// the order of `key`.
+    fn agree_level(&self, items: &[(usize, &[usize])], depth: usize, key: &[f64]) -> Vec<usize> {
+        // Runs: a node directly at this level, or the nodes of one cluster.
+        let mut runs: Vec<(Option<usize>, Vec<(usize, &[usize])>)> = Vec::new();
+        for &(v, chain) in items {
+            let c = chain.get(depth).copied();
+            match (c, runs.last_mut()) {
+                (Some(c), Some((Some(last), run))) if *last == c => run.push((v, chain)),
+                _ => runs.push((c, vec![(v, chain)])),
+            }
+        }
+        let slots: Vec<usize> = (0..runs.len()).filter(|&i| runs[i].0.is_some()).collect();
+        let mut blocks: Vec<usize> = slots.clone();
+        blocks.sort_by(|&a, &b| {
+            let (ca, cb) = (runs[a].0.unwrap_or(0), runs[b].0.unwrap_or(0));
+            key[ca].total_cmp(&key[cb]).then(a.cmp(&b))
+        });
+        let mut placed: Vec<usize> = (0..runs.len()).collect();
+        for (&slot, &block) in slots.iter().zip(&blocks) {
+            placed[slot] = block;
+        }
+        let mut out = Vec::with_capacity(items.len());
+        for i in placed {
+            match runs[i].0 {
+                Some(_) => out.extend(self.agree_level(&runs[i].1, depth + 1, key)),
+                None => out.extend(runs[i].1.iter().map(|&(v, _)| v)),
+            }
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -213,6 +277,21 @@ mod tests {
         let mut layer = vec![0, 1, 2, 3];
         nest.regroup(&mut layer, |v| [0.0, 1.0, 2.0, 3.0][v]);
         assert_eq!(layer, vec![0, 2, 1, 3]);
+    }
+
+    #[test]
+    fn sibling_clusters_agree_across_layers() {
+        // Clusters 0 and 1; layer 0 has 0 left of 1, layer 1 the other way.
+        let nest = Nest {
+            of: vec![Some(0), Some(1), Some(1), Some(0), None],
+            parent: vec![None, None],
+        };
+        let mut order = vec![vec![0, 1], vec![2, 4, 3], vec![0]];
+        order[2].clear();
+        nest.agree(&mut order);
+        // Cluster 1 stands further left on average: first in both layers.
+        assert_eq!(order[0], vec![1, 0]);
+        assert_eq!(order[1], vec![2, 4, 3]);
     }
 
     #[test]

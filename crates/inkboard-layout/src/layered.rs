@@ -360,11 +360,16 @@ impl Component {
                 start[r] = start[r - 1] + thick[r - 1] + gaps[r - 1];
             }
             let mut need_hi = 0.0f64;
-            for c in (0..c_n).filter(|&c| spans[c].1 == r) {
+            // Inner clusters first: one made deeper makes the one around it
+            // deeper too, if that ends here as well.
+            for &c in inner.iter().filter(|&&c| spans[c].1 == r) {
                 let top = start[spans[c].0] - lo[c];
                 let natural = start[r] + thick[r] + hi[c] - top;
                 extra[c] = (tree.min[c].1 - natural).max(0.0);
                 need_hi = need_hi.max(hi[c] + extra[c]);
+                if let Some(p) = tree.parent[c].filter(|&p| spans[p].1 == r) {
+                    hi[p] = hi[p].max(tree.pad[p].d1 + hi[c] + extra[c]);
+                }
             }
             let need = need_hi + need_lo[r + 1];
             if need > 0.0 {
@@ -565,16 +570,18 @@ impl Component {
                 };
                 sep(tail, head, half_l + half_r + gap, 0);
             }
-            if let Some(nest) = nest {
+            if let (Some(nest), Some(local)) = (nest, &self.nest) {
                 // Each cluster's first and last node directly in it, in this
-                // layer, keep its padding from its walls.
-                let mut ends: std::collections::HashMap<usize, (usize, usize)> = Default::default();
+                // layer, keep its padding from its walls (in cluster order, so
+                // that the solver meets them the same way every run).
+                let mut ends: std::collections::BTreeMap<usize, (usize, usize)> =
+                    Default::default();
                 for &v in layer {
                     if let Some(c) = nest.of[v] {
                         ends.entry(c).or_insert((v, v)).1 = v;
                     }
                 }
-                let tree = &self.nest.as_ref().expect("clusters").tree;
+                let tree = &local.tree;
                 for (&c, &(first, last)) in &ends {
                     sep(left(c), first, tree.pad[c].a0 + size[first] / 2.0, 0);
                     sep(last, right(c), size[last] / 2.0 + tree.pad[c].a1, 0);

@@ -82,7 +82,12 @@ impl Layers {
                 break;
             }
         }
-        best.unwrap_or_default()
+        let (mut c, mut order) = best.unwrap_or_default();
+        if let Some(nest) = &self.nest {
+            nest.agree(&mut order);
+            c = self.crossings(&order, &self.positions(&order));
+        }
+        (c, order)
     }
 
     /// A depth-first order: nodes are appended to their layers as a search

@@ -348,3 +348,73 @@ fn dot_area(graph: &Graph, clusters: &[Cluster], options: &Options) -> Option<f6
         .collect();
     Some(f.first()? * 72.0 * f.get(1)? * 72.0)
 }
+
+#[test]
+fn random_graphs_with_random_clusters() {
+    let mut seed = 0x9E3779B97F4A7C15u64;
+    let mut next = |m: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % m.max(1) as u64) as usize
+    };
+    let mut failures = Vec::new();
+    for round in 0..120 {
+        let n = 2 + next(24);
+        let m = next(2 * n + 1);
+        let nodes: Vec<Size> = (0..n)
+            .map(|_| Size::new(next(200) as f64, next(120) as f64))
+            .collect();
+        let edges = (0..m).map(|_| (next(n), next(n))).collect();
+        let graph = Graph { nodes, edges };
+        // Up to four clusters, some nested in an earlier one; each node in at
+        // most one, some in none; a cluster left empty gets the next node.
+        let count = 1 + next(4);
+        let mut clusters: Vec<Cluster> = (0..count)
+            .map(|c| Cluster {
+                parent: (c > 0 && next(3) == 0).then(|| next(c)),
+                padding: PADDING,
+                min: Size::new(next(150) as f64, next(80) as f64),
+                ..Cluster::default()
+            })
+            .collect();
+        for v in 0..n {
+            let pick = next(count + 2);
+            if pick < count {
+                clusters[pick].nodes.push(v);
+            }
+        }
+        let taken: Vec<usize> = clusters.iter().flat_map(|c| c.nodes.clone()).collect();
+        let mut free = (0..n).filter(|v| !taken.contains(v));
+        let mut usable = Vec::new();
+        for c in clusters.iter_mut() {
+            if c.nodes.is_empty() {
+                match free.next() {
+                    Some(v) => c.nodes.push(v),
+                    None => continue,
+                }
+            }
+            usable.push(c.clone());
+        }
+        // Parents must point at kept clusters: drop nesting if one was dropped.
+        if usable.len() != clusters.len() {
+            usable.iter_mut().for_each(|c| c.parent = None);
+        }
+        for direction in DIRECTIONS {
+            let options = Options {
+                direction,
+                ..Options::default()
+            };
+            let out = layout_clustered(&graph, &usable, &options).expect("layout");
+            assert_eq!(
+                Ok(&out),
+                layout_clustered(&graph, &usable, &options).as_ref(),
+                "round {round}: not deterministic"
+            );
+            for f in check(&graph, &usable, &out) {
+                failures.push(format!("round {round} {direction:?}: {f}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
