@@ -199,6 +199,13 @@ impl Nest {
     }
 }
 
+/// A node of a layer with the clusters holding it, outermost first.
+type Member<'a> = (usize, &'a [usize]);
+
+/// Neighbours in a layer: the nodes of one cluster, or (None) one node that no
+/// cluster one level further in holds.
+type Run<'a> = (Option<usize>, Vec<Member<'a>>);
+
 impl Nest {
     /// Puts sibling clusters in one order in every layer (each layer's
     /// clusters already side by side): the order of their mean places over
@@ -232,9 +239,9 @@ impl Nest {
     /// The nodes `items` (each with its chain of clusters), all inside the
     /// same `depth` clusters, with the clusters one level further in put in
     /// the order of `key`.
-    fn agree_level(&self, items: &[(usize, &[usize])], depth: usize, key: &[f64]) -> Vec<usize> {
+    fn agree_level(&self, items: &[Member<'_>], depth: usize, key: &[f64]) -> Vec<usize> {
         // Runs: a node directly at this level, or the nodes of one cluster.
-        let mut runs: Vec<(Option<usize>, Vec<(usize, &[usize])>)> = Vec::new();
+        let mut runs: Vec<Run> = Vec::new();
         for &(v, chain) in items {
             let c = chain.get(depth).copied();
             match (c, runs.last_mut()) {
