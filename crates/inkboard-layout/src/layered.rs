@@ -19,14 +19,21 @@
 //! Clusters (boxes around groups of nodes, [`crate::Cluster`]) are threaded
 //! through every phase as `dot` does with its clusters, never as one big node:
 //! a cluster's nodes are ranked with the rest (each cluster also pulled short
-//! across the layers), a dummy belongs to the innermost cluster holding both
+//! across the layers, and no node balanced to a freer layer, as in `dot`), a
+//! dummy belongs to the innermost cluster holding both
 //! ends of its edge, and a layer the cluster spans without a node of its own
 //! gets an empty filler, so that the ordering ([`crate::order`]) keeps the
-//! cluster's nodes together in every layer it spans. Each cluster then has two
+//! cluster's nodes together in every layer it spans, and sibling clusters in one
+//! order in all of them ([`Nest::agree`]). Each cluster then has two
 //! more variables in the coordinate problem, its left and right walls, which
 //! its nodes and the clusters inside it keep their padding from and its
 //! neighbours their spacing; and the gaps between layers widen for the walls
-//! and titles that begin or end there ([`crate::clustered`]).
+//! and titles that begin or end there (`Component::stack_clustered`).
+//!
+//! Limitations: a long edge between two nodes outside a cluster may pass the
+//! cluster on one side in one layer and on the other in the next, crossing its
+//! box (`dot` charges such crossings in its ordering; this ordering does not);
+//! the router draws the connector, so it still ends on its shapes.
 
 use crate::cluster::{Nest, Tree};
 use crate::frame::{thickest, Boxes, Placed};

@@ -11,7 +11,7 @@
 //!
 //! The layered layout also takes clusters ([`layout_clustered`]): groups of
 //! nodes drawn inside one box (a frame), laid out with the rest of the graph as
-//! `dot` lays out its `subgraph cluster_…` (see [`cluster`](crate::Cluster)).
+//! `dot` lays out its `subgraph cluster_…` (see [`Cluster`]).
 //!
 //! ```
 //! use inkboard_layout::{layout, Graph, Options, Size};
