@@ -3,7 +3,8 @@
 //! and the result back onto the page for a [`Direction`], so that each algorithm is
 //! written once, for one direction.
 
-use crate::{Direction, Graph, Layout, Point};
+use crate::cluster::Pad;
+use crate::{Direction, Graph, Layout, Padding, Point, Rect, Size};
 
 /// Node sizes in the abstract frame: `a` along the layer, `d` across layers.
 pub(crate) struct Boxes {
@@ -33,10 +34,12 @@ impl Boxes {
 }
 
 /// What an algorithm produces, in the abstract frame: each node's corner nearest
-/// the origin as (along, deep), and each input edge's path as (along, deep) points.
+/// the origin as (along, deep), each input edge's path as (along, deep) points,
+/// and each cluster's box as (along, deep) from and to.
 pub(crate) struct Placed {
     pub at: Vec<(f64, f64)>,
     pub paths: Vec<Vec<(f64, f64)>>,
+    pub boxes: Vec<[f64; 4]>,
 }
 
 impl Placed {
@@ -50,7 +53,11 @@ impl Placed {
             .iter()
             .map(|&(s, t)| vec![centre(s), centre(t)])
             .collect();
-        Placed { at, paths }
+        Placed {
+            at,
+            paths,
+            boxes: Vec::new(),
+        }
     }
 }
 
@@ -95,6 +102,27 @@ impl Frame {
         Frame(direction)
     }
 
+    /// A size as (along, deep).
+    pub fn along_deep(self, s: Size) -> (f64, f64) {
+        if self.transposed() {
+            (s.h, s.w)
+        } else {
+            (s.w, s.h)
+        }
+    }
+
+    /// Page padding in the abstract frame: going up (left), the far side across
+    /// the layers is the page's top (left).
+    pub fn pad(self, p: &Padding) -> Pad {
+        let (a0, a1, d0, d1) = match self.0 {
+            Direction::Down => (p.left, p.right, p.top, p.bottom),
+            Direction::Up => (p.left, p.right, p.bottom, p.top),
+            Direction::Right => (p.top, p.bottom, p.left, p.right),
+            Direction::Left => (p.top, p.bottom, p.right, p.left),
+        };
+        Pad { a0, a1, d0, d1 }
+    }
+
     /// True when layers run along the page's y axis (edges go right or left).
     fn transposed(self) -> bool {
         matches!(self.0, Direction::Right | Direction::Left)
@@ -110,6 +138,12 @@ impl Frame {
             d0 = d0.min(d);
             a1 = a1.max(a + boxes.a[n]);
             d1 = d1.max(d + boxes.d[n]);
+        }
+        for b in &placed.boxes {
+            a0 = a0.min(b[0]);
+            d0 = d0.min(b[1]);
+            a1 = a1.max(b[2]);
+            d1 = d1.max(b[3]);
         }
         for &(a, d) in placed.paths.iter().flatten() {
             a0 = a0.min(a);
@@ -150,7 +184,23 @@ impl Frame {
             .iter()
             .map(|path| path.iter().map(|&p| map(p, (0.0, 0.0))).collect())
             .collect();
-        let (width, height) = if self.transposed() {
+        let transposed = self.transposed();
+        let clusters = placed
+            .boxes
+            .iter()
+            .map(|b| {
+                let size = (b[2] - b[0], b[3] - b[1]);
+                let p = map((b[0], b[1]), size);
+                let (w, h) = if transposed { (size.1, size.0) } else { size };
+                Rect {
+                    x: p.x,
+                    y: p.y,
+                    w,
+                    h,
+                }
+            })
+            .collect();
+        let (width, height) = if transposed {
             (deep, along)
         } else {
             (along, deep)
@@ -160,6 +210,7 @@ impl Frame {
             edges,
             width,
             height,
+            clusters,
         }
     }
 }

@@ -15,20 +15,54 @@
 //!
 //! Components are then set side by side along the layers, in the order of their
 //! first nodes.
+//!
+//! Clusters (boxes around groups of nodes, [`crate::Cluster`]) are threaded
+//! through every phase as `dot` does with its clusters, never as one big node:
+//! a cluster's nodes are ranked with the rest (each cluster also pulled short
+//! across the layers, and no node balanced to a freer layer, as in `dot`), a
+//! dummy belongs to the innermost cluster holding both
+//! ends of its edge, and a layer the cluster spans without a node of its own
+//! gets an empty filler, so that the ordering ([`crate::order`]) keeps the
+//! cluster's nodes together in every layer it spans, and sibling clusters in one
+//! order in all of them ([`Nest::agree`]). Each cluster then has two
+//! more variables in the coordinate problem, its left and right walls, which
+//! its nodes and the clusters inside it keep their padding from and its
+//! neighbours their spacing; and the gaps between layers widen for the walls
+//! and titles that begin or end there (`Component::stack_clustered`).
+//!
+//! Limitations: a long edge between two nodes outside a cluster may pass the
+//! cluster on one side in one layer and on the other in the next, crossing its
+//! box (`dot` charges such crossings in its ordering; this ordering does not);
+//! the router draws the connector, so it still ends on its shapes.
 
+use crate::cluster::{Nest, Tree};
 use crate::frame::{thickest, Boxes, Placed};
 use crate::normal::Normal;
 use crate::order::Layers;
 use crate::{acyclic, simplex};
 
 /// Lays out every component and packs them side by side.
-pub(crate) fn layout(boxes: &Boxes, edges: &[(usize, usize)], spacing: (f64, f64)) -> Placed {
+pub(crate) fn layout(
+    boxes: &Boxes,
+    edges: &[(usize, usize)],
+    tree: &Tree,
+    spacing: (f64, f64),
+) -> Placed {
     let n = boxes.len();
     let normal = Normal::new(n, edges);
     let mut at = vec![(0.0, 0.0); n];
     let mut merged_paths: Vec<Vec<(f64, f64)>> = vec![Vec::new(); normal.edges.len()];
+    let mut boxes_out = vec![[0.0; 4]; tree.parent.len()];
+    // Nodes of one outermost cluster lie in one component.
+    let mut first_of = std::collections::HashMap::new();
+    let glue: Vec<(usize, usize)> = (0..n)
+        .filter_map(|v| {
+            let top = tree.outermost(tree.of[v]?);
+            Some((*first_of.entry(top).or_insert(v), v))
+        })
+        .collect();
     // Edges by component: the first node of each edge names its component.
-    let comps = normal.components(n);
+    let comps = normal.components(n, &glue);
     let mut comp_of = vec![0; n];
     for (c, nodes) in comps.iter().enumerate() {
         for &v in nodes {
@@ -41,8 +75,15 @@ pub(crate) fn layout(boxes: &Boxes, edges: &[(usize, usize)], spacing: (f64, f64
     }
     let mut cursor = 0.0;
     for (nodes, edge_ids) in comps.iter().zip(&comp_edges) {
-        let part = Component::new(nodes, edge_ids, &normal, boxes, spacing).layout();
+        let comp = Component::new(nodes, edge_ids, &normal, boxes, tree, spacing);
+        let part = comp.layout();
         let shift = cursor - part.along.0;
+        if let Some(nest) = &comp.nest {
+            for (c, &g) in nest.global.iter().enumerate() {
+                let b = part.boxes[c];
+                boxes_out[g] = [b[0] + shift, b[1], b[2] + shift, b[3]];
+            }
+        }
         for (i, &v) in nodes.iter().enumerate() {
             at[v] = (part.at[i].0 + shift, part.at[i].1);
         }
@@ -52,6 +93,7 @@ pub(crate) fn layout(boxes: &Boxes, edges: &[(usize, usize)], spacing: (f64, f64
         cursor += part.along.1 - part.along.0 + spacing.0;
     }
     let mut placed = Placed::straight(at, boxes, edges);
+    placed.boxes = boxes_out;
     for (i, m) in normal.edge_of.iter().enumerate() {
         if let Some(m) = m {
             placed.paths[i].clone_from(&merged_paths[*m]);
@@ -68,6 +110,17 @@ const BOTH_WAYS: usize = 150;
 /// keeps between parallel lines, and between a line and the shapes it passes.
 const TRACK: f64 = 12.0;
 
+/// How much a cluster's pull on each of its nodes weighs, when layers are
+/// assigned, against an edge's 1: more, so that a cluster spans as few layers
+/// as it can, as `dot` ranks each cluster on its own first and then places it
+/// whole (a node may then wait a layer for its cluster rather than stand in
+/// the layers of another).
+const CLUSTER_PULL: i64 = 4;
+
+/// What a unit of a cluster's width costs when coordinates are assigned (an
+/// edge between two nodes pulling them into line costs 1 per unit).
+const CLUSTER_WIDTH_WEIGHT: i64 = 1;
+
 /// One connected component, renumbered from 0.
 struct Component {
     /// Sizes along and across the layers.
@@ -76,14 +129,24 @@ struct Component {
     /// (source, target, weight) in local numbers.
     edges: Vec<(usize, usize, i64)>,
     spacing: (f64, f64),
+    /// Its clusters, if any, in local numbers.
+    nest: Option<Local>,
 }
 
-/// A component laid out: local corners, a path per edge, and its extent along
-/// the layers (dummies included).
+/// The clusters of a component, renumbered from 0.
+struct Local {
+    tree: Tree,
+    /// The global number of each local cluster.
+    global: Vec<usize>,
+}
+
+/// A component laid out: local corners, a path per edge, its extent along
+/// the layers (dummies and boxes included), and its clusters' boxes.
 struct Part {
     at: Vec<(f64, f64)>,
     paths: Vec<Vec<(f64, f64)>>,
     along: (f64, f64),
+    boxes: Vec<[f64; 4]>,
 }
 
 impl Component {
@@ -92,6 +155,7 @@ impl Component {
         edge_ids: &[usize],
         normal: &Normal,
         boxes: &Boxes,
+        tree: &Tree,
         spacing: (f64, f64),
     ) -> Self {
         let mut local = std::collections::HashMap::new();
@@ -110,12 +174,13 @@ impl Component {
             d: nodes.iter().map(|&v| boxes.d[v]).collect(),
             edges,
             spacing,
+            nest: Local::of(nodes, tree),
         }
     }
 
     fn layout(&self) -> Part {
         let k = self.a.len();
-        if self.edges.is_empty() {
+        if self.edges.is_empty() && self.nest.is_none() {
             return self.arrange(&[]).1;
         }
         // 1. Cycles: of the two ways to break them (see `acyclic`), the one
@@ -141,11 +206,12 @@ impl Component {
     /// crossings of its layer order.
     fn arrange(&self, flip: &[bool]) -> (i64, Part) {
         let k = self.a.len();
-        if self.edges.is_empty() {
+        if self.edges.is_empty() && self.nest.is_none() {
             let part = Part {
                 at: vec![(0.0, 0.0); k],
                 paths: Vec::new(),
                 along: (0.0, self.a.first().copied().unwrap_or(0.0)),
+                boxes: Vec::new(),
             };
             return (0, part);
         }
@@ -167,13 +233,22 @@ impl Component {
         // 3. Dummies: chains of layer-graph nodes, one per DAG edge.
         let mut layer_of: Vec<usize> = rank.iter().map(|&r| r as usize).collect();
         let mut size: Vec<f64> = self.a.clone();
+        let mut nest = self.nest.as_ref().map(|l| Nest {
+            of: l.tree.of.clone(),
+            parent: l.tree.parent.clone(),
+        });
         let mut segments: Vec<(usize, usize, i64)> = Vec::new();
         let mut chains: Vec<Vec<usize>> = Vec::with_capacity(dag.len());
         for &(s, t, w) in &dag {
             let mut chain = vec![s];
+            // A dummy lies in the innermost cluster holding both ends.
+            let owner = nest.as_ref().and_then(|n| n.common(n.of[s], n.of[t]));
             for r in rank[s] + 1..rank[t] {
                 layer_of.push(r as usize);
                 size.push(0.0);
+                if let Some(n) = &mut nest {
+                    n.of.push(owner);
+                }
                 chain.push(layer_of.len() - 1);
             }
             chain.push(t);
@@ -182,17 +257,25 @@ impl Component {
             }
             chains.push(chain);
         }
+        let spans = nest
+            .as_mut()
+            .map(|n| fill(n, &mut layer_of, &mut size))
+            .unwrap_or_default();
         // 4. Order within layers.
-        let layers = Layers::new(layer_of.clone(), &segments);
+        let mut layers = Layers::new(layer_of.clone(), &segments);
+        if let Some(n) = &nest {
+            layers = layers.with_nest(n.clone());
+        }
         let (crossings, order) = layers.order_counted();
         // 5. Positions along the layers.
-        let x = self.along(k, &order, &size, &segments);
+        let (x, walls) = self.along(k, &order, &size, &segments, nest.as_ref());
         // 6. Layers stacked.
         let thick = thickest(&layer_of[..k], &self.d);
-        let start = crate::frame::starts_with_gaps(
-            &thick,
-            &self.gaps(&x, &layer_of, &segments, thick.len()),
-        );
+        let gaps = self.gaps(&x, &layer_of, &segments, thick.len());
+        let (start, deep) = match &self.nest {
+            Some(l) => self.stack_clustered(&thick, gaps, &l.tree, &spans),
+            None => (crate::frame::starts_with_gaps(&thick, &gaps), Vec::new()),
+        };
         let centre = |v: usize| (x[v], start[layer_of[v]] + thick[layer_of[v]] / 2.0);
         let at = (0..k)
             .map(|v| (x[v] - self.a[v] / 2.0, centre(v).1 - self.d[v] / 2.0))
@@ -210,18 +293,106 @@ impl Component {
             .collect();
         let lo = (0..size.len())
             .map(|v| x[v] - size[v] / 2.0)
+            .chain(walls.iter().map(|w| w.0))
             .fold(f64::MAX, f64::min);
         let hi = (0..size.len())
             .map(|v| x[v] + size[v] / 2.0)
+            .chain(walls.iter().map(|w| w.1))
             .fold(f64::MIN, f64::max);
+        let boxes = walls
+            .iter()
+            .zip(&deep)
+            .map(|(w, d)| [w.0, d.0, w.1, d.1])
+            .collect();
         (
             crossings,
             Part {
                 at,
                 paths,
                 along: (lo, hi),
+                boxes,
             },
         )
+    }
+
+    /// Where each layer starts when clusters need room: the gap after a layer
+    /// widened for the walls (and titles) of the clusters that end there and
+    /// begin in the next, nested ones adding up, and a cluster not yet as deep
+    /// as its least size made deeper there. Also where each box begins and ends
+    /// across the layers.
+    fn stack_clustered(
+        &self,
+        thick: &[f64],
+        mut gaps: Vec<f64>,
+        tree: &Tree,
+        spans: &[(usize, usize)],
+    ) -> (Vec<f64>, Vec<(f64, f64)>) {
+        let c_n = tree.parent.len();
+        // The room from a cluster's wall to its first (last) layer: its own
+        // padding and that of the clusters inside that begin (end) there too.
+        let depth = |mut c: usize| {
+            let mut d = 0;
+            while let Some(p) = tree.parent[c] {
+                d += 1;
+                c = p;
+            }
+            d
+        };
+        let mut inner: Vec<usize> = (0..c_n).collect();
+        inner.sort_by_key(|&c| std::cmp::Reverse(depth(c)));
+        let mut lo: Vec<f64> = tree.pad.iter().map(|p| p.d0).collect();
+        let mut hi: Vec<f64> = tree.pad.iter().map(|p| p.d1).collect();
+        let (mut lo_in, mut hi_in) = (vec![0.0f64; c_n], vec![0.0f64; c_n]);
+        for &c in &inner {
+            lo[c] += lo_in[c];
+            hi[c] += hi_in[c];
+            if let Some(p) = tree.parent[c] {
+                if spans[c].0 == spans[p].0 {
+                    lo_in[p] = lo_in[p].max(lo[c]);
+                }
+                if spans[c].1 == spans[p].1 {
+                    hi_in[p] = hi_in[p].max(hi[c]);
+                }
+            }
+        }
+        let layers = thick.len();
+        let mut need_lo = vec![0.0f64; layers + 1];
+        for c in 0..c_n {
+            need_lo[spans[c].0] = need_lo[spans[c].0].max(lo[c]);
+        }
+        let mut start = vec![0.0; layers];
+        let mut extra = vec![0.0f64; c_n];
+        for r in 0..layers {
+            if r > 0 {
+                start[r] = start[r - 1] + thick[r - 1] + gaps[r - 1];
+            }
+            let mut need_hi = 0.0f64;
+            // Inner clusters first: one made deeper makes the one around it
+            // deeper too, if that ends here as well.
+            for &c in inner.iter().filter(|&&c| spans[c].1 == r) {
+                let top = start[spans[c].0] - lo[c];
+                let natural = start[r] + thick[r] + hi[c] - top;
+                extra[c] = (tree.min[c].1 - natural).max(0.0);
+                need_hi = need_hi.max(hi[c] + extra[c]);
+                if let Some(p) = tree.parent[c].filter(|&p| spans[p].1 == r) {
+                    hi[p] = hi[p].max(tree.pad[p].d1 + hi[c] + extra[c]);
+                }
+            }
+            let need = need_hi + need_lo[r + 1];
+            if need > 0.0 {
+                // Walls on both sides of the gap still leave a quarter of the
+                // layer spacing between them for the edges that cross it (`dot`
+                // too fits a cluster's margin and label into the rank spacing).
+                gaps[r] = gaps[r].max(need + self.spacing.1 / 4.0);
+            }
+        }
+        let deep = (0..c_n)
+            .map(|c| {
+                let (r0, r1) = spans[c];
+                (start[r0] - lo[c], start[r1] + thick[r1] + hi[c] + extra[c])
+            })
+            .collect();
+        (start, deep)
     }
 
     /// The gap after each layer: the layer spacing, or more where the edges
@@ -261,7 +432,7 @@ impl Component {
 
     /// Layers by network simplex, from 0, then balanced.
     fn rank(&self, k: usize, dag: &[(usize, usize, i64)]) -> Vec<i64> {
-        let cons: Vec<simplex::Edge> = dag
+        let mut cons: Vec<simplex::Edge> = dag
             .iter()
             .map(|&(s, t, w)| simplex::Edge {
                 tail: s,
@@ -270,7 +441,37 @@ impl Component {
                 weight: w,
             })
             .collect();
-        let mut rank = simplex::solve(k, &cons, None, 20 * (k + dag.len()) + 100);
+        let mut total = k;
+        if let Some(l) = &self.nest {
+            // Each cluster has a top and a bottom node, every node in it lying
+            // between them: the distance between the two, which the solver
+            // keeps small, is how many layers the cluster spans.
+            let c_n = l.tree.parent.len();
+            let (top, bottom) = (|c: usize| k + 2 * c, |c: usize| k + 2 * c + 1);
+            let mut pull = |tail: usize, head: usize| {
+                cons.push(simplex::Edge {
+                    tail,
+                    head,
+                    minlen: 0,
+                    weight: CLUSTER_PULL,
+                })
+            };
+            for v in 0..k {
+                if let Some(c) = l.tree.of[v] {
+                    pull(top(c), v);
+                    pull(v, bottom(c));
+                }
+            }
+            for c in 0..c_n {
+                if let Some(p) = l.tree.parent[c] {
+                    pull(top(p), top(c));
+                    pull(bottom(c), bottom(p));
+                }
+            }
+            total += 2 * c_n;
+        }
+        let mut rank = simplex::solve(total, &cons, None, 20 * (total + cons.len()) + 100);
+        rank.truncate(k);
         let min = rank.iter().copied().min().unwrap_or(0);
         rank.iter_mut().for_each(|r| *r -= min);
         // Balance: a node pulled equally both ways may sit on any layer between
@@ -287,7 +488,9 @@ impl Component {
         for &r in &rank {
             count[r as usize] += 1;
         }
-        for v in 0..k {
+        // Not with clusters (nor does `dot` balance then): a node moved to a
+        // freer layer may stretch a box or bend the edges around one.
+        for v in (0..k).filter(|_| self.nest.is_none()) {
             if in_w[v] != out_w[v] || in_w[v] == 0 {
                 continue;
             }
@@ -315,35 +518,93 @@ impl Component {
         rank
     }
 
-    /// The centre of every layer-graph node along its layer.
+    /// The centre of every layer-graph node along its layer, and each cluster's
+    /// walls (its box's two sides along the layers).
     fn along(
         &self,
         k: usize,
         order: &[Vec<usize>],
         size: &[f64],
         segs: &[(usize, usize, i64)],
-    ) -> Vec<f64> {
+        nest: Option<&Nest>,
+    ) -> (Vec<f64>, Vec<(f64, f64)>) {
         let m = size.len();
+        let c_n = nest.map_or(0, |n| n.parent.len());
+        let walls = m + segs.len();
+        let (left, right) = (|c: usize| walls + 2 * c, |c: usize| walls + 2 * c + 1);
         let mut cons: Vec<simplex::Edge> = Vec::new();
-        let mut start = vec![0i64; m + segs.len()];
+        let mut start = vec![0i64; walls];
+        let mut sep = |tail: usize, head: usize, len: f64, weight: i64| {
+            cons.push(simplex::Edge {
+                tail,
+                head,
+                minlen: len.ceil() as i64,
+                weight,
+            });
+            len.ceil() as i64
+        };
         for layer in order {
             let mut x = 0i64;
             for pair in layer.windows(2) {
                 let (l, r) = (pair[0], pair[1]);
-                let gap = if l < k && r < k {
+                let Some(nest) = nest else {
+                    let gap = if l < k && r < k {
+                        self.spacing.0
+                    } else {
+                        self.spacing.0 / 2.0
+                    };
+                    x += sep(l, r, (size[l] + size[r]) / 2.0 + gap, 0);
+                    start[r] = x;
+                    continue;
+                };
+                // Between two neighbours stand the walls of the clusters one is
+                // in and the other not: the outermost of each side's keeps the
+                // spacing (the inner ones are held inside it).
+                let (cl, cr) = (nest.chain(l), nest.chain(r));
+                let shared = cl.iter().zip(&cr).take_while(|(a, b)| a == b).count();
+                let (tail, half_l, solid_l) = match cl.get(shared) {
+                    Some(&c) => (right(c), 0.0, true),
+                    None => (l, size[l] / 2.0, l < k),
+                };
+                let (head, half_r, solid_r) = match cr.get(shared) {
+                    Some(&c) => (left(c), 0.0, true),
+                    None => (r, size[r] / 2.0, r < k),
+                };
+                let gap = if solid_l && solid_r {
                     self.spacing.0
                 } else {
                     self.spacing.0 / 2.0
                 };
-                let minlen = ((size[l] + size[r]) / 2.0 + gap).ceil() as i64;
-                cons.push(simplex::Edge {
-                    tail: l,
-                    head: r,
-                    minlen,
-                    weight: 0,
-                });
-                x += minlen;
-                start[r] = x;
+                sep(tail, head, half_l + half_r + gap, 0);
+            }
+            if let (Some(nest), Some(local)) = (nest, &self.nest) {
+                // Each cluster's first and last node directly in it, in this
+                // layer, keep its padding from its walls (in cluster order, so
+                // that the solver meets them the same way every run).
+                let mut ends: std::collections::BTreeMap<usize, (usize, usize)> =
+                    Default::default();
+                for &v in layer {
+                    if let Some(c) = nest.of[v] {
+                        ends.entry(c).or_insert((v, v)).1 = v;
+                    }
+                }
+                let tree = &local.tree;
+                for (&c, &(first, last)) in &ends {
+                    sep(left(c), first, tree.pad[c].a0 + size[first] / 2.0, 0);
+                    sep(last, right(c), size[last] / 2.0 + tree.pad[c].a1, 0);
+                }
+            }
+        }
+        if let (Some(nest), Some(local)) = (nest, &self.nest) {
+            let tree = &local.tree;
+            for c in 0..c_n {
+                // A box as narrow as it may be: its width costs as an edge does.
+                let least = tree.min[c].0.max(tree.pad[c].a0 + tree.pad[c].a1);
+                sep(left(c), right(c), least, CLUSTER_WIDTH_WEIGHT);
+                if let Some(p) = nest.parent[c] {
+                    sep(left(p), left(c), tree.pad[p].a0, 0);
+                    sep(right(c), right(p), tree.pad[p].a1, 0);
+                }
             }
         }
         for (i, &(u, v, w)) in segs.iter().enumerate() {
@@ -364,7 +625,96 @@ impl Component {
             }
         }
         let cap = 10 * (m + segs.len()) + 1000;
-        let x = simplex::solve(m + segs.len(), &cons, Some(start), cap);
-        x[..m].iter().map(|&v| v as f64).collect()
+        let total = walls + 2 * c_n;
+        // With clusters the start would need the walls placed too: the solver
+        // finds its own.
+        let start = (c_n == 0).then_some(start);
+        let x = simplex::solve(total, &cons, start, cap + 10 * c_n);
+        let walls = (0..c_n)
+            .map(|c| (x[left(c)] as f64, x[right(c)] as f64))
+            .collect();
+        (x[..m].iter().map(|&v| v as f64).collect(), walls)
     }
+}
+
+impl Local {
+    /// The clusters holding `nodes` (a component), renumbered; None when there
+    /// are none.
+    fn of(nodes: &[usize], tree: &Tree) -> Option<Local> {
+        let mut global: Vec<usize> = Vec::new();
+        let mut local = std::collections::HashMap::new();
+        for &v in nodes {
+            let mut p = tree.of[v];
+            while let Some(c) = p {
+                if local.contains_key(&c) {
+                    break;
+                }
+                local.insert(c, global.len());
+                global.push(c);
+                p = tree.parent[c];
+            }
+        }
+        if global.is_empty() {
+            return None;
+        }
+        let pick = |f: &dyn Fn(usize) -> Option<usize>| -> Vec<Option<usize>> {
+            global.iter().map(|&c| f(c).map(|p| local[&p])).collect()
+        };
+        let parent = pick(&|c| tree.parent[c]);
+        Some(Local {
+            tree: Tree {
+                of: nodes
+                    .iter()
+                    .map(|&v| tree.of[v].map(|c| local[&c]))
+                    .collect(),
+                parent,
+                pad: global.iter().map(|&c| tree.pad[c]).collect(),
+                min: global.iter().map(|&c| tree.min[c]).collect(),
+            },
+            global,
+        })
+    }
+}
+
+/// Adds an empty filler node to every layer a cluster spans without a node of
+/// its own (nor one of the clusters inside it), so that its box is one block in
+/// every layer it crosses and nothing else is ordered into it. Returns the
+/// layers each cluster spans.
+fn fill(nest: &mut Nest, layer_of: &mut Vec<usize>, size: &mut Vec<f64>) -> Vec<(usize, usize)> {
+    let c_n = nest.parent.len();
+    let mut span = vec![(usize::MAX, 0usize); c_n];
+    let mut taken = std::collections::HashSet::new();
+    for (v, &r) in layer_of.iter().enumerate() {
+        for c in nest.chain(v) {
+            span[c] = (span[c].0.min(r), span[c].1.max(r));
+            taken.insert((c, r));
+        }
+    }
+    let depth = |mut c: usize| {
+        let mut d = 0;
+        while let Some(p) = nest.parent[c] {
+            d += 1;
+            c = p;
+        }
+        d
+    };
+    // Inner clusters first: their fillers also fill the clusters around them.
+    let mut inner: Vec<usize> = (0..c_n).collect();
+    inner.sort_by_key(|&c| std::cmp::Reverse(depth(c)));
+    for c in inner {
+        for r in span[c].0..=span[c].1 {
+            if taken.contains(&(c, r)) {
+                continue;
+            }
+            layer_of.push(r);
+            size.push(0.0);
+            nest.of.push(Some(c));
+            let mut p = Some(c);
+            while let Some(q) = p {
+                taken.insert((q, r));
+                p = nest.parent[q];
+            }
+        }
+    }
+    span
 }

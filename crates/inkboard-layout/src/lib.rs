@@ -9,6 +9,10 @@
 //! and [`Direction`] turns that frame into page coordinates at the end, so every
 //! algorithm supports every direction the same way.
 //!
+//! The layered layout also takes clusters ([`layout_clustered`]): groups of
+//! nodes drawn inside one box (a frame), laid out with the rest of the graph as
+//! `dot` lays out its `subgraph cluster_…` (see [`Cluster`]).
+//!
 //! ```
 //! use inkboard_layout::{layout, Graph, Options, Size};
 //! let graph = Graph {
@@ -20,6 +24,7 @@
 //! ```
 
 mod acyclic;
+mod cluster;
 mod frame;
 mod grid;
 mod layered;
@@ -30,6 +35,7 @@ mod order;
 mod simplex;
 mod tree;
 
+use cluster::Tree;
 use frame::{Boxes, Frame};
 
 /// The largest node side, spacing or coordinate the layout accepts. Coordinates
@@ -63,6 +69,46 @@ pub struct Point {
 pub struct Graph {
     pub nodes: Vec<Size>,
     pub edges: Vec<(usize, usize)>,
+}
+
+/// A cluster: nodes drawn inside one box (a frame), laid out together with the
+/// rest of the graph. Its nodes take part in the layers like any other (a cluster
+/// does not take a layer of its own); within each layer they stay side by side,
+/// with nothing else between them; the box is then drawn around them, `padding`
+/// away, and nothing else lies inside it. Clusters nest through `parent`.
+///
+/// Limitations: only [`Algorithm::Layered`] draws clusters. A cluster's nodes run
+/// in the direction of the whole layout: a box whose contents run another way is
+/// one node to this crate, its contents laid out on their own first.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Cluster {
+    /// The nodes directly in it (a node is in at most one cluster; the nodes of a
+    /// cluster inside this one are listed there).
+    pub nodes: Vec<usize>,
+    /// The cluster holding this one, as an index into the clusters.
+    pub parent: Option<usize>,
+    /// The room between the box and what it holds, on each side of the page.
+    pub padding: Padding,
+    /// The smallest the box may be, e.g. to show its whole title.
+    pub min: Size,
+}
+
+/// Room on each side of a box, on the page (whatever the direction).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Padding {
+    pub top: f64,
+    pub right: f64,
+    pub bottom: f64,
+    pub left: f64,
+}
+
+/// A box on the page: its top-left corner and its size.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Rect {
+    pub x: f64,
+    pub y: f64,
+    pub w: f64,
+    pub h: f64,
 }
 
 /// How nodes are arranged.
@@ -135,6 +181,9 @@ pub struct Layout {
     /// (0, 0)–(width, height).
     pub width: f64,
     pub height: f64,
+    /// The box of each cluster, in the order of the clusters given to
+    /// [`layout_clustered`] (empty for [`layout`]), within (0, 0)–(width, height).
+    pub clusters: Vec<Rect>,
 }
 
 /// Why a graph could not be laid out.
@@ -156,17 +205,50 @@ pub enum LayoutError {
     /// The drawing would be larger than [`MAX_SIZE`] in some direction.
     #[error("the layout would be {0} units across, more than {MAX_SIZE}")]
     TooLarge(f64),
+    /// A cluster names a node past the end of [`Graph::nodes`], or one that
+    /// another cluster (or this one) already holds.
+    #[error(
+        "cluster {cluster} holds node {node}, which does not exist or is already in a cluster"
+    )]
+    ClusterNode { cluster: usize, node: usize },
+    /// A cluster's parent does not exist, or the parents go round in a circle.
+    #[error("cluster {0} has a parent that does not exist or holds it in turn")]
+    ClusterParent(usize),
+    /// A cluster holds no node, not even through the clusters inside it.
+    #[error("cluster {0} holds no node")]
+    EmptyCluster(usize),
+    /// A cluster's padding or least size is negative, not a number, or over
+    /// [`MAX_SIZE`].
+    #[error("cluster {0} has a padding or least size that is not between 0 and {MAX_SIZE}")]
+    BadClusterSize(usize),
+    /// Clusters were given to an algorithm other than [`Algorithm::Layered`].
+    #[error("only the layered layout draws clusters")]
+    ClustersNeedLayered,
 }
 
 /// Lays `graph` out. Deterministic: the same graph and options give the same
 /// layout.
 pub fn layout(graph: &Graph, options: &Options) -> Result<Layout, LayoutError> {
+    layout_clustered(graph, &[], options)
+}
+
+/// Lays `graph` out with its nodes in `clusters` (see [`Cluster`]); the boxes
+/// are in [`Layout::clusters`]. With no clusters this is [`layout`].
+pub fn layout_clustered(
+    graph: &Graph,
+    clusters: &[Cluster],
+    options: &Options,
+) -> Result<Layout, LayoutError> {
     check(graph, options)?;
+    if !clusters.is_empty() && options.algorithm != Algorithm::Layered {
+        return Err(LayoutError::ClustersNeedLayered);
+    }
     let frame = Frame::new(options.direction);
+    let tree = Tree::of(graph.nodes.len(), clusters, frame)?;
     let boxes = Boxes::of(graph, frame);
     let spacing = (options.node_spacing, options.layer_spacing);
     let placed = match options.algorithm {
-        Algorithm::Layered => layered::layout(&boxes, &graph.edges, spacing),
+        Algorithm::Layered => layered::layout(&boxes, &graph.edges, &tree, spacing),
         Algorithm::Tree => tree::layout(&boxes, &graph.edges, spacing, false),
         Algorithm::OrgChart => tree::layout(&boxes, &graph.edges, spacing, true),
         Algorithm::Grid => grid::layout(&boxes, &graph.edges, spacing),

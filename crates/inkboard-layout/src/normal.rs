@@ -32,9 +32,10 @@ impl Normal {
         Normal { edges, edge_of }
     }
 
-    /// The weakly connected components: each a sorted list of nodes, listed in the
-    /// order of their first node.
-    pub fn components(&self, n: usize) -> Vec<Vec<usize>> {
+    /// The weakly connected components, with the pairs of `glue` counting as
+    /// edges too: each a sorted list of nodes, listed in the order of their
+    /// first node.
+    pub fn components(&self, n: usize, glue: &[(usize, usize)]) -> Vec<Vec<usize>> {
         let mut parent: Vec<usize> = (0..n).collect();
         fn find(p: &mut [usize], mut x: usize) -> usize {
             while p[x] != x {
@@ -43,7 +44,8 @@ impl Normal {
             }
             x
         }
-        for &(a, b, _) in &self.edges {
+        let pairs = self.edges.iter().map(|&(a, b, _)| (a, b));
+        for (a, b) in pairs.chain(glue.iter().copied()) {
             let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
             if ra != rb {
                 parent[ra.max(rb)] = ra.min(rb);

@@ -8,6 +8,14 @@
 //!
 //! Every edge here joins consecutive layers: longer edges were already split by
 //! dummy nodes.
+//!
+//! With clusters ([`Layers::with_nest`]) every step keeps each cluster's nodes
+//! side by side in each layer: the start orders and the median sweeps sort a
+//! cluster as one block at the mean of its nodes' keys ([`Nest::regroup`]),
+//! swaps are only between nodes of the same cluster, and an exact order is taken
+//! only once regrouped, and only while it still crosses less.
+
+use crate::cluster::Nest;
 
 /// Sweeps from one start; past this many the gains are negligible (dot's MaxIter).
 const MAX_ITER: usize = 24;
@@ -25,6 +33,7 @@ pub(crate) struct Layers {
     up: Vec<Vec<(usize, i64)>>,
     down: Vec<Vec<(usize, i64)>>,
     count: usize,
+    nest: Option<Nest>,
 }
 
 impl Layers {
@@ -43,7 +52,14 @@ impl Layers {
             up,
             down,
             count,
+            nest: None,
         }
+    }
+
+    /// The same layers, with each cluster of `nest` kept together.
+    pub fn with_nest(mut self, nest: Nest) -> Layers {
+        self.nest = Some(nest);
+        self
     }
 
     /// The order with the fewest crossings found.
@@ -52,6 +68,12 @@ impl Layers {
         let mut best: Option<(i64, Vec<Vec<usize>>)> = None;
         for from_top in [true, false] {
             let mut order = self.initial(from_top);
+            if let Some(nest) = &self.nest {
+                for layer in &mut order {
+                    let pos = self.positions(std::slice::from_ref(layer));
+                    nest.regroup(layer, |v| pos[v] as f64);
+                }
+            }
             let c = self.mincross(&mut order);
             if best.as_ref().is_none_or(|(b, _)| c < *b) {
                 best = Some((c, order));
@@ -60,7 +82,12 @@ impl Layers {
                 break;
             }
         }
-        best.unwrap_or_default()
+        let (mut c, mut order) = best.unwrap_or_default();
+        if let Some(nest) = &self.nest {
+            nest.agree(&mut order);
+            c = self.crossings(&order, &self.positions(&order));
+        }
+        (c, order)
     }
 
     /// A depth-first order: nodes are appended to their layers as a search
@@ -213,6 +240,18 @@ impl Layers {
                     mask &= !(1 << v);
                 }
                 placed.reverse();
+                if let Some(nest) = &self.nest {
+                    let at: std::collections::HashMap<usize, usize> =
+                        placed.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+                    nest.regroup(&mut placed, |v| at[&v] as f64);
+                    let cost: i64 = (0..n)
+                        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+                        .map(|(i, j)| self.pair(placed[i], placed[j], pos))
+                        .sum();
+                    if cost >= now {
+                        continue;
+                    }
+                }
                 for (i, &v) in placed.iter().enumerate() {
                     pos[v] = i;
                 }
@@ -236,6 +275,25 @@ impl Layers {
         let mut ps = Vec::new();
         for r in layers {
             let adj = if down { &self.up } else { &self.down };
+            if let Some(nest) = &self.nest {
+                // Every node gets a key, so that clusters sort as blocks: the
+                // median, or for a node without neighbours there its place.
+                let keys: std::collections::HashMap<usize, f64> = order[r]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &v)| {
+                        ps.clear();
+                        ps.extend(adj[v].iter().map(|&(w, _)| pos[w] as f64));
+                        ps.sort_by(f64::total_cmp);
+                        (v, if ps.is_empty() { i as f64 } else { median(&ps) })
+                    })
+                    .collect();
+                nest.regroup(&mut order[r], |v| keys[&v]);
+                for (i, &v) in order[r].iter().enumerate() {
+                    pos[v] = i;
+                }
+                continue;
+            }
             let mut movable: Vec<(f64, usize, usize)> = Vec::new();
             let mut slots = Vec::new();
             for (i, &v) in order[r].iter().enumerate() {
@@ -277,6 +335,9 @@ impl Layers {
                 candidate[r] = false;
                 for i in 0..order[r].len().saturating_sub(1) {
                     let (u, v) = (order[r][i], order[r][i + 1]);
+                    if self.nest.as_ref().is_some_and(|n| !n.swappable(u, v)) {
+                        continue;
+                    }
                     let c0 = self.pair(u, v, pos);
                     let c1 = self.pair(v, u, pos);
                     if c1 < c0 || (reverse && c0 > 0 && c1 == c0) {

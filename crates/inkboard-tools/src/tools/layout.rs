@@ -3,11 +3,18 @@
 //! crate's plain graph and the result back onto the page:
 //!
 //! - the nodes are the shapes and images asked for (by default every one on the
-//!   page that no frame holds); a frame is one node whose contents are laid out
-//!   inside it first, the frame then sized to hold them, its padding and its
-//!   title, so nested frames work from the inside out;
+//!   page that no frame holds); in a layered layout a frame is a cluster
+//!   (`inkboard_layout::Cluster`): its contents are laid out with everything
+//!   else, sharing its layers, and the frame is drawn around them with its
+//!   padding and title, as `dot` draws `subgraph cluster_…` (a connector from
+//!   the frame itself counts as one from the last thing in it, and one to it
+//!   as one to the first); in the other
+//!   layouts, and for a frame whose contents run in a direction of their own, a
+//!   frame is one node whose contents are laid out inside it first, the frame
+//!   then sized to hold them, so nested frames work from the inside out;
 //! - the edges are the page's connectors between two of those nodes, a connector
-//!   to something inside a frame counting as one to the frame at the outer level;
+//!   to something inside a frame laid out as one node counting as one to that
+//!   frame;
 //! - the laid-out block keeps the top-left corner of what it arranged when nothing
 //!   else is in the way there, and otherwise moves right, past what is;
 //! - connectors are routed when drawn, from their ends, so moving shapes is all it
@@ -701,40 +708,11 @@ impl Plan<'_> {
         in_row: bool,
         depth: usize,
     ) -> Result<(f64, f64), ToolError> {
+        if options.algorithm == engine::Algorithm::Layered && !in_row {
+            return self.solve_clustered(page, units, options, depth);
+        }
         for &u in units {
-            let item = &page.items[u];
-            let mut size = (item.bounds.w, item.bounds.h);
-            if item.frame && depth < 64 {
-                let mut kids = page.children(u);
-                if self.grid {
-                    page.reading_order(&mut kids);
-                }
-                if !kids.is_empty() {
-                    let own = self.inner.get(&item.id).map(|&d| engine_direction(d));
-                    let kid_options = engine::Options {
-                        direction: own.unwrap_or(options.direction),
-                        ..*options
-                    };
-                    let (w, h) = self.solve(page, &kids, &kid_options, own.is_some(), depth + 1)?;
-                    let mut fw = (w + 2.0 * FRAME_PADDING).max(item.min_w);
-                    let top = inkboard_core::FRAME_TITLE_HEIGHT + FRAME_PADDING / 2.0;
-                    let mut fh = top + h + FRAME_PADDING;
-                    if self.grid {
-                        fw = fw.max(item.bounds.w);
-                        fh = fh.max(item.bounds.h);
-                    }
-                    size = (fw, fh);
-                    // The contents, centred across the frame below its title.
-                    let dx = (fw - w) / 2.0;
-                    for &k in &kids {
-                        if let Some(r) = self.rel.get_mut(&k) {
-                            *r = (r.0 + dx, r.1 + top);
-                        }
-                    }
-                    self.children.insert(u, kids);
-                }
-            }
-            self.size.insert(u, size);
+            self.measure(page, u, options, depth)?;
         }
         let slot: HashMap<usize, usize> = units.iter().enumerate().map(|(k, &u)| (u, k)).collect();
         // An end inside a frame of this level stands for that frame.
@@ -769,6 +747,164 @@ impl Plan<'_> {
             engine::layout(&graph, options).map_err(|e| ToolError::args(format!("layout: {e}")))?;
         for (&u, p) in units.iter().zip(&out.nodes) {
             self.rel.insert(u, (p.x, p.y));
+        }
+        Ok((out.width, out.height))
+    }
+    /// Sizes unit `u` of a layout `depth` frames down: a frame as one block,
+    /// its contents laid out inside it first (in its own direction, if it has
+    /// one); anything else as it is.
+    fn measure(
+        &mut self,
+        page: &Page,
+        u: usize,
+        options: &engine::Options,
+        depth: usize,
+    ) -> Result<(), ToolError> {
+        let item = &page.items[u];
+        let mut size = (item.bounds.w, item.bounds.h);
+        if item.frame && depth < 64 {
+            let mut kids = page.children(u);
+            if self.grid {
+                page.reading_order(&mut kids);
+            }
+            if !kids.is_empty() {
+                let own = self.inner.get(&item.id).map(|&d| engine_direction(d));
+                let kid_options = engine::Options {
+                    direction: own.unwrap_or(options.direction),
+                    ..*options
+                };
+                let (w, h) = self.solve(page, &kids, &kid_options, own.is_some(), depth + 1)?;
+                let mut fw = (w + 2.0 * FRAME_PADDING).max(item.min_w);
+                let top = inkboard_core::FRAME_TITLE_HEIGHT + FRAME_PADDING / 2.0;
+                let mut fh = top + h + FRAME_PADDING;
+                if self.grid {
+                    fw = fw.max(item.bounds.w);
+                    fh = fh.max(item.bounds.h);
+                }
+                size = (fw, fh);
+                // The contents, centred across the frame below its title.
+                let dx = (fw - w) / 2.0;
+                for &k in &kids {
+                    if let Some(r) = self.rel.get_mut(&k) {
+                        *r = (r.0 + dx, r.1 + top);
+                    }
+                }
+                self.children.insert(u, kids);
+            }
+        }
+        self.size.insert(u, size);
+        Ok(())
+    }
+
+    /// [`Plan::solve`] for a layered layout: the frames among `units` (and the
+    /// frames in them) are clusters of one layout with everything else, as
+    /// `dot` draws clusters, rather than blocks laid out on their own: their
+    /// contents share the layers with the rest, and each frame is drawn around
+    /// its own with its padding and title. A frame whose contents run in a
+    /// direction of their own stays one block. A connector from a frame counts
+    /// as one from the last thing in it, and one to a frame as one to the first.
+    fn solve_clustered(
+        &mut self,
+        page: &Page,
+        units: &[usize],
+        options: &engine::Options,
+        depth: usize,
+    ) -> Result<(f64, f64), ToolError> {
+        let mut nodes: Vec<usize> = Vec::new();
+        let mut node_in: Vec<Option<usize>> = Vec::new();
+        let mut clusters: Vec<engine::Cluster> = Vec::new();
+        let mut frames: Vec<usize> = Vec::new();
+        let mut slot: HashMap<usize, usize> = HashMap::new();
+        let mut cslot: HashMap<usize, usize> = HashMap::new();
+        let padding = engine::Padding {
+            top: inkboard_core::FRAME_TITLE_HEIGHT + FRAME_PADDING / 2.0,
+            right: FRAME_PADDING,
+            bottom: FRAME_PADDING,
+            left: FRAME_PADDING,
+        };
+        let mut stack: Vec<(usize, Option<usize>, usize)> =
+            units.iter().rev().map(|&u| (u, None, depth)).collect();
+        while let Some((u, within, d)) = stack.pop() {
+            let item = &page.items[u];
+            let opens = item.frame && d < 64 && !self.inner.contains_key(&item.id);
+            let kids = if opens { page.children(u) } else { Vec::new() };
+            if kids.is_empty() {
+                self.measure(page, u, options, d)?;
+                if let Some(c) = within {
+                    clusters[c].nodes.push(nodes.len());
+                }
+                slot.insert(u, nodes.len());
+                nodes.push(u);
+                node_in.push(within);
+                continue;
+            }
+            cslot.insert(u, clusters.len());
+            clusters.push(engine::Cluster {
+                nodes: Vec::new(),
+                parent: within,
+                padding,
+                min: engine::Size::new(item.min_w, 0.0),
+            });
+            frames.push(u);
+            let c = clusters.len() - 1;
+            stack.extend(kids.iter().rev().map(|&k| (k, Some(c), d + 1)));
+            self.children.insert(u, kids);
+        }
+        // A link from a frame leaves from the last node in it, and a link into
+        // one arrives at the first (in page order): a frame linked to a frame
+        // then runs on from where the first one's flow ends.
+        let mut first: Vec<Option<usize>> = vec![None; clusters.len()];
+        let mut last: Vec<Option<usize>> = vec![None; clusters.len()];
+        for (k, &within) in node_in.iter().enumerate() {
+            let mut p = within;
+            while let Some(c) = p {
+                first[c].get_or_insert(k);
+                last[c] = Some(k);
+                p = clusters[c].parent;
+            }
+        }
+        let rep = |mut i: usize, ends: &[Option<usize>]| loop {
+            if let Some(&k) = slot.get(&i) {
+                return Some(k);
+            }
+            if let Some(&c) = cslot.get(&i) {
+                return ends[c];
+            }
+            i = page.items[i].parent?;
+        };
+        let edges: Vec<(usize, usize)> = page
+            .links
+            .iter()
+            .filter_map(|&(a, b)| Some((rep(a, &last)?, rep(b, &first)?)))
+            .collect();
+        let graph = engine::Graph {
+            nodes: nodes
+                .iter()
+                .map(|u| {
+                    let (w, h) = self.size[u];
+                    engine::Size::new(w, h)
+                })
+                .collect(),
+            edges,
+        };
+        let out = engine::layout_clustered(&graph, &clusters, options)
+            .map_err(|e| ToolError::args(format!("layout: {e}")))?;
+        // Places relative to the frame holding each thing, or to the block.
+        let corner = |c: Option<usize>| {
+            c.map_or((0.0, 0.0), |c| {
+                let r: &engine::Rect = &out.clusters[c];
+                (r.x, r.y)
+            })
+        };
+        for (k, (&u, p)) in nodes.iter().zip(&out.nodes).enumerate() {
+            let (x0, y0) = corner(node_in[k]);
+            self.rel.insert(u, (p.x - x0, p.y - y0));
+        }
+        for (c, &f) in frames.iter().enumerate() {
+            let r = out.clusters[c];
+            let (x0, y0) = corner(clusters[c].parent);
+            self.rel.insert(f, (r.x - x0, r.y - y0));
+            self.size.insert(f, (r.w, r.h));
         }
         Ok((out.width, out.height))
     }
