@@ -28,7 +28,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use inkboard_core::{Geom, Kind, ObjectId, Point, Rect, Route};
+use inkboard_core::{Connector, End, Geom, Kind, ObjectId, Point, Rect, Route};
 use inkboard_layout as engine;
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -577,56 +577,49 @@ fn innermost(items: &[Item], frames: &[usize], me: usize) -> Option<usize> {
 /// old places would send the lines round where the shapes no longer are. Their
 /// labels keep their places along the line.
 fn unbend_links(cx: &mut Cx<'_, '_>, page: &Page, order: &[usize]) -> Result<(), ToolError> {
-    let laid: HashSet<&ObjectId> = order.iter().map(|&i| &page.items[i].id).collect();
-    let bent: Vec<ObjectId> = cx
-        .board()
-        .page(cx.page)
-        .into_iter()
-        .flat_map(|p| &p.objects)
-        .filter(|o| match &o.kind {
-            Kind::Connector(c) => {
-                !c.waypoints().is_empty()
-                    && [&c.from, &c.to]
-                        .iter()
-                        .any(|e| e.object().is_some_and(|id| laid.contains(id)))
-            }
-            _ => false,
-        })
-        .map(|o| o.id.clone())
-        .collect();
-    for id in &bent {
-        cx.tx.edit(id, |o| {
-            if let Kind::Connector(c) = &mut o.kind {
-                c.set_waypoints(Vec::new());
-            }
-        })?;
-    }
-    Ok(())
+    edit_links(
+        cx,
+        page,
+        order,
+        |c, laid| !c.waypoints().is_empty() && (laid(&c.from) || laid(&c.to)),
+        |c| c.set_waypoints(Vec::new()),
+    )
 }
 
 /// Draws as curves the connectors between two of the items laid out, `order`.
 fn curve_links(cx: &mut Cx<'_, '_>, page: &Page, order: &[usize]) -> Result<(), ToolError> {
+    edit_links(
+        cx,
+        page,
+        order,
+        |c, laid| c.route != Route::Curved && laid(&c.from) && laid(&c.to),
+        |c| c.route = Route::Curved,
+    )
+}
+
+/// Applies `edit` to the page's connectors that `pick` chooses, given whether an
+/// end is on an item laid out (`order`).
+fn edit_links(
+    cx: &mut Cx<'_, '_>,
+    page: &Page,
+    order: &[usize],
+    pick: impl Fn(&Connector, &dyn Fn(&End) -> bool) -> bool,
+    edit: impl Fn(&mut Connector),
+) -> Result<(), ToolError> {
     let laid: HashSet<&ObjectId> = order.iter().map(|&i| &page.items[i].id).collect();
-    let straight: Vec<ObjectId> = cx
+    let on_laid = |e: &End| e.object().is_some_and(|id| laid.contains(id));
+    let chosen: Vec<ObjectId> = cx
         .board()
         .page(cx.page)
         .into_iter()
         .flat_map(|p| &p.objects)
-        .filter(|o| match &o.kind {
-            Kind::Connector(c) => {
-                c.route != Route::Curved
-                    && [&c.from, &c.to]
-                        .iter()
-                        .all(|e| e.object().is_some_and(|id| laid.contains(id)))
-            }
-            _ => false,
-        })
+        .filter(|o| matches!(&o.kind, Kind::Connector(c) if pick(c, &on_laid)))
         .map(|o| o.id.clone())
         .collect();
-    for id in &straight {
+    for id in &chosen {
         cx.tx.edit(id, |o| {
             if let Kind::Connector(c) = &mut o.kind {
-                c.route = Route::Curved;
+                edit(c);
             }
         })?;
     }
