@@ -689,6 +689,20 @@ struct Plan<'a> {
 }
 
 impl Plan<'_> {
+    /// The graph of `units` (measured) joined by `edges` (indices into `units`).
+    fn graph(&self, units: &[usize], edges: Vec<(usize, usize)>) -> engine::Graph {
+        engine::Graph {
+            nodes: units
+                .iter()
+                .map(|u| {
+                    let (w, h) = self.size[u];
+                    engine::Size::new(w, h)
+                })
+                .collect(),
+            edges,
+        }
+    }
+
     /// Lays out `units`, `depth` frames down (after the contents of the frames
     /// among them), and returns the size of the block they make. `in_row`: the
     /// units are a frame's contents laid out in its own direction, so with no
@@ -726,16 +740,7 @@ impl Plan<'_> {
         if in_row && edges.is_empty() {
             edges = (1..units.len()).map(|k| (k - 1, k)).collect();
         }
-        let graph = engine::Graph {
-            nodes: units
-                .iter()
-                .map(|u| {
-                    let (w, h) = self.size[u];
-                    engine::Size::new(w, h)
-                })
-                .collect(),
-            edges,
-        };
+        let graph = self.graph(&units, edges);
         let out =
             engine::layout(&graph, options).map_err(|e| ToolError::args(format!("layout: {e}")))?;
         for (&u, p) in units.iter().zip(&out.nodes) {
@@ -870,16 +875,7 @@ impl Plan<'_> {
             .iter()
             .filter_map(|&(a, b)| Some((rep(a, &last)?, rep(b, &first)?)))
             .collect();
-        let graph = engine::Graph {
-            nodes: nodes
-                .iter()
-                .map(|u| {
-                    let (w, h) = self.size[u];
-                    engine::Size::new(w, h)
-                })
-                .collect(),
-            edges,
-        };
+        let graph = self.graph(&nodes, edges);
         let out = engine::layout_clustered(&graph, &clusters, options)
             .map_err(|e| ToolError::args(format!("layout: {e}")))?;
         // Places relative to the frame holding each thing, or to the block.
