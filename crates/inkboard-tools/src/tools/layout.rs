@@ -740,7 +740,7 @@ impl Plan<'_> {
         if in_row && edges.is_empty() {
             edges = (1..units.len()).map(|k| (k - 1, k)).collect();
         }
-        let graph = self.graph(&units, edges);
+        let graph = self.graph(units, edges);
         let out =
             engine::layout(&graph, options).map_err(|e| ToolError::args(format!("layout: {e}")))?;
         for (&u, p) in units.iter().zip(&out.nodes) {
