@@ -27,6 +27,7 @@
 //! exactly [`line_width`] of its [`Line::text`], so drawing each line's text
 //! on its own reproduces the measured width.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -114,11 +115,7 @@ pub struct Piece {
 pub(crate) fn measure(text: &str, font_size: f32, tf: Typeface) -> (f32, Vec<Piece>) {
     let runs = faces::runs(text, tf);
     let width_of = |range: std::ops::Range<usize>, face: FaceRef| {
-        let units: i64 = shape(&text[range], face)
-            .iter()
-            .map(|&(_, a)| i64::from(a))
-            .sum();
-        units as f32 * font_size / face.face().units_per_em
+        advance(&text[range], face) as f32 * font_size / face.face().units_per_em
     };
     match runs.as_slice() {
         [] => (0.0, Vec::new()),
@@ -192,13 +189,32 @@ pub(crate) struct Glyph {
     pub dy: i32,
 }
 
-/// The glyphs of `text` shaped in `face`, as (byte offset of its cluster, advance in
-/// font units).
-fn shape(text: &str, face: FaceRef) -> Vec<(usize, i32)> {
-    glyphs(text, face)
-        .into_iter()
-        .map(|g| (g.cluster, g.advance))
-        .collect()
+/// The advance of `text` shaped in `face`, in font units. Remembered per thread:
+/// wrapping measures the same words and runs again for every line it tries, and
+/// sizing a shape to its text tries several widths (a `batch` of 100 labelled
+/// shapes spent a third of its time shaping the same pieces again).
+fn advance(text: &str, face: FaceRef) -> i64 {
+    /// Past this many pieces the memory starts afresh, so it stays small.
+    const REMEMBERED: usize = 4096;
+    thread_local! {
+        static ADVANCES: RefCell<HashMap<u32, HashMap<Box<str>, i64>>> =
+            RefCell::new(HashMap::new());
+    }
+    if let Some(known) = ADVANCES.with(|m| m.borrow().get(&face.id())?.get(text).copied()) {
+        return known;
+    }
+    let units: i64 = glyphs(text, face)
+        .iter()
+        .map(|g| i64::from(g.advance))
+        .sum();
+    ADVANCES.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.values().map(HashMap::len).sum::<usize>() >= REMEMBERED {
+            m.clear();
+        }
+        m.entry(face.id()).or_default().insert(text.into(), units);
+    });
+    units
 }
 
 /// The glyphs of `text` shaped in `face`, in visual order (left to right). Like
