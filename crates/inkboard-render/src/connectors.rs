@@ -301,6 +301,8 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
         });
     }
 
+    loop_corners(&ends, &mut drafts, &solids);
+
     // 2. Ports: sides too short for their ends give some to their neighbours
     // (those routes are searched again), then each side's ends are spread.
     let spilled = if router.work() < ROUTING_BUDGET {
@@ -328,7 +330,7 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
                 polylines[k] = Some(points);
             }
             // Loops are nudged too, so that they keep off other lines.
-            Draft::Planned(plan @ (Plan::Orthogonal(..) | Plan::Loop)) => {
+            Draft::Planned(plan @ (Plan::Orthogonal(..) | Plan::Loop(..))) => {
                 polylines[k] = Some(route::points(a.shape, b.shape, *plan, offsets[k]));
             }
             Draft::Planned(_) => {}
@@ -985,6 +987,67 @@ fn blocked(solids: &[Rect], a: Rect, b: Rect, p: Point, q: Point) -> bool {
     solids
         .iter()
         .any(|o| seg.overlaps(&orthogonal::grow(*o, L_CLEARANCE)) && !under(o, &a) && !under(o, &b))
+}
+
+/// Sends each self-loop round the corner of its shape where it runs through the
+/// fewest other shapes, then crosses the fewest other lines (as drafted; earlier
+/// loops as placed), keeping the first of [`route::LOOP_CORNERS`] on a tie: a
+/// state machine's loops otherwise all go round the top right, across the lines
+/// that pass there.
+fn loop_corners(ends: &[(EndInfo, EndInfo)], drafts: &mut [Draft], solids: &[Rect]) {
+    let drafted = |(a, b): &(EndInfo, EndInfo), d: &Draft| match d {
+        Draft::Searched { points, .. } => points.clone(),
+        Draft::Planned(plan) => route::points(a.shape, b.shape, *plan, (0.0, 0.0)),
+    };
+    let mut lines: Vec<Vec<Point>> = ends
+        .iter()
+        .zip(&*drafts)
+        .map(|(e, d)| drafted(e, d))
+        .collect();
+    for k in 0..drafts.len() {
+        if !matches!(drafts[k], Draft::Planned(Plan::Loop(..))) {
+            continue;
+        }
+        let shape = ends[k].0.shape;
+        let cost = |&(sa, sb): &(Side, Side)| {
+            let pts = route::points(shape, shape, Plan::Loop(sa, sb), (0.0, 0.0));
+            let through = pts
+                .windows(2)
+                .filter(|w| blocked(solids, shape.bounds, shape.bounds, w[0], w[1]))
+                .count();
+            let crossings: usize = lines
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != k)
+                .map(|(_, line)| crossings_between(&pts, line))
+                .sum();
+            (through, crossings)
+        };
+        let best = route::LOOP_CORNERS
+            .iter()
+            .min_by_key(|corner| cost(corner))
+            .copied()
+            .unwrap_or(route::LOOP_CORNERS[0]);
+        drafts[k] = Draft::Planned(Plan::Loop(best.0, best.1));
+        lines[k] = drafted(&ends[k], &drafts[k]);
+    }
+}
+
+/// How many times the polylines `a` and `b` cross (at a point inside a segment of
+/// each).
+fn crossings_between(a: &[Point], b: &[Point]) -> usize {
+    let side = |p: Point, q: Point, r: Point| (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x);
+    let mut n = 0;
+    for s in a.windows(2) {
+        for t in b.windows(2) {
+            let (d1, d2) = (side(t[0], t[1], s[0]), side(t[0], t[1], s[1]));
+            let (d3, d4) = (side(s[0], s[1], t[0]), side(s[0], s[1], t[1]));
+            if d1 * d2 < -1e-6 && d3 * d4 < -1e-6 {
+                n += 1;
+            }
+        }
+    }
+    n
 }
 
 /// What a connector end is attached to.

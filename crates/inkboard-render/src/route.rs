@@ -115,17 +115,26 @@ pub enum Plan {
     Orthogonal(Side, Side),
     /// A cubic leaving and entering perpendicular to its sides.
     Curved(Side, Side),
-    /// A connector from a shape to itself: out of the top, back into the right side.
-    Loop,
+    /// A connector from a shape to itself: out of the first side, round the corner
+    /// between the two, back into the second (see [`LOOP_CORNERS`]).
+    Loop(Side, Side),
 }
+
+/// The corners a self-loop may go round, as (the side it leaves by, the side it
+/// comes back into): the first is where one goes when nothing is in its way.
+pub const LOOP_CORNERS: [(Side, Side); 4] = [
+    (Side::Top, Side::Right),
+    (Side::Right, Side::Bottom),
+    (Side::Bottom, Side::Left),
+    (Side::Left, Side::Top),
+];
 
 impl Plan {
     /// The sides the route uses at its start and end, if it uses sides at all.
     pub fn sides(self) -> Option<(Side, Side)> {
         match self {
             Plan::Straight => None,
-            Plan::Orthogonal(a, b) | Plan::Curved(a, b) => Some((a, b)),
-            Plan::Loop => Some((Side::Top, Side::Right)),
+            Plan::Orthogonal(a, b) | Plan::Curved(a, b) | Plan::Loop(a, b) => Some((a, b)),
         }
     }
 }
@@ -153,7 +162,8 @@ pub fn plan(
     blocked: impl Fn(Point, Point) -> bool,
 ) -> Plan {
     if !from.is_point() && from == to {
-        return Plan::Loop;
+        let (a, b) = LOOP_CORNERS[0];
+        return Plan::Loop(a, b);
     }
     match kind {
         Route::Straight => Plan::Straight,
@@ -327,7 +337,7 @@ pub fn points(from: EndShape, to: EndShape, plan: Plan, offsets: (f64, f64)) -> 
         }
         Plan::Orthogonal(sa, sb) => orthogonal_points(from, to, sa, sb, offsets),
         Plan::Curved(sa, sb) => vec![port(from, sa, offsets.0), port(to, sb, offsets.1)],
-        Plan::Loop => self_loop(from, offsets),
+        Plan::Loop(a, b) => self_loop(from, (a, b), offsets),
     }
 }
 
@@ -462,13 +472,33 @@ pub fn draw(
 }
 
 /// A loop from the top of a shape back into its right side.
-fn self_loop(e: EndShape, offsets: (f64, f64)) -> Vec<Point> {
-    let p1 = port(e, Side::Top, offsets.0);
-    let p2 = port(e, Side::Right, offsets.1);
+fn self_loop(e: EndShape, (a, b): (Side, Side), offsets: (f64, f64)) -> Vec<Point> {
+    let p1 = port(e, a, offsets.0);
+    let p2 = port(e, b, offsets.1);
     let off = 28.0;
-    let top = e.bounds.y - off;
-    let right = e.bounds.right() + off;
-    vec![p1, pt(p1.x, top), pt(right, top), pt(right, p2.y), p2]
+    // Each leg runs out 28 px past the shape's box along its side's normal.
+    let out = |p: Point, side: Side| {
+        let n = side.normal();
+        let r = e.bounds;
+        let edge = match side {
+            Side::Left => r.x,
+            Side::Right => r.right(),
+            Side::Top => r.y,
+            Side::Bottom => r.bottom(),
+        };
+        if side.is_vertical() {
+            pt(edge + n.x * off, p.y)
+        } else {
+            pt(p.x, edge + n.y * off)
+        }
+    };
+    let (q1, q2) = (out(p1, a), out(p2, b));
+    let corner = if a.is_vertical() {
+        pt(q1.x, q2.y)
+    } else {
+        pt(q2.x, q1.y)
+    };
+    vec![p1, q1, corner, q2, p2]
 }
 
 /// Adds the head of kind `arrow` with its tip at `tip`, pointing along `dir` (a unit

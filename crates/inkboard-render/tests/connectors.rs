@@ -510,3 +510,44 @@ fn a_label_with_a_place_sits_there_along_the_line() {
     assert!((centre.x - 200.0).abs() < 1e-6, "{label:?}");
     assert!((centre.y - 30.0).abs() < 1e-6, "{label:?}");
 }
+
+/// A self-loop goes round the corner of its shape where it crosses nothing: here
+/// a line runs down just right of the shape, so the loop must not take the top
+/// right corner it takes when nothing is in its way.
+#[test]
+fn a_self_loop_goes_round_a_free_corner() {
+    let mut b = Build::new();
+    let state = b.shape(Geom::Rounded, [0.0, 0.0, 120.0, 60.0], "Waiting");
+    let above = b.shape(Geom::Rect, [100.0, -200.0, 80.0, 40.0], "a");
+    let below = b.shape(Geom::Rect, [100.0, 200.0, 80.0, 40.0], "b");
+    for (s, t) in [(&state, &state), (&above, &below)] {
+        b.connect(
+            End::Object(s.clone()),
+            End::Object(t.clone()),
+            Route::Orthogonal,
+            Arrow::Arrow,
+        );
+    }
+    let lines: Vec<Vec<Point>> = connectors(&b).into_iter().map(|(l, _)| l).collect();
+    assert!(
+        lines[1].iter().all(|p| (p.x - 140.0).abs() < 1e-6),
+        "{:?}",
+        lines[1]
+    );
+    assert_eq!(crossings(&lines), vec![], "{lines:?}");
+
+    // Alone, it goes round the top right.
+    let mut alone = Build::new();
+    let state = alone.shape(Geom::Rounded, [0.0, 0.0, 120.0, 60.0], "Waiting");
+    alone.connect(
+        End::Object(state.clone()),
+        End::Object(state),
+        Route::Orthogonal,
+        Arrow::Arrow,
+    );
+    let line = &connectors(&alone)[0].0;
+    assert!(
+        line.iter().any(|p| p.y < 0.0) && line.iter().any(|p| p.x > 120.0),
+        "{line:?}"
+    );
+}
