@@ -290,20 +290,6 @@ fn a_cluster_of_unlinked_nodes_is_one_block() {
 /// The area of `dot`'s drawing of `graph` with `clusters` (each a `subgraph
 /// cluster_…`, margin 20, a 14 pt label), the same sizes and spacing.
 fn dot_area(graph: &Graph, clusters: &[Cluster], options: &Options) -> Option<f64> {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let rankdir = match options.direction {
-        Direction::Down => "TB",
-        Direction::Right => "LR",
-        Direction::Up => "BT",
-        Direction::Left => "RL",
-    };
-    let inch = |v: f64| v / 72.0;
-    let mut src = format!(
-        "digraph G {{\n graph [rankdir={rankdir}, nodesep={}, ranksep={}];\n node [shape=box, fixedsize=true, label=\"\"];\n",
-        inch(options.node_spacing),
-        inch(options.layer_spacing)
-    );
     fn cluster(k: usize, clusters: &[Cluster]) -> String {
         let mut out =
             format!(" subgraph cluster_{k} {{\n label=\"frame {k}\"; fontsize=14; margin=20;\n");
@@ -317,36 +303,14 @@ fn dot_area(graph: &Graph, clusters: &[Cluster], options: &Options) -> Option<f6
         }
         out + " }\n"
     }
+    let mut src = common::dot_head(options);
     for (k, c) in clusters.iter().enumerate() {
         if c.parent.is_none() {
             src += &cluster(k, clusters);
         }
     }
-    for (i, s) in graph.nodes.iter().enumerate() {
-        src += &format!(" n{i} [width={}, height={}];\n", inch(s.w), inch(s.h));
-    }
-    for (a, b) in &graph.edges {
-        src += &format!(" n{a} -> n{b};\n");
-    }
-    src += "}\n";
-    let mut child = Command::new("dot")
-        .arg("-Tplain")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .ok()?;
-    child.stdin.take()?.write_all(src.as_bytes()).ok()?;
-    let out = child.wait_with_output().ok()?;
-    let text = String::from_utf8(out.stdout).ok()?;
-    let f: Vec<f64> = text
-        .lines()
-        .next()?
-        .split_whitespace()
-        .skip(2)
-        .filter_map(|v| v.parse().ok())
-        .collect();
-    Some(f.first()? * 72.0 * f.get(1)? * 72.0)
+    src += &common::dot_body(graph);
+    common::plain_area(&common::run_dot(&src)?.0)
 }
 
 #[test]

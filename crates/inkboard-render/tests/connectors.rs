@@ -6,7 +6,7 @@
 mod common;
 
 use common::*;
-use inkboard_core::{Arrow, End, Geom, Point, Rect, Route};
+use inkboard_core::{Arrow, Geom, ObjectId, Point, Rect, Route};
 use inkboard_render::scene::{Part, Seg};
 use inkboard_render::{resolve, ProblemKind};
 
@@ -194,7 +194,7 @@ fn a_blocked_straight_path_goes_round_the_blocker() {
 fn parallel_segments_sharing_a_channel_lie_apart() {
     let mut b = Build::new();
     shared_channel(&mut b);
-    let lines: Vec<Vec<Point>> = connectors(&b).into_iter().map(|(l, _)| l).collect();
+    let lines = lines_of(&b);
     for (i, p) in lines.iter().enumerate() {
         for q in &lines[i + 1..] {
             for u in p.windows(2) {
@@ -336,24 +336,20 @@ fn a_loop_back_leaves_clear_of_the_line_coming_in() {
     let process = b.shape(Geom::Rect, [160.0, 440.0, 120.0, 60.0], "Process");
     let more = b.shape(Geom::Diamond, [240.0, 560.0, 120.0, 100.0], "More?");
     let end = b.shape(Geom::Ellipse, [240.0, 720.0, 120.0, 100.0], "End");
-    for (s, t) in [
-        (&start, &read),
-        (&read, &valid),
-        (&valid, &error),
-        (&error, &read),
-        (&valid, &process),
-        (&process, &more),
-        (&more, &read),
-        (&more, &end),
-    ] {
-        b.connect(
-            End::Object(s.clone()),
-            End::Object(t.clone()),
-            Route::Orthogonal,
-            Arrow::Arrow,
-        );
-    }
-    let lines: Vec<Vec<Point>> = connectors(&b).into_iter().map(|(l, _)| l).collect();
+    elbows(
+        &mut b,
+        &[
+            (&start, &read),
+            (&read, &valid),
+            (&valid, &error),
+            (&error, &read),
+            (&valid, &process),
+            (&process, &more),
+            (&more, &read),
+            (&more, &end),
+        ],
+    );
+    let lines = lines_of(&b);
     let crossings = crossings(&lines);
     assert!(crossings.is_empty(), "{crossings:?}\n{lines:?}");
 }
@@ -370,26 +366,27 @@ fn ends_spilled_onto_a_side_nest_their_lines() {
         let x = i as f64 * 160.0;
         let above = b.shape(Geom::Parallelogram, [x, 0.0, 120.0, 60.0], "a");
         let below = b.shape(Geom::Rect, [x, 744.0, 120.0, 60.0], "A");
-        b.connect(
-            End::Object(above),
-            End::Object(hub.clone()),
-            Route::Orthogonal,
-            Arrow::Arrow,
-        );
-        b.connect(
-            End::Object(hub.clone()),
-            End::Object(below),
-            Route::Orthogonal,
-            Arrow::Arrow,
-        );
+        elbows(&mut b, &[(&above, &hub), (&hub, &below)]);
     }
-    let lines: Vec<Vec<Point>> = connectors(&b).into_iter().map(|(l, _)| l).collect();
+    let lines = lines_of(&b);
     let crossings = crossings(&lines);
     assert!(
         crossings.is_empty(),
         "{} crossings: {crossings:?}",
         crossings.len()
     );
+}
+
+/// Joins each pair of `pairs` by an orthogonal connector with an arrow.
+fn elbows(b: &mut Build, pairs: &[(&ObjectId, &ObjectId)]) {
+    for (s, t) in pairs {
+        b.connect(obj(s), obj(t), Route::Orthogonal, Arrow::Arrow);
+    }
+}
+
+/// The corners of each connector's line, in page order.
+fn lines_of(b: &Build) -> Vec<Vec<Point>> {
+    connectors(b).into_iter().map(|(l, _)| l).collect()
 }
 
 /// The pairs of lines (by index) that cross, once per crossing.
@@ -520,15 +517,8 @@ fn a_self_loop_goes_round_a_free_corner() {
     let state = b.shape(Geom::Rounded, [0.0, 0.0, 120.0, 60.0], "Waiting");
     let above = b.shape(Geom::Rect, [100.0, -200.0, 80.0, 40.0], "a");
     let below = b.shape(Geom::Rect, [100.0, 200.0, 80.0, 40.0], "b");
-    for (s, t) in [(&state, &state), (&above, &below)] {
-        b.connect(
-            End::Object(s.clone()),
-            End::Object(t.clone()),
-            Route::Orthogonal,
-            Arrow::Arrow,
-        );
-    }
-    let lines: Vec<Vec<Point>> = connectors(&b).into_iter().map(|(l, _)| l).collect();
+    elbows(&mut b, &[(&state, &state), (&above, &below)]);
+    let lines = lines_of(&b);
     assert!(
         lines[1].iter().all(|p| (p.x - 140.0).abs() < 1e-6),
         "{:?}",
@@ -539,12 +529,7 @@ fn a_self_loop_goes_round_a_free_corner() {
     // Alone, it goes round the top right.
     let mut alone = Build::new();
     let state = alone.shape(Geom::Rounded, [0.0, 0.0, 120.0, 60.0], "Waiting");
-    alone.connect(
-        End::Object(state.clone()),
-        End::Object(state),
-        Route::Orthogonal,
-        Arrow::Arrow,
-    );
+    elbows(&mut alone, &[(&state, &state)]);
     let line = &connectors(&alone)[0].0;
     assert!(
         line.iter().any(|p| p.y < 0.0) && line.iter().any(|p| p.x > 120.0),

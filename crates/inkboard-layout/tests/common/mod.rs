@@ -121,28 +121,43 @@ pub struct DotLayout {
     pub took: Duration,
 }
 
-/// `dot`'s layout of `graph` with the same sizes and spacing; `None` when `dot`
-/// is missing or fails.
-pub fn dot(graph: &Graph, options: &Options) -> Option<DotLayout> {
+/// The start of a DOT graph with `options`' direction and spacing, for nodes of
+/// fixed sizes without labels; the caller adds nodes, clusters, edges and `}`.
+pub fn dot_head(options: &Options) -> String {
     let rankdir = match options.direction {
         Direction::Down => "TB",
         Direction::Right => "LR",
         Direction::Up => "BT",
         Direction::Left => "RL",
     };
-    let inch = |v: f64| v / 72.0;
-    let mut src = format!(
+    format!(
         "digraph G {{\n graph [rankdir={rankdir}, nodesep={}, ranksep={}];\n node [shape=box, fixedsize=true, label=\"\"];\n",
         inch(options.node_spacing),
         inch(options.layer_spacing)
-    );
+    )
+}
+
+/// Points to DOT's inches.
+pub fn inch(v: f64) -> f64 {
+    v / 72.0
+}
+
+/// `graph`'s nodes (with their sizes) and edges, in DOT, closing the graph.
+pub fn dot_body(graph: &Graph) -> String {
+    let mut src = String::new();
     for (i, s) in graph.nodes.iter().enumerate() {
         src += &format!(" n{i} [width={}, height={}];\n", inch(s.w), inch(s.h));
     }
     for (a, b) in &graph.edges {
         src += &format!(" n{a} -> n{b};\n");
     }
-    src += "}\n";
+    src + "}\n"
+}
+
+/// `dot -Tplain` of `src`, and how long the process took; `None` when `dot` is
+/// missing or fails.
+pub fn run_dot(src: &str) -> Option<(String, Duration)> {
+    use std::io::Write;
     let start = Instant::now();
     let mut child = Command::new("dot")
         .arg("-Tplain")
@@ -151,16 +166,32 @@ pub fn dot(graph: &Graph, options: &Options) -> Option<DotLayout> {
         .stderr(Stdio::null())
         .spawn()
         .ok()?;
-    {
-        use std::io::Write;
-        child.stdin.take()?.write_all(src.as_bytes()).ok()?;
-    }
+    child.stdin.take()?.write_all(src.as_bytes()).ok()?;
     let out = child.wait_with_output().ok()?;
     let took = start.elapsed();
     if !out.status.success() {
         return None;
     }
-    let text = String::from_utf8(out.stdout).ok()?;
+    Some((String::from_utf8(out.stdout).ok()?, took))
+}
+
+/// The area of the drawing in `dot -Tplain` output (its first line: `graph
+/// scale width height`), in points.
+pub fn plain_area(plain: &str) -> Option<f64> {
+    let f: Vec<f64> = plain
+        .lines()
+        .next()?
+        .split_whitespace()
+        .skip(2)
+        .filter_map(|v| v.parse().ok())
+        .collect();
+    Some(f.first()? * 72.0 * f.get(1)? * 72.0)
+}
+
+/// `dot`'s layout of `graph` with the same sizes and spacing; `None` when `dot`
+/// is missing or fails.
+pub fn dot(graph: &Graph, options: &Options) -> Option<DotLayout> {
+    let (text, took) = run_dot(&(dot_head(options) + &dot_body(graph)))?;
     let mut height = 0.0;
     let mut nodes = vec![Point::default(); graph.nodes.len()];
     let mut paths = Vec::new();
