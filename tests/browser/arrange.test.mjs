@@ -4,17 +4,14 @@
 import { before, after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  session, until, clickBoard, dragBoard, clientOf, objectsOf, selectionOf, newObject,
+  session, until, dragBoard, clientOf, selectionOf, watch,
 } from './lib.mjs';
 
 describe('arranging from the page', { timeout: 120000 }, () => {
   let s;
   let page;
 
-  const objects = () => objectsOf(page);
-  const ids = async () => new Set(Object.keys(await objects()));
-  const waitFor = (fn, what) => until(async () => fn(await objects()), { what });
-  const selected = (want, what) => until(async () => (await selectionOf(page)).join() === [...want].sort().join(), { what });
+  const { objects, ids, waitFor, selected } = watch(() => page);
   const selectAllThree = async () => {
     await page.keyboard.press('Escape');
     await dragBoard(page, { x: -40, y: -40 }, { x: 640, y: 200 });

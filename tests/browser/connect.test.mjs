@@ -5,14 +5,15 @@
 
 import { before, after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { session, until, clientOf, objectsOf } from './lib.mjs';
+import {
+  session, until, clientOf, watch,
+} from './lib.mjs';
 
 describe('connection handles in Select mode', { timeout: 120000 }, () => {
   let s;
   let page;
 
-  const objects = () => objectsOf(page);
-  const waitFor = (fn, what) => until(async () => fn(await objects()), { what });
+  const { objects, waitFor } = watch(() => page);
   const connectors = (o) => Object.values(o).filter((x) => x.type === 'connector');
 
   async function hover(p) {

@@ -6,17 +6,14 @@
 import { before, after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  session, until, clickBoard, dragBoard, objectsOf, selectionOf, newObject,
+  session, until, clickBoard, dragBoard, newObject, watch,
 } from './lib.mjs';
 
 describe('connector type and arrowheads in the panel', { timeout: 120000 }, () => {
   let s;
   let page;
 
-  const objects = () => objectsOf(page);
-  const ids = async () => new Set(Object.keys(await objects()));
-  const waitFor = (fn, what) => until(async () => fn(await objects()), { what });
-  const selected = (want, what) => until(async () => (await selectionOf(page)).join() === [...want].sort().join(), { what });
+  const { objects, ids, waitFor, selected } = watch(() => page);
   const button = (testid) => page.getByTestId('style-panel').getByTestId(testid);
   const pressed = (testid) => button(testid).getAttribute('aria-pressed');
 

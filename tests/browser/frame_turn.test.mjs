@@ -6,7 +6,9 @@
 
 import { before, after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { session, until, clickBoard, clientOf, objectsOf, selectionOf } from './lib.mjs';
+import {
+  session, clickBoard, clientOf, watch,
+} from './lib.mjs';
 
 const near = (a, b, tol, what) => assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} is not within ${tol} of ${b}`);
 
@@ -14,9 +16,7 @@ describe('a turned frame carries its contents', { timeout: 120000 }, () => {
   let s;
   let page;
 
-  const objects = () => objectsOf(page);
-  const waitFor = (fn, what) => until(async () => fn(await objects()), { what });
-  const selected = (want, what) => until(async () => (await selectionOf(page)).join() === [...want].sort().join(), { what });
+  const { objects, waitFor, selected } = watch(() => page);
   const transformOf = (id) => page.evaluate((i) => document.getElementById(i)?.getAttribute('transform') ?? null, id);
 
   /** Presses the rotate handle, moves (Shift held) to board point `to`, runs `during`, releases. */

@@ -223,6 +223,22 @@ export async function selectionOf(page) {
   return (await page.evaluate(() => window.inkboard.selection())).sort();
 }
 
+/**
+ * What a test reads of the board in the page `pageOf()` gives (called each time,
+ * so it can be bound before the page opens): its objects, their ids, a wait for
+ * a condition on them, and a wait for a selection (ids in any order).
+ */
+export function watch(pageOf) {
+  const objects = () => objectsOf(pageOf());
+  return {
+    objects,
+    ids: async () => new Set(Object.keys(await objects())),
+    waitFor: (fn, what) => until(async () => fn(await objects()), { what }),
+    selected: (want, what) => until(
+      async () => (await selectionOf(pageOf())).join() === [...want].sort().join(), { what }),
+  };
+}
+
 /** Waits for one object that `before` (a Set of ids) lacks; answers [id, data]. */
 export async function newObject(page, before, what = 'a new object') {
   return until(async () => {

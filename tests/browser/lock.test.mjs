@@ -7,16 +7,14 @@
 import { before, after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  session, until, clickBoard, dragBoard, clientOf, objectsOf, selectionOf,
+  session, until, clickBoard, dragBoard, clientOf, selectionOf, watch,
 } from './lib.mjs';
 
 describe('locking from the page', { timeout: 120000 }, () => {
   let s;
   let page;
 
-  const objects = () => objectsOf(page);
-  const waitFor = (fn, what) => until(async () => fn(await objects()), { what });
-  const selected = (want, what) => until(async () => (await selectionOf(page)).join() === [...want].sort().join(), { what });
+  const { objects, waitFor, selected } = watch(() => page);
   const rightClick = async (p) => {
     const c = await clientOf(page, p.x, p.y);
     await page.mouse.click(c.x, c.y, { button: 'right' });

@@ -6,17 +6,14 @@
 import { before, after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  session, until, clickBoard, objectsOf, selectionOf, newObject, openPage,
+  session, until, clickBoard, newObject, openPage, watch,
 } from './lib.mjs';
 
 describe('the style panel', { timeout: 120000 }, () => {
   let s;
   let page;
 
-  const objects = () => objectsOf(page);
-  const ids = async () => new Set(Object.keys(await objects()));
-  const waitFor = (fn, what) => until(async () => fn(await objects()), { what });
-  const selected = (want, what) => until(async () => (await selectionOf(page)).join() === [...want].sort().join(), { what });
+  const { objects, ids, waitFor, selected } = watch(() => page);
   const pressed = (testid) => page.getByTestId('style-panel').getByTestId(testid).getAttribute('aria-pressed');
   const value = (testid) => page.getByTestId('style-panel').getByTestId(testid).inputValue();
 

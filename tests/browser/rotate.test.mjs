@@ -8,7 +8,9 @@
 
 import { before, after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { session, until, clickBoard, clientOf, objectsOf, selectionOf } from './lib.mjs';
+import {
+  session, clickBoard, clientOf, watch,
+} from './lib.mjs';
 
 const near = (a, b, tol, what) => assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} is not within ${tol} of ${b}`);
 
@@ -16,9 +18,7 @@ describe('rotation and multi-selection handles', { timeout: 120000 }, () => {
   let s;
   let page;
 
-  const objects = () => objectsOf(page);
-  const waitFor = (fn, what) => until(async () => fn(await objects()), { what });
-  const selected = (want, what) => until(async () => (await selectionOf(page)).join() === [...want].sort().join(), { what });
+  const { objects, waitFor, selected } = watch(() => page);
 
   /** Drags from the centre of the element with test id `handle` to board point `to`. */
   async function dragHandle(handle, to, { shift = false, steps = 10 } = {}) {

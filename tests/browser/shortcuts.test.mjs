@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
-  session, until, clickBoard, dragBoard, objectsOf, selectionOf, newObject, ROOT,
+  session, until, clickBoard, dragBoard, selectionOf, newObject, ROOT, watch,
 } from './lib.mjs';
 
 const { SHORTCUTS, SECTIONS } = await import(
@@ -19,9 +19,7 @@ describe('shortcuts', { timeout: 120000 }, () => {
   let s;
   let page;
 
-  const objects = () => objectsOf(page);
-  const ids = async () => new Set(Object.keys(await objects()));
-  const waitFor = (fn, what) => until(async () => fn(await objects()), { what });
+  const { objects, ids, waitFor } = watch(() => page);
   const tool = () => page.getByTestId('canvas').getAttribute('data-tool');
   const view = () => page.evaluate(() => window.inkboard.view());
 

@@ -6,7 +6,7 @@ import { before, after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { PNG } from 'pngjs';
 import {
-  session, until, clickBoard, clientOf, objectsOf, selectionOf, newObject,
+  session, until, clickBoard, clientOf, selectionOf, newObject, watch,
 } from './lib.mjs';
 
 const near = (a, b, tol, what) => assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} is not within ${tol} of ${b}`);
@@ -32,9 +32,7 @@ describe('text, frames and pasting', { timeout: 120000 }, () => {
   let s;
   let page;
 
-  const objects = () => objectsOf(page);
-  const ids = async () => new Set(Object.keys(await objects()));
-  const waitFor = (fn, what) => until(async () => fn(await objects()), { what });
+  const { objects, ids, waitFor } = watch(() => page);
 
   before(async () => {
     s = await session({

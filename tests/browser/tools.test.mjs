@@ -7,7 +7,7 @@
 import { before, after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  session, until, clickBoard, dragBoard, objectsOf, selectionOf, newObject,
+  session, until, clickBoard, dragBoard, newObject, watch,
 } from './lib.mjs';
 
 const near = (a, b, tol, what) => assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} is not within ${tol} of ${b}`);
@@ -18,10 +18,7 @@ describe('the editing tools', { timeout: 120000 }, () => {
   let s;
   let page;
 
-  const objects = () => objectsOf(page);
-  const ids = async () => new Set(Object.keys(await objects()));
-  const waitFor = (fn, what) => until(async () => fn(await objects()), { what });
-  const selected = (want, what) => until(async () => (await selectionOf(page)).join() === [...want].sort().join(), { what });
+  const { objects, ids, waitFor, selected } = watch(() => page);
 
   before(async () => {
     s = await session({
