@@ -186,32 +186,42 @@ function panZoom(browser, { pageOnly = false } = {}) {
     const box = await page.getByTestId('canvas').boundingBox();
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     const wheel = async (n, ctrl) => {
-      await page.evaluate(() => {
-        window.benchFrames = [];
-        let last = null;
-        const tick = (now) => {
-          if (last !== null) window.benchFrames.push(now - last);
-          last = now;
-          if (!window.benchStop) requestAnimationFrame(tick);
-        };
-        window.benchStop = false;
-        requestAnimationFrame(tick);
-      });
+      await startFrames(page);
       if (ctrl) await page.keyboard.down('Control');
       for (let i = 0; i < n; i++) {
         await page.mouse.wheel(ctrl ? 0 : 12, ctrl ? (i < n / 2 ? -10 : 10) : 8);
         await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
       }
       if (ctrl) await page.keyboard.up('Control');
-      return page.evaluate(() => {
-        window.benchStop = true;
-        return window.benchFrames;
-      });
+      return stopFrames(page);
     };
     out.wheelPan = await wheel(120, false);
     await rest();
     out.wheelZoom = await wheel(120, true);
     return out;
+  });
+}
+
+/** Starts recording the page's frame durations (ms, from requestAnimationFrame). */
+function startFrames(page) {
+  return page.evaluate(() => {
+    window.benchFrames = [];
+    let last = null;
+    const tick = (now) => {
+      if (last !== null) window.benchFrames.push(now - last);
+      last = now;
+      if (!window.benchStop) requestAnimationFrame(tick);
+    };
+    window.benchStop = false;
+    requestAnimationFrame(tick);
+  });
+}
+
+/** Stops the recording of `startFrames` and answers the durations. */
+function stopFrames(page) {
+  return page.evaluate(() => {
+    window.benchStop = true;
+    return window.benchFrames;
   });
 }
 
@@ -227,17 +237,7 @@ function zoomHitches(browser) {
       // Off the centre, as a pointer usually is: the layer moves as well as scales.
       await page.mouse.move(box.x + box.width * 0.62, box.y + box.height * 0.4);
       const fit = await page.evaluate(() => window.inkboard.view().zoom);
-      await page.evaluate(() => {
-        window.benchFrames = [];
-        let last = null;
-        const tick = (now) => {
-          if (last !== null) window.benchFrames.push(now - last);
-          last = now;
-          if (!window.benchStop) requestAnimationFrame(tick);
-        };
-        window.benchStop = false;
-        requestAnimationFrame(tick);
-      });
+      await startFrames(page);
       await page.keyboard.down('Control');
       // 24 steps in (about ×6.8), 24 back out to the fitted view, 8 past it.
       const deltas = [...Array(24).fill(-10), ...Array(32).fill(10)];
@@ -249,10 +249,7 @@ function zoomHitches(browser) {
       }
       await page.keyboard.up('Control');
       await new Promise((r) => setTimeout(r, 400));
-      const frames = await page.evaluate(() => {
-        window.benchStop = true;
-        return window.benchFrames;
-      });
+      const frames = await stopFrames(page);
       const end = await page.evaluate(() => window.inkboard.view().zoom);
       runs.push({ frames, fit, end, events: deltas.length });
     }
