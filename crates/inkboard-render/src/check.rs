@@ -640,7 +640,7 @@ fn orient(a: Point, b: Point, c: Point) -> f64 {
 
 /// Whether segments a–b and c–d cross at a point inside both (touching at an end,
 /// or running along each other, is no crossing).
-fn proper(a: Point, b: Point, c: Point, d: Point) -> bool {
+pub(crate) fn proper(a: Point, b: Point, c: Point, d: Point) -> bool {
     let eps = 1e-9;
     let (d1, d2) = (orient(c, d, a), orient(c, d, b));
     let (d3, d4) = (orient(a, b, c), orient(a, b, d));

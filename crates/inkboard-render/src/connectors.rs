@@ -213,6 +213,9 @@ enum Draft {
         offsets: (f64, f64),
         points: Vec<Point>,
     },
+    /// Runs through the waypoints a person placed (`bends.rs`), drawn in step 4:
+    /// it takes no port from the connectors that are routed.
+    ByHand,
 }
 
 impl Draft {
@@ -224,6 +227,7 @@ impl Draft {
             Draft::Planned(plan) => plan
                 .sides()
                 .map_or((None, None), |(a, b)| (Some(a), Some(b))),
+            Draft::ByHand => (None, None),
         }
     }
 }
@@ -278,10 +282,8 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
             .map(|(a, b)| (a.shape.bounds, b.shape.bounds)),
     );
     for (k, (a, b)) in ends.iter().enumerate() {
-        // A route through waypoints is drawn in step 4; as a straight plan it has
-        // no sides, so it takes no port from the connectors that are routed.
         if !connectors[k].1.waypoints().is_empty() {
-            drafts.push(Draft::Planned(Plan::Straight));
+            drafts.push(Draft::ByHand);
             continue;
         }
         // Past the budget, the page's remaining connectors take their simple
@@ -301,7 +303,7 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
         });
     }
 
-    loop_corners(&ends, &mut drafts, &solids);
+    loop_corners(&connectors, &ends, &mut drafts, &solids);
 
     // 2. Ports: sides too short for their ends give some to their neighbours
     // (those routes are searched again), then each side's ends are spread.
@@ -333,7 +335,7 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
             Draft::Planned(plan @ (Plan::Orthogonal(..) | Plan::Loop(..))) => {
                 polylines[k] = Some(route::points(a.shape, b.shape, *plan, offsets[k]));
             }
-            Draft::Planned(_) => {}
+            Draft::Planned(_) | Draft::ByHand => {}
         }
     }
     for k in again {
@@ -380,7 +382,7 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
         // Orthogonal routes have their corners (step 2); the others are drawn from
         // their plans.
         routed.push(match (polylines[k].take(), &drafts[k]) {
-            _ if !c.waypoints().is_empty() => bends::through(
+            (_, Draft::ByHand) => bends::through(
                 a.shape,
                 b.shape,
                 c.waypoints(),
@@ -410,17 +412,22 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
     // 5. Labels, in page order.
     let lines: Vec<Vec<Point>> = routed.iter().map(|r| route::polyline(&r.line)).collect();
     let mut labels = Labels::new(solids, &lines);
+    // Labels placed by hand first, so that every automatic one keeps off them.
+    let by_hand: Vec<Option<Rect>> = connectors
+        .iter()
+        .zip(&routed)
+        .map(|((_, c), routed)| {
+            let (w, h) = label_size(c)?;
+            let p = bends::along(&routed.line, c.label_at()?);
+            let r = Rect::new(p.x - w / 2.0, p.y - h / 2.0, w, h);
+            labels.keep(r);
+            Some(r)
+        })
+        .collect();
     let mut out = vec![None; objects.len()];
-    for (k, ((i, c), routed)) in connectors.iter().zip(routed).enumerate() {
-        let label = label_size(c).map(|(w, h)| match c.label_at() {
-            Some(at) => {
-                let p = bends::along(&routed.line, at);
-                let r = Rect::new(p.x - w / 2.0, p.y - h / 2.0, w, h);
-                labels.keep(r);
-                r
-            }
-            None => labels.place(k, &routed.label_track, (w, h)),
-        });
+    for (k, (((i, c), routed), hand)) in connectors.iter().zip(routed).zip(by_hand).enumerate() {
+        let label =
+            hand.or_else(|| label_size(c).map(|size| labels.place(k, &routed.label_track, size)));
         out[*i] = Some(Laid { routed, label });
     }
     out
@@ -796,6 +803,7 @@ fn spread(
                 ),
                 None => continue,
             },
+            Draft::ByHand => continue,
             Draft::Searched {
                 sides,
                 offsets: found,
@@ -994,15 +1002,33 @@ fn blocked(solids: &[Rect], a: Rect, b: Rect, p: Point, q: Point) -> bool {
 /// loops as placed), keeping the first of [`route::LOOP_CORNERS`] on a tie: a
 /// state machine's loops otherwise all go round the top right, across the lines
 /// that pass there.
-fn loop_corners(ends: &[(EndInfo, EndInfo)], drafts: &mut [Draft], solids: &[Rect]) {
-    let drafted = |(a, b): &(EndInfo, EndInfo), d: &Draft| match d {
-        Draft::Searched { points, .. } => points.clone(),
-        Draft::Planned(plan) => route::points(a.shape, b.shape, *plan, (0.0, 0.0)),
-    };
-    let mut lines: Vec<Vec<Point>> = ends
+fn loop_corners(
+    connectors: &[(usize, &Connector)],
+    ends: &[(EndInfo, EndInfo)],
+    drafts: &mut [Draft],
+    solids: &[Rect],
+) {
+    if !drafts
         .iter()
-        .zip(&*drafts)
-        .map(|(e, d)| drafted(e, d))
+        .any(|d| matches!(d, Draft::Planned(Plan::Loop(..))))
+    {
+        return;
+    }
+    let drafted = |k: usize, d: &Draft| {
+        let (a, b) = &ends[k];
+        match d {
+            Draft::Searched { points, .. } => points.clone(),
+            Draft::Planned(plan) => route::points(a.shape, b.shape, *plan, (0.0, 0.0)),
+            Draft::ByHand => std::iter::once(a.shape.bounds.center())
+                .chain(connectors[k].1.waypoints().iter().copied())
+                .chain(std::iter::once(b.shape.bounds.center()))
+                .collect(),
+        }
+    };
+    let mut lines: Vec<Vec<Point>> = drafts
+        .iter()
+        .enumerate()
+        .map(|(k, d)| drafted(k, d))
         .collect();
     for k in 0..drafts.len() {
         if !matches!(drafts[k], Draft::Planned(Plan::Loop(..))) {
@@ -1029,25 +1055,20 @@ fn loop_corners(ends: &[(EndInfo, EndInfo)], drafts: &mut [Draft], solids: &[Rec
             .copied()
             .unwrap_or(route::LOOP_CORNERS[0]);
         drafts[k] = Draft::Planned(Plan::Loop(best.0, best.1));
-        lines[k] = drafted(&ends[k], &drafts[k]);
+        lines[k] = drafted(k, &drafts[k]);
     }
 }
 
 /// How many times the polylines `a` and `b` cross (at a point inside a segment of
-/// each).
+/// each, as `render`'s check counts them).
 fn crossings_between(a: &[Point], b: &[Point]) -> usize {
-    let side = |p: Point, q: Point, r: Point| (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x);
-    let mut n = 0;
-    for s in a.windows(2) {
-        for t in b.windows(2) {
-            let (d1, d2) = (side(t[0], t[1], s[0]), side(t[0], t[1], s[1]));
-            let (d3, d4) = (side(s[0], s[1], t[0]), side(s[0], s[1], t[1]));
-            if d1 * d2 < -1e-6 && d3 * d4 < -1e-6 {
-                n += 1;
-            }
-        }
-    }
-    n
+    a.windows(2)
+        .map(|s| {
+            b.windows(2)
+                .filter(|t| crate::check::proper(s[0], s[1], t[0], t[1]))
+                .count()
+        })
+        .sum()
 }
 
 /// What a connector end is attached to.

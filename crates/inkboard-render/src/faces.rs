@@ -10,8 +10,9 @@
 //!
 //! [`runs`] splits a line into runs, one face each, a grapheme cluster at a time.
 //! Those runs are the one decision: measurement shapes each run's text with its face,
-//! the SVG draws each run as a `<text>` naming its family, and usvg (PNG, PDF) and browsers
-//! then draw exactly those faces (usvg's own fallback is switched off:
+//! the SVG draws each run as a `<text>` naming its family, and usvg (PDF, and the
+//! PNG's colour glyphs), the PNG's own letters (`glyphs.rs`) and browsers then draw
+//! exactly those faces (usvg's own fallback is switched off:
 //! `fonts::usvg_options`), so auto-size, the drawing and the overflow check agree.
 //! A character that no face has is drawn with the primary face's `.notdef` box and
 //! reported by [`missing`] (the `missing_glyph` problem).

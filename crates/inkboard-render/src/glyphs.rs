@@ -11,12 +11,13 @@
 //! written without the letters (`svg::to_svg_pieces`). The shaper, the faces and the
 //! places are the ones usvg would use for that SVG, so the letters are the same.
 //!
-//! An item whose letters are not its last parts, or that is translucent as a whole
-//! (an item's opacity applies to its parts composited together), keeps its text in
-//! the SVG, for usvg to draw.
+//! An item whose letters are not its last parts, that is translucent as a whole
+//! (an item's opacity applies to its parts composited together), or whose text
+//! uses a face with colour or bitmap glyphs (a system colour emoji font, which has
+//! no outlines to fill), keeps its text in the SVG, for usvg to draw.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock, RwLock};
 
 use inkboard_core::rich::Marks;
 use rustybuzz::ttf_parser;
@@ -34,15 +35,39 @@ pub(crate) struct Ink {
     pub color: Rgba,
 }
 
-/// Whether the PNG backend draws `item`'s letters itself (see the module's notes).
+/// Whether the PNG backend draws `item`'s letters itself (see the module's notes):
+/// not when a face of its text has colour or bitmap glyphs (a system colour emoji
+/// font), which have no outline to fill and which usvg draws.
 pub(crate) fn draws_text(item: &Item) -> bool {
     let first_text = item.parts.iter().position(|p| matches!(p, Part::Text(_)));
-    match first_text {
-        None => false,
-        Some(i) => {
-            item.opacity >= 1.0 && item.parts[i..].iter().all(|p| matches!(p, Part::Text(_)))
-        }
-    }
+    let Some(i) = first_text else {
+        return false;
+    };
+    item.opacity >= 1.0
+        && item.parts[i..].iter().all(|p| match p {
+            Part::Text(t) => faces_of(t).all(outlines_only),
+            _ => false,
+        })
+}
+
+/// The faces `t` is drawn in.
+fn faces_of(t: &TextPart) -> impl Iterator<Item = FaceRef> + '_ {
+    let plain = faces::primary(t.face);
+    t.lines.iter().flat_map(move |line| {
+        let whole = line.pieces.is_empty().then_some(plain);
+        whole.into_iter().chain(line.pieces.iter().map(|p| p.face))
+    })
+}
+
+/// Whether every glyph of `face` is an outline: no colour layers, bitmaps or SVG.
+fn outlines_only(face: FaceRef) -> bool {
+    let t = face.face().rb.tables();
+    t.colr.is_none()
+        && t.svg.is_none()
+        && t.sbix.is_none()
+        && t.cbdt.is_none()
+        && t.ebdt.is_none()
+        && t.bdat.is_none()
 }
 
 /// The letters of `item` when [`draws_text`], in drawing order and `theme`'s
@@ -54,16 +79,26 @@ pub(crate) fn ink(item: &Item, theme: Theme) -> Vec<Ink> {
     let turn = item.turn.map_or(Transform::identity(), |t| {
         Transform::from_rotate_at(t.rotation.deg() as f32, t.about.x as f32, t.about.y as f32)
     });
-    let mut out = Vec::new();
+    let mut runs = Vec::new();
     for part in &item.parts {
         if let Part::Text(t) = part {
-            text_ink(t, turn, theme, &mut out);
+            text_ink(t, turn, theme, &mut runs);
         }
     }
-    out
+    runs.into_iter()
+        .filter_map(|(color, b)| {
+            Some(Ink {
+                path: b.finish()?,
+                color,
+            })
+        })
+        .collect()
 }
 
-fn text_ink(t: &TextPart, turn: Transform, theme: Theme, out: &mut Vec<Ink>) {
+/// Runs of letters of one colour, being built, in drawing order.
+type Runs = Vec<(Rgba, PathBuilder)>;
+
+fn text_ink(t: &TextPart, turn: Transform, theme: Theme, out: &mut Runs) {
     let plain = faces::primary(t.face);
     for line in &t.lines {
         if line.text.is_empty() {
@@ -100,20 +135,17 @@ fn text_ink(t: &TextPart, turn: Transform, theme: Theme, out: &mut Vec<Ink>) {
     }
 }
 
-/// Adds `path` to `out`, joined to the last ink when it is of the same colour: one
-/// fill for a label instead of one per piece.
-fn push(out: &mut Vec<Ink>, path: Option<Path>, color: Rgba) {
+/// Adds `path` to `out`, to the last run when it is of the same colour: one fill
+/// for a label instead of one per piece.
+fn push(out: &mut Runs, path: Option<Path>, color: Rgba) {
     let Some(path) = path else { return };
     match out.last_mut() {
-        Some(last) if last.color == color => {
-            let mut joined = PathBuilder::new();
-            joined.push_path(&last.path);
-            joined.push_path(&path);
-            if let Some(p) = joined.finish() {
-                last.path = p;
-            }
+        Some((c, run)) if *c == color => run.push_path(&path),
+        _ => {
+            let mut run = PathBuilder::new();
+            run.push_path(&path);
+            out.push((color, run));
         }
-        _ => out.push(Ink { path, color }),
     }
 }
 
@@ -154,13 +186,22 @@ fn letters(
 /// The outline of glyph `id` of `face`, in font units (y up); `None` for a glyph
 /// with none (a space). Parsed once per process: a label's letters come back in
 /// every picture.
+///
+/// Kept for the life of the process, as the faces are: at most every glyph of
+/// the faces a picture used, a few MB for a CJK face's 65,000. Read under a shared
+/// lock, as every parse thread of every render asks it.
 fn outline(face: FaceRef, id: u16) -> Option<Arc<Path>> {
     type Cache = HashMap<(u32, u16), Option<Arc<Path>>>;
-    static OUTLINES: OnceLock<Mutex<Cache>> = OnceLock::new();
+    static OUTLINES: OnceLock<RwLock<Cache>> = OnceLock::new();
     let cache = OUTLINES.get_or_init(Default::default);
     let key = (face.id(), id);
-    if let Some(found) = lock(cache).get(&key) {
-        return found.clone();
+    let known = cache
+        .read()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .get(&key)
+        .cloned();
+    if let Some(found) = known {
+        return found;
     }
     let mut builder = Outline(PathBuilder::new());
     let made = face
@@ -169,12 +210,11 @@ fn outline(face: FaceRef, id: u16) -> Option<Arc<Path>> {
         .outline_glyph(ttf_parser::GlyphId(id), &mut builder)
         .and_then(|_| builder.0.finish())
         .map(Arc::new);
-    lock(cache).insert(key, made.clone());
+    cache
+        .write()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .insert(key, made.clone());
     made
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// A glyph outline collected into a tiny-skia path.

@@ -128,8 +128,7 @@ impl Labels {
             Some((_, s)) => boxed(s),
             None => self.fallback(track, (w, h)),
         };
-        self.placed_cells.insert(r, self.placed.len() as u32);
-        self.placed.push(r);
+        self.keep(r);
         r
     }
 

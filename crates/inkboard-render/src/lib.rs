@@ -12,7 +12,8 @@
 //! 2. [`to_svg`] writes the scene as a self-contained SVG, one `<g id>` per object.
 //! 3. [`to_png`] and [`to_pdf`] parse that SVG with usvg, using [`fontdb`] (the
 //!    bundled fonts and nothing else), and draw the same tree with resvg or, through
-//!    krilla-svg, with krilla.
+//!    krilla-svg, with krilla. The PNG fills most letters itself from the scene's
+//!    own layout (`glyphs.rs`), in the faces and places usvg would use.
 //!
 //! A scene is painted in the board's own colours, or in the editor's dark view of
 //! them ([`Theme`], [`theme`]), by the backends as they write each colour.

@@ -12,7 +12,7 @@ use crate::fonts::usvg_options;
 use crate::glyphs::{self, Ink};
 use crate::scene::{Item, Rgba, Scene};
 use crate::style::BACKGROUND;
-use crate::svg::{piece_items, to_svg_pieces};
+use crate::svg::to_svg_pieces;
 use crate::theme::Theme;
 use crate::RenderError;
 
@@ -88,9 +88,8 @@ fn draw(
     workers: usize,
 ) -> Result<Png, RenderError> {
     let not_drawn = crate::budget::costly_images(scene, scale as f64);
-    let docs = to_svg_pieces(scene, Some(v), &not_drawn, workers);
-    let pieces = piece_items(&scene.items, workers).collect();
-    let layers = parse_pieces(&docs, pieces, scene.theme)?;
+    let pieces = to_svg_pieces(scene, Some(v), &not_drawn, workers);
+    let layers = parse_pieces(&pieces, scene.theme)?;
     let rgb = draw_bands(
         &layers,
         Frame {
@@ -133,9 +132,8 @@ const MIN_ITEMS_TO_SPLIT: usize = 40;
 const BANDS: usize = 4;
 
 /// How many threads draw a picture: one per core, at most [`BANDS`], and one
-/// for a small scene. The SVG is parsed in that many pieces (usvg lays out each
-/// piece's text, a third of the time of a picture full of labels), and the
-/// bands are shared among them.
+/// for a small scene. The SVG is parsed in that many pieces, each piece's letters
+/// laid out beside it (`glyphs.rs`), and the bands are shared among them.
 fn workers(items: usize, height: u32) -> usize {
     if bands(items) == 1 {
         return 1;
@@ -175,28 +173,22 @@ struct Frame {
 /// Parses the pieces of [`to_svg_pieces`] and lays out their items' letters, each
 /// piece on a thread of its own (the first on this one).
 fn parse_pieces<'a>(
-    docs: &[String],
-    items: Vec<&'a [Item]>,
+    pieces: &[(&'a [Item], String)],
     theme: Theme,
 ) -> Result<Vec<Layer<'a>>, RenderError> {
-    let parse = |doc: &String, items: &'a [Item]| {
+    let parse = |&(items, ref doc): &(&'a [Item], String)| {
         let tree = usvg::Tree::from_str(doc, &usvg_options())
             .map_err(|e| RenderError::Svg(e.to_string()))?;
         let inks = items.iter().map(|item| glyphs::ink(item, theme)).collect();
         Ok(Layer { tree, items, inks })
     };
-    let mut pairs = docs
-        .iter()
-        .zip(items.into_iter().chain(std::iter::repeat(&[][..])));
-    let first = pairs.next();
+    let (first, rest) = pieces
+        .split_first()
+        .expect("to_svg_pieces gives a piece at least");
     std::thread::scope(|s| {
-        let others: Vec<_> = pairs
-            .map(|(d, items)| s.spawn(move || parse(d, items)))
-            .collect();
-        let mut layers = Vec::with_capacity(docs.len());
-        if let Some((d, items)) = first {
-            layers.push(parse(d, items)?);
-        }
+        let others: Vec<_> = rest.iter().map(|p| s.spawn(move || parse(p))).collect();
+        let mut layers = Vec::with_capacity(pieces.len());
+        layers.push(parse(first)?);
         for handle in others {
             layers.push(join(handle)?);
         }
@@ -322,12 +314,7 @@ fn draw_layer(layer: &Layer<'_>, frame: Frame, top: f32, pixmap: &mut tiny_skia:
             }
         }
     }
-    // Anything the tree holds beyond the items (nothing, as the SVG is written).
-    for node in nodes {
-        if let Some(b) = node.abs_layer_bounding_box() {
-            resvg::render_node(node, above.pre_translate(b.x(), b.y()), pixmap);
-        }
-    }
+    debug_assert!(nodes.next().is_none(), "every node of a piece is an item's");
 }
 
 /// The nodes of a tree's items, in order, and the transform above them: usvg puts

@@ -471,7 +471,7 @@ pub fn draw(
     }
 }
 
-/// A loop from the top of a shape back into its right side.
+/// A loop out of side `a` of a shape, round the corner between the sides, back into side `b`.
 fn self_loop(e: EndShape, (a, b): (Side, Side), offsets: (f64, f64)) -> Vec<Point> {
     let p1 = port(e, a, offsets.0);
     let p2 = port(e, b, offsets.1);

@@ -10,7 +10,9 @@
 //! bundled faces the picture uses are, by default, embedded as `@font-face` data
 //! URLs so that browsers use the very faces text was measured with; system faces
 //! are named only. The PNG and PDF backends parse this same SVG (without the
-//! embedded fonts, which usvg ignores in favour of [`fontdb`](crate::fontdb)).
+//! embedded fonts, which usvg ignores in favour of [`fontdb`](crate::fontdb)); the
+//! PNG's pieces ([`to_svg_pieces`]) leave out the letters it fills itself
+//! (`glyphs.rs`).
 
 use std::fmt::Write;
 
@@ -73,31 +75,36 @@ pub(crate) fn to_svg_drawing(
 }
 
 /// The scene as `pieces` SVG documents without fonts or background, each holding
-/// the next run of items in z-order: drawn one over the other, in order, they
-/// are [`to_svg_drawing`]'s picture. An item is self-contained (no shared
-/// definitions), so the pieces can be parsed apart, on several threads.
-pub(crate) fn to_svg_pieces(
-    scene: &Scene,
+/// the next run of items in z-order (given beside it): drawn one over the other,
+/// in order, they are [`to_svg_drawing`]'s picture, but for the letters of the
+/// items whose text the PNG backend draws itself (`glyphs::draws_text`). An item is
+/// self-contained (no shared definitions), so the pieces can be parsed apart, on
+/// several threads.
+pub(crate) fn to_svg_pieces<'a>(
+    scene: &'a Scene,
     view: Option<Rect>,
     placeholders: &[ObjectId],
     pieces: usize,
-) -> Vec<String> {
+) -> Vec<(&'a [Item], String)> {
     let options = SvgOptions {
         embed_fonts: false,
         background: false,
     };
-    let mut docs: Vec<String> = piece_items(&scene.items, pieces)
-        .map(|items| document_with(scene, items, view, options, placeholders, true))
+    let per = scene.items.len().div_ceil(pieces.max(1)).max(1);
+    let mut docs: Vec<(&[Item], String)> = scene
+        .items
+        .chunks(per)
+        .map(|items| {
+            (
+                items,
+                document_with(scene, items, view, options, placeholders, true),
+            )
+        })
         .collect();
     if docs.is_empty() {
-        docs.push(document(scene, &[], view, options, placeholders));
+        docs.push((&[], document(scene, &[], view, options, placeholders)));
     }
     docs
-}
-
-/// The runs of items in z-order that [`to_svg_pieces`] writes a document for each.
-pub(crate) fn piece_items(items: &[Item], pieces: usize) -> std::slice::Chunks<'_, Item> {
-    items.chunks(items.len().div_ceil(pieces.max(1)).max(1))
 }
 
 /// An SVG document showing `view` (default: the scene's bounds) with `items`.

@@ -180,8 +180,6 @@ fn needs_bidi(text: &str) -> bool {
 /// A shaped glyph, in font units.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Glyph {
-    /// Byte offset of its cluster in the shaped text.
-    pub cluster: usize,
     pub id: u16,
     pub advance: i32,
     /// Where it is drawn from the pen position (marks, kerning pairs).
@@ -223,7 +221,7 @@ fn advance(text: &str, face: FaceRef) -> i64 {
 pub(crate) fn glyphs(text: &str, face: FaceRef) -> Vec<Glyph> {
     let mut out = Vec::with_capacity(text.len());
     if !needs_bidi(text) {
-        shape_run(text, 0, Direction::LeftToRight, face, &mut out);
+        shape_run(text, Direction::LeftToRight, face, &mut out);
         return out;
     }
     let info = unicode_bidi::BidiInfo::new(text, Some(unicode_bidi::Level::ltr()));
@@ -238,13 +236,13 @@ pub(crate) fn glyphs(text: &str, face: FaceRef) -> Vec<Glyph> {
             } else {
                 Direction::RightToLeft
             };
-            shape_run(&text[run.clone()], run.start, direction, face, &mut out);
+            shape_run(&text[run.clone()], direction, face, &mut out);
         }
     }
     out
 }
 
-fn shape_run(text: &str, offset: usize, direction: Direction, face: FaceRef, out: &mut Vec<Glyph>) {
+fn shape_run(text: &str, direction: Direction, face: FaceRef, out: &mut Vec<Glyph>) {
     let mut buffer = UnicodeBuffer::new();
     buffer.push_str(text);
     buffer.set_direction(direction);
@@ -260,7 +258,6 @@ fn shape_run(text: &str, offset: usize, direction: Direction, face: FaceRef, out
             .iter()
             .zip(output.glyph_positions())
             .map(|(i, p)| Glyph {
-                cluster: offset + i.cluster as usize,
                 // rustybuzz's glyph ids are a font's u16 ids, widened.
                 id: i.glyph_id as u16,
                 advance: p.x_advance,
