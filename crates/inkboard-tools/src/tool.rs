@@ -202,6 +202,35 @@ pub(crate) fn finite(name: &str, v: Option<f64>) -> Result<Option<f64>, ToolErro
     }
 }
 
+/// A connector's `waypoints` checked: finite, within the board, at most
+/// [`MAX_WAYPOINTS`](inkboard_core::limits::MAX_WAYPOINTS). `[]` gives the route
+/// back to the router.
+pub(crate) fn waypoints(list: &[[f64; 2]]) -> Result<Vec<inkboard_core::Point>, ToolError> {
+    inkboard_core::limits::Limit::Waypoints
+        .check(|| "'waypoints'".to_string(), list.len() as u64)?;
+    list.iter()
+        .map(|&[x, y]| {
+            finite("waypoints", Some(x))?;
+            finite("waypoints", Some(y))?;
+            Ok(inkboard_core::Point { x, y })
+        })
+        .collect()
+}
+
+/// A label place checked: a fraction from 0 to 1, or `None` (null) for automatic.
+pub(crate) fn label_at(at: Option<f64>) -> Result<Option<f64>, ToolError> {
+    if let Some(v) = at {
+        finite("label_at", Some(v))?;
+        if !(0.0..=1.0).contains(&v) {
+            return Err(ToolError::args(format!(
+                "'label_at' must be from 0 (the start) to 1 (the end), got {}",
+                shown_number(v)
+            )));
+        }
+    }
+    Ok(at)
+}
+
 /// Checks a rotation argument: degrees, any finite number, normalised into
 /// [0, 360) (-90 is 270).
 pub(crate) fn rotation(

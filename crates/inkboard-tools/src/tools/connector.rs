@@ -70,9 +70,9 @@ impl EditTool for AddConnector {
             connector.end_arrow = e.0;
         }
         if let Some(w) = &a.waypoints {
-            connector.set_waypoints(super::update::waypoints(w)?);
+            connector.set_waypoints(crate::tool::waypoints(w)?);
         }
-        connector.set_label_at(super::update::label_at(a.label_at)?);
+        connector.set_label_at(crate::tool::label_at(a.label_at)?);
         let id = cx.tx.add(cx.page, None, Kind::Connector(connector))?;
         Ok(Id { id: id.to_string() })
     }

@@ -598,7 +598,7 @@ fn curve_links(cx: &mut Cx<'_, '_>, page: &Page, order: &[usize]) -> Result<(), 
 }
 
 /// Applies `edit` to the page's connectors that `pick` chooses, given whether an
-/// end is on an item laid out (`order`).
+/// end is on an item laid out (`order`); a locked one stays as it is.
 fn edit_links(
     cx: &mut Cx<'_, '_>,
     page: &Page,
@@ -613,7 +613,7 @@ fn edit_links(
         .page(cx.page)
         .into_iter()
         .flat_map(|p| &p.objects)
-        .filter(|o| matches!(&o.kind, Kind::Connector(c) if pick(c, &on_laid)))
+        .filter(|o| !o.locked && matches!(&o.kind, Kind::Connector(c) if pick(c, &on_laid)))
         .map(|o| o.id.clone())
         .collect();
     for id in &chosen {

@@ -130,24 +130,22 @@ pub(crate) fn translate(
     Ok(())
 }
 
-/// Carries `ids` (a turned frame's contents) with their frame: each point `p`
+/// Carries `ids` (the contents of `frame`, which has turned) with it: each point `p`
 /// goes to `to + (p - from)` turned by `by`, so they turn by `by` about the
 /// frame's old centre `from` and move with it to its new one `to`; a shape or
 /// image keeps its size about its moved centre and turns by `by` more, ink turns
 /// point by point, a connector's free ends turn (its bound ends follow their
 /// objects) with its bends, as do the bends of a connector whose two ends are
-/// carried ([`carried_bends`]). Places are rounded to hundredths, as files keep
+/// the frame or carried ([`carried_bends`]). Places are rounded to hundredths, as files keep
 /// them, so the live board and its file agree.
 pub(crate) fn turn(
     cx: &mut Cx<'_, '_>,
+    frame: &ObjectId,
     ids: &[ObjectId],
     by: Rotation,
     from: Point,
     to: Point,
 ) -> Result<(), ToolError> {
-    if by.is_none() && from == to {
-        return Ok(());
-    }
     let hundredths = |v: f64| (v * 100.0).round() / 100.0;
     let carry = |p: Point| {
         let q = p.rotated(by, from);
@@ -170,7 +168,8 @@ pub(crate) fn turn(
         Rotation::degrees(deg).unwrap_or(Rotation::NONE)
     };
     let mut set = ids.to_vec();
-    set.extend(carried_bends(cx.board(), ids));
+    let ends: Vec<ObjectId> = ids.iter().chain([frame]).cloned().collect();
+    set.extend(carried_bends(cx.board(), &ends));
     for id in &set {
         cx.tx.edit(id, |o| match &mut o.kind {
             Kind::Shape(s) => {

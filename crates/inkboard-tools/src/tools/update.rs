@@ -107,7 +107,17 @@ fn given(a: &UpdateArgs) -> Vec<&'static str> {
 
 /// The fields that move, resize or turn an object, or reattach a connector:
 /// refused on a locked object (`locked.rs`).
-const GEOMETRY: &[&str] = &["x", "y", "w", "h", "rotation", "from", "to"];
+const GEOMETRY: &[&str] = &[
+    "x",
+    "y",
+    "w",
+    "h",
+    "rotation",
+    "from",
+    "to",
+    "waypoints",
+    "label_at",
+];
 
 /// The fields that apply to an object of this kind.
 fn applicable(kind: &Kind) -> Vec<&'static str> {
@@ -170,8 +180,12 @@ impl EditTool for Update {
             a.to.as_ref()
                 .map(|e| super::connector::end(cx, e, "to"))
                 .transpose()?;
-        let waypoints = a.waypoints.as_deref().map(waypoints).transpose()?;
-        let label_at = a.label_at.map(label_at).transpose()?;
+        let waypoints = a
+            .waypoints
+            .as_deref()
+            .map(crate::tool::waypoints)
+            .transpose()?;
+        let label_at = a.label_at.map(crate::tool::label_at).transpose()?;
         let mut held = turn.map_or_else(HashMap::new, |_| held_by_frames(cx.board(), &ids));
         for id in &ids {
             let object =
@@ -283,7 +297,7 @@ impl EditTool for Update {
             }
             cx.tx.replace(changed)?;
             if let Some((held, (by, from, to))) = carried {
-                super::shift::turn(cx, &held, by, from, to)?;
+                super::shift::turn(cx, id, &held, by, from, to)?;
             }
             // Ink strokes and groups move as a whole when given x/y.
             if moves_whole && (x.is_some() || y.is_some()) {
@@ -298,37 +312,6 @@ impl EditTool for Update {
         }
         Ok(Ids::of(&ids))
     }
-}
-
-/// A connector's `waypoints` checked: finite, within the board, at most
-/// [`MAX_WAYPOINTS`](inkboard_core::limits::MAX_WAYPOINTS). `[]` gives the route
-/// back to the router.
-pub(crate) fn waypoints(list: &[[f64; 2]]) -> Result<Vec<Point>, ToolError> {
-    inkboard_core::limits::Limit::Waypoints
-        .check(|| "'waypoints'".to_string(), list.len() as u64)?;
-    list.iter()
-        .map(|&[x, y]| {
-            finite("waypoints", Some(x))?;
-            finite("waypoints", Some(y))?;
-            inkboard_core::limits::check_coord("x", x)?;
-            inkboard_core::limits::check_coord("y", y)?;
-            Ok(Point { x, y })
-        })
-        .collect()
-}
-
-/// A label place checked: a fraction from 0 to 1, or `None` (null) for automatic.
-pub(crate) fn label_at(at: Option<f64>) -> Result<Option<f64>, ToolError> {
-    if let Some(v) = at {
-        finite("label_at", Some(v))?;
-        if !(0.0..=1.0).contains(&v) {
-            return Err(ToolError::args(format!(
-                "'label_at' must be from 0 (the start) to 1 (the end), got {}",
-                crate::tool::shown_number(v)
-            )));
-        }
-    }
-    Ok(at)
 }
 
 /// Tells `"label_at": null` (set it back to automatic) from no `label_at`.
