@@ -1,13 +1,13 @@
 // Locking from the page: Lock in the right-click menu, the panel and Ctrl+Shift+L
 // (shortcuts.js), each one `update` and so one undo step; a locked shape is looked
 // through by the mouse (a drag on it does not move it, a marquee and Ctrl+A leave it
-// out, it shows no handles), the right-click menu still offers Unlock, and the
-// server refuses to delete it.
+// out, it shows no handles) but a connector may still end on it, the right-click
+// menu still offers Unlock, and the server refuses to delete it.
 
 import { before, after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  session, until, clickBoard, dragBoard, clientOf, selectionOf, watch,
+  session, until, clickBoard, dragBoard, clientOf, selectionOf, newObject, watch,
 } from './lib.mjs';
 
 describe('locking from the page', { timeout: 120000 }, () => {
@@ -56,6 +56,18 @@ describe('locking from the page', { timeout: 120000 }, () => {
     await selected([], 'a click on a locked shape selects nothing');
     await page.keyboard.press('Control+a');
     await selected(['s2'], 'select all leaves the locked shape out');
+  });
+
+  it('a connector can still end on a locked shape: connecting moves nothing', async () => {
+    const before = new Set(Object.keys(await objects()));
+    await page.keyboard.press('a');
+    await dragBoard(page, { x: 250, y: 30 }, { x: 50, y: 30 });
+    const [id, c] = await newObject(page, before, 'the connector');
+    assert.deepEqual([c.from, c.to], ['s2', 's1'], 'it ends on the locked shape');
+    assert.deepEqual([(await objects()).s1.x, (await objects()).s1.y], [0, 0]);
+    await page.keyboard.press('Control+z');
+    await waitFor((o) => !o[id], 'the connector undone');
+    await page.keyboard.press('v');
   });
 
   it('Delete on a locked shape (selected by the menu) is refused; Unlock and Ctrl+Z', async () => {

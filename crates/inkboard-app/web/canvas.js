@@ -487,12 +487,13 @@ function contentBounds() {
 function measureContent() {
   // From the objects' own data, not getBBox: measuring the drawing makes the
   // browser lay out every object first (about 280 ms on 10,000 objects).
-  // Connectors run between shapes, so only their free ends count.
+  // Connectors run between shapes, so only their free ends and their bends count.
   let b = null;
   for (const [id, obj] of state.objects) {
     if (hasBox(obj) || obj.type === 'ink') b = union(b, boundsOf(id));
     else if (obj.type === 'connector') {
       for (const end of [obj.from, obj.to]) if (end && typeof end === 'object') b = union(b, { x: end.x, y: end.y, w: 0, h: 0 });
+      for (const [x, y] of obj.waypoints ?? []) b = union(b, { x, y, w: 0, h: 0 });
     }
   }
   const pad = 16; // room for strokes, arrowheads and labels

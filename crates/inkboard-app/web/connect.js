@@ -93,7 +93,7 @@ export function startLink(e) {
   return {
     move(ev) {
       q = toBoard(ev.clientX, ev.clientY);
-      to = hitTest(ev.clientX, ev.clientY, { groups: false, accept: attachable });
+      to = hitTest(ev.clientX, ev.clientY, { groups: false, accept: attachable, locked: true });
       if (to === from) to = null;
       showTarget(from, to);
       const b = to ? center(state.objects.get(to)) : q;

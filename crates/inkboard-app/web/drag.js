@@ -388,7 +388,7 @@ export function startRotate(e, ids) {
   // turns in the preview and is not sent again.
   const carried = new Set();
   for (const f of leaves.filter((id) => state.objects.get(id)?.geom === 'frame')) {
-    for (const id of movingSet([f])) if (id !== f) carried.add(id);
+    for (const id of movingSet([f], { moving: true })) if (id !== f) carried.add(id);
   }
   const sent = leaves.filter((id) => !carried.has(id));
   const shown = [...new Set([...leaves, ...carried])];
@@ -491,7 +491,7 @@ export function startEndpoint(e, id, which) {
   return {
     move(ev) {
       point = toBoard(ev.clientX, ev.clientY);
-      target = hitTest(ev.clientX, ev.clientY, { groups: false, accept: attachable });
+      target = hitTest(ev.clientX, ev.clientY, { groups: false, accept: attachable, locked: true });
       if (target === other) target = null;
       showTarget(target);
       if (fixed) setAttrs(line, { x1: fixed.x, y1: fixed.y, x2: point.x, y2: point.y });

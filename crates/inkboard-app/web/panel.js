@@ -212,11 +212,12 @@ function colorRow(parent, field, cur, testPrefix, { none = false, tones = PALETT
 }
 
 function choice(parent, field, options, cur, testPrefix, labels = {}, caption = null) {
-  const row = el('div', { className: 'choices', role: 'group', 'aria-label': caption ?? field.replace('_', ' ') }, parent);
+  const name = caption ?? field.replace('_', ' ');
+  const row = el('div', { className: 'choices', role: 'group', 'aria-label': name }, parent);
   if (cur.mixed) row.dataset.mixed = 'true';
   if (caption) el('span', { className: 'choices-caption', text: caption }, row);
   for (const o of options) {
-    const title = `${caption ?? field.replace('_', ' ')}: ${o === 'orthogonal' ? 'elbow' : o}`;
+    const title = `${name}: ${(ROUTE_NAMES[o] ?? o).toLowerCase()}`;
     const b = el('button', {
       type: 'button', className: 'choice', text: labels[o] ?? o, testid: `${testPrefix}-${o}`,
       title, 'aria-label': title, 'aria-pressed': String(cur.value === o),

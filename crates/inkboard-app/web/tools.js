@@ -253,10 +253,10 @@ function connectorTool() {
   return {
     name: 'connector',
     hover(e) {
-      showTarget(hitTest(e.clientX, e.clientY, { groups: false, accept: attachable }));
+      showTarget(hitTest(e.clientX, e.clientY, { groups: false, accept: attachable, locked: true }));
     },
     down(e) {
-      const from = hitTest(e.clientX, e.clientY, { groups: false, accept: attachable });
+      const from = hitTest(e.clientX, e.clientY, { groups: false, accept: attachable, locked: true });
       const p = toBoard(e.clientX, e.clientY);
       press = { from, p, sx: e.clientX, sy: e.clientY, to: null, q: p,
         line: svgEl('line', { class: 'draft-line' }, layers.draft) };
@@ -265,7 +265,7 @@ function connectorTool() {
     move(e) {
       if (!press) return;
       press.q = toBoard(e.clientX, e.clientY);
-      press.to = hitTest(e.clientX, e.clientY, { groups: false, accept: attachable });
+      press.to = hitTest(e.clientX, e.clientY, { groups: false, accept: attachable, locked: true });
       if (press.to === press.from) press.to = null;
       showTarget(press.from, press.to);
       const a = endPoint(press.from, press.p);
