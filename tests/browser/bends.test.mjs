@@ -1,7 +1,7 @@
 // A connector's bends and label dragged by hand (web/bends.js): a selected
 // orthogonal connector shows a handle on each leg; dragging one moves the leg
 // across itself and the route, redrawn by the server, stays square through the
-// new waypoints; its label's handle slides the label along the line; each drag is
+// new waypoints; its label (by its handle or its text) slides along the line; each drag is
 // one `update`, undone by one Ctrl+Z; a double-click on a leg handle and "Reset
 // route" in the right-click menu give the route back to the router. Real mouse
 // events in Chromium.
@@ -106,7 +106,6 @@ describe('connector bends and labels', { timeout: 120000 }, () => {
 
   it('the label slides along the line; one Ctrl+Z undoes the slide, another the bend', async () => {
     await page.getByTestId('handle-label').waitFor();
-    const pts = await drawn();
     // Near the end of the line: past 80% of its length.
     // The handle sits beside the label; it is held that far from the point the
     // label goes to.
@@ -123,7 +122,30 @@ describe('connector bends and labels', { timeout: 120000 }, () => {
     const c = await waitFor((c) => c.label_at !== undefined && c, 'a label place');
     assert.ok(c.label_at > 0.8 && c.label_at <= 1, `label_at ${c.label_at}`);
     assert.ok(c.waypoints?.length, 'the bends stay');
-    assert.ok(pts.length >= 2);
+    // Drawn there: the label's middle is near the point 90% along the line.
+    const shown = await page.evaluate(() => {
+      const texts = [...document.querySelectorAll('g[id="c3"] text')].map((t) => t.getBBox());
+      const x0 = Math.min(...texts.map((b) => b.x));
+      return {
+        x: (x0 + Math.max(...texts.map((b) => b.x + b.width))) / 2,
+        y: (Math.min(...texts.map((b) => b.y)) + Math.max(...texts.map((b) => b.y + b.height))) / 2,
+        x0,
+      };
+    });
+    assert.ok(Math.hypot(shown.x - target.x, shown.y - target.y) < 40, `label drawn at ${JSON.stringify(shown)}, not near ${JSON.stringify(target)}`);
+
+    // The label's text itself drags too, back towards the middle of the line
+    // (pressed by its first letters: a leg's handle, over its middle, wins there).
+    const mid = await page.evaluate(() => {
+      const path = document.querySelector('g[id="c3"] path');
+      const q = path.getPointAtLength(path.getTotalLength() * 0.4);
+      return { x: q.x, y: q.y };
+    });
+    await drag(await clientOf(page, shown.x0 + 3, shown.y), await clientOf(page, mid.x, mid.y));
+    const slid = await waitFor((c) => c.label_at < 0.6 && c, 'the label dragged by its text');
+    assert.ok(slid.label_at > 0.2, `label_at ${slid.label_at}`);
+    await page.keyboard.press('Control+z');
+    await waitFor((c) => c.label_at > 0.8, 'that slide undone');
     await page.keyboard.press('Control+z');
     const undone = await waitFor((c) => c.label_at === undefined && c, 'the label slide undone');
     assert.ok(undone.waypoints?.length, 'only the slide is undone');

@@ -68,7 +68,13 @@ describe('a turned frame carries its contents', { timeout: 120000 }, () => {
     near(o.s3.y + 25, 250, 0.01, 's3 centre y');
     assert.equal(o.s3.rotation, 100);
     assert.deepEqual([o.s5.x, o.s5.y, o.s5.rotation ?? 0], [500, 0, 0], 'outside stays');
-    assert.deepEqual([o.c4.from, o.c4.to], ['s2', 's3'], 'the connector still joins them');
+    // The connector follows: its drawn line now starts by s2's turned place.
+    const start = await page.evaluate(() => {
+      const d = document.getElementById('c4').querySelector('path').getAttribute('d');
+      const [x, y] = d.slice(1).trim().split(/[ ,L]+/).map(Number);
+      return { x, y };
+    });
+    assert.ok(Math.hypot(start.x - 275, start.y - 50) < 60, `c4 starts at ${JSON.stringify(start)}, far from s2 at (275, 50)`);
     // The page draws the server's fragments: s2 turned about its new centre.
     const t = await page.evaluate(() => document.getElementById('s2').querySelector('g[transform]')?.getAttribute('transform'));
     assert.equal(t, 'rotate(90 275 50)');

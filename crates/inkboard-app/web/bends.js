@@ -138,6 +138,14 @@ function squareUp(points) {
   return out;
 }
 
+/** Whether the press `e` is on the label of connector `id`, as drawn: the label
+ * itself is dragged along the line, as in draw.io and tldraw. */
+export function onLabel(e, id) {
+  const g = elementOf(id);
+  return !!g && document.elementsFromPoint(e.clientX, e.clientY)
+    .some((el) => el.tagName === 'text' && g.contains(el));
+}
+
 /** Starts dragging handle `name` of connector `id` (the select tool's press). */
 export function startBend(e, id, name) {
   if (name === 'label') return labelDrag(e, id);

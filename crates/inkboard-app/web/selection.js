@@ -13,7 +13,7 @@ import { hoverLinks, startLink } from './connect.js';
 import {
   startMove, startResize, startRotate, startEndpoint, transformable, handleFrame, connectorEnds,
 } from './drag.js';
-import { drawBendHandles, isBendHandle, startBend } from './bends.js';
+import { drawBendHandles, isBendHandle, onLabel, startBend } from './bends.js';
 
 const HANDLES = ['nw', 'n', 'ne', 'e', 'se', 's', 'sw', 'w'];
 const MAX_OUTLINES = 400;
@@ -135,6 +135,10 @@ export const selectTool = {
     }
     if (handle) {
       this.press = { drag: startResize(e, handle, ids), started: true };
+      return;
+    }
+    if (ids.length === 1 && state.objects.get(ids[0])?.type === 'connector' && onLabel(e, ids[0])) {
+      this.press = { drag: startBend(e, ids[0], 'label'), started: true };
       return;
     }
     const hit = hitTest(e.clientX, e.clientY);
