@@ -91,6 +91,29 @@ impl Tree {
     }
 }
 
+/// The clusters from the outermost down to `from`, given each cluster's
+/// `parent` (empty for `None`, the top level).
+pub(crate) fn ancestors(parent: &[Option<usize>], from: Option<usize>) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut p = from;
+    while let Some(c) = p {
+        out.push(c);
+        p = parent[c];
+    }
+    out.reverse();
+    out
+}
+
+/// How many clusters hold cluster `c`, given each cluster's `parent`.
+pub(crate) fn depth(parent: &[Option<usize>], mut c: usize) -> usize {
+    let mut d = 0;
+    while let Some(p) = parent[c] {
+        d += 1;
+        c = p;
+    }
+    d
+}
+
 /// The clusters of a layer graph (nodes, dummies and fillers), for ordering.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Nest {
@@ -102,29 +125,13 @@ pub(crate) struct Nest {
 impl Nest {
     /// The clusters holding node `v`, outermost first.
     pub fn chain(&self, v: usize) -> Vec<usize> {
-        let mut out = Vec::new();
-        let mut p = self.of[v];
-        while let Some(c) = p {
-            out.push(c);
-            p = self.parent[c];
-        }
-        out.reverse();
-        out
+        ancestors(&self.parent, self.of[v])
     }
 
     /// The innermost cluster holding both `a` and `b` (clusters, or None for
     /// the top level).
     pub fn common(&self, a: Option<usize>, b: Option<usize>) -> Option<usize> {
-        let up = |mut p: Option<usize>| {
-            let mut out = Vec::new();
-            while let Some(c) = p {
-                out.push(c);
-                p = self.parent[c];
-            }
-            out.reverse();
-            out
-        };
-        let (ca, cb) = (up(a), up(b));
+        let (ca, cb) = (ancestors(&self.parent, a), ancestors(&self.parent, b));
         ca.iter()
             .zip(&cb)
             .take_while(|(x, y)| x == y)

@@ -330,16 +330,8 @@ impl Component {
         let c_n = tree.parent.len();
         // The room from a cluster's wall to its first (last) layer: its own
         // padding and that of the clusters inside that begin (end) there too.
-        let depth = |mut c: usize| {
-            let mut d = 0;
-            while let Some(p) = tree.parent[c] {
-                d += 1;
-                c = p;
-            }
-            d
-        };
         let mut inner: Vec<usize> = (0..c_n).collect();
-        inner.sort_by_key(|&c| std::cmp::Reverse(depth(c)));
+        inner.sort_by_key(|&c| std::cmp::Reverse(crate::cluster::depth(&tree.parent, c)));
         let mut lo: Vec<f64> = tree.pad.iter().map(|p| p.d0).collect();
         let mut hi: Vec<f64> = tree.pad.iter().map(|p| p.d1).collect();
         let (mut lo_in, mut hi_in) = (vec![0.0f64; c_n], vec![0.0f64; c_n]);
@@ -690,17 +682,9 @@ fn fill(nest: &mut Nest, layer_of: &mut Vec<usize>, size: &mut Vec<f64>) -> Vec<
             taken.insert((c, r));
         }
     }
-    let depth = |mut c: usize| {
-        let mut d = 0;
-        while let Some(p) = nest.parent[c] {
-            d += 1;
-            c = p;
-        }
-        d
-    };
     // Inner clusters first: their fillers also fill the clusters around them.
     let mut inner: Vec<usize> = (0..c_n).collect();
-    inner.sort_by_key(|&c| std::cmp::Reverse(depth(c)));
+    inner.sort_by_key(|&c| std::cmp::Reverse(crate::cluster::depth(&nest.parent, c)));
     for c in inner {
         for r in span[c].0..=span[c].1 {
             if taken.contains(&(c, r)) {

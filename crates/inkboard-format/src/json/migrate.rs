@@ -17,7 +17,10 @@
 //!   locks the object nor, not being a boolean, refuses the file. Files with no
 //!   lock are written as before, and a build that knows version 3 without
 //!   `locked` keeps it as an unknown field and writes it back, so no version of
-//!   its own is needed: such a build loses only the lock's protection.
+//!   its own is needed: such a build loses only the lock's protection. A
+//!   connector's `waypoints` and `label_at` (its bends and label place, placed by
+//!   hand) came the same way, and are kept aside on older objects under
+//!   [`OLD_WAYPOINTS`] and [`OLD_LABEL_AT`].
 
 use serde_json::{Map, Value};
 
@@ -28,13 +31,19 @@ use crate::FormatError;
 pub(crate) type Migration = fn(&mut Map<String, Value>) -> Result<(), FormatError>;
 
 /// `MIGRATIONS[i]` turns version `i + 1` into version `i + 2`.
-pub(crate) const MIGRATIONS: &[Migration] = &[text_is_rich, rotation_is_known];
+pub(crate) const MIGRATIONS: &[Migration] = &[text_is_rich, v3_fields_are_known];
 
 /// Where 2 → 3 keeps a `rotation` field that version 2 did not know.
 pub(crate) const OLD_ROTATION: &str = "rotation_before_v3";
 
 /// Where 2 → 3 keeps a `locked` field that version 2 did not know.
 pub(crate) const OLD_LOCKED: &str = "locked_before_v3";
+
+/// Where 2 → 3 keeps a `waypoints` field that version 2 did not know.
+pub(crate) const OLD_WAYPOINTS: &str = "waypoints_before_v3";
+
+/// Where 2 → 3 keeps a `label_at` field that version 2 did not know.
+pub(crate) const OLD_LABEL_AT: &str = "label_at_before_v3";
 
 // One step per version after the first: adding a version without its migration (or
 // the other way round) does not compile.
@@ -75,13 +84,18 @@ fn text_is_rich(doc: &mut Map<String, Value>) -> Result<(), FormatError> {
     Ok(())
 }
 
-/// 2 → 3: an unknown `rotation` or `locked` on an object kept aside, under
-/// [`OLD_ROTATION`] or [`OLD_LOCKED`] (unless that name is taken too: then the
-/// field stays where it is and, being the writer's, is read as version 3 reads it
-/// or refused with its place).
-fn rotation_is_known(doc: &mut Map<String, Value>) -> Result<(), FormatError> {
+/// 2 → 3: an unknown `rotation`, `locked`, `waypoints` or `label_at` on an object
+/// kept aside, under `OLD_…` (unless that name is taken too: then the field stays
+/// where it is and, being the writer's, is read as version 3 reads it or refused
+/// with its place).
+fn v3_fields_are_known(doc: &mut Map<String, Value>) -> Result<(), FormatError> {
     each_object(doc, |o| {
-        for (key, aside) in [("rotation", OLD_ROTATION), ("locked", OLD_LOCKED)] {
+        for (key, aside) in [
+            ("rotation", OLD_ROTATION),
+            ("locked", OLD_LOCKED),
+            ("waypoints", OLD_WAYPOINTS),
+            ("label_at", OLD_LABEL_AT),
+        ] {
             if o.contains_key(aside) {
                 continue;
             }
@@ -198,6 +212,24 @@ mod tests {
         // The name aside is taken: the field stays, to be read as version 3's.
         assert_eq!(objects[2]["locked"], Value::from(false));
         assert_eq!(objects[2][OLD_LOCKED], Value::from(1));
+    }
+
+    #[test]
+    fn version_2_bends_are_kept_aside() {
+        let mut doc: Map<String, Value> = serde_json::from_str(
+            r#"{"version": 2, "pages": [{"objects": [
+                {"type": "connector", "waypoints": "via the hall", "label_at": "top"},
+                {"type": "connector", "waypoints": [[1, 2]], "label_at": 0.5}]}]}"#,
+        )
+        .unwrap();
+        migrate(&mut doc, 2).unwrap();
+        let objects = doc["pages"][0]["objects"].as_array().unwrap();
+        assert_eq!(objects[0][OLD_WAYPOINTS], Value::from("via the hall"));
+        assert_eq!(objects[0][OLD_LABEL_AT], Value::from("top"));
+        assert_eq!(objects[1][OLD_LABEL_AT], Value::from(0.5));
+        assert!(objects
+            .iter()
+            .all(|o| o.get("waypoints").is_none() && o.get("label_at").is_none()));
     }
 
     #[test]
