@@ -170,8 +170,7 @@ fn pass(paths: &mut [Path], obstacles: &[Rect]) {
             if pieces[j].ideal - pieces[i].ideal >= SPACING - 1e-9 {
                 break;
             }
-            let overlap = pieces[i].y1.min(pieces[j].y1) - pieces[i].y0.max(pieces[j].y0);
-            if overlap > 0.5 {
+            if beside(&pieces[i], &pieces[j]) {
                 let (a, b) = (root(&mut parent, i), root(&mut parent, j));
                 parent[a.max(b)] = a.min(b);
             }
@@ -195,8 +194,24 @@ fn pass(paths: &mut [Path], obstacles: &[Rect]) {
                 j -= 1;
             }
         }
-        let members: Vec<&Piece> = order.iter().map(|&i| &pieces[i]).collect();
+        let order: Vec<usize> = {
+            let sorted: Vec<&Piece> = order.iter().map(|&i| &pieces[i]).collect();
+            untangled(&sorted).into_iter().map(|k| order[k]).collect()
+        };
+        let mut members: Vec<&Piece> = order.iter().map(|&i| &pieces[i]).collect();
         let mut xs = spread(&members);
+        // An order that needs more tracks than the members' ranges hold hides
+        // lines on each other: then the fewest tracks, at the price of some
+        // crossings, if that hides fewer.
+        let mut order = order;
+        if crowding(&members, &xs).0 > 0 {
+            let fewer: Vec<usize> = packed(&members).into_iter().map(|k| order[k]).collect();
+            let others: Vec<&Piece> = fewer.iter().map(|&i| &pieces[i]).collect();
+            let spread_out = spread(&others);
+            if crowding(&others, &spread_out) < crowding(&members, &xs) {
+                (order, members, xs) = (fewer, others, spread_out);
+            }
+        }
         // A bundle squeezed by its members' ranges may bring members side by
         // side closer than they were: it stays as it was unless the new places
         // hide fewer lines on each other, or as few and bring fewer closer than
@@ -364,6 +379,107 @@ fn before(a: &Piece, b: &Piece) -> bool {
     (a.path, a.k) < (b.path, b.k)
 }
 
+/// What it costs to set `a` left of `b`: each turn of `a` to the right within
+/// `b`'s extent crosses `b`, as does each turn of `b` to the left within `a`'s
+/// (ELK's orthogonal router counts the same to order a channel's segments). A
+/// turn at the very end of the other's extent counts twice: the two turns there
+/// run along one line.
+fn crossings_if_left(a: &Piece, b: &Piece) -> u32 {
+    let meets = |y: f64, p: &Piece| {
+        if y > p.y0 + 0.5 && y < p.y1 - 0.5 {
+            1
+        } else if (y - p.y0).abs() <= 0.5 || (y - p.y1).abs() <= 0.5 {
+            2
+        } else {
+            0
+        }
+    };
+    let turning = |turn: i8, y: f64, p: &Piece| if turn == 0 { 0 } else { meets(y, p) };
+    turning(a.turn0.max(0), a.y0, b)
+        + turning(a.turn1.max(0), a.y1, b)
+        + turning(b.turn0.min(0), b.y0, a)
+        + turning(b.turn1.min(0), b.y1, a)
+}
+
+/// A bundle's order, left to right, from `sorted` (ordered by [`before`]): of two
+/// members side by side, the one whose turns cross fewer lines when it goes
+/// first goes first ([`crossings_if_left`]), ties as `sorted` has them. Members
+/// not side by side are not ordered against each other, so they may share a
+/// track ([`spread`]). Where the pairwise choices make a cycle, the member with
+/// the fewest members still wanting to go before it goes next (a greedy cut, as
+/// in ELK).
+fn untangled(sorted: &[&Piece]) -> Vec<usize> {
+    let n = sorted.len();
+    let mut after: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut waiting = vec![0usize; n];
+    for i in 0..n {
+        for j in i + 1..n {
+            if !beside(sorted[i], sorted[j]) {
+                continue;
+            }
+            let (ij, ji) = (
+                crossings_if_left(sorted[i], sorted[j]),
+                crossings_if_left(sorted[j], sorted[i]),
+            );
+            let (first, second) = if ji < ij { (j, i) } else { (i, j) };
+            after[first].push(second);
+            waiting[second] += 1;
+        }
+    }
+    let mut done = vec![false; n];
+    let mut order = Vec::with_capacity(n);
+    for _ in 0..n {
+        let next = (0..n)
+            .filter(|&i| !done[i])
+            .min_by_key(|&i| (waiting[i], i))
+            .expect("a member is left");
+        done[next] = true;
+        order.push(next);
+        for &k in &after[next] {
+            waiting[k] = waiting[k].saturating_sub(1);
+        }
+    }
+    order
+}
+
+/// Each member's track in an ordered bundle: the lowest above every earlier
+/// member beside it.
+fn tracks(order: &[&Piece]) -> Vec<usize> {
+    let mut track = vec![0usize; order.len()];
+    for i in 0..order.len() {
+        track[i] = (0..i)
+            .filter(|&j| beside(order[j], order[i]))
+            .map(|j| track[j] + 1)
+            .max()
+            .unwrap_or(0);
+    }
+    track
+}
+
+/// `order` rearranged to need the fewest tracks: members taken by where their
+/// extents start, each on the lowest track free there (an interval graph's
+/// colouring, which needs no more tracks than members side by side at one
+/// place), then listed track by track, keeping `order` within a track.
+fn packed(order: &[&Piece]) -> Vec<usize> {
+    let mut by_start: Vec<usize> = (0..order.len()).collect();
+    by_start.sort_by(|&a, &b| order[a].y0.total_cmp(&order[b].y0).then(a.cmp(&b)));
+    let mut ends: Vec<f64> = Vec::new();
+    let mut track = vec![0usize; order.len()];
+    for i in by_start {
+        let p = order[i];
+        let free = ends.iter().position(|&end| end <= p.y0 + 0.5);
+        let t = free.unwrap_or_else(|| {
+            ends.push(f64::NEG_INFINITY);
+            ends.len() - 1
+        });
+        ends[t] = p.y1;
+        track[i] = t;
+    }
+    let mut out: Vec<usize> = (0..order.len()).collect();
+    out.sort_by_key(|&i| (track[i], i));
+    out
+}
+
 /// How crowded `members` placed at `xs` are: the pairs side by side (their
 /// extents overlap) on one line, where one hides the other, then the pairs side
 /// by side closer than [`MIN_SPACING`].
@@ -371,8 +487,7 @@ fn crowding(members: &[&Piece], xs: &[f64]) -> (usize, usize) {
     let (mut hidden, mut close) = (0, 0);
     for i in 0..members.len() {
         for j in i + 1..members.len() {
-            let (p, q) = (members[i], members[j]);
-            if p.y1.min(q.y1) - p.y0.max(q.y0) <= 0.5 {
+            if !beside(members[i], members[j]) {
                 continue;
             }
             let d = (xs[i] - xs[j]).abs();
@@ -383,29 +498,48 @@ fn crowding(members: &[&Piece], xs: &[f64]) -> (usize, usize) {
     (hidden, close)
 }
 
-/// Places an ordered bundle: as near its members' ideal places as it can with
-/// [`SPACING`] between neighbours (pooling adjacent violators: a run of members
-/// pushed together sits at the mean of what it wants), then each member clamped
-/// into its range, keeping the spacing where the ranges allow.
+/// Whether two pieces lie side by side: their extents overlap.
+fn beside(a: &Piece, b: &Piece) -> bool {
+    a.y1.min(b.y1) - a.y0.max(b.y0) > 0.5
+}
+
+/// Places an ordered bundle. Members that lie side by side each get a track,
+/// in the bundle's order; members that do not (one ends before the other
+/// starts) may share one, as a channel's tracks are shared in ELK's orthogonal
+/// router. Each member's track is the lowest above every earlier member beside
+/// it, so a bundle needs only as many tracks as its longest such chain, not one
+/// per member. The tracks are set as near their members' ideal places as they can
+/// with [`SPACING`] between neighbours (pooling adjacent violators: a run of
+/// tracks pushed together sits at the mean of what it wants), then each member is
+/// clamped into its range, keeping the spacing from those beside it where the
+/// ranges allow.
 fn spread(order: &[&Piece]) -> Vec<f64> {
     let n = order.len();
     if n == 1 {
         return vec![order[0].ideal];
     }
+    let track = tracks(order);
+    let tracks = track.iter().max().map_or(1, |t| t + 1);
+    // What each track wants: the mean of its members' ideal places.
+    let mut wants = vec![(0.0, 0usize); tracks];
+    for (p, &t) in order.iter().zip(&track) {
+        wants[t].0 += p.ideal;
+        wants[t].1 += 1;
+    }
     // A bundle wider than its room at the full spacing is spaced closer, down to
     // [`MIN_SPACING`], rather than squeezed until its lines touch.
     let lo = order.iter().map(|p| p.lo).fold(f64::INFINITY, f64::min);
     let hi = order.iter().map(|p| p.hi).fold(f64::NEG_INFINITY, f64::max);
-    let fits = (hi - lo) / (n - 1) as f64;
+    let fits = (hi - lo) / tracks.saturating_sub(1).max(1) as f64;
     let step = if fits.is_finite() {
         fits.clamp(MIN_SPACING, SPACING)
     } else {
         SPACING
     };
-    // Blocks of consecutive members: (first member, count, sum of wanted starts).
+    // Blocks of consecutive tracks: (first track, count, sum of wanted starts).
     let mut blocks: Vec<(usize, usize, f64)> = Vec::new();
-    for (i, p) in order.iter().enumerate() {
-        blocks.push((i, 1, p.ideal));
+    for (t, &(sum, count)) in wants.iter().enumerate() {
+        blocks.push((t, 1, sum / count.max(1) as f64));
         while blocks.len() > 1 {
             let (_, c1, t1) = blocks[blocks.len() - 1];
             let (s0, c0, t0) = blocks[blocks.len() - 2];
@@ -414,31 +548,39 @@ fn spread(order: &[&Piece]) -> Vec<f64> {
             if start0 + c0 as f64 * step <= start1 + 1e-9 {
                 break;
             }
-            // Merge: each member of the second block wants to start c0 places later.
+            // Merge: each track of the second block wants to start c0 places later.
             let shifted = t1 - c1 as f64 * c0 as f64 * step;
             blocks.pop();
             blocks.pop();
             blocks.push((s0, c0 + c1, t0 + shifted));
         }
     }
-    let mut xs = vec![0.0; n];
+    let mut at = vec![0.0; tracks];
     for (s, c, t) in blocks {
         let start = t / c as f64;
         for j in 0..c {
-            xs[s + j] = start + j as f64 * step;
+            at[s + j] = start + j as f64 * step;
         }
     }
-    for (x, p) in xs.iter_mut().zip(order) {
-        *x = x.clamp(p.lo, p.hi);
-    }
+    let mut xs: Vec<f64> = order
+        .iter()
+        .zip(&track)
+        .map(|(p, &t)| at[t].clamp(p.lo, p.hi))
+        .collect();
     for i in 1..n {
-        let want = xs[i - 1] + step;
+        let want = (0..i)
+            .filter(|&j| beside(order[j], order[i]))
+            .map(|j| xs[j] + step)
+            .fold(f64::NEG_INFINITY, f64::max);
         if xs[i] < want {
             xs[i] = want.min(order[i].hi).max(xs[i]);
         }
     }
     for i in (0..n - 1).rev() {
-        let want = xs[i + 1] - step;
+        let want = (i + 1..n)
+            .filter(|&j| beside(order[j], order[i]))
+            .map(|j| xs[j] - step)
+            .fold(f64::INFINITY, f64::min);
         if xs[i] > want {
             xs[i] = want.max(order[i].lo).min(xs[i]);
         }

@@ -1,7 +1,8 @@
 //! Reference renders of `layout`: boards built from the fixture graphs of
 //! `inkboard-layout` with the real tools (`create_board`, one `batch` of
-//! `add_shape`/`add_connector`, then `layout`), checked for overlapping shapes and
-//! for connectors running against the direction, and drawn to SVG for comparison
+//! `add_shape`/`add_connector`, then `layout`), checked for overlapping shapes,
+//! for connectors running against the direction and for lines drawn on each
+//! other (two connectors that share no end along one line), and drawn to SVG for comparison
 //! with `tests/layout/NAME.svg` (among them a mind map and an org chart). `UPDATE_EXPECT=1` rewrites the pictures; set
 //! `LAYOUT_PNG_OUT=DIR` to also get PNGs there for a look.
 
@@ -108,6 +109,72 @@ fn against(board: &Board, direction: &str) -> Vec<String> {
         .collect()
 }
 
+/// Pairs of connectors that share no end and whose drawn lines run along one
+/// line for more than a pixel: there, a reader cannot tell where either goes.
+fn lines_on_lines(board: &Board, scene: &inkboard_render::Scene) -> Vec<String> {
+    let ends: std::collections::HashMap<String, [Option<String>; 2]> = board.pages()[0]
+        .objects
+        .iter()
+        .filter_map(|o| match &o.kind {
+            Kind::Connector(c) => Some((
+                o.id.to_string(),
+                [c.from.object(), c.to.object()].map(|e| e.map(|id| id.to_string())),
+            )),
+            _ => None,
+        })
+        .collect();
+    // Each connector's straight pieces: (horizontal, across, from, to).
+    let pieces: Vec<(String, Vec<(bool, f64, f64, f64)>)> = scene
+        .items
+        .iter()
+        .filter(|item| item.kind == "connector")
+        .filter_map(|item| {
+            let line = item.parts.iter().find_map(|p| match p {
+                inkboard_render::Part::Path(path) => Some(path),
+                _ => None,
+            })?;
+            let points = inkboard_render::route::polyline(&line.segs);
+            let straight = points
+                .windows(2)
+                .filter_map(|w| {
+                    let (a, b) = (w[0], w[1]);
+                    if (a.y - b.y).abs() < 0.5 {
+                        Some((true, a.y, a.x.min(b.x), a.x.max(b.x)))
+                    } else if (a.x - b.x).abs() < 0.5 {
+                        Some((false, a.x, a.y.min(b.y), a.y.max(b.y)))
+                    } else {
+                        None
+                    }
+                })
+                .collect();
+            Some((item.id.to_string(), straight))
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (i, (a, pa)) in pieces.iter().enumerate() {
+        for (b, pb) in &pieces[i + 1..] {
+            let (ea, eb) = (&ends[a], &ends[b]);
+            if ea
+                .iter()
+                .flatten()
+                .any(|e| eb.iter().flatten().any(|f| e == f))
+            {
+                continue;
+            }
+            let shared: f64 = pa
+                .iter()
+                .flat_map(|p| pb.iter().map(move |q| (p, q)))
+                .filter(|(p, q)| p.0 == q.0 && (p.1 - q.1).abs() < 1.0)
+                .map(|(p, q)| (p.3.min(q.3) - p.2.max(q.2)).max(0.0))
+                .sum();
+            if shared > 1.0 {
+                out.push(format!("{a} / {b}: {shared:.0} px"));
+            }
+        }
+    }
+    out
+}
+
 fn expected_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/layout")
 }
@@ -132,6 +199,13 @@ fn case(file: &str, fixture: &str, args: Value, acyclic: bool) -> Option<String>
     }
     let page = board.pages()[0].id;
     let scene = inkboard_render::resolve(&board, page);
+    let hidden = lines_on_lines(&board, &scene);
+    if !hidden.is_empty() {
+        problems.push(format!(
+            "{file}: lines on each other:\n  {}",
+            hidden.join("\n  ")
+        ));
+    }
     // Without the embedded font (700 KB a file): the pictures are compared as
     // text, and the font is the same every time.
     let options = inkboard_render::SvgOptions {
@@ -152,6 +226,7 @@ fn case(file: &str, fixture: &str, args: Value, acyclic: bool) -> Option<String>
 fn layouts_render_as_recorded() {
     let cases = [
         ("dag50-down", "dag50", json!({}), true),
+        ("random63-down", "random63", json!({}), true),
         ("dag50-right", "dag50", json!({"direction": "right"}), true),
         (
             "tree100-tree",
