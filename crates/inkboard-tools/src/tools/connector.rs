@@ -30,7 +30,7 @@ pub struct AddConnectorArgs {
 impl Tool for AddConnector {
     const NAME: &'static str = "add_connector";
     const TITLE: &'static str = "Add connector";
-    const DESCRIPTION: &'static str = "Connect two objects or points with a line that follows the objects. Default: orthogonal, arrow at the end. from_side/to_side pin the side an end meets; merge: connectors leaving one side share a trunk (bus, junction dots).";
+    const DESCRIPTION: &'static str = "Connect two objects or points with a line that follows the objects. Default: orthogonal, arrow at the end. merge: lines leaving one side share a trunk.";
     const HINTS: Hints = Hints::ADD;
     type Args = AddConnectorArgs;
     type Output = Id;

@@ -80,7 +80,7 @@ pub struct LayoutArgs {
 impl Tool for Layout {
     const NAME: &'static str = "layout";
     const TITLE: &'static str = "Lay out shapes";
-    const DESCRIPTION: &'static str = "Arrange shapes (default all) so none overlap and connectors flow one way (default layered, down); frames fit their contents. With ids only those move, beside what they link to. mindmap: root centred, branches both sides, curves from facing sides; org_chart: tree, one trunk per parent, many leaves stacked. Resets bends and pinned sides.";
+    const DESCRIPTION: &'static str = "Arrange shapes (default all) so none overlap and connectors flow one way (default layered, down); frames fit their contents. With ids only those move, beside what they link to. mindmap: root centred, branches both sides; org_chart: tree, merged trunks, many leaves stacked.";
     const HINTS: Hints = Hints::EDIT;
     type Args = LayoutArgs;
     type Output = Ids;
