@@ -1176,19 +1176,21 @@ impl EndInfo {
     }
 }
 
+/// A branch of a bus: the sides it leaves and enters by, and its corners.
+type BusRoute = ((Side, Side), Vec<Point>);
+
 /// The routes of the merged connectors ([`bus`]), by connector: those whose
 /// start is on an object and whose route is orthogonal, drawn without
 /// waypoints, grouped by the object and side they leave (their pinned side, else
 /// the side the page's flow leaves by towards their end, else the side facing
 /// it). `None` for every other connector, and for a merged one whose end does
 /// not lie past that side.
-#[allow(clippy::type_complexity)]
 fn buses(
     connectors: &[(usize, &Connector)],
     ends: &[(EndInfo, EndInfo)],
     kinds: &[Route],
     flow: Option<Side>,
-) -> Vec<Option<((Side, Side), Vec<Point>)>> {
+) -> Vec<Option<BusRoute>> {
     let mut out = vec![None; connectors.len()];
     let mut groups: BTreeMap<(usize, Side), Vec<usize>> = BTreeMap::new();
     for (k, ((_, c), (a, b))) in connectors.iter().zip(ends).enumerate() {

@@ -46,9 +46,11 @@ pub(crate) fn restyle(
         })
         .collect();
     let flow = flow_side(direction);
-    let org = (algorithm == Algorithm::OrgChart)
-        .then(|| org_sides(&links, laid, flow))
-        .unwrap_or_default();
+    let org = if algorithm == Algorithm::OrgChart {
+        org_sides(&links, laid, flow)
+    } else {
+        HashMap::new()
+    };
     for (id, was) in &links {
         let mut c = was.clone();
         c.set_waypoints(Vec::new());
