@@ -29,7 +29,7 @@ use proptest::test_runner::FileFailurePersistence;
 use crate::{
     Actor, Align, Arrow, Board, Color, Connector, Dash, End, Extra, Font, Geom, Group, IdKind,
     Image, ImageFormat, Ink, Kind, ModelError, Object, ObjectId, PageId, Palette, Point, Rect,
-    Rotation, Route, Shape, Style, Transaction, VAlign, Vocabulary,
+    Rotation, Route, Shape, Side, Style, Transaction, VAlign, Vocabulary,
 };
 
 /// The settings of a property test file: `cases` cases unless `PROPTEST_CASES` says
@@ -363,9 +363,14 @@ fn new_object() -> impl Strategy<Value = New> {
         style(),
         vec(point(), 0..4),
         proptest::option::of((0..=10_000u32).prop_map(|k| f64::from(k) / 10_000.0)),
+        (
+            option::of(select(Side::ALL)),
+            option::of(select(Side::ALL)),
+            any::<bool>(),
+        ),
     )
         .prop_map(
-            |(from, to, text, route, start_arrow, end_arrow, style, waypoints, label_at)| {
+            |(from, to, text, route, start_arrow, end_arrow, style, waypoints, label_at, pins)| {
                 let mut body = Connector {
                     from: End::Point(Point::default()),
                     to: End::Point(Point::default()),
@@ -378,6 +383,9 @@ fn new_object() -> impl Strategy<Value = New> {
                 };
                 body.set_waypoints(waypoints);
                 body.set_label_at(label_at);
+                body.set_side(true, pins.0);
+                body.set_side(false, pins.1);
+                body.set_merge(pins.2);
                 New::Connector { from, to, body }
             },
         );

@@ -42,7 +42,7 @@ pub use id::{IdKind, ObjectId, PageId};
 pub use merge::{MergeError, Overlap};
 pub use object::{
     Arrow, ByHand, Connector, End, Extra, Geom, Group, Image, ImageFormat, Ink, Kind, Object,
-    Route, Shape, Sizing, FRAME_TITLE_HEIGHT,
+    Route, Shape, Side, Sizing, FRAME_TITLE_HEIGHT,
 };
 pub use order::Moved;
 pub use style::{Align, Dash, Font, Style, VAlign};

@@ -113,6 +113,24 @@ vocabulary! {
     }
 }
 
+vocabulary! {
+    /// A side of an object's box, where a connector end may be pinned to meet it
+    /// (as draw.io's exit and entry constraints at a side's middle do).
+    pub enum Side as "side" { Top = "top", Right = "right", Bottom = "bottom", Left = "left" }
+}
+
+impl Side {
+    /// The side across the box from this one.
+    pub fn opposite(self) -> Side {
+        match self {
+            Side::Top => Side::Bottom,
+            Side::Right => Side::Left,
+            Side::Bottom => Side::Top,
+            Side::Left => Side::Right,
+        }
+    }
+}
+
 /// One end of a connector: bound to an object (it follows it) or a free point.
 #[derive(Clone, Debug, PartialEq)]
 pub enum End {
@@ -162,14 +180,14 @@ pub struct Connector {
     pub start_arrow: Arrow,
     pub end_arrow: Arrow,
     pub style: Style,
-    /// Bends and the label's place, set by hand; `None` while both are automatic
-    /// (what [`Connector::set_waypoints`] and [`Connector::set_label_at`] keep).
+    /// Bends, the label's place, pinned sides and merging, set by hand or by a
+    /// layout; `None` while all are automatic (what the setters below keep).
     /// Boxed because few connectors have them: an object stays as small as before,
     /// and a transaction step holds two.
     pub by_hand: Option<Box<ByHand>>,
 }
 
-/// What a person placed by hand on a connector.
+/// What was decided for a connector rather than left to the router.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ByHand {
     /// Points the line passes through, in order, in board coordinates (as
@@ -179,6 +197,25 @@ pub struct ByHand {
     /// Where the label sits, as a fraction of the drawn line's length from its
     /// start (0 ..= 1). `None`: placed automatically, clear of shapes and labels.
     pub label_at: Option<f64>,
+    /// The sides of their objects the start and the end meet (`None`: the
+    /// router's choice). Ignored at a free end.
+    pub sides: (Option<Side>, Option<Side>),
+    /// A deliberate merge: this connector shares its start port and trunk with
+    /// the other merging connectors that leave the same side of the same object,
+    /// as a bus (an org chart's lines to a parent's children), drawn with a
+    /// junction dot where each branch leaves the shared line. Orthogonal routes
+    /// only.
+    pub merge: bool,
+}
+
+impl ByHand {
+    /// True when nothing is set: the connector is routed wholly automatically.
+    fn is_empty(&self) -> bool {
+        self.waypoints.is_empty()
+            && self.label_at.is_none()
+            && self.sides == (None, None)
+            && !self.merge
+    }
 }
 
 impl Connector {
@@ -221,10 +258,36 @@ impl Connector {
         self.edit_by_hand(|h| h.label_at = at);
     }
 
+    /// The sides the start and the end are pinned to, if any.
+    pub fn sides(&self) -> (Option<Side>, Option<Side>) {
+        self.by_hand.as_ref().map_or((None, None), |h| h.sides)
+    }
+
+    /// Pins the start (`at_start`) or the end to `side`; `None` unpins it.
+    pub fn set_side(&mut self, at_start: bool, side: Option<Side>) {
+        self.edit_by_hand(|h| {
+            if at_start {
+                h.sides.0 = side;
+            } else {
+                h.sides.1 = side;
+            }
+        });
+    }
+
+    /// Whether this connector merges with the others leaving its start's side.
+    pub fn merge(&self) -> bool {
+        self.by_hand.as_ref().is_some_and(|h| h.merge)
+    }
+
+    /// Marks the connector as merging (or not) into a shared trunk.
+    pub fn set_merge(&mut self, merge: bool) {
+        self.edit_by_hand(|h| h.merge = merge);
+    }
+
     fn edit_by_hand(&mut self, f: impl FnOnce(&mut ByHand)) {
         let mut h = self.by_hand.take().map(|b| *b).unwrap_or_default();
         f(&mut h);
-        if !h.waypoints.is_empty() || h.label_at.is_some() {
+        if !h.is_empty() {
             self.by_hand = Some(Box::new(h));
         }
     }

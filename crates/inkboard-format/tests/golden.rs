@@ -353,7 +353,8 @@ fn version_3_rotation_reads_normalised_and_version_2_rotation_is_kept_aside() {
     }
 }
 
-/// The schema knows a connector's `waypoints` and `label_at`, as the reader does:
+/// The schema knows a connector's `waypoints`, `label_at`, pinned sides and
+/// `merge`, as the reader does:
 /// it takes what the reader takes and refuses a label place past the line's end.
 #[test]
 fn the_schema_takes_connector_bends() {
@@ -364,7 +365,8 @@ fn the_schema_takes_connector_bends() {
                 {"id": "s1", "type": "shape", "x": 0, "y": 0, "w": 10, "h": 10},
                 {"id": "s2", "type": "shape", "x": 100, "y": 0, "w": 10, "h": 10},
                 {"id": "c3", "type": "connector", "from": "s1", "to": "s2",
-                 "waypoints": [[50, 5], [50, 40.5]], "label_at": label_at}]}]})
+                 "waypoints": [[50, 5], [50, 40.5]], "label_at": label_at,
+                 "from_side": "bottom", "to_side": "left", "merge": true}]}]})
     };
     let good = doc(0.25);
     assert!(schemas.validate(&good, index).is_ok());

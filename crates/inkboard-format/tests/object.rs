@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use inkboard_core::{
     Align, Arrow, Board, Color, Connector, Dash, End, Extra, Geom, Group, Image, ImageFormat, Ink,
-    Kind, Object, ObjectId, Page, PageId, Palette, Point, Rect, Route, Shape, Style,
+    Kind, Object, ObjectId, Page, PageId, Palette, Point, Rect, Route, Shape, Side, Style,
 };
 use inkboard_format::json::{
     board_from_json, num, object_from_json, object_to_json, style_to_json, to_pretty_string, Detail,
@@ -122,6 +122,27 @@ fn connector_bends_and_label_place_round_trip_and_are_left_out_when_automatic() 
         r#"{"id":"c1","type":"connector","from":"a","to":"b","waypoints":[[10,20.5],[40,20.5]],"label_at":0.25}"#
     );
     assert_eq!(object_from_json(&Value::Object(json)).unwrap(), bent);
+}
+
+/// Pinned sides and `merge` are written only when set, after the label's place,
+/// and round-trip; unpinned and unmerged, the connector is written as before.
+#[test]
+fn connector_sides_and_merge_round_trip_and_are_left_out_when_automatic() {
+    let mut c = Connector::new(End::Object(id("a")), End::Object(id("b")));
+    c.set_side(true, Some(Side::Bottom));
+    c.set_side(false, Some(Side::Left));
+    c.set_merge(true);
+    let pinned = Object::new(id("c1"), Kind::Connector(c.clone()));
+    let json = object_to_json(&pinned, Detail::File);
+    assert_eq!(
+        text(json.clone()),
+        r#"{"id":"c1","type":"connector","from":"a","to":"b","from_side":"bottom","to_side":"left","merge":true}"#
+    );
+    assert_eq!(object_from_json(&Value::Object(json)).unwrap(), pinned);
+    c.set_side(true, None);
+    c.set_side(false, None);
+    c.set_merge(false);
+    assert!(c.by_hand.is_none(), "nothing set keeps no box");
 }
 
 fn every_kind() -> Vec<Object> {
@@ -270,6 +291,14 @@ fn errors_name_the_field() {
         (
             json!({"id": "c1", "type": "connector", "from": "a", "to": "b", "label_at": 1.5}),
             "label_at: label_at must be a finite number from 0 to 1, got 1.5",
+        ),
+        (
+            json!({"id": "c1", "type": "connector", "from": "a", "to": "b", "to_side": "north"}),
+            "to_side: unknown side \"north\": use one of top, right, bottom, left",
+        ),
+        (
+            json!({"id": "c1", "type": "connector", "from": "a", "to": "b", "merge": 1}),
+            "merge: expected true or false, got the number 1",
         ),
     ] {
         let got = object_from_json(&input).unwrap_err().to_string();

@@ -415,3 +415,34 @@ fn bends_and_label_place_come_back() {
     assert!(back.lost.is_empty(), "{:?}", back.lost);
     assert_eq!(bends(&back.board).0, bends(&board).0, "from Excalidraw");
 }
+
+/// A pinned side goes out as draw.io's exit or entry point at that side's middle
+/// (`exitX=0.5;exitY=1`) and comes back as the same side. A merge has no draw.io
+/// form: it is not written, and the import reads none.
+#[test]
+fn pinned_sides_come_back_from_drawio() {
+    let text = r#"{"format": "inkboard", "version": 3, "title": "Sides", "next_id": 4, "pages": [{"id": "p1", "name": "Page 1", "objects": [
+        {"id": "s1", "type": "shape", "x": 0, "y": 0, "w": 120, "h": 60},
+        {"id": "s2", "type": "shape", "x": 400, "y": 200, "w": 120, "h": 60},
+        {"id": "c3", "type": "connector", "from": "s1", "to": "s2", "from_side": "bottom", "to_side": "left"}
+    ]}]}"#;
+    let board = inkboard_format::board_from_json(text).unwrap();
+    let drawio = inkboard_interop::to_drawio(&board);
+    assert!(
+        drawio.contains("exitX=0.5;exitY=1;entryX=0;entryY=0.5;"),
+        "{drawio}"
+    );
+    let back = inkboard_interop::import(drawio.as_bytes(), Some("x.drawio")).unwrap();
+    assert!(back.lost.is_empty(), "{:?}", back.lost);
+    let sides = |b: &Board| {
+        b.pages()[0]
+            .objects
+            .iter()
+            .find_map(|o| match &o.kind {
+                Kind::Connector(c) => Some(c.sides()),
+                _ => None,
+            })
+            .unwrap()
+    };
+    assert_eq!(sides(&back.board), sides(&board));
+}

@@ -22,6 +22,13 @@
 //!    a label given its place (`label_at`) sits there, and later labels keep off it.
 //!
 //! A connector with waypoints skips steps 1 to 3: it runs through them ([`bends`]).
+//! An end pinned to a side (`from_side`, `to_side`) leaves or enters by that side
+//! whatever the route's kind: the search is given that side's ports only, a plan
+//! has its side replaced ([`Plan::pinned`]), and [`spill`] never moves it; ends
+//! pinned to one side are still spread along it. Connectors marked `merge` that
+//! leave one side of one object are routed first, as a bus ([`bus`]): one port,
+//! one trunk, a junction dot where each branch leaves it; they skip steps 2 and 3,
+//! which would pull their shared lines apart.
 //!
 //! Frames are containers, not obstacles: each side of a frame is a wall that a
 //! route crosses only when it has to, that is when one of its ends is inside the
@@ -42,6 +49,7 @@ use std::collections::BTreeMap;
 use inkboard_core::{Board, Connector, End, Geom, Kind, Object, ObjectId, Point, Rect, Route};
 
 use crate::bends;
+use crate::bus;
 use crate::labels::Labels;
 use crate::nudge::{self, Path};
 use crate::orthogonal::{self, Port, Router, CLEARANCE};
@@ -94,6 +102,8 @@ struct EndInfo {
     shape: EndShape,
     /// The page object it is attached to, by its place on the page.
     object: Option<usize>,
+    /// The side it is pinned to meet (never at a free end).
+    pin: Option<Side>,
 }
 
 impl EndInfo {
@@ -216,6 +226,12 @@ enum Draft {
     /// Runs through the waypoints a person placed (`bends.rs`), drawn in step 4:
     /// it takes no port from the connectors that are routed.
     ByHand,
+    /// One branch of a bus of merged connectors ([`bus`]): its corners from the
+    /// shared port at its start side's middle to its target's box.
+    Bus {
+        sides: (Side, Side),
+        points: Vec<Point>,
+    },
 }
 
 impl Draft {
@@ -224,10 +240,9 @@ impl Draft {
     fn sides(&self) -> (Option<Side>, Option<Side>) {
         match self {
             Draft::Searched { sides, .. } => *sides,
-            Draft::Planned(plan) => plan
-                .sides()
-                .map_or((None, None), |(a, b)| (Some(a), Some(b))),
+            Draft::Planned(plan) => plan.sides(),
             Draft::ByHand => (None, None),
+            Draft::Bus { sides, .. } => (Some(sides.0), Some(sides.1)),
         }
     }
 }
@@ -248,9 +263,10 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
     let ends: Vec<(EndInfo, EndInfo)> = connectors
         .iter()
         .map(|(_, c)| {
+            let (pa, pb) = c.sides();
             (
-                end_info(board, objects, &c.from),
-                end_info(board, objects, &c.to),
+                end_info(board, objects, &c.from).pinned(pa),
+                end_info(board, objects, &c.to).pinned(pb),
             )
         })
         .collect();
@@ -281,9 +297,17 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
             .filter(|(a, b)| !a.shape.is_point() && !b.shape.is_point())
             .map(|(a, b)| (a.shape.bounds, b.shape.bounds)),
     );
+    let mut buses = buses(&connectors, &ends, &kinds, flow);
+    for points in buses.iter().flatten() {
+        router.add(&points.1);
+    }
     for (k, (a, b)) in ends.iter().enumerate() {
         if !connectors[k].1.waypoints().is_empty() {
             drafts.push(Draft::ByHand);
+            continue;
+        }
+        if let Some((sides, points)) = buses[k].take() {
+            drafts.push(Draft::Bus { sides, points });
             continue;
         }
         // Past the budget, the page's remaining connectors take their simple
@@ -297,9 +321,12 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
         };
         drafts.push(match found {
             Some(draft) => draft,
-            None => Draft::Planned(route::plan(a.shape, b.shape, kinds[k], |p, q| {
-                blocked(&solids, a.shape.bounds, b.shape.bounds, p, q)
-            })),
+            None => Draft::Planned(
+                route::plan(a.shape, b.shape, kinds[k], |p, q| {
+                    blocked(&solids, a.shape.bounds, b.shape.bounds, p, q)
+                })
+                .pinned((a.pin, b.pin)),
+            ),
         });
     }
 
@@ -335,7 +362,7 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
             Draft::Planned(plan @ (Plan::Orthogonal(..) | Plan::Loop(..))) => {
                 polylines[k] = Some(route::points(a.shape, b.shape, *plan, offsets[k]));
             }
-            Draft::Planned(_) | Draft::ByHand => {}
+            Draft::Planned(_) | Draft::ByHand | Draft::Bus { .. } => {}
         }
     }
     for k in again {
@@ -403,11 +430,17 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
                 c.end_arrow,
                 width,
             ),
+            (None, Draft::Bus { sides, points }) => {
+                let mut points = points.clone();
+                onto_outlines(&mut points, a, b, (Some(sides.0), Some(sides.1)));
+                route::draw(points, None, c.start_arrow, c.end_arrow, width)
+            }
             (None, Draft::Searched { .. }) => {
                 unreachable!("step 2 gives every searched route its corners")
             }
         });
     }
+    junction_dots(&connectors, &drafts, &mut routed);
 
     // 5. Labels, in page order.
     let lines: Vec<Vec<Point>> = routed.iter().map(|r| route::polyline(&r.line)).collect();
@@ -508,6 +541,18 @@ fn side_ports(e: &EndInfo, only: Option<(Side, f64)>, arriving: bool) -> Vec<Por
 /// of ports facing each other in the middle of the overlap, so that shapes nearly
 /// in line are joined by a straight line rather than one with a small jog.
 fn ports(a: &EndInfo, b: &EndInfo, flow: Option<Side>) -> (Vec<Port>, Vec<Port>) {
+    let (mut starts, mut targets) = free_ports(a, b, flow);
+    // A pinned end leaves or enters by its side only.
+    for (list, e) in [(&mut starts, a), (&mut targets, b)] {
+        if let Some(pin) = e.pin {
+            list.retain(|p| p.side == Some(pin));
+        }
+    }
+    (starts, targets)
+}
+
+/// [`ports`] before the pins are applied: every side's.
+fn free_ports(a: &EndInfo, b: &EndInfo, flow: Option<Side>) -> (Vec<Port>, Vec<Port>) {
     let mut starts = side_ports(a, None, false);
     let mut targets = side_ports(b, None, true);
     if a.shape.is_point() || b.shape.is_point() {
@@ -797,13 +842,13 @@ fn spread(
     {
         let (points, sides) = match draft {
             Draft::Planned(plan) => match plan.sides() {
-                Some((sa, sb)) => (
+                (None, None) => continue,
+                sides => (
                     route::points(from.shape, to.shape, *plan, (0.0, 0.0)),
-                    (Some(sa), Some(sb)),
+                    sides,
                 ),
-                None => continue,
             },
-            Draft::ByHand => continue,
+            Draft::ByHand | Draft::Bus { .. } => continue,
             Draft::Searched {
                 sides,
                 offsets: found,
@@ -967,6 +1012,11 @@ fn spill(
                 j -= 1;
                 list[j]
             };
+            // A pinned end stays on its side, however crowded.
+            let (from, to_end) = &ends[conn];
+            if (if at_start { from } else { to_end }).pin.is_some() {
+                continue;
+            }
             *count.entry(key).or_default() += 1;
             if let Draft::Searched { sides, .. } = &mut drafts[conn] {
                 if at_start {
@@ -1023,6 +1073,7 @@ fn loop_corners(
                 .chain(connectors[k].1.waypoints().iter().copied())
                 .chain(std::iter::once(b.shape.bounds.center()))
                 .collect(),
+            Draft::Bus { points, .. } => points.clone(),
         }
     };
     let mut lines: Vec<Vec<Point>> = drafts
@@ -1049,8 +1100,14 @@ fn loop_corners(
                 .sum();
             (through, crossings)
         };
+        // Corners that agree with the loop's pinned sides, if any do.
+        let (pa, pb) = (ends[k].0.pin, ends[k].1.pin);
+        let agrees =
+            |&&(sa, sb): &&(Side, Side)| pa.is_none_or(|p| p == sa) && pb.is_none_or(|p| p == sb);
+        let any_agrees = route::LOOP_CORNERS.iter().any(|c| agrees(&c));
         let best = route::LOOP_CORNERS
             .iter()
+            .filter(|c| !any_agrees || agrees(c))
             .min_by_key(|corner| cost(corner))
             .copied()
             .unwrap_or(route::LOOP_CORNERS[0]);
@@ -1102,7 +1159,117 @@ fn end_info(board: &Board, objects: &[Object], end: &End) -> EndInfo {
             _ => EndShape::point(board.bounds(id).map(|b| b.center()).unwrap_or_default()),
         },
     };
-    EndInfo { shape, object }
+    EndInfo {
+        shape,
+        object,
+        pin: None,
+    }
+}
+
+impl EndInfo {
+    /// The end pinned to `side` (a free end has no sides: it stays unpinned).
+    fn pinned(self, side: Option<inkboard_core::Side>) -> Self {
+        EndInfo {
+            pin: side.filter(|_| !self.shape.is_point()).map(Side::from),
+            ..self
+        }
+    }
+}
+
+/// A branch of a bus: the sides it leaves and enters by, and its corners.
+type BusRoute = ((Side, Side), Vec<Point>);
+
+/// The routes of the merged connectors ([`bus`]), by connector: those whose
+/// start is on an object and whose route is orthogonal, drawn without
+/// waypoints, grouped by the object and side they leave (their pinned side, else
+/// the side the page's flow leaves by towards their end, else the side facing
+/// it). `None` for every other connector, and for a merged one whose end does
+/// not lie past that side.
+fn buses(
+    connectors: &[(usize, &Connector)],
+    ends: &[(EndInfo, EndInfo)],
+    kinds: &[Route],
+    flow: Option<Side>,
+) -> Vec<Option<BusRoute>> {
+    let mut out = vec![None; connectors.len()];
+    let mut groups: BTreeMap<(usize, Side), Vec<usize>> = BTreeMap::new();
+    for (k, ((_, c), (a, b))) in connectors.iter().zip(ends).enumerate() {
+        let (Some(object), false) = (a.object, b.shape.is_point()) else {
+            continue;
+        };
+        if !c.merge() || kinds[k] != Route::Orthogonal || !c.waypoints().is_empty() {
+            continue;
+        }
+        if a.object == b.object || a.shape.is_point() {
+            continue;
+        }
+        let (ra, rb) = (a.shape.bounds, b.shape.bounds);
+        let side = a.pin.unwrap_or_else(|| {
+            route::flow_sides(ra, rb, flow).map_or_else(|| route::facing(ra, rb).0, |s| s.0)
+        });
+        groups.entry((object, side)).or_default().push(k);
+    }
+    for ((_, side), members) in groups {
+        let source = ends[members[0]].0.shape.bounds;
+        let targets: Vec<(Rect, Option<Side>)> = members
+            .iter()
+            .map(|&k| (ends[k].1.shape.bounds, ends[k].1.pin))
+            .collect();
+        for (&k, found) in members.iter().zip(bus::routes(source, side, &targets)) {
+            out[k] = found.map(|(entry, points)| ((side, entry), points));
+        }
+    }
+    out
+}
+
+/// Marks with a dot each point where a bus branches ([`bus::junctions`]), on the
+/// first connector of the bus that passes through it: drawn as one more filled
+/// head, so every backend and the editor show it.
+fn junction_dots(connectors: &[(usize, &Connector)], drafts: &[Draft], routed: &mut [Routed]) {
+    let mut groups: BTreeMap<(ObjectId, Side), Vec<usize>> = BTreeMap::new();
+    for (k, draft) in drafts.iter().enumerate() {
+        if let (Draft::Bus { sides, .. }, End::Object(id)) = (draft, &connectors[k].1.from) {
+            groups.entry((id.clone(), sides.0)).or_default().push(k);
+        }
+    }
+    for members in groups.into_values() {
+        if members.len() < 2 {
+            continue;
+        }
+        let lines: Vec<&[Point]> = members
+            .iter()
+            .filter_map(|&k| match &drafts[k] {
+                Draft::Bus { points, .. } => Some(points.as_slice()),
+                _ => None,
+            })
+            .collect();
+        for dot in bus::junctions(lines.iter().copied()) {
+            let on = members
+                .iter()
+                .zip(&lines)
+                .find(|(_, line)| passes(line, dot));
+            if let Some((&k, _)) = on {
+                let c = connectors[k].1;
+                let width = style::line_stroke(&c.style, style::STROKE_WIDTH)
+                    .map_or(style::STROKE_WIDTH, |s| s.width) as f64;
+                let r = 2.0 + width;
+                routed[k]
+                    .heads
+                    .push((crate::shapes::ellipse(dot, r, r), true));
+            }
+        }
+    }
+}
+
+/// Whether the polyline `line` passes through `p` (to a hundredth of a pixel).
+fn passes(line: &[Point], p: Point) -> bool {
+    line.windows(2).any(|w| {
+        let (a, b) = (w[0], w[1]);
+        let within = |lo: f64, hi: f64, v: f64| lo.min(hi) - 0.01 <= v && v <= lo.max(hi) + 0.01;
+        within(a.x, b.x, p.x)
+            && within(a.y, b.y, p.y)
+            && ((a.x - b.x).abs() < 0.01 || (a.y - b.y).abs() < 0.01)
+    })
 }
 
 /// Where an end's line goes after leaving its side, which decides its place among

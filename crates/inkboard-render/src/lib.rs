@@ -27,6 +27,7 @@
 mod bends;
 mod buckets;
 mod budget;
+mod bus;
 mod check;
 mod connectors;
 mod error;

@@ -17,7 +17,10 @@
 //! along the axis with the larger gap (right → left when the target is beside,
 //! bottom → top when it is below): an orthogonal route runs with two bends through
 //! the middle of that gap (a Z), or with one bend when the boxes overlap on that
-//! axis; a curved route is a cubic whose ends leave perpendicular to their sides.
+//! axis; a curved route is a cubic whose ends leave perpendicular to their sides
+//! (between facing sides, with its arms halfway across the gap). An end pinned to
+//! a side (`from_side`, `to_side`) uses that side, whatever the route's kind
+//! ([`Plan::pinned`]); a straight route's pinned end starts at that side's port.
 //! Straight routes aim from centre to centre. Ports sit on the outline: on a box side
 //! at the given offset from its middle, and on ellipses, diamonds and the other
 //! polygons where a line along the side's normal through that offset meets the
@@ -102,14 +105,36 @@ impl Side {
             b.w
         }
     }
+    /// The side across the box.
+    pub fn opposite(self) -> Side {
+        match self {
+            Side::Left => Side::Right,
+            Side::Right => Side::Left,
+            Side::Top => Side::Bottom,
+            Side::Bottom => Side::Top,
+        }
+    }
+}
+
+impl From<inkboard_core::Side> for Side {
+    fn from(s: inkboard_core::Side) -> Side {
+        match s {
+            inkboard_core::Side::Top => Side::Top,
+            inkboard_core::Side::Right => Side::Right,
+            inkboard_core::Side::Bottom => Side::Bottom,
+            inkboard_core::Side::Left => Side::Left,
+        }
+    }
 }
 
 /// The shape of a route and the sides it leaves and enters by, decided before any
 /// port is shifted along its side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Plan {
-    /// Centre to centre, each end where that line crosses its outline.
-    Straight,
+    /// Centre to centre, each end where that line crosses its outline; an end
+    /// pinned to a side (`Some`) starts or ends at that side's port instead, and
+    /// the other end aims at it.
+    Straight(Option<Side>, Option<Side>),
     /// Right angles only: parallel sides give a straight or two-bend (Z) route,
     /// perpendicular sides a one-bend (L) route.
     Orthogonal(Side, Side),
@@ -130,11 +155,25 @@ pub const LOOP_CORNERS: [(Side, Side); 4] = [
 ];
 
 impl Plan {
-    /// The sides the route uses at its start and end, if it uses sides at all.
-    pub fn sides(self) -> Option<(Side, Side)> {
+    /// The sides the route uses at its start and end (`None` where a straight
+    /// route is not pinned).
+    pub fn sides(self) -> (Option<Side>, Option<Side>) {
         match self {
-            Plan::Straight => None,
-            Plan::Orthogonal(a, b) | Plan::Curved(a, b) | Plan::Loop(a, b) => Some((a, b)),
+            Plan::Straight(a, b) => (a, b),
+            Plan::Orthogonal(a, b) | Plan::Curved(a, b) | Plan::Loop(a, b) => (Some(a), Some(b)),
+        }
+    }
+
+    /// The plan with its ends on the sides `pins` names, where it names one: a
+    /// pinned side is the side used, whatever the route's kind. A loop keeps its
+    /// corner (the caller picks one that agrees with the pins).
+    pub fn pinned(self, pins: (Option<Side>, Option<Side>)) -> Plan {
+        let (p, q) = pins;
+        match self {
+            Plan::Straight(a, b) => Plan::Straight(p.or(a), q.or(b)),
+            Plan::Orthogonal(a, b) => Plan::Orthogonal(p.unwrap_or(a), q.unwrap_or(b)),
+            Plan::Curved(a, b) => Plan::Curved(p.unwrap_or(a), q.unwrap_or(b)),
+            Plan::Loop(..) => self,
         }
     }
 }
@@ -166,7 +205,7 @@ pub fn plan(
         return Plan::Loop(a, b);
     }
     match kind {
-        Route::Straight => Plan::Straight,
+        Route::Straight => Plan::Straight(None, None),
         Route::Curved => {
             let (sa, sb) = facing(from.bounds, to.bounds);
             Plan::Curved(sa, sb)
@@ -219,7 +258,7 @@ fn horizontal_axis(a: Rect, b: Rect) -> bool {
 }
 
 /// The sides facing each other along the main axis.
-fn facing(a: Rect, b: Rect) -> (Side, Side) {
+pub(crate) fn facing(a: Rect, b: Rect) -> (Side, Side) {
     let (x, y) = facing_pairs(a, b);
     if horizontal_axis(a, b) {
         x
@@ -329,10 +368,12 @@ pub fn port(end: EndShape, side: Side, offset: f64) -> Point {
 /// sides); a straight one its two outline points.
 pub fn points(from: EndShape, to: EndShape, plan: Plan, offsets: (f64, f64)) -> Vec<Point> {
     match plan {
-        Plan::Straight => {
+        Plan::Straight(sa, sb) => {
             let (ca, cb) = (from.bounds.center(), to.bounds.center());
-            let p1 = crate::outline::boundary_toward(from, cb);
-            let p2 = crate::outline::boundary_toward(to, ca);
+            let q1 = sa.map(|s| port(from, s, offsets.0));
+            let q2 = sb.map(|s| port(to, s, offsets.1));
+            let p1 = q1.unwrap_or_else(|| crate::outline::boundary_toward(from, q2.unwrap_or(cb)));
+            let p2 = q2.unwrap_or_else(|| crate::outline::boundary_toward(to, q1.unwrap_or(ca)));
             vec![p1, p2]
         }
         Plan::Orthogonal(sa, sb) => orthogonal_points(from, to, sa, sb, offsets),
@@ -406,7 +447,17 @@ pub fn draw(
     }
     let curve = curve.map(|(sa, sb)| {
         let (p1, p2) = (points[0], points[points.len() - 1]);
-        let arm = (distance(p1, p2) * 0.4).clamp(24.0, 160.0);
+        let n = sa.normal();
+        let ahead = (p2.x - p1.x) * n.x + (p2.y - p1.y) * n.y;
+        // Between facing sides, both arms reach halfway across the gap (d3's
+        // linkHorizontal, as mind maps draw their branches): the curve then runs
+        // on one way without overshooting, so curves from ports in order to ends
+        // in order do not cross. Otherwise each arm is a share of the distance.
+        let arm = if sb == sa.opposite() && ahead > 1.0 {
+            ahead / 2.0
+        } else {
+            (distance(p1, p2) * 0.4).clamp(24.0, 160.0)
+        };
         (
             add(p1, scale(sa.normal(), arm)),
             add(p2, scale(sb.normal(), arm)),

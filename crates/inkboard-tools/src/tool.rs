@@ -231,6 +231,22 @@ pub(crate) fn label_at(at: Option<f64>) -> Result<Option<f64>, ToolError> {
     Ok(at)
 }
 
+/// Checks that a pinned side (`name`: `from_side` or `to_side`) meets an
+/// object: a free end has no sides.
+pub(crate) fn side_on(
+    end: &inkboard_core::End,
+    side: Option<inkboard_core::Side>,
+    name: &str,
+) -> Result<(), ToolError> {
+    match (end, side) {
+        (inkboard_core::End::Point(_), Some(side)) => Err(ToolError::args(format!(
+            "'{name}': the {} is a free point, which has no {side} side: attach it to an object, or leave '{name}' out",
+            if name == "from_side" { "start" } else { "end" },
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Checks a rotation argument: degrees, any finite number, normalised into
 /// [0, 360) (-90 is 270).
 pub(crate) fn rotation(

@@ -274,3 +274,155 @@ fn layouts_render_as_recorded() {
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Each connector of a board as drawn: its id, its ends' boxes, the line's
+/// points (curves flattened) and the junction dots drawn with it.
+struct Drawn {
+    from: Rect,
+    to: Rect,
+    line: Vec<inkboard_core::Point>,
+    dots: usize,
+}
+
+fn drawn(board: &Board) -> Vec<Drawn> {
+    use inkboard_render::scene::{Part, Seg};
+    let page = &board.pages()[0];
+    let scene = inkboard_render::resolve(board, page.id);
+    page.objects
+        .iter()
+        .filter_map(|o| match &o.kind {
+            Kind::Connector(c) => Some((o, c)),
+            _ => None,
+        })
+        .map(|(o, c)| {
+            let item = scene.items.iter().find(|i| i.id == o.id).expect("drawn");
+            let paths: Vec<&Vec<Seg>> = item
+                .parts
+                .iter()
+                .filter_map(|p| match p {
+                    Part::Path(p) => Some(&p.segs),
+                    _ => None,
+                })
+                .collect();
+            // Heads of these boards are open arrows: a filled round path is a dot.
+            let dots = item
+                .parts
+                .iter()
+                .skip(1)
+                .filter(|p| matches!(p, Part::Path(p) if p.fill.is_some()))
+                .count();
+            Drawn {
+                from: board.bounds(c.from.object().unwrap()).unwrap(),
+                to: board.bounds(c.to.object().unwrap()).unwrap(),
+                line: inkboard_render::route::polyline(paths[0]),
+                dots,
+            }
+        })
+        .collect()
+}
+
+/// Which side of `r` the point `p` lies on (within 2 px: an arrowhead pulls a
+/// line's end back by half its width).
+fn side_of(r: Rect, p: inkboard_core::Point) -> Option<&'static str> {
+    let near = |a: f64, b: f64| (a - b).abs() <= 2.0;
+    let within = |v: f64, lo: f64, hi: f64| lo - 2.0 <= v && v <= hi + 2.0;
+    if near(p.x, r.x) && within(p.y, r.y, r.bottom()) {
+        Some("left")
+    } else if near(p.x, r.right()) && within(p.y, r.y, r.bottom()) {
+        Some("right")
+    } else if near(p.y, r.y) && within(p.x, r.x, r.right()) {
+        Some("top")
+    } else if near(p.y, r.bottom()) && within(p.x, r.x, r.right()) {
+        Some("bottom")
+    } else {
+        None
+    }
+}
+
+/// Pairs of lines that cross (at a point inside a segment of each).
+fn crossing_pairs(lines: &[Drawn]) -> Vec<(usize, usize)> {
+    use inkboard_core::Point;
+    let cross = |a: Point, b: Point, c: Point, d: Point| {
+        let o =
+            |p: Point, q: Point, r: Point| (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x);
+        let (d1, d2, d3, d4) = (o(c, d, a), o(c, d, b), o(a, b, c), o(a, b, d));
+        d1 * d2 < -1e-6 && d3 * d4 < -1e-6
+    };
+    let mut out = Vec::new();
+    for i in 0..lines.len() {
+        for j in i + 1..lines.len() {
+            let hit = lines[i].line.windows(2).any(|s| {
+                lines[j]
+                    .line
+                    .windows(2)
+                    .any(|t| cross(s[0], s[1], t[0], t[1]))
+            });
+            if hit {
+                out.push((i, j));
+            }
+        }
+    }
+    out
+}
+
+/// A mind map's branches leave their parent by the side facing the child and
+/// enter the child by its near side (left and right: the map spreads sideways),
+/// and no two cross.
+#[test]
+fn mind_map_branches_join_facing_sides_without_crossing() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let board = build("mindmap", json!({"algorithm": "mindmap"}), tmp.path());
+    let lines = drawn(&board);
+    for d in &lines {
+        let right = d.to.center().x > d.from.center().x;
+        let (out, into) = if right {
+            ("right", "left")
+        } else {
+            ("left", "right")
+        };
+        let (first, last) = (d.line[0], d.line[d.line.len() - 1]);
+        assert_eq!(side_of(d.from, first), Some(out), "{:?}", d.line);
+        assert_eq!(side_of(d.to, last), Some(into), "{:?}", d.line);
+    }
+    assert_eq!(crossing_pairs(&lines), vec![]);
+}
+
+/// An org chart's lines from one parent share one start at the middle of its
+/// bottom and enter each child by its top, or, for leaves stacked either side of
+/// the trunk, by the side facing it; every parent of two or more children has a
+/// junction dot, and no two lines cross.
+#[test]
+fn org_chart_lines_share_a_trunk_with_junction_dots() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let board = build("orgchart", json!({"algorithm": "org_chart"}), tmp.path());
+    let lines = drawn(&board);
+    let mut parents: Vec<(Rect, Vec<&Drawn>)> = Vec::new();
+    for d in &lines {
+        match parents.iter_mut().find(|(p, _)| *p == d.from) {
+            Some((_, kids)) => kids.push(d),
+            None => parents.push((d.from, vec![d])),
+        }
+    }
+    for (parent, kids) in &parents {
+        let port = inkboard_core::Point {
+            x: parent.center().x,
+            y: parent.bottom(),
+        };
+        let stacked = kids.iter().any(|d| d.to.y != kids[0].to.y);
+        for d in kids {
+            assert_eq!(d.line[0], port, "one start for {parent:?}");
+            let last = d.line[d.line.len() - 1];
+            let want = match (stacked, d.to.center().x < port.x) {
+                (false, _) => "top",
+                (true, true) => "right",
+                (true, false) => "left",
+            };
+            assert_eq!(side_of(d.to, last), Some(want), "{:?}", d.line);
+        }
+        if kids.len() >= 2 {
+            let dots: usize = kids.iter().map(|d| d.dots).sum();
+            assert!(dots >= 1, "no junction dot below {parent:?}");
+        }
+    }
+    assert_eq!(crossing_pairs(&lines), vec![]);
+}

@@ -20,7 +20,8 @@
 //!   its own is needed: such a build loses only the lock's protection. A
 //!   connector's `waypoints` and `label_at` (its bends and label place, placed by
 //!   hand) came the same way, and are kept aside on older objects under
-//!   [`OLD_WAYPOINTS`] and [`OLD_LABEL_AT`].
+//!   [`OLD_WAYPOINTS`] and [`OLD_LABEL_AT`]; so are its pinned sides and merge
+//!   (`from_side`, `to_side`, `merge`), under `…_before_v3` likewise.
 
 use serde_json::{Map, Value};
 
@@ -44,6 +45,12 @@ pub(crate) const OLD_WAYPOINTS: &str = "waypoints_before_v3";
 
 /// Where 2 → 3 keeps a `label_at` field that version 2 did not know.
 pub(crate) const OLD_LABEL_AT: &str = "label_at_before_v3";
+
+/// Where 2 → 3 keeps the `from_side`, `to_side` and `merge` fields that version 2
+/// did not know.
+pub(crate) const OLD_FROM_SIDE: &str = "from_side_before_v3";
+pub(crate) const OLD_TO_SIDE: &str = "to_side_before_v3";
+pub(crate) const OLD_MERGE: &str = "merge_before_v3";
 
 // One step per version after the first: adding a version without its migration (or
 // the other way round) does not compile.
@@ -84,7 +91,8 @@ fn text_is_rich(doc: &mut Map<String, Value>) -> Result<(), FormatError> {
     Ok(())
 }
 
-/// 2 → 3: an unknown `rotation`, `locked`, `waypoints` or `label_at` on an object
+/// 2 → 3: an unknown `rotation`, `locked`, `waypoints`, `label_at`, `from_side`,
+/// `to_side` or `merge` on an object
 /// kept aside, under `OLD_…` (unless that name is taken too: then the field stays
 /// where it is and, being the writer's, is read as version 3 reads it or refused
 /// with its place).
@@ -95,6 +103,9 @@ fn v3_fields_are_known(doc: &mut Map<String, Value>) -> Result<(), FormatError> 
             ("locked", OLD_LOCKED),
             ("waypoints", OLD_WAYPOINTS),
             ("label_at", OLD_LABEL_AT),
+            ("from_side", OLD_FROM_SIDE),
+            ("to_side", OLD_TO_SIDE),
+            ("merge", OLD_MERGE),
         ] {
             if o.contains_key(aside) {
                 continue;
@@ -230,6 +241,23 @@ mod tests {
         assert!(objects
             .iter()
             .all(|o| o.get("waypoints").is_none() && o.get("label_at").is_none()));
+    }
+
+    #[test]
+    fn version_2_pins_and_merges_are_kept_aside() {
+        let mut doc: Map<String, Value> = serde_json::from_str(
+            r#"{"version": 2, "pages": [{"objects": [
+                {"type": "connector", "from_side": "north", "to_side": 3, "merge": "yes"}]}]}"#,
+        )
+        .unwrap();
+        migrate(&mut doc, 2).unwrap();
+        let o = &doc["pages"][0]["objects"][0];
+        assert_eq!(o[OLD_FROM_SIDE], Value::from("north"));
+        assert_eq!(o[OLD_TO_SIDE], Value::from(3));
+        assert_eq!(o[OLD_MERGE], Value::from("yes"));
+        assert!(["from_side", "to_side", "merge"]
+            .iter()
+            .all(|k| o.get(k).is_none()));
     }
 
     #[test]

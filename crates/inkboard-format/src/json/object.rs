@@ -33,6 +33,9 @@ const CONNECTOR_KEYS: &[&str] = &[
     "locked",
     "waypoints",
     "label_at",
+    "from_side",
+    "to_side",
+    "merge",
 ];
 const IMAGE_KEYS: &[&str] = &[
     "id", "type", "x", "y", "w", "h", "rotation", "format", "data", "bytes", "locked",
@@ -191,7 +194,10 @@ fn data_url(image: &Image) -> String {
 /// - connector: `id, type, from, to, text` (unless empty), `route` (unless orthogonal),
 ///   `start_arrow` (unless none), `end_arrow` (unless arrow), `waypoints` (`[[x, y],
 ///   ...]`, unless none), `label_at` (a fraction of the line, unless placed
-///   automatically), style; an end is an id or `{"x", "y"}`. The last two came
+///   automatically), `from_side` and `to_side` (the side of its object an end is
+///   pinned to: top, right, bottom, left; unless the router's), `merge` (`true`:
+///   shares its start port and trunk with the other merging connectors leaving
+///   that side; unless false), style; an end is an id or `{"x", "y"}`. The last five came
 ///   after version 3 without a new version: a reader that does not know them keeps
 ///   them as unknown fields and saves them back, losing only the bends and the
 ///   label's place on screen (files without them are written as before);
@@ -262,6 +268,16 @@ pub(crate) fn write_object(object: &Object, detail: Detail, out: &mut impl Sink)
             }
             if let Some(at) = c.label_at() {
                 out.number_field("label_at", number_fraction(at));
+            }
+            let (from_side, to_side) = c.sides();
+            for (key, side) in [("from_side", from_side), ("to_side", to_side)] {
+                if let Some(side) = side {
+                    out.text_field(key, side.name());
+                }
+            }
+            if c.merge() {
+                out.key("merge");
+                out.value(Value::Bool(true));
             }
             write_style(&c.style, out, false);
             CONNECTOR_KEYS
@@ -367,6 +383,9 @@ pub fn object_from_json_at(value: &Value, at: &str) -> Result<Object, FormatErro
                     .map_err(|e| f.error("label_at", e.to_string()))?;
             }
             c.set_label_at(label_at);
+            c.set_side(true, f.word("from_side")?);
+            c.set_side(false, f.word("to_side")?);
+            c.set_merge(f.opt_bool("merge")?.unwrap_or(false));
             c.style = read_style(&mut f, false)?;
             Kind::Connector(c)
         }

@@ -638,6 +638,13 @@ fn edge(
     };
     c.set_waypoints(waypoints);
     c.set_label_at(label_at);
+    // Exit and entry points at a side's middle pin that side (on a bound end).
+    if c.from.object().is_some() {
+        c.set_side(true, style::side(&st, "exit"));
+    }
+    if c.to.object().is_some() {
+        c.set_side(false, style::side(&st, "entry"));
+    }
     c
 }
 

@@ -1,9 +1,10 @@
 //! draw.io's style strings (`rounded=1;whiteSpace=wrap;fillColor=#dae8fc;`): a
 //! list of named styles (`ellipse`, `text`, `swimlane`...) and `key=value`
 //! entries, later ones winning. This module reads them and says what they mean in
-//! inkboard's terms: the kind of shape, the arrowheads, the route.
+//! inkboard's terms: the kind of shape, the arrowheads, the route, the side an
+//! edge's end is pinned to.
 
-use inkboard_core::{Arrow, Geom, Route};
+use inkboard_core::{Arrow, Geom, Route, Side};
 
 /// A parsed style string. Borrows from the cell's style text.
 #[derive(Debug, Default)]
@@ -162,9 +163,44 @@ pub(crate) fn route(style: &CellStyle) -> Route {
     }
 }
 
+/// The side an edge's end is pinned to by draw.io's constraint `prefix` (`exit`
+/// or `entry`: `exitX`, `exitY`), when it is a side's middle; another point of
+/// the outline is left to the router.
+pub(crate) fn side(style: &CellStyle, prefix: &str) -> Option<Side> {
+    let x = style.num(&format!("{prefix}X"))?;
+    let y = style.num(&format!("{prefix}Y"))?;
+    let at = |a: f64, b: f64| (a - b).abs() < 1e-6;
+    [Side::Top, Side::Right, Side::Bottom, Side::Left]
+        .into_iter()
+        .find(|&s| {
+            let (sx, sy) = side_point(s);
+            at(x, sx) && at(y, sy)
+        })
+}
+
+/// Where side `s` has its middle, as draw.io's constraint fractions of the box.
+pub(crate) fn side_point(s: Side) -> (f64, f64) {
+    match s {
+        Side::Top => (0.5, 0.0),
+        Side::Right => (1.0, 0.5),
+        Side::Bottom => (0.5, 1.0),
+        Side::Left => (0.0, 0.5),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn constraints_at_a_side_middle_pin_that_side() {
+        let side = |s: &str| side(&CellStyle::parse(s), "exit");
+        assert_eq!(side("exitX=0.5;exitY=1;"), Some(Side::Bottom));
+        assert_eq!(side("exitX=0;exitY=0.5;entryX=1;"), Some(Side::Left));
+        assert_eq!(side("exitX=0.25;exitY=1;"), None);
+        assert_eq!(side("exitX=1;"), None);
+        assert_eq!(side(""), None);
+    }
 
     #[test]
     fn styles_read_into_kinds() {

@@ -159,6 +159,14 @@ fn cell(
                 arrow(c.start_arrow),
                 arrow(c.end_arrow)
             ));
+            // A pinned side as draw.io's exit or entry point at its middle.
+            let (from_side, to_side) = c.sides();
+            for (side, prefix) in [(from_side, "exit"), (to_side, "entry")] {
+                if let Some(side) = side {
+                    let (sx, sy) = super::style::side_point(side);
+                    st.push_str(&format!("{prefix}X={};{prefix}Y={};", num(sx), num(sy)));
+                }
+            }
             text_style(&c.style, &mut st);
             line_style(&c.style, &mut st);
             lock_style(o, &mut st);

@@ -1,6 +1,6 @@
 //! `add_connector`: a line between two objects or points.
 
-use inkboard_core::{Arrow, Connector, End, Kind, Route};
+use inkboard_core::{Arrow, Connector, End, Kind, Route, Side};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -20,6 +20,9 @@ pub struct AddConnectorArgs {
     end_arrow: Option<Word<Arrow>>,
     waypoints: Option<Vec<[f64; 2]>>,
     label_at: Option<f64>,
+    from_side: Option<Word<Side>>,
+    to_side: Option<Word<Side>>,
+    merge: Option<bool>,
     #[serde(flatten)]
     style: StyleArgs,
 }
@@ -27,7 +30,7 @@ pub struct AddConnectorArgs {
 impl Tool for AddConnector {
     const NAME: &'static str = "add_connector";
     const TITLE: &'static str = "Add connector";
-    const DESCRIPTION: &'static str = "Connect two objects or points with a line that follows the objects. Default: orthogonal, arrow at the end.";
+    const DESCRIPTION: &'static str = "Connect two objects or points with a line that follows the objects. Default: orthogonal, arrow at the end. merge: lines leaving one side share a trunk.";
     const HINTS: Hints = Hints::ADD;
     type Args = AddConnectorArgs;
     type Output = Id;
@@ -73,6 +76,12 @@ impl EditTool for AddConnector {
             connector.set_waypoints(crate::tool::waypoints(w)?);
         }
         connector.set_label_at(crate::tool::label_at(a.label_at)?);
+        let (from_side, to_side) = (a.from_side.map(|w| w.0), a.to_side.map(|w| w.0));
+        crate::tool::side_on(&connector.from, from_side, "from_side")?;
+        crate::tool::side_on(&connector.to, to_side, "to_side")?;
+        connector.set_side(true, from_side);
+        connector.set_side(false, to_side);
+        connector.set_merge(a.merge.unwrap_or(false));
         let id = cx.tx.add(cx.page, None, Kind::Connector(connector))?;
         Ok(Id { id: id.to_string() })
     }

@@ -18,7 +18,8 @@
 //! - the laid-out block keeps the top-left corner of what it arranged when nothing
 //!   else is in the way there, and otherwise moves right, past what is;
 //! - connectors are routed when drawn, from their ends, so moving shapes is all it
-//!   takes; ink inside a frame is laid out with its contents, and free-ended
+//!   takes, besides what `links.rs` sets on them (bends dropped; a mind map's
+//!   curves and sides, an org chart's trunks); ink inside a frame is laid out with its contents, and free-ended
 //!   connectors move with the frame.
 //!
 //! The Mermaid importer calls [`arrange_with`] directly, naming the frames whose
@@ -28,7 +29,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use inkboard_core::{Connector, End, Geom, Kind, ObjectId, Point, Rect, Route};
+use inkboard_core::{Geom, Kind, ObjectId, Point, Rect};
 use inkboard_layout as engine;
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -79,7 +80,7 @@ pub struct LayoutArgs {
 impl Tool for Layout {
     const NAME: &'static str = "layout";
     const TITLE: &'static str = "Lay out shapes";
-    const DESCRIPTION: &'static str = "Arrange shapes (default all) so none overlap and connectors flow one way (default layered, down); frames fit their contents. With ids only those move, beside what they link to. mindmap: root centred, branches both sides; org_chart: tree, many leaves stacked.";
+    const DESCRIPTION: &'static str = "Arrange shapes (default all) so none overlap and connectors flow one way (default layered, down); frames fit their contents. With ids only those move, beside what they link to. mindmap: root centred, branches both sides; org_chart: tree, merged trunks, many leaves stacked.";
     const HINTS: Hints = Hints::EDIT;
     type Args = LayoutArgs;
     type Output = Ids;
@@ -239,12 +240,12 @@ pub(crate) fn arrange_with(
     for (id, dx, dy) in riders {
         shift::translate(cx, &[id], dx, dy)?;
     }
-    unbend_links(cx, &page, &order)?;
-    // A mind map's branches are curves, leaving their parent's side and
-    // reaching their child's.
-    if opts.algorithm == Algorithm::Mindmap {
-        curve_links(cx, &page, &order)?;
-    }
+    // Bends dropped, and a mind map's curves or an org chart's trunks set.
+    let laid: HashMap<ObjectId, Rect> = order
+        .iter()
+        .map(|i| (page.items[*i].id.clone(), target[i]))
+        .collect();
+    super::links::restyle(cx, &laid, opts.algorithm, opts.direction)?;
     // Shapes laid out inside a frame that was not itself laid out stay in it, and
     // that frame in the frames around it.
     let held = order.iter().map(|i| target[i]).reduce(|a, b| a.union(&b));
@@ -570,60 +571,6 @@ fn innermost(items: &[Item], frames: &[usize], me: usize) -> Option<usize> {
         .filter(|&f| f != me && items[f].bounds.contains(b))
         .filter(|&f| !items[me].frame || area(f) > area(me) || (area(f) == area(me) && f < me))
         .min_by(|&f, &g| area(f).total_cmp(&area(g)).then(g.cmp(&f)))
-}
-
-/// Gives back to the router the connectors with waypoints that meet an item laid
-/// out, `order` (as draw.io's layouts reset their edges): bends placed for the
-/// old places would send the lines round where the shapes no longer are. Their
-/// labels keep their places along the line.
-fn unbend_links(cx: &mut Cx<'_, '_>, page: &Page, order: &[usize]) -> Result<(), ToolError> {
-    edit_links(
-        cx,
-        page,
-        order,
-        |c, laid| !c.waypoints().is_empty() && (laid(&c.from) || laid(&c.to)),
-        |c| c.set_waypoints(Vec::new()),
-    )
-}
-
-/// Draws as curves the connectors between two of the items laid out, `order`.
-fn curve_links(cx: &mut Cx<'_, '_>, page: &Page, order: &[usize]) -> Result<(), ToolError> {
-    edit_links(
-        cx,
-        page,
-        order,
-        |c, laid| c.route != Route::Curved && laid(&c.from) && laid(&c.to),
-        |c| c.route = Route::Curved,
-    )
-}
-
-/// Applies `edit` to the page's connectors that `pick` chooses, given whether an
-/// end is on an item laid out (`order`); a locked one stays as it is.
-fn edit_links(
-    cx: &mut Cx<'_, '_>,
-    page: &Page,
-    order: &[usize],
-    pick: impl Fn(&Connector, &dyn Fn(&End) -> bool) -> bool,
-    edit: impl Fn(&mut Connector),
-) -> Result<(), ToolError> {
-    let laid: HashSet<&ObjectId> = order.iter().map(|&i| &page.items[i].id).collect();
-    let on_laid = |e: &End| e.object().is_some_and(|id| laid.contains(id));
-    let chosen: Vec<ObjectId> = cx
-        .board()
-        .page(cx.page)
-        .into_iter()
-        .flat_map(|p| &p.objects)
-        .filter(|o| !o.locked && matches!(&o.kind, Kind::Connector(c) if pick(c, &on_laid)))
-        .map(|o| o.id.clone())
-        .collect();
-    for id in &chosen {
-        cx.tx.edit(id, |o| {
-            if let Kind::Connector(c) = &mut o.kind {
-                edit(c);
-            }
-        })?;
-    }
-    Ok(())
 }
 
 /// The shapes that stay around a block laid out among them: those leading into

@@ -12,6 +12,7 @@ pub mod image;
 pub mod import;
 pub mod ink;
 pub mod layout;
+pub(crate) mod links;
 pub(crate) mod locked;
 pub mod mermaid;
 pub mod page;

@@ -6,7 +6,8 @@
 use std::collections::{HashMap, HashSet};
 
 use inkboard_core::{
-    Arrow, Board, Geom, Kind, Object, ObjectId, Point, Rect, Rotation, Route, Shape, Sizing, Style,
+    Arrow, Board, End, Geom, Kind, Object, ObjectId, Point, Rect, Rotation, Route, Shape, Side,
+    Sizing, Style,
 };
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -38,6 +39,11 @@ pub struct UpdateArgs {
     waypoints: Option<Vec<[f64; 2]>>,
     #[serde(default, deserialize_with = "present")]
     label_at: Option<Option<f64>>,
+    #[serde(default, deserialize_with = "present")]
+    from_side: Option<Option<Word<Side>>>,
+    #[serde(default, deserialize_with = "present")]
+    to_side: Option<Option<Word<Side>>>,
+    merge: Option<bool>,
     /// Ink colour.
     color: Option<ColorArg>,
     /// Ink width.
@@ -48,7 +54,7 @@ pub struct UpdateArgs {
 impl Tool for Update {
     const NAME: &'static str = "update";
     const TITLE: &'static str = "Update objects";
-    const DESCRIPTION: &'static str = "Change objects: only the fields given change (connectors: from, to, route, arrows, waypoints, label_at; ink: color, width). Shapes sized to their text refit; w or h fixes the size. Turning a frame turns its contents. A locked object is not moved, resized or deleted by id (refused); carried along, it stays.";
+    const DESCRIPTION: &'static str = "Change objects: only the fields given change (connectors: from, to, route, arrows, waypoints, label_at, sides; ink: color, width). Shapes sized to their text refit; w or h fixes the size. Turning a frame turns its contents. A locked object is not moved, resized or deleted by id (refused); carried along, it stays.";
     const HINTS: Hints = Hints::EDIT;
     type Args = UpdateArgs;
     type Output = Ids;
@@ -96,6 +102,9 @@ fn given(a: &UpdateArgs) -> Vec<&'static str> {
         ("end_arrow", a.end_arrow.is_some()),
         ("waypoints", a.waypoints.is_some()),
         ("label_at", a.label_at.is_some()),
+        ("from_side", a.from_side.is_some()),
+        ("to_side", a.to_side.is_some()),
+        ("merge", a.merge.is_some()),
         ("color", a.color.is_some()),
         ("width", a.width.is_some()),
         ("locked", a.locked.is_some()),
@@ -117,6 +126,9 @@ const GEOMETRY: &[&str] = &[
     "to",
     "waypoints",
     "label_at",
+    "from_side",
+    "to_side",
+    "merge",
 ];
 
 /// The fields that apply to an object of this kind.
@@ -133,6 +145,9 @@ fn applicable(kind: &Kind) -> Vec<&'static str> {
             "end_arrow",
             "waypoints",
             "label_at",
+            "from_side",
+            "to_side",
+            "merge",
         ],
         Kind::Ink(_) => vec![
             "x",
@@ -274,6 +289,28 @@ impl EditTool for Update {
                     if let Some(at) = label_at {
                         c.set_label_at(at);
                     }
+                    if let Some(side) = a.from_side {
+                        c.set_side(true, side.map(|w| w.0));
+                    }
+                    if let Some(side) = a.to_side {
+                        c.set_side(false, side.map(|w| w.0));
+                    }
+                    if let Some(m) = a.merge {
+                        c.set_merge(m);
+                    }
+                    // A side pinned on an end made free is refused when this call
+                    // pins it, and otherwise let go: a free point has no sides.
+                    let (pin_from, pin_to) = c.sides();
+                    if a.from_side.is_some() {
+                        crate::tool::side_on(&c.from, pin_from, "from_side")?;
+                    } else if matches!(c.from, End::Point(_)) && pin_from.is_some() {
+                        c.set_side(true, None);
+                    }
+                    if a.to_side.is_some() {
+                        crate::tool::side_on(&c.to, pin_to, "to_side")?;
+                    } else if matches!(c.to, End::Point(_)) && pin_to.is_some() {
+                        c.set_side(false, None);
+                    }
                 }
                 Kind::Ink(k) => {
                     if let Some(c) = a.color {
@@ -314,9 +351,12 @@ impl EditTool for Update {
     }
 }
 
-/// Tells `"label_at": null` (set it back to automatic) from no `label_at`.
-fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<f64>>, D::Error> {
-    Option::<f64>::deserialize(d).map(Some)
+/// Tells `"label_at": null` (set it back to automatic) from no `label_at`, and
+/// likewise for a pinned side.
+fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<Option<T>>, D::Error> {
+    Option::<T>::deserialize(d).map(Some)
 }
 
 /// What each frame among `ids` would carry if it turns, as the board is before
