@@ -109,6 +109,10 @@ fn against(board: &Board, direction: &str) -> Vec<String> {
         .collect()
 }
 
+/// A straight piece of a drawn line: horizontal or not, where it lies across,
+/// and its extent along.
+type Straight = (bool, f64, f64, f64);
+
 /// Pairs of connectors that share no end and whose drawn lines run along one
 /// line for more than a pixel: there, a reader cannot tell where either goes.
 fn lines_on_lines(board: &Board, scene: &inkboard_render::Scene) -> Vec<String> {
@@ -123,8 +127,7 @@ fn lines_on_lines(board: &Board, scene: &inkboard_render::Scene) -> Vec<String> 
             _ => None,
         })
         .collect();
-    // Each connector's straight pieces: (horizontal, across, from, to).
-    let pieces: Vec<(String, Vec<(bool, f64, f64, f64)>)> = scene
+    let pieces: Vec<(String, Vec<Straight>)> = scene
         .items
         .iter()
         .filter(|item| item.kind == "connector")
