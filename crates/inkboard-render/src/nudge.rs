@@ -20,15 +20,22 @@
 //!   arrowhead.
 //!
 //! Segments whose ideal places are closer than [`SPACING`] and whose extents overlap
-//! form a bundle; a bundle is ordered (by place, then so that its members' turns do
-//! not cross each other) and spread [`SPACING`] apart around its ideal places, each
-//! member kept in its range. Vertical segments move first, then horizontal ones (the
-//! same code on the transposed picture), and then both once more. A bundle whose
-//! room cannot hold it at [`SPACING`] is spaced closer, down to [`MIN_SPACING`].
+//! form a bundle. A bundle is ordered pair by pair, each pair of members side by
+//! side (their extents overlap) so that their turns cross least, and each member
+//! takes the lowest track above every earlier member beside it: members that are
+//! not side by side share tracks, as in ELK's orthogonal router. Where that order
+//! needs more tracks than the members' room holds, the bundle is packed onto the
+//! fewest instead (an interval colouring), at the price of some crossings. The
+//! tracks are spread [`SPACING`] apart around their members' ideal places, each
+//! member kept in its range; a bundle whose room cannot hold it at [`SPACING`] is
+//! spaced closer, down to [`MIN_SPACING`]. Vertical segments move first, then
+//! horizontal ones (the same code on the transposed picture), and then both once
+//! more.
 //!
 //! Limitations: a segment's channel is judged on its own extent, so two bundles in
 //! neighbouring channels may still end up close; a bundle wider than its channel
-//! is squeezed against the channel's sides and its members may touch.
+//! even on the fewest tracks is squeezed against the channel's sides and its
+//! members may touch; ordering and tracks are quadratic in a bundle's members.
 
 use inkboard_core::{Point, Rect};
 
@@ -594,6 +601,56 @@ mod tests {
 
     fn p(x: f64, y: f64) -> Point {
         Point { x, y }
+    }
+
+    /// A piece along y from `y0` to `y1`, free to go anywhere, wanting `x`.
+    fn piece(path: usize, x: f64, y0: f64, y1: f64) -> Piece {
+        Piece {
+            path,
+            k: 1,
+            x,
+            y0,
+            y1,
+            lo: f64::NEG_INFINITY,
+            hi: f64::INFINITY,
+            ideal: x,
+            turn0: 0,
+            turn1: 0,
+        }
+    }
+
+    #[test]
+    fn pieces_not_side_by_side_share_a_track() {
+        // a and c do not meet; b lies beside both: two tracks, not three.
+        let (a, b, c) = (
+            piece(0, 0.0, 0.0, 100.0),
+            piece(1, 0.0, 50.0, 200.0),
+            piece(2, 0.0, 150.0, 250.0),
+        );
+        assert_eq!(tracks(&[&a, &c, &b]), vec![0, 0, 1]);
+        let xs = spread(&[&a, &c, &b]);
+        assert_eq!(xs[0], xs[1], "{xs:?}");
+        assert!((xs[2] - xs[0]).abs() >= SPACING - 1e-9, "{xs:?}");
+        // An order that chains them (b between a and c) needs three; packing
+        // finds the two.
+        let chained = [&a, &b, &c];
+        assert_eq!(tracks(&chained), vec![0, 1, 2]);
+        let order = packed(&chained);
+        let reordered: Vec<&Piece> = order.iter().map(|&i| chained[i]).collect();
+        assert_eq!(tracks(&reordered).iter().max(), Some(&1));
+    }
+
+    #[test]
+    fn a_turn_onto_the_other_end_costs_more_than_one_crossing() {
+        // Both end at y = 100; a turns right there, b turns left: a left of b
+        // would run both turns along one line.
+        let mut a = piece(0, 0.0, 0.0, 100.0);
+        let mut b = piece(1, 0.0, 20.0, 100.0);
+        a.turn1 = 1;
+        b.turn1 = -1;
+        assert_eq!(crossings_if_left(&a, &b), 4);
+        assert_eq!(crossings_if_left(&b, &a), 0);
+        assert_eq!(untangled(&[&a, &b]), vec![1, 0]);
     }
 
     #[test]
