@@ -115,29 +115,12 @@ type Straight = (bool, f64, f64, f64);
 
 /// Pairs of connectors that share no end and whose drawn lines run along one
 /// line for more than a pixel: there, a reader cannot tell where either goes.
-fn lines_on_lines(board: &Board, scene: &inkboard_render::Scene) -> Vec<String> {
-    let ends: std::collections::HashMap<String, [Option<String>; 2]> = board.pages()[0]
-        .objects
-        .iter()
-        .filter_map(|o| match &o.kind {
-            Kind::Connector(c) => Some((
-                o.id.to_string(),
-                [c.from.object(), c.to.object()].map(|e| e.map(|id| id.to_string())),
-            )),
-            _ => None,
-        })
-        .collect();
-    let pieces: Vec<(String, Vec<Straight>)> = scene
-        .items
-        .iter()
-        .filter(|item| item.kind == "connector")
-        .filter_map(|item| {
-            let line = item.parts.iter().find_map(|p| match p {
-                inkboard_render::Part::Path(path) => Some(path),
-                _ => None,
-            })?;
-            let points = inkboard_render::route::polyline(&line.segs);
-            let straight = points
+fn lines_on_lines(board: &Board) -> Vec<String> {
+    let pieces: Vec<(Drawn, Vec<Straight>)> = drawn(board)
+        .into_iter()
+        .map(|d| {
+            let straight = d
+                .line
                 .windows(2)
                 .filter_map(|w| {
                     let (a, b) = (w[0], w[1]);
@@ -150,17 +133,15 @@ fn lines_on_lines(board: &Board, scene: &inkboard_render::Scene) -> Vec<String> 
                     }
                 })
                 .collect();
-            Some((item.id.to_string(), straight))
+            (d, straight)
         })
         .collect();
     let mut out = Vec::new();
     for (i, (a, pa)) in pieces.iter().enumerate() {
         for (b, pb) in &pieces[i + 1..] {
-            let (ea, eb) = (&ends[a], &ends[b]);
-            if ea
+            if [&a.ends.0, &a.ends.1]
                 .iter()
-                .flatten()
-                .any(|e| eb.iter().flatten().any(|f| e == f))
+                .any(|e| *e == &b.ends.0 || *e == &b.ends.1)
             {
                 continue;
             }
@@ -171,7 +152,7 @@ fn lines_on_lines(board: &Board, scene: &inkboard_render::Scene) -> Vec<String> 
                 .map(|(p, q)| (p.3.min(q.3) - p.2.max(q.2)).max(0.0))
                 .sum();
             if shared > 1.0 {
-                out.push(format!("{a} / {b}: {shared:.0} px"));
+                out.push(format!("{} / {}: {shared:.0} px", a.id, b.id));
             }
         }
     }
@@ -202,7 +183,7 @@ fn case(file: &str, fixture: &str, args: Value, acyclic: bool) -> Option<String>
     }
     let page = board.pages()[0].id;
     let scene = inkboard_render::resolve(&board, page);
-    let hidden = lines_on_lines(&board, &scene);
+    let hidden = lines_on_lines(&board);
     if !hidden.is_empty() {
         problems.push(format!(
             "{file}: lines on each other:\n  {}",
@@ -281,6 +262,9 @@ fn layouts_render_as_recorded() {
 /// Each connector of a board as drawn: its id, its ends' boxes, the line's
 /// points (curves flattened) and the junction dots drawn with it.
 struct Drawn {
+    id: String,
+    /// The ids of the objects at its ends.
+    ends: (String, String),
     from: Rect,
     to: Rect,
     line: Vec<inkboard_core::Point>,
@@ -314,9 +298,12 @@ fn drawn(board: &Board) -> Vec<Drawn> {
                 .skip(1)
                 .filter(|p| matches!(p, Part::Path(p) if p.fill.is_some()))
                 .count();
+            let (a, b) = (c.from.object().unwrap(), c.to.object().unwrap());
             Drawn {
-                from: board.bounds(c.from.object().unwrap()).unwrap(),
-                to: board.bounds(c.to.object().unwrap()).unwrap(),
+                id: o.id.to_string(),
+                ends: (a.to_string(), b.to_string()),
+                from: board.bounds(a).unwrap(),
+                to: board.bounds(b).unwrap(),
                 line: inkboard_render::route::polyline(paths[0]),
                 dots,
             }
