@@ -12,8 +12,11 @@
 //!    then runs through whatever is in the way);
 //! 2. ends that meet the same side of the same object are spread along that side at
 //!    evenly spaced ports instead of sharing its middle, ordered so that their lines
-//!    do not cross; a searched route's first or last leg moves with its port, and a
-//!    route that would then run into something is searched again from its new ports;
+//!    do not cross, within the part of the side whose ports land on that side of
+//!    the outline (the middle 71% of an ellipse's, half a diamond's: [`fan`]), so
+//!    that two sides' fans do not meet round a corner; a searched route's first or
+//!    last leg moves with its port, and a route that would then run into
+//!    something is searched again from its new ports;
 //! 3. the orthogonal routes are nudged ([`nudge`]): segments sharing a channel are
 //!    set side by side, lone ones moved to the middle of their gap;
 //! 4. each route gets its ends on its shapes' outlines and its arrowheads;
@@ -788,13 +791,13 @@ fn grow(r: Rect) -> Rect {
 /// The ends of `c` that meet a side of an object, on a route of `points` that
 /// leaves and arrives by `sides`: each with its object, the side, its
 /// [`PortKey`] (where its line goes from that end), whether it is the start, and
-/// the object's box.
+/// the object's shape.
 fn on_sides<'a>(
     c: &'a Connector,
     (from, to): (&EndInfo, &EndInfo),
     sides: (Option<Side>, Option<Side>),
     points: &'a [Point],
-) -> impl Iterator<Item = (&'a ObjectId, Side, PortKey, bool, Rect)> + 'a {
+) -> impl Iterator<Item = (&'a ObjectId, Side, PortKey, bool, EndShape)> + 'a {
     [
         (&c.from, from.shape, sides.0, true),
         (&c.to, to.shape, sides.1, false),
@@ -809,7 +812,7 @@ fn on_sides<'a>(
         } else {
             PortKey::new(side, points.iter().rev().copied())
         };
-        Some((id, side, key, at_start, shape.bounds))
+        Some((id, side, key, at_start, shape))
     })
 }
 
@@ -819,7 +822,7 @@ struct SideEnd {
     /// The connector, by its place among the page's connectors.
     conn: usize,
     at_start: bool,
-    bounds: Rect,
+    shape: EndShape,
     /// Its port's offset as the search found it (0 for planned routes).
     found: f64,
 }
@@ -858,7 +861,7 @@ fn spread(
                 (points.clone(), *sides)
             }
         };
-        for (id, side, mut key, at_start, bounds) in on_sides(c, (from, to), sides, &points) {
+        for (id, side, mut key, at_start, shape) in on_sides(c, (from, to), sides, &points) {
             if spilled.contains(&conn) {
                 let far = if at_start {
                     points.last()
@@ -866,14 +869,14 @@ fn spread(
                     points.first()
                 };
                 if let Some(&far) = far {
-                    key = PortKey::toward(side, bounds, far);
+                    key = PortKey::toward(side, shape.bounds, far);
                 }
             }
             groups.entry((id.clone(), side)).or_default().push(SideEnd {
                 key,
                 conn,
                 at_start,
-                bounds,
+                shape,
                 found: if at_start {
                     offsets[conn].0
                 } else {
@@ -914,15 +917,14 @@ fn spread(
             }
             continue;
         }
-        let len = side.length(ends[0].bounds);
+        let (mid, room) = fan(ends[0].shape, side, ends.len());
         let n = ends.len() as f64;
-        let step = (len / (n + 1.0)).min(MAX_PORT_STEP);
-        let slot = |i: usize| (i as f64 - (n - 1.0) / 2.0) * step;
+        let step = (room / (n + 1.0)).min(MAX_PORT_STEP);
+        let slot = |i: usize| mid + (i as f64 - (n - 1.0) / 2.0) * step;
         // A line straight across to a shape in line with this one would get a jog if
         // its port moved, so the fan shifts to keep the first such line where it
-        // is, as far as the side has room.
-        let limit = len / 2.0 - step / 2.0;
-        let reach = (limit - slot(ends.len() - 1)).max(0.0);
+        // is, as far as its room allows.
+        let reach = (room / 2.0 - step / 2.0 - (n - 1.0) / 2.0 * step).max(0.0);
         let shift = ends
             .iter()
             .position(|e| e.key.straight)
@@ -939,10 +941,29 @@ fn spread(
     offsets
 }
 
-/// How many ports side `side` of `r` holds [`MIN_PORT_GAP`] apart (spread as
-/// [`spread`] spreads them: evenly, a step from either corner).
-fn capacity(r: Rect, side: Side) -> usize {
-    ((side.length(r) / MIN_PORT_GAP).floor() as usize).saturating_sub(1)
+/// Where along side `side` of `shape` a fan of `n` ports is spread, evenly and a
+/// step from either end (see [`spread`]): its middle and length, as offsets
+/// from the side's middle. The fan keeps to the part of the side whose ports
+/// land on that side of the outline ([`route::side_span`]), so that on an
+/// ellipse or a diamond it stays clear of the next side's fan; where that part
+/// cannot hold the ports [`MIN_PORT_GAP`] apart, the fan widens as far as
+/// that takes, up to the whole side.
+fn fan(shape: EndShape, side: Side, n: usize) -> (f64, f64) {
+    let half = side.length(shape.bounds) / 2.0;
+    let (lo, hi) = route::side_span(shape, side);
+    let slots = n as f64 + 1.0;
+    let room = (hi - lo).max((MIN_PORT_GAP * slots).min(2.0 * half));
+    let mid = ((lo + hi) / 2.0).clamp(room / 2.0 - half, half - room / 2.0);
+    (mid, room)
+}
+
+/// How many ports side `side` of `shape` holds [`MIN_PORT_GAP`] apart (spread as
+/// [`spread`] spreads them: evenly, a step from either corner). The whole side
+/// counts, not only the part whose ports land on it: spilling ends round the
+/// corners of an ellipse early costs more crossings than its fans, widened
+/// past that part (see [`fan`]), cost in ports close to the next side's.
+fn capacity(shape: EndShape, side: Side) -> usize {
+    ((side.length(shape.bounds) / MIN_PORT_GAP).floor() as usize).saturating_sub(1)
 }
 
 /// A searched end on a side, as [`spill`] weighs it: where its line goes, its
@@ -960,26 +981,26 @@ fn spill(
     drafts: &mut [Draft],
 ) -> Vec<usize> {
     let mut groups: BTreeMap<(ObjectId, Side), Vec<SpillEnd>> = BTreeMap::new();
-    let mut bounds: BTreeMap<ObjectId, Rect> = BTreeMap::new();
+    let mut shapes: BTreeMap<ObjectId, EndShape> = BTreeMap::new();
     for (conn, (((_, c), (from, to)), draft)) in
         connectors.iter().zip(ends).zip(&*drafts).enumerate()
     {
         let Draft::Searched { sides, points, .. } = draft else {
             continue;
         };
-        for (id, side, key, at_start, r) in on_sides(c, (from, to), *sides, points) {
+        for (id, side, key, at_start, shape) in on_sides(c, (from, to), *sides, points) {
             groups
                 .entry((id.clone(), side))
                 .or_default()
                 .push((key, conn, at_start));
-            bounds.insert(id.clone(), r);
+            shapes.insert(id.clone(), shape);
         }
     }
     let mut count: BTreeMap<(ObjectId, Side), usize> =
         groups.iter().map(|(k, v)| (k.clone(), v.len())).collect();
     let mut changed = Vec::new();
     for ((id, side), mut list) in groups {
-        let r = bounds[&id];
+        let r = shapes[&id];
         let cap = capacity(r, side);
         if list.len() <= cap {
             continue;

@@ -28,14 +28,16 @@
 //! fewest instead (an interval colouring), at the price of some crossings. The
 //! tracks are spread [`SPACING`] apart around their members' ideal places, each
 //! member kept in its range; a bundle whose room cannot hold it at [`SPACING`] is
-//! spaced closer, down to [`MIN_SPACING`]. Vertical segments move first, then
-//! horizontal ones (the same code on the transposed picture), and then both once
-//! more.
+//! spaced closer, down to [`MIN_SPACING`]. Two bundles that spread into each
+//! other (members side by side closer than [`MIN_SPACING`]) become one and are
+//! placed again. Vertical segments move first, then horizontal ones (the same
+//! code on the transposed picture), and then both once more.
 //!
-//! Limitations: a segment's channel is judged on its own extent, so two bundles in
-//! neighbouring channels may still end up close; a bundle wider than its channel
+//! Limitations: a bundle wider than its channel
 //! even on the fewest tracks is squeezed against the channel's sides and its
 //! members may touch; ordering and tracks are quadratic in a bundle's members.
+
+use std::collections::BTreeMap;
 
 use inkboard_core::{Point, Rect};
 
@@ -183,53 +185,45 @@ fn pass(paths: &mut [Path], obstacles: &[Rect]) {
             }
         }
     }
-    let mut bundles: Vec<Vec<usize>> = vec![Vec::new(); pieces.len()];
-    for i in 0..pieces.len() {
-        let r = root(&mut parent, i);
-        bundles[r].push(i);
-    }
-
     let mut place = vec![0.0; pieces.len()];
-    for bundle in bundles.iter().filter(|b| !b.is_empty()) {
-        let mut order = bundle.clone();
-        // Insertion sort: the order below need not be transitive, which a library
-        // sort may not accept.
-        for i in 1..order.len() {
-            let mut j = i;
-            while j > 0 && before(&pieces[order[j]], &pieces[order[j - 1]]) {
-                order.swap(j, j - 1);
-                j -= 1;
+    for i in 0..pieces.len() {
+        root(&mut parent, i);
+    }
+    let mut todo: Vec<usize> = (0..pieces.len()).filter(|&i| parent[i] == i).collect();
+    // Bundles placed apart may still spread into each other: two that end up
+    // closer than MIN_SPACING are merged and placed again as one, until none do
+    // (each round merges, so this ends).
+    while !todo.is_empty() {
+        let mut members: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for i in 0..pieces.len() {
+            let r = root(&mut parent, i);
+            if todo.binary_search(&r).is_ok() {
+                members.entry(r).or_default().push(i);
             }
         }
-        let order: Vec<usize> = {
-            let sorted: Vec<&Piece> = order.iter().map(|&i| &pieces[i]).collect();
-            untangled(&sorted).into_iter().map(|k| order[k]).collect()
-        };
-        let mut members: Vec<&Piece> = order.iter().map(|&i| &pieces[i]).collect();
-        let mut xs = spread(&members);
-        // An order that needs more tracks than the members' ranges hold hides
-        // lines on each other: then the fewest tracks, at the price of some
-        // crossings, if that hides fewer.
-        let mut order = order;
-        if crowding(&members, &xs).0 > 0 {
-            let fewer: Vec<usize> = packed(&members).into_iter().map(|k| order[k]).collect();
-            let others: Vec<&Piece> = fewer.iter().map(|&i| &pieces[i]).collect();
-            let spread_out = spread(&others);
-            if crowding(&others, &spread_out) < crowding(&members, &xs) {
-                (order, members, xs) = (fewer, others, spread_out);
+        for bundle in members.values() {
+            for (i, x) in placed(&pieces, bundle) {
+                place[i] = x;
             }
         }
-        // A bundle squeezed by its members' ranges may bring members side by
-        // side closer than they were: it stays as it was unless the new places
-        // hide fewer lines on each other, or as few and bring fewer closer than
-        // MIN_SPACING.
-        let was: Vec<f64> = members.iter().map(|p| p.x).collect();
-        if crowding(&members, &xs) > crowding(&members, &was) {
-            xs = was;
+        let mut by_place: Vec<usize> = (0..pieces.len()).collect();
+        by_place.sort_by(|&a, &b| place[a].total_cmp(&place[b]));
+        let mut merged = Vec::new();
+        for (k, &i) in by_place.iter().enumerate() {
+            for &j in &by_place[k + 1..] {
+                if place[j] - place[i] >= MIN_SPACING - 1e-6 {
+                    break;
+                }
+                let (a, b) = (root(&mut parent, i), root(&mut parent, j));
+                if a != b && beside(&pieces[i], &pieces[j]) {
+                    parent[a.max(b)] = a.min(b);
+                    merged.push(a.min(b));
+                }
+            }
         }
-        for (&i, x) in order.iter().zip(xs) {
-            place[i] = x;
-        }
+        todo = merged.into_iter().map(|r| root(&mut parent, r)).collect();
+        todo.sort_unstable();
+        todo.dedup();
     }
     for (p, &x) in pieces.iter().zip(&place) {
         if (x - p.x).abs() > 1e-9 {
@@ -238,6 +232,49 @@ fn pass(paths: &mut [Path], obstacles: &[Rect]) {
             pts[p.k + 1].x = x;
         }
     }
+}
+
+/// Where the members of a bundle (indices into `pieces`) go: ordered so their
+/// turns cross least, on shared tracks, or packed onto the fewest where that
+/// hides fewer lines (see the module documentation).
+fn placed(pieces: &[Piece], bundle: &[usize]) -> Vec<(usize, f64)> {
+    let mut order = bundle.to_vec();
+    // Insertion sort: the order below need not be transitive, which a library
+    // sort may not accept.
+    for i in 1..order.len() {
+        let mut j = i;
+        while j > 0 && before(&pieces[order[j]], &pieces[order[j - 1]]) {
+            order.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+    let order: Vec<usize> = {
+        let sorted: Vec<&Piece> = order.iter().map(|&i| &pieces[i]).collect();
+        untangled(&sorted).into_iter().map(|k| order[k]).collect()
+    };
+    let mut members: Vec<&Piece> = order.iter().map(|&i| &pieces[i]).collect();
+    let mut xs = spread(&members);
+    // An order that needs more tracks than the members' ranges hold hides
+    // lines on each other: then the fewest tracks, at the price of some
+    // crossings, if that hides fewer.
+    let mut order = order;
+    if crowding(&members, &xs).0 > 0 {
+        let fewer: Vec<usize> = packed(&members).into_iter().map(|k| order[k]).collect();
+        let others: Vec<&Piece> = fewer.iter().map(|&i| &pieces[i]).collect();
+        let spread_out = spread(&others);
+        if crowding(&others, &spread_out) < crowding(&members, &xs) {
+            (order, members, xs) = (fewer, others, spread_out);
+        }
+    }
+    // A bundle squeezed by its members' ranges may bring members side by
+    // side closer than they were: it stays as it was unless the new places
+    // hide fewer lines on each other, or as few and bring fewer closer than
+    // MIN_SPACING.
+    let was: Vec<f64> = members.iter().map(|p| p.x).collect();
+    if crowding(&members, &xs) > crowding(&members, &was) {
+        xs = was;
+    }
+    order.into_iter().zip(xs).collect()
 }
 
 /// The obstacles, bucketed so that a segment's channel is found among those level
@@ -694,5 +731,35 @@ mod tests {
         // a starts lower and turns left there, so it goes left of b (one crossing
         // is unavoidable for nested Zs; this order puts it at the bottom).
         assert!(xa < xb, "{a:?} {b:?}");
+    }
+
+    #[test]
+    fn bundles_that_spread_into_each_other_are_placed_as_one() {
+        // Three nested Zs want the middle of the gap, x = 200, and spread to
+        // 188, 200 and 212; a line with free ends stays at 214, 14 px from
+        // their wish and so in a bundle of its own, but 2 px from their spread.
+        let obstacles = [
+            Rect::new(0.0, 0.0, 100.0, 150.0),
+            Rect::new(300.0, 0.0, 100.0, 150.0),
+        ];
+        let z = |y0: f64, y1: f64| vec![p(100.0, y0), p(200.0, y0), p(200.0, y1), p(300.0, y1)];
+        let (mut a, mut b, mut c) = (z(20.0, 130.0), z(25.0, 125.0), z(30.0, 120.0));
+        let mut fixed = vec![p(214.0, 10.0), p(214.0, 140.0)];
+        let mut paths: Vec<Path> = [&mut a, &mut b, &mut c, &mut fixed]
+            .into_iter()
+            .map(|points| Path {
+                points,
+                ports: [None, None],
+                lifted: &[],
+            })
+            .collect();
+        nudge(&mut paths, &obstacles);
+        let xs = [a[1].x, b[1].x, c[1].x, fixed[0].x];
+        assert_eq!(xs[3], 214.0);
+        for i in 0..4 {
+            for j in i + 1..4 {
+                assert!((xs[i] - xs[j]).abs() >= MIN_SPACING - 1e-9, "{xs:?}");
+            }
+        }
     }
 }

@@ -105,6 +105,15 @@ impl Side {
             b.w
         }
     }
+    /// The length of `b` across this side: its width for the left and right
+    /// sides, its height for the others.
+    pub fn opposite_length(self, b: Rect) -> f64 {
+        if self.is_vertical() {
+            b.w
+        } else {
+            b.h
+        }
+    }
     /// The side across the box.
     pub fn opposite(self) -> Side {
         match self {
@@ -361,6 +370,51 @@ pub fn port(end: EndShape, side: Side, offset: f64) -> Point {
     }
     let origin = add(end.bounds.center(), scale(side.along(), offset));
     crate::outline::boundary_from(end, origin, side.normal())
+}
+
+/// The range of port offsets along side `side` of `end` whose ports land on
+/// that side of its outline (see [`on_side`]): the whole side for a box, the
+/// middle 71% for an ellipse, the middle half for a diamond. Past it, a port
+/// meets the outline round the corner, where the neighbouring side's ports are.
+pub fn side_span(end: EndShape, side: Side) -> (f64, f64) {
+    let half = side.length(end.bounds) / 2.0;
+    if end.is_point() || half <= 0.0 {
+        return (0.0, 0.0);
+    }
+    let on = |offset: f64| on_side(end, side, port(end, side, offset));
+    // Outlines are convex or nearly so: a side's ports are one run about its
+    // middle, so its two ends can be bisected for. (Not tested at the corner
+    // itself: a ray from a diamond's corner misses it and meets the box.)
+    let reach = |sign: f64| {
+        let (mut lo, mut hi) = (0.0, half);
+        for _ in 0..24 {
+            let mid = (lo + hi) / 2.0;
+            if on(sign * mid) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    };
+    (-reach(-1.0), reach(1.0))
+}
+
+/// Whether point `p` of `end`'s outline is on side `side`: it lies further out
+/// that way than along the side, both measured against the half-size of the
+/// box (a diamond's or ellipse's extreme point belongs to its side, and the
+/// points halfway to the next extreme are the border).
+pub fn on_side(end: EndShape, side: Side, p: Point) -> bool {
+    let c = end.bounds.center();
+    let (n, t) = (side.normal(), side.along());
+    let (d, half_out, half_along) = (
+        pt(p.x - c.x, p.y - c.y),
+        side.opposite_length(end.bounds) / 2.0,
+        side.length(end.bounds) / 2.0,
+    );
+    let out = (d.x * n.x + d.y * n.y) / half_out.max(1e-9);
+    let along = (d.x * t.x + d.y * t.y) / half_along.max(1e-9);
+    out >= along.abs() - 1e-6
 }
 
 /// The corner points of a route, ports shifted by `offsets` (start, end) along their
@@ -669,4 +723,40 @@ fn unit(from: Point, to: Point, fallback: Point) -> Point {
         return pt(1.0, 0.0);
     }
     pt((target.x - from.x) / d, (target.y - from.y) / d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn end(geom: Geom) -> EndShape {
+        EndShape {
+            bounds: Rect::new(0.0, 0.0, 120.0, 100.0),
+            geom: Some(geom),
+            turned: None,
+        }
+    }
+
+    #[test]
+    fn a_side_spans_where_its_ports_land_on_it() {
+        let near =
+            |(lo, hi): (f64, f64), want: f64| (lo + want).abs() < 0.01 && (hi - want).abs() < 0.01;
+        // A box: the whole side.
+        assert!(near(side_span(end(Geom::Rect), Side::Top), 60.0));
+        // An ellipse: up to its points at 45° on the unit circle, x = a/√2.
+        let ellipse = end(Geom::Ellipse);
+        let (top, left) = (
+            side_span(ellipse, Side::Top),
+            side_span(ellipse, Side::Left),
+        );
+        assert!(near(top, 60.0 / 2f64.sqrt()), "{top:?}");
+        assert!(near(left, 50.0 / 2f64.sqrt()), "{left:?}");
+        // A diamond: the middle half, up to the midpoints of its edges.
+        let diamond = side_span(end(Geom::Diamond), Side::Bottom);
+        assert!(near(diamond, 30.0), "{diamond:?}");
+        // Past the span, a top port lands on the left or right of the ellipse.
+        let past = port(ellipse, Side::Top, top.1 + 4.0);
+        assert!(!on_side(ellipse, Side::Top, past));
+        assert!(on_side(ellipse, Side::Right, past));
+    }
 }

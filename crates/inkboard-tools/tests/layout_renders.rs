@@ -416,3 +416,83 @@ fn org_chart_lines_share_a_trunk_with_junction_dots() {
     }
     assert_eq!(crossing_pairs(&lines), vec![]);
 }
+
+/// Builds a graph of the quality benchmark's corpus (`tests/quality/corpus`) as
+/// the benchmark does: one `add_shape` per node with its shape and label (so
+/// sized to fit it), one `add_connector` per edge, then `layout` with its
+/// defaults.
+fn build_corpus(set: &str, name: &str, dir: &Path) -> Board {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/quality/corpus")
+        .join(set)
+        .join(format!("{name}.json"));
+    let g: Value = serde_json::from_str(&std::fs::read_to_string(path).expect("read graph"))
+        .expect("graph JSON");
+    let board = dir.join(format!("{name}.inkboard"));
+    let engine = Engine::new();
+    engine
+        .call("create_board", json!({"path": board, "overwrite": true}))
+        .expect("create_board");
+    let nodes = g["nodes"].as_array().expect("nodes");
+    let index: std::collections::HashMap<&str, usize> = nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n["id"].as_str().expect("id"), i))
+        .collect();
+    let mut ops: Vec<Value> = nodes
+        .iter()
+        .map(|n| json!({"tool": "add_shape", "args": {"geom": n["shape"], "text": n["label"]}}))
+        .collect();
+    for e in g["edges"].as_array().expect("edges") {
+        let end = |k: &str| format!("${}.id", index[e[k].as_str().expect("end")]);
+        ops.push(json!({"tool": "add_connector", "args": {"from": end("from"), "to": end("to")}}));
+    }
+    ops.push(json!({"tool": "layout", "args": {}}));
+    engine
+        .call("batch", json!({"path": board, "operations": ops}))
+        .expect("batch");
+    inkboard_format::load(&board).expect("load").board
+}
+
+/// The pairs of connector ends on one object closer than `within` px: each as
+/// the object's box and the two points.
+fn close_ends(lines: &[Drawn], within: f64) -> Vec<String> {
+    let mut ends: Vec<(&str, Rect, inkboard_core::Point, usize)> = Vec::new();
+    for (k, d) in lines.iter().enumerate() {
+        ends.push((&d.ends.0, d.from, d.line[0], k));
+        ends.push((&d.ends.1, d.to, d.line[d.line.len() - 1], k));
+    }
+    let mut out = Vec::new();
+    for (i, a) in ends.iter().enumerate() {
+        for b in &ends[i + 1..] {
+            let d = (a.2.x - b.2.x).hypot(a.2.y - b.2.y);
+            if a.0 == b.0 && a.3 != b.3 && d < within {
+                out.push(format!("{} {:?}: {:?} and {:?}", a.0, a.1, a.2, b.2));
+            }
+        }
+    }
+    out
+}
+
+/// Hubs of Graphviz's gallery graphs, ellipses with 7 to 34 lines: no two of
+/// their ends meet on one point, as they did where one side's fan ran round
+/// the ellipse into the next side's; and where the sides have room (`abstract`,
+/// `fig6`), every two ends keep 8 px apart.
+#[test]
+fn hub_ends_keep_apart_on_ellipses() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    for (name, within) in [
+        ("NaN", 2.0),
+        ("jsort", 2.0),
+        ("oldarrows", 2.0),
+        ("abstract", 8.0),
+        ("fig6", 8.0),
+    ] {
+        let board = build_corpus("gallery", name, tmp.path());
+        let close = close_ends(&drawn(&board), within);
+        assert!(
+            close.is_empty(),
+            "{name}: ends within {within} px:\n{close:#?}"
+        );
+    }
+}
