@@ -49,6 +49,11 @@ pub(crate) const SPACING: f64 = 12.0;
 /// The least distance between parallel segments of a bundle, where its room
 /// does not hold it at [`SPACING`].
 pub(crate) const MIN_SPACING: f64 = 8.0;
+/// The most members two bundles that spread into each other may have together
+/// to be merged and placed again as one (see [`pass`]). Drawn diagrams have a few
+/// dozen at most; a page of thousands of routes could chain a channel's bundles
+/// into one of thousands, and ordering one is quadratic.
+const MAX_MERGED: usize = 64;
 /// The distance a segment going round an obstacle keeps from it, room permitting.
 const COMFORT: f64 = 24.0;
 /// The length a route's first and last legs keep, room permitting.
@@ -186,13 +191,15 @@ fn pass(paths: &mut [Path], obstacles: &[Rect]) {
         }
     }
     let mut place = vec![0.0; pieces.len()];
+    let mut size = vec![0usize; pieces.len()];
     for i in 0..pieces.len() {
-        root(&mut parent, i);
+        size[root(&mut parent, i)] += 1;
     }
     let mut todo: Vec<usize> = (0..pieces.len()).filter(|&i| parent[i] == i).collect();
     // Bundles placed apart may still spread into each other: two that end up
     // closer than MIN_SPACING are merged and placed again as one, until none do
-    // (each round merges, so this ends).
+    // (each round merges, so this ends), as long as the merged bundle has at
+    // most MAX_MERGED members: placing one is quadratic in its members.
     while !todo.is_empty() {
         let mut members: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
         for i in 0..pieces.len() {
@@ -215,9 +222,12 @@ fn pass(paths: &mut [Path], obstacles: &[Rect]) {
                     break;
                 }
                 let (a, b) = (root(&mut parent, i), root(&mut parent, j));
-                if a != b && beside(&pieces[i], &pieces[j]) {
-                    parent[a.max(b)] = a.min(b);
-                    merged.push(a.min(b));
+                let fits = size[a] + size[b] <= MAX_MERGED;
+                if a != b && fits && beside(&pieces[i], &pieces[j]) {
+                    let (keep, gone) = (a.min(b), a.max(b));
+                    parent[gone] = keep;
+                    size[keep] += size[gone];
+                    merged.push(keep);
                 }
             }
         }
