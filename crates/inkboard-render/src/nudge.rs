@@ -22,10 +22,13 @@
 //! Segments whose ideal places are closer than [`SPACING`] and whose extents overlap
 //! form a bundle. A bundle is ordered pair by pair, each pair of members side by
 //! side (their extents overlap) so that their turns cross least, and each member
-//! takes the lowest track above every earlier member beside it: members that are
-//! not side by side share tracks, as in ELK's orthogonal router. Where that order
-//! needs more tracks than the members' room holds, the bundle is packed onto the
-//! fewest instead (an interval colouring), at the price of some crossings. The
+//! takes the lowest track above every earlier member beside it that is better on
+//! its left, and off the tracks of the others beside it: members that are not
+//! side by side share tracks, as in ELK's orthogonal router, and a pair whose
+//! turns cross as often either way round may go either way. Where that order
+//! needs more tracks than the members' room holds (hiding lines, or setting them
+//! closer than [`MIN_SPACING`]), the bundle is packed onto the fewest instead (an
+//! interval colouring) when that is less crowded, at the price of some crossings. The
 //! tracks are spread [`SPACING`] apart around their members' ideal places, each
 //! member kept in its range; a bundle whose room cannot hold it at [`SPACING`] is
 //! spaced closer, down to [`MIN_SPACING`]. Two bundles that spread into each
@@ -265,14 +268,16 @@ fn placed(pieces: &[Piece], bundle: &[usize]) -> Vec<(usize, f64)> {
     let mut members: Vec<&Piece> = order.iter().map(|&i| &pieces[i]).collect();
     let mut xs = spread(&members);
     // An order that needs more tracks than the members' ranges hold hides
-    // lines on each other: then the fewest tracks, at the price of some
-    // crossings, if that hides fewer.
+    // lines on each other, or sets them closer than MIN_SPACING: then the
+    // fewest tracks, at the price of some crossings, if that hides fewer or,
+    // as few, sets fewer close.
     let mut order = order;
-    if crowding(&members, &xs).0 > 0 {
+    let crowded = crowding(&members, &xs);
+    if crowded != (0, 0) {
         let fewer: Vec<usize> = packed(&members).into_iter().map(|k| order[k]).collect();
         let others: Vec<&Piece> = fewer.iter().map(|&i| &pieces[i]).collect();
         let spread_out = spread(&others);
-        if crowding(&others, &spread_out) < crowding(&members, &xs) {
+        if crowding(&others, &spread_out) < crowded {
             (order, members, xs) = (fewer, others, spread_out);
         }
     }
@@ -497,15 +502,26 @@ fn untangled(sorted: &[&Piece]) -> Vec<usize> {
 }
 
 /// Each member's track in an ordered bundle: the lowest above every earlier
-/// member beside it.
+/// member beside it that crosses fewer turns on its left, and other than the
+/// track of every other earlier member beside it. A pair whose turns cross as
+/// often either way round may go either way: a chain of such pairs, one beside
+/// the next, does not climb a track each.
 fn tracks(order: &[&Piece]) -> Vec<usize> {
     let mut track = vec![0usize; order.len()];
+    let mut taken = Vec::new();
     for i in 0..order.len() {
-        track[i] = (0..i)
-            .filter(|&j| beside(order[j], order[i]))
-            .map(|j| track[j] + 1)
-            .max()
-            .unwrap_or(0);
+        let mut floor = 0;
+        taken.clear();
+        for j in (0..i).filter(|&j| beside(order[j], order[i])) {
+            if crossings_if_left(order[j], order[i]) < crossings_if_left(order[i], order[j]) {
+                floor = floor.max(track[j] + 1);
+            } else {
+                taken.push(track[j]);
+            }
+        }
+        track[i] = (floor..)
+            .find(|t| !taken.contains(t))
+            .expect("a free track");
     }
     track
 }
@@ -621,19 +637,26 @@ fn spread(order: &[&Piece]) -> Vec<f64> {
         .zip(&track)
         .map(|(p, &t)| at[t].clamp(p.lo, p.hi))
         .collect();
-    for i in 1..n {
-        let want = (0..i)
-            .filter(|&j| beside(order[j], order[i]))
-            .map(|j| xs[j] + step)
+    // Members track by track (those on one track are never side by side).
+    let mut seq: Vec<usize> = (0..n).collect();
+    seq.sort_by_key(|&i| (track[i], i));
+    for p in 1..n {
+        let i = seq[p];
+        let want = seq[..p]
+            .iter()
+            .filter(|&&j| beside(order[j], order[i]))
+            .map(|&j| xs[j] + step)
             .fold(f64::NEG_INFINITY, f64::max);
         if xs[i] < want {
             xs[i] = want.min(order[i].hi).max(xs[i]);
         }
     }
-    for i in (0..n - 1).rev() {
-        let want = (i + 1..n)
-            .filter(|&j| beside(order[j], order[i]))
-            .map(|j| xs[j] - step)
+    for p in (0..n - 1).rev() {
+        let i = seq[p];
+        let want = seq[p + 1..]
+            .iter()
+            .filter(|&&j| beside(order[j], order[i]))
+            .map(|&j| xs[j] - step)
             .fold(f64::INFINITY, f64::min);
         if xs[i] > want {
             xs[i] = want.max(order[i].lo).min(xs[i]);
@@ -678,13 +701,31 @@ mod tests {
         let xs = spread(&[&a, &c, &b]);
         assert_eq!(xs[0], xs[1], "{xs:?}");
         assert!((xs[2] - xs[0]).abs() >= SPACING - 1e-9, "{xs:?}");
-        // An order that chains them (b between a and c) needs three; packing
-        // finds the two.
+        // Chained in that order (b between a and c) with no turns to cross, c
+        // need only keep off b's track: a and c still share one.
+        assert_eq!(tracks(&[&a, &b, &c]), vec![0, 1, 0]);
+        // Where each turns left inside the next (a at 100 inside b, b at 200
+        // inside c), each is better left of the next: the chain climbs three
+        // tracks, and packing finds two, at the price of a crossing.
+        let (mut a, mut b) = (a, b);
+        a.turn1 = -1;
+        b.turn1 = -1;
+        assert_eq!(crossings_if_left(&b, &a), 1);
+        assert_eq!(crossings_if_left(&a, &b), 0);
         let chained = [&a, &b, &c];
         assert_eq!(tracks(&chained), vec![0, 1, 2]);
         let order = packed(&chained);
         let reordered: Vec<&Piece> = order.iter().map(|&i| chained[i]).collect();
         assert_eq!(tracks(&reordered).iter().max(), Some(&1));
+        // Given in any order, they are untangled into a, b, c, left to right.
+        let given = [&c, &b, &a];
+        let order: Vec<&Piece> = untangled(&given).into_iter().map(|k| given[k]).collect();
+        assert_eq!(order.iter().map(|p| p.path).collect::<Vec<_>>(), [0, 1, 2]);
+        let xs = spread(&order);
+        assert!(
+            xs[1] - xs[0] >= SPACING - 1e-9 && xs[2] - xs[1] >= SPACING - 1e-9,
+            "{xs:?}"
+        );
     }
 
     #[test]
