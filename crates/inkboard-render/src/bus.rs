@@ -105,7 +105,7 @@ impl Frame {
     fn new(r: Rect, side: Side) -> Self {
         let c = r.center();
         let n = side.normal();
-        let half = if side.is_vertical() { r.w } else { r.h } / 2.0;
+        let half = side.depth(r) / 2.0;
         Frame {
             origin: Point {
                 x: c.x + n.x * half,

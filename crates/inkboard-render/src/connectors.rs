@@ -498,7 +498,7 @@ fn searchable(a: &EndInfo, b: &EndInfo) -> bool {
 fn side_point(r: Rect, side: Side, offset: f64, out: f64) -> Point {
     let c = r.center();
     let (n, t) = (side.normal(), side.along());
-    let half = if side.is_vertical() { r.w } else { r.h } / 2.0;
+    let half = side.depth(r) / 2.0;
     Point {
         x: c.x + n.x * (half + out) + t.x * offset,
         y: c.y + n.y * (half + out) + t.y * offset,
@@ -957,13 +957,13 @@ fn fan(shape: EndShape, side: Side, n: usize) -> (f64, f64) {
     (mid, room)
 }
 
-/// How many ports side `side` of `shape` holds [`MIN_PORT_GAP`] apart (spread as
+/// How many ports side `side` of `r` holds [`MIN_PORT_GAP`] apart (spread as
 /// [`spread`] spreads them: evenly, a step from either corner). The whole side
 /// counts, not only the part whose ports land on it: spilling ends round the
 /// corners of an ellipse early costs more crossings than its fans, widened
 /// past that part (see [`fan`]), cost in ports close to the next side's.
-fn capacity(shape: EndShape, side: Side) -> usize {
-    ((side.length(shape.bounds) / MIN_PORT_GAP).floor() as usize).saturating_sub(1)
+fn capacity(r: Rect, side: Side) -> usize {
+    ((side.length(r) / MIN_PORT_GAP).floor() as usize).saturating_sub(1)
 }
 
 /// A searched end on a side, as [`spill`] weighs it: where its line goes, its
@@ -981,7 +981,7 @@ fn spill(
     drafts: &mut [Draft],
 ) -> Vec<usize> {
     let mut groups: BTreeMap<(ObjectId, Side), Vec<SpillEnd>> = BTreeMap::new();
-    let mut shapes: BTreeMap<ObjectId, EndShape> = BTreeMap::new();
+    let mut bounds: BTreeMap<ObjectId, Rect> = BTreeMap::new();
     for (conn, (((_, c), (from, to)), draft)) in
         connectors.iter().zip(ends).zip(&*drafts).enumerate()
     {
@@ -993,14 +993,14 @@ fn spill(
                 .entry((id.clone(), side))
                 .or_default()
                 .push((key, conn, at_start));
-            shapes.insert(id.clone(), shape);
+            bounds.insert(id.clone(), shape.bounds);
         }
     }
     let mut count: BTreeMap<(ObjectId, Side), usize> =
         groups.iter().map(|(k, v)| (k.clone(), v.len())).collect();
     let mut changed = Vec::new();
     for ((id, side), mut list) in groups {
-        let r = shapes[&id];
+        let r = bounds[&id];
         let cap = capacity(r, side);
         if list.len() <= cap {
             continue;

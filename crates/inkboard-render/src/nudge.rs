@@ -36,9 +36,10 @@
 //! placed again. Vertical segments move first, then horizontal ones (the same
 //! code on the transposed picture), and then both once more.
 //!
-//! Limitations: a bundle wider than its channel
-//! even on the fewest tracks is squeezed against the channel's sides and its
-//! members may touch; ordering and tracks are quadratic in a bundle's members.
+//! Limitations: a bundle wider than its channel even on the fewest tracks is
+//! squeezed against the channel's sides and its members may touch; two bundles
+//! of more than [`MAX_MERGED`] members together are not merged, and may end up
+//! close; ordering and tracks are quadratic in a bundle's members.
 
 use std::collections::BTreeMap;
 

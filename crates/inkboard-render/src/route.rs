@@ -105,9 +105,9 @@ impl Side {
             b.w
         }
     }
-    /// The length of `b` across this side: its width for the left and right
+    /// How deep `b` is seen from this side: its width for the left and right
     /// sides, its height for the others.
-    pub fn opposite_length(self, b: Rect) -> f64 {
+    pub fn depth(self, b: Rect) -> f64 {
         if self.is_vertical() {
             b.w
         } else {
@@ -376,7 +376,7 @@ pub fn port(end: EndShape, side: Side, offset: f64) -> Point {
 /// that side of its outline (see [`on_side`]): the whole side for a box, the
 /// middle 71% for an ellipse, the middle half for a diamond. Past it, a port
 /// meets the outline round the corner, where the neighbouring side's ports are.
-pub fn side_span(end: EndShape, side: Side) -> (f64, f64) {
+pub(crate) fn side_span(end: EndShape, side: Side) -> (f64, f64) {
     let half = side.length(end.bounds) / 2.0;
     if end.is_point() || half <= 0.0 {
         return (0.0, 0.0);
@@ -404,12 +404,12 @@ pub fn side_span(end: EndShape, side: Side) -> (f64, f64) {
 /// that way than along the side, both measured against the half-size of the
 /// box (a diamond's or ellipse's extreme point belongs to its side, and the
 /// points halfway to the next extreme are the border).
-pub fn on_side(end: EndShape, side: Side, p: Point) -> bool {
+fn on_side(end: EndShape, side: Side, p: Point) -> bool {
     let c = end.bounds.center();
     let (n, t) = (side.normal(), side.along());
     let (d, half_out, half_along) = (
         pt(p.x - c.x, p.y - c.y),
-        side.opposite_length(end.bounds) / 2.0,
+        side.depth(end.bounds) / 2.0,
         side.length(end.bounds) / 2.0,
     );
     let out = (d.x * n.x + d.y * n.y) / half_out.max(1e-9);

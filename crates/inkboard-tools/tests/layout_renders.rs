@@ -25,11 +25,6 @@ fn fixture(name: &str) -> Value {
 /// Builds the board of fixture `name`, lays it out with `args`, and returns it.
 fn build(name: &str, args: Value, dir: &Path) -> Board {
     let fx = fixture(name);
-    let path = dir.join(format!("{name}.inkboard"));
-    let engine = Engine::new();
-    engine
-        .call("create_board", json!({"path": path, "overwrite": true}))
-        .expect("create_board");
     let mut ops = Vec::new();
     // Frames first (operations 0..f), so members can go `inside` them.
     let frames = fx["frames"].as_array().cloned().unwrap_or_default();
@@ -56,13 +51,22 @@ fn build(name: &str, args: Value, dir: &Path) -> Board {
         ops.push(json!({"tool": "add_connector", "args": {
             "from": format!("${}.id", first + a), "to": format!("${}.id", first + b)}}));
     }
+    laid_out(&dir.join(format!("{name}.inkboard")), ops, args)
+}
+
+/// A new board at `path` with `ops` run in one `batch`, then `layout` with
+/// `args`, as read back from the file.
+fn laid_out(path: &Path, ops: Vec<Value>, mut args: Value) -> Board {
+    let engine = Engine::new();
+    engine
+        .call("create_board", json!({"path": path, "overwrite": true}))
+        .expect("create_board");
     engine
         .call("batch", json!({"path": path, "operations": ops}))
         .expect("batch");
-    let mut args = args;
     args["path"] = json!(path);
     engine.call("layout", args).expect("layout");
-    inkboard_format::load(&path).expect("load").board
+    inkboard_format::load(path).expect("load").board
 }
 
 /// Pairs of shapes that overlap, a frame and what it holds aside.
@@ -428,11 +432,6 @@ fn build_corpus(set: &str, name: &str, dir: &Path) -> Board {
         .join(format!("{name}.json"));
     let g: Value = serde_json::from_str(&std::fs::read_to_string(path).expect("read graph"))
         .expect("graph JSON");
-    let board = dir.join(format!("{name}.inkboard"));
-    let engine = Engine::new();
-    engine
-        .call("create_board", json!({"path": board, "overwrite": true}))
-        .expect("create_board");
     let nodes = g["nodes"].as_array().expect("nodes");
     let index: std::collections::HashMap<&str, usize> = nodes
         .iter()
@@ -447,11 +446,7 @@ fn build_corpus(set: &str, name: &str, dir: &Path) -> Board {
         let end = |k: &str| format!("${}.id", index[e[k].as_str().expect("end")]);
         ops.push(json!({"tool": "add_connector", "args": {"from": end("from"), "to": end("to")}}));
     }
-    ops.push(json!({"tool": "layout", "args": {}}));
-    engine
-        .call("batch", json!({"path": board, "operations": ops}))
-        .expect("batch");
-    inkboard_format::load(&board).expect("load").board
+    laid_out(&dir.join(format!("{name}.inkboard")), ops, json!({}))
 }
 
 /// The pairs of connector ends on one object closer than `within` px: each as
