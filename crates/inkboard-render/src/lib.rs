@@ -57,7 +57,7 @@ pub use fonts::font_face_css;
 pub use fonts::{fontdb, system_families};
 pub use pdf::to_pdf;
 pub use png::{to_png, to_png_scaled, Png, MAX_SCALE};
-pub use resolve::{item_extent, resolve};
+pub use resolve::{connector_lines, item_extent, resolve};
 pub use scene::{Item, Part, Scene};
 pub use svg::{item_svg, to_svg, to_svg_with, SvgOptions};
 pub use theme::Theme;

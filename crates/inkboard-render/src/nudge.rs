@@ -34,7 +34,7 @@
 //! spaced closer, down to [`MIN_SPACING`]. Two bundles that spread into each
 //! other (members side by side closer than [`MIN_SPACING`]) become one and are
 //! placed again. Vertical segments move first, then horizontal ones (the same
-//! code on the transposed picture), and then both once more.
+//! code on the transposed picture), and then both twice more.
 //!
 //! Limitations: a bundle wider than its channel even on the fewest tracks is
 //! squeezed against the channel's sides and its members may touch; two bundles
@@ -85,9 +85,10 @@ pub(crate) fn nudge(paths: &mut [Path], obstacles: &[Rect]) {
         .iter()
         .map(|o| Rect::new(o.y, o.x, o.h, o.w))
         .collect();
-    // Twice round: moving the horizontal segments changes the extents of the
-    // vertical ones, which may then meet.
-    for _ in 0..2 {
+    // Three times round: moving the horizontal segments changes the extents of
+    // the vertical ones, which may then meet (two port legs 6 px apart, each
+    // beside nothing when its bundle was placed), and the other way round.
+    for _ in 0..3 {
         pass(paths, obstacles);
         for p in paths.iter_mut() {
             p.points.iter_mut().for_each(flip);

@@ -10,8 +10,8 @@
 use std::sync::OnceLock;
 
 use inkboard_core::{
-    Align, Board, Connector, Font, Geom, Image, Ink, Kind, Object, PageId, Point, Rect, Shape,
-    VAlign, Vocabulary,
+    Align, Board, Connector, Font, Geom, Image, Ink, Kind, Object, ObjectId, PageId, Point, Rect,
+    Shape, VAlign, Vocabulary,
 };
 
 use crate::connectors::{self, label_font_size, Laid, LABEL_PAD};
@@ -65,6 +65,21 @@ pub fn resolve(board: &Board, page: PageId) -> Scene {
         items,
         theme: Theme::Light,
     }
+}
+
+/// The drawn line of each connector on page `page`, as a polyline (curves
+/// flattened, ends pulled back under filled heads), in page order: the routes
+/// [`resolve`] draws, without laying out anything else. `layout` reads them to
+/// see how crowded the channels between its layers are.
+pub fn connector_lines(board: &Board, page: PageId) -> Vec<(ObjectId, Vec<Point>)> {
+    let Some(p) = board.page(page) else {
+        return Vec::new();
+    };
+    p.objects
+        .iter()
+        .zip(connectors::layout(board, &p.objects))
+        .filter_map(|(o, laid)| Some((o.id.clone(), crate::route::polyline(&laid?.routed.line))))
+        .collect()
 }
 
 fn empty_bounds() -> Rect {

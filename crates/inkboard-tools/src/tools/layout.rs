@@ -34,6 +34,7 @@ use inkboard_layout as engine;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use super::channels::Stacking;
 use super::shift;
 use crate::args::{IdArg, Word};
 use crate::place::{self, Side, FRAME_PADDING};
@@ -246,9 +247,22 @@ pub(crate) fn arrange_with(
         .map(|i| (page.items[*i].id.clone(), target[i]))
         .collect();
     super::links::restyle(cx, &laid, opts.algorithm, opts.direction)?;
+    // Gaps the routes crowd are opened (a mind map's curves and an org chart's
+    // trunks keep to their own lanes, and a grid has no layers).
+    if matches!(opts.algorithm, Algorithm::Layered | Algorithm::Tree) {
+        let stacking = match opts.direction {
+            Direction::Down | Direction::Up => Stacking::Rows,
+            Direction::Left | Direction::Right => Stacking::Columns,
+        };
+        let placed: Vec<ObjectId> = order.iter().map(|&i| page.items[i].id.clone()).collect();
+        super::channels::widen(cx, &placed, stacking, &moved, &holders)?;
+    }
     // Shapes laid out inside a frame that was not itself laid out stay in it, and
-    // that frame in the frames around it.
-    let held = order.iter().map(|i| target[i]).reduce(|a, b| a.union(&b));
+    // that frame in the frames around it (where the channels left them).
+    let held = order
+        .iter()
+        .filter_map(|&i| cx.board().object(&page.items[i].id)?.own_bounds())
+        .reduce(|a, b| a.union(&b));
     if let (Some(&parent), Some(held)) = (ancestors.first(), held) {
         place::hold(cx, &page.items[parent].id, &held)?;
     }

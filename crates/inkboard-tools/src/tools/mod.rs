@@ -4,6 +4,7 @@
 pub mod arrange;
 pub mod board;
 pub mod changes;
+mod channels;
 pub mod connector;
 pub mod delete;
 pub mod duplicate;
