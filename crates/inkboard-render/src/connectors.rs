@@ -575,8 +575,11 @@ fn free_ports(a: &EndInfo, b: &EndInfo, flow: Option<Side>) -> (Vec<Port>, Vec<P
         if (pb.x - pa.x) * n.x + (pb.y - pa.y) * n.y < 2.0 * CLEARANCE {
             continue;
         }
-        // Where the usable parts of the two sides overlap.
-        let (ua, ub) = (usable(ra, sa), usable(rb, sb));
+        // Where the usable parts of the two sides overlap: on an ellipse or a
+        // diamond, only where a port lands on that side (a line straight down
+        // from or onto a diamond's slanted edge, off its corner, reads as
+        // leaving or entering by the side, against the flow).
+        let (ua, ub) = (facing_part(a.shape, sa), facing_part(b.shape, sb));
         let (lo, hi) = (ua.0.max(ub.0), ua.1.min(ub.1));
         let (ca, cb) = (sa.coord(ra.center()), sb.coord(rb.center()));
         if lo > hi || (ca - cb).abs() < 0.5 {
@@ -774,6 +777,15 @@ fn onto_outlines(
 fn slide(e: &EndInfo, side: Option<Side>) -> Option<(f64, f64)> {
     let side = side?;
     (!e.shape.is_point()).then(|| usable(e.shape.bounds, side))
+}
+
+/// [`usable`], within the part of the side whose ports land on it
+/// ([`route::side_span`]).
+fn facing_part(shape: EndShape, side: Side) -> (f64, f64) {
+    let (lo, hi) = usable(shape.bounds, side);
+    let c = side.coord(shape.bounds.center());
+    let (a, b) = route::side_span(shape, side);
+    (lo.max(c + a), hi.min(c + b))
 }
 
 /// The middle 70% of side `side` of `r`, as a range of [`Side::coord`]: near the

@@ -544,3 +544,40 @@ fn lines_keep_apart_on_random_dags() {
         );
     }
 }
+
+/// Which side of `r` point `p` is on, as a reader sees it: the one it lies
+/// furthest out towards, against the half-size of the box (a diamond's or
+/// ellipse's corner is its side's; the benchmark's `side_of`).
+fn facing_side(r: Rect, p: inkboard_core::Point) -> &'static str {
+    let c = r.center();
+    let (dx, dy) = ((p.x - c.x) / (r.w / 2.0), (p.y - c.y) / (r.h / 2.0));
+    match (dx.abs() >= dy.abs(), dx > 0.0, dy > 0.0) {
+        (true, true, _) => "right",
+        (true, false, _) => "left",
+        (false, _, true) => "bottom",
+        (false, _, false) => "top",
+    }
+}
+
+/// Flowcharts of the benchmark with decisions (diamonds) and ellipses: every
+/// line to a shape wholly below leaves by the bottom and enters by the top, a
+/// diamond by its corner's half of the side, not straight down onto or off a
+/// slanted edge (before: 14 such ends on these and the other flowcharts).
+#[test]
+fn flowchart_lines_leave_bottoms_and_enter_tops() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    for name in ["approval_flow", "bug_triage", "http_retry", "ci_pipeline"] {
+        let board = build_corpus("flowcharts", name, tmp.path());
+        let against: Vec<String> = drawn(&board)
+            .iter()
+            .filter(|d| d.to.y >= d.from.bottom())
+            .filter_map(|d| {
+                let (a, b) = (d.line[0], d.line[d.line.len() - 1]);
+                let sides = (facing_side(d.from, a), facing_side(d.to, b));
+                (sides != ("bottom", "top"))
+                    .then(|| format!("{} leaves {} enters {}", d.id, sides.0, sides.1))
+            })
+            .collect();
+        assert!(against.is_empty(), "{name}: {against:#?}");
+    }
+}
