@@ -20,7 +20,9 @@
 //! - connectors are routed when drawn, from their ends, so moving shapes is all it
 //!   takes, besides what `links.rs` sets on them (bends dropped; a mind map's
 //!   curves and sides, an org chart's trunks); ink inside a frame is laid out with its contents, and free-ended
-//!   connectors move with the frame.
+//!   connectors move with the frame;
+//! - in a layered or tree layout, the gaps between layers that those routes
+//!   crowd (lines closer than 8 px) are then widened (`channels.rs`).
 //!
 //! The Mermaid importer calls [`arrange_with`] directly, naming the frames whose
 //! contents run in a direction of their own (a subgraph's `direction` line): each
