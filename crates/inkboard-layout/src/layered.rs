@@ -110,6 +110,25 @@ const BOTH_WAYS: usize = 150;
 /// keeps between parallel lines, and between a line and the shapes it passes.
 const TRACK: f64 = 12.0;
 
+/// How wide a gap between layers must be for lines crossing it along `spans`
+/// (from, to, how many lines) to run on tracks of their own, [`TRACK`] apart and
+/// [`TRACK`] from the layers: one track for the most spans that overlap at one
+/// place. Spans that touch share a turn, so they count as overlapping.
+pub fn channel_width(spans: impl IntoIterator<Item = (f64, f64, i64)>) -> f64 {
+    let mut ends: Vec<(f64, i64)> = spans
+        .into_iter()
+        .flat_map(|(a, b, w)| [(a.min(b), -w), (a.max(b), w)])
+        .collect();
+    // Opening before closing at one place.
+    ends.sort_by(|p, q| p.0.total_cmp(&q.0).then(p.1.cmp(&q.1)));
+    let (mut open, mut most) = (0i64, 0i64);
+    for (_, d) in ends {
+        open -= d;
+        most = most.max(open);
+    }
+    TRACK * (most + 1) as f64
+}
+
 /// How much a cluster's pull on each of its nodes weighs, when layers are
 /// assigned, against an edge's 1: more, so that a cluster spans as few layers
 /// as it can, as `dot` ranks each cluster on its own first and then places it
@@ -399,26 +418,16 @@ impl Component {
         segs: &[(usize, usize, i64)],
         layers: usize,
     ) -> Vec<f64> {
-        let mut spans: Vec<Vec<(f64, i64)>> = vec![Vec::new(); layers];
+        let mut spans: Vec<Vec<(f64, f64, i64)>> = vec![Vec::new(); layers];
         for &(u, v, w) in segs {
             let (a, b) = (x[u].min(x[v]), x[u].max(x[v]));
             if b - a > 1.0 {
-                // Opening before closing at one place: spans that touch share a
-                // turn, so they count as overlapping.
-                spans[layer_of[u]].extend([(a, -w), (b, w)]);
+                spans[layer_of[u]].push((a, b, w));
             }
         }
         spans
             .into_iter()
-            .map(|mut ends| {
-                ends.sort_by(|p, q| p.0.total_cmp(&q.0).then(p.1.cmp(&q.1)));
-                let (mut open, mut most) = (0i64, 0i64);
-                for (_, d) in ends {
-                    open -= d;
-                    most = most.max(open);
-                }
-                self.spacing.1.max(TRACK * (most + 1) as f64)
-            })
+            .map(|ends| self.spacing.1.max(channel_width(ends)))
             .collect()
     }
 

@@ -35,6 +35,8 @@ mod order;
 mod simplex;
 mod tree;
 
+pub use layered::channel_width;
+
 use cluster::Tree;
 use frame::{Boxes, Frame};
 

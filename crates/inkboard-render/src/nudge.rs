@@ -51,8 +51,9 @@ use crate::orthogonal::CLEARANCE;
 /// The distance between parallel segments of a bundle.
 pub(crate) const SPACING: f64 = 12.0;
 /// The least distance between parallel segments of a bundle, where its room
-/// does not hold it at [`SPACING`].
-pub(crate) const MIN_SPACING: f64 = 8.0;
+/// does not hold it at [`SPACING`] (`layout` widens the gaps between layers
+/// where lines come closer: the crate's `MIN_LINE_GAP`).
+pub const MIN_SPACING: f64 = 8.0;
 /// The most members two bundles that spread into each other may have together
 /// to be merged and placed again as one (see [`pass`]). Drawn diagrams have a few
 /// dozen at most; a page of thousands of routes could chain a channel's bundles

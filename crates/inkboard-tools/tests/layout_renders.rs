@@ -117,8 +117,8 @@ fn against(board: &Board, direction: &str) -> Vec<String> {
 /// and its extent along.
 type Straight = (bool, f64, f64, f64);
 
-/// How far apart the renderer keeps parallel lines at the least.
-const APART: f64 = 8.0;
+/// How far apart the renderer keeps parallel lines at the least (8 px).
+const APART: f64 = inkboard_render::MIN_LINE_GAP;
 
 /// Pairs of connectors that share no end and whose drawn lines run side by
 /// side closer than [`APART`], or along one line, for more than a pixel: there,

@@ -22,11 +22,11 @@ use crate::place;
 use crate::tool::Cx;
 
 /// The least distance the renderer keeps between parallel lines when a channel
-/// is crowded (its nudge's `MIN_SPACING`): closer, a reader loses a line.
-const MIN_APART: f64 = 8.0;
+/// is crowded: closer, a reader loses a line.
+const MIN_APART: f64 = inkboard_render::MIN_LINE_GAP;
 
-/// The room one line takes across a gap: the renderer's spacing of parallel
-/// lines, and its clearance from the shapes on either side (both 12 px).
+/// The renderer's spacing of parallel lines, and its clearance from the shapes
+/// on either side (12 px both): a crowded gap grows by at least one.
 const TRACK: f64 = 12.0;
 
 /// How many times the routes are read and the gaps widened.
@@ -204,9 +204,9 @@ fn gaps(extents: impl Iterator<Item = (f64, f64)>) -> Vec<(f64, f64)> {
 }
 
 /// How much wider a gap of `width` must be for its `pieces` to lie
-/// [`MIN_APART`] apart: nothing when they already do; else room for as many
-/// tracks as pieces lie side by side at once, at the renderer's spacing, and at
-/// least one track more than it has (the order that crosses least may need
+/// [`MIN_APART`] apart: nothing when they already do; else the width the
+/// layout gives a gap for such lines ([`inkboard_layout::channel_width`]), and
+/// at least one track more than it has (the order that crosses least may need
 /// more tracks than the fewest).
 fn extra_room(width: f64, pieces: &mut [Piece]) -> f64 {
     pieces.sort_by(|a, b| a.at.total_cmp(&b.at));
@@ -220,18 +220,8 @@ fn extra_room(width: f64, pieces: &mut [Piece]) -> f64 {
     if !crowded {
         return 0.0;
     }
-    // Opening before closing at one place: pieces that touch share a turn.
-    let mut ends: Vec<(f64, i32)> = pieces
-        .iter()
-        .flat_map(|p| [(p.from, -1), (p.to, 1)])
-        .collect();
-    ends.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    let (mut open, mut most) = (0i32, 0i32);
-    for (_, d) in ends {
-        open -= d;
-        most = most.max(open);
-    }
-    (TRACK * f64::from(most + 1) - width).max(TRACK)
+    let spans = pieces.iter().map(|p| (p.from, p.to, 1));
+    (inkboard_layout::channel_width(spans) - width).max(TRACK)
 }
 
 /// Whether the block, its objects moved as `moves` says, would newly overlap a
