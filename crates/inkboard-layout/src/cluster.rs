@@ -145,6 +145,29 @@ impl Nest {
         self.of[u] == self.of[v]
     }
 
+    /// Moves the nodes of cluster `first` in `layer` (its own and those of the
+    /// clusters inside it) to just before the first node of cluster `then`,
+    /// when the layer holds both; the rest keep their order.
+    pub fn put_before(&self, layer: &mut Vec<usize>, first: usize, then: usize) {
+        let inside = |v: usize, c: usize| self.chain(v).contains(&c);
+        let Some(at) = layer.iter().position(|&v| inside(v, then)) else {
+            return;
+        };
+        if !layer.iter().any(|&v| inside(v, first)) {
+            return;
+        }
+        let (moved, rest): (Vec<usize>, Vec<usize>) =
+            layer.iter().partition(|&&v| inside(v, first));
+        let at = rest
+            .iter()
+            .position(|&v| v == layer[at])
+            .unwrap_or(rest.len());
+        let mut out = rest[..at].to_vec();
+        out.extend(moved);
+        out.extend(&rest[at..]);
+        *layer = out;
+    }
+
     /// Sorts `layer` by `key` with each cluster's nodes kept together: a cluster
     /// sorts as one block, at the mean key of its nodes in the layer, and its
     /// nodes (and the clusters inside it) sort among themselves the same way.
@@ -306,6 +329,22 @@ mod tests {
         // Cluster 1 stands further left on average: first in both layers.
         assert_eq!(order[0], vec![1, 0]);
         assert_eq!(order[1], vec![2, 4, 3]);
+    }
+
+    #[test]
+    fn put_before_moves_a_whole_cluster() {
+        // Node 3 is in cluster 1 inside cluster 0; 0 and 1 in cluster 2.
+        let nest = Nest {
+            of: vec![Some(2), Some(2), Some(0), Some(1), None],
+            parent: vec![None, Some(0), None],
+        };
+        let mut layer = vec![4, 0, 1, 2, 3];
+        nest.put_before(&mut layer, 0, 2);
+        assert_eq!(layer, vec![4, 2, 3, 0, 1]);
+        // Nothing moves when the layer lacks either cluster.
+        let mut layer = vec![4, 0, 1];
+        nest.put_before(&mut layer, 0, 2);
+        assert_eq!(layer, vec![4, 0, 1]);
     }
 
     #[test]

@@ -5,7 +5,11 @@
 //!    of dummy nodes, is least), then nodes whose in- and out-weight are equal
 //!    moved to the least crowded layer they may take, as `dot` does;
 //! 3. edges longer than one layer split by dummy nodes;
-//! 4. crossings reduced ([`crate::order`]);
+//! 4. crossings reduced ([`crate::order`]); with clusters, in a component of
+//!    at most `BOTH_WAYS` nodes, the search is run again with each pair of
+//!    sibling clusters that share a layer started the other way round, and of
+//!    the orders it finds the one with the fewest crossings, then the smallest
+//!    drawing, is kept;
 //! 5. positions within layers by network simplex on `dot`'s auxiliary graph: each
 //!    edge pulls its ends into line, long edges (dummy to dummy) eight times as
 //!    hard, so that they run straight, while neighbours keep their spacing;
@@ -285,53 +289,79 @@ impl Component {
         if let Some(n) = &nest {
             layers = layers.with_nest(n.clone());
         }
-        let (crossings, order) = layers.order_counted();
-        // 5. Positions along the layers.
-        let (x, walls) = self.along(k, &order, &size, &segments, nest.as_ref());
-        // 6. Layers stacked.
-        let thick = thickest(&layer_of[..k], &self.d);
-        let gaps = self.gaps(&x, &layer_of, &segments, thick.len());
-        let (start, deep) = match &self.nest {
-            Some(l) => self.stack_clustered(&thick, gaps, &l.tree, &spans),
-            None => (crate::frame::starts_with_gaps(&thick, &gaps), Vec::new()),
-        };
-        let centre = |v: usize| (x[v], start[layer_of[v]] + thick[layer_of[v]] / 2.0);
-        let at = (0..k)
-            .map(|v| (x[v] - self.a[v] / 2.0, centre(v).1 - self.d[v] / 2.0))
-            .collect();
-        let paths = edge_dag
-            .iter()
-            .enumerate()
-            .map(|(e, &i)| {
-                let mut p: Vec<(f64, f64)> = chains[i].iter().map(|&v| centre(v)).collect();
-                if flip[e] {
-                    p.reverse();
-                }
-                p
-            })
-            .collect();
-        let lo = (0..size.len())
-            .map(|v| x[v] - size[v] / 2.0)
-            .chain(walls.iter().map(|w| w.0))
-            .fold(f64::MAX, f64::min);
-        let hi = (0..size.len())
-            .map(|v| x[v] + size[v] / 2.0)
-            .chain(walls.iter().map(|w| w.1))
-            .fold(f64::MIN, f64::max);
-        let boxes = walls
-            .iter()
-            .zip(&deep)
-            .map(|(w, d)| [w.0, d.0, w.1, d.1])
-            .collect();
-        (
-            crossings,
-            Part {
+        let (mut crossings, order) = layers.order_counted();
+        // 5. and 6., for one order: positions along the layers, layers stacked.
+        let place = |order: &[Vec<usize>]| -> (f64, Part) {
+            let (x, walls) = self.along(k, order, &size, &segments, nest.as_ref());
+            let thick = thickest(&layer_of[..k], &self.d);
+            let gaps = self.gaps(&x, &layer_of, &segments, thick.len());
+            let (start, deep) = match &self.nest {
+                Some(l) => self.stack_clustered(&thick, gaps, &l.tree, &spans),
+                None => (crate::frame::starts_with_gaps(&thick, &gaps), Vec::new()),
+            };
+            let centre = |v: usize| (x[v], start[layer_of[v]] + thick[layer_of[v]] / 2.0);
+            let at = (0..k)
+                .map(|v| (x[v] - self.a[v] / 2.0, centre(v).1 - self.d[v] / 2.0))
+                .collect();
+            let paths = edge_dag
+                .iter()
+                .enumerate()
+                .map(|(e, &i)| {
+                    let mut p: Vec<(f64, f64)> = chains[i].iter().map(|&v| centre(v)).collect();
+                    if flip[e] {
+                        p.reverse();
+                    }
+                    p
+                })
+                .collect();
+            let lo = (0..size.len())
+                .map(|v| x[v] - size[v] / 2.0)
+                .chain(walls.iter().map(|w| w.0))
+                .fold(f64::MAX, f64::min);
+            let hi = (0..size.len())
+                .map(|v| x[v] + size[v] / 2.0)
+                .chain(walls.iter().map(|w| w.1))
+                .fold(f64::MIN, f64::max);
+            let boxes: Vec<[f64; 4]> = walls
+                .iter()
+                .zip(&deep)
+                .map(|(w, d)| [w.0, d.0, w.1, d.1])
+                .collect();
+            let top = start.first().copied().unwrap_or(0.0);
+            let bottom = start
+                .iter()
+                .zip(&thick)
+                .map(|(s, t)| s + t)
+                .chain(boxes.iter().map(|b| b[3]))
+                .fold(top, f64::max);
+            let top = boxes.iter().map(|b| b[1]).fold(top, f64::min);
+            let part = Part {
                 at,
                 paths,
                 along: (lo, hi),
                 boxes,
-            },
-        )
+            };
+            ((hi - lo) * (bottom - top), part)
+        };
+        let (mut area, mut part) = place(&order);
+        // Sibling clusters that share layers often stand either way round at
+        // the same crossings, and which way decides how wide the drawing is
+        // (a chain of frames down a flowchart stairs sideways one way and folds
+        // back under the first the other, as `dot` draws it): of the orders
+        // found with each such pair turned, the one with the fewest crossings,
+        // then the smallest area (by more than a rounding).
+        if k <= BOTH_WAYS {
+            for (c, other) in layers.turned_clusters(&order) {
+                if c > crossings {
+                    continue;
+                }
+                let (a, p) = place(&other);
+                if c < crossings || a < area * 0.99 {
+                    (crossings, area, part) = (c, a, p);
+                }
+            }
+        }
+        (crossings, part)
     }
 
     /// Where each layer starts when clusters need room: the gap after a layer

@@ -26,6 +26,9 @@ const MIN_QUIT: usize = 8;
 const EXACT_LAYER: usize = 8;
 /// Rounds of exact ordering, down and up the layers.
 const EXACT_ROUNDS: usize = 4;
+/// The most pairs of sibling clusters tried the other way round
+/// ([`Layers::turned_clusters`]); each costs a search.
+const MAX_TURNS: usize = 12;
 
 /// Nodes in layers, each with its neighbours in the layers above and below.
 pub(crate) struct Layers {
@@ -62,14 +65,54 @@ impl Layers {
         self
     }
 
-    /// The order with the fewest crossings found.
     /// The order with the fewest crossings found, and its crossings (weighted).
     pub fn order_counted(&self) -> (i64, Vec<Vec<usize>>) {
+        self.search(None)
+    }
+
+    /// Other orders for a layout with clusters: for each pair of sibling
+    /// clusters that share a layer (at most [`MAX_TURNS`] pairs), the order
+    /// found when the search starts with the two the other way round from
+    /// `order`, and its crossings. The search may still turn them back.
+    pub fn turned_clusters(&self, order: &[Vec<usize>]) -> Vec<(i64, Vec<Vec<usize>>)> {
+        let Some(nest) = &self.nest else {
+            return Vec::new();
+        };
+        // (left, right) pairs of siblings, as they stand in `order`.
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        for layer in order {
+            let chains: Vec<Vec<usize>> = layer.iter().map(|&v| nest.chain(v)).collect();
+            for (i, a) in chains.iter().enumerate() {
+                for b in &chains[i + 1..] {
+                    // The clusters where the two chains part, if both go on.
+                    let same = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+                    if let (Some(&ca), Some(&cb)) = (a.get(same), b.get(same)) {
+                        if !pairs.contains(&(ca, cb)) {
+                            pairs.push((ca, cb));
+                        }
+                    }
+                }
+            }
+        }
+        pairs
+            .into_iter()
+            .take(MAX_TURNS)
+            .map(|(left, right)| self.search(Some((right, left))))
+            .collect()
+    }
+
+    /// The order with the fewest crossings found from the two start orders,
+    /// with cluster `bias.0` put before cluster `bias.1` in every layer of the
+    /// starts that holds both.
+    fn search(&self, bias: Option<(usize, usize)>) -> (i64, Vec<Vec<usize>>) {
         let mut best: Option<(i64, Vec<Vec<usize>>)> = None;
         for from_top in [true, false] {
             let mut order = self.initial(from_top);
             if let Some(nest) = &self.nest {
                 for layer in &mut order {
+                    if let Some((first, then)) = bias {
+                        nest.put_before(layer, first, then);
+                    }
                     let pos = self.positions(std::slice::from_ref(layer));
                     nest.regroup(layer, |v| pos[v] as f64);
                 }

@@ -8,6 +8,8 @@
 //! - `frames`: two frames lie apart, or one holds the other;
 //! - `ends`: every connector's drawn line starts on its source's box and ends on
 //!   its target's (within 4 px), also when it crosses a frame's wall;
+//! - `walls`: a connector's drawn line never passes through a frame that holds
+//!   neither of its ends, and never leaves a frame that holds both;
 //! - `area`: the drawing is no larger than [`AREA_BOUND`] times what Graphviz
 //!   `dot` draws for the same graph, sizes, spacing and clusters (when `dot` is
 //!   on PATH): no frame takes a layer of its own and pushes the rest away.
@@ -176,6 +178,118 @@ fn check_frames(subs: &[Sub], shapes: &BTreeMap<String, (Rect, String, bool)>) -
         for (b, rb) in &frames[i + 1..] {
             if overlaps(ra, rb) && !contains(ra, rb) && !contains(rb, ra) {
                 failures.push(format!("frames {a} and {b} overlap"));
+            }
+        }
+    }
+    failures
+}
+
+/// Each connector's drawn line, as its corner points, by connector id.
+fn drawn_lines(board: &Board) -> BTreeMap<String, Vec<(f64, f64)>> {
+    let page = board.pages()[0].id;
+    let scene = inkboard_render::resolve(board, page);
+    let mut lines = BTreeMap::new();
+    for o in &board.pages()[0].objects {
+        if !matches!(o.kind, Kind::Connector(_)) {
+            continue;
+        }
+        let Some(item) = scene.items.iter().find(|i| i.id == o.id) else {
+            continue;
+        };
+        let Some(Part::Path(line)) = item.parts.first() else {
+            continue;
+        };
+        let points = line
+            .segs
+            .iter()
+            .filter_map(|s| match s {
+                Seg::Move(p) | Seg::Line(p) | Seg::Cubic(_, _, p) => Some((p.x, p.y)),
+                Seg::Close => None,
+            })
+            .collect();
+        lines.insert(o.id.to_string(), points);
+    }
+    lines
+}
+
+/// Whether the segment from `a` to `b` passes through the inside of `r` shrunk
+/// by `inset` on every side (Liang–Barsky clipping).
+fn segment_enters(a: (f64, f64), b: (f64, f64), r: &Rect, inset: f64) -> bool {
+    let (x0, x1, y0, y1) = (
+        r.x + inset,
+        r.right() - inset,
+        r.y + inset,
+        r.bottom() - inset,
+    );
+    if x0 >= x1 || y0 >= y1 {
+        return false;
+    }
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let (mut t0, mut t1) = (0.0_f64, 1.0_f64);
+    for (p, q) in [
+        (-dx, a.0 - x0),
+        (dx, x1 - a.0),
+        (-dy, a.1 - y0),
+        (dy, y1 - a.1),
+    ] {
+        if p == 0.0 {
+            if q <= 0.0 {
+                return false;
+            }
+        } else {
+            let t = q / p;
+            if p < 0.0 {
+                t0 = t0.max(t);
+            } else {
+                t1 = t1.min(t);
+            }
+        }
+    }
+    t0 < t1
+}
+
+/// The failures of the `walls` rule: a line through a frame that holds neither
+/// of its ends, or out of one that holds both.
+fn check_walls(board: &Board, shapes: &BTreeMap<String, (Rect, String, bool)>) -> Vec<String> {
+    let frames: Vec<(&String, &Rect)> = shapes
+        .iter()
+        .filter(|(_, s)| s.2)
+        .map(|(id, s)| (id, &s.0))
+        .collect();
+    let lines = drawn_lines(board);
+    let mut failures = Vec::new();
+    for o in &board.pages()[0].objects {
+        let Kind::Connector(c) = &o.kind else {
+            continue;
+        };
+        let (End::Object(from), End::Object(to)) = (&c.from, &c.to) else {
+            continue;
+        };
+        let Some(points) = lines.get(&o.id.to_string()) else {
+            continue;
+        };
+        for (fid, f) in &frames {
+            let holds = |id: &inkboard_core::ObjectId| {
+                shapes
+                    .get(&id.to_string())
+                    .is_some_and(|s| contains(f, &s.0))
+            };
+            let grown = Rect::new(f.x - 1.0, f.y - 1.0, f.w + 2.0, f.h + 2.0);
+            let outside = |p: &(f64, f64)| !grown.contains(&Rect::new(p.0, p.1, 0.0, 0.0));
+            let through = || {
+                points
+                    .windows(2)
+                    .any(|w| segment_enters(w[0], w[1], f, 1.0))
+            };
+            match (holds(from), holds(to)) {
+                (false, false) if through() => failures.push(format!(
+                    "{} ({from} → {to}) passes through frame {fid}",
+                    o.id
+                )),
+                (true, true) if points.iter().any(outside) => {
+                    failures.push(format!("{} ({from} → {to}) leaves frame {fid}", o.id))
+                }
+                _ => {}
             }
         }
     }
@@ -386,6 +500,7 @@ fn frames_are_clusters_on_the_fixtures() {
         for f in check_frames(&subs, &shapes)
             .into_iter()
             .chain(check_ends(&board))
+            .chain(check_walls(&board, &shapes))
         {
             failures.push(format!("{name}: {f}"));
         }
@@ -427,4 +542,15 @@ fn frames_are_clusters_on_the_fixtures() {
     }
     eprintln!("{}", table.join("\n"));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn a_segment_enters_a_box_only_through_its_inside() {
+    let r = Rect::new(0.0, 0.0, 100.0, 50.0);
+    assert!(segment_enters((-10.0, 25.0), (110.0, 25.0), &r, 1.0));
+    assert!(segment_enters((50.0, -10.0), (50.0, 10.0), &r, 1.0));
+    // Along a wall, beside the box, or only touching it: not inside.
+    assert!(!segment_enters((-10.0, 0.0), (110.0, 0.0), &r, 1.0));
+    assert!(!segment_enters((120.0, -10.0), (120.0, 60.0), &r, 1.0));
+    assert!(!segment_enters((-10.0, 25.0), (0.5, 25.0), &r, 1.0));
 }
