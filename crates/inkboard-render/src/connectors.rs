@@ -70,7 +70,7 @@ pub(crate) const LABEL_PAD: (f64, f64) = (6.0, 2.0);
 const MAX_PORT_STEP: f64 = 36.0;
 /// The smallest gap between two ports on one side that the search found apart for
 /// them to stay where they are.
-const MIN_PORT_STEP: f64 = 12.0;
+pub(crate) const MIN_PORT_STEP: f64 = 12.0;
 /// The least distance between two ports on one side: closer, two arrowheads
 /// would run into each other.
 const MIN_PORT_GAP: f64 = 8.0;

@@ -400,6 +400,36 @@ pub(crate) fn side_span(end: EndShape, side: Side) -> (f64, f64) {
     (-reach(-1.0), reach(1.0))
 }
 
+/// How long side `side` of a shape of `geom` in a box like `bounds` must be
+/// for `n` ends spread on it a comfortable step apart (the smallest step
+/// between ports that the router leaves as found), all within the part of the
+/// side whose ports land on it ([`side_span`]): what a layout gives a hub so
+/// that its ends neither crowd nor spill round its corners. Never less than
+/// the side's length now.
+pub fn side_for_ports(geom: Option<Geom>, bounds: Rect, side: Side, n: usize) -> f64 {
+    let length = side.length(bounds);
+    let end = EndShape {
+        bounds,
+        geom,
+        turned: None,
+    };
+    let (lo, hi) = side_span(end, side);
+    if n == 0 || length <= 0.0 || hi <= lo {
+        return length;
+    }
+    // A pointed side (a triangle's apex) would ask for a huge box: no side
+    // counts as holding less than a diamond's does.
+    let share = ((hi - lo) / length).max(0.5);
+    let need = crate::connectors::MIN_PORT_STEP * (n as f64 + 1.0) / share;
+    // The span is bisected for: a side that holds them within a hair keeps
+    // its length, and a grown one is a whole number of pixels.
+    if need <= length + 0.5 {
+        length
+    } else {
+        (need - 0.01).ceil()
+    }
+}
+
 /// Whether point `p` of `end`'s outline is on side `side`: it lies further out
 /// that way than along the side, both measured against the half-size of the
 /// box (a diamond's or ellipse's extreme point belongs to its side, and the
@@ -735,6 +765,24 @@ mod tests {
             geom: Some(geom),
             turned: None,
         }
+    }
+
+    #[test]
+    fn a_side_for_many_ports_grows_by_the_part_they_land_on() {
+        let b = Rect::new(0.0, 0.0, 120.0, 60.0);
+        // Room enough: the side keeps its length.
+        assert_eq!(side_for_ports(Some(Geom::Rect), b, Side::Top, 3), 120.0);
+        assert_eq!(side_for_ports(Some(Geom::Rect), b, Side::Top, 0), 120.0);
+        // Twenty lines on a box's top: a step of 12 px each, 21 steps.
+        assert_eq!(side_for_ports(Some(Geom::Rect), b, Side::Top, 20), 252.0);
+        // An ellipse's ends land on its top only in the middle 71%, a
+        // diamond's in the middle half: they grow more.
+        let ellipse = side_for_ports(Some(Geom::Ellipse), b, Side::Top, 20);
+        let diamond = side_for_ports(Some(Geom::Diamond), b, Side::Top, 20);
+        assert!((350.0..360.0).contains(&ellipse), "{ellipse}");
+        assert_eq!(diamond, 504.0);
+        // Across a left-to-right flow, the height grows.
+        assert_eq!(side_for_ports(Some(Geom::Rect), b, Side::Left, 9), 120.0);
     }
 
     #[test]

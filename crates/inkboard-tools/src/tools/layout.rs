@@ -21,8 +21,11 @@
 //!   takes, besides what `links.rs` sets on them (bends dropped; a mind map's
 //!   curves and sides, an org chart's trunks); ink inside a frame is laid out with its contents, and free-ended
 //!   connectors move with the frame;
-//! - in a layered or tree layout, the gaps between layers that those routes
-//!   crowd (lines closer than 8 px) are then widened (`channels.rs`).
+//! - in a layered or tree layout, a hub with more lines in (or out) than the
+//!   side facing them holds 12 px apart is widened across the flow first
+//!   (`hub_size`, as ELK grows a node to fit its ports), and the gaps between
+//!   layers that the routes crowd (lines closer than 8 px) are then widened
+//!   (`channels.rs`).
 //!
 //! The Mermaid importer calls [`arrange_with`] directly, naming the frames whose
 //! contents run in a direction of their own (a subgraph's `direction` line): each
@@ -33,6 +36,7 @@ use std::collections::{HashMap, HashSet};
 
 use inkboard_core::{Geom, Kind, ObjectId, Point, Rect};
 use inkboard_layout as engine;
+use inkboard_render::route::{side_for_ports, Side as RouteSide};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -282,6 +286,8 @@ struct Item {
     min_w: f64,
     /// The smallest frame holding this one, as an index into the items.
     parent: Option<usize>,
+    /// Its outline, for a shape drawn unturned (where its ends land).
+    geom: Option<Geom>,
 }
 
 /// The page as the layout sees it.
@@ -313,6 +319,7 @@ impl Page {
                         0.0
                     },
                     parent: None,
+                    geom: (s.rotation.is_none()).then_some(s.geom),
                 }),
                 Kind::Image(i) => Some(Item {
                     id: o.id.clone(),
@@ -321,6 +328,7 @@ impl Page {
                     ink: false,
                     min_w: 0.0,
                     parent: None,
+                    geom: None,
                 }),
                 Kind::Ink(_) => Some(Item {
                     id: o.id.clone(),
@@ -329,6 +337,7 @@ impl Page {
                     ink: true,
                     min_w: 0.0,
                     parent: None,
+                    geom: None,
                 }),
                 _ => None,
             })
@@ -639,6 +648,38 @@ fn engine_direction(direction: Direction) -> engine::Direction {
     }
 }
 
+/// The size of shape `u`, widened across the flow of a layered or tree layout
+/// when its lines in (or out) are more than the side facing them holds a
+/// comfortable step apart, as ELK grows a node to fit its ports: a hub's ends
+/// then spread on the sides the flow meets instead of crowding there or
+/// spilling round its corners (issue 13). Only what is laid out grows.
+fn hub_size(page: &Page, u: usize, size: (f64, f64), options: &engine::Options) -> (f64, f64) {
+    if !matches!(
+        options.algorithm,
+        engine::Algorithm::Layered | engine::Algorithm::Tree
+    ) {
+        return size;
+    }
+    let item = &page.items[u];
+    let ins = page
+        .links
+        .iter()
+        .filter(|&&(a, b)| b == u && a != u)
+        .count();
+    let outs = page
+        .links
+        .iter()
+        .filter(|&&(a, b)| a == u && b != u)
+        .count();
+    let bounds = Rect::new(0.0, 0.0, size.0, size.1);
+    let geom = item.geom.or(Some(Geom::Rect));
+    let need = |side: RouteSide| side_for_ports(geom, bounds, side, ins.max(outs));
+    match options.direction {
+        engine::Direction::Down | engine::Direction::Up => (need(RouteSide::Top), size.1),
+        engine::Direction::Left | engine::Direction::Right => (size.0, need(RouteSide::Left)),
+    }
+}
+
 /// Sizes and places relative to the enclosing block, filled in by [`Plan::solve`].
 struct Plan<'a> {
     rel: HashMap<usize, (f64, f64)>,
@@ -752,6 +793,9 @@ impl Plan<'_> {
                 }
                 self.children.insert(u, kids);
             }
+        }
+        if !item.frame && !item.ink {
+            size = hub_size(page, u, size, options);
         }
         self.size.insert(u, size);
         Ok(())
