@@ -3,6 +3,7 @@
 // draw; a real double-click on the title band of a titled or an untitled frame opens
 // its title for typing, the name typed is the server's (MCP `read_board`), the
 // placeholder goes once the frame is named, and one Ctrl+Z undoes each naming.
+// Enter ending a title is a todo (see its case).
 
 import { before, after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -136,5 +137,24 @@ describe('naming a frame', { timeout: 120000 }, () => {
     await page.keyboard.press('Control+z');
     await titleIs('s1', 'Plan', 'one Ctrl+Z: the old title');
     assert.equal(await serverTitle('s2'), '', 'the other frame untouched');
+  });
+
+  // A frame's title is one line: Enter should end it, as it does in Excalidraw and
+  // tldraw. Kept as a todo until textedit.js (another engineer's) does so.
+  it('Enter ends a frame\'s title', {
+    todo: 'textedit.js ends an edit only on Escape, Ctrl+Enter or a click away; a plain Enter types a new line into the title',
+  }, async () => {
+    const editor = await doubleClick(UNTITLED.x + 60, UNTITLED.y + BAND / 2);
+    await page.keyboard.type('Ops');
+    await page.keyboard.press('Enter');
+    try {
+      await editor.waitFor({ state: 'detached', timeout: 2000 });
+      await titleIs('s2', 'Ops', 'named by Enter, on one line');
+    } finally {
+      if (await editor.count()) await page.keyboard.press('Escape');
+      await until(async () => (await serverTitle('s2')) !== '', { what: 'the edit committed' });
+      await page.keyboard.press('Control+z');
+      await titleIs('s2', '', 'untitled again');
+    }
   });
 });
