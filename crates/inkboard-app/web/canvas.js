@@ -297,11 +297,12 @@ function queueReorder() {
 
 /**
  * Puts parsed elements in place of those with the same id (new ones at the end).
- * `objects` (id -> data) says what a previewed element draws; else the committed data.
+ * A preview's `items` (id -> {svg, obj}) say what its elements draw; other
+ * elements draw the committed data.
  */
-function place(elements, objects = null) {
+function place(elements, items = null) {
   for (const el of elements) {
-    markUntitled(el, objects?.[el.id]?.obj ?? state.objects.get(el.id));
+    markUntitled(el, items?.[el.id]?.obj ?? state.objects.get(el.id));
     const old = els.get(el.id);
     if (old) old.replaceWith(el);
     else objectsG.append(el);
