@@ -1,7 +1,7 @@
 // The page shows what `render` draws: a screenshot of the canvas and the PNG that
 // MCP `render` answers for the same region, at the same scale, agree pixel for
 // pixel up to anti-aliasing (Chromium and resvg rasterise the same SVG and font),
-// rotated shapes, text and frames included.
+// rotated shapes, text, frames and a rotated image included.
 //
 // Alignment: the page's view is set so the region's top-left corner is the
 // canvas's top-left corner at the render's scale; the screenshot is clipped to the
@@ -123,6 +123,29 @@ describe('the page and render agree', { timeout: 120000 }, () => {
     // The agent's edits are outlined for a while (the flash layer): chrome, not drawing.
     await page.addStyleTag({ content: 'g.flash { display: none !important; }' });
     check(t, 'rotated', await both({ x: 2960, y: -60, w: 520, h: 420 }, 1));
+  });
+
+  it('a rotated image matches render too (the page turns the bitmap as resvg does)', async (t) => {
+    // Nine blocks of colour, each under 5% of the region (so none counts as
+    // background), whose edges show where the picture is and how it is turned.
+    const png = new PNG({ width: 180, height: 135 });
+    const colours = [
+      [220, 40, 40], [40, 160, 60], [40, 80, 220],
+      [240, 200, 40], [150, 50, 180], [30, 170, 170],
+      [250, 130, 30], [90, 90, 90], [200, 60, 140],
+    ];
+    for (let y = 0; y < png.height; y++) {
+      for (let x = 0; x < png.width; x++) {
+        const [r, g, b] = colours[Math.floor(y / 45) * 3 + Math.floor(x / 60)];
+        png.data.set([r, g, b, 255], (y * png.width + x) * 4);
+      }
+    }
+    const data = `data:image/png;base64,${PNG.sync.write(png).toString('base64')}`;
+    const { id } = await mcp.call('add_image', { data, x: 6060, y: 80, w: 180, h: 135 });
+    await mcp.call('update', { id, rotation: 25 });
+    await page.waitForFunction((i) => window.inkboard.objects()[i]?.rotation === 25, id);
+    await page.addStyleTag({ content: 'g.flash { display: none !important; }' });
+    check(t, 'rotated-image', await both({ x: 6000, y: 0, w: 300, h: 300 }, 1));
   });
 
   it('fails the comparison when the drawing is 1 px off (the check can see a shift)', async () => {

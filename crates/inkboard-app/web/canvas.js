@@ -4,11 +4,13 @@
 // the view comes to them), shows previews, does pan and zoom through ONE transform
 // (a CSS transform on the whole layer during a gesture, committed to the SVG group
 // when the gesture rests or the screen shows content the layer misses), converts
-// between screen and board coordinates, and knows the bounds of each object.
+// between screen and board coordinates, and knows the bounds of each object. An
+// untitled frame's drawing gets the editor's placeholder title (frametitle.js).
 
 import { state, emit, membersOf } from './state.js';
 import { hasBox, union, turnedExtent, rotationOf } from './geom.js';
 import * as sync from './sync.js';
+import { markUntitled } from './frametitle.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const MIN_ZOOM = 0.05;
@@ -254,7 +256,10 @@ function draw(all) {
   if (!els.size) {
     // A fresh page: one string in z-order, the fastest way in.
     objectsG.innerHTML = ids.map((id) => svgs.get(id)).join('');
-    for (const el of objectsG.children) els.set(el.id, el);
+    for (const el of objectsG.children) {
+      els.set(el.id, el);
+      markUntitled(el, state.objects.get(el.id));
+    }
   } else {
     place(parse(ids.map((id) => svgs.get(id))));
     queueReorder();
@@ -290,9 +295,14 @@ function queueReorder() {
   });
 }
 
-/** Puts parsed elements in place of those with the same id (new ones at the end). */
-function place(elements) {
+/**
+ * Puts parsed elements in place of those with the same id (new ones at the end).
+ * A preview's `items` (id -> {svg, obj}) say what its elements draw; other
+ * elements draw the committed data.
+ */
+function place(elements, items = null) {
   for (const el of elements) {
+    markUntitled(el, items?.[el.id]?.obj ?? state.objects.get(el.id));
     const old = els.get(el.id);
     if (old) old.replaceWith(el);
     else objectsG.append(el);
@@ -340,7 +350,7 @@ function reorder(order) {
 export function showPreview(items) {
   const ids = Object.keys(items ?? {});
   for (const id of ids) previewed.add(id);
-  place(parse(ids.map((id) => items[id].svg)));
+  place(parse(ids.map((id) => items[id].svg)), items);
   reorder(state.order);
   return ids;
 }
