@@ -299,8 +299,7 @@ fn check_walls(board: &Board, shapes: &BTreeMap<String, (Rect, String, bool)>) -
 /// The failures of the `ends` rule: each connector's drawn line from its
 /// source's box to its target's.
 fn check_ends(board: &Board) -> Vec<String> {
-    let page = board.pages()[0].id;
-    let scene = inkboard_render::resolve(board, page);
+    let lines = drawn_lines(board);
     let bounds: HashMap<String, Rect> = board.pages()[0]
         .objects
         .iter()
@@ -314,21 +313,10 @@ fn check_ends(board: &Board) -> Vec<String> {
         let Kind::Connector(c) = &o.kind else {
             continue;
         };
-        let Some(item) = scene.items.iter().find(|i| i.id == o.id) else {
-            continue;
-        };
-        let Some(Part::Path(line)) = item.parts.first() else {
+        let Some(points) = lines.get(&o.id.to_string()) else {
             failures.push(format!("{}: no line drawn", o.id));
             continue;
         };
-        let points: Vec<(f64, f64)> = line
-            .segs
-            .iter()
-            .filter_map(|s| match s {
-                Seg::Move(p) | Seg::Line(p) | Seg::Cubic(_, _, p) => Some((p.x, p.y)),
-                Seg::Close => None,
-            })
-            .collect();
         let (Some(&first), Some(&last)) = (points.first(), points.last()) else {
             continue;
         };
