@@ -1,12 +1,17 @@
 // Text and frames where the hand expects them: new text is drawn where it was typed,
 // each line where it was (no re-wrap, no re-centring); a double-click inside a
 // frame names the frame (no stray text object); pastes land at the pointer.
+// Text fitted as it is typed, by the server's one rule: a shape sized to its text
+// grows while the label is typed, to the size the server gives that text; a fixed
+// shape's text shrinks as the drawing will; CJK and emoji typed are drawn.
 
 import { before, after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { PNG } from 'pngjs';
 import {
-  session, until, clickBoard, clientOf, selectionOf, newObject, watch,
+  session, until, clickBoard, clientOf, selectionOf, newObject, watch, savedObjects,
 } from './lib.mjs';
 
 const near = (a, b, tol, what) => assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} is not within ${tol} of ${b}`);
@@ -40,6 +45,7 @@ describe('text, frames and pasting', { timeout: 120000 }, () => {
         { id: 's1', type: 'shape', x: 0, y: 0, w: 120, h: 60, text: 'A' },
         { id: 's2', type: 'shape', geom: 'frame', x: 0, y: 300, w: 360, h: 220, text: '' },
       ],
+      mcp: true,
     });
     ({ page } = s);
     // The caret and the editor's outline are not text.
@@ -118,5 +124,118 @@ describe('text, frames and pasting', { timeout: 120000 }, () => {
     const [, img] = await newObject(page, before, 'the pasted image');
     near(img.x + img.w / 2, -200, 1, 'x');
     near(img.y + img.h / 2, 100, 1, 'y');
+  });
+
+  /** Double-clicks board point (x, y), at 100%, and waits for the text editor. */
+  const edit = async (x, y) => {
+    await page.keyboard.press('Escape');
+    await page.evaluate(() => window.inkboard.setView({ x: 400, y: -620, zoom: 1 }));
+    await page.locator('[data-testid="canvas"][data-tool="select"]').waitFor();
+    const p = await clientOf(page, x, y);
+    await page.mouse.dblclick(p.x, p.y);
+    const editor = page.getByTestId('text-editor');
+    await editor.waitFor();
+    return editor;
+  };
+  /** What the page draws of `id` now: its outline's box and its lines of text. */
+  const drawnOf = (id) => page.evaluate((i) => {
+    const g = document.getElementById(i);
+    const b = g.querySelector('path').getBBox();
+    const texts = [...g.querySelectorAll('text')];
+    return {
+      box: { x: b.x, y: b.y, w: b.width, h: b.height },
+      lines: new Set(texts.map((t) => t.getAttribute('y'))).size,
+      fontSize: Number(texts[0]?.getAttribute('font-size')),
+      text: texts.map((t) => t.textContent).join(''),
+    };
+  }, id);
+  /** The text editor's box in board units, its font size and its number of lines. */
+  const editorOf = () => page.evaluate(() => {
+    const a = document.querySelector('[data-testid="text-editor"]');
+    const { zoom } = window.inkboard.view();
+    const fs = parseFloat(a.style.fontSize);
+    return { w: parseFloat(a.style.width) / zoom, fontSize: fs / zoom, lines: Math.round(a.clientHeight / (fs * 1.25)) };
+  });
+
+  it('a shape sized to its text grows while a long label is typed, to the size the server gives it', async () => {
+    const label = 'Start a much longer label that keeps on going';
+    const { id } = await s.mcp.call('add_shape', { geom: 'ellipse', text: 'Start', x: 560, y: -500 });
+    await page.locator(`g#${id}`).waitFor();
+    const small = (await objects())[id];
+    assert.equal(small.size, 'auto', 'added without w/h, the ellipse is sized to its text');
+    await edit(small.x + small.w / 2, small.y + small.h / 2);
+    await page.keyboard.press('End');
+    await page.keyboard.type(label.slice('Start'.length));
+    // While typing (the editor still open), the drawn outline has grown, and the
+    // editor wraps its lines at the grown shape's text box, as the drawing does.
+    let typing;
+    await until(async () => {
+      typing = await drawnOf(id);
+      const ed = await editorOf();
+      return typing.box.w > small.w + 60 && typing.lines === 2 && ed.lines === 2
+        && Math.abs(ed.w - (typing.box.w * 0.72 - 12)) < 1.5;
+    }, { what: 'the ellipse drawn grown while typing, the editor as wide as its text box' });
+    assert.ok(await page.getByTestId('text-editor').isVisible(), 'still typing');
+    assert.equal((await objects())[id].w, small.w, 'nothing committed yet');
+    await page.keyboard.press('Escape');
+    await waitFor((o) => o[id].text === label, 'the label committed');
+    const grown = (await objects())[id];
+    // The size the server gives that text, asked of it afresh.
+    const fresh = await s.mcp.call('add_shape', { geom: 'ellipse', text: label, x: 560, y: -800 });
+    assert.deepEqual([grown.w, grown.h], [fresh.w, fresh.h], 'sized as the server sizes the label');
+    assert.equal(grown.size, 'auto');
+    near(typing.box.w, grown.w, 1, 'width while typing');
+    near(typing.box.h, grown.h, 1, 'height while typing');
+    near(grown.x + grown.w / 2, small.x + small.w / 2, 1, 'grown about its centre');
+    await until(() => savedObjects(s.file).find((o) => o.id === id)?.w === grown.w, { what: 'saved at that size' });
+  });
+
+  it('a fixed shape\'s text shrinks while typed, to the size it is drawn at', async () => {
+    const label = 'A fixed box holding a label longer than it';
+    const { id } = await s.mcp.call('add_shape', { text: 'Fixed', x: 560, y: -350, w: 120, h: 60 });
+    await page.locator(`g#${id}`).waitFor();
+    const editor = await edit(620, -320);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(label);
+    let typed;
+    let drawn;
+    // The preview of the whole label drawn, and the editor at its font size.
+    await until(async () => {
+      typed = await editorOf();
+      drawn = await drawnOf(id);
+      return drawn.text.replace(/\s/g, '') === label.replace(/\s/g, '') && Math.abs(drawn.fontSize - typed.fontSize) < 0.01;
+    }, { what: 'the editor at the font size of the previewed label' });
+    assert.ok(typed.fontSize < 15, `shrunk: ${typed.fontSize}`);
+    assert.equal(typed.lines, drawn.lines, 'wrapped as drawn');
+    assert.ok(typed.fontSize >= 16 * 0.6 - 0.01, `not under the floor: ${typed.fontSize}`);
+    assert.ok(await editor.isVisible(), 'still typing');
+    await page.keyboard.press('Escape');
+    await waitFor((o) => o[id].text === label, 'committed');
+    const o = (await objects())[id];
+    assert.deepEqual([o.w, o.h], [120, 60], 'a fixed shape keeps its size');
+    await until(async () => Math.abs((await drawnOf(id)).fontSize - typed.fontSize) < 0.01, { what: 'drawn at the size typed' });
+  });
+
+  it('CJK and emoji typed into a shape are drawn, with every character', async () => {
+    const typed = '中文 日本語 한국어 😀 → ──';
+    const { id } = await s.mcp.call('add_shape', { text: '', x: 760, y: -350, w: 160, h: 60 });
+    await page.locator(`g#${id}`).waitFor();
+    await edit(840, -320);
+    await page.keyboard.type(typed);
+    assert.equal(await page.getByTestId('text-editor').inputValue(), typed);
+    await page.keyboard.press('Escape');
+    await until(() => savedObjects(s.file).find((o) => o.id === id)?.text === typed, { what: 'saved as typed' });
+    // The drawing the page shows is the server's SVG of the shape.
+    const bare = (t) => t.replace(/\s+/g, '');
+    await until(async () => bare((await drawnOf(id)).text) === bare(typed), { what: 'every character drawn' });
+    // `render` finds no character of it without a glyph (nor text overflowing) ...
+    const r = await s.mcp.call('render', { region: { x: 740, y: -370, w: 200, h: 100 } });
+    const mine = r.problems.filter((p) => p.ids?.includes(id));
+    assert.deepEqual(mine, [], JSON.stringify(mine));
+    // ... and an export's SVG holds the text.
+    const out = path.join(path.dirname(s.file), 'cjk.svg');
+    await s.mcp.call('export', { output: out });
+    const svg = readFileSync(out, 'utf8');
+    for (const ch of bare(typed)) assert.ok(svg.includes(ch), `${ch} in the exported SVG`);
   });
 });
