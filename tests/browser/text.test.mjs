@@ -2,7 +2,8 @@
 // each line where it was (no re-wrap, no re-centring); a double-click inside a
 // frame names the frame (no stray text object); pastes land at the pointer.
 // Text fitted as it is typed, by the server's one rule: a shape sized to its text
-// grows while the label is typed, to the size the server gives that text; a fixed
+// grows while the label is typed, to the size the server gives that text (a note
+// grows down); a fixed
 // shape's text shrinks as the drawing will; CJK and emoji typed are drawn.
 
 import { before, after, describe, it } from 'node:test';
@@ -140,7 +141,8 @@ describe('text, frames and pasting', { timeout: 120000 }, () => {
   /** What the page draws of `id` now: its outline's box and its lines of text. */
   const drawnOf = (id) => page.evaluate((i) => {
     const g = document.getElementById(i);
-    const b = g.querySelector('path').getBBox();
+    // The outline: a note's shadow layers are faint copies under it.
+    const b = g.querySelector('path:not([fill-opacity])').getBBox();
     const texts = [...g.querySelectorAll('text')];
     return {
       box: { x: b.x, y: b.y, w: b.width, h: b.height },
@@ -188,6 +190,29 @@ describe('text, frames and pasting', { timeout: 120000 }, () => {
     near(typing.box.h, grown.h, 1, 'height while typing');
     near(grown.x + grown.w / 2, small.x + small.w / 2, 1, 'grown about its centre');
     await until(() => savedObjects(s.file).find((o) => o.id === id)?.w === grown.w, { what: 'saved at that size' });
+  });
+
+  it('a sticky note sized to its text grows down while typed, as committed', async () => {
+    const { id } = await s.mcp.call('add_shape', { geom: 'note', text: 'Todo', x: 1000, y: -600 });
+    await page.locator(`g#${id}`).waitFor();
+    const small = (await objects())[id];
+    assert.equal(small.size, 'auto');
+    const editor = await edit(small.x + small.w / 2, small.y + 40);
+    await page.keyboard.press('End');
+    await page.keyboard.type(': write the release notes, tag the build, tell the team, book the room, water the plants, call home, mend the bike, read a book, then rest');
+    let typing;
+    await until(async () => {
+      typing = await drawnOf(id);
+      return typing.box.h > small.h + 20 && typing.text.endsWith('rest');
+    }, { what: 'the note drawn taller while typing' });
+    assert.ok(await editor.isVisible(), 'still typing');
+    near(typing.box.w, small.w, 1, 'the same width');
+    near(typing.box.y, small.y, 1, 'the same top');
+    await page.keyboard.press('Escape');
+    await waitFor((o) => o[id].text.endsWith('rest'), 'committed');
+    const grown = (await objects())[id];
+    assert.deepEqual([grown.x, grown.y, grown.w], [small.x, small.y, small.w], 'grown down only');
+    near(typing.box.h, grown.h, 1, 'as tall while typing as committed');
   });
 
   it('a fixed shape\'s text shrinks while typed, to the size it is drawn at', async () => {

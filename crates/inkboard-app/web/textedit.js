@@ -234,12 +234,13 @@ function sendFit() {
   sync.preview('update', { id: s.id, text }).then((msg) => {
     fit.busy = false;
     if (session !== s) return;
+    // Answered, shown or not (a refusal is not asked again until the text changes).
+    fit.shown = text;
     const item = msg.items?.[s.id];
     if (!msg.error && item?.obj) {
       showPreview(msg.items);
       elementOf(s.id)?.classList.add('editing');
       fitTo(s, item.obj, item.svg);
-      fit.shown = text;
     }
     if (area && area.value !== fit.shown) sendFit();
   }, () => {
