@@ -4,7 +4,8 @@
 // Text fitted as it is typed, by the server's one rule: a shape sized to its text
 // grows while the label is typed, to the size the server gives that text (a note
 // grows down); a fixed
-// shape's text shrinks as the drawing will; CJK and emoji typed are drawn.
+// shape's text shrinks as the drawing will; CJK and emoji typed are drawn, on the
+// page as by `render`.
 
 import { before, after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -29,6 +30,24 @@ function inkLines(png, split) {
       const k = y < split ? 0 : 1;
       const o = bands[k] ?? { left: x, right: x, top: y, bottom: y };
       bands[k] = { left: Math.min(o.left, x), right: Math.max(o.right, x), top: Math.min(o.top, y), bottom: Math.max(o.bottom, y) };
+    }
+  }
+  return bands;
+}
+
+/** The box and count of the dark pixels of a PNG inside `r`, in two row bands. */
+function darkLines(png, r, split) {
+  const img = PNG.sync.read(png);
+  const bands = [null, null];
+  for (let y = r.y; y < r.y + r.h; y++) {
+    for (let x = r.x; x < r.x + r.w; x++) {
+      const i = (y * img.width + x) * 4;
+      if (!(img.data[i] < 160 && img.data[i + 1] < 160 && img.data[i + 2] < 160)) continue;
+      const k = y < split ? 0 : 1;
+      const o = bands[k] ?? { left: x, right: x, top: y, bottom: y, n: 0 };
+      bands[k] = {
+        left: Math.min(o.left, x), right: Math.max(o.right, x), top: Math.min(o.top, y), bottom: Math.max(o.bottom, y), n: o.n + 1,
+      };
     }
   }
   return bands;
@@ -262,5 +281,27 @@ describe('text, frames and pasting', { timeout: 120000 }, () => {
     await s.mcp.call('export', { output: out });
     const svg = readFileSync(out, 'utf8');
     for (const ch of bare(typed)) assert.ok(svg.includes(ch), `${ch} in the exported SVG`);
+    // The page draws the text as `render` does: each line's dark pixels take the same
+    // box (within 2 px) and about as many pixels (Chromium and resvg smooth the CJK
+    // strokes differently, so pixels are not compared one by one).
+    const region = { x: 760, y: -350, w: 160, h: 60 };
+    await page.keyboard.press('Escape');
+    await until(async () => (await selectionOf(page)).length === 0, { what: 'deselected' });
+    await page.mouse.move(5, 700); // no hover look on the shape
+    await page.addStyleTag({ content: '[data-testid="canvas"] { background: #fff !important; }' });
+    await page.evaluate((v) => window.inkboard.setView(v), { x: region.x, y: region.y, zoom: 2 });
+    const canvas = await page.getByTestId('canvas').boundingBox();
+    const shot = await page.screenshot({ clip: { x: canvas.x, y: canvas.y, width: 320, height: 120 } });
+    const answer = await s.mcp.callRaw('render', { region, max_size: 320 });
+    const png = Buffer.from(answer.content.find((c) => c.type === 'image').data, 'base64');
+    // Inside the outline (6 px in at scale 2), split between the two lines.
+    const inner = { x: 6, y: 6, w: 308, h: 108 };
+    const [drawn, rendered] = [shot, png].map((p) => darkLines(p, inner, 60));
+    for (const k of [0, 1]) {
+      assert.ok(drawn[k] && rendered[k], `line ${k + 1} drawn in both`);
+      for (const side of ['left', 'top', 'right', 'bottom']) near(drawn[k][side], rendered[k][side], 2, `line ${k + 1} ${side}`);
+      const ratio = drawn[k].n / rendered[k].n;
+      assert.ok(ratio > 0.7 && ratio < 1.3, `line ${k + 1}: ${drawn[k].n} dark pixels on the page, ${rendered[k].n} in render`);
+    }
   });
 });
