@@ -1,7 +1,8 @@
-// Rich text by hand: in a shape's text editor, Ctrl+B and the list shortcuts write the
-// Markdown the renderer draws (bold in the bold face, list items with bullets), Enter
-// continues a list and Enter on an empty item ends it; a link is drawn as a link, and
-// a plain click on it selects its shape instead of leaving the editor.
+// Rich text by hand: in a shape's text editor, Ctrl+B, Ctrl+I and the list shortcuts
+// write the Markdown the renderer draws (bold in the bold face, italic slanted, list
+// items with bullets or numbers), Enter continues a list and Enter on an empty item
+// ends it; a link is drawn as a link, and a plain click on it selects its shape
+// instead of leaving the editor.
 
 import { before, after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,6 +19,8 @@ describe('rich text in the editor', { timeout: 120000 }, () => {
         { id: 's1', type: 'shape', x: 0, y: 0, w: 200, h: 80, text: 'Plan' },
         { id: 's2', type: 'shape', geom: 'note', x: 260, y: 0, w: 200, h: 160, text: 'one', align: 'left' },
         { id: 's3', type: 'shape', x: 0, y: 200, w: 240, h: 80, text: 'See [the docs](https://example.com/docs)' },
+        { id: 's4', type: 'shape', x: 0, y: 320, w: 200, h: 80, text: 'Idea' },
+        { id: 's5', type: 'shape', geom: 'note', x: 260, y: 200, w: 200, h: 160, text: 'first\nsecond', align: 'left' },
       ],
     });
     ({ page, file } = s);
@@ -68,6 +71,53 @@ describe('rich text in the editor', { timeout: 120000 }, () => {
     await page.keyboard.press('Escape');
     await until(() => saved('s2') === '- one\n- two\nafter', { what: 'the list saved' });
     await until(async () => (await page.locator('g#s2').textContent()).split('•').length === 3, { what: 'two bullets drawn' });
+  });
+
+  it('Ctrl+I makes the selection italic, and it is drawn slanted; again, it is not', async () => {
+    const editor = await edit(100, 360);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Control+I');
+    assert.equal(await editor.inputValue(), '*Idea*');
+    await page.keyboard.press('Control+I');
+    assert.equal(await editor.inputValue(), 'Idea', 'Ctrl+I again takes the italic off');
+    await page.keyboard.press('Control+I');
+    await page.keyboard.press('End');
+    await page.keyboard.type(' later');
+    await page.keyboard.press('Escape');
+    await until(() => saved('s4') === '*Idea* later', { what: 'italic saved' });
+    // Italic is drawn slanted (a skew about the baseline), the rest upright.
+    await until(async () => {
+      const slanted = await page.locator('g#s4 text[transform*="matrix"]').allTextContents();
+      return slanted.join('') === 'Idea';
+    }, { what: '"Idea" drawn slanted, without its asterisks' });
+    const upright = await page.locator('g#s4 text:not([transform])').allTextContents();
+    assert.equal(upright.join('').trim(), 'later');
+  });
+
+  it('Ctrl+Shift+7 numbers the lines; Enter adds the next number', async () => {
+    const editor = await edit(360, 280);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Control+Shift+7');
+    assert.equal(await editor.inputValue(), '1. first\n2. second');
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('third');
+    assert.equal(await editor.inputValue(), '1. first\n2. second\n3. third');
+    await page.keyboard.press('Escape');
+    await until(() => saved('s5') === '1. first\n2. second\n3. third', { what: 'the numbered list saved' });
+    // Each item is drawn after its number, and no source mark is left.
+    await until(async () => {
+      const texts = (await page.locator('g#s5 text').allTextContents()).map((t) => t.trim());
+      return ['1.', '2.', '3.'].every((n) => texts.includes(n))
+        && ['first', 'second', 'third'].every((w) => texts.includes(w));
+    }, { what: 'three numbered items drawn' });
+    // Ctrl+Shift+7 on a numbered list makes plain lines again.
+    await edit(360, 280);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Control+Shift+7');
+    assert.equal(await editor.inputValue(), 'first\nsecond\nthird');
+    await page.keyboard.press('Escape');
+    await until(() => saved('s5') === 'first\nsecond\nthird', { what: 'plain lines saved' });
   });
 
   it('a link is drawn as a link, and a plain click selects its shape', async () => {

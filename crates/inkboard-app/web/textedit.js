@@ -3,8 +3,13 @@
 // it (Escape, Ctrl+Enter, a click elsewhere) sends one `update {id, text}`. Text
 // typed on empty canvas becomes a new `text` shape. The text is only ever a value.
 // The textarea grows down as lines are typed, and a `text` shape sized to its text
-// (`size: "auto"`, which does not wrap) grows to the right too; the server sizes
-// an auto-sized shape again, by the renderer's rule, when the edit is committed.
+// (`size: "auto"`, which does not wrap) grows to the right too.
+// While a shape's text is typed, the server fits it by the renderer's one rule: the
+// `update` the edit will send is previewed on a draft (when typing rests 40 ms, one
+// at a time, the latest text next), and the drawn preview shows the shape as it will be, grown to its text
+// when it is sized to it, the text shrunk (down to the floor) when it is not; the
+// textarea takes that preview's text box and font size, so it wraps where the
+// drawing will. No fit rule is written twice: the editor only asks.
 // New text is made left-aligned, its box placed so that it is drawn where it was
 // typed (no re-centring, no jump), in the style remembered for text.
 // A shape's text is rich text, edited as its Markdown source with the shortcuts of
@@ -16,14 +21,19 @@ import { state, on, select } from './state.js';
 import {
   textBox, cssColor, cssFill, cssFont, union, center, rotationOf, DEFAULT_FONT_SIZE, LABEL_FONT_SIZE, LINE_HEIGHT, INK,
 } from './geom.js';
-import { elementOf, toContainer, getView } from './canvas.js';
+import {
+  elementOf, toContainer, getView, showPreview, clearPreview,
+} from './canvas.js';
 import * as sync from './sync.js';
 import { richKey, guardLinks } from './richkeys.js';
 import { styleArgs } from './stylememory.js';
 
 let container;
 let area = null;
-let session = null; // {id?, box, fontSize, align, valign, color, label?, grow?, turn?}
+let session = null; // {id?, box, fontSize, align, valign, color, label?, grow?, turn?, fit?}
+
+/** How long typing rests before its fit is asked for, in ms. */
+const FIT_DELAY = 40;
 
 export function initTextEdit(el) {
   container = el;
@@ -36,6 +46,12 @@ export function initTextEdit(el) {
       return;
     }
     elementOf(session.id)?.classList.add('editing');
+    // A scene puts the committed drawing back: the typed text is fitted again.
+    if (session.fit) {
+      session.fit.text = state.objects.get(session.id).text ?? '';
+      session.fit.shown = null;
+      askFit();
+    }
   });
 }
 
@@ -74,13 +90,17 @@ export function startEdit(id) {
     id, box, align, color,
     valign: obj.valign ?? 'middle',
     font: obj.font ?? 'sans',
-    fontSize: obj.font_size ?? (obj.type === 'connector' ? LABEL_FONT_SIZE : DEFAULT_FONT_SIZE),
+    // As drawn: a fixed shape's text may be shrunk to fit (the renderer's rule).
+    fontSize: (obj.type === 'shape' && drawnFontSize(id))
+      || obj.font_size || (obj.type === 'connector' ? LABEL_FONT_SIZE : DEFAULT_FONT_SIZE),
     label: obj.type === 'connector',
     grow: obj.type === 'shape' && obj.geom === 'text' && obj.size === 'auto',
     // Shapes' text is rich text (Markdown subset); frame titles and labels are plain.
     rich: obj.type === 'shape' && obj.geom !== 'frame',
     // The renderer turns a shape's text with it, about the shape's centre.
     turn: obj.type === 'shape' && rotationOf(obj) ? { deg: rotationOf(obj), about: center(obj) } : null,
+    // A shape's text is fitted by the server as it is typed (see askFit).
+    fit: obj.type === 'shape' ? { text: obj.text ?? '', shown: obj.text ?? '', busy: false, timer: 0 } : null,
   };
   open(obj.text ?? '');
   elementOf(id)?.classList.add('editing');
@@ -132,7 +152,10 @@ function open(text) {
   area.style.color = session.color;
   area.style.fontFamily = cssFont(session.font);
   if (session.grow) area.wrap = 'off';
-  area.addEventListener('input', place);
+  area.addEventListener('input', () => {
+    place();
+    askFit();
+  });
   area.addEventListener('keydown', (e) => {
     e.stopPropagation();
     if (e.key === 'Escape' || (e.key === 'Enter' && (e.ctrlKey || e.metaKey))) {
@@ -181,9 +204,71 @@ function place() {
   }
 }
 
+// ---- live fit --------------------------------------------------------------------
+
+/** Asks the server, soon, to fit the text as typed (a preview of the `update`). */
+function askFit() {
+  const fit = session?.fit;
+  if (!fit) return;
+  clearTimeout(fit.timer);
+  fit.timer = setTimeout(sendFit, FIT_DELAY);
+}
+
+/** Sends the fit of the textarea's text, unless one is on its way (its answer asks again). */
+function sendFit() {
+  const s = session;
+  const fit = s?.fit;
+  if (!fit || fit.busy || !area) return;
+  const text = area.value;
+  if (text === fit.shown) return;
+  if (text === fit.text) {
+    // Back to the committed text: the committed drawing is the fit.
+    clearPreview();
+    elementOf(s.id)?.classList.add('editing');
+    const obj = state.objects.get(s.id);
+    if (obj) fitTo(s, obj, null);
+    fit.shown = text;
+    return;
+  }
+  fit.busy = true;
+  sync.preview('update', { id: s.id, text }).then((msg) => {
+    fit.busy = false;
+    if (session !== s) return;
+    // Answered, shown or not (a refusal is not asked again until the text changes).
+    fit.shown = text;
+    const item = msg.items?.[s.id];
+    if (!msg.error && item?.obj) {
+      showPreview(msg.items);
+      elementOf(s.id)?.classList.add('editing');
+      fitTo(s, item.obj, item.svg);
+    }
+    if (area && area.value !== fit.shown) sendFit();
+  }, () => {
+    fit.busy = false;
+  });
+}
+
+/**
+ * Takes the text box of `obj` (the shape as the server fitted it) and the font size
+ * its text is drawn at in `svg` (when given; the set size otherwise).
+ */
+function fitTo(s, obj, svg) {
+  s.box = textBox(obj.geom ?? 'rect', obj);
+  const drawn = svg ? /<text\b[^>]*?\sfont-size="([0-9.]+)"/.exec(svg)?.[1] : drawnFontSize(s.id);
+  s.fontSize = Number(drawn) || (obj.font_size ?? DEFAULT_FONT_SIZE);
+  if (s.turn) s.turn.about = center(obj);
+  place();
+}
+
+/** The font size the text of object `id` is drawn at now (the fit's, maybe shrunk). */
+function drawnFontSize(id) {
+  return Number(elementOf(id)?.querySelector('text')?.getAttribute('font-size')) || null;
+}
+
 function close() {
   const s = session;
   session = null;
+  if (s?.fit) clearTimeout(s.fit.timer);
   if (s?.id) elementOf(s.id)?.classList.remove('editing');
   const a = area;
   area = null;
@@ -194,6 +279,7 @@ function close() {
 /** Ends editing, keeping nothing. */
 function cancelEdit() {
   close();
+  clearPreview();
 }
 
 /** Ends editing and sends the text. */
@@ -202,10 +288,16 @@ export function finishEdit() {
   const { s, text } = close();
   if (s.id) {
     const obj = state.objects.get(s.id);
-    if (!obj || text === (obj.text ?? '')) return;
-    // A text shape left empty goes; the server refits one to its new text.
-    if (obj.geom === 'text' && !text.trim()) sync.call('delete', { ids: [s.id] }).catch(() => {});
-    else sync.call('update', { id: s.id, text }).catch(() => {});
+    if (!obj || text === (obj.text ?? '')) {
+      clearPreview();
+      return;
+    }
+    // A text shape left empty goes; the server refits one to its new text. The
+    // previewed fit stays drawn until the scene of the commit replaces it.
+    const done = obj.geom === 'text' && !text.trim()
+      ? sync.call('delete', { ids: [s.id] })
+      : sync.call('update', { id: s.id, text });
+    done.catch(() => clearPreview());
     return;
   }
   if (!text.trim()) return;
