@@ -1,7 +1,8 @@
 // textedit.js: editing text in place. A textarea is laid over the shape (or the
 // connector's label) at the current zoom, the drawn text hidden meanwhile; leaving
-// it (Escape, Ctrl+Enter, a click elsewhere) sends one `update {id, text}`. Text
-// typed on empty canvas becomes a new `text` shape. The text is only ever a value.
+// it (Escape, Ctrl+Enter, Enter in a frame's one-line title, a click elsewhere)
+// sends one `update {id, text}`. Text typed on empty canvas becomes a new `text`
+// shape. The text is only ever a value.
 // The textarea grows down as lines are typed, and a `text` shape sized to its text
 // (`size: "auto"`, which does not wrap) grows to the right too.
 // While a shape's text is typed, the server fits it by the renderer's one rule: the
@@ -99,6 +100,8 @@ export function startEdit(id) {
     rich: obj.type === 'shape' && obj.geom !== 'frame',
     // The renderer turns a shape's text with it, about the shape's centre.
     turn: obj.type === 'shape' && rotationOf(obj) ? { deg: rotationOf(obj), about: center(obj) } : null,
+    // A frame's title is one line: Enter ends it, as in Excalidraw and tldraw.
+    oneLine: obj.type === 'shape' && obj.geom === 'frame',
     // A shape's text is fitted by the server as it is typed (see askFit).
     fit: obj.type === 'shape' ? { text: obj.text ?? '', shown: obj.text ?? '', busy: false, timer: 0 } : null,
   };
@@ -158,7 +161,8 @@ function open(text) {
   });
   area.addEventListener('keydown', (e) => {
     e.stopPropagation();
-    if (e.key === 'Escape' || (e.key === 'Enter' && (e.ctrlKey || e.metaKey))) {
+    const ends = e.ctrlKey || e.metaKey || (session?.oneLine && !e.shiftKey);
+    if (e.key === 'Escape' || (e.key === 'Enter' && ends)) {
       e.preventDefault();
       finishEdit();
     } else if (session?.rich && richKey(e, area)) {
