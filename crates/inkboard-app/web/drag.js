@@ -2,7 +2,9 @@
 // follow through server previews; with Alt, a copy moves and the originals stay:
 // one `duplicate`), resizing by a handle and turning by the round one (one object,
 // several, or a group as one), and re-attaching a connector's end. Each shows a local
-// preview and sends ONE call on release, so a drag is one undo step.
+// preview and sends ONE call on release, so a drag is one undo step. Ink strokes and
+// connectors' free ends and bends have no box or rotation of their own: handles
+// carry them by rewriting their points.
 
 import { state, on, membersOf, select, topOf } from './state.js';
 import {
@@ -222,10 +224,21 @@ export function startMove(e, ids, { duplicate = false } = {}) {
 
 // ---- resize and rotate -------------------------------------------------------------
 
+/** A connector end that is a point on the board, not an object. */
+const freeEnd = (end) => end && typeof end === 'object';
+
+/** Does a connector have points of its own (a free end, a bend) for handles to carry? */
+function hasOwnPoints(obj) {
+  return freeEnd(obj.from) || freeEnd(obj.to) || obj.waypoints?.length > 0;
+}
+
 /**
- * The shapes and images that handles resize and turn for a selection: groups stand
- * for their members (all the way down), connectors follow their ends and are left
- * out. Null when there are none, or when something else (ink) is among them.
+ * The objects that handles resize and turn for a selection: groups stand for their
+ * members (all the way down); shapes, images and ink strokes take part, and so do
+ * connectors with points of their own (free ends, bends), which are carried with
+ * the rest; a connector attached at both ends with no bends follows its ends and is
+ * left out. Null when there are none. (A lone selected connector has handles of
+ * its own, for its ends and bends: selection.js, bends.js.)
  */
 export function transformable(ids) {
   const out = [];
@@ -238,18 +251,18 @@ export function transformable(ids) {
     const obj = state.objects.get(id);
     if (!obj) continue;
     if (obj.type === 'group') stack.push(...[...membersOf(obj)].reverse());
-    else if (hasBox(obj)) out.push(id);
-    else if (obj.type !== 'connector') return null;
+    else if (hasBox(obj) || (obj.type === 'ink' && obj.points?.length)) out.push(id);
+    else if (obj.type === 'connector' && hasOwnPoints(obj)) out.push(id);
   }
   return out.length ? out : null;
 }
 
 /**
- * The box the handles of `leaves` stand on, and its turn: one object's own box and
- * rotation, or the (unturned) box around several.
+ * The box the handles of `leaves` stand on, and its turn: one shape's or image's
+ * own box and rotation, or the (unturned) box around the drawing of the rest.
  */
 export function handleFrame(leaves) {
-  if (leaves.length === 1) {
+  if (leaves.length === 1 && hasBox(state.objects.get(leaves[0]))) {
     const obj = state.objects.get(leaves[0]);
     return { box: { x: obj.x, y: obj.y, w: obj.w, h: obj.h }, deg: rotationOf(obj) };
   }
@@ -260,6 +273,42 @@ export function handleFrame(leaves) {
 
 /** Rounds degrees to hundredths, as files keep them. */
 const roundDeg = (d) => Math.round(normDeg(d) * 100) / 100;
+
+/** Rounds a point of a stroke or a connector to hundredths, as files keep them. */
+const roundPoint = (p) => ({ x: Math.round(p.x * 100) / 100, y: Math.round(p.y * 100) / 100 });
+
+/**
+ * The points of a leaf without a box of its own that handles carry, as `{x, y}`:
+ * an ink stroke's points, a connector's free ends and bends.
+ */
+function ownPoints(obj) {
+  if (obj.type === 'ink') return { points: obj.points.map(([x, y]) => ({ x, y })) };
+  return {
+    from: freeEnd(obj.from) ? { x: obj.from.x, y: obj.from.y } : null,
+    to: freeEnd(obj.to) ? { x: obj.to.x, y: obj.to.y } : null,
+    waypoints: (obj.waypoints ?? []).map(([x, y]) => ({ x, y })),
+  };
+}
+
+/**
+ * The `update` that puts a stroke's or a connector's points where `map` takes
+ * them, and the line through them for a ghost (a connector's attached ends stay
+ * out of it: they follow their objects).
+ */
+function pointsUpdate(id, own, map) {
+  if (own.points) {
+    const points = own.points.map((p) => roundPoint(map(p)));
+    return { args: { id, points: points.map((p) => [p.x, p.y]) }, line: points };
+  }
+  const args = { id };
+  const from = own.from && roundPoint(map(own.from));
+  const to = own.to && roundPoint(map(own.to));
+  const waypoints = own.waypoints.map((p) => roundPoint(map(p)));
+  if (from) args.from = from;
+  if (to) args.to = to;
+  if (waypoints.length) args.waypoints = waypoints.map((p) => [p.x, p.y]);
+  return { args, line: [from, ...waypoints, to].filter(Boolean) };
+}
 
 /** One `update` call, or a batch of them: one transaction, one undo step. */
 function updates(ops) {
@@ -272,23 +321,29 @@ export function startResize(e, handle, ids) {
   const { box, deg } = handleFrame(leaves);
   const items = leaves.map((id) => {
     const o = state.objects.get(id);
+    if (!hasBox(o)) return { id, own: ownPoints(o) };
     return { id, b: { x: o.x, y: o.y, w: o.w, h: o.h }, deg: rotationOf(o) };
   });
   const targets = snapTargets(movingSet(ids));
   const keepRatio = leaves.length === 1 && state.objects.get(leaves[0]).type === 'image';
-  let rects = null;
+  let changes = null;
   const drag = dragFrom(e, (msg) => showPreview(msg.items));
   const c0 = center(box);
 
-  const request = () => updates(rects.map(({ id, r }) => ({ id, x: r.x, y: r.y, w: r.w, h: r.h })));
+  const request = () => updates(changes.map(({ args }) => args));
 
   const draw = (nb) => {
     layers.draft.replaceChildren();
-    for (const { r, deg: d } of rects) {
+    for (const { r, deg: d, line } of changes) {
+      if (line) {
+        const points = line.map((p) => `${p.x},${p.y}`).join(' ');
+        if (line.length > 1) svgEl('polyline', { class: 'resize-ghost', points }, layers.draft);
+        continue;
+      }
       const points = cornersOf(r, d).map((p) => `${p.x},${p.y}`).join(' ');
       svgEl('polygon', { class: 'resize-ghost', points }, layers.draft);
     }
-    if (rects.length > 1) svgEl('rect', { class: 'resize-ghost all', ...rectAttrs(nb) }, layers.draft);
+    if (changes.length > 1) svgEl('rect', { class: 'resize-ghost all', ...rectAttrs(nb) }, layers.draft);
   };
 
   const cleanup = () => {
@@ -320,9 +375,13 @@ export function startResize(e, handle, ids) {
         if (handle.includes('s')) y1 += s.dy;
         drawGuides(s.guides);
       } else clearGuides();
+      // Only the sides the handle pulls are held to the least size: a thin box (a
+      // level ink stroke) keeps its other extent.
       const min = 8;
-      if (x1 - x0 < min) (handle.includes('w') ? (x0 = x1 - min) : (x1 = x0 + min));
-      if (y1 - y0 < min) (handle.includes('n') ? (y0 = y1 - min) : (y1 = y0 + min));
+      const across = handle.includes('w') || handle.includes('e');
+      const down = handle.includes('n') || handle.includes('s');
+      if (across && x1 - x0 < min) (handle.includes('w') ? (x0 = x1 - min) : (x1 = x0 + min));
+      if (down && y1 - y0 < min) (handle.includes('n') ? (y0 = y1 - min) : (y1 = y0 + min));
       const corner = handle.length === 2;
       if (corner && (ev.shiftKey || keepRatio)) {
         const s = Math.max((x1 - x0) / box.w, (y1 - y0) / box.h);
@@ -341,23 +400,26 @@ export function startResize(e, handle, ids) {
       }
       const sx = nb.w / box.w;
       const sy = nb.h / box.h;
-      rects = items.map(({ id, b, deg: d }) => {
-        // Positions and sizes scale with the box: each object's centre keeps its
-        // place in it (a turned one keeps its turn).
-        const c = center(b);
-        const nc = leaves.length === 1 ? center(nb) : { x: nb.x + (c.x - box.x) * sx, y: nb.y + (c.y - box.y) * sy };
+      // Every point keeps its place in the box: a stroke's points and a
+      // connector's own points go there, and each boxed object's centre.
+      const place = (p) => ({ x: nb.x + (p.x - box.x) * sx, y: nb.y + (p.y - box.y) * sy });
+      changes = items.map(({ id, b, deg: d, own }) => {
+        if (own) return pointsUpdate(id, own, place);
+        // A turned shape keeps its turn; alone, it fills the new box.
+        const nc = leaves.length === 1 ? center(nb) : place(center(b));
         const w = Math.max(1, snapNumber(b.w * sx, z));
         const h = Math.max(1, snapNumber(b.h * sy, z));
-        return { id, deg: d, r: { x: snapNumber(nc.x - w / 2, z), y: snapNumber(nc.y - h / 2, z), w, h } };
+        const r = { x: snapNumber(nc.x - w / 2, z), y: snapNumber(nc.y - h / 2, z), w, h };
+        return { deg: d, r, args: { id, ...r } };
       });
       layers.selection.style.display = 'none';
       draw(nb);
       // The server previews one tool call, not a batch: several objects show ghosts only.
-      if (rects.length === 1) drag.previews.want(...request());
+      if (changes.length === 1) drag.previews.want(...request());
     },
     up() {
       drag.release();
-      if (!rects) {
+      if (!changes) {
         cleanup();
         return;
       }
@@ -373,16 +435,20 @@ function bearing(p, c) {
 }
 
 /**
- * Turning by the round handle: one object about its centre, several (or a group)
- * about the centre of the box around them, each keeping its place in the turned
- * whole. Shift snaps to 15°: one object's angle, several objects' turn. Shown by
- * turning the drawn objects; one call (an `update`, or a batch of them) on release.
+ * Turning by the round handle: one shape or image about its centre, anything else
+ * (several objects, a group, an ink stroke) about the centre of the box around
+ * it, each keeping its place in the turned whole: a boxed object's centre moves
+ * and its rotation grows, an ink stroke's points and a connector's free ends and
+ * bends are turned themselves (they have no rotation). Shift snaps to 15°: one
+ * object's angle, several objects' turn. Shown by turning the drawn objects; one
+ * call (an `update`, or a batch of them) on release.
  */
 export function startRotate(e, ids) {
   const leaves = transformable(ids) ?? [];
   const { box } = handleFrame(leaves);
   const pivot = center(box);
-  const single = leaves.length === 1 ? state.objects.get(leaves[0]) : null;
+  const lone = leaves.length === 1 ? state.objects.get(leaves[0]) : null;
+  const single = lone && hasBox(lone) ? lone : null;
   const from = bearing(toBoard(e.clientX, e.clientY), pivot);
   // A frame carries what it holds: the server turns that along (`update`), so it
   // turns in the preview and is not sent again.
@@ -392,13 +458,16 @@ export function startRotate(e, ids) {
   }
   const sent = leaves.filter((id) => !carried.has(id));
   const shown = [...new Set([...leaves, ...carried])];
+  // Connectors are routed again by the server; those with points of their own
+  // that turn (leaves) are shown turning.
+  const turnsDrawn = (id) => state.objects.get(id)?.type !== 'connector' || leaves.includes(id);
   let turn = 0;
 
   const apply = () => {
     const t = turn ? `rotate(${turn} ${pivot.x} ${pivot.y})` : '';
     for (const id of shown) {
       const el = elementOf(id);
-      if (el && state.objects.get(id)?.type !== 'connector') {
+      if (el && turnsDrawn(id)) {
         if (t) el.setAttribute('transform', t); else el.removeAttribute('transform');
       }
     }
@@ -434,11 +503,13 @@ export function startRotate(e, ids) {
         return;
       }
       const z = getView().zoom;
+      const about = (p) => rotatePoint(p, turn, pivot);
       const ops = sent.map((id) => {
         const o = state.objects.get(id);
+        if (!hasBox(o)) return pointsUpdate(id, ownPoints(o), about).args;
         const rotation = roundDeg(rotationOf(o) + turn);
         if (single) return { id, rotation };
-        const c = rotatePoint(center(o), turn, pivot);
+        const c = about(center(o));
         return { id, x: snapNumber(c.x - o.w / 2, z), y: snapNumber(c.y - o.h / 2, z), rotation };
       });
       sync.call(...updates(ops)).finally(() => {

@@ -1,7 +1,8 @@
 // selection.js: the select tool and what the selection looks like. Click selects
 // (the outermost group), Shift+click adds or removes, dragging on empty space draws
 // a marquee, dragging a selected object moves the selection, handles resize it (a
-// turned shape by its own turned box; several objects or a group as one box), the
+// turned shape by its own turned box; several objects or a group as one box, ink
+// strokes and connectors' free ends and bends carried with it), the
 // round handle above turns it (Shift: in 15° steps), a selected connector's ends
 // can be dragged to re-attach them, its legs and label moved (bends.js).
 

@@ -1,4 +1,5 @@
-//! `add_ink`: a freehand stroke.
+//! `add_ink`: a freehand stroke, and the check of a stroke's points that `update`
+//! shares (the editor's handles scale and turn a stroke by rewriting its points).
 
 use inkboard_core::{Ink, Kind, Point, Style};
 use schemars::JsonSchema;
@@ -30,17 +31,7 @@ impl Tool for AddInk {
 
 impl EditTool for AddInk {
     fn run(cx: &mut Cx<'_, '_>, a: AddInkArgs) -> Result<Id, ToolError> {
-        if a.points.len() < 2 {
-            return Err(ToolError::args(
-                "'points' needs at least 2 points, like [[0, 0], [40, 10]]",
-            ));
-        }
-        let mut points = Vec::with_capacity(a.points.len());
-        for [x, y] in a.points {
-            finite("points", Some(x))?;
-            finite("points", Some(y))?;
-            points.push(Point { x, y });
-        }
+        let points = points(&a.points)?;
         let style = Style {
             stroke: a.color.map(|c| c.0),
             stroke_width: positive("width", a.width)?,
@@ -50,4 +41,21 @@ impl EditTool for AddInk {
         let id = cx.tx.add(cx.page, None, Kind::Ink(Ink { points, style }))?;
         Ok(Id { id: id.to_string() })
     }
+}
+
+/// A stroke's points checked: at least 2, each finite (the transaction holds
+/// them to the limit on points, as every step).
+pub(crate) fn points(list: &[[f64; 2]]) -> Result<Vec<Point>, ToolError> {
+    if list.len() < 2 {
+        return Err(ToolError::args(
+            "'points' needs at least 2 points, like [[0, 0], [40, 10]]",
+        ));
+    }
+    list.iter()
+        .map(|&[x, y]| {
+            finite("points", Some(x))?;
+            finite("points", Some(y))?;
+            Ok(Point { x, y })
+        })
+        .collect()
 }

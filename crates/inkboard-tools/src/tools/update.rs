@@ -48,13 +48,14 @@ pub struct UpdateArgs {
     color: Option<ColorArg>,
     /// Ink width.
     width: Option<f64>,
+    points: Option<Vec<[f64; 2]>>,
     locked: Option<bool>,
 }
 
 impl Tool for Update {
     const NAME: &'static str = "update";
     const TITLE: &'static str = "Update objects";
-    const DESCRIPTION: &'static str = "Change objects: only the fields given change (connectors: from, to, route, arrows, waypoints, label_at, sides; ink: color, width). Shapes sized to their text refit; w or h fixes the size. Turning a frame turns its contents. A locked object is not moved, resized or deleted by id (refused); carried along, it stays.";
+    const DESCRIPTION: &'static str = "Change objects: only the fields given change (connectors: from, to, route, arrows, waypoints, label_at, sides; ink: color, width, points). Shapes sized to their text refit; w or h fixes the size. Turning a frame turns its contents. A locked object is not moved, resized or deleted by id (refused); carried along, it stays.";
     const HINTS: Hints = Hints::EDIT;
     type Args = UpdateArgs;
     type Output = Ids;
@@ -107,6 +108,7 @@ fn given(a: &UpdateArgs) -> Vec<&'static str> {
         ("merge", a.merge.is_some()),
         ("color", a.color.is_some()),
         ("width", a.width.is_some()),
+        ("points", a.points.is_some()),
         ("locked", a.locked.is_some()),
     ]
     .into_iter()
@@ -129,6 +131,7 @@ const GEOMETRY: &[&str] = &[
     "from_side",
     "to_side",
     "merge",
+    "points",
 ];
 
 /// The fields that apply to an object of this kind.
@@ -152,6 +155,7 @@ fn applicable(kind: &Kind) -> Vec<&'static str> {
         Kind::Ink(_) => vec![
             "x",
             "y",
+            "points",
             "color",
             "width",
             "stroke",
@@ -201,6 +205,7 @@ impl EditTool for Update {
             .map(crate::tool::waypoints)
             .transpose()?;
         let label_at = a.label_at.map(crate::tool::label_at).transpose()?;
+        let points = a.points.as_deref().map(super::ink::points).transpose()?;
         let mut held = turn.map_or_else(HashMap::new, |_| held_by_frames(cx.board(), &ids));
         for id in &ids {
             let object =
@@ -318,6 +323,10 @@ impl EditTool for Update {
                     }
                     if width.is_some() {
                         k.style.stroke_width = width;
+                    }
+                    if let Some(p) = &points {
+                        // Before a move by x/y below, which then moves the new stroke.
+                        k.points = p.clone();
                     }
                 }
                 Kind::Group(_) => {}

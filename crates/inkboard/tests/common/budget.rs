@@ -23,9 +23,11 @@ pub const ANSWER_BUDGET: usize = 24 * 1024;
 /// `rotation` on `add_shape` and `update`, the `mindmap` and `org_chart` layouts
 /// and `rename_board` (together 22.1 KiB and 30.4 KiB). Raised again for `locked`
 /// on `update`, connector bends (`waypoints`, `label_at`) and `theme` on `render`
-/// and `export` (together 23.1 KiB and 31.4 KiB).
+/// and `export` (together 23.1 KiB and 31.4 KiB). The whole answer's raised again
+/// for ink `points` on `update` (the editor's handles scale and turn a stroke by
+/// rewriting them), which took it past 32 KiB (23.9 KiB and 32.1 KiB).
 pub const MODEL_CEILING: usize = 24 * 1024;
-pub const ANSWER_CEILING: usize = 32 * 1024;
+pub const ANSWER_CEILING: usize = 33 * 1024;
 
 /// The bytes of `tools` (the `tools` array of a `tools/list` result) that reach
 /// the model, in compact JSON.
