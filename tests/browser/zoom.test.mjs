@@ -74,7 +74,12 @@ describe('Ctrl+wheel zoom', { timeout: 120000 }, () => {
       const before = log.wheels.filter((w) => w <= t);
       return before.length && t - before[before.length - 1] < 140;
     });
-    return { inGesture: inGesture.length, atRest: log.commits.length - inGesture.length, wheels: log.wheels.length, start, end: await under() };
+    // Drawn again once after the last wheel event. (A loaded machine may pause
+    // longer than the rest between two wheel events: a redraw there is at rest
+    // too, and is not counted against the gesture.)
+    const last = log.wheels[log.wheels.length - 1];
+    const atEnd = log.commits.filter((t) => t > last).length;
+    return { inGesture: inGesture.length, atEnd, wheels: log.wheels.length, start, end: await under() };
   }
 
   it('zooming in: no redraw in the gesture, one at rest, drawn right for the view it ends on', async () => {
@@ -87,7 +92,7 @@ describe('Ctrl+wheel zoom', { timeout: 120000 }, () => {
     const v = await page.evaluate(() => window.inkboard.view());
     assert.ok(v.zoom > from * 5, `zoomed in: ${from} → ${v.zoom}`);
     assert.equal(g.inGesture, 0, 'the layer is only scaled during the gesture');
-    assert.equal(g.atRest, 1, 'drawn again once, at rest');
+    assert.equal(g.atEnd, 1, 'drawn again once, at rest');
     // About the pointer: the board point under it stayed.
     near(g.end.x, g.start.x, 0.5, 'board x under the pointer');
     near(g.end.y, g.start.y, 0.5, 'board y under the pointer');
@@ -112,7 +117,7 @@ describe('Ctrl+wheel zoom', { timeout: 120000 }, () => {
     // Past a third of the zoom the layer no longer covers the screen.
     assert.ok(v.zoom < from / 3, `zoomed out: ${from} → ${v.zoom}`);
     assert.equal(g.inGesture, 0, 'no redraw in the gesture');
-    assert.equal(g.atRest, 1, 'drawn again once, at rest');
+    assert.equal(g.atEnd, 1, 'drawn again once, at rest');
   });
 
   it('zooming out where the board goes on past the layer draws it in the gesture', async () => {
