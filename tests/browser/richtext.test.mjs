@@ -194,6 +194,19 @@ describe('rich text in the editor', { timeout: 120000 }, () => {
     assert.equal(saved('s7'), want7);
   });
 
+  it('Ctrl+K links the selection to the address asked for, shown as a link while typing', async () => {
+    const editor = await edit(100, 40);
+    page.once('dialog', (d) => d.accept('https://example.com/plan'));
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Control+K');
+    await until(async () => (await tagged(editor, 'a')).length === 1, { what: 'a link in the editor' });
+    assert.ok(await editor.isVisible(), 'still editing');
+    await page.keyboard.press('Escape');
+    const want = '[**Plan** now](https://example.com/plan)';
+    await until(() => saved('s1') === want, { what: 'the link saved' }).catch(() => {});
+    assert.equal(saved('s1'), want);
+  });
+
   it('a link is drawn as a link, and a plain click selects its shape', async () => {
     const link = page.locator('g#s3 a[href="https://example.com/docs"]');
     await link.waitFor({ state: 'attached' });
