@@ -73,7 +73,7 @@ describe('editing by hand', { timeout: 120000 }, () => {
     await page.mouse.dblclick(p.x, p.y);
     const editor = page.getByTestId('text-editor');
     await editor.waitFor();
-    assert.equal(await editor.inputValue(), 'First');
+    assert.equal(await editor.innerText(), 'First', 'the text shown in the formatted editor');
     await page.keyboard.type('Hello board');
     await page.keyboard.press('Escape');
     await until(async () => (await page.evaluate(() => window.inkboard.objects().s1.text)) === 'Hello board', { what: 'the new text' });

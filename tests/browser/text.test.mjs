@@ -266,7 +266,7 @@ describe('text, frames and pasting', { timeout: 120000 }, () => {
     await page.locator(`g#${id}`).waitFor();
     await edit(840, -320);
     await page.keyboard.type(typed);
-    assert.equal(await page.getByTestId('text-editor').inputValue(), typed);
+    assert.equal(await page.getByTestId('text-editor').innerText(), typed);
     await page.keyboard.press('Escape');
     await until(() => savedObjects(s.file).find((o) => o.id === id)?.text === typed, { what: 'saved as typed' });
     // The drawing the page shows is the server's SVG of the shape.

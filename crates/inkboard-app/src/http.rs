@@ -1,7 +1,8 @@
 //! The HTTP routes: the guard every request passes, the page and its assets (the
 //! files of `web/`, compiled into the binary), the WebSocket, downloads, and the
 //! endpoints tools use (`/api/call` for forwarded tool calls, `/api/open` for
-//! `inkboard open` when the application is already running).
+//! `inkboard open` when the application is already running), and `/api/rich`, the
+//! text editor's rich text between Markdown and the HTML it edits.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -43,6 +44,7 @@ pub fn routes(app: Arc<AppState>) -> Router {
         .route("/ws", get(websocket))
         .route("/export", get(export))
         .route("/api/session", get(session))
+        .route("/api/rich", post(rich))
         .route_layer(axum::middleware::from_fn_with_state(app.clone(), page_key));
     Router::new()
         .route("/", get(index))
@@ -399,6 +401,36 @@ async fn call(
         )))),
     };
     Json(body).into_response()
+}
+
+/// What the text editor asks `/api/rich`: a shape's Markdown as the editor's HTML
+/// (`{"markdown"}`), or the editor's HTML back as Markdown (`{"html", "before"}`,
+/// `before` the source the editing began with, kept when nothing shown changed).
+#[derive(Deserialize)]
+struct RichRequest {
+    markdown: Option<String>,
+    html: Option<String>,
+    #[serde(default)]
+    before: String,
+}
+
+/// Turns rich text between the Markdown the model holds and the HTML the editor
+/// shows it in (`inkboard_core::rich::html`): the one grammar, in Rust.
+async fn rich(Json(request): Json<RichRequest>) -> Response {
+    use inkboard_core::limits::MAX_TEXT_CHARS;
+    use inkboard_core::rich::html::{from_html, to_html};
+    // HTML says each character in a few more: room for the tags around a longest text.
+    let too_long = |t: &str| t.len() > 16 * MAX_TEXT_CHARS;
+    match (request.markdown, request.html) {
+        (Some(md), None) if !too_long(&md) => Json(json!({"html": to_html(&md)})).into_response(),
+        (None, Some(html)) if !too_long(&html) && !too_long(&request.before) => {
+            Json(json!({"markdown": from_html(&html, &request.before)})).into_response()
+        }
+        (Some(_), None) | (None, Some(_)) => {
+            refuse(StatusCode::PAYLOAD_TOO_LARGE, "the text is too long")
+        }
+        _ => refuse(StatusCode::BAD_REQUEST, "send either `markdown` or `html`"),
+    }
 }
 
 #[derive(Deserialize)]

@@ -230,6 +230,22 @@ export function preview(tool, args = {}) {
   return request('preview', tool, args);
 }
 
+/**
+ * Turns rich text between the Markdown a shape holds and the HTML the text editor
+ * shows it in (`/api/rich`, the server's one grammar): `{markdown}` answers `{html}`,
+ * `{html, before}` answers `{markdown}`. The MCP App view has no such call (its
+ * bridge.js), so its text editor stays on the Markdown source.
+ */
+export async function rich(body) {
+  const res = await fetch('/api/rich', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...keyHeaders() },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`rich text: ${res.status}`);
+  return res.json();
+}
+
 /** Asks for the fragments of objects `ids`; resolves with the `fragments` message. */
 export function draw(ids) {
   return ask({ t: 'draw', ids }, 'Not connected to inkboard.');

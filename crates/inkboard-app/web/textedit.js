@@ -13,8 +13,14 @@
 // drawing will. No fit rule is written twice: the editor only asks.
 // New text is made left-aligned, its box placed so that it is drawn where it was
 // typed (no re-centring, no jump), in the style remembered for text.
-// A shape's text is rich text, edited as its Markdown source with the shortcuts of
-// richkeys.js; a frame's title and a connector's label are plain.
+// A shape's text is rich text, edited formatted (WYSIWYG): a contenteditable element
+// shows bold, italic, struck, code, links and lists as they will be drawn, with the
+// shortcuts of richdom.js on the DOM selection; the server turns the Markdown into
+// that HTML and the HTML back into Markdown (`sync.rich`, `/api/rich`), so the
+// grammar is written once, in Rust, and the fit preview is asked with the Markdown.
+// Where there is no such call (the MCP App view), the text is edited as its Markdown
+// source with the shortcuts of richkeys.js. A frame's title and a connector's label
+// are plain, in a textarea.
 // A turned shape's textarea is turned with it, about the shape's centre, so the
 // text stands as it will be drawn while it is typed.
 
@@ -27,11 +33,13 @@ import {
 } from './canvas.js';
 import * as sync from './sync.js';
 import { richKey, guardLinks } from './richkeys.js';
+import { richDomKey, pastePlain } from './richdom.js';
 import { styleArgs } from './stylememory.js';
 
 let container;
 let area = null;
-let session = null; // {id?, box, fontSize, align, valign, color, label?, grow?, turn?, fit?}
+// {id?, box, fontSize, align, valign, color, label?, grow?, turn?, fit?, dom?, before?}
+let session = null;
 
 /** How long typing rests before its fit is asked for, in ms. */
 const FIT_DELAY = 40;
@@ -143,7 +151,83 @@ function labelBox(id) {
   return { x: mid.x - 80, y: mid.y - h / 2, w: 160, h };
 }
 
+/** Whether rich text is edited formatted here (the editor has `/api/rich`). */
+const FORMATTED = typeof sync.rich === 'function';
+
+/**
+ * Opens the editor on `text`: a shape's rich text formatted (its HTML from the
+ * server, or at once when it has no markup), anything else in a textarea.
+ */
 function open(text) {
+  const s = session;
+  if (!s.rich || !FORMATTED) {
+    openArea(text);
+    return;
+  }
+  s.dom = true;
+  s.before = text;
+  // Text with no character that can start markup is shown as it is: one line a div.
+  if (!/[*_~`[\\]/.test(text) && !/^ *([-+•]|\d{1,9}[.)]) /m.test(text)) {
+    const div = document.createElement('div');
+    openDom(text.split(/\r\n|\n|\r/).map((l) => {
+      div.textContent = l;
+      return `<div>${l ? div.innerHTML : '<br>'}</div>`;
+    }).join(''));
+    return;
+  }
+  sync.rich({ markdown: text }).then((r) => {
+    if (session === s) openDom(r.html);
+  }, () => {
+    if (session === s) {
+      s.dom = false;
+      openArea(text);
+    }
+  });
+}
+
+/** The formatted editor: a contenteditable element holding `html`. */
+function openDom(html) {
+  area = document.createElement('div');
+  area.contentEditable = 'true';
+  area.className = 'text-editor rich';
+  area.setAttribute('role', 'textbox');
+  area.setAttribute('aria-multiline', 'true');
+  area.dataset.testid = 'text-editor';
+  area.setAttribute('aria-label', 'Text');
+  area.spellcheck = true;
+  area.innerHTML = html;
+  session.html = area.innerHTML;
+  area.style.textAlign = session.align;
+  area.style.color = session.color;
+  area.style.fontFamily = cssFont(session.font);
+  if (session.grow) area.style.whiteSpace = 'pre';
+  area.addEventListener('input', () => {
+    place();
+    askFit();
+  });
+  area.addEventListener('keydown', (e) => {
+    e.stopPropagation();
+    if (e.key === 'Escape' || (e.key === 'Enter' && (e.ctrlKey || e.metaKey))) {
+      e.preventDefault();
+      finishEdit();
+    } else if (richDomKey(e, area)) {
+      e.preventDefault();
+      area.dispatchEvent(new Event('input'));
+    }
+  });
+  pastePlain(area);
+  area.addEventListener('blur', () => finishEdit());
+  area.addEventListener('pointerdown', (e) => e.stopPropagation());
+  container.append(area);
+  // Lines are divs, as the model's lines are paragraphs.
+  document.execCommand('defaultParagraphSeparator', false, 'div');
+  place();
+  area.focus();
+  getSelection().selectAllChildren(area);
+}
+
+/** The plain editor: a textarea holding `text` (rich text as its Markdown source). */
+function openArea(text) {
   area = document.createElement('textarea');
   area.className = 'text-editor';
   if (session.label) area.classList.add('label');
@@ -218,36 +302,61 @@ function askFit() {
   fit.timer = setTimeout(sendFit, FIT_DELAY);
 }
 
-/** Sends the fit of the textarea's text, unless one is on its way (its answer asks again). */
+/** What the editor holds now, as it was typed (HTML or text). */
+function raw() {
+  if (!area) return null;
+  return session?.dom ? area.innerHTML : area.value;
+}
+
+/** The text of `raw` (what the editor held), as the shape holds it: Markdown. */
+async function textOf(s, held) {
+  if (!s.dom) return held;
+  if (held === s.html) return s.before;
+  return (await sync.rich({ html: held, before: s.before })).markdown;
+}
+
+/** Sends the fit of the editor's text, unless one is on its way (its answer asks again). */
 function sendFit() {
   const s = session;
   const fit = s?.fit;
   if (!fit || fit.busy || !area) return;
-  const text = area.value;
-  if (text === fit.shown) return;
-  if (text === fit.text) {
-    // Back to the committed text: the committed drawing is the fit.
-    clearPreview();
-    elementOf(s.id)?.classList.add('editing');
-    const obj = state.objects.get(s.id);
-    if (obj) fitTo(s, obj, null);
-    fit.shown = text;
-    return;
-  }
+  const held = raw();
   fit.busy = true;
-  sync.preview('update', { id: s.id, text }).then((msg) => {
+  const again = () => {
     fit.busy = false;
-    if (session !== s) return;
-    // Answered, shown or not (a refusal is not asked again until the text changes).
-    fit.shown = text;
-    const item = msg.items?.[s.id];
-    if (!msg.error && item?.obj) {
-      showPreview(msg.items);
-      elementOf(s.id)?.classList.add('editing');
-      fitTo(s, item.obj, item.svg);
+    if (session === s && area && raw() !== held) sendFit();
+  };
+  textOf(s, held).then((text) => {
+    if (session !== s) {
+      fit.busy = false;
+      return undefined;
     }
-    if (area && area.value !== fit.shown) sendFit();
-  }, () => {
+    if (text === fit.shown) return again();
+    if (text === fit.text) {
+      // Back to the committed text: the committed drawing is the fit.
+      clearPreview();
+      elementOf(s.id)?.classList.add('editing');
+      const obj = state.objects.get(s.id);
+      if (obj) fitTo(s, obj, null);
+      fit.shown = text;
+      return again();
+    }
+    return sync.preview('update', { id: s.id, text }).then((msg) => {
+      if (session !== s) {
+        fit.busy = false;
+        return;
+      }
+      // Answered, shown or not (a refusal is not asked again until the text changes).
+      fit.shown = text;
+      const item = msg.items?.[s.id];
+      if (!msg.error && item?.obj) {
+        showPreview(msg.items);
+        elementOf(s.id)?.classList.add('editing');
+        fitTo(s, item.obj, item.svg);
+      }
+      again();
+    });
+  }).catch(() => {
     fit.busy = false;
   });
 }
@@ -276,8 +385,9 @@ function close() {
   if (s?.id) elementOf(s.id)?.classList.remove('editing');
   const a = area;
   area = null;
+  const held = a ? (s?.dom ? a.innerHTML : a.value) : '';
   a?.remove();
-  return { s, text: a?.value ?? '' };
+  return { s, held };
 }
 
 /** Ends editing, keeping nothing. */
@@ -289,7 +399,17 @@ function cancelEdit() {
 /** Ends editing and sends the text. */
 export function finishEdit() {
   if (!session) return;
-  const { s, text } = close();
+  const { s, held } = close();
+  // Before the editor opened (its HTML on its way), nothing was typed.
+  if (s.dom && s.html === undefined) return;
+  textOf(s, held).then((text) => commit(s, text), (err) => {
+    console.error('inkboard: the text could not be read back', err);
+    clearPreview();
+  });
+}
+
+/** Sends the text typed in session `s`. */
+function commit(s, text) {
   if (s.id) {
     const obj = state.objects.get(s.id);
     if (!obj || text === (obj.text ?? '')) {

@@ -16,6 +16,8 @@
 //! without a partner is literal too. Every line is a paragraph of its own: a line
 //! break in a label is a line break in the drawing.
 
+pub mod html;
+
 use std::ops::Range;
 
 /// Marks on a span of text, as bits.

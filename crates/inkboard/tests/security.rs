@@ -43,7 +43,7 @@ fn no_body(_: &App) -> String {
 /// binary, `mcp.rs`), and a path that is no route, to show the guard runs first.
 /// The columns of [`CASES`] follow this order.
 #[rustfmt::skip]
-const ROUTES: [Route; 9] = [
+const ROUTES: [Route; 10] = [
     Route { method: "GET", path: "/", headers: "", body: no_body },
     Route { method: "GET", path: "/assets/main.js", headers: "", body: no_body },
     Route { method: "GET", path: "/assets/fonts.css", headers: "", body: no_body },
@@ -54,6 +54,12 @@ const ROUTES: [Route; 9] = [
         body: no_body,
     },
     Route { method: "GET", path: "/export?format=svg", headers: "", body: no_body },
+    Route {
+        method: "POST",
+        path: "/api/rich",
+        headers: "Content-Type: application/json",
+        body: |_| json!({"markdown": "**a**"}).to_string(),
+    },
     Route {
         method: "POST",
         path: "/api/call",
@@ -163,20 +169,20 @@ fn token_in_query(keys: &Keys, name: &str) -> Ask {
 
 /// Each route's status with the right credentials (columns as in [`ROUTES`]).
 #[rustfmt::skip]
-//                     /    main.js fonts ws  export call open mcp  no route
-const OK: [u16; 9] =      [200, 200, 200, 101, 200, 200, 200, 200, 404];
+//                     /    main.js fonts ws  export rich call open mcp  no route
+const OK: [u16; 10] =      [200, 200, 200, 101, 200, 200, 200, 200, 200, 404];
 /// The session cookie with the page key opens the editor, but not the endpoints
 /// for tools.
 #[rustfmt::skip]
-const BROWSER: [u16; 9] = [200, 200, 200, 101, 200, 403, 403, 403, 404];
+const BROWSER: [u16; 10] = [200, 200, 200, 101, 200, 200, 403, 403, 403, 404];
 /// The cookie alone (which servers on other ports of 127.0.0.1 receive too)
 /// loads the page, but reads and changes no board: no WebSocket, no download.
 #[rustfmt::skip]
-const COOKIE_ONLY: [u16; 9] = [200, 200, 200, 401, 401, 403, 403, 403, 404];
-const UNAUTHORIZED: [u16; 9] = [401; 9];
-const FORBIDDEN: [u16; 9] = [403; 9];
+const COOKIE_ONLY: [u16; 10] = [200, 200, 200, 401, 401, 401, 403, 403, 403, 404];
+const UNAUTHORIZED: [u16; 10] = [401; 10];
+const FORBIDDEN: [u16; 10] = [403; 10];
 
-type Case = (&'static str, fn(&Keys) -> Ask, [u16; 9]);
+type Case = (&'static str, fn(&Keys) -> Ask, [u16; 10]);
 
 /// Every way of asking, and the status each route must answer (columns as in
 /// [`ROUTES`]). Site checks run with the token, so a 403 there is the site check
