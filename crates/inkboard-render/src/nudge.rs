@@ -593,12 +593,6 @@ fn spread(order: &[&Piece]) -> Vec<f64> {
     }
     let track = tracks(order);
     let tracks = track.iter().max().map_or(1, |t| t + 1);
-    // What each track wants: the mean of its members' ideal places.
-    let mut wants = vec![(0.0, 0usize); tracks];
-    for (p, &t) in order.iter().zip(&track) {
-        wants[t].0 += p.ideal;
-        wants[t].1 += 1;
-    }
     // A bundle wider than its room at the full spacing is spaced closer, down to
     // [`MIN_SPACING`], rather than squeezed until its lines touch.
     let lo = order.iter().map(|p| p.lo).fold(f64::INFINITY, f64::min);
@@ -609,6 +603,41 @@ fn spread(order: &[&Piece]) -> Vec<f64> {
     } else {
         SPACING
     };
+    // The room as a whole may hold the step while some members, held in a
+    // narrower range (lines squeezed between two shapes, beside one free to go
+    // anywhere), cannot: then the largest step down to MIN_SPACING that keeps
+    // every two members side by side that far apart.
+    let mut xs = spread_at(order, &track, tracks, step);
+    let mut closer = step;
+    while gap(order, &xs) < closer - 1e-6 && closer > MIN_SPACING {
+        closer = (closer - 1.0).max(MIN_SPACING);
+        xs = spread_at(order, &track, tracks, closer);
+    }
+    xs
+}
+
+/// The least distance between two members of a bundle side by side.
+fn gap(order: &[&Piece], xs: &[f64]) -> f64 {
+    let mut least = f64::INFINITY;
+    for i in 0..order.len() {
+        for j in i + 1..order.len() {
+            if beside(order[i], order[j]) {
+                least = least.min((xs[i] - xs[j]).abs());
+            }
+        }
+    }
+    least
+}
+
+/// [`spread`] with tracks `step` apart.
+fn spread_at(order: &[&Piece], track: &[usize], tracks: usize, step: f64) -> Vec<f64> {
+    let n = order.len();
+    // What each track wants: the mean of its members' ideal places.
+    let mut wants = vec![(0.0, 0usize); tracks];
+    for (p, &t) in order.iter().zip(track) {
+        wants[t].0 += p.ideal;
+        wants[t].1 += 1;
+    }
     // Blocks of consecutive tracks: (first track, count, sum of wanted starts).
     let mut blocks: Vec<(usize, usize, f64)> = Vec::new();
     for (t, &(sum, count)) in wants.iter().enumerate() {
@@ -637,7 +666,7 @@ fn spread(order: &[&Piece]) -> Vec<f64> {
     }
     let mut xs: Vec<f64> = order
         .iter()
-        .zip(&track)
+        .zip(track)
         .map(|(p, &t)| at[t].clamp(p.lo, p.hi))
         .collect();
     // Members track by track (those on one track are never side by side).
@@ -690,6 +719,31 @@ mod tests {
             turn0: 0,
             turn1: 0,
         }
+    }
+
+    #[test]
+    fn lines_squeezed_beside_a_free_one_keep_min_spacing() {
+        // Three lines held between two shapes (x 1652..1668, 16 px) and a fourth
+        // free to go anywhere, all side by side: the room as a whole holds the
+        // full spacing, the three do not. They were set 4 px apart (sdh); now
+        // the spacing comes down until the three fit it.
+        let held = |path: usize, x: f64| Piece {
+            lo: 1652.0,
+            hi: 1668.0,
+            ..piece(path, x, 0.0, 1000.0)
+        };
+        let (a, b, c) = (held(0, 1652.0), held(1, 1660.0), held(2, 1661.0));
+        let free = Piece {
+            lo: 1652.0,
+            ..piece(3, 1664.0, 100.0, 900.0)
+        };
+        let xs = spread(&[&a, &b, &c, &free]);
+        let order = [&a, &b, &c, &free];
+        assert!(gap(&order, &xs) >= MIN_SPACING - 1e-6, "{xs:?}");
+        assert!(
+            xs[..3].iter().all(|x| (1652.0..=1668.0).contains(x)),
+            "{xs:?}"
+        );
     }
 
     #[test]
