@@ -331,7 +331,7 @@ pub(crate) fn point_along(track: &[Point], s: f64) -> Point {
 }
 
 /// The length of segment a–b inside `r` (Liang–Barsky clipping).
-pub(crate) fn clipped_length(a: Point, b: Point, r: &Rect) -> f64 {
+pub fn clipped_length(a: Point, b: Point, r: &Rect) -> f64 {
     let (dx, dy) = (b.x - a.x, b.y - a.y);
     let (mut t0, mut t1) = (0.0f64, 1.0f64);
     for (p, q) in [

@@ -55,6 +55,7 @@ pub use check::{check, check_scene, Problem, ProblemKind, MAX_PER_KIND};
 pub use error::RenderError;
 pub use fonts::font_face_css;
 pub use fonts::{fontdb, system_families};
+pub use labels::clipped_length;
 pub use nudge::MIN_SPACING as MIN_LINE_GAP;
 pub use pdf::to_pdf;
 pub use png::{to_png, to_png_scaled, Png, MAX_SCALE};

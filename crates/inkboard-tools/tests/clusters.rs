@@ -213,39 +213,16 @@ fn drawn_lines(board: &Board) -> BTreeMap<String, Vec<(f64, f64)>> {
 }
 
 /// Whether the segment from `a` to `b` passes through the inside of `r` shrunk
-/// by `inset` on every side (Liang–Barsky clipping).
+/// by `inset` on every side (the renderer's own clipping, as labels use it).
 fn segment_enters(a: (f64, f64), b: (f64, f64), r: &Rect, inset: f64) -> bool {
-    let (x0, x1, y0, y1) = (
+    let inner = Rect::new(
         r.x + inset,
-        r.right() - inset,
         r.y + inset,
-        r.bottom() - inset,
+        r.w - 2.0 * inset,
+        r.h - 2.0 * inset,
     );
-    if x0 >= x1 || y0 >= y1 {
-        return false;
-    }
-    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-    let (mut t0, mut t1) = (0.0_f64, 1.0_f64);
-    for (p, q) in [
-        (-dx, a.0 - x0),
-        (dx, x1 - a.0),
-        (-dy, a.1 - y0),
-        (dy, y1 - a.1),
-    ] {
-        if p == 0.0 {
-            if q <= 0.0 {
-                return false;
-            }
-        } else {
-            let t = q / p;
-            if p < 0.0 {
-                t0 = t0.max(t);
-            } else {
-                t1 = t1.min(t);
-            }
-        }
-    }
-    t0 < t1
+    let p = |(x, y): (f64, f64)| inkboard_core::Point { x, y };
+    inner.w > 0.0 && inner.h > 0.0 && inkboard_render::clipped_length(p(a), p(b), &inner) > 1e-9
 }
 
 /// The failures of the `walls` rule: a line through a frame that holds neither

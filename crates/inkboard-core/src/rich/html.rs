@@ -121,7 +121,9 @@ fn number(marker: &str) -> u64 {
     marker.trim_end_matches(['.', ')']).parse().unwrap_or(1)
 }
 
-fn push_escaped(out: &mut String, text: &str) {
+/// Appends `text` with HTML's markup characters as entities (the editor's HTML
+/// and draw.io's rich labels both).
+pub fn push_escaped(out: &mut String, text: &str) {
     for c in text.chars() {
         match c {
             '&' => out.push_str("&amp;"),
@@ -133,7 +135,8 @@ fn push_escaped(out: &mut String, text: &str) {
     }
 }
 
-const TAGS: [(Marks, &str); 4] = [
+/// The HTML tag of each inline mark.
+pub const TAGS: [(Marks, &str); 4] = [
     (Marks::BOLD, "b"),
     (Marks::ITALIC, "i"),
     (Marks::STRIKE, "s"),

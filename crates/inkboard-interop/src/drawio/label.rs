@@ -7,6 +7,7 @@
 //! ([`rich_html`]).
 
 use crate::detect::floor;
+use inkboard_core::rich::html::{push_escaped, TAGS};
 
 /// Plain text from an HTML label, and whether the label had formatting.
 pub(crate) fn html_to_text(html: &str) -> (String, bool) {
@@ -131,7 +132,7 @@ fn entity(s: &str) -> Option<(char, usize)> {
 /// links as their tags, list items with their marker as text, lines joined by `<br>`.
 /// `None` for text with no marks, links or lists, which is written plain.
 pub(crate) fn rich_html(source: &str) -> Option<String> {
-    use inkboard_core::rich::{parse, safe_url, Marks};
+    use inkboard_core::rich::{parse, safe_url};
     let rich = parse(source)?;
     let formatted = rich.paragraphs.iter().any(|p| {
         p.list.is_some()
@@ -142,23 +143,6 @@ pub(crate) fn rich_html(source: &str) -> Option<String> {
     if !formatted {
         return None;
     }
-    let text = |out: &mut String, t: &str| {
-        for c in t.chars() {
-            match c {
-                '&' => out.push_str("&amp;"),
-                '<' => out.push_str("&lt;"),
-                '>' => out.push_str("&gt;"),
-                '"' => out.push_str("&quot;"),
-                c => out.push(c),
-            }
-        }
-    };
-    const TAGS: [(Marks, &str); 4] = [
-        (Marks::BOLD, "b"),
-        (Marks::ITALIC, "i"),
-        (Marks::STRIKE, "s"),
-        (Marks::CODE, "code"),
-    ];
     let mut out = String::new();
     // Bullet items as HTML lists (draw.io draws their bullets); numbered ones with
     // their number as written.
@@ -176,14 +160,14 @@ pub(crate) fn rich_html(source: &str) -> Option<String> {
             out.push_str("<li>");
         } else if let Some(m) = p.marker() {
             out.push_str(&"&nbsp;&nbsp;".repeat(usize::from(p.depth)));
-            text(&mut out, m);
+            push_escaped(&mut out, m);
             out.push(' ');
         }
         for span in &p.spans {
             let href = span.link.and_then(|l| safe_url(&rich.links[l]));
             if let Some(h) = &href {
                 out.push_str("<a href=\"");
-                text(&mut out, h);
+                push_escaped(&mut out, h);
                 out.push_str("\">");
             }
             let on: Vec<&str> = TAGS
@@ -192,7 +176,7 @@ pub(crate) fn rich_html(source: &str) -> Option<String> {
                 .map(|(_, t)| *t)
                 .collect();
             on.iter().for_each(|t| out.push_str(&format!("<{t}>")));
-            text(&mut out, &p.text[span.range.clone()]);
+            push_escaped(&mut out, &p.text[span.range.clone()]);
             on.iter()
                 .rev()
                 .for_each(|t| out.push_str(&format!("</{t}>")));
