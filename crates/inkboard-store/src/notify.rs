@@ -1,0 +1,204 @@
+//! Telling whoever holds a board that it moved. [`Store::subscribe`] hands out a
+//! [`Subscription`], a blocking iterator of [`Event`]s; the [`Hub`] fans each event
+//! out to every live subscription.
+//!
+//! With PostgreSQL the events come from the database: every commit sends
+//! `NOTIFY inkboard_board, 'BOARD:REVISION'` in its transaction, and one thread per
+//! store listens on a connection of its own, so a change committed by any process
+//! reaches all of them. When that connection breaks, the thread connects again
+//! (waiting longer each time, up to a few seconds) and then sends
+//! [`Event::Reconnected`], since notifications sent meanwhile are lost: a holder
+//! re-reads the revisions of the boards it holds. With SQLite, which one process
+//! owns, the store sends each event itself after the commit.
+//!
+//! [`Store::subscribe`]: crate::Store::subscribe
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use postgres::fallible_iterator::FallibleIterator;
+use postgres::Config;
+
+use crate::model::BoardId;
+use crate::pg::CHANNEL;
+use crate::StoreError;
+
+/// A board reached a new revision.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardMoved {
+    pub board: BoardId,
+    pub revision: u64,
+}
+
+/// What a subscription receives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    Moved(BoardMoved),
+    /// The listening connection was lost and is back: boards may have moved
+    /// without an event in between, so check the revisions of those you hold.
+    Reconnected,
+}
+
+/// Events for one subscriber. Events are queued until read; a subscription that
+/// is dropped stops receiving.
+pub struct Subscription {
+    events: Receiver<Event>,
+}
+
+impl Subscription {
+    /// The next event, waiting at most `timeout`.
+    pub fn recv_timeout(&self, timeout: Duration) -> Option<Event> {
+        match self.events.recv_timeout(timeout) {
+            Ok(e) => Some(e),
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// The next event already queued, if any.
+    pub fn try_recv(&self) -> Option<Event> {
+        self.events.try_recv().ok()
+    }
+}
+
+impl Iterator for Subscription {
+    type Item = Event;
+
+    /// Waits for the next event; `None` once the store is gone.
+    fn next(&mut self) -> Option<Event> {
+        self.events.recv().ok()
+    }
+}
+
+/// The subscribers of one store.
+#[derive(Default)]
+pub(crate) struct Hub {
+    senders: Mutex<Vec<Sender<Event>>>,
+    /// Set when the store is dropped: the listening thread ends.
+    pub(crate) stop: AtomicBool,
+}
+
+impl Hub {
+    pub(crate) fn subscribe(&self) -> Subscription {
+        let (tx, rx) = mpsc::channel();
+        self.lock().push(tx);
+        Subscription { events: rx }
+    }
+
+    pub(crate) fn publish(&self, event: Event) {
+        // Sending on a channel whose receiver is gone fails: that subscriber left.
+        self.lock().retain(|tx| tx.send(event.clone()).is_ok());
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Sender<Event>>> {
+        self.senders.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// How often the listening thread looks up from waiting (to see whether the
+/// store is gone, and whether its connection still stands).
+const TICK: Duration = Duration::from_millis(250);
+/// The longest wait between two attempts to connect again.
+const MAX_BACKOFF: Duration = Duration::from_secs(5);
+
+/// Connects and listens, then leaves a thread to pass the notifications on. The
+/// first connection is made here, so an unreachable database is the caller's
+/// error and an event committed after this returns is never missed.
+pub(crate) fn start_listener(config: Config, hub: Arc<Hub>) -> Result<(), StoreError> {
+    let first = listen(&config)?;
+    std::thread::Builder::new()
+        .name("inkboard-store-listen".into())
+        .spawn(move || run(config, hub, first))
+        .map_err(|e| StoreError::Io {
+            path: "listening thread".into(),
+            source: e,
+        })?;
+    Ok(())
+}
+
+fn listen(config: &Config) -> Result<postgres::Client, StoreError> {
+    let mut client = config.connect(postgres::NoTls)?;
+    client.batch_execute(&format!("LISTEN {CHANNEL}"))?;
+    Ok(client)
+}
+
+fn run(config: Config, hub: Arc<Hub>, mut client: postgres::Client) {
+    loop {
+        // Pass notifications on until the connection breaks or the store is gone.
+        while !hub.stop.load(Ordering::SeqCst) {
+            let mut broken = false;
+            {
+                let mut notes = client.notifications();
+                let mut iter = notes.timeout_iter(TICK);
+                loop {
+                    match iter.next() {
+                        Ok(Some(n)) => {
+                            if let Some(moved) = parse(n.payload()) {
+                                hub.publish(Event::Moved(moved));
+                            }
+                        }
+                        // A quiet tick, or a connection closed (checked below).
+                        Ok(None) => break,
+                        Err(_) => {
+                            broken = true;
+                            break;
+                        }
+                    }
+                }
+            }
+            if broken || client.is_closed() {
+                break;
+            }
+        }
+        if hub.stop.load(Ordering::SeqCst) {
+            return;
+        }
+        let mut wait = Duration::from_millis(50);
+        client = loop {
+            std::thread::sleep(wait);
+            if hub.stop.load(Ordering::SeqCst) {
+                return;
+            }
+            match listen(&config) {
+                Ok(c) => break c,
+                Err(_) => wait = (wait * 2).min(MAX_BACKOFF),
+            }
+        };
+        hub.publish(Event::Reconnected);
+    }
+}
+
+/// Reads a `BOARD:REVISION` payload; anything else on the channel is ignored.
+fn parse(payload: &str) -> Option<BoardMoved> {
+    let (board, revision) = payload.rsplit_once(':')?;
+    Some(BoardMoved {
+        board: BoardId::parse(board).ok()?,
+        revision: revision.parse().ok()?,
+    })
+}
+
+/// The payload a commit sends.
+pub(crate) fn payload(board: &BoardId, revision: u64) -> String {
+    format!("{board}:{revision}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn payloads_read_back() {
+        let board = BoardId::parse("abc123").unwrap();
+        assert_eq!(
+            parse(&payload(&board, 42)),
+            Some(BoardMoved {
+                board,
+                revision: 42
+            })
+        );
+        assert_eq!(parse("no-colon"), None);
+        assert_eq!(parse("bad id!:3"), None);
+        assert_eq!(parse("abc:-1"), None);
+    }
+}
