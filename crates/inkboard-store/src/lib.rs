@@ -178,10 +178,13 @@ struct Inner {
 }
 
 enum Backend {
-    Sqlite(Pool<SqliteConn>),
+    /// The pool, and the lock this process's writers take turns on (see
+    /// [`Store::write`]).
+    Sqlite(Pool<SqliteConn>, Mutex<()>),
     Postgres {
         pool: Pool<PgConn>,
-        config: postgres::Config,
+        /// For the listening connection (boxed: it is large, and read once).
+        config: Box<postgres::Config>,
     },
 }
 
@@ -199,11 +202,14 @@ impl Store {
         let backend = match location {
             Location::Sqlite(path) => {
                 let (path, busy) = (path.clone(), options.busy_timeout);
-                Backend::Sqlite(Pool::new(
-                    options.pool_size,
-                    options.pool_wait,
-                    Box::new(move || SqliteConn::open(&path, busy)),
-                ))
+                Backend::Sqlite(
+                    Pool::new(
+                        options.pool_size,
+                        options.pool_wait,
+                        Box::new(move || SqliteConn::open(&path, busy)),
+                    ),
+                    Mutex::new(()),
+                )
             }
             Location::Postgres(url) => {
                 let config = pg::config(url, options.connect_timeout)?;
@@ -214,7 +220,7 @@ impl Store {
                         options.pool_wait,
                         Box::new(move || PgConn::connect(&connect)),
                     ),
-                    config,
+                    config: Box::new(config),
                 }
             }
         };
@@ -258,7 +264,7 @@ impl Store {
                 .lock()
                 .unwrap_or_else(|p| p.into_inner());
             if !*listening {
-                notify::start_listener(config.clone(), self.inner.hub.clone())?;
+                notify::start_listener((**config).clone(), self.inner.hub.clone())?;
                 *listening = true;
             }
         }
@@ -279,16 +285,26 @@ impl Store {
         f: impl FnOnce(&mut dyn Db) -> Result<R, StoreError>,
     ) -> Result<R, StoreError> {
         match &self.inner.backend {
-            Backend::Sqlite(pool) => f(&mut *pool.get()?),
+            Backend::Sqlite(pool, _) => f(&mut *pool.get()?),
             Backend::Postgres { pool, .. } => f(&mut *pool.get()?),
         }
     }
 
     /// Runs `f` in one writing transaction.
+    ///
+    /// SQLite has one writer at a time, and makes the others poll for the lock,
+    /// sleeping up to 100 ms between tries: under contention most writers sleep
+    /// while the lock is free, and the slowest wait a second. So this process's
+    /// writers queue on a mutex of their own first and meet SQLite's lock free;
+    /// the busy timeout is left to other processes (an `inkboard admin` command).
     pub(crate) fn write<R>(
         &self,
         f: impl FnOnce(&mut dyn Db) -> Result<R, StoreError>,
     ) -> Result<R, StoreError> {
+        let _turn = match &self.inner.backend {
+            Backend::Sqlite(_, writers) => Some(writers.lock().unwrap_or_else(|p| p.into_inner())),
+            Backend::Postgres { .. } => None,
+        };
         self.with_db(|db| transaction(db, true, f))
     }
 

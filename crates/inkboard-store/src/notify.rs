@@ -14,7 +14,7 @@
 //! [`Store::subscribe`]: crate::Store::subscribe
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -50,10 +50,7 @@ pub struct Subscription {
 impl Subscription {
     /// The next event, waiting at most `timeout`.
     pub fn recv_timeout(&self, timeout: Duration) -> Option<Event> {
-        match self.events.recv_timeout(timeout) {
-            Ok(e) => Some(e),
-            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
-        }
+        self.events.recv_timeout(timeout).ok()
     }
 
     /// The next event already queued, if any.

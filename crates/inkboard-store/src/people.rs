@@ -259,33 +259,39 @@ impl Store {
             return Ok(None);
         };
         let now = self.now();
-        self.with_db(|db| {
-            let Some(row) = db.query_opt(
+        let found = self.with_db(|db| {
+            db.query_opt(
                 "SELECT t.id, t.last_used, u.id, u.name, u.created FROM tokens t \
                  JOIN users u ON u.id = t.user_id \
                  WHERE t.hash = $1 AND t.revoked IS NULL AND u.removed IS NULL",
                 &[Val::Bytes(&hash)],
-            )?
-            else {
-                return Ok(None);
-            };
-            let stale = row
-                .opt_int(1)?
-                .is_none_or(|t| now.0 - t >= LAST_USED_EVERY_MS);
-            if stale {
+            )
+        })?;
+        let Some(row) = found else {
+            return Ok(None);
+        };
+        let stale = row
+            .opt_int(1)?
+            .is_none_or(|t| now.0 - t >= LAST_USED_EVERY_MS);
+        if stale {
+            let token = row.int(0)?;
+            // Bookkeeping for the token list: the token is good whether or not
+            // this is written, so a failure here (a busy database) does not turn
+            // a valid token away; the next check a minute on tries again.
+            let _ = self.write(|db| {
                 db.execute(
                     "UPDATE tokens SET last_used = $2 \
                      WHERE id = $1 AND (last_used IS NULL OR last_used < $2)",
-                    &[Val::Int(row.int(0)?), Val::Int(now.0)],
-                )?;
-            }
-            Ok(Some(User {
-                id: UserId(row.int(2)?),
-                name: stored_name(row.text(3)?)?,
-                created: Time(row.int(4)?),
-                removed: None,
-            }))
-        })
+                    &[Val::Int(token), Val::Int(now.0)],
+                )
+            });
+        }
+        Ok(Some(User {
+            id: UserId(row.int(2)?),
+            name: stored_name(row.text(3)?)?,
+            created: Time(row.int(4)?),
+            removed: None,
+        }))
     }
 
     /// A one-time sign-in link for `name`, valid for `ttl` (at most a week). The
@@ -469,7 +475,7 @@ impl Store {
             return Ok(false);
         };
         let now = self.now();
-        self.with_db(|db| {
+        self.write(|db| {
             Ok(db.execute(
                 "UPDATE sessions SET ended = $2 WHERE hash = $1 AND ended IS NULL",
                 &[Val::Bytes(&hash), Val::Int(now.0)],

@@ -126,7 +126,7 @@ both! {
                 .commit(NewChange { board: &id, base: i, author: Author { user: ana.id, kind: AuthorKind::Agent }, change: &change, title: None })
                 .unwrap();
             doc["items"].as_array_mut().unwrap().push(json!(i));
-            assert_eq!(done.snapshot_due, done.revision % 5 == 0, "revision {}", done.revision);
+            assert_eq!(done.snapshot_due, done.revision.is_multiple_of(5), "revision {}", done.revision);
             if done.snapshot_due {
                 assert!(store.save_snapshot(&id, done.revision, &Json::from_value(&doc)).unwrap());
                 snapshots += 1;

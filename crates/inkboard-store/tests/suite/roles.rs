@@ -126,7 +126,7 @@ both! {
         assert!(last(store.unshare(&id, &name("Ana"), Operator::Person(ana.id)).map(|_| ())));
         assert!(last(store.share(&id, &name("Ana"), Role::Editor, Operator::Admin).map(|_| ())));
         match store.remove_user(&name("Ana"), Operator::Admin) {
-            Err(StoreError::SoleOwner { boards, .. }) => assert_eq!(boards, [id.clone()]),
+            Err(StoreError::SoleOwner { boards, .. }) => assert_eq!(boards, std::slice::from_ref(&id)),
             other => panic!("removing the sole owner: {other:?}"),
         }
         // With a second owner, the first may go.
