@@ -35,6 +35,10 @@ pub struct NewChange<'a> {
     /// there, as revision `base + 1`.
     pub base: u64,
     pub author: Author,
+    /// The change as its committer's JSON value, kept as given. For the engine:
+    /// the committed transaction's steps, each with its before and after in the
+    /// format crate's object JSON, so that a loader replays it on the snapshot
+    /// and an undo inverts it without the board it was made on.
     pub change: &'a Json,
     /// The board's title after the change, when the change renamed it (kept in
     /// the listing, which does not read snapshots).

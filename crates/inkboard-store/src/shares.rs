@@ -63,8 +63,9 @@ impl Store {
     }
 
     /// Takes away `name`'s role on `board`; answers whether they had one. An
-    /// operator who is a person must be an owner of the board, or `name` itself
-    /// (anyone may leave a board, except its last owner).
+    /// operator who is a person must be an owner of the board, or `name` itself:
+    /// anyone may leave a board (except its last owner), and leaving one without
+    /// a role is [`StoreError::BoardNotFound`], as for a stranger.
     pub fn unshare(
         &self,
         board: &BoardId,
@@ -76,11 +77,18 @@ impl Store {
             lock_board(db, board)?.ok_or_else(|| StoreError::BoardNotFound(board.clone()))?;
             let user = current_user(db, name)?
                 .ok_or_else(|| StoreError::UserNotFound(name.to_string()))?;
-            if by != Operator::Person(user.id) {
+            let leaving = by == Operator::Person(user.id);
+            if !leaving {
                 require(db, board, by, Role::Owner)?;
             }
             let Some(before) = role_of(db, board, user.id)? else {
-                return Ok(false);
+                // Someone leaving a board they have no role on learns no more
+                // than a stranger does.
+                return if leaving {
+                    Err(StoreError::BoardNotFound(board.clone()))
+                } else {
+                    Ok(false)
+                };
             };
             if before == Role::Owner && owners(db, board)? == 1 {
                 return Err(StoreError::LastOwner {

@@ -52,6 +52,7 @@ both! {
             change(&store, &id, 0, eve.id).err().map(|e| e.to_string()),
             store.share(&id, &name("Eve"), Role::Owner, Operator::Person(eve.id)).err().map(|e| e.to_string()),
             store.delete_board(&id, Operator::Person(eve.id)).err().map(|e| e.to_string()),
+            store.unshare(&id, &name("Eve"), Operator::Person(eve.id)).err().map(|e| e.to_string()),
         ];
         assert!(store.boards_for(eve.id).unwrap().is_empty());
         // ...word for word as the same calls on a board that is gone.
@@ -63,6 +64,7 @@ both! {
             change(&store, &id, 0, ana.id).err().map(|e| e.to_string()),
             store.share(&id, &name("Eve"), Role::Owner, Operator::Person(ana.id)).err().map(|e| e.to_string()),
             store.delete_board(&id, Operator::Person(ana.id)).err().map(|e| e.to_string()),
+            store.unshare(&id, &name("Ana"), Operator::Person(ana.id)).err().map(|e| e.to_string()),
         ];
         assert_eq!(stranger, missing);
         assert!(stranger.iter().all(|e| e.as_deref() == Some(&*format!(
