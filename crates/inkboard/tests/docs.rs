@@ -469,3 +469,24 @@ fn the_spec_is_the_projects_word_for_word() {
          (run with UPDATE_EXPECT=1 to copy it)"
     );
 }
+
+#[test]
+fn the_readme_stays_a_front_page() {
+    // What inkboard is, a picture, the two commands, the client table and links:
+    // the manual lives in docs/ (issue 30), and a README that grows past this
+    // has become a manual again.
+    let readme = fs::read_to_string(root().join("README.md")).expect("README.md");
+    let lines = readme.lines().count();
+    assert!(
+        lines <= 250,
+        "README.md has {lines} lines, more than 250: move the detail into docs/"
+    );
+    for must in [
+        "scripts/demo",
+        "scripts/test",
+        "docs/flow.png",
+        "mcp-name: ",
+    ] {
+        assert!(readme.contains(must), "README.md lacks {must:?}");
+    }
+}
