@@ -97,6 +97,7 @@ fn read_document(text: &str) -> Document {
                     h.push_str(&t);
                 }
             }
+            // Links to the web and mail addresses are not followed.
             Event::Start(
                 Tag::Link {
                     link_type,
@@ -108,11 +109,8 @@ fn read_document(text: &str) -> Document {
                     dest_url,
                     ..
                 },
-            ) => {
-                // Links to the web and mail addresses are not followed.
-                if link_type != LinkType::Email && !external(&dest_url) {
-                    links.push(dest_url.into_string());
-                }
+            ) if link_type != LinkType::Email && !external(&dest_url) => {
+                links.push(dest_url.into_string());
             }
             _ => {}
         }
