@@ -15,7 +15,7 @@
 //! tools' engine for the depth of a call's arguments), [`MAX_BATCH_OPERATIONS`]
 //! by `batch`, and the ranges of tool arguments that are no record ([`MIN_SIZE`],
 //! [`MAX_GAP`]; a `find` text is held to [`MAX_TEXT_CHARS`] like any text) by the
-//! tools. The README's "Limits" section lists them all.
+//! tools. `docs/limits.md` lists them all.
 
 use crate::{Board, Kind, ModelError, Object, Page, Point, Rect, Step};
 

@@ -1,7 +1,7 @@
 //! What both writers share: colours as the other programs write them, the
 //! group that holds each object, and the points where a connector meets its
 //! ends. The writers never fail: every board the model accepts can be written,
-//! and what the other format cannot show is said in the README's "Export".
+//! and what the other format cannot show is said in `docs/diagrams.md`.
 
 use std::collections::HashMap;
 

@@ -213,7 +213,7 @@ fn missing_glyphs(objects: &[Object], problems: &mut Vec<Problem>) {
             kind: ProblemKind::MissingGlyph,
             ids: vec![o.id.clone()],
             message: format!(
-                "The text of {} has characters no installed font has, drawn as empty boxes: {}{more}; install a font that has them (the README's Fonts names Debian's packages) or write other characters.",
+                "The text of {} has characters no installed font has, drawn as empty boxes: {}{more}; install a font that has them (inkboard's docs/fonts.md names Debian's packages) or write other characters.",
                 o.id,
                 shown.join(", "),
             ),

@@ -9,8 +9,8 @@
 //! is one of the bundled ones is left out, so `Inter` is always the bundled Inter.
 //! The system families are tried for a character in a fixed order
 //! ([`system_families`]): the Noto families for the big scripts first, then every
-//! other family by name. Which Debian packages give full coverage is said in the
-//! README.
+//! other family by name. Which Debian packages give full coverage is said in
+//! `docs/fonts.md`.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -3,8 +3,8 @@
 //! extracts it, holds every character written in reading order, and a character no
 //! font has is reported as `missing_glyph` with the object and the character.
 //!
-//! The CJK, Arabic, Hebrew, Devanagari and Thai samples need the system fonts the
-//! README names (Debian's `fonts-noto-core` and `fonts-noto-cjk`), and the PDF test
+//! The CJK, Arabic, Hebrew, Devanagari and Thai samples need the system fonts
+//! `docs/fonts.md` names (Debian's `fonts-noto-core` and `fonts-noto-cjk`), and the PDF test
 //! needs `pdftotext` (`poppler-utils`): `scripts/test` installs them. Without them
 //! these tests fail, saying what to install; they never pass silently.
 
@@ -33,7 +33,7 @@ const SAMPLES: [(&str, &str, &str); 12] = [
     ("thai", "สวัสดี", "Noto Sans Thai"),
 ];
 
-const INSTALL: &str = "install the system fonts the README names \
+const INSTALL: &str = "install the system fonts docs/fonts.md names \
     (apt-get install fonts-noto-core fonts-noto-cjk; scripts/test does)";
 
 #[test]

@@ -1,6 +1,6 @@
 //! `batch`: up to 200 edit-tool operations in one transaction, so one undo step and
 //! at most one file write, with `$N.key` references to earlier results. The
-//! contract is `shared/spec/batch.md`, the user's own text; the numbered points
+//! contract is `docs/spec/batch.md`, the user's own text; the numbered points
 //! there are cited below where the code settles them.
 
 use inkboard_core::{PageId, Transaction};

@@ -6,7 +6,8 @@
 //! `to`) says so in a doc comment on its field, which wins over this list.
 //!
 //! The words are short on purpose: everything here goes to the model with every
-//! `tools/list`, inside a budget (see the README's "tools/list budget").
+//! `tools/list`, inside a budget (see "The tools/list budget" in
+//! `docs/performance.md`).
 
 use serde_json::{Map, Value};
 

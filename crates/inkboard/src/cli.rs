@@ -84,7 +84,8 @@ enum Command {
         #[arg(long)]
         theme: Option<String>,
     },
-    /// Export a board to .svg, .png, .pdf, .inkboard or .inkboard.json.
+    /// Export a board to .svg, .png, .pdf, .inkboard, .inkboard.json, .drawio,
+    /// .excalidraw or .mmd (a Mermaid flowchart).
     Export {
         /// The board file.
         file: PathBuf,
@@ -94,7 +95,8 @@ enum Command {
         /// The page (number or name; default the first).
         #[arg(long, conflicts_with = "all_pages")]
         page: Option<String>,
-        /// Every page: one PDF page each, or numbered .svg/.png files.
+        /// Every page: one PDF page each, or numbered .svg/.png files (.drawio and
+        /// .inkboard files always hold every page; .excalidraw and .mmd hold one).
         #[arg(long)]
         all_pages: bool,
         /// PNG pixels per board unit.

@@ -195,16 +195,12 @@ struct UserBatch {
     arguments: Vec<(String, bool, String)>,
 }
 
-/// The user's text for `batch`, read from `golden/batch.md`, a verbatim copy of the
-/// project's `shared/spec/batch.md` (quoted there with `> `). Where that shared
-/// folder sits beside the repository, the copy must equal it (`UPDATE_EXPECT=1`
-/// refreshes the copy).
+/// The user's text for `batch`, read from `docs/spec/batch.md`, the repository's
+/// verbatim copy of the project's contract (quoted there with `> `; `tests/docs.rs`
+/// holds the copy to the project's own where that sits beside the repository).
 fn user_batch_text() -> UserBatch {
-    let shared = common::here("../../../../shared/spec/batch.md");
-    if let Ok(spec) = fs::read_to_string(shared) {
-        check_golden("golden/batch.md", &spec);
-    }
-    let text = fs::read_to_string(common::here("golden/batch.md")).expect("golden/batch.md");
+    let text = fs::read_to_string(common::here("../../../docs/spec/batch.md"))
+        .expect("docs/spec/batch.md");
     let lines: Vec<&str> = text
         .lines()
         .map(|l| l.strip_prefix('>').unwrap_or(l).trim())

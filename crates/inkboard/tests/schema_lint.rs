@@ -20,7 +20,7 @@ use serde_json::{json, Map, Value};
 /// The longest argument description the lint lets through: a few words.
 const MAX_DESCRIPTION: usize = 80;
 
-/// The tools that `batch` refuses (`shared/spec/batch.md`, and `import`, which
+/// The tools that `batch` refuses (`docs/spec/batch.md`, and `import`, which
 /// reads and writes files of its own).
 const NOT_IN_BATCH: [&str; 7] = [
     "batch",

@@ -11,7 +11,7 @@ use serde_json::Value;
 /// description on every one of the ~190 arguments costs about 5.5 KB by itself
 /// (16 bytes of key a description before its words), and `batch`'s `args`,
 /// which must name its properties for Gemini, 1.8 KB; without both the answer
-/// was 13 KB. See the README's "tools/list budget".
+/// was 13 KB. See "The tools/list budget" in `docs/performance.md`.
 pub const MODEL_BUDGET: usize = 16 * 1024;
 /// The target for the whole `tools/list` result, as sent (compact JSON).
 pub const ANSWER_BUDGET: usize = 24 * 1024;
