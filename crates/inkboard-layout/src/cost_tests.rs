@@ -7,71 +7,24 @@
 use crate::watch::Watch;
 use crate::{layout_until, layout_watched, Graph, LayoutError, Options, Size};
 
-/// A simple deterministic generator, so the tests need no crate.
-fn generator(mut seed: u64) -> impl FnMut(u64) -> u64 {
-    move |m: u64| {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (seed >> 33) % m
-    }
+#[path = "../tests/common/graphs.rs"]
+mod graphs;
+
+/// A graph of the sizes and edges `graphs` makes.
+fn graph(n: usize, edges: Vec<(usize, usize)>) -> Graph {
+    let nodes = graphs::sizes(n)
+        .into_iter()
+        .map(|(w, h)| Size::new(w, h))
+        .collect();
+    Graph { nodes, edges }
 }
 
-/// Sizes of the kind shapes have.
-fn sizes(n: usize) -> Vec<Size> {
-    (0..n)
-        .map(|i| Size::new(100.0 + (i % 5) as f64 * 20.0, 60.0))
-        .collect()
-}
-
-/// `n` nodes in rows of eight, each fed by a node of the row before, and cross
-/// edges from each row to one of the next three, 1.4 edges a node in all: a
-/// flowchart's shape, as wide at any size, with edges that cross. With
-/// `cycles`, every third cross edge runs back up to the row before (loops
-/// like "retry", which keep the layers as many as the rows).
 fn rows(n: usize, seed: u64, cycles: bool) -> Graph {
-    const WIDTH: usize = 8;
-    let mut next = generator(seed);
-    let mut edges = Vec::new();
-    for v in WIDTH..n {
-        let row = v / WIDTH;
-        edges.push(((row - 1) * WIDTH + next(WIDTH as u64) as usize, v));
-    }
-    let mut k = 0;
-    while edges.len() < n * 7 / 5 {
-        k += 1;
-        // Every third cross edge, with cycles, runs back to the row before.
-        let back = cycles && k % 3 == 0;
-        let a = next(n as u64) as usize;
-        let rows_on = if back { 1 } else { 1 + next(3) as usize };
-        let b = (a / WIDTH + rows_on) * WIDTH + next(WIDTH as u64) as usize;
-        if b < n {
-            edges.push(if back { (b, a) } else { (a, b) });
-        }
-    }
-    Graph {
-        nodes: sizes(n),
-        edges,
-    }
+    graph(n, graphs::rows(n, seed, cycles))
 }
 
-/// The finding's kind of graph: a chain of `n` nodes (so `n` layers) with
-/// cross edges between random nodes along it, `m` edges in all: each cross
-/// edge passes many layers, so the layers hold about forty times more places
-/// than nodes.
 fn chain(n: usize, m: usize, seed: u64) -> Graph {
-    let mut next = generator(seed);
-    let mut edges: Vec<(usize, usize)> = (1..n).map(|v| (v - 1, v)).collect();
-    while edges.len() < m {
-        let (a, b) = (next(n as u64) as usize, next(n as u64) as usize);
-        if a != b {
-            edges.push((a.min(b), a.max(b)));
-        }
-    }
-    Graph {
-        nodes: sizes(n),
-        edges,
-    }
+    graph(n, graphs::chain(n, m, seed))
 }
 
 /// The work of a layered layout of `graph`, and how many searches their
@@ -167,10 +120,7 @@ fn too_many_places_are_refused_before_the_work() {
     let n = 2000;
     let mut edges: Vec<(usize, usize)> = (1..n).map(|v| (v - 1, v)).collect();
     edges.extend((0..600).map(|i| (i, n - 1 - i)));
-    let graph = Graph {
-        nodes: sizes(n),
-        edges,
-    };
+    let graph = graph(n, edges);
     let (never, watch_work) = (|| false, std::cell::Cell::new(0));
     let watch = Watch::new(&never);
     let out = layout_watched(&graph, &[], &Options::default(), &watch);
