@@ -3,6 +3,12 @@
 //! - the layered, tree and grid layouts of `bench200` (200 nodes, 300 edges); the
 //!   layered one must stay within 50 ms, also with half its nodes in ten
 //!   clusters (`layout_clustered`);
+//! - the layered layout of random graphs with cross edges (`tests/common/graphs.rs`):
+//!   random links, with and without cycles, and chains with cross edges (the
+//!   kind of issue 29's finding, whose layers hold thirty to three hundred
+//!   times more places than nodes), at 200/279, 300/420 and 1,000/1,500 nodes
+//!   and edges; the 300/420 ones must stay within 1 s (the `layout` tool's
+//!   3 s, routing included);
 //! - quality side by side with Graphviz `dot` on every fixture, when `dot` is on
 //!   PATH: crossings, bends, area and time (dot's includes starting the process).
 //!
@@ -13,7 +19,10 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use inkboard_layout::{layout, layout_clustered, Algorithm, Cluster, Direction, Options, Padding};
+use common::graphs;
+use inkboard_layout::{
+    layout, layout_clustered, Algorithm, Cluster, Direction, Graph, Options, Padding, Size,
+};
 
 fn median(mut f: impl FnMut(), runs: usize) -> Duration {
     f();
@@ -94,6 +103,8 @@ fn main() {
         ms(t)
     );
 
+    cross_edges();
+
     let dot = common::have_dot();
     if !dot {
         println!("\n`dot` is not on PATH: the comparison with Graphviz is skipped.");
@@ -163,4 +174,84 @@ fn main() {
             println!("{line}");
         }
     }
+}
+
+/// The layered layout of graphs with cross edges, as `layout` and
+/// `import_mermaid` meet them.
+fn cross_edges() {
+    let graph = |n: usize, edges: Vec<(usize, usize)>| Graph {
+        nodes: graphs::sizes(n)
+            .into_iter()
+            .map(|(w, h)| Size::new(w, h))
+            .collect(),
+        edges,
+    };
+    let cases: [(&str, usize, Graph); 7] = [
+        (
+            "random links",
+            200,
+            graph(200, graphs::links(200, 279, 7, false)),
+        ),
+        (
+            "chain + cross edges (issue 29)",
+            200,
+            graph(200, graphs::chain(200, 279, 7)),
+        ),
+        (
+            "random links",
+            300,
+            graph(300, graphs::links(300, 420, 7, false)),
+        ),
+        (
+            "random links, cycles",
+            300,
+            graph(300, graphs::links(300, 420, 7, true)),
+        ),
+        (
+            "chain + cross edges",
+            300,
+            graph(300, graphs::chain(300, 420, 7)),
+        ),
+        (
+            "random links",
+            1000,
+            graph(1000, graphs::links(1000, 1500, 7, false)),
+        ),
+        (
+            "random links, cycles",
+            1000,
+            graph(1000, graphs::links(1000, 1500, 7, true)),
+        ),
+    ];
+    println!();
+    for (name, n, g) in cases {
+        let runs = if n >= 1000 { 3 } else { 5 };
+        let t = median(
+            || {
+                std::hint::black_box(layout(&g, &Options::default()).expect("layout"));
+            },
+            runs,
+        );
+        let verdict = match n {
+            300 if ms(t) <= 1000.0 => " (budget 1 s: ok)",
+            300 => " (budget 1 s: OVER)",
+            _ => "",
+        };
+        println!(
+            "Layered, {name}, {n} nodes / {} edges: {:.1} ms{verdict}",
+            g.edges.len(),
+            ms(t)
+        );
+    }
+    let g = graph(1000, graphs::chain(1000, 1500, 7));
+    let t = median(
+        || {
+            std::hint::black_box(layout(&g, &Options::default()).expect("layout"));
+        },
+        1,
+    );
+    println!(
+        "Layered, chain + cross edges, 1000 nodes / 1500 edges (about 300,000 places): {:.0} ms",
+        ms(t)
+    );
 }

@@ -85,38 +85,46 @@ pub(crate) fn depth_first(n: usize, edges: &[(usize, usize, i64)]) -> Vec<bool> 
 /// The reversed edges of Eades, Lin and Smyth's greedy order (sources first,
 /// sinks last, otherwise the node with the most weight going out rather than in),
 /// made minimal. Ties go to the earlier node.
+///
+/// Sinks and sources are taken in sweeps over the nodes in index order, each
+/// sweep taking the ones it meets (a node that becomes one behind the sweep
+/// waits for the next); when a sweep finds none, the node of most weight out
+/// rather than in is taken and the sweeps start again from the first node.
+/// The waiting sinks and sources and the nodes by weight are kept in ordered
+/// sets, so each step costs a logarithm, not a pass over the nodes.
 fn greedy(n: usize, edges: &[(usize, usize, i64)]) -> Vec<bool> {
     let mut rest = Rest::new(n, edges);
     let mut head: Vec<usize> = Vec::with_capacity(n);
     let mut tail: Vec<usize> = Vec::new();
+    // Where the current sweep is: the next sink or source taken is the first
+    // at or after it, else (a new sweep) the first of all.
+    let mut at = 0;
     while rest.left > 0 {
-        // Sinks go to the end, sources to the front, as long as there are any;
-        // then the node with the most weight going out rather than in.
-        let mut moved = true;
-        while moved {
-            moved = false;
-            for v in 0..n {
-                if rest.gone[v] {
-                    continue;
-                }
+        let next = rest
+            .ends
+            .range(at..)
+            .next()
+            .or_else(|| rest.ends.iter().next());
+        let v = match next {
+            Some(&v) => {
+                at = v + 1;
                 if rest.out_deg[v] == 0 {
                     tail.push(v);
-                } else if rest.in_deg[v] == 0 {
-                    head.push(v);
                 } else {
-                    continue;
+                    head.push(v);
                 }
-                rest.remove(v);
-                moved = true;
+                v
             }
-        }
-        let pick = (0..n)
-            .filter(|&v| !rest.gone[v])
-            .max_by_key(|&v| (rest.out_w[v] - rest.in_w[v], std::cmp::Reverse(v)));
-        if let Some(v) = pick {
-            head.push(v);
-            rest.remove(v);
-        }
+            None => {
+                let Some(&(_, std::cmp::Reverse(v))) = rest.by_weight.iter().next_back() else {
+                    break;
+                };
+                head.push(v);
+                at = 0;
+                v
+            }
+        };
+        rest.remove(v);
     }
     head.extend(tail.into_iter().rev());
     let mut pos = vec![0usize; n];
@@ -140,6 +148,11 @@ struct Rest<'a> {
     in_deg: Vec<usize>,
     out_w: Vec<i64>,
     in_w: Vec<i64>,
+    /// The sinks and sources among them.
+    ends: std::collections::BTreeSet<usize>,
+    /// The others, by weight out less weight in, the earlier node first
+    /// among equals (last in the set's order).
+    by_weight: std::collections::BTreeSet<(i64, std::cmp::Reverse<usize>)>,
 }
 
 impl<'a> Rest<'a> {
@@ -154,7 +167,7 @@ impl<'a> Rest<'a> {
             outs[s].push(i);
             ins[t].push(i);
         }
-        Rest {
+        let mut rest = Rest {
             edges,
             out_deg: outs.iter().map(Vec::len).collect(),
             in_deg: ins.iter().map(Vec::len).collect(),
@@ -164,35 +177,80 @@ impl<'a> Rest<'a> {
             left: n,
             out_w,
             in_w,
+            ends: Default::default(),
+            by_weight: Default::default(),
+        };
+        for v in 0..n {
+            rest.file(v);
+        }
+        rest
+    }
+
+    /// Whether `v` is a sink or a source now.
+    fn is_end(&self, v: usize) -> bool {
+        self.out_deg[v] == 0 || self.in_deg[v] == 0
+    }
+
+    /// Files `v` where it belongs now: with the sinks and sources, or by weight.
+    fn file(&mut self, v: usize) {
+        if self.is_end(v) {
+            self.ends.insert(v);
+        } else {
+            self.by_weight
+                .insert((self.out_w[v] - self.in_w[v], std::cmp::Reverse(v)));
+        }
+    }
+
+    /// Takes `v` out of where it is filed.
+    fn unfile(&mut self, v: usize) {
+        if self.is_end(v) {
+            self.ends.remove(&v);
+        } else {
+            self.by_weight
+                .remove(&(self.out_w[v] - self.in_w[v], std::cmp::Reverse(v)));
         }
     }
 
     /// Takes `v` out, with its edges.
     fn remove(&mut self, v: usize) {
+        self.unfile(v);
         self.gone[v] = true;
         self.left -= 1;
-        for &e in &self.outs[v] {
-            let (_, t, w) = self.edges[e];
+        for k in 0..self.outs[v].len() {
+            let (_, t, w) = self.edges[self.outs[v][k]];
+            if self.gone[t] {
+                continue;
+            }
+            self.unfile(t);
             self.in_deg[t] -= 1;
             self.in_w[t] -= w;
+            self.file(t);
         }
-        for &e in &self.ins[v] {
-            let (s, _, w) = self.edges[e];
+        for k in 0..self.ins[v].len() {
+            let (s, _, w) = self.edges[self.ins[v][k]];
+            if self.gone[s] {
+                continue;
+            }
+            self.unfile(s);
             self.out_deg[s] -= 1;
             self.out_w[s] -= w;
+            self.file(s);
         }
     }
 }
+
+/// The work [`minimise`] may do for each node and edge of the graph, a unit
+/// being a node reached or an edge followed. Each test searches the graph, so
+/// a tangle of many reversed edges would cost their number times the graph:
+/// past this budget the edges not yet tested stay reversed (the graph is then
+/// still acyclic, though a reversal might have been spared).
+pub(crate) const MINIMISE_WORK_PER_ITEM: usize = 256;
 
 /// Turns back each reversed edge whose own direction closes no cycle with the
 /// edges as they now stand.
 fn minimise(n: usize, edges: &[(usize, usize, i64)], flip: &mut [bool]) {
     let flipped: Vec<usize> = (0..edges.len()).filter(|&e| flip[e]).collect();
-    // Each test is a search of the whole graph; past this many the greedy order
-    // is left as it is rather than spending quadratic time on a huge tangle.
-    if flipped.len() > 2000 {
-        return;
-    }
+    let mut budget = MINIMISE_WORK_PER_ITEM.saturating_mul(n + edges.len());
     let mut outs: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (e, &(s, t, _)) in edges.iter().enumerate() {
         let (a, _) = if flip[e] { (t, s) } else { (s, t) };
@@ -202,6 +260,9 @@ fn minimise(n: usize, edges: &[(usize, usize, i64)], flip: &mut [bool]) {
     let mut stamp = 0;
     let mut stack = Vec::new();
     for e in flipped {
+        if budget == 0 {
+            break;
+        }
         let (s, t, _) = edges[e];
         // Restoring s → t closes a cycle when t already reaches s.
         stamp += 1;
@@ -214,6 +275,7 @@ fn minimise(n: usize, edges: &[(usize, usize, i64)], flip: &mut [bool]) {
                 reaches = true;
                 break;
             }
+            budget = budget.saturating_sub(1 + outs[v].len());
             for &f in &outs[v] {
                 if f == e {
                     continue;

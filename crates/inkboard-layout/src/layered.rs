@@ -34,6 +34,14 @@
 //! neighbours their spacing; and the gaps between layers widen for the walls
 //! and titles that begin or end there (`Component::stack_clustered`).
 //!
+//! Cost: every phase is near-linear in the places of the layers (nodes, and a
+//! dummy in each layer an edge passes through), or stops at a budget counted in
+//! work and keeps the valid answer it has (the two network simplex searches,
+//! [`crate::simplex`], and the crossing sweeps, [`crate::order`]); a component
+//! needing more than [`MAX_PLACES`] places is refused before the work, and the
+//! caller's stop check ([`crate::layout_until`]) is asked between the phases
+//! and inside the searches.
+//!
 //! Limitations: a long edge between two nodes outside a cluster may pass the
 //! cluster on one side in one layer and on the other in the next, crossing its
 //! box (`dot` charges such crossings in its ordering; this ordering does not);
@@ -43,7 +51,8 @@ use crate::cluster::{Nest, Tree};
 use crate::frame::{thickest, Boxes, Placed};
 use crate::normal::Normal;
 use crate::order::Layers;
-use crate::{acyclic, simplex};
+use crate::watch::Watch;
+use crate::{acyclic, simplex, LayoutError};
 
 /// Lays out every component and packs them side by side.
 pub(crate) fn layout(
@@ -51,7 +60,8 @@ pub(crate) fn layout(
     edges: &[(usize, usize)],
     tree: &Tree,
     spacing: (f64, f64),
-) -> Placed {
+    watch: &Watch,
+) -> Result<Placed, LayoutError> {
     let n = boxes.len();
     let normal = Normal::new(n, edges);
     let mut at = vec![(0.0, 0.0); n];
@@ -79,8 +89,11 @@ pub(crate) fn layout(
     }
     let mut cursor = 0.0;
     for (nodes, edge_ids) in comps.iter().zip(&comp_edges) {
-        let comp = Component::new(nodes, edge_ids, &normal, boxes, tree, spacing);
-        let part = comp.layout();
+        if watch.stopped_now() {
+            return Err(LayoutError::Stopped);
+        }
+        let comp = Component::new(nodes, edge_ids, &normal, boxes, tree, spacing, watch);
+        let part = comp.layout()?;
         let shift = cursor - part.along.0;
         if let Some(nest) = &comp.nest {
             for (c, &g) in nest.global.iter().enumerate() {
@@ -103,8 +116,16 @@ pub(crate) fn layout(
             placed.paths[i].clone_from(&merged_paths[*m]);
         }
     }
-    placed
+    Ok(placed)
 }
+
+/// The most places a component's layers may hold: its nodes, a dummy in each
+/// layer an edge passes through, and (counted generously) each layer each
+/// cluster spans. Every phase after the layers are known costs about this many
+/// (a few hundred bytes each, and the budgets of [`crate::order`] and
+/// [`crate::simplex`] grow with it up to their caps): a graph needing more is
+/// refused before they run ([`LayoutError::TooManyPlaces`]).
+pub const MAX_PLACES: usize = 500_000;
 
 /// The largest component laid out both ways of breaking its cycles (twice the
 /// work); larger ones take the depth-first way.
@@ -145,7 +166,7 @@ const CLUSTER_PULL: i64 = 4;
 const CLUSTER_WIDTH_WEIGHT: i64 = 1;
 
 /// One connected component, renumbered from 0.
-struct Component {
+struct Component<'w> {
     /// Sizes along and across the layers.
     a: Vec<f64>,
     d: Vec<f64>,
@@ -154,6 +175,7 @@ struct Component {
     spacing: (f64, f64),
     /// Its clusters, if any, in local numbers.
     nest: Option<Local>,
+    watch: &'w Watch<'w>,
 }
 
 /// The clusters of a component, renumbered from 0.
@@ -172,7 +194,7 @@ struct Part {
     boxes: Vec<[f64; 4]>,
 }
 
-impl Component {
+impl<'w> Component<'w> {
     fn new(
         nodes: &[usize],
         edge_ids: &[usize],
@@ -180,6 +202,7 @@ impl Component {
         boxes: &Boxes,
         tree: &Tree,
         spacing: (f64, f64),
+        watch: &'w Watch<'w>,
     ) -> Self {
         let mut local = std::collections::HashMap::new();
         for (i, &v) in nodes.iter().enumerate() {
@@ -198,36 +221,36 @@ impl Component {
             edges,
             spacing,
             nest: Local::of(nodes, tree),
+            watch,
         }
     }
 
-    fn layout(&self) -> Part {
+    fn layout(&self) -> Result<Part, LayoutError> {
         let k = self.a.len();
         if self.edges.is_empty() && self.nest.is_none() {
-            return self.arrange(&[]).1;
+            return Ok(self.arrange(&[])?.1);
         }
         // 1. Cycles: of the two ways to break them (see `acyclic`), the one
         // whose drawing crosses less; on a tie, the depth-first one, which keeps
         // the path given first running forward.
         if k > BOTH_WAYS {
-            return self.arrange(&acyclic::depth_first(k, &self.edges)).1;
+            return Ok(self.arrange(&acyclic::depth_first(k, &self.edges))?.1);
         }
         let (dfs, greedy) = acyclic::both(k, &self.edges);
-        let first = self.arrange(&dfs);
-        if greedy == dfs {
-            return first.1;
+        let first = self.arrange(&dfs)?;
+        if greedy == dfs || self.watch.stopped_now() {
+            return Ok(first.1);
         }
-        let second = self.arrange(&greedy);
-        if second.0 < first.0 {
-            second.1
-        } else {
-            first.1
-        }
+        // The other way may need too many places where the first did not.
+        Ok(match self.arrange(&greedy) {
+            Ok(second) if second.0 < first.0 => second.1,
+            _ => first.1,
+        })
     }
 
     /// The component laid out with the edges `flip` marks reversed, and the
     /// crossings of its layer order.
-    fn arrange(&self, flip: &[bool]) -> (i64, Part) {
+    fn arrange(&self, flip: &[bool]) -> Result<(i64, Part), LayoutError> {
         let k = self.a.len();
         if self.edges.is_empty() && self.nest.is_none() {
             let part = Part {
@@ -236,7 +259,7 @@ impl Component {
                 along: (0.0, self.a.first().copied().unwrap_or(0.0)),
                 boxes: Vec::new(),
             };
-            return (0, part);
+            return Ok((0, part));
         }
         // Orient every edge forward, merging edges that now coincide.
         let mut dag: Vec<(usize, usize, i64)> = Vec::new();
@@ -253,6 +276,14 @@ impl Component {
         }
         // 2. Layers.
         let rank = self.rank(k, &dag);
+        let dummies: i64 = dag.iter().map(|&(s, t, _)| rank[t] - rank[s] - 1).sum();
+        let places = k.saturating_add(dummies.max(0) as usize);
+        if places > MAX_PLACES {
+            return Err(LayoutError::TooManyPlaces(places));
+        }
+        if self.watch.stopped_now() {
+            return Err(LayoutError::Stopped);
+        }
         // 3. Dummies: chains of layer-graph nodes, one per DAG edge.
         let mut layer_of: Vec<usize> = rank.iter().map(|&r| r as usize).collect();
         let mut size: Vec<f64> = self.a.clone();
@@ -280,16 +311,19 @@ impl Component {
             }
             chains.push(chain);
         }
-        let spans = nest
-            .as_mut()
-            .map(|n| fill(n, &mut layer_of, &mut size))
-            .unwrap_or_default();
+        let spans = match &mut nest {
+            Some(n) => fill(n, &mut layer_of, &mut size)?,
+            None => Vec::new(),
+        };
         // 4. Order within layers.
         let mut layers = Layers::new(layer_of.clone(), &segments);
         if let Some(n) = &nest {
             layers = layers.with_nest(n.clone());
         }
-        let (mut crossings, order) = layers.order_counted();
+        let (mut crossings, order) = layers.order_counted(self.watch);
+        if self.watch.stopped_now() {
+            return Err(LayoutError::Stopped);
+        }
         // 5. and 6., for one order: positions along the layers, layers stacked.
         let place = |order: &[Vec<usize>]| -> (f64, Part) {
             let (x, walls) = self.along(k, order, &size, &segments, nest.as_ref());
@@ -351,7 +385,7 @@ impl Component {
         // found with each such pair turned, the one with the fewest crossings,
         // then the smallest area (by more than a rounding).
         if k <= BOTH_WAYS {
-            for (c, other) in layers.turned_clusters(&order) {
+            for (c, other) in layers.turned_clusters(&order, self.watch) {
                 if c > crossings {
                     continue;
                 }
@@ -361,7 +395,7 @@ impl Component {
                 }
             }
         }
-        (crossings, part)
+        Ok((crossings, part))
     }
 
     /// Where each layer starts when clusters need room: the gap after a layer
@@ -501,7 +535,7 @@ impl Component {
             }
             total += 2 * c_n;
         }
-        let mut rank = simplex::solve(total, &cons, None, 20 * (total + cons.len()) + 100);
+        let mut rank = simplex::solve(total, &cons, None, self.watch).rank;
         rank.truncate(k);
         let min = rank.iter().copied().min().unwrap_or(0);
         rank.iter_mut().for_each(|r| *r -= min);
@@ -510,9 +544,12 @@ impl Component {
         // narrow.
         let mut in_w = vec![0i64; k];
         let mut out_w = vec![0i64; k];
+        let (mut ins, mut outs) = (vec![Vec::new(); k], vec![Vec::new(); k]);
         for &(s, t, w) in dag {
             out_w[s] += w;
             in_w[t] += w;
+            outs[s].push(t);
+            ins[t].push(s);
         }
         let layers = rank.iter().copied().max().unwrap_or(0) as usize + 1;
         let mut count = vec![0usize; layers];
@@ -525,15 +562,11 @@ impl Component {
             if in_w[v] != out_w[v] || in_w[v] == 0 {
                 continue;
             }
-            let (mut lo, mut hi) = (0, i64::MAX);
-            for &(s, t, _) in dag {
-                if t == v {
-                    lo = lo.max(rank[s] + 1);
-                }
-                if s == v {
-                    hi = hi.min(rank[t] - 1);
-                }
-            }
+            let lo = ins[v].iter().map(|&s| rank[s] + 1).fold(0, i64::max);
+            let hi = outs[v]
+                .iter()
+                .map(|&t| rank[t] - 1)
+                .fold(i64::MAX, i64::min);
             let mut best = rank[v];
             for r in lo..=hi.min(layers as i64 - 1) {
                 if count[r as usize] < count[best as usize] {
@@ -655,12 +688,11 @@ impl Component {
                 });
             }
         }
-        let cap = 10 * (m + segs.len()) + 1000;
         let total = walls + 2 * c_n;
         // With clusters the start would need the walls placed too: the solver
         // finds its own.
         let start = (c_n == 0).then_some(start);
-        let x = simplex::solve(total, &cons, start, cap + 10 * c_n);
+        let x = simplex::solve(total, &cons, start, self.watch).rank;
         let walls = (0..c_n)
             .map(|c| (x[left(c)] as f64, x[right(c)] as f64))
             .collect();
@@ -711,7 +743,11 @@ impl Local {
 /// its own (nor one of the clusters inside it), so that its box is one block in
 /// every layer it crosses and nothing else is ordered into it. Returns the
 /// layers each cluster spans.
-fn fill(nest: &mut Nest, layer_of: &mut Vec<usize>, size: &mut Vec<f64>) -> Vec<(usize, usize)> {
+fn fill(
+    nest: &mut Nest,
+    layer_of: &mut Vec<usize>,
+    size: &mut Vec<f64>,
+) -> Result<Vec<(usize, usize)>, LayoutError> {
     let c_n = nest.parent.len();
     let mut span = vec![(usize::MAX, 0usize); c_n];
     let mut taken = std::collections::HashSet::new();
@@ -720,6 +756,15 @@ fn fill(nest: &mut Nest, layer_of: &mut Vec<usize>, size: &mut Vec<f64>) -> Vec<
             span[c] = (span[c].0.min(r), span[c].1.max(r));
             taken.insert((c, r));
         }
+    }
+    // At most a filler in each layer of each cluster: refused before they are
+    // made if that could pass the limit.
+    let most = span
+        .iter()
+        .map(|&(a, b)| b.saturating_sub(a) + 1)
+        .fold(layer_of.len(), usize::saturating_add);
+    if most > MAX_PLACES {
+        return Err(LayoutError::TooManyPlaces(most));
     }
     // Inner clusters first: their fillers also fill the clusters around them.
     let mut inner: Vec<usize> = (0..c_n).collect();
@@ -739,5 +784,5 @@ fn fill(nest: &mut Nest, layer_of: &mut Vec<usize>, size: &mut Vec<f64>) -> Vec<
             }
         }
     }
-    span
+    Ok(span)
 }

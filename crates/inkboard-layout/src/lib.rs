@@ -25,6 +25,8 @@
 
 mod acyclic;
 mod cluster;
+#[cfg(test)]
+mod cost_tests;
 mod frame;
 mod grid;
 mod layered;
@@ -34,11 +36,13 @@ mod normal;
 mod order;
 mod simplex;
 mod tree;
+mod watch;
 
-pub use layered::channel_width;
+pub use layered::{channel_width, MAX_PLACES};
 
 use cluster::Tree;
 use frame::{Boxes, Frame};
+use watch::Watch;
 
 /// The largest node side, spacing or coordinate the layout accepts. Coordinates
 /// are solved in whole units with 64-bit integers; this keeps every sum far from
@@ -226,6 +230,15 @@ pub enum LayoutError {
     /// Clusters were given to an algorithm other than [`Algorithm::Layered`].
     #[error("only the layered layout draws clusters")]
     ClustersNeedLayered,
+    /// The layered layout would need more places in its layers than
+    /// [`MAX_PLACES`]: its nodes, a place in each layer an edge passes through
+    /// (edges between far layers need many), and each layer each cluster spans.
+    #[error("the layered layout would need {0} places in its layers (a node, or an edge or a frame passing through a layer, takes one), more than the limit of {MAX_PLACES}: lay out fewer shapes at a time, or use the tree or grid layout")]
+    TooManyPlaces(usize),
+    /// The caller's stop check ([`layout_until`]) said stop before the layout
+    /// was done.
+    #[error("the layout was stopped before it was done")]
+    Stopped,
 }
 
 /// Lays `graph` out. Deterministic: the same graph and options give the same
@@ -241,6 +254,38 @@ pub fn layout_clustered(
     clusters: &[Cluster],
     options: &Options,
 ) -> Result<Layout, LayoutError> {
+    layout_until(graph, clusters, options, &|| false)
+}
+
+/// [`layout_clustered`], asking `stop` between its phases and inside its long
+/// loops whether to give up (a call cancelled, a deadline passed): once it
+/// answers true, the layout ends at the next question with
+/// [`LayoutError::Stopped`]. `stop` is asked often, so it should be cheap (a
+/// flag, a look at the clock); it is asked at least once.
+pub fn layout_until(
+    graph: &Graph,
+    clusters: &[Cluster],
+    options: &Options,
+    stop: &dyn Fn() -> bool,
+) -> Result<Layout, LayoutError> {
+    let watch = Watch::new(stop);
+    let out = layout_watched(graph, clusters, options, &watch)?;
+    if watch.stopped_now() {
+        return Err(LayoutError::Stopped);
+    }
+    Ok(out)
+}
+
+/// [`layout_until`] with its watch, which also counts the work done.
+fn layout_watched(
+    graph: &Graph,
+    clusters: &[Cluster],
+    options: &Options,
+    watch: &Watch,
+) -> Result<Layout, LayoutError> {
+    if watch.stopped_now() {
+        return Err(LayoutError::Stopped);
+    }
     check(graph, options)?;
     if !clusters.is_empty() && options.algorithm != Algorithm::Layered {
         return Err(LayoutError::ClustersNeedLayered);
@@ -250,7 +295,7 @@ pub fn layout_clustered(
     let boxes = Boxes::of(graph, frame);
     let spacing = (options.node_spacing, options.layer_spacing);
     let placed = match options.algorithm {
-        Algorithm::Layered => layered::layout(&boxes, &graph.edges, &tree, spacing),
+        Algorithm::Layered => layered::layout(&boxes, &graph.edges, &tree, spacing, watch)?,
         Algorithm::Tree => tree::layout(&boxes, &graph.edges, spacing, false),
         Algorithm::OrgChart => tree::layout(&boxes, &graph.edges, spacing, true),
         Algorithm::Grid => grid::layout(&boxes, &graph.edges, spacing),

@@ -101,10 +101,21 @@ fn balanced_split(kids: &[usize], ext: &[f64], gap: f64) -> usize {
     if kids.len() < 2 {
         return kids.len();
     }
+    // Running sums from both ends, so that a star of n branches costs n, not
+    // n² (each side summed afresh for each split).
+    let mut before = vec![0.0f64; kids.len() + 1];
+    for (k, &c) in kids.iter().enumerate() {
+        before[k + 1] = before[k] + ext[c];
+    }
+    let mut after = vec![0.0f64; kids.len() + 1];
+    for (k, &c) in kids.iter().enumerate().rev() {
+        after[k] = after[k + 1] + ext[c];
+    }
+    let side = |sum: f64, count: usize| sum + gap * (count - 1) as f64;
     (1..kids.len())
         .map(|k| {
-            let (p, q) = kids.split_at(k);
-            ((stacked(p, ext, gap) - stacked(q, ext, gap)).abs(), k)
+            let (p, q) = (side(before[k], k), side(after[k], kids.len() - k));
+            ((p - q).abs(), k)
         })
         .min_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)))
         .map_or(kids.len(), |(_, k)| k)

@@ -237,7 +237,7 @@ fn pack(subtrees: Vec<Contour>, gap: f64) -> (Contour, Vec<f64>) {
         );
     };
     offsets.push(0.0);
-    for c in it {
+    for mut c in it {
         let common = acc.levels.len().min(c.levels.len());
         let mut o = f64::MIN;
         for j in 0..common {
@@ -246,13 +246,21 @@ fn pack(subtrees: Vec<Contour>, gap: f64) -> (Contour, Vec<f64>) {
             o = o.max(right - left + gap);
         }
         // The new subtree's right side is the joint right side where it reaches;
-        // below the deepest level so far, it is the whole outline.
-        let to_acc = c.shift + o - acc.shift;
-        for (j, &(l, r)) in c.levels.iter().enumerate() {
-            if j < acc.levels.len() {
+        // below the deepest level so far, it is the whole outline. The
+        // shallower outline is written into the deeper one, so each merge
+        // costs the shallower depth and the whole tree linear time (copying
+        // the deeper one each time made a comb of n nodes cost n²).
+        if c.levels.len() > acc.levels.len() {
+            c.shift += o;
+            let to_c = acc.shift - c.shift;
+            for (j, &(l, _)) in acc.levels.iter().enumerate() {
+                c.levels[j].0 = l + to_c;
+            }
+            acc = c;
+        } else {
+            let to_acc = c.shift + o - acc.shift;
+            for (j, &(_, r)) in c.levels.iter().enumerate() {
                 acc.levels[j].1 = r + to_acc;
-            } else {
-                acc.levels.push_back((l + to_acc, r + to_acc));
             }
         }
         offsets.push(o);

@@ -162,7 +162,7 @@ pub(crate) fn run_operations(
             format!("operation {index} of {}", operations.len())
         })?;
         let savepoint = tx.savepoint();
-        match run_one(tx, default_page, op, index, &results) {
+        match run_one(tx, default_page, op, index, &results, control) {
             Ok(result) => results.push(result),
             Err(error) => {
                 tx.rollback_to(savepoint);
@@ -190,6 +190,7 @@ fn run_one(
     op: &Value,
     index: usize,
     results: &[Value],
+    control: &Control,
 ) -> Result<Value, String> {
     let fail = |tool: &str, e: &dyn std::fmt::Display| format!("operation {index} ({tool}): {e}");
     let op = op
@@ -279,5 +280,5 @@ fn run_one(
             page.resolve(tx.board()).map_err(|e| fail(name, &e))?
         }
     };
-    run(&mut Cx { tx, page }, Value::Object(args)).map_err(|e| fail(name, &e))
+    run(&mut Cx { tx, page, control }, Value::Object(args)).map_err(|e| fail(name, &e))
 }

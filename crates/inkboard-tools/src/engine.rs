@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 
 use crate::args::PageRef;
 use crate::catalog::{find_tool, Run, ToolDef};
+use crate::control::Control;
 use crate::discovery::{find_app, other_app};
 use crate::live::{is_live_call, Caller, Forward, Host, LiveCell, PATH_ARGS};
 use crate::tool::Cx;
@@ -122,7 +123,7 @@ impl Engine {
                 control.stage(0, 2, || format!("{name}: working"))?;
                 let out = self.edit(&target, caller, |tx| {
                     let page = PageRef::resolve_or_first(page.as_ref(), tx.board())?;
-                    let out = run(&mut Cx { tx, page }, args.clone())?;
+                    let out = run(&mut Cx { tx, page, control }, args.clone())?;
                     control.stage(1, 2, || format!("{name}: saving"))?;
                     Ok(out)
                 })?;
@@ -151,7 +152,15 @@ impl Engine {
             let (_, page, args) = split_edit_args(def, args)?;
             let mut tx = Transaction::begin(board);
             let page = PageRef::resolve_or_first(page.as_ref(), tx.board())?;
-            run(&mut Cx { tx: &mut tx, page }, args)?;
+            let control = &Control::default();
+            run(
+                &mut Cx {
+                    tx: &mut tx,
+                    page,
+                    control,
+                },
+                args,
+            )?;
             Ok(f(tx.board()))
         })
     }

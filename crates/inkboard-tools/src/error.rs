@@ -50,6 +50,10 @@ pub enum ToolError {
     /// A failure outside the model and the file format (e.g. reading an image).
     #[error("{0}")]
     Io(String),
+    /// A layout ran past its deadline (`tools/layout.rs`) and was stopped;
+    /// nothing was changed.
+    #[error("the layout took longer than {0} s and was stopped (nothing was changed): lay out fewer shapes at a time (pass ids), or use the tree or grid layout")]
+    LayoutTooLong(u64),
     /// The call panicked: a bug in inkboard, contained by [`crate::Engine`] so that
     /// the process goes on serving. Nothing the call did stays: a transaction rolls
     /// back as the panic unwinds, and a file is replaced whole or not at all; the

@@ -10,6 +10,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::control::Control;
 use crate::live::Caller;
 use crate::{Engine, Reply, ToolError};
 
@@ -90,6 +91,9 @@ pub struct Cx<'a, 'b> {
     pub tx: &'a mut Transaction<'b>,
     /// The page: the call's `page`, or the batch's, or the first.
     pub page: PageId,
+    /// The call's control line: long work inside a tool (a layout) checks it,
+    /// so that a cancelled call stops there and not only between operations.
+    pub control: &'a Control,
 }
 
 impl Cx<'_, '_> {

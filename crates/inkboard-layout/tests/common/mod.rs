@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 use inkboard_layout::{metrics, Direction, Graph, Layout, Options, Point, Size};
 use serde_json::Value;
 
+pub mod graphs;
+
 pub fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
 }

@@ -17,6 +17,7 @@ use std::collections::HashSet;
 use inkboard_core::{Kind, ObjectId, Point, Rect};
 
 use super::shift;
+use crate::control::Control;
 use crate::error::ToolError;
 use crate::place;
 use crate::tool::Cx;
@@ -89,9 +90,12 @@ pub(crate) fn widen(
     stacking: Stacking,
     moved: &[ObjectId],
     holders: &[&ObjectId],
+    control: &Control,
 ) -> Result<(), ToolError> {
     let members: HashSet<&ObjectId> = laid.iter().collect();
     for _ in 0..ROUNDS {
+        // Each round routes the page: a stopped call stops here.
+        super::layout::stopped(control)?;
         let board = cx.board();
         let boxes: Vec<(ObjectId, Rect, bool)> = laid
             .iter()

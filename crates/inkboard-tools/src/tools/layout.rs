@@ -31,8 +31,15 @@
 //! contents run in a direction of their own (a subgraph's `direction` line): each
 //! such frame is still one node of the layout around it, so its inner direction
 //! changes only what it holds.
+//!
+//! A layout stops when the call is cancelled or has run [`LAYOUT_DEADLINE`]: the
+//! layout crate is asked to stop from inside its long loops, the gaps are
+//! checked between their rounds of routing, and the error drops the
+//! transaction, so nothing changes. The layout crate's own budgets keep any
+//! graph well within the deadline; it is the backstop.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+use std::time::Duration;
 
 use inkboard_core::{Geom, Kind, ObjectId, Point, Rect};
 use inkboard_layout as engine;
@@ -43,9 +50,15 @@ use serde::Deserialize;
 use super::channels::Stacking;
 use super::shift;
 use crate::args::{IdArg, Word};
+use crate::control::{Control, DRAWING_DEADLINE};
 use crate::place::{self, Side, FRAME_PADDING};
 use crate::tool::{Cx, EditTool, Hints, Ids, Tool};
 use crate::ToolError;
+use page::Page;
+
+mod page;
+#[cfg(test)]
+mod tests;
 
 inkboard_core::vocabulary! {
     /// How `layout` arranges shapes.
@@ -72,6 +85,10 @@ pub(crate) struct LayoutOptions {
 
 /// The gap between shapes when `spacing` is not given.
 const SPACING: f64 = 40.0;
+
+/// How long a layout may run before it is stopped: as long as a drawing, which
+/// it includes (the routes read to widen crowded gaps).
+pub(crate) const LAYOUT_DEADLINE: Duration = DRAWING_DEADLINE;
 
 pub struct Layout;
 
@@ -145,6 +162,8 @@ pub(crate) fn arrange_with(
     opts: &LayoutOptions,
     inner: &HashMap<ObjectId, Direction>,
 ) -> Result<Vec<ObjectId>, ToolError> {
+    let control = cx.control.within(LAYOUT_DEADLINE);
+    let stop = || control.check().is_err();
     let page = Page::read(cx)?;
     let mut top = page.top_level(cx, ids)?;
     // A grid fills its cells in reading order: the order the shapes were named
@@ -178,8 +197,11 @@ pub(crate) fn arrange_with(
         children: HashMap::new(),
         inner,
         grid,
+        stop: &stop,
+        control: &control,
     };
     let block = plan.solve(&page, &top, &options, false, 0)?;
+    stopped(&control)?;
     // Where the block goes: where its shapes began, unless something else is there.
     let start = top
         .iter()
@@ -261,7 +283,7 @@ pub(crate) fn arrange_with(
             Direction::Left | Direction::Right => Stacking::Columns,
         };
         let placed: Vec<ObjectId> = order.iter().map(|&i| page.items[i].id.clone()).collect();
-        super::channels::widen(cx, &placed, stacking, &moved, &holders)?;
+        super::channels::widen(cx, &placed, stacking, &moved, &holders, &control)?;
     }
     // Shapes laid out inside a frame that was not itself laid out stay in it, and
     // that frame in the frames around it (where the channels left them).
@@ -273,369 +295,6 @@ pub(crate) fn arrange_with(
         place::hold(cx, &page.items[parent].id, &held)?;
     }
     Ok(order.iter().map(|&i| page.items[i].id.clone()).collect())
-}
-
-/// A shape, image or ink stroke of the page, with the frame that holds it. Ink
-/// is laid out only inside a frame that is (or when named in `ids`).
-struct Item {
-    id: ObjectId,
-    bounds: Rect,
-    frame: bool,
-    ink: bool,
-    /// The title's width, for frames: a frame is never narrower.
-    min_w: f64,
-    /// The smallest frame holding this one, as an index into the items.
-    parent: Option<usize>,
-    /// Its outline, for a shape drawn unturned (where its ends land).
-    geom: Option<Geom>,
-}
-
-/// The page as the layout sees it.
-struct Page {
-    items: Vec<Item>,
-    index: HashMap<ObjectId, usize>,
-    /// (from, to) item indices of the connectors between two items.
-    links: Vec<(usize, usize)>,
-}
-
-impl Page {
-    fn read(cx: &Cx<'_, '_>) -> Result<Page, ToolError> {
-        let board = cx.board();
-        let page = board
-            .page(cx.page)
-            .ok_or_else(|| ToolError::args("the page is gone"))?;
-        let mut items: Vec<Item> = page
-            .objects
-            .iter()
-            .filter_map(|o| match &o.kind {
-                Kind::Shape(s) => Some(Item {
-                    id: o.id.clone(),
-                    bounds: s.bounds,
-                    frame: s.geom == Geom::Frame,
-                    ink: false,
-                    min_w: if s.geom == Geom::Frame {
-                        title_width(&s.text, &s.style)
-                    } else {
-                        0.0
-                    },
-                    parent: None,
-                    geom: (s.rotation.is_none()).then_some(s.geom),
-                }),
-                Kind::Image(i) => Some(Item {
-                    id: o.id.clone(),
-                    bounds: i.bounds,
-                    frame: false,
-                    ink: false,
-                    min_w: 0.0,
-                    parent: None,
-                    geom: None,
-                }),
-                Kind::Ink(_) => Some(Item {
-                    id: o.id.clone(),
-                    bounds: o.own_bounds()?,
-                    frame: false,
-                    ink: true,
-                    min_w: 0.0,
-                    parent: None,
-                    geom: None,
-                }),
-                _ => None,
-            })
-            .collect();
-        let frames: Vec<usize> = (0..items.len()).filter(|&i| items[i].frame).collect();
-        for i in 0..items.len() {
-            items[i].parent = innermost(&items, &frames, i);
-        }
-        let items = without_locked(items, |id| super::locked::is_locked(board, id));
-        let index: HashMap<ObjectId, usize> = items
-            .iter()
-            .enumerate()
-            .map(|(i, it)| (it.id.clone(), i))
-            .collect();
-        let links = page
-            .objects
-            .iter()
-            .filter_map(|o| match &o.kind {
-                Kind::Connector(c) => {
-                    let a = index.get(c.from.object()?)?;
-                    let b = index.get(c.to.object()?)?;
-                    Some((*a, *b))
-                }
-                _ => None,
-            })
-            .collect();
-        Ok(Page {
-            items,
-            index,
-            links,
-        })
-    }
-
-    /// The items laid out at the outer level, in order.
-    fn top_level(
-        &self,
-        cx: &Cx<'_, '_>,
-        ids: Option<&[ObjectId]>,
-    ) -> Result<Vec<usize>, ToolError> {
-        let Some(ids) = ids else {
-            return Ok((0..self.items.len())
-                .filter(|&i| self.items[i].parent.is_none() && !self.items[i].ink)
-                .collect());
-        };
-        // Groups stand for their members (each group once, however often it is
-        // reached); connectors are not laid out.
-        let mut chosen: Vec<usize> = Vec::new();
-        let mut groups: HashSet<ObjectId> = HashSet::new();
-        let mut stack: Vec<ObjectId> = ids.iter().rev().cloned().collect();
-        while let Some(id) = stack.pop() {
-            if let Some(&i) = self.index.get(&id) {
-                if !chosen.contains(&i) {
-                    chosen.push(i);
-                }
-            } else if let Some(Kind::Group(g)) = cx.board().object(&id).map(|o| &o.kind) {
-                if groups.insert(id) {
-                    stack.extend(g.members.iter().rev().cloned());
-                }
-            }
-        }
-        if chosen.is_empty() {
-            return Err(ToolError::args(
-                "'ids' holds no shapes or images to lay out: give shape ids, or leave 'ids' out to lay out the whole page",
-            ));
-        }
-        // What a chosen frame holds is laid out with it.
-        let within_chosen = |i: usize| {
-            let mut p = self.items[i].parent;
-            while let Some(f) = p {
-                if chosen.contains(&f) {
-                    return true;
-                }
-                p = self.items[f].parent;
-            }
-            false
-        };
-        Ok(chosen
-            .iter()
-            .copied()
-            .filter(|&i| !within_chosen(i))
-            .collect())
-    }
-
-    /// Where the shapes that stay and are linked to moving ones lie: the union of
-    /// those that lead into the moving ones and of those the moving ones lead
-    /// into, in the frames that hold the block. None when no connector joins
-    /// the two (frames holding the moving shapes do not count: the block
-    /// belongs in them).
-    fn pinned_anchor(&self, moving: &[bool], holders: &[usize]) -> Option<Anchor> {
-        // Only what lies in the same frames as the block: a block laid out in a
-        // frame stays in it rather than reach for a shape outside.
-        let beside = |i: usize| {
-            let mut chain = Vec::new();
-            let mut p = self.items[i].parent;
-            while let Some(f) = p {
-                chain.push(f);
-                p = self.items[f].parent;
-            }
-            holders.iter().all(|f| chain.contains(f))
-        };
-        let stays = |i: usize| !moving[i] && !holders.contains(&i) && beside(i);
-        let mut anchor = Anchor::default();
-        for &(a, b) in &self.links {
-            if stays(a) && moving[b] {
-                anchor.before = Some(union(anchor.before, self.items[a].bounds));
-            } else if moving[a] && stays(b) {
-                anchor.after = Some(union(anchor.after, self.items[b].bounds));
-            }
-        }
-        (anchor.before.is_some() || anchor.after.is_some()).then_some(anchor)
-    }
-
-    /// Sorts `units` in reading order by where they lie now: rows from the top
-    /// (a unit starting above the bottom of the row's first unit is in that row),
-    /// each row from the left.
-    fn reading_order(&self, units: &mut [usize]) {
-        let b = |i: usize| self.items[i].bounds;
-        units.sort_by(|&p, &q| b(p).y.total_cmp(&b(q).y).then(b(p).x.total_cmp(&b(q).x)));
-        let mut start = 0;
-        while start < units.len() {
-            let first = b(units[start]);
-            let end = (start + 1..units.len())
-                .find(|&k| b(units[k]).y >= first.bottom())
-                .unwrap_or(units.len());
-            units[start..end].sort_by(|&p, &q| b(p).x.total_cmp(&b(q).x).then(p.cmp(&q)));
-            start = end;
-        }
-    }
-
-    /// The items a frame holds directly, in page order.
-    fn children(&self, frame: usize) -> Vec<usize> {
-        (0..self.items.len())
-            .filter(|&i| self.items[i].parent == Some(frame))
-            .collect()
-    }
-
-    /// Which items move: `top` and everything inside the frames among them.
-    fn moving(&self, top: &[usize]) -> Vec<bool> {
-        (0..self.items.len())
-            .map(|i| {
-                let mut p = Some(i);
-                while let Some(f) = p {
-                    if top.contains(&f) {
-                        return true;
-                    }
-                    p = self.items[f].parent;
-                }
-                false
-            })
-            .collect()
-    }
-
-    /// The frames that hold every one of `top` (innermost first): they are not
-    /// in the way of the block, which belongs in them.
-    fn ancestors_of(&self, top: &[usize]) -> Vec<usize> {
-        let chain = |i: usize| {
-            let mut out = Vec::new();
-            let mut p = self.items[i].parent;
-            while let Some(f) = p {
-                out.push(f);
-                p = self.items[f].parent;
-            }
-            out
-        };
-        let Some((&first, rest)) = top.split_first() else {
-            return Vec::new();
-        };
-        let mut common = chain(first);
-        for &i in rest {
-            let c = chain(i);
-            common.retain(|f| c.contains(f));
-        }
-        common
-    }
-
-    /// What moves with the frames laid out without being laid out: the
-    /// free-ended connectors inside them (as `move` moves them with a frame,
-    /// [`shift::moving_set`]), each as far as the innermost such frame's corner.
-    fn riders(
-        &self,
-        cx: &Cx<'_, '_>,
-        order: &[usize],
-        target: &HashMap<usize, Rect>,
-    ) -> Vec<(ObjectId, f64, f64)> {
-        let board = cx.board();
-        let mut frames: Vec<usize> = order
-            .iter()
-            .copied()
-            .filter(|&i| self.items[i].frame)
-            .collect();
-        // Outermost first, so that an inner frame's move is the one that stays
-        // (among frames of one size the one further forward is the inner).
-        let area = |i: usize| self.items[i].bounds.w * self.items[i].bounds.h;
-        frames.sort_by(|&f, &g| area(g).total_cmp(&area(f)).then(f.cmp(&g)));
-        let mut out: Vec<(ObjectId, f64, f64)> = Vec::new();
-        for f in frames {
-            let (old, new) = (self.items[f].bounds, target[&f]);
-            let (dx, dy) = (new.x - old.x, new.y - old.y);
-            for id in shift::moving_set(board, std::slice::from_ref(&self.items[f].id)) {
-                if !matches!(board.object(&id).map(|o| &o.kind), Some(Kind::Connector(_))) {
-                    continue;
-                }
-                match out.iter_mut().find(|r| r.0 == id) {
-                    Some(r) => (r.1, r.2) = (dx, dy),
-                    None => out.push((id, dx, dy)),
-                }
-            }
-        }
-        out
-    }
-}
-
-/// `items` without the locked ones and what lies in a locked frame: a lock keeps
-/// an object where it is, and a frame's contents in it (`locked.rs`). What stays
-/// is in the way of the laid-out block like anything not laid out. The parents
-/// left are still the innermost frames: an item whose frame goes goes with it.
-fn without_locked(items: Vec<Item>, locked: impl Fn(&ObjectId) -> bool) -> Vec<Item> {
-    let gone = |i: usize| {
-        let mut p = Some(i);
-        while let Some(f) = p {
-            if locked(&items[f].id) {
-                return true;
-            }
-            p = items[f].parent;
-        }
-        false
-    };
-    let kept: Vec<bool> = (0..items.len()).map(|i| !gone(i)).collect();
-    let mut new_index = vec![0; items.len()];
-    let mut n = 0;
-    for (i, k) in kept.iter().enumerate() {
-        new_index[i] = n;
-        n += usize::from(*k);
-    }
-    items
-        .into_iter()
-        .zip(kept)
-        .filter(|(_, k)| *k)
-        .map(|(mut item, _)| {
-            item.parent = item.parent.map(|p| new_index[p]);
-            item
-        })
-        .collect()
-}
-
-/// The smallest of `frames` (other than item `me`) that holds item `me`. A frame
-/// only holds frames smaller than itself, or of its size and further forward, so
-/// no two frames hold each other; among frames of one size the one further
-/// forward (held by the others) is the innermost.
-fn innermost(items: &[Item], frames: &[usize], me: usize) -> Option<usize> {
-    let area = |f: usize| items[f].bounds.w * items[f].bounds.h;
-    let b = &items[me].bounds;
-    frames
-        .iter()
-        .copied()
-        .filter(|&f| f != me && items[f].bounds.contains(b))
-        .filter(|&f| !items[me].frame || area(f) > area(me) || (area(f) == area(me) && f < me))
-        .min_by(|&f, &g| area(f).total_cmp(&area(g)).then(g.cmp(&f)))
-}
-
-/// The shapes that stay around a block laid out among them: those leading into
-/// it and those it leads into.
-#[derive(Default)]
-struct Anchor {
-    before: Option<Rect>,
-    after: Option<Rect>,
-}
-
-impl Anchor {
-    /// The first place to try for a `block` laid out `direction`, `layer` away
-    /// from the anchor (after what leads into it, or else before what it leads
-    /// into, centred across the flow), and the way to move on from there.
-    fn place(&self, block: (f64, f64), direction: Direction, layer: f64) -> (Rect, Side) {
-        let (w, h) = block;
-        let (near, after) = match (self.before, self.after) {
-            (Some(b), _) => (b, true),
-            (None, Some(a)) => (a, false),
-            (None, None) => return (Rect::new(0.0, 0.0, w, h), Side::Right),
-        };
-        let c = near.center();
-        let (ahead, behind) = match direction {
-            Direction::Down | Direction::Up => (near.bottom() + layer, near.y - layer - h),
-            Direction::Right | Direction::Left => (near.right() + layer, near.x - layer - w),
-        };
-        // Going up or left, what leads in lies below or right of the block.
-        let forward = after == matches!(direction, Direction::Down | Direction::Right);
-        let deep = if forward { ahead } else { behind };
-        match direction {
-            Direction::Down | Direction::Up => (Rect::new(c.x - w / 2.0, deep, w, h), Side::Right),
-            Direction::Right | Direction::Left => {
-                (Rect::new(deep, c.y - h / 2.0, w, h), Side::Below)
-            }
-        }
-    }
-}
-
-fn union(a: Option<Rect>, b: Rect) -> Rect {
-    a.map_or(b, |a| a.union(&b))
 }
 
 /// Which way the layout crate runs for a direction word.
@@ -661,22 +320,31 @@ fn hub_size(page: &Page, u: usize, size: (f64, f64), options: &engine::Options) 
         return size;
     }
     let item = &page.items[u];
-    let ins = page
-        .links
-        .iter()
-        .filter(|&&(a, b)| b == u && a != u)
-        .count();
-    let outs = page
-        .links
-        .iter()
-        .filter(|&&(a, b)| a == u && b != u)
-        .count();
+    let (ins, outs) = (page.ins[u], page.outs[u]);
     let bounds = Rect::new(0.0, 0.0, size.0, size.1);
     let geom = item.geom.or(Some(Geom::Rect));
     let need = |side: RouteSide| side_for_ports(geom, bounds, side, ins.max(outs));
     match options.direction {
         engine::Direction::Down | engine::Direction::Up => (need(RouteSide::Top), size.1),
         engine::Direction::Left | engine::Direction::Right => (size.0, need(RouteSide::Left)),
+    }
+}
+
+/// The call's error once its control line says stop: cancelled, or past the
+/// layout's deadline.
+pub(super) fn stopped(control: &Control) -> Result<(), ToolError> {
+    control.check().map_err(|e| match e {
+        ToolError::TooLong(secs) => ToolError::LayoutTooLong(secs),
+        e => e,
+    })
+}
+
+/// A layout crate's error as the call's: a stop as the control line says why,
+/// anything else as a bad argument (sizes, frames) with the crate's words.
+fn engine_error(e: engine::LayoutError, control: &Control) -> ToolError {
+    match e {
+        engine::LayoutError::Stopped => stopped(control).err().unwrap_or(ToolError::Cancelled),
+        e => ToolError::args(format!("layout: {e}")),
     }
 }
 
@@ -690,6 +358,9 @@ struct Plan<'a> {
     /// A grid: cells are dealt in reading order, and frames keep the size they
     /// were given when their contents need no more.
     grid: bool,
+    /// Asked by the layout crate whether to give up, and why it did.
+    stop: &'a dyn Fn() -> bool,
+    control: &'a Control,
 }
 
 impl Plan<'_> {
@@ -745,8 +416,8 @@ impl Plan<'_> {
             edges = (1..units.len()).map(|k| (k - 1, k)).collect();
         }
         let graph = self.graph(units, edges);
-        let out =
-            engine::layout(&graph, options).map_err(|e| ToolError::args(format!("layout: {e}")))?;
+        let out = engine::layout_until(&graph, &[], options, self.stop)
+            .map_err(|e| engine_error(e, self.control))?;
         for (&u, p) in units.iter().zip(&out.nodes) {
             self.rel.insert(u, (p.x, p.y));
         }
@@ -883,8 +554,8 @@ impl Plan<'_> {
             .filter_map(|&(a, b)| Some((rep(a, &last)?, rep(b, &first)?)))
             .collect();
         let graph = self.graph(&nodes, edges);
-        let out = engine::layout_clustered(&graph, &clusters, options)
-            .map_err(|e| ToolError::args(format!("layout: {e}")))?;
+        let out = engine::layout_until(&graph, &clusters, options, self.stop)
+            .map_err(|e| engine_error(e, self.control))?;
         // Places relative to the frame holding each thing, or to the block.
         let corner = |c: Option<usize>| {
             c.map_or((0.0, 0.0), |c| {
@@ -907,7 +578,7 @@ impl Plan<'_> {
 }
 
 /// The width a frame needs to show its title on one line.
-fn title_width(text: &str, style: &inkboard_core::Style) -> f64 {
+pub(super) fn title_width(text: &str, style: &inkboard_core::Style) -> f64 {
     if text.trim().is_empty() {
         return 0.0;
     }

@@ -33,7 +33,7 @@
 //! (Mermaid's dagre renderer then ignores it); a subgraph without one follows its
 //! parent's direction (dagre turns an unlinked one across it).
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use inkboard_core::{
     Arrow, Connector, Dash, End, Geom, IdKind, Kind, Object, ObjectId, Rect, Shape, Style,
@@ -402,6 +402,7 @@ fn plan(chart: &Flowchart, sizes: &[(f64, f64)], spacing: Option<f64>) -> Plan {
         gap: spacing.unwrap_or(place::GAP),
         items: HashMap::new(),
         frame_sizes: vec![(0.0, 0.0); chart.subgraphs.len()],
+        first: first_nodes(chart),
     };
     let size = planner.pack(None, chart.direction);
     let mut plan = Plan {
@@ -421,6 +422,8 @@ struct Planner<'a> {
     /// Each container's items and their offsets within it.
     items: HashMap<Option<usize>, Vec<(Item, f64, f64)>>,
     frame_sizes: Vec<(f64, f64)>,
+    /// The first node in each subgraph (through the ones inside it).
+    first: Vec<usize>,
 }
 
 impl Planner<'_> {
@@ -472,7 +475,7 @@ impl Planner<'_> {
         if items.is_empty() {
             return (0.0, 0.0);
         }
-        items.sort_by_key(|item| first_mention(chart, *item));
+        items.sort_by_key(|item| self.first_mention(*item));
         let slot: HashMap<Item, usize> = items.iter().enumerate().map(|(i, it)| (*it, i)).collect();
         // Links between items of this container.
         let links: Vec<(usize, usize)> = chart
@@ -569,24 +572,39 @@ impl Planner<'_> {
     }
 }
 
-/// Where an item first comes in the text: nodes by their index (the order they
-/// were first mentioned), frames just before their first node.
-fn first_mention(chart: &Flowchart, item: Item) -> (usize, usize) {
-    match item {
-        Item::Node(n) => (n, 1),
-        Item::Frame(s) => {
-            let first = chart
-                .nodes
-                .iter()
-                .position(|node| chart.enclosing(node.subgraph).any(|p| p == s));
-            (first.unwrap_or(usize::MAX), 0)
+impl Planner<'_> {
+    /// Where an item first comes in the text: nodes by their index (the order
+    /// they were first mentioned), frames just before their first node.
+    fn first_mention(&self, item: Item) -> (usize, usize) {
+        match item {
+            Item::Node(n) => (n, 1),
+            Item::Frame(s) => (self.first[s], 0),
         }
     }
+}
+
+/// The first node (by index) in each subgraph, through the subgraphs inside it
+/// (`usize::MAX` for none): found once, not for each comparison of a sort.
+fn first_nodes(chart: &Flowchart) -> Vec<usize> {
+    let mut first = vec![usize::MAX; chart.subgraphs.len()];
+    for (n, node) in chart.nodes.iter().enumerate() {
+        for s in chart.enclosing(node.subgraph) {
+            if first[s] != usize::MAX {
+                break;
+            }
+            first[s] = n;
+        }
+    }
+    first
 }
 
 /// The rank of each of `n` items: the longest path of links leading to it.
 /// Cycles are broken by dropping the links into the earliest item still waiting,
 /// so the first-written node of a loop comes first.
+///
+/// The items waiting, and those of them with no link in left, are kept in
+/// ordered sets, so that finding the next costs a logarithm rather than a pass
+/// over all items.
 fn ranks(n: usize, links: &[(usize, usize)]) -> Vec<usize> {
     let mut incoming = vec![0usize; n];
     let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -595,17 +613,18 @@ fn ranks(n: usize, links: &[(usize, usize)]) -> Vec<usize> {
         out[a].push(b);
     }
     let mut rank = vec![0usize; n];
-    let mut done = vec![false; n];
-    for _ in 0..n {
-        let next = (0..n)
-            .find(|&i| !done[i] && incoming[i] == 0)
-            .or_else(|| (0..n).find(|&i| !done[i]));
-        let Some(i) = next else { break };
-        done[i] = true;
+    let mut waiting: BTreeSet<usize> = (0..n).collect();
+    let mut free: BTreeSet<usize> = (0..n).filter(|&i| incoming[i] == 0).collect();
+    while let Some(&i) = free.first().or_else(|| waiting.first()) {
+        waiting.remove(&i);
+        free.remove(&i);
         for &b in &out[i] {
-            if !done[b] {
+            if waiting.contains(&b) {
                 incoming[b] = incoming[b].saturating_sub(1);
                 rank[b] = rank[b].max(rank[i] + 1);
+                if incoming[b] == 0 {
+                    free.insert(b);
+                }
             }
         }
     }
