@@ -26,7 +26,15 @@
 //     included). Every frame's duration from requestAnimationFrame timestamps:
 //     p50, p99 and the longest. Repeated ZOOM_RUNS times, all frames pooled.
 //
+// (e) pan hitches: panning the 2,000-object board as a person does, every frame's
+//     duration from requestAnimationFrame timestamps, the 400 ms after the last
+//     event included (where the layer may be drawn again at rest): a wheel pan of
+//     the fitted view (all of it in view; real wheel events every 16 ms, 12 px
+//     across and 8 down each), and a drag with the hand tool at 100% (real
+//     mouse moves every 16 ms). p50, p99 and the longest, PAN_RUNS runs pooled.
+//
 //   BENCH=zoom node tests/browser/bench.mjs   runs only (d) (a minute or less).
+//   BENCH=pan node tests/browser/bench.mjs    runs only (e).
 
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -257,6 +265,64 @@ function zoomHitches(browser) {
   });
 }
 
+/** Sends `n` real events with `send(i)`, one every `every` ms, and waits `rest` ms after. */
+async function paced(n, every, send, rest = 400) {
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) {
+    const wait = t0 + i * every - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    await send(i);
+  }
+  await new Promise((r) => setTimeout(r, rest));
+}
+
+/** The frame durations (ms) of wheel pans of the fitted view and hand-tool drags at 100%. */
+function panHitches(browser) {
+  return withBoard(board(2000), async (app) => {
+    const page = await openPage(await newContext(browser), app);
+    const box = await page.getByTestId('canvas').boundingBox();
+    const mid = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    const runs = { wheel: [], drag: [] };
+    for (let run = 0; run < Number(process.env.PAN_RUNS ?? 3); run++) {
+      await page.evaluate(() => window.inkboard.fit());
+      await new Promise((r) => setTimeout(r, 600));
+      await page.mouse.move(mid.x, mid.y);
+      await startFrames(page);
+      await paced(120, 16, () => page.mouse.wheel(12, 8));
+      runs.wheel.push(await stopFrames(page));
+
+      await page.evaluate(() => window.inkboard.setView({ x: 0, y: 0, zoom: 1 }));
+      await page.keyboard.press('h');
+      await new Promise((r) => setTimeout(r, 600));
+      await page.mouse.move(mid.x, mid.y);
+      await startFrames(page);
+      await page.mouse.down();
+      await paced(120, 16, (i) => page.mouse.move(mid.x - 8 * (i + 1), mid.y - 5 * (i + 1)), 0);
+      await page.mouse.up();
+      await new Promise((r) => setTimeout(r, 400));
+      runs.drag.push(await stopFrames(page));
+      await page.keyboard.press('v');
+    }
+    return runs;
+  });
+}
+
+/** p50, p99, the longest and the hitches (> 34 ms: longer than two 60 Hz frames) of pooled runs. */
+function frameFigures(runs) {
+  const frames = runs.flat();
+  return {
+    count: frames.length, p50: pct(frames, 50), p99: pct(frames, 99), max: Math.max(...frames),
+    over: frames.filter((x) => x > 34).length, maxes: runs.map((r) => f1(Math.max(...r))).join(', '),
+  };
+}
+
+function printPan(runs) {
+  for (const [name, what] of [['wheel', 'wheel pan of the fitted view'], ['drag', 'hand-tool drag at 100%']]) {
+    const e = frameFigures(runs[name]);
+    console.log(`(e) ${what}, 2,000 objects, ${runs[name].length} runs, ${e.count} frames: p50 ${f1(e.p50)} ms, p99 ${f1(e.p99)} ms, max ${f1(e.max)} ms; frames over two (> 34 ms): ${e.over}; each run's longest: ${e.maxes}`);
+  }
+}
+
 function openBig(browser) {
   return withBoard(board(10000), async (app) => {
     const context = await newContext(browser);
@@ -300,7 +366,9 @@ try {
   console.log(`inkboard browser benchmarks: ${BIN}`);
   console.log(`machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? '?'}; Chromium ${browser.version()} headless; node ${process.version}\n`);
 
-  if (process.env.BENCH === 'zoom') {
+  if (process.env.BENCH === 'pan') {
+    printPan(await panHitches(browser));
+  } else if (process.env.BENCH === 'zoom') {
     const d = hitches(await zoomHitches(browser));
     console.log(`(d) Ctrl+wheel zoom, ${d.events} events every 20 ms, 2,000 objects from the fitted view (zoom ${d.zoom}), ${d.runs} runs, ${d.count} frames:`);
     console.log(`    p50 ${f1(d.p50)} ms, p99 ${f1(d.p99)} ms, max ${f1(d.max)} ms; frames over two (> 34 ms): ${d.over}; each run's longest: ${d.maxes}`);
@@ -328,6 +396,7 @@ async function everything(browser) {
   const a = await agentBatch(browser);
   const b = await panZoom(browser);
   const d = hitches(await zoomHitches(browser));
+  const e = await panHitches(browser);
   const c = await openBig(browser);
   // The same pan and zoom with the frame rate uncapped: what a frame costs.
   const free = await launch({ args: ['--disable-frame-rate-limit', '--disable-gpu-vsync'] });
@@ -358,6 +427,11 @@ async function everything(browser) {
     [`(d) zoom hitches: Ctrl+wheel from the fitted view`, `${f1(d.p50)} ms/frame`, `p99 ${f1(d.p99)} ms, max ${f1(d.max)} ms`,
       `target p99 ≤ 33 ms; ${d.events} events every 20 ms, zoom ${d.zoom}, ${d.runs} runs, ${d.count} frames, ${d.over} longer than two (> 34 ms)`],
   ];
+  for (const [name, what] of [['wheel', 'wheel pan of the fitted view'], ['drag', 'hand-tool drag at 100%']]) {
+    const f = frameFigures(e[name]);
+    table.push([`(e) pan hitches: ${what}`, `${f1(f.p50)} ms/frame`, `p99 ${f1(f.p99)} ms, max ${f1(f.max)} ms`,
+      `target p99 ≤ 33 ms, max ≤ 50 ms; ${e[name].length} runs, ${f.count} frames, ${f.over} longer than two (> 34 ms)`]);
+  }
   const widths = table[0].map((_, i) => Math.max(...table.map((r) => r[i].length)));
   for (const [i, row] of table.entries()) {
     console.log(row.map((cell, j) => cell.padEnd(widths[j])).join(' | ').trimEnd());

@@ -1,5 +1,5 @@
 // Around the drawing: panning and zooming (wheel, Ctrl+wheel, Space+drag, the hand
-// tool, the zoom buttons, fit), page tabs (rename, delete), the export menu, images
+// tool, the zoom buttons, fit), page tabs (rename, delete), the export dialog, images
 // by drop and paste, the save status and the agent highlight; and text people or
 // agents type is shown as text, never read as markup.
 
@@ -137,13 +137,14 @@ describe('around the drawing', { timeout: 120000 }, () => {
     await until(async () => (await page.evaluate(() => window.inkboard.page())) === 1, { what: 'page 1 shown' });
   });
 
-  it('the export menu downloads the page as PNG, SVG and PDF', async () => {
-    await page.getByTestId('export').click();
+  it('the export dialog downloads the page as PNG, SVG and PDF', async () => {
     const magic = { png: '\x89PNG', svg: '<svg', pdf: '%PDF' };
     for (const [format, start] of Object.entries(magic)) {
-      if (!(await page.getByTestId(`export-${format}`).isVisible())) await page.getByTestId('export').click();
-      const link = page.getByTestId(`export-${format}`);
-      assert.ok(await link.isVisible(), `${format} in the open menu`);
+      await page.getByTestId('export').click();
+      await page.getByTestId('export-dialog').waitFor();
+      await page.getByTestId(`export-format-${format}`).click();
+      const link = page.getByTestId('export-download');
+      assert.ok(await link.isVisible(), `${format}: the dialog's Download`);
       // A real click and a real download: the page fetches it with its key.
       const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
       assert.match(download.suggestedFilename(), new RegExp(`-page1\\.${format}$`));
@@ -159,11 +160,57 @@ describe('around the drawing', { timeout: 120000 }, () => {
       }
       // The plain link without the key (what another port's page could make the
       // browser send, cookie included) gets no board.
-      const bare = await page.request.get(new URL(await link.getAttribute('href'), s.app.origin).href);
+      await page.getByTestId('export').click();
+      const href = await page.getByTestId('export-download').getAttribute('href');
+      const bare = await page.request.get(new URL(href, s.app.origin).href);
       assert.equal(bare.status(), 401, `${format} without the key`);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('export-dialog').waitFor({ state: 'detached' });
     }
-    await page.getByTestId('canvas').click({ position: { x: 5, y: 5 } }); // closes the menu
-    assert.equal(await page.getByTestId('export-png').isVisible(), false);
+  });
+
+  it('the export dialog\'s scale and dark reach the picture; Escape and a click outside close it', async () => {
+    const png = async () => {
+      const link = page.getByTestId('export-download');
+      const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+      return PNG.sync.read(readFileSync(await download.path()));
+    };
+    await page.getByTestId('export').click();
+    await page.getByTestId('export-format-png').click();
+    await page.getByTestId('export-scale-1').click();
+    const one = await png();
+    await page.getByTestId('export').click();
+    await page.getByTestId('export-scale-3').click();
+    assert.equal(await page.getByTestId('export-scale-3').getAttribute('aria-pressed'), 'true');
+    const three = await png();
+    assert.ok(Math.abs(three.width - 3 * one.width) <= 3, `3× is three times as wide: ${three.width} and ${one.width}`);
+    await page.getByTestId('export').click();
+    await page.getByTestId('export-scale-1').click();
+    await page.getByTestId('export-dark').check();
+    const dark = await png();
+    // The page's corner is its background: white in light, the dark grey in dark.
+    assert.deepEqual([...one.data.slice(0, 3)], [255, 255, 255]);
+    assert.ok([...dark.data.slice(0, 3)].every((v) => v < 40), `dark background: ${[...dark.data.slice(0, 3)]}`);
+    // Only the selection, and a transparent background, go in the address, as the
+    // export tool will name them.
+    await page.getByTestId('export').click();
+    assert.equal(await page.getByTestId('export-selection').isDisabled(), true, 'nothing selected: no selection to export');
+    await page.getByTestId('export-transparent').check();
+    assert.match(await page.getByTestId('export-download').getAttribute('href'), /background=transparent/);
+    await page.getByTestId('export-dark').uncheck();
+    await page.getByTestId('export-transparent').uncheck();
+    await page.getByTestId('canvas').click({ position: { x: 5, y: 5 } });
+    await page.getByTestId('export-dialog').waitFor({ state: 'detached' });
+    await page.keyboard.press('Control+Shift+E');
+    await page.getByTestId('export-dialog').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('export-dialog').waitFor({ state: 'detached' });
+    // The route says what it does not take.
+    const key = await page.evaluate(() => localStorage.getItem('inkboard-key'));
+    for (const q of ['scale=99', 'scale=0', 'theme=sepia']) {
+      const r = await page.request.get(`${s.app.origin}/export?format=png&${q}`, { headers: { 'X-Inkboard-Key': key } });
+      assert.equal(r.status(), 400, `${q} is refused`);
+    }
   });
 
   it('images come in by drop and by paste', async () => {

@@ -151,9 +151,29 @@ export function launch({ args = [] } = {}) {
   });
 }
 
-/** A browser context of a fixed size (so views and screenshots are repeatable). */
-export function newContext(browser) {
-  return browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
+/**
+ * A browser context of a fixed size (so views and screenshots are repeatable).
+ * With `INKBOARD_WEB_DEV=1` its pages get the editor's files (`web/*.js`,
+ * `app.css`) from this checkout instead of the binary: edits to the editor are
+ * tried without building again (what is tested then is not the binary's).
+ */
+export async function newContext(browser) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
+  if (process.env.INKBOARD_WEB_DEV) {
+    const web = path.join(ROOT, 'crates/inkboard-app/web');
+    await context.route(/\/assets\/[^/]+\/[\w.-]+\.(js|css)$/, async (route) => {
+      const name = new URL(route.request().url()).pathname.split('/').pop();
+      let body;
+      try {
+        body = readFileSync(path.join(web, name));
+      } catch {
+        return route.continue();
+      }
+      const type = name.endsWith('.css') ? 'text/css' : 'text/javascript';
+      return route.fulfill({ status: 200, contentType: type, body });
+    });
+  }
+  return context;
 }
 
 const signedIn = new WeakSet();

@@ -15,7 +15,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use inkboard_core::Actor;
+use inkboard_core::{Actor, Vocabulary};
 use inkboard_render::Theme;
 use inkboard_tools::live::reply_to_wire;
 use inkboard_tools::{Caller, Canceller, Control, Picture, ToolError, DRAWING_DEADLINE};
@@ -281,7 +281,16 @@ struct ExportQuery {
     format: String,
     /// Whether an SVG or PNG carries the board, to be opened again (default yes).
     embed: Option<bool>,
+    /// PNG pixels per board unit, as the `export` tool's `scale` (default 2: sharp
+    /// on most screens); the editor's dialog offers 1, 2 and 3.
+    scale: Option<f64>,
+    /// `light` (the board's own colours, the default) or `dark`, as `export`'s `theme`.
+    theme: Option<String>,
 }
+
+/// The largest PNG scale a download may ask for: a page is drawn that many times
+/// its size, so the bound keeps a picture within memory on any board.
+const MAX_EXPORT_SCALE: f64 = 4.0;
 
 /// Downloads a page as PNG, SVG or PDF, drawn by the one renderer; an SVG or PNG
 /// carries the board, as `export`'s do.
@@ -293,6 +302,18 @@ async fn export(State(app): State<Arc<AppState>>, Query(q): Query<ExportQuery>) 
     let Some(picture) = Picture::from_name(&q.format) else {
         return refuse(StatusCode::BAD_REQUEST, "format must be png, svg or pdf");
     };
+    let scale = q.scale.unwrap_or(2.0);
+    if !(scale > 0.0 && scale <= MAX_EXPORT_SCALE) {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            &format!("scale must be more than 0 and at most {MAX_EXPORT_SCALE}"),
+        );
+    }
+    let theme = match q.theme.as_deref().map(Theme::parse) {
+        None => Theme::Light,
+        Some(Ok(theme)) => theme,
+        Some(Err(e)) => return refuse(StatusCode::BAD_REQUEST, &e.to_string()),
+    };
     // A download that the browser gave up on (the tab closed, the app stopping)
     // stops drawing at the next stage: the guard cancels it when this handler
     // is dropped. A drawing past its deadline stops as the tools' do.
@@ -303,10 +324,11 @@ async fn export(State(app): State<Arc<AppState>>, Query(q): Query<ExportQuery>) 
         let number = q.page.unwrap_or(1).clamp(1, board.pages().len().max(1));
         let page = board.pages().get(number - 1).map(|p| p.id);
         let page = page.ok_or_else(|| "the board has no page".to_string())?;
-        // PNG downloads at twice the board's size, for sharp screens, in the
-        // board's own colours whatever the editor shows, as `export`'s default.
+        // PNG downloads at twice the board's size unless asked, for sharp
+        // screens, in the board's own colours unless dark is asked for (whatever
+        // the editor shows), as `export`'s default.
         let mut bytes = picture
-            .draw(&board, &[page], 2.0, Theme::Light, &control)
+            .draw(&board, &[page], scale, theme, &control)
             .map_err(|e| e.to_string())?;
         // As `export` does: the download opens again as this board.
         if q.embed.unwrap_or(true) {

@@ -7,7 +7,7 @@
 // between screen and board coordinates, and knows the bounds of each object. An
 // untitled frame's drawing gets the editor's placeholder title (frametitle.js).
 
-import { state, emit, membersOf } from './state.js';
+import { state, emit, on, membersOf } from './state.js';
 import { hasBox, union, turnedExtent, rotationOf } from './geom.js';
 import * as sync from './sync.js';
 import { markUntitled } from './frametitle.js';
@@ -19,6 +19,8 @@ const MAX_ZOOM = 8;
 const OPEN_MIN_ZOOM = 0.25;
 
 let container;
+/** The dotted grid behind the board (its own layer: see paintGrid). */
+let grid;
 let svg;
 let viewportG;
 let objectsG;
@@ -54,6 +56,10 @@ let onScreen = Promise.resolve();
 
 export function initCanvas(el) {
   container = el;
+  grid = document.createElement('div');
+  grid.className = 'grid';
+  grid.setAttribute('aria-hidden', 'true');
+  container.append(grid);
   svg = document.createElementNS(NS, 'svg');
   svg.classList.add('board');
   svg.setAttribute('data-testid', 'board-svg');
@@ -62,13 +68,17 @@ export function initCanvas(el) {
   objectsG = group('objects');
   objectsG.setAttribute('data-testid', 'objects');
   overlayG = group('overlay');
-  for (const name of ['flash', 'hover', 'selection', 'guides', 'draft']) {
+  for (const name of ['flash', 'find', 'hover', 'selection', 'guides', 'draft']) {
     layers[name] = group(name);
     overlayG.append(layers[name]);
   }
   viewportG.append(objectsG, overlayG);
   svg.append(viewportG);
   container.append(svg);
+  // What the overlays showed was about the old board's objects.
+  on('boardswitch', () => {
+    for (const name of ['flash', 'find', 'hover', 'guides', 'draft']) layers[name].replaceChildren();
+  });
   resize();
   new ResizeObserver(resize).observe(container);
 }
@@ -375,6 +385,11 @@ export function elementOf(id) {
   return els.get(id) ?? null;
 }
 
+/** The drawn element of object `id` if it is drawn now (never draws it). */
+export function shownElement(id) {
+  return els.get(id) ?? null;
+}
+
 // ---- view --------------------------------------------------------------------
 
 export function getView() {
@@ -450,7 +465,27 @@ function moveView(x, y, zoom) {
     requestAnimationFrame(paint);
   }
   clearTimeout(idleTimer);
-  idleTimer = setTimeout(commit, SETTLE_MS);
+  idleTimer = setTimeout(rest, SETTLE_MS);
+}
+
+/**
+ * The gesture rests. A zoom it changed is drawn again at the new zoom, to be sharp.
+ * A pan alone is not, while the layer still covers the screen with room to pan on
+ * (a third of the screen each way) or shows all there is: drawing the layer again
+ * at another place costs the browser a raster of all of it, the longest frame of a
+ * pan (133 ms for 2,000 objects on this project's machine, tests/browser/bench.mjs);
+ * the layer keeps its CSS offset instead, and is centred again only when a pan
+ * would soon show board it does not cover.
+ */
+function rest() {
+  idleTimer = null;
+  const v = visibleRect();
+  const [mx, my] = [v.w / 3, v.h / 3];
+  if (view.zoom !== committed.zoom || !covers({ x: v.x - mx, y: v.y - my, w: v.w + 2 * mx, h: v.h + 2 * my })) {
+    commit();
+    return;
+  }
+  emit('viewcommit', getView());
 }
 
 /** Sets the view at once (no gesture). */
@@ -541,12 +576,29 @@ export function fitRect(b, { maxZoom = 1, pad = 48 } = {}) {
   setView({ x: b.x + b.w / 2 - W / 2 / z, y: b.y + b.h / 2 - H / 2 / z, zoom: z });
 }
 
+/** The size of the grid's tile drawn last (screen pixels), to set it only when it changes. */
+let gridTile = null;
+
+/**
+ * Moves the dotted grid with the view. The grid is its own layer, a tile larger
+ * than the screen each way: a pan moves it by a transform (under a tile), which
+ * the browser does without painting; only a zoom that changes the tile's size
+ * paints it again (repainting the grid on every frame of a pan cost the page a
+ * paint of the whole screen per frame).
+ */
 function paintGrid() {
   let step = 20;
   while (step * view.zoom < 14) step *= 5;
   const s = step * view.zoom;
-  container.style.backgroundSize = `${s}px ${s}px`;
-  container.style.backgroundPosition = `${-view.x * view.zoom}px ${-view.y * view.zoom}px`;
+  if (s !== gridTile) {
+    gridTile = s;
+    Object.assign(grid.style, {
+      backgroundSize: `${s}px ${s}px`, left: `${-s}px`, top: `${-s}px`,
+      width: `calc(100% + ${2 * s}px)`, height: `calc(100% + ${2 * s}px)`,
+    });
+  }
+  const mod = (v) => ((v % s) + s) % s;
+  grid.style.transform = `translate(${mod(-view.x * view.zoom)}px, ${mod(-view.y * view.zoom)}px)`;
 }
 
 // ---- coordinates ---------------------------------------------------------------

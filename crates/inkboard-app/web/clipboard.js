@@ -4,7 +4,10 @@
 // connectors re-pointed at the copies with "$N.id" references. Pasted images become
 // images, pasted plain text a text shape. A paste lands at the pointer when it is on
 // the board and has moved since the copy (or the last paste); pasting again without
-// moving it steps each copy 20 px on. Duplicate is the server's `duplicate`.
+// moving it steps each copy 20 px on. Duplicate is the server's `duplicate`. A
+// connector copied without the object one end is on keeps that end only when
+// pasted on the board it was copied from: the same id names another object on
+// another board.
 
 import { state, select, topOf, emit, membersOf } from './state.js';
 import { elementOf, visibleRect, toBoard } from './canvas.js';
@@ -93,8 +96,13 @@ function copyText() {
     const href = elementOf(o.id)?.querySelector('image')?.getAttribute('href');
     if (href) images[o.id] = href;
   }
-  memory = JSON.stringify({ [MARK]: 1, objects, images });
+  memory = JSON.stringify({ [MARK]: 1, board: boardKey(), objects, images });
   return memory;
+}
+
+/** What names the board shown: its file, else its number in this run. */
+function boardKey() {
+  return state.board?.path ?? `board ${state.board?.board}`;
 }
 
 /**
@@ -121,7 +129,7 @@ function pasteText(text, at = null) {
       lastPaste = { text, base: { x: 0, y: 0 }, count: 1 };
     }
     const step = STEP * lastPaste.count;
-    return pasteObjects(data, lastPaste.base.x + step, lastPaste.base.y + step);
+    return pasteObjects(data, lastPaste.base.x + step, lastPaste.base.y + step, data.board === boardKey());
   }
   if (!text.trim()) return null;
   const v = visibleRect();
@@ -156,8 +164,12 @@ function extent(objects) {
   return x0 <= x1 ? { x: x0, y: y0, w: x1 - x0, h: y1 - y0 } : null;
 }
 
-/** The operations that rebuild `objects` shifted by (dx, dy). */
-function buildOps(objects, images, dx, dy) {
+/**
+ * The operations that rebuild `objects` shifted by (dx, dy). A connector's end on
+ * an object left out of the copy stays on it only when `here` (the copy is pasted
+ * on the board it came from); else that connector is left out.
+ */
+function buildOps(objects, images, dx, dy, here) {
   const ops = [];
   const index = new Map();
   const ref = (id) => (index.has(id) ? `$${index.get(id)}.id` : null);
@@ -184,7 +196,7 @@ function buildOps(objects, images, dx, dy) {
     index.set(o.id, ops.length - 1);
   }
   const end = (e) => {
-    if (typeof e === 'string') return ref(e) ?? (state.objects.has(e) ? e : null);
+    if (typeof e === 'string') return ref(e) ?? (here && state.objects.has(e) ? e : null);
     return e && { x: e.x + dx, y: e.y + dy };
   };
   for (const o of objects) {
@@ -211,8 +223,8 @@ function buildOps(objects, images, dx, dy) {
   return ops;
 }
 
-async function pasteObjects(data, dx, dy) {
-  const ops = buildOps(data.objects, data.images, dx, dy);
+async function pasteObjects(data, dx, dy, here) {
+  const ops = buildOps(data.objects, data.images, dx, dy, here);
   if (!ops.length) return;
   if (ops.length > 200) {
     emit('error', `Cannot paste ${ops.length} objects at once: 200 at most.`);

@@ -3,13 +3,22 @@
 // dragging one draws a connector from that object: dropped on another object it
 // connects the two, dropped on empty board it offers a small shape picker there,
 // whose choice adds the shape and the connector to it in one call (one undo step).
+// The handles follow what is under the pointer: a press hides them, and after a
+// change (a drag, a paste, an agent's move), a new selection or a zoom they are
+// shown again for what is there then, never at an object's old place. A side where
+// a connector's line arrives gets no handle: it would cover the arrowhead. While
+// the picker is open, the pending connector stays drawn to where it was dropped,
+// the picker beside its end, beyond it, so it hides neither.
 
-import { state, select } from './state.js';
+import { state, select, on } from './state.js';
 import { center, rotationOf, rotatePoint, snapNumber, defaultSize } from './geom.js';
 import * as sync from './sync.js';
-import { layers, svgEl, setAttrs, toBoard, getView, toContainer } from './canvas.js';
+import {
+  layers, svgEl, setAttrs, toBoard, getView, toContainer, shownElement,
+} from './canvas.js';
 import { hitTest } from './hittest.js';
 import { attachable, showTarget } from './drag.js';
+import { drawnLine, polylineDistance } from './lines.js';
 
 const SIDES = ['top', 'right', 'bottom', 'left'];
 const REACH = 16; // screen pixels from a side to its handle
@@ -18,6 +27,19 @@ const PICKS = ['rect', 'rounded', 'ellipse', 'diamond', 'note'];
 
 let shown = null; // the id whose handles are drawn
 let picker = null; // the open shape picker, if any
+/** The last hover's pointer (client point), to show the handles again after a change. */
+let pointer = null;
+
+/** Keeps the handles true to the board: see `refresh`; a board switch drops them and the picker. */
+export function initLinks() {
+  on('scene', refresh);
+  on('selection', refresh);
+  on('viewcommit', refresh);
+  on('boardswitch', () => {
+    clear();
+    closePicker();
+  });
+}
 
 /** Where the handle of `side` of object `obj` sits, in board units. */
 function handlePoint(obj, side) {
@@ -36,6 +58,16 @@ function clear() {
   for (const el of layers.hover.querySelectorAll('.link')) el.remove();
 }
 
+/** Whether a connector attached to object `id` draws its line within `reach` of `p`. */
+function onALine(id, p, reach) {
+  for (const obj of state.objects.values()) {
+    if (obj.type !== 'connector' || (obj.from !== id && obj.to !== id)) continue;
+    const line = drawnLine(obj, shownElement(obj.id));
+    if (line && polylineDistance(p, line.polylines) <= reach + line.width / 2) return true;
+  }
+  return false;
+}
+
 function draw(id) {
   clear();
   const obj = state.objects.get(id);
@@ -43,6 +75,8 @@ function draw(id) {
   const s = 6 / getView().zoom;
   for (const side of SIDES) {
     const p = handlePoint(obj, side);
+    // An arrowhead (or the line) arriving there would be hidden under the handle.
+    if (onALine(id, p, s + 4 / getView().zoom)) continue;
     svgEl('circle', {
       class: 'handle link', cx: p.x, cy: p.y, r: s,
       'data-link': side, 'data-testid': `link-${side}`,
@@ -59,6 +93,7 @@ function near(obj, p) {
 
 /** Select mode's hover: the handles of the attachable object under the pointer. */
 export function hoverLinks(e) {
+  pointer = { clientX: e.clientX, clientY: e.clientY };
   if (picker) return;
   const hit = hitTest(e.clientX, e.clientY, { groups: false, accept: attachable });
   // A selected object has its resize and rotate handles there instead.
@@ -72,6 +107,30 @@ export function hoverLinks(e) {
   }
   const obj = shown && state.objects.get(shown);
   if (!obj || !near(obj, toBoard(e.clientX, e.clientY))) clear();
+}
+
+/** Hides the handles (a press that is not on one: a drag, a click). */
+export function hideLinks() {
+  clear();
+}
+
+/**
+ * Shows the handles again for what is under the pointer now, after the board,
+ * the selection or the zoom changed while they were shown: drawn from the
+ * object's new place, or gone with it.
+ */
+function refresh() {
+  if (shown === null || picker) return;
+  const was = shown;
+  clear();
+  if (!pointer || state.tool !== 'select') return;
+  const hit = hitTest(pointer.clientX, pointer.clientY, { groups: false, accept: attachable });
+  if (hit) {
+    if (!state.selection.has(hit)) draw(hit);
+    return;
+  }
+  const obj = state.objects.get(was);
+  if (obj && !state.selection.has(was) && near(obj, toBoard(pointer.clientX, pointer.clientY))) draw(was);
 }
 
 /** A press on a connection handle starts a connector drag (else null). */
@@ -104,24 +163,54 @@ export function startLink(e) {
         sync.call('add_connector', { from, to }).then((r) => r?.id && select([r.id]), () => {}).finally(cleanup);
         return;
       }
-      cleanup();
+      showTarget(null);
       // Dropped close to where it started: no connector.
-      if (Math.hypot(q.x - a.x, q.y - a.y) * getView().zoom < 12) return;
-      openPicker(from, q);
+      if (Math.hypot(q.x - a.x, q.y - a.y) * getView().zoom < 12) {
+        line.remove();
+        return;
+      }
+      // The pending connector stays drawn while the picker is open.
+      openPicker(from, a, q, line);
     },
     cancel: cleanup,
   };
 }
 
-/** The small picker of shapes to add, connected, at board point `at`. */
-function openPicker(from, at) {
-  closePicker();
+/** Screen pixels between the pending connector's end and the picker. */
+const PICKER_GAP = 14;
+
+/**
+ * Puts the picker `el` beside board point `at`, the end of a connector drawn from
+ * `a`, on the far side from `a` along the line's main direction: it covers
+ * neither the line nor its end.
+ */
+function placePicker(el, a, at) {
   const c = toContainer(at.x, at.y);
+  const { width: w, height: h } = el.getBoundingClientRect();
+  const dx = at.x - a.x;
+  const dy = at.y - a.y;
+  let x;
+  let y;
+  if (Math.abs(dx) > Math.abs(dy)) {
+    x = dx > 0 ? c.x + PICKER_GAP : c.x - PICKER_GAP - w;
+    y = c.y - h / 2;
+  } else {
+    x = c.x - w / 2;
+    y = dy > 0 ? c.y + PICKER_GAP : c.y - PICKER_GAP - h;
+  }
+  el.style.left = `${x}px`;
+  el.style.top = `${y}px`;
+}
+
+/**
+ * The small picker of shapes to add, connected, at board point `at`, the end of
+ * the pending connector `line` drawn from `a` (removed when the picker closes).
+ */
+function openPicker(from, a, at, line) {
+  closePicker();
   const el = document.createElement('div');
   el.className = 'link-picker';
   el.dataset.testid = 'link-picker';
-  el.style.left = `${c.x}px`;
-  el.style.top = `${c.y}px`;
   for (const geom of PICKS) {
     const b = document.createElement('button');
     b.type = 'button';
@@ -150,6 +239,7 @@ function openPicker(from, at) {
   }
   const container = layers.hover.ownerSVGElement.parentElement;
   container.append(el);
+  placePicker(el, a, at);
   const away = (e) => {
     if (!el.contains(e.target)) closePicker();
   };
@@ -159,7 +249,7 @@ function openPicker(from, at) {
     document.addEventListener('pointerdown', away, true);
     document.addEventListener('keydown', esc, true);
   });
-  picker = { el, off: () => {
+  picker = { el, line, off: () => {
     document.removeEventListener('pointerdown', away, true);
     document.removeEventListener('keydown', esc, true);
   } };
@@ -169,5 +259,6 @@ function closePicker() {
   if (!picker) return;
   picker.off();
   picker.el.remove();
+  picker.line?.remove();
   picker = null;
 }

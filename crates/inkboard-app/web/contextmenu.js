@@ -5,7 +5,7 @@
 // select all and fit. Each item runs the same action as its key and shows that key,
 // from shortcuts.js. Escape, a click elsewhere or the wheel closes it.
 
-import { state, select } from './state.js';
+import { state, select, on } from './state.js';
 import { hitTest, isLocked } from './hittest.js';
 import { toBoard, fitToContent } from './canvas.js';
 import { copySelection, pasteAt, deleteSelection, duplicateSelection } from './clipboard.js';
@@ -17,6 +17,7 @@ import { hasOwnRoute, resetRoute } from './bends.js';
 let menu = null;
 
 export function initContextMenu(container) {
+  on('boardswitch', close);
   container.addEventListener('contextmenu', (e) => {
     e.preventDefault();
     const hit = hitTest(e.clientX, e.clientY, { locked: true });

@@ -64,6 +64,31 @@ export function cssFill(obj) {
   return (obj.geom === 'note' && PASTEL[name]) || cssColor(obj.fill);
 }
 
+/**
+ * Whether a fill (a CSS colour: palette names resolved, `#rrggbb` or `#rrggbbaa`)
+ * is dark enough that a shape's text is drawn white on it: mostly opaque and of
+ * relative luminance under 0.3, inkboard-render's `shape_text_color` rule.
+ */
+export function darkFill(color) {
+  const m = /^#([0-9a-f]{6})([0-9a-f]{2})?$/i.exec(cssColor(color, '#ffffff'));
+  if (!m || (m[2] && parseInt(m[2], 16) <= 127)) return false;
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(m[1].slice(i, i + 2), 16) / 255);
+  const lin = (c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b) < 0.3;
+}
+
+/**
+ * Items `{id, b}` (b: a board box) in reading order: rows from the top (one whose
+ * middle lies above another's top comes first), each row left to right.
+ */
+export function readingOrder(items) {
+  return [...items].sort((a, c) => {
+    if (a.b.y + a.b.h / 2 < c.b.y) return -1;
+    if (c.b.y + c.b.h / 2 < a.b.y) return 1;
+    return a.b.x - c.b.x || a.b.y - c.b.y;
+  });
+}
+
 /** The rectangle spanned by two points. */
 export function spanRect(a, b) {
   return { x: Math.min(a.x, b.x), y: Math.min(a.y, b.y), w: Math.abs(a.x - b.x), h: Math.abs(a.y - b.y) };

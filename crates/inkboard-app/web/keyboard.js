@@ -2,10 +2,13 @@
 // place a key is written): this file maps each action to what it does. Ctrl+C/X/V
 // are the browser's copy/cut/paste events (clipboard.js); the arrows nudge the
 // selection (Shift: 10 px) or pan; a key typed into a field is never a shortcut.
+// Enter and Escape first end an arrow or line being drawn click by click. The
+// export dialog is the editor's, not the MCP App view's: its key is said as an
+// 'export' event, which main.js's dialog answers.
 
-import { state, select } from './state.js';
+import { state, select, emit } from './state.js';
 import * as sync from './sync.js';
-import { setTool, cancelTool } from './tools.js';
+import { setTool, cancelTool, finishTool, toggleToolLock } from './tools.js';
 import { deleteSelection, duplicateSelection } from './clipboard.js';
 import { startEdit } from './textedit.js';
 import { zoomCenter, fitToContent, fitRect, panBy, boundsOf } from './canvas.js';
@@ -15,6 +18,10 @@ import { actionOf } from './shortcuts.js';
 import { align, distribute, order, group, ungroup, toggleLock } from './arrange.js';
 import { isLocked } from './hittest.js';
 import { toggleHelp } from './help.js';
+import { openFind } from './find.js';
+import { copyStyle, pasteStyle } from './stylecopy.js';
+import { flip } from './flip.js';
+import { startPresenting } from './present.js';
 
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
@@ -34,9 +41,15 @@ const ACTIONS = {
   'zoom-fit': () => fitToContent(),
   'zoom-selection': () => zoomToSelection(),
   help: () => toggleHelp(),
+  'tool-lock': () => toggleToolLock(),
+  find: () => openFind(),
+  'copy-style': () => copyStyle(),
+  'paste-style': () => pasteStyle(),
+  export: () => emit('export'),
+  present: () => startPresenting(),
   delete: () => state.selection.size && deleteSelection(),
   deselect: () => {
-    if (cancelTool()) return;
+    if (finishTool() || cancelTool()) return;
     if (state.tool !== 'select') setTool('select');
     else select([]);
   },
@@ -53,6 +66,7 @@ function run(action, e) {
   if (kind === 'order') return order(arg);
   if (kind === 'align') return align(arg);
   if (kind === 'distribute') return distribute(arg);
+  if (kind === 'flip') return flip(arg);
   return null;
 }
 
@@ -69,6 +83,10 @@ function onKey(e) {
   const action = actionOf(e);
   if (!action) return;
   if (action === 'edit-text') {
+    if (finishTool()) {
+      e.preventDefault();
+      return;
+    }
     // Buttons and links keep Enter for themselves.
     if (state.selection.size !== 1 || interactive(e.target)) return;
     e.preventDefault();

@@ -3,7 +3,7 @@
 // reloads), puts each board in the browser's history (Back and Forward move between
 // boards), and exposes `window.inkboard` for tests and benchmarks.
 
-import { state, emit, on } from './state.js';
+import { state, emit, on, enterBoard } from './state.js';
 import * as sync from './sync.js';
 import {
   applyScene, fitToContent, openView, drawnCount, whenDrawn, getView, setView, panBy, zoomAt, viewport,
@@ -11,7 +11,8 @@ import {
 import { flash } from './highlight.js';
 import { initSurface } from './surface.js';
 import { initBanner } from './banner.js';
-import { initExportMenu } from './exportmenu.js';
+import { initExportDialog } from './exportdialog.js';
+import { startPresenting } from './present.js';
 import { icon } from './icons.js';
 import { hint } from './shortcuts.js';
 import { storedView, storeView } from './views.js';
@@ -35,8 +36,9 @@ function boot() {
   initTitle($('board-title'));
   initSurface(canvas, $);
   initBanner($('banner'));
-  initExportMenu($('export-slot'));
+  initExportDialog($('export-slot'));
   initHistoryButtons();
+  initPresentButton($('export-slot'));
 
   on('view', (v) => {
     if (shownKey) views.set(shownKey, v);
@@ -55,6 +57,7 @@ function boot() {
 }
 
 function onBoard(msg) {
+  enterBoard(msg.board);
   state.board = msg;
   state.page = msg.page;
   if (msg.revision != null) state.revision = msg.revision;
@@ -147,6 +150,20 @@ function initHistoryButtons() {
     b.setAttribute('aria-label', label);
     b.addEventListener('click', fn);
   }
+}
+
+/** The "Present" button before Export: the page's frames as slides (present.js). */
+function initPresentButton(slot) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = 'tool present-button';
+  b.dataset.testid = 'present';
+  const label = hint('present');
+  b.title = label;
+  b.setAttribute('aria-label', label);
+  b.append(icon('present'));
+  b.addEventListener('click', startPresenting);
+  slot.before(b);
 }
 
 /** Runs `step(i)` on n animation frames and answers the frame durations (ms). */

@@ -153,7 +153,9 @@ function buildControls(parent) {
   button(parent, 'zoom-in', '+', hint('zoom-in'), () => zoomCenter(1.25));
   button(parent, 'zoom-fit', 'Fit', hint('zoom-fit'), () => fitToContent());
   on('view', (v) => {
-    zoomLabel.textContent = `${Math.round(v.zoom * 100)}%`;
+    // Written only when it changes: a new text lays the page out, on every frame of a pan.
+    const text = `${Math.round(v.zoom * 100)}%`;
+    if (zoomLabel.textContent !== text) zoomLabel.textContent = text;
   });
 }
 

@@ -1,6 +1,7 @@
 // panel.js: the style panel on the right. Shows the fields that apply to what is
 // selected (fill, stroke, width, dash, font size and face, text colour, alignment,
-// arrowheads and route for connectors, as buttons) with the selection's current
+// arrowheads and route for connectors, as buttons; opacity, as a slider whose
+// drag shows the new opacity on screen and sends one `update` when let go) with the selection's current
 // values (an unset field shows the value it is drawn with; values that differ are
 // marked "mixed"), and sends one `update` for the objects each change applies to.
 // While a drawing tool is active with nothing selected, it shows and sets the style
@@ -16,14 +17,17 @@ import { deleteSelection, duplicateSelection } from './clipboard.js';
 import { kindOf, remembered, remember } from './stylememory.js';
 import { align, distribute, order, group, ungroup, hasGroup, toggleLock, allLocked } from './arrange.js';
 import { hint } from './shortcuts.js';
+import { cssFill, darkFill } from './geom.js';
+import { shownColor, shownDark } from './theme.js';
 
 const COLORS = Object.keys(PALETTE);
-const SHAPE_FIELDS = ['fill', 'stroke', 'stroke_width', 'dash', 'font_size', 'font', 'text_color', 'align'];
-const APPLIES = {
+const SHAPE_FIELDS = ['fill', 'stroke', 'stroke_width', 'dash', 'font_size', 'font', 'text_color', 'align', 'opacity'];
+/** The style fields (in `update`'s names) the panel shows for each type of object. */
+export const APPLIES = {
   shape: SHAPE_FIELDS,
-  connector: ['stroke', 'stroke_width', 'dash', 'font_size', 'font', 'text_color', 'start_arrow', 'end_arrow', 'route'],
-  ink: ['stroke', 'stroke_width', 'dash'],
-  image: [],
+  connector: ['stroke', 'stroke_width', 'dash', 'font_size', 'font', 'text_color', 'start_arrow', 'end_arrow', 'route', 'opacity'],
+  ink: ['stroke', 'stroke_width', 'dash', 'opacity'],
+  image: ['opacity'],
   group: [],
 };
 const ARROWS = ['none', 'arrow', 'triangle', 'diamond', 'circle'];
@@ -37,7 +41,7 @@ const TRANSPARENT = '#ffffff00';
 /** The look of an unset field, as the renderer's style.rs draws it. */
 const INK = '#1f2933';
 const KIND_NAMES = {
-  shape: 'shape', note: 'sticky note', text: 'text', frame: 'frame', connector: 'connector', ink: 'ink',
+  shape: 'shape', note: 'sticky note', text: 'text', frame: 'frame', connector: 'connector', line: 'line', ink: 'ink',
 };
 const COLLAPSED_KEY = 'inkboard-panel-collapsed';
 
@@ -50,6 +54,8 @@ export function initPanel(el) {
   on('selection', build);
   on('scene', build);
   on('tool', build);
+  // The swatches show the board's colours as the screen does: dark ones in dark.
+  on('theme', build);
   build();
 }
 
@@ -82,7 +88,7 @@ function styled() {
 /** The kind of object the active tool draws, if it draws one. */
 function drawingKind() {
   const t = state.tool;
-  if (['select', 'hand', 'eraser', 'image'].includes(t)) return null;
+  if (['select', 'hand', 'eraser', 'image', 'laser'].includes(t)) return null;
   return kindOf(t);
 }
 
@@ -90,6 +96,7 @@ function drawingKind() {
 function nextObject(kind) {
   const r = remembered(kind);
   if (kind === 'connector') return { type: 'connector', ...r };
+  if (kind === 'line') return { type: 'connector', route: 'straight', start_arrow: 'none', end_arrow: 'none', ...r };
   if (kind === 'ink') return { type: 'ink', color: r.stroke, width: r.stroke_width, dash: r.dash };
   const geom = state.tool;
   return { type: 'shape', geom, ...r };
@@ -108,11 +115,17 @@ function defaultOf(obj, field) {
     case 'dash': return 'solid';
     case 'font_size': return obj.type === 'connector' ? 14 : 16;
     case 'font': return 'sans';
-    case 'text_color': return geom === 'frame' ? '#3e4c59' : INK;
+    case 'text_color': {
+      if (geom === 'frame') return '#3e4c59';
+      // On a dark fill the renderer draws a shape's text white (style.rs).
+      const fill = geom && cssFill({ ...obj, fill: obj.fill ?? defaultOf(obj, 'fill') });
+      return fill && darkFill(fill) ? '#ffffff' : INK;
+    }
     case 'align': return geom === 'frame' ? 'left' : 'center';
     case 'start_arrow': return 'none';
     case 'end_arrow': return 'arrow';
     case 'route': return 'orthogonal';
+    case 'opacity': return 1;
     default: return undefined;
   }
 }
@@ -127,7 +140,7 @@ function normal(v) {
 }
 
 /** The value of a field as an object shows it (ink calls its stroke color/width). */
-function valueOf(obj, field) {
+export function valueOf(obj, field) {
   let v;
   if (obj.type === 'ink' && field === 'stroke') v = obj.color;
   else if (obj.type === 'ink' && field === 'stroke_width') v = obj.width;
@@ -152,7 +165,7 @@ function apply(field, value) {
   const objs = styled().filter((o) => APPLIES[o.type].includes(field));
   if (!objs.length) return;
   remember(objs.map(kindOf), field, value);
-  sync.call('update', { ids: objs.map((o) => o.id), [field]: value }).catch(() => {});
+  return sync.call('update', { ids: objs.map((o) => o.id), [field]: value }).catch(() => {});
 }
 
 function el(tag, props = {}, parent = null) {
@@ -177,7 +190,8 @@ function section(title, mixedFields = []) {
 }
 
 /** A row of swatches, one per palette name, drawn in `tones` (the pastel ones
- * when every object whose fill it sets is a sticky note, as they will look). */
+ * when every object whose fill it sets is a sticky note, as they will look), each
+ * as the screen shows that colour on the board (in dark, by the board's filter). */
 function colorRow(parent, field, cur, testPrefix, { none = false, tones = PALETTE } = {}) {
   const current = cur.value;
   const row = el('div', { className: 'swatches', role: 'group', 'aria-label': field.replace('_', ' ') }, parent);
@@ -189,12 +203,14 @@ function colorRow(parent, field, cur, testPrefix, { none = false, tones = PALETT
     }, row);
     b.addEventListener('click', () => apply(field, TRANSPARENT));
   }
+  const dark = shownDark();
   for (const name of COLORS) {
+    const title = dark ? `${name} (shown in dark mode as it is drawn on the board)` : name;
     const b = el('button', {
-      type: 'button', className: 'swatch', title: name, testid: `${testPrefix}-${name}`,
+      type: 'button', className: 'swatch', title, testid: `${testPrefix}-${name}`,
       'aria-label': name, 'aria-pressed': String(current === name),
     }, row);
-    b.style.background = tones[name];
+    b.style.background = shownColor(tones[name]);
     b.addEventListener('click', () => apply(field, name));
   }
   // A colour outside the palette is shown, and marked, on the custom swatch.
@@ -206,7 +222,7 @@ function colorRow(parent, field, cur, testPrefix, { none = false, tones = PALETT
   }, row);
   if (other) {
     custom.value = current;
-    custom.style.background = current;
+    custom.style.background = shownColor(current);
   }
   custom.addEventListener('change', () => apply(field, custom.value));
 }
@@ -302,7 +318,40 @@ function fill() {
     choice(s, 'start_arrow', ARROWS, get('start_arrow'), 'start-arrow', START_HEADS, 'Start');
     choice(s, 'end_arrow', ARROWS, get('end_arrow'), 'end-arrow', END_HEADS, 'End');
   }
+  if (has('opacity')) opacityRow(section('Opacity', mixed('opacity')), get('opacity'), kind ? [] : styled());
   if (!kind) arrange();
+}
+
+/**
+ * The opacity slider, 0 to 100% in steps of 10 as Excalidraw's: while it is
+ * dragged the objects `objs` are shown at the new opacity (their drawings' own
+ * opacity overridden on screen), and letting go sends one `update`.
+ */
+function opacityRow(parent, cur, objs) {
+  const wrap = el('label', { className: 'field opacity' }, parent);
+  const value = el('span', { className: 'opacity-value', testid: 'opacity-value' }, wrap);
+  const input = el('input', {
+    type: 'range', min: '0', max: '100', step: '10', testid: 'opacity', 'aria-label': 'Opacity',
+  }, wrap);
+  const show = (v) => {
+    value.textContent = v === undefined ? 'Mixed' : `${v}%`;
+  };
+  const percent = cur.value === undefined ? undefined : Math.round(cur.value * 100);
+  input.value = String(percent ?? 100);
+  show(percent);
+  const drawn = objs.map((o) => document.getElementById(o.id)).filter((e) => e?.closest('.objects'));
+  input.addEventListener('input', () => {
+    show(Number(input.value));
+    for (const e of drawn) e.style.opacity = String(Number(input.value) / 100);
+  });
+  input.addEventListener('change', () => {
+    const v = Number(input.value) / 100;
+    const done = apply('opacity', v);
+    // The committed drawing replaces these elements; until then they keep the look.
+    Promise.resolve(done).finally(() => {
+      for (const e of drawn) e.style.opacity = '';
+    });
+  });
 }
 
 function button(parent, text, testid, action, fn, extra = {}) {

@@ -10,7 +10,7 @@ import { state, on, select } from './state.js';
 import { spanRect, union, rotationOf, cornersOf, rotatePoint, center } from './geom.js';
 import { layers, svgEl, setAttrs, rectAttrs, toBoard, boundsOf, elementOf, getView } from './canvas.js';
 import { hitTest, idsIn, isLocked } from './hittest.js';
-import { hoverLinks, startLink } from './connect.js';
+import { hoverLinks, startLink, hideLinks } from './connect.js';
 import {
   startMove, startResize, startRotate, startEndpoint, transformable, handleFrame, connectorEnds,
 } from './drag.js';
@@ -120,6 +120,7 @@ export const selectTool = {
       this.press = { drag: link, started: true };
       return;
     }
+    hideLinks();
     const handle = e.target.closest?.('[data-handle]')?.dataset.handle;
     const ids = [...state.selection];
     if (handle === 'from' || handle === 'to') {

@@ -1,5 +1,9 @@
 // state.js: the page's shared state (board info, objects, z-order, selection, tool)
-// and a tiny event bus the modules use to tell each other what changed.
+// and a tiny event bus the modules use to tell each other what changed. When the
+// window is switched to another board (`inkboard open OTHER`, an agent's new
+// board, Back), everything keyed to the old board's ids is dropped at once: the
+// selection here, and, on 'boardswitch', each module's own (hover, a tool's
+// gesture, the text being edited, previews, find, presenting).
 
 export const state = {
   /** The last `board` message: {board, title, path, pages, page, revision, undo, redo, save, save_error}. */
@@ -17,6 +21,8 @@ export const state = {
   selection: new Set(),
   /** Name of the active tool. */
   tool: 'select',
+  /** The tool lock (Q): a drawing tool stays chosen after each object it makes. */
+  toolLocked: false,
   /** 'online' | 'connecting' | 'offline' (inkboard does not answer) | 'signed-out' (it does, but not to this tab) */
   connection: 'connecting',
 };
@@ -38,6 +44,27 @@ export function emit(event, data) {
       console.error(`inkboard: a '${event}' listener failed`, err);
     }
   }
+}
+
+/** The board whose `board` message came last (its number, or its path in the MCP App view). */
+let boardShown = null;
+
+/**
+ * Takes the board a `board` message shows. On a switch to another board the
+ * selection is dropped before its scene comes (ids name other objects there: the
+ * old board's `s22` is an unrelated shape on the new one), and 'boardswitch' tells
+ * the modules to drop theirs. Answers whether it was a switch.
+ */
+export function enterBoard(key) {
+  const switched = boardShown !== null && key !== boardShown;
+  boardShown = key;
+  if (!switched) return false;
+  if (state.selection.size) {
+    state.selection = new Set();
+    emit('selection', state.selection);
+  }
+  emit('boardswitch', key);
+  return true;
 }
 
 /** Replaces the selection and tells everyone. Ids that no longer exist are dropped. */

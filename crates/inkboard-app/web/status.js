@@ -25,6 +25,7 @@ export function initStatus(el) {
   on('connection', render);
   on('error', (message) => show(message, 'error', 6000));
   on('reconnected', () => show('Reconnected to inkboard', 'info', 4000));
+  on('info', (message) => show(message, 'info', 3000));
   on('agent', (ids) => show(`An agent changed ${ids.length} object${ids.length === 1 ? '' : 's'}`, 'agent', 3000));
   render();
 }

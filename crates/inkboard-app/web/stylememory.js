@@ -1,5 +1,5 @@
 // stylememory.js: the style the next new object takes, remembered per kind (shapes,
-// sticky notes, text, frames, connectors, ink), as Excalidraw does: a style set in
+// sticky notes, text, frames, arrows, lines, ink), as Excalidraw does: a style set in
 // the panel, on a selection or with a drawing tool active, is remembered for the kinds
 // it was set on, and kept in the browser's storage for the next visit. The tools add
 // it to their `add_*` calls (styleArgs), so the server draws the new object in it.
@@ -22,11 +22,12 @@ function save() {
 export function kindOf(objOrTool) {
   if (typeof objOrTool === 'string') {
     if (objOrTool === 'pen') return 'ink';
-    if (objOrTool === 'connector') return 'connector';
+    if (objOrTool === 'connector' || objOrTool === 'line') return objOrTool;
     return ['note', 'text', 'frame'].includes(objOrTool) ? objOrTool : 'shape';
   }
   const o = objOrTool;
-  if (o.type === 'connector') return 'connector';
+  // A connector without heads is what the line tool draws: a line.
+  if (o.type === 'connector') return o.end_arrow === 'none' && (o.start_arrow ?? 'none') === 'none' ? 'line' : 'connector';
   if (o.type === 'ink') return 'ink';
   if (o.type !== 'shape') return null;
   return kindOf(o.geom ?? 'rect');

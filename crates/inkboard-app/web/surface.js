@@ -1,7 +1,8 @@
 // surface.js: wires the board's surface to the page, the part the editor (main.js) and
 // the MCP App view (chat/chat.js) share: canvas, navigation, tools, selection, text
 // editing, images, style panel, page tabs, status, keyboard, clipboard, the
-// shortcut help (help.js) and the right-click menu (contextmenu.js).
+// shortcut help (help.js), the right-click menu (contextmenu.js), connection
+// handles (connect.js) and presenting (present.js).
 
 import { initCanvas, refreshBox } from './canvas.js';
 import { initNavigate } from './navigate.js';
@@ -17,6 +18,8 @@ import { initClipboard } from './clipboard.js';
 import { initHelp } from './help.js';
 import { initContextMenu } from './contextmenu.js';
 import { initBends } from './bends.js';
+import { initLinks } from './connect.js';
+import { initPresent } from './present.js';
 
 /** Wires the surface to the page's elements (found by `data-testid`). */
 export function initSurface(canvas, $) {
@@ -34,6 +37,8 @@ export function initSurface(canvas, $) {
   initHelp($('zoom-controls'));
   initContextMenu(canvas);
   initBends(canvas);
+  initLinks();
+  initPresent();
   window.addEventListener('resize', refreshBox);
   // A button clicked with the mouse hands the keyboard back to the board, so that
   // Space pans (and Delete deletes) right after picking a tool or a colour.

@@ -178,7 +178,7 @@ function receive(msg) {
       wanted.board = msg.board;
       wanted.page = 1;
       wanted.path = null;
-      hello();
+      helloFocused();
       break;
     default:
       console.warn('inkboard: unknown message', msg.t);
@@ -199,6 +199,16 @@ function hello() {
   // After a restart, board numbers are given anew: the file names the board.
   if (wanted.path != null) msg.path = wanted.path;
   send(msg);
+}
+
+/**
+ * Asks for another board and, when this window has the focus, makes it the board
+ * on screen: path-less MCP calls then edit the board the person sees, not the one
+ * the window showed before.
+ */
+function helloFocused() {
+  hello();
+  if (document.hasFocus()) send({ t: 'focus' });
 }
 
 /** Sends `msg` with a new `seq`; resolves with the answer bearing that `seq`. */
@@ -278,7 +288,7 @@ export function showBoard(board, page = 1, path = null) {
   wanted.board = board;
   wanted.page = page;
   wanted.path = path;
-  hello();
+  helloFocused();
 }
 
 /** Shows another page of this board. */

@@ -23,10 +23,14 @@
 // are plain, in a textarea.
 // A turned shape's textarea is turned with it, about the shape's centre, so the
 // text stands as it will be drawn while it is typed.
+// An editor opened on no text (a new sticky note's, which opens by itself, as in
+// tldraw) takes a first Enter as the "start typing" it is by habit elsewhere (Enter
+// edits a selected shape): it types no blank first line.
 
 import { state, on, select } from './state.js';
 import {
-  textBox, cssColor, cssFill, cssFont, union, center, rotationOf, DEFAULT_FONT_SIZE, LABEL_FONT_SIZE, LINE_HEIGHT, INK,
+  textBox, cssColor, cssFill, cssFont, union, center, rotationOf, darkFill, DEFAULT_FONT_SIZE, LABEL_FONT_SIZE,
+  LINE_HEIGHT, INK,
 } from './geom.js';
 import {
   elementOf, toContainer, getView, showPreview, clearPreview,
@@ -48,6 +52,8 @@ export function initTextEdit(el) {
   container = el;
   guardLinks(el);
   on('view', () => session && place());
+  // Text typed into another board's object is not sent to this one.
+  on('boardswitch', () => session && cancelEdit());
   on('scene', () => {
     if (!session?.id) return;
     if (!state.objects.has(session.id)) {
@@ -68,14 +74,6 @@ export function isEditing() {
   return session !== null;
 }
 
-function isDark(color) {
-  const hex = cssColor(color, '#ffffff').replace('#', '');
-  if (hex.length < 6) return false;
-  const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
-  const lin = (c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
-  return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b) < 0.3;
-}
-
 /** Starts editing the text of a shape or connector. */
 export function startEdit(id) {
   finishEdit();
@@ -89,7 +87,7 @@ export function startEdit(id) {
     const frame = obj.geom === 'frame';
     align ??= frame ? 'left' : 'center';
     color = obj.text_color ? cssColor(obj.text_color)
-      : frame ? '#3e4c59' : obj.fill && isDark(cssFill(obj)) ? '#ffffff' : INK;
+      : frame ? '#3e4c59' : obj.fill && darkFill(cssFill(obj)) ? '#ffffff' : INK;
   } else {
     box = labelBox(id);
     align ??= 'center';
@@ -160,6 +158,7 @@ const FORMATTED = typeof sync.rich === 'function';
  */
 function open(text) {
   const s = session;
+  s.fresh = text === '';
   if (!s.rich || !FORMATTED) {
     openArea(text);
     return;
@@ -202,6 +201,7 @@ function openDom(html) {
   area.style.fontFamily = cssFont(session.font);
   if (session.grow) area.style.whiteSpace = 'pre';
   area.addEventListener('input', () => {
+    if (session) session.fresh = false;
     place();
     askFit();
   });
@@ -210,6 +210,8 @@ function openDom(html) {
     if (e.key === 'Escape' || (e.key === 'Enter' && (e.ctrlKey || e.metaKey))) {
       e.preventDefault();
       finishEdit();
+    } else if (habitEnter(e, area.textContent)) {
+      e.preventDefault();
     } else if (richDomKey(e, area)) {
       e.preventDefault();
       area.dispatchEvent(new Event('input'));
@@ -240,6 +242,7 @@ function openArea(text) {
   area.style.fontFamily = cssFont(session.font);
   if (session.grow) area.wrap = 'off';
   area.addEventListener('input', () => {
+    if (session) session.fresh = false;
     place();
     askFit();
   });
@@ -249,6 +252,8 @@ function openArea(text) {
     if (e.key === 'Escape' || (e.key === 'Enter' && ends)) {
       e.preventDefault();
       finishEdit();
+    } else if (habitEnter(e, area.value)) {
+      e.preventDefault();
     } else if (session?.rich && richKey(e, area)) {
       e.preventDefault();
     }
@@ -259,6 +264,16 @@ function openArea(text) {
   place();
   area.focus();
   area.select();
+}
+
+/**
+ * Whether key event `e` is a first Enter in an editor that opened on no text and
+ * still holds `held` empty: taken as "start typing", it types no blank line.
+ */
+function habitEnter(e, held) {
+  if (e.key !== 'Enter' || !session?.fresh || held !== '') return false;
+  session.fresh = false;
+  return true;
 }
 
 /** Lays the textarea over the text box at the current zoom. */

@@ -4,9 +4,12 @@
 // its hues kept (a CSS filter on the drawing, images turned back), as Excalidraw and
 // tldraw show theirs: only on screen, the board and its exports stay as they are
 // unless an export asks for `theme: "dark"`, painted by the same filter
-// (inkboard-render's theme.rs).
+// (inkboard-render's theme.rs). `shownColor` paints a colour the same way, for
+// what the chrome shows of the board's colours (the style panel's swatches), so a
+// white shape shown dark has a dark swatch.
 
 import { readStored, writeStored } from './stored.js';
+import { emit } from './state.js';
 
 const KEY = 'inkboard-theme';
 const media = window.matchMedia?.('(prefers-color-scheme: dark)');
@@ -31,7 +34,9 @@ export function theme() {
 
 function show() {
   const t = theme();
+  const changed = document.documentElement.dataset.theme !== t;
   document.documentElement.dataset.theme = t;
+  if (changed) emit('theme', t);
   if (button) {
     const label = t === 'dark' ? 'Light mode' : 'Dark mode';
     button.title = label;
@@ -61,4 +66,38 @@ export function toggleTheme() {
   chosen = next === system() ? null : next;
   writeStored(KEY, chosen);
   show();
+}
+
+/**
+ * The dark theme's rule, as inkboard-render's theme.rs computes the CSS filter
+ * `invert(0.93) hue-rotate(180deg)` that app.css draws the board with (the Filter
+ * Effects specification's functions, in sRGB, each result clamped).
+ */
+function darkTone([r, g, b]) {
+  const inv = [r, g, b].map((c) => 0.93 + c * (1 - 2 * 0.93));
+  const [sin, cos] = [Math.sin(Math.PI), Math.cos(Math.PI)];
+  const m = [
+    [0.213 + cos * 0.787 - sin * 0.213, 0.715 - cos * 0.715 - sin * 0.715, 0.072 - cos * 0.072 + sin * 0.928],
+    [0.213 - cos * 0.213 + sin * 0.143, 0.715 + cos * 0.285 + sin * 0.140, 0.072 - cos * 0.072 - sin * 0.283],
+    [0.213 - cos * 0.213 - sin * 0.787, 0.715 - cos * 0.715 + sin * 0.715, 0.072 + cos * 0.928 + sin * 0.072],
+  ];
+  return m.map((row) => Math.min(1, Math.max(0, row[0] * inv[0] + row[1] * inv[1] + row[2] * inv[2])));
+}
+
+/** Whether the page shows the dark theme now (the MCP App view never sets one). */
+export function shownDark() {
+  return document.documentElement.dataset.theme === 'dark';
+}
+
+/**
+ * A board colour (`#rrggbb` or `#rrggbbaa`) as the screen shows it: in dark, by
+ * the board's filter (its alpha kept); as it is in light. Anything else (a CSS
+ * name, a gradient) is answered as it is.
+ */
+export function shownColor(hex) {
+  const m = /^#([0-9a-f]{6})([0-9a-f]{2})?$/i.exec(hex ?? '');
+  if (!m || !shownDark()) return hex;
+  const rgb = [0, 2, 4].map((i) => parseInt(m[1].slice(i, i + 2), 16) / 255);
+  const out = darkTone(rgb).map((c) => Math.round(c * 255).toString(16).padStart(2, '0')).join('');
+  return `#${out}${m[2] ?? ''}`;
 }

@@ -1,16 +1,20 @@
 // tools.js: the toolbar and the drawing tools. Routes the canvas's pointer events
 // to the active tool: select (selection.js), hand, every geom of add_shape (click:
 // default size centred on the click; drag: that rectangle), sticky note, text,
-// frame, connector (drag from one shape to another; empty space makes a free end),
-// pen (freehand ink), eraser (eraser.js) and image (file picker; drop and paste also
-// work). The tooltips' names and keys come from shortcuts.js.
+// frame, arrow and line (connectortool.js: a drag, or click by click), pen
+// (freehand ink), eraser (eraser.js), laser pointer (laser.js) and image (file
+// picker; drop and paste also work). A drawing tool goes back to Select after
+// each object unless the tool lock is on (Q, the padlock), as in Excalidraw. The
+// tooltips' names and keys come from shortcuts.js.
 
 import { state, on, select, emit } from './state.js';
-import { GEOMS, defaultSize, spanRect, snapNumber, center, containsPoint } from './geom.js';
-import { layers, svgEl, setAttrs, rectAttrs, toBoard, boundsOf, getView } from './canvas.js';
+import { GEOMS, defaultSize, spanRect, snapNumber, containsPoint } from './geom.js';
+import { layers, svgEl, setAttrs, rectAttrs, toBoard, getView } from './canvas.js';
 import { hitTest } from './hittest.js';
 import { selectTool } from './selection.js';
-import { attachable, showTarget } from './drag.js';
+import { showTarget } from './drag.js';
+import { connectorTool } from './connectortool.js';
+import { laserTool } from './laser.js';
 import { startEdit, startNew, isEditing, finishEdit } from './textedit.js';
 import { pickImages } from './images.js';
 import { icon } from './icons.js';
@@ -25,10 +29,10 @@ const LABELS = {
   parallelogram: 'Parallelogram', cylinder: 'Cylinder', cloud: 'Cloud', star: 'Star',
 };
 const GROUPS = [
-  ['select', 'hand'],
+  ['lock', 'select', 'hand'],
   GEOMS.filter((g) => !['note', 'text', 'frame'].includes(g)),
   ['note', 'text', 'frame'],
-  ['connector', 'pen', 'eraser', 'image'],
+  ['connector', 'line', 'pen', 'eraser', 'laser', 'image'],
 ];
 
 const DRAG_START = 4;
@@ -42,9 +46,13 @@ export function initTools(canvasEl, toolbar) {
   tools.select = selectTool;
   tools.hand = { name: 'hand', down() {}, move() {}, up() {}, cancel() {} };
   for (const g of GEOMS) tools[g] = g === 'text' ? textTool() : shapeTool(g);
-  tools.connector = connectorTool();
+  tools.connector = connectorTool({ name: 'connector', kind: 'connector', done: created });
+  tools.line = connectorTool({
+    name: 'line', kind: 'line', defaults: { route: 'straight', start_arrow: 'none', end_arrow: 'none' }, done: created,
+  });
   tools.pen = penTool();
   tools.eraser = eraserTool();
+  tools.laser = laserTool();
   buildToolbar(toolbar);
 
   container.addEventListener('pointerdown', (e) => {
@@ -77,10 +85,27 @@ export function initTools(canvasEl, toolbar) {
     if (active !== null) current().cancel();
     active = null;
   });
+  // A gesture begun on another board ends with it: nothing it meant is sent here.
+  on('boardswitch', () => {
+    cancelTool();
+    for (const t of Object.values(tools)) t.drop?.();
+    showTarget(null);
+  });
 }
 
 function current() {
   return tools[state.tool] ?? selectTool;
+}
+
+/**
+ * After tool `by` made object `id`: back to Select with it selected, or, with
+ * the tool lock on, the tool stays (and the panel keeps showing the next
+ * object's style). A tool picked while the call was on its way is kept.
+ */
+function created(id, by) {
+  if (state.toolLocked || state.tool !== by) return;
+  select([id]);
+  setTool('select');
 }
 
 export function setTool(name) {
@@ -91,14 +116,35 @@ export function setTool(name) {
   if (!tools[name] || name === state.tool) return;
   if (active !== null) current().cancel();
   active = null;
+  // A connector drawn click by click is ended where it got to, as in Excalidraw.
+  if (current().pending?.()) current().finish();
   state.tool = name;
   showTarget(null);
   container.dataset.tool = name;
   for (const [n, b] of buttons) {
+    if (n === 'lock' || n === 'image') continue;
     b.classList.toggle('active', n === name);
     b.setAttribute('aria-pressed', String(n === name));
   }
   emit('tool', name);
+}
+
+/**
+ * Ends what the active tool draws over several presses (a connector drawn click
+ * by click: Enter, Escape). Returns whether there was something.
+ */
+export function finishTool() {
+  if (active !== null || !current().pending?.()) return false;
+  current().finish();
+  return true;
+}
+
+/** Turns the tool lock on or off (Q): drawing tools then stay chosen after each object. */
+export function toggleToolLock() {
+  state.toolLocked = !state.toolLocked;
+  const b = buttons.get('lock');
+  b?.classList.toggle('active', state.toolLocked);
+  b?.setAttribute('aria-pressed', String(state.toolLocked));
 }
 
 /** Cancels what the active tool is doing (Escape). Returns whether there was something. */
@@ -121,12 +167,13 @@ function buildToolbar(toolbar) {
       b.className = 'tool';
       b.dataset.testid = `tool-${name}`;
       b.dataset.tool = name;
-      const label = LABELS[name] ?? hint(`tool:${name}`);
+      const label = LABELS[name] ?? hint(name === 'lock' ? 'tool-lock' : `tool:${name}`);
       b.title = label;
       b.setAttribute('aria-label', label);
-      if (name !== 'image') b.setAttribute('aria-pressed', String(name === state.tool));
+      if (name === 'lock') b.setAttribute('aria-pressed', String(!!state.toolLocked));
+      else if (name !== 'image') b.setAttribute('aria-pressed', String(name === state.tool));
       b.append(icon(name));
-      b.addEventListener('click', () => setTool(name));
+      b.addEventListener('click', () => (name === 'lock' ? toggleToolLock() : setTool(name)));
       g.append(b);
       buttons.set(name, b);
     }
@@ -203,8 +250,7 @@ function shapeTool(geom) {
       sync.call('add_shape', { ...styleArgs(kindOf(geom)), ...args }).then((r) => {
         p.ghost?.remove();
         if (!r?.id) return;
-        select([r.id]);
-        setTool('select');
+        created(r.id, geom);
         if (geom === 'note') startEdit(r.id);
       }, () => p.ghost?.remove());
     },
@@ -237,65 +283,12 @@ function textTool() {
       if (!from) return;
       const p = from;
       from = null;
-      setTool('select');
+      if (!state.toolLocked) setTool('select');
       // After the pointer is released, so the new box keeps the focus.
       setTimeout(() => startNew(p), 0);
     },
     cancel() {
       from = null;
-    },
-  };
-}
-
-function connectorTool() {
-  let press = null;
-  const endPoint = (id, p) => (id ? center(boundsOf(id)) : p);
-  return {
-    name: 'connector',
-    hover(e) {
-      showTarget(hitTest(e.clientX, e.clientY, { groups: false, accept: attachable, locked: true }));
-    },
-    down(e) {
-      const from = hitTest(e.clientX, e.clientY, { groups: false, accept: attachable, locked: true });
-      const p = toBoard(e.clientX, e.clientY);
-      press = { from, p, sx: e.clientX, sy: e.clientY, to: null, q: p,
-        line: svgEl('line', { class: 'draft-line' }, layers.draft) };
-      showTarget(from);
-    },
-    move(e) {
-      if (!press) return;
-      press.q = toBoard(e.clientX, e.clientY);
-      press.to = hitTest(e.clientX, e.clientY, { groups: false, accept: attachable, locked: true });
-      if (press.to === press.from) press.to = null;
-      showTarget(press.from, press.to);
-      const a = endPoint(press.from, press.p);
-      const b = endPoint(press.to, press.q);
-      setAttrs(press.line, { x1: a.x, y1: a.y, x2: b.x, y2: b.y });
-    },
-    up(e) {
-      const p = press;
-      press = null;
-      if (!p) return;
-      const far = Math.hypot(e.clientX - p.sx, e.clientY - p.sy) >= DRAG_START;
-      if (!far && !p.to) {
-        p.line.remove();
-        return;
-      }
-      const z = getView().zoom;
-      const pt = (q) => ({ x: snapNumber(q.x, z), y: snapNumber(q.y, z) });
-      const args = { ...styleArgs('connector'), from: p.from ?? pt(p.p), to: p.to ?? pt(p.q) };
-      sync.call('add_connector', args).then((r) => {
-        if (r?.id) select([r.id]);
-        setTool('select');
-      }, () => {}).finally(() => {
-        p.line.remove();
-        showTarget(null);
-      });
-    },
-    cancel() {
-      press?.line.remove();
-      press = null;
-      showTarget(null);
     },
   };
 }

@@ -273,11 +273,7 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
             )
         })
         .collect();
-    let kinds: Vec<Route> = connectors
-        .iter()
-        .zip(&ends)
-        .map(|((_, c), (a, b))| kind(c, a, b))
-        .collect();
+    let kinds: Vec<Route> = connectors.iter().map(|(_, c)| c.route).collect();
     let lifted: Vec<Vec<usize>> = kinds
         .iter()
         .zip(&ends)
@@ -317,7 +313,11 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
         // routes: a huge page still draws in about a second, the same way on
         // every machine (the budget counts grid nodes, not time).
         let in_budget = router.work() < ROUTING_BUDGET;
-        let found = if kinds[k] == Route::Orthogonal && in_budget && searchable(a, b) {
+        // An orthogonal connector between two free points is drawn with its elbow
+        // (an L, or a Z when an L's legs are blocked), as Excalidraw draws a free
+        // elbow arrow: planned, not searched, having no side to leave by.
+        let free = a.shape.is_point() && b.shape.is_point();
+        let found = if kinds[k] == Route::Orthogonal && in_budget && !free && searchable(a, b) {
             search(&mut router, a, b, &lifted[k], flow)
         } else {
             None
@@ -467,18 +467,6 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
         out[*i] = Some(Laid { routed, label });
     }
     out
-}
-
-/// How a connector runs: as its `route` says, except that an orthogonal
-/// connector with two free ends is a straight line. With nothing to go round
-/// and no side to leave by, the elbow of an orthogonal route between two points
-/// only bends a line drawn from one point to the other.
-fn kind(c: &Connector, a: &EndInfo, b: &EndInfo) -> Route {
-    if c.route == Route::Orthogonal && a.shape.is_point() && b.shape.is_point() {
-        Route::Straight
-    } else {
-        c.route
-    }
 }
 
 /// Whether a connector between `a` and `b` can be searched for: two different ends

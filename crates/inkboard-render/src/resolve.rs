@@ -157,10 +157,16 @@ fn shape(s: &Shape, parts: &mut Vec<Part>) {
     }
 }
 
-/// A soft shadow under a sticky note: a few translucent, growing, lowered copies of
-/// its outline. Layers instead of a blur filter keep PNGs fast and PDFs vector.
+/// A soft shadow under a sticky note: translucent, growing, lowered copies of its
+/// outline. Layers instead of a blur filter keep PNGs fast and PDFs vector. Eight
+/// faint layers a fraction of a unit apart, over the same area as ever (grown by up
+/// to 2, lowered by 1.5 to 5): three darker ones a unit or more apart showed as
+/// separate edges when zoomed in (issue 35), these fade evenly.
 fn note_shadow(b: Rect, parts: &mut Vec<Part>) {
-    for (grow, drop, alpha) in [(2.0, 5.0, 10u8), (1.0, 3.0, 14), (0.0, 1.5, 22)] {
+    const LAYERS: usize = 8;
+    for i in (0..LAYERS).rev() {
+        let t = i as f64 / (LAYERS - 1) as f64;
+        let (grow, drop, alpha) = (2.0 * t, 1.5 + 3.5 * t, 6u8);
         let r = Rect::new(
             b.x - grow,
             b.y - grow + drop,

@@ -301,9 +301,10 @@ fn labels_keep_off_shapes() {
 }
 
 #[test]
-fn a_free_connector_is_straight() {
-    // Two free ends, orthogonal by default: one straight line from point to
-    // point, its arrowhead pointing along it, not a hook.
+fn a_free_elbow_connector_bends_once() {
+    // Two free ends, orthogonal by default: drawn as the elbow it is (the editor's
+    // panel says "Elbow"), one bend, across then down, the arrowhead on the last
+    // leg pointing along it. A straight one stays one line from point to point.
     let mut b = Build::new();
     b.connect(
         at(0.0, 0.0),
@@ -311,16 +312,27 @@ fn a_free_connector_is_straight() {
         Route::Orthogonal,
         Arrow::Arrow,
     );
-    let line = &connectors(&b)[0].0;
-    assert_eq!(line.len(), 2, "{line:?}");
+    b.connect(
+        at(0.0, 300.0),
+        at(200.0, 420.0),
+        Route::Straight,
+        Arrow::Arrow,
+    );
+    let drawn = connectors(&b);
+    let line = &drawn[0].0;
+    assert_eq!(line.len(), 3, "{line:?}");
     assert_eq!(line[0], Point { x: 0.0, y: 0.0 });
-    let end = line[1];
-    // The line ends at (or just short of) the free point, on the diagonal.
+    assert_eq!(line[1], Point { x: 200.0, y: 0.0 });
+    // It ends at (or just short of) the free point, coming straight down.
+    let end = line[2];
     assert!(
-        (end.x - 200.0).abs() < 3.0 && (end.y - 120.0).abs() < 3.0,
+        (end.x - 200.0).abs() < 1e-6 && (end.y - 120.0).abs() < 3.0,
         "{line:?}"
     );
-    assert!((end.y / end.x - 0.6).abs() < 1e-6, "{line:?}");
+    let straight = &drawn[1].0;
+    assert_eq!(straight.len(), 2, "{straight:?}");
+    let end = straight[1];
+    assert!(((end.y - 300.0) / end.x - 0.6).abs() < 1e-6, "{straight:?}");
 }
 
 /// The quality benchmark's decision loop as `layout` places it: "More?" sits right

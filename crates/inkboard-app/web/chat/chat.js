@@ -6,7 +6,7 @@
 // on since the tool's revision, full screen, export, and the model's context (what
 // the person did and selected, in one sentence).
 
-import { state, emit, on } from '../state.js';
+import { state, emit, on, enterBoard } from '../state.js';
 import * as bridge from './bridge.js';
 import {
   applyScene, openView, whenDrawn, drawnCount, refreshBox, getView, setView,
@@ -77,6 +77,7 @@ function fitHost(context) {
 }
 
 function onBoard(msg) {
+  enterBoard(msg.path ?? msg.board);
   state.board = msg;
   state.page = msg.page;
   if (msg.revision != null) state.revision = msg.revision;
