@@ -186,8 +186,31 @@ pub fn pending(file: &Path, on_disk: Option<&Board>) -> Vec<Recovery> {
             _ => true,
         })
         .collect();
-    found.sort_by(|a, b| (&b.saved, &b.copy).cmp(&(&a.saved, &a.copy)));
+    found.sort_by(|a, b| {
+        let key = |r: &Recovery| (r.saved.clone(), sequence(&r.copy), r.copy.clone());
+        key(b).cmp(&key(a))
+    });
     found
+}
+
+/// The number [`keep`] put after the time in a copy's name to tell it from
+/// copies kept earlier in the same second (`NAME.WHY-YYYYMMDD-HHMMSS-N`), 0 for
+/// none. The names alone do not sort by it: `-1.inkboard` comes before
+/// `.inkboard`, and `-10` before `-2`.
+fn sequence(copy: &Path) -> u32 {
+    let stem = copy.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+    let digits = |s: &str, n: usize| {
+        s.len() >= n && s.as_bytes()[s.len() - n..].iter().all(u8::is_ascii_digit)
+    };
+    let mut parts = stem.rsplit('-');
+    match (parts.next(), parts.next(), parts.next()) {
+        (Some(n), Some(time), Some(date))
+            if time.len() == 6 && digits(time, 6) && digits(date, 8) =>
+        {
+            n.parse().unwrap_or(0)
+        }
+        _ => 0,
+    }
 }
 
 /// Every copy in the folder whose sidecar reads.
@@ -405,6 +428,29 @@ mod tests {
         discard(&mine);
         discard(&elsewhere);
         assert!(pending(&file, None).is_empty());
+    }
+
+    #[test]
+    fn pending_offers_the_newest_copy_first_within_one_second_too() {
+        let dir = temp_folder();
+        let file = dir.path().join("order.inkboard");
+        // Three copies in well under a second: at least two share a second, and
+        // so a name but for the number keep adds.
+        let kept: Vec<Recovery> = ["first", "second", "third"]
+            .iter()
+            .map(|t| keep(&board_of(&[t]), Some(&file), Why::Unsaved).unwrap())
+            .collect();
+        let order: Vec<Vec<String>> = pending(&file, None)
+            .iter()
+            .map(|r| texts(&load(r).unwrap()))
+            .collect();
+        assert_eq!(order, [["third"], ["second"], ["first"]]);
+        kept.iter().for_each(discard);
+        let number = |name: &str| sequence(Path::new(name));
+        assert_eq!(number("plan.unsaved-20261201-152031.inkboard"), 0);
+        assert_eq!(number("plan.unsaved-20261201-152031-2.inkboard"), 2);
+        assert_eq!(number("plan.unsaved-20261201-152031-10.inkboard"), 10);
+        assert_eq!(number("x-7.conflict-20261201-152031.inkboard"), 0);
     }
 
     #[test]
