@@ -22,6 +22,8 @@ pub mod imported;
 pub mod outside;
 pub mod recovery;
 mod server;
+#[cfg(test)]
+mod testing;
 pub mod token;
 pub mod view;
 mod watch;

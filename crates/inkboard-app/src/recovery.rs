@@ -84,7 +84,12 @@ pub enum RecoveryError {
 
 /// The private recovery folder (not created).
 pub fn folder() -> PathBuf {
-    let var = |name| std::env::var_os(name).filter(|v| !v.is_empty());
+    folder_from(|name| std::env::var_os(name))
+}
+
+/// The recovery folder, with `var` reading the environment.
+fn folder_from(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> PathBuf {
+    let var = |name| var(name).filter(|v| !v.is_empty());
     if let Some(dir) = var("INKBOARD_STATE_DIR") {
         return PathBuf::from(dir).join("recovery");
     }
@@ -181,8 +186,31 @@ pub fn pending(file: &Path, on_disk: Option<&Board>) -> Vec<Recovery> {
             _ => true,
         })
         .collect();
-    found.sort_by(|a, b| (&b.saved, &b.copy).cmp(&(&a.saved, &a.copy)));
+    found.sort_by(|a, b| {
+        let key = |r: &Recovery| (r.saved.clone(), sequence(&r.copy), r.copy.clone());
+        key(b).cmp(&key(a))
+    });
     found
+}
+
+/// The number [`keep`] put after the time in a copy's name to tell it from
+/// copies kept earlier in the same second (`NAME.WHY-YYYYMMDD-HHMMSS-N`), 0 for
+/// none. The names alone do not sort by it: `-1.inkboard` comes before
+/// `.inkboard`, and `-10` before `-2`.
+fn sequence(copy: &Path) -> u32 {
+    let stem = copy.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+    let digits = |s: &str, n: usize| {
+        s.len() >= n && s.as_bytes()[s.len() - n..].iter().all(u8::is_ascii_digit)
+    };
+    let mut parts = stem.rsplit('-');
+    match (parts.next(), parts.next(), parts.next()) {
+        (Some(n), Some(time), Some(date))
+            if time.len() == 6 && digits(time, 6) && digits(date, 8) =>
+        {
+            n.parse().unwrap_or(0)
+        }
+        _ => 0,
+    }
 }
 
 /// Every copy in the folder whose sidecar reads.
@@ -262,12 +290,194 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 
 #[cfg(test)]
 mod tests {
-    use super::civil_from_days;
+    use std::collections::HashMap;
+    use std::ffi::OsString;
+
+    use super::*;
+    use crate::testing::{board_of, folder as temp_folder, texts, write_new};
 
     #[test]
     fn dates_are_the_calendars() {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(20_423), (2025, 12, 1));
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+
+    fn mode(path: &Path) -> u32 {
+        fs::metadata(path).unwrap().permissions().mode() & 0o777
+    }
+
+    #[test]
+    fn the_folder_is_the_state_dir_then_xdg_state_then_home_then_temp() {
+        let cases: [(&[(&str, &str)], PathBuf); 5] = [
+            (
+                &[
+                    ("INKBOARD_STATE_DIR", "/s"),
+                    ("XDG_STATE_HOME", "/x"),
+                    ("HOME", "/h"),
+                ],
+                "/s/recovery".into(),
+            ),
+            (
+                &[
+                    ("INKBOARD_STATE_DIR", ""),
+                    ("XDG_STATE_HOME", "/x"),
+                    ("HOME", "/h"),
+                ],
+                "/x/inkboard/recovery".into(),
+            ),
+            (
+                &[("HOME", "/h")],
+                "/h/.local/state/inkboard/recovery".into(),
+            ),
+            (
+                &[("XDG_STATE_HOME", ""), ("HOME", "/h")],
+                "/h/.local/state/inkboard/recovery".into(),
+            ),
+            (&[], std::env::temp_dir().join("inkboard/recovery")),
+        ];
+        for (vars, want) in cases {
+            let vars: HashMap<&str, OsString> =
+                vars.iter().map(|(k, v)| (*k, OsString::from(v))).collect();
+            assert_eq!(
+                folder_from(|name| vars.get(name).cloned()),
+                want,
+                "{vars:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_kept_copy_is_a_private_board_file_with_a_sidecar() {
+        let dir = temp_folder();
+        let file = dir.path().join("private.inkboard");
+        let kept = keep(&board_of(&["mine"]), Some(&file), Why::Conflict).unwrap();
+        assert_eq!(kept.copy.parent(), Some(folder().as_path()));
+        let name = kept
+            .copy
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        assert!(name.starts_with("private.conflict-"), "{name}");
+        assert_eq!(mode(&folder()), 0o700);
+        assert_eq!(mode(&kept.copy), 0o600);
+        assert_eq!(mode(&sidecar_of(&kept.copy)), 0o600);
+        assert_eq!(texts(&load(&kept).unwrap()), ["mine"]);
+        let listed: Vec<Recovery> = all().into_iter().filter(|r| r.copy == kept.copy).collect();
+        assert_eq!(
+            listed,
+            std::slice::from_ref(&kept),
+            "the sidecar reads back"
+        );
+        update(&kept, &board_of(&["mine", "more"])).unwrap();
+        assert_eq!(texts(&load(&kept).unwrap()), ["mine", "more"]);
+        assert_eq!(mode(&kept.copy), 0o600, "still private once rewritten");
+        discard(&kept);
+        assert!(!kept.copy.exists());
+        assert!(!sidecar_of(&kept.copy).exists());
+    }
+
+    #[test]
+    fn a_board_without_a_file_is_kept_as_untitled() {
+        let _untitled = crate::testing::untitled();
+        let kept = keep(&board_of(&["draft"]), None, Why::Unsaved).unwrap();
+        let name = kept
+            .copy
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        assert!(name.starts_with("untitled.unsaved-"), "{name}");
+        assert_eq!(kept.file, None);
+        discard(&kept);
+    }
+
+    #[test]
+    fn copies_kept_in_the_same_second_get_names_of_their_own() {
+        let dir = temp_folder();
+        let file = dir.path().join("fast.inkboard");
+        let kept: Vec<Recovery> = (0..3)
+            .map(|i| keep(&board_of(&[&i.to_string()]), Some(&file), Why::Unsaved).unwrap())
+            .collect();
+        let mut names: Vec<&PathBuf> = kept.iter().map(|k| &k.copy).collect();
+        names.dedup();
+        assert_eq!(names.len(), 3);
+        for (i, k) in kept.iter().enumerate() {
+            assert_eq!(
+                texts(&load(k).unwrap()),
+                [i.to_string()],
+                "none overwritten"
+            );
+            discard(k);
+        }
+    }
+
+    #[test]
+    fn pending_lists_the_files_own_copies_and_drops_those_it_holds() {
+        let dir = temp_folder();
+        let file = write_new(dir.path(), "p.inkboard", &board_of(&["on disk"]));
+        let other = dir.path().join("other.inkboard");
+        let mine = keep(&board_of(&["mine"]), Some(&file), Why::Unsaved).unwrap();
+        let held = keep(&board_of(&["on disk"]), Some(&file), Why::Conflict).unwrap();
+        let elsewhere = keep(&board_of(&["x"]), Some(&other), Why::Unsaved).unwrap();
+        let on_disk = inkboard_format::file::load(&file).unwrap().board;
+        assert_eq!(pending(&file, Some(&on_disk)), std::slice::from_ref(&mine));
+        assert!(!held.copy.exists(), "the file holds it already: removed");
+        assert_eq!(pending(&other, None), std::slice::from_ref(&elsewhere));
+        discard(&mine);
+        discard(&elsewhere);
+        assert!(pending(&file, None).is_empty());
+    }
+
+    #[test]
+    fn pending_offers_the_newest_copy_first_within_one_second_too() {
+        let dir = temp_folder();
+        let file = dir.path().join("order.inkboard");
+        // Three copies in well under a second: at least two share a second, and
+        // so a name but for the number keep adds.
+        let kept: Vec<Recovery> = ["first", "second", "third"]
+            .iter()
+            .map(|t| keep(&board_of(&[t]), Some(&file), Why::Unsaved).unwrap())
+            .collect();
+        let order: Vec<Vec<String>> = pending(&file, None)
+            .iter()
+            .map(|r| texts(&load(r).unwrap()))
+            .collect();
+        assert_eq!(order, [["third"], ["second"], ["first"]]);
+        kept.iter().for_each(discard);
+        let number = |name: &str| sequence(Path::new(name));
+        assert_eq!(number("plan.unsaved-20261201-152031.inkboard"), 0);
+        assert_eq!(number("plan.unsaved-20261201-152031-2.inkboard"), 2);
+        assert_eq!(number("plan.unsaved-20261201-152031-10.inkboard"), 10);
+        assert_eq!(number("x-7.conflict-20261201-152031.inkboard"), 0);
+    }
+
+    #[test]
+    fn a_copy_without_its_sidecar_is_not_offered() {
+        let dir = temp_folder();
+        let file = dir.path().join("lone.inkboard");
+        let kept = keep(&board_of(&["a"]), Some(&file), Why::Unsaved).unwrap();
+        fs::remove_file(sidecar_of(&kept.copy)).unwrap();
+        assert!(all().iter().all(|r| r.copy != kept.copy));
+        assert!(pending(&file, None).is_empty());
+        discard(&kept);
+    }
+
+    #[test]
+    fn beside_names_a_free_file_next_to_the_board() {
+        let dir = temp_folder();
+        let file = dir.path().join("plan.inkboard");
+        let first = beside(&file, "conflict");
+        assert_eq!(first.parent(), Some(dir.path()));
+        let name = first.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(
+            name.starts_with("plan.conflict-") && name.ends_with(".inkboard"),
+            "{name}"
+        );
+        fs::write(&first, "taken").unwrap();
+        let second = beside(&file, "conflict");
+        assert_ne!(second, first);
+        assert!(!second.exists());
     }
 }
