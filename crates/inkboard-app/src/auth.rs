@@ -151,7 +151,7 @@ impl Gate {
         let bearer = headers
             .get(header::AUTHORIZATION)
             .and_then(|h| h.to_str().ok())
-            .and_then(|h| h.strip_prefix("Bearer "));
+            .and_then(bearer_credentials);
         if bearer.is_some_and(|t| same(t.trim(), &self.token.get())) {
             return Ok(Signed::Token);
         }
@@ -194,6 +194,13 @@ fn only(headers: &HeaderMap, name: header::HeaderName) -> Result<Option<&HeaderV
         (first, None) => Ok(first),
         _ => Err(()),
     }
+}
+
+/// The credentials of an `Authorization: Bearer …` value. The scheme's name is
+/// case-insensitive (RFC 9110 §11.1), and clients do send `bearer`.
+fn bearer_credentials(value: &str) -> Option<&str> {
+    let (scheme, rest) = value.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then_some(rest)
 }
 
 /// Compares secrets in time that does not depend on where they differ.
@@ -324,6 +331,9 @@ mod tests {
         let with = |value: &str| gate.check_signed_in(&headers(&[("authorization", value)]));
         assert_eq!(with(&format!("Bearer {token}")), Ok(Signed::Token));
         assert_eq!(with(&format!("Bearer {token} ")), Ok(Signed::Token));
+        assert_eq!(with(&format!("bearer {token}")), Ok(Signed::Token));
+        assert_eq!(with(&format!("BEARER {token}")), Ok(Signed::Token));
+        assert_eq!(with(&format!("Bearer{token}")), Err(Refusal::NotLetIn));
         assert_eq!(with(&format!("Bearer {token}0")), Err(Refusal::NotLetIn));
         assert_eq!(with(&format!("Basic {token}")), Err(Refusal::NotLetIn));
         assert_eq!(with(token.as_str()), Err(Refusal::NotLetIn));
