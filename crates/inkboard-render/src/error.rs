@@ -25,4 +25,7 @@ pub enum RenderError {
     /// A PDF needs at least one page.
     #[error("no pages to put in the PDF: give at least one scene")]
     NoPages,
+    /// The drawing ran past its [`Deadline`](crate::Deadline) or was cancelled.
+    #[error(transparent)]
+    Stopped(#[from] crate::Stopped),
 }
