@@ -55,7 +55,7 @@ mod wrap;
 
 pub use check::{check, check_scene, Problem, ProblemKind, MAX_PER_KIND};
 pub use deadline::{Deadline, Stopped};
-pub use error::RenderError;
+pub use error::{RenderError, MAX_ELEMENTS};
 pub use fonts::font_face_css;
 pub use fonts::{fontdb, system_families};
 pub use labels::clipped_length;

@@ -115,7 +115,7 @@ fn draw(
     let not_drawn = crate::budget::costly_images(scene, scale as f64);
     deadline.check()?;
     let pieces = to_svg_pieces(scene, Some(v), &not_drawn, workers);
-    let layers = parse_pieces(&pieces, scene.theme, deadline)?;
+    let layers = parse_pieces(&pieces, scene.theme, &scene.name, deadline)?;
     let rgb = draw_bands(
         &layers,
         Frame {
@@ -203,12 +203,13 @@ struct Frame {
 fn parse_pieces<'a>(
     pieces: &[(&'a [Item], String)],
     theme: Theme,
+    page: &str,
     deadline: &Deadline,
 ) -> Result<Vec<Layer<'a>>, RenderError> {
     let parse = |&(items, ref doc): &(&'a [Item], String)| -> Result<Layer<'a>, RenderError> {
         deadline.check()?;
         let tree = usvg::Tree::from_str(doc, &usvg_options())
-            .map_err(|e| RenderError::Svg(e.to_string()))?;
+            .map_err(|e| RenderError::from_usvg(e, page))?;
         let inks = items
             .iter()
             .map(|item| {

@@ -30,7 +30,12 @@ fn guarded<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static
 #[test]
 fn one_shape_of_a_long_unbreakable_word_renders_and_exports() {
     let dir = tempfile::tempdir().expect("a folder");
-    for (name, c) in [("star", '*'), ("bracket", '['), ("letter", 'a'), ("lt", '<')] {
+    for (name, c) in [
+        ("star", '*'),
+        ("bracket", '['),
+        ("letter", 'a'),
+        ("lt", '<'),
+    ] {
         let path = dir.path().join(format!("{name}.inkboard"));
         let p = path.display().to_string();
         let engine = std::sync::Arc::new(Engine::new());

@@ -67,8 +67,8 @@ pub fn to_pdf_within(
             &not_drawn,
         );
         deadline.check()?;
-        let tree =
-            usvg::Tree::from_str(&svg, &options).map_err(|e| RenderError::Svg(e.to_string()))?;
+        let tree = usvg::Tree::from_str(&svg, &options)
+            .map_err(|e| RenderError::from_usvg(e, &scene.name))?;
         deadline.check()?;
         let (w, h) = (b.w as f32, b.h as f32);
         let size = Size::from_wh(w * shrink, h * shrink)
