@@ -2,16 +2,15 @@
 //! text that does not fit its shape, connectors with a free end, objects that stick
 //! out of a frame, frames over one another, connectors that run through shapes and
 //! connectors that cross.
-//! The text check uses [`fit`](crate::fit::fit) with the very arguments the renderer
-//! uses, and the connector checks read the lines of the resolved [`Scene`], so each
-//! reports exactly what the picture shows.
+//! The text check reads the verdict of [`fit`](crate::fit::fit) that resolving the
+//! scene drew the text with, and the connector checks read the lines of the resolved
+//! [`Scene`], so each reports exactly what the picture shows.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use inkboard_core::{Board, End, Geom, Kind, Object, ObjectId, PageId, Point, Rect, Rotation};
 
 use crate::buckets::Buckets;
-use crate::fit::fit;
 use crate::labels::clipped_length;
 use crate::route;
 use crate::scene::{Part, Scene};
@@ -109,42 +108,38 @@ pub fn check_scene(board: &Board, scene: &Scene) -> Vec<Problem> {
         .collect();
     overlaps(&solid, &mut problems);
 
+    // The fit rule ran when the scene was resolved; its verdict is on each text.
+    let overflowing: HashSet<&ObjectId> = scene
+        .items
+        .iter()
+        .filter(|item| {
+            item.parts
+                .iter()
+                .any(|part| matches!(part, Part::Text(t) if t.overflows))
+        })
+        .map(|item| &item.id)
+        .collect();
     let mut overflows = 0;
     for o in &p.objects {
         let Kind::Shape(s) = &o.kind else { continue };
-        if s.text.is_empty() {
+        if s.text.is_empty() || !overflowing.contains(&o.id) {
             continue;
         }
         if overflows == MAX_PER_KIND {
             problems.push(cut(ProblemKind::TextOverflow, "texts that do not fit"));
             break;
         }
-        let (font_size, weight) = style::shape_font(s.geom, &s.style);
-        if font_size <= 0.0 {
-            continue;
-        }
-        let tb = s.geom.text_box(s.bounds);
-        let fitted = fit(
-            &s.text,
-            font_size,
-            weight,
-            tb.w as f32,
-            tb.h as f32,
-            s.geom != Geom::Frame,
+        let message = format!(
+            "The text of {} does not fit its shape even at {}% of its font size, and runs past its edges; enlarge the shape, shorten the text or make the font smaller.",
+            o.id,
+            (crate::fit::SHRINK_FLOOR * 100.0).round()
         );
-        if fitted.overflows() {
-            let message = format!(
-                "The text of {} does not fit its shape even at {}% of its font size, and runs past its edges; enlarge the shape, shorten the text or make the font smaller.",
-                o.id,
-                (crate::fit::SHRINK_FLOOR * 100.0).round()
-            );
-            overflows += 1;
-            problems.push(Problem {
-                kind: ProblemKind::TextOverflow,
-                ids: vec![o.id.clone()],
-                message,
-            });
-        }
+        overflows += 1;
+        problems.push(Problem {
+            kind: ProblemKind::TextOverflow,
+            ids: vec![o.id.clone()],
+            message,
+        });
     }
 
     missing_glyphs(&p.objects, &mut problems);

@@ -53,6 +53,7 @@ use inkboard_core::{Board, Connector, End, Geom, Kind, Object, ObjectId, Point, 
 
 use crate::bends;
 use crate::bus;
+use crate::deadline::{Deadline, Stopped};
 use crate::labels::Labels;
 use crate::nudge::{self, Path};
 use crate::orthogonal::{self, Port, Router, CLEARANCE};
@@ -251,8 +252,13 @@ impl Draft {
 }
 
 /// Lays out the connectors among `objects` (a page's objects, in order). The result
-/// has one entry per object: `Some` for connectors.
-pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
+/// has one entry per object: `Some` for connectors. `deadline` is checked for each
+/// connector in each step.
+pub(crate) fn layout(
+    board: &Board,
+    objects: &[Object],
+    deadline: &Deadline,
+) -> Result<Vec<Option<Laid>>, Stopped> {
     let obstacles = Obstacles::new(objects);
     let solids: Vec<Rect> = obstacles.solids().collect();
     let connectors: Vec<(usize, &Connector)> = objects
@@ -301,6 +307,7 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
         router.add(&points.1);
     }
     for (k, (a, b)) in ends.iter().enumerate() {
+        deadline.check()?;
         if !connectors[k].1.waypoints().is_empty() {
             drafts.push(Draft::ByHand);
             continue;
@@ -373,6 +380,7 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
         if router.work() >= ROUTING_BUDGET {
             break;
         }
+        deadline.check()?;
         if let Draft::Searched { sides, .. } = &drafts[k] {
             let (a, b) = &ends[k];
             let starts = side_ports(a, sides.0.map(|s| (s, offsets[k].0)), false);
@@ -400,12 +408,14 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
                 })
             })
             .collect();
+        deadline.check()?;
         nudge::nudge(&mut paths, &obstacles.rects);
     }
 
     // 4. Ends and heads.
     let mut routed: Vec<Routed> = Vec::with_capacity(connectors.len());
     for (k, (_, c)) in connectors.iter().enumerate() {
+        deadline.check()?;
         let width = style::line_stroke(&c.style, style::STROKE_WIDTH)
             .map_or(style::STROKE_WIDTH, |s| s.width) as f64;
         let (a, b) = &ends[k];
@@ -462,11 +472,12 @@ pub(crate) fn layout(board: &Board, objects: &[Object]) -> Vec<Option<Laid>> {
         .collect();
     let mut out = vec![None; objects.len()];
     for (k, (((i, c), routed), hand)) in connectors.iter().zip(routed).zip(by_hand).enumerate() {
+        deadline.check()?;
         let label =
             hand.or_else(|| label_size(c).map(|size| labels.place(k, &routed.label_track, size)));
         out[*i] = Some(Laid { routed, label });
     }
-    out
+    Ok(out)
 }
 
 /// Whether a connector between `a` and `b` can be searched for: two different ends

@@ -298,10 +298,13 @@ fn choose(cluster: &str, weight: Weight, primary: FaceRef) -> FaceRef {
 /// first appearance.
 pub fn missing(text: &str, tf: Typeface) -> Vec<char> {
     let mut out = Vec::new();
+    // Seen ones in a set: a text of 100,000 characters no face has, each looked
+    // for among all before it, was billions of comparisons.
+    let mut seen = std::collections::HashSet::new();
     for line in text.lines() {
         for run in runs(line, tf) {
             for c in line[run.range()].chars() {
-                if !ignorable(c) && !c.is_whitespace() && !run.face.has(c) && !out.contains(&c) {
+                if !ignorable(c) && !c.is_whitespace() && !run.face.has(c) && seen.insert(c) {
                     out.push(c);
                 }
             }

@@ -8,6 +8,7 @@
 
 use inkboard_core::{ObjectId, Rect};
 
+use crate::deadline::Deadline;
 use crate::fonts::usvg_options;
 use crate::glyphs::{self, Ink};
 use crate::scene::{Item, Rgba, Scene};
@@ -38,6 +39,18 @@ pub struct Png {
 /// Renders `view` (default: the scene's bounds) so that the longest side is at most
 /// `max_size` px, at a scale of at most [`MAX_SCALE`].
 pub fn to_png(scene: &Scene, view: Option<Rect>, max_size: u32) -> Result<Png, RenderError> {
+    to_png_within(scene, view, max_size, &Deadline::none())
+}
+
+/// [`to_png`], stopping with [`RenderError::Stopped`] once `deadline` has come: it
+/// is checked before each piece of the picture is parsed, each item's letters are
+/// laid out and each band is drawn.
+pub fn to_png_within(
+    scene: &Scene,
+    view: Option<Rect>,
+    max_size: u32,
+    deadline: &Deadline,
+) -> Result<Png, RenderError> {
     let v = view.unwrap_or(scene.bounds);
     check_view(v)?;
     let longest = v.w.max(v.h) as f32;
@@ -46,11 +59,21 @@ pub fn to_png(scene: &Scene, view: Option<Rect>, max_size: u32) -> Result<Png, R
     while scale > 0.0 && (longest * scale).ceil() as u32 > max_size {
         scale *= 0.9999;
     }
-    to_png_scaled(scene, Some(v), scale)
+    to_png_scaled_within(scene, Some(v), scale, deadline)
 }
 
 /// Renders `view` (default: the scene's bounds) at `scale` px per board unit.
 pub fn to_png_scaled(scene: &Scene, view: Option<Rect>, scale: f32) -> Result<Png, RenderError> {
+    to_png_scaled_within(scene, view, scale, &Deadline::none())
+}
+
+/// [`to_png_scaled`], stopping once `deadline` has come (as [`to_png_within`]).
+pub fn to_png_scaled_within(
+    scene: &Scene,
+    view: Option<Rect>,
+    scale: f32,
+    deadline: &Deadline,
+) -> Result<Png, RenderError> {
     let v = view.unwrap_or(scene.bounds);
     check_view(v)?;
     let width = (v.w as f32 * scale).ceil();
@@ -76,6 +99,7 @@ pub fn to_png_scaled(scene: &Scene, view: Option<Rect>, scale: f32) -> Result<Pn
         scale,
         (width, height),
         workers(scene.items.len(), height),
+        deadline,
     )
 }
 
@@ -86,10 +110,12 @@ fn draw(
     scale: f32,
     (width, height): (u32, u32),
     workers: usize,
+    deadline: &Deadline,
 ) -> Result<Png, RenderError> {
     let not_drawn = crate::budget::costly_images(scene, scale as f64);
+    deadline.check()?;
     let pieces = to_svg_pieces(scene, Some(v), &not_drawn, workers);
-    let layers = parse_pieces(&pieces, scene.theme)?;
+    let layers = parse_pieces(&pieces, scene.theme, &scene.name, deadline)?;
     let rgb = draw_bands(
         &layers,
         Frame {
@@ -101,7 +127,9 @@ fn draw(
         },
         bands(scene.items.len()),
         workers,
+        deadline,
     )?;
+    deadline.check()?;
     let data = encode(&rgb, width, height)?;
     Ok(Png {
         data,
@@ -175,11 +203,20 @@ struct Frame {
 fn parse_pieces<'a>(
     pieces: &[(&'a [Item], String)],
     theme: Theme,
+    page: &str,
+    deadline: &Deadline,
 ) -> Result<Vec<Layer<'a>>, RenderError> {
-    let parse = |&(items, ref doc): &(&'a [Item], String)| {
+    let parse = |&(items, ref doc): &(&'a [Item], String)| -> Result<Layer<'a>, RenderError> {
+        deadline.check()?;
         let tree = usvg::Tree::from_str(doc, &usvg_options())
-            .map_err(|e| RenderError::Svg(e.to_string()))?;
-        let inks = items.iter().map(|item| glyphs::ink(item, theme)).collect();
+            .map_err(|e| RenderError::from_usvg(e, page))?;
+        let inks = items
+            .iter()
+            .map(|item| {
+                deadline.check()?;
+                Ok(glyphs::ink(item, theme))
+            })
+            .collect::<Result<_, RenderError>>()?;
         Ok(Layer { tree, items, inks })
     };
     let (first, rest) = pieces
@@ -209,6 +246,7 @@ fn draw_bands(
     frame: Frame,
     bands: usize,
     workers: usize,
+    deadline: &Deadline,
 ) -> Result<Vec<u8>, RenderError> {
     let Frame {
         scale,
@@ -221,6 +259,7 @@ fn draw_bands(
     let rows_per_band = (height as usize).div_ceil(bands.max(1));
     let mut pixels = vec![0u8; row * height as usize];
     let draw = |i: usize, band: &mut [u8]| -> Result<(), RenderError> {
+        deadline.check()?;
         let rows = (band.len() / row) as u32;
         let top = (i * rows_per_band) as f32;
         let mut pixmap =
@@ -232,7 +271,7 @@ fn draw_bands(
         let [r, g, b, a] = background.0;
         pixmap.fill(tiny_skia::Color::from_rgba8(r, g, b, a));
         for layer in layers {
-            draw_layer(layer, frame, top, &mut pixmap);
+            draw_layer(layer, frame, top, &mut pixmap, deadline)?;
         }
         squeeze(band);
         Ok(())
@@ -268,7 +307,13 @@ fn draw_bands(
 /// item that reaches into the band, its parts from the tree, then its letters.
 /// An item's node is drawn alone (with the transforms above it), so a band skips
 /// what lies outside it instead of transforming every path of the picture.
-fn draw_layer(layer: &Layer<'_>, frame: Frame, top: f32, pixmap: &mut tiny_skia::PixmapMut) {
+fn draw_layer(
+    layer: &Layer<'_>,
+    frame: Frame,
+    top: f32,
+    pixmap: &mut tiny_skia::PixmapMut,
+    deadline: &Deadline,
+) -> Result<(), RenderError> {
     let scale = frame.scale;
     // Pixels of the band from the SVG's user space, and from board units.
     let from_svg = tiny_skia::Transform::from_scale(scale, scale).post_translate(0.0, -top);
@@ -289,6 +334,7 @@ fn draw_layer(layer: &Layer<'_>, frame: Frame, top: f32, pixmap: &mut tiny_skia:
     let above = from_svg.pre_concat(root);
     let mut nodes = nodes.iter().peekable();
     for (item, inks) in layer.items.iter().zip(&layer.inks) {
+        deadline.check()?;
         if let Some(node) = nodes.next_if(|n| n.id() == item.id.as_str()) {
             if let Some(b) = node.abs_layer_bounding_box() {
                 if inside(b.to_rect(), from_svg) {
@@ -315,6 +361,7 @@ fn draw_layer(layer: &Layer<'_>, frame: Frame, top: f32, pixmap: &mut tiny_skia:
         }
     }
     debug_assert!(nodes.next().is_none(), "every node of a piece is an item's");
+    Ok(())
 }
 
 /// The nodes of a tree's items, in order, and the transform above them: usvg puts
@@ -378,6 +425,7 @@ mod tests {
     use super::draw;
     use crate::resolve;
     use crate::style::BACKGROUND;
+    use crate::Deadline;
 
     /// Labelled shapes of every kind, some half transparent, some turned, connected
     /// in a chain: text in four faces, rich text, outlines, arrowheads and layers
@@ -440,9 +488,9 @@ mod tests {
             (v.w as f32 * scale).ceil() as u32,
             (v.h as f32 * scale).ceil() as u32,
         );
-        let one = draw(&scene, v, scale, size, 1).unwrap();
+        let one = draw(&scene, v, scale, size, 1, &Deadline::none()).unwrap();
         for workers in [2, 3, 4] {
-            let many = draw(&scene, v, scale, size, workers).unwrap();
+            let many = draw(&scene, v, scale, size, workers, &Deadline::none()).unwrap();
             assert_eq!(
                 (many.width, many.height),
                 (one.width, one.height),
@@ -481,7 +529,11 @@ mod tests {
             (v.w as f32 * scale).ceil() as u32,
             (v.h as f32 * scale).ceil() as u32,
         );
-        let ours = pixels(&draw(&scene, v, scale, size, 2).unwrap().data);
+        let ours = pixels(
+            &draw(&scene, v, scale, size, 2, &Deadline::none())
+                .unwrap()
+                .data,
+        );
         let options = crate::svg::SvgOptions {
             embed_fonts: false,
             background: true,

@@ -15,8 +15,9 @@ use inkboard_core::{
 };
 
 use crate::connectors::{self, label_font_size, Laid, LABEL_PAD};
+use crate::deadline::{unstoppable, Deadline, Stopped};
 use crate::faces;
-use crate::fit::fit;
+use crate::fit::fit_within;
 use crate::scene::{
     Anchor, FaceRun, ImagePart, Item, Part, PathPart, PlacedLine, Rgba, Scene, Seg, Stroke,
     TextPart, Turn,
@@ -29,22 +30,31 @@ use crate::theme::Theme;
 /// Resolves page `page` of `board` into a scene. A page that does not exist gives an
 /// empty scene.
 pub fn resolve(board: &Board, page: PageId) -> Scene {
+    unstoppable(resolve_within(board, page, &Deadline::none()))
+}
+
+/// [`resolve`], stopping with [`Stopped`] once `deadline` has come: it is checked
+/// for each connector routed, each object resolved and each line of text fitted.
+pub fn resolve_within(board: &Board, page: PageId, deadline: &Deadline) -> Result<Scene, Stopped> {
     let Some(p) = board.page(page) else {
-        return Scene {
+        return Ok(Scene {
             page,
             name: String::new(),
             bounds: empty_bounds(),
             items: Vec::new(),
             theme: Theme::Light,
-        };
+        });
     };
-    let laid = connectors::layout(board, &p.objects);
+    let laid = connectors::layout(board, &p.objects, deadline)?;
     let items: Vec<Item> = p
         .objects
         .iter()
         .zip(&laid)
-        .map(|(o, laid)| resolve_object(o, laid.as_ref()))
-        .collect();
+        .map(|(o, laid)| {
+            deadline.check()?;
+            resolve_object(o, laid.as_ref(), deadline)
+        })
+        .collect::<Result<_, _>>()?;
     let bounds = items
         .iter()
         .filter_map(item_extent)
@@ -58,13 +68,13 @@ pub fn resolve(board: &Board, page: PageId) -> Scene {
             )
         })
         .unwrap_or_else(empty_bounds);
-    Scene {
+    Ok(Scene {
         page,
         name: p.name.clone(),
         bounds,
         items,
         theme: Theme::Light,
-    }
+    })
 }
 
 /// The drawn line of each connector on page `page`, as a polyline (curves
@@ -75,9 +85,10 @@ pub fn connector_lines(board: &Board, page: PageId) -> Vec<(ObjectId, Vec<Point>
     let Some(p) = board.page(page) else {
         return Vec::new();
     };
+    let laid = unstoppable(connectors::layout(board, &p.objects, &Deadline::none()));
     p.objects
         .iter()
-        .zip(connectors::layout(board, &p.objects))
+        .zip(laid)
         .filter_map(|(o, laid)| Some((o.id.clone(), crate::route::polyline(&laid?.routed.line))))
         .collect()
 }
@@ -86,7 +97,11 @@ fn empty_bounds() -> Rect {
     Rect::new(0.0, 0.0, 2.0 * style::PADDING, 2.0 * style::PADDING)
 }
 
-fn resolve_object(object: &Object, laid: Option<&Laid>) -> Item {
+fn resolve_object(
+    object: &Object,
+    laid: Option<&Laid>,
+    deadline: &Deadline,
+) -> Result<Item, Stopped> {
     let mut item = Item {
         id: object.id.clone(),
         kind: object.kind.type_name(),
@@ -104,21 +119,21 @@ fn resolve_object(object: &Object, laid: Option<&Laid>) -> Item {
     match &object.kind {
         Kind::Shape(s) => {
             item.geom = Some(inkboard_core::Vocabulary::name(s.geom));
-            shape(s, &mut item.parts);
+            shape(s, &mut item.parts, deadline)?;
         }
         Kind::Connector(c) => {
             if let Some(laid) = laid {
-                connector(c, laid, &mut item.parts);
+                connector(c, laid, &mut item.parts, deadline)?;
             }
         }
         Kind::Image(i) => image(i, &mut item.parts),
         Kind::Ink(k) => ink(k, &mut item.parts),
         Kind::Group(_) => {}
     }
-    item
+    Ok(item)
 }
 
-fn shape(s: &Shape, parts: &mut Vec<Part>) {
+fn shape(s: &Shape, parts: &mut Vec<Part>, deadline: &Deadline) -> Result<(), Stopped> {
     let b = s.bounds;
     let fill = style::shape_fill(s.geom, &s.style);
     let stroke = style::shape_stroke(s.geom, &s.style);
@@ -151,10 +166,12 @@ fn shape(s: &Shape, parts: &mut Vec<Part>) {
             (align, valign),
             color,
             s.geom != Geom::Frame,
-        ) {
+            deadline,
+        )? {
             parts.push(Part::Text(t));
         }
     }
+    Ok(())
 }
 
 /// A soft shadow under a sticky note: translucent, growing, lowered copies of its
@@ -209,6 +226,7 @@ fn baseline_share(face: Typeface) -> f32 {
 
 /// Lays `text` (rich text when `rich`) out in `tb` with the shared fit rule (shrink,
 /// then overflow past `tb`'s edges) and places its lines.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn shape_text(
     text: &str,
     tb: Rect,
@@ -217,11 +235,20 @@ pub(crate) fn shape_text(
     (align, valign): (Align, VAlign),
     color: Rgba,
     rich: bool,
-) -> Option<TextPart> {
+    deadline: &Deadline,
+) -> Result<Option<TextPart>, Stopped> {
     if font_size <= 0.0 {
-        return None;
+        return Ok(None);
     }
-    let fitted = fit(text, font_size, face, tb.w as f32, tb.h as f32, rich);
+    let fitted = fit_within(
+        text,
+        font_size,
+        face,
+        tb.w as f32,
+        tb.h as f32,
+        rich,
+        deadline,
+    )?;
     let top = match valign {
         VAlign::Top => tb.y as f32,
         VAlign::Middle => tb.y as f32 + (tb.h as f32 - fitted.height) / 2.0,
@@ -258,7 +285,7 @@ pub(crate) fn shape_text(
             text: l.text,
         })
         .collect();
-    Some(TextPart {
+    Ok(Some(TextPart {
         lines,
         font_size,
         face,
@@ -269,10 +296,16 @@ pub(crate) fn shape_text(
             .iter()
             .map(|u| inkboard_core::rich::safe_url(u))
             .collect(),
-    })
+        overflows: fitted.overflows,
+    }))
 }
 
-fn connector(c: &Connector, laid: &Laid, parts: &mut Vec<Part>) {
+fn connector(
+    c: &Connector,
+    laid: &Laid,
+    parts: &mut Vec<Part>,
+    deadline: &Deadline,
+) -> Result<(), Stopped> {
     if let Some(stroke) = style::line_stroke(&c.style, style::STROKE_WIDTH) {
         parts.push(Part::Path(PathPart {
             segs: laid.routed.line.clone(),
@@ -301,12 +334,18 @@ fn connector(c: &Connector, laid: &Laid, parts: &mut Vec<Part>) {
         }
     }
     if let Some(bg) = laid.label {
-        label(c, bg, parts);
+        label(c, bg, parts, deadline)?;
     }
+    Ok(())
 }
 
 /// A connector's label: its text centred in `bg`, over a white rounded box.
-fn label(c: &Connector, bg: Rect, parts: &mut Vec<Part>) {
+fn label(
+    c: &Connector,
+    bg: Rect,
+    parts: &mut Vec<Part>,
+    deadline: &Deadline,
+) -> Result<(), Stopped> {
     parts.push(Part::Path(PathPart {
         segs: shapes::rect(bg, 4.0),
         fill: Some(style::BACKGROUND),
@@ -328,9 +367,11 @@ fn label(c: &Connector, bg: Rect, parts: &mut Vec<Part>) {
         (Align::Center, VAlign::Middle),
         color,
         false,
-    ) {
+        deadline,
+    )? {
         parts.push(Part::Text(t));
     }
+    Ok(())
 }
 
 fn image(i: &Image, parts: &mut Vec<Part>) {

@@ -1,5 +1,5 @@
 //! Rich text in lines: each paragraph of `inkboard_core::rich` wrapped as plain text
-//! is ([`text::wrap_ranges`]), measured span by span in each span's face, with list
+//! is (`wrap::wrap_ranges`), measured span by span in each span's face, with list
 //! items hanging from their marker.
 //!
 //! A bold span is set in the weight's bold face, inline code in the mono face with a
@@ -14,11 +14,12 @@
 
 use std::ops::Range;
 
-use inkboard_core::rich::{Marks, Paragraph, Rich, Span};
+use inkboard_core::rich::{ListItem, Marks, Paragraph, Rich, Span};
 use inkboard_core::Font;
 
+use crate::deadline::{Deadline, Stopped};
 use crate::faces;
-use crate::text::{self, Line, Piece, TextBlock, Typeface, Weight, LINE_HEIGHT};
+use crate::text::{self, Lay, Line, Piece, TextBlock, Typeface, Weight, LINE_HEIGHT};
 
 /// Indentation of each list level, in ems.
 const LEVEL: f32 = 1.25;
@@ -49,33 +50,38 @@ fn face_of(tf: Typeface, marks: Marks) -> Typeface {
 
 /// Lays rich text out in lines, as `text::layout` (or `layout_words`) lays out plain
 /// text.
-pub(crate) fn layout(
-    rich: &Rich,
-    font_size: f32,
-    tf: Typeface,
-    max_width: Option<f32>,
-    break_words: bool,
-) -> TextBlock {
+pub(crate) fn layout(rich: &Rich, lay: Lay, deadline: &Deadline) -> Result<TextBlock, Stopped> {
     let mut lines = Vec::new();
-    let columns = marker_columns(&rich.paragraphs, font_size, tf);
+    let font_size = lay.font_size;
+    let columns = marker_columns(&rich.paragraphs, font_size, lay.face);
     for (p, column) in rich.paragraphs.iter().zip(columns) {
-        paragraph(p, column, font_size, tf, max_width, break_words, &mut lines);
+        deadline.check()?;
+        if lines.len() >= lay.max_lines {
+            break;
+        }
+        paragraph(p, column, lay, deadline, &mut lines)?;
     }
-    TextBlock {
+    Ok(TextBlock {
         width: lines.iter().map(|l| l.width).fold(0.0, f32::max),
         height: lines.len() as f32 * font_size * LINE_HEIGHT,
         lines,
         font_size,
         links: rich.links.clone(),
-    }
+    })
 }
 
-/// The parts of `range` in each span, with the span.
+/// The parts of `range` in each span, with the span. The spans are in order, so
+/// the first is found by halving: a paragraph of thousands of spans is asked
+/// about many ranges while it is wrapped.
 fn segments(p: &Paragraph, range: Range<usize>) -> impl Iterator<Item = (Range<usize>, &Span)> {
-    p.spans.iter().filter_map(move |s| {
-        let (a, b) = (s.range.start.max(range.start), s.range.end.min(range.end));
-        (a < b).then_some((a..b, s))
-    })
+    let first = p.spans.partition_point(|s| s.range.end <= range.start);
+    p.spans[first..]
+        .iter()
+        .take_while(move |s| s.range.start < range.end)
+        .filter_map(move |s| {
+            let (a, b) = (s.range.start.max(range.start), s.range.end.min(range.end));
+            (a < b).then_some((a..b, s))
+        })
 }
 
 /// The width of `p.text[range]` as drawn.
@@ -95,6 +101,9 @@ fn width(p: &Paragraph, range: Range<usize>, font_size: f32, tf: Typeface) -> f3
 /// The width of each list item's marker column: one width for the items of a list at
 /// the same depth (consecutive items, deeper ones between them), so their texts line
 /// up whatever their numbers ("9." and "10."); 0 for a paragraph that is no item.
+///
+/// One pass per depth and kind of item (at most ten: depths 0 to 4, bullets or
+/// numbers): a text of 25,000 items asked each item's list anew, item by item.
 fn marker_columns(paragraphs: &[Paragraph], font_size: f32, tf: Typeface) -> Vec<f32> {
     let own: Vec<f32> = paragraphs
         .iter()
@@ -105,23 +114,39 @@ fn marker_columns(paragraphs: &[Paragraph], font_size: f32, tf: Typeface) -> Vec
             })
         })
         .collect();
+    // Bullets or numbers.
+    let kind = |q: &Paragraph| matches!(q.list, Some(ListItem::Numbered(_)));
     let mut out = own.clone();
-    for (i, p) in paragraphs.iter().enumerate() {
-        if p.list.is_none() {
-            continue;
-        }
-        // The list this item is in: neighbouring items of its kind (bullets or
-        // numbers) at its depth, and any deeper items between them.
-        let kind = |q: &Paragraph| q.list.as_ref().map(std::mem::discriminant);
-        let same = |q: &Paragraph| {
-            q.list.is_some() && (q.depth > p.depth || (q.depth == p.depth && kind(q) == kind(p)))
+    let mut keys: Vec<(u8, bool)> = paragraphs
+        .iter()
+        .filter(|p| p.list.is_some())
+        .map(|p| (p.depth, kind(p)))
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    for (depth, k) in keys {
+        // The lists of items at `depth` of kind `k`: runs of list items at that depth
+        // and kind, and deeper items between them.
+        let inside = |q: &Paragraph| {
+            q.list.is_some() && (q.depth > depth || (q.depth == depth && kind(q) == k))
         };
-        let before = paragraphs[..i].iter().rev().take_while(|q| same(q)).count();
-        let after = paragraphs[i..].iter().take_while(|q| same(q)).count();
-        out[i] = (i - before..i + after)
-            .filter(|&j| paragraphs[j].depth == p.depth)
-            .map(|j| own[j])
-            .fold(0.0, f32::max);
+        let member = |q: &Paragraph| q.depth == depth && kind(q) == k;
+        let mut i = 0;
+        while i < paragraphs.len() {
+            if !inside(&paragraphs[i]) {
+                i += 1;
+                continue;
+            }
+            let end = i + paragraphs[i..].iter().take_while(|q| inside(q)).count();
+            let widest = (i..end)
+                .filter(|&j| member(&paragraphs[j]))
+                .map(|j| own[j])
+                .fold(0.0, f32::max);
+            for j in (i..end).filter(|&j| member(&paragraphs[j])) {
+                out[j] = widest;
+            }
+            i = end;
+        }
     }
     out
 }
@@ -129,23 +154,24 @@ fn marker_columns(paragraphs: &[Paragraph], font_size: f32, tf: Typeface) -> Vec
 fn paragraph(
     p: &Paragraph,
     column: f32,
-    font_size: f32,
-    tf: Typeface,
-    max_width: Option<f32>,
-    break_words: bool,
+    lay: Lay,
+    deadline: &Deadline,
     out: &mut Vec<Line>,
-) {
+) -> Result<(), Stopped> {
+    let (font_size, tf) = (lay.font_size, lay.face);
     let left = f32::from(p.depth) * LEVEL * font_size;
     let marker = p.marker();
     let content = left + column;
     let ranges = if p.text.is_empty() {
         std::iter::once(0..0).collect()
     } else {
-        match max_width {
+        match lay.max_width {
             None => std::iter::once(0..p.text.len()).collect(),
             Some(max) => {
                 let room = max - content;
-                text::wrap_ranges(&p.text, |r| width(p, r, font_size, tf) <= room, break_words)
+                let fits = |r| width(p, r, font_size, tf) <= room;
+                let lines_left = lay.max_lines - out.len();
+                crate::wrap::wrap_ranges(&p.text, fits, lay.break_words, lines_left, deadline)?
             }
         }
     };
@@ -180,6 +206,7 @@ fn paragraph(
         line.width = x;
         out.push(line);
     }
+    Ok(())
 }
 
 /// Adds `piece` to `line` at `x`, in `tf` (and its fallbacks), with `marks` and

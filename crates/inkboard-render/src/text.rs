@@ -32,11 +32,10 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use rustybuzz::{script, Direction, Script, ShapePlan, UnicodeBuffer};
-use unicode_linebreak::{linebreaks, BreakOpportunity};
-use unicode_segmentation::UnicodeSegmentation;
 
 use inkboard_core::rich::Marks;
 
+use crate::deadline::{unstoppable, Deadline, Stopped};
 use crate::faces;
 pub use crate::faces::{FaceRef, Run, Typeface};
 
@@ -191,34 +190,62 @@ pub(crate) struct Glyph {
 /// wrapping measures the same words and runs again for every line it tries, and
 /// sizing a shape to its text tries several widths (a `batch` of 100 labelled
 /// shapes spent a third of its time shaping the same pieces again).
+///
+/// The memory is bounded in bytes, not entries: 4,096 remembered lines of
+/// 100,000 characters were hundreds of megabytes, and a text that long is rarely
+/// measured twice.
 fn advance(text: &str, face: FaceRef) -> i64 {
-    /// Past this many pieces the memory starts afresh, so it stays small.
-    const REMEMBERED: usize = 4096;
+    /// Past this many bytes of remembered text the memory starts afresh.
+    const REMEMBERED_BYTES: usize = 1 << 20;
+    /// A longer text is not remembered.
+    const LONGEST: usize = 4096;
+    type Memory = (usize, HashMap<u32, HashMap<Box<str>, i64>>);
     thread_local! {
-        static ADVANCES: RefCell<HashMap<u32, HashMap<Box<str>, i64>>> =
-            RefCell::new(HashMap::new());
+        static ADVANCES: RefCell<Memory> = RefCell::new((0, HashMap::new()));
     }
-    if let Some(known) = ADVANCES.with(|m| m.borrow().get(&face.id())?.get(text).copied()) {
-        return known;
+    let remembered = text.len() <= LONGEST;
+    if remembered {
+        let known = ADVANCES.with(|m| m.borrow().1.get(&face.id())?.get(text).copied());
+        if let Some(known) = known {
+            return known;
+        }
     }
     let units: i64 = glyphs(text, face)
         .iter()
         .map(|g| i64::from(g.advance))
         .sum();
-    ADVANCES.with(|m| {
-        let mut m = m.borrow_mut();
-        if m.values().map(HashMap::len).sum::<usize>() >= REMEMBERED {
-            m.clear();
-        }
-        m.entry(face.id()).or_default().insert(text.into(), units);
-    });
+    if remembered {
+        ADVANCES.with(|m| {
+            let (bytes, m) = &mut *m.borrow_mut();
+            // An entry's own keeping costs some 48 bytes besides its text.
+            let cost = text.len() + 48;
+            if *bytes + cost > REMEMBERED_BYTES {
+                m.clear();
+                *bytes = 0;
+            }
+            *bytes += cost;
+            m.entry(face.id()).or_default().insert(text.into(), units);
+        });
+    }
     units
+}
+
+thread_local! {
+    static SHAPED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Bytes of text shaped on this thread so far. Shaping is what laying text out
+/// costs, so this counts that cost without timing it: tests hold its growth to
+/// the text's (`tests/scaling.rs`), whatever the machine.
+pub fn shaped_bytes() -> u64 {
+    SHAPED.with(|s| s.get())
 }
 
 /// The glyphs of `text` shaped in `face`, in visual order (left to right). Like
 /// usvg: the line is one paragraph with a left-to-right base direction, split into
 /// bidi runs, each shaped in its own direction.
 pub(crate) fn glyphs(text: &str, face: FaceRef) -> Vec<Glyph> {
+    SHAPED.with(|s| s.set(s.get() + text.len() as u64));
     let mut out = Vec::with_capacity(text.len());
     if !needs_bidi(text) {
         shape_run(text, Direction::LeftToRight, face, &mut out);
@@ -336,7 +363,8 @@ pub fn layout(
     face: impl Into<Typeface>,
     max_width: Option<f32>,
 ) -> TextBlock {
-    lay_out(text, font_size, face.into(), max_width, true)
+    let lay = Lay::new(font_size, face.into(), max_width, true);
+    unstoppable(Source::Plain(text).lay_out(lay, &Deadline::none()))
 }
 
 /// Like [`layout`], but a word is never broken inside: a word wider than
@@ -347,36 +375,8 @@ pub fn layout_words(
     face: impl Into<Typeface>,
     max_width: Option<f32>,
 ) -> TextBlock {
-    lay_out(text, font_size, face.into(), max_width, false)
-}
-
-fn lay_out(
-    text: &str,
-    font_size: f32,
-    weight: Typeface,
-    max_width: Option<f32>,
-    break_words: bool,
-) -> TextBlock {
-    let mut lines = Vec::new();
-    if !text.is_empty() {
-        for paragraph in inkboard_core::rich::lines(text) {
-            match max_width {
-                None => lines.push(make_line(paragraph, font_size, weight)),
-                Some(max) => {
-                    wrap_paragraph(paragraph, font_size, weight, max, break_words, &mut lines)
-                }
-            }
-        }
-    }
-    let width = lines.iter().map(|l| l.width).fold(0.0, f32::max);
-    let height = lines.len() as f32 * font_size * LINE_HEIGHT;
-    TextBlock {
-        lines,
-        width,
-        height,
-        font_size,
-        links: Vec::new(),
-    }
+    let lay = Lay::new(font_size, face.into(), max_width, false);
+    unstoppable(Source::Plain(text).lay_out(lay, &Deadline::none()))
 }
 
 /// Lays `text` out as [`layout`] does (or [`layout_words`] with `words_whole`), reading
@@ -390,10 +390,110 @@ pub fn layout_text(
     words_whole: bool,
     rich: bool,
 ) -> TextBlock {
-    let face = face.into();
-    match rich.then(|| inkboard_core::rich::parse(text)).flatten() {
-        Some(r) => crate::richtext::layout(&r, font_size, face, max_width, !words_whole),
-        None => lay_out(text, font_size, face, max_width, !words_whole),
+    let lay = Lay::new(font_size, face.into(), max_width, !words_whole);
+    unstoppable(Source::read(text, rich).lay_out(lay, &Deadline::none()))
+}
+
+/// [`layout_text`], stopping with [`Stopped`] once `deadline` has come (it is
+/// checked at every line).
+pub fn layout_text_within(
+    text: &str,
+    font_size: f32,
+    face: impl Into<Typeface>,
+    max_width: Option<f32>,
+    words_whole: bool,
+    rich: bool,
+    deadline: &Deadline,
+) -> Result<TextBlock, Stopped> {
+    let lay = Lay::new(font_size, face.into(), max_width, !words_whole);
+    Source::read(text, rich).lay_out(lay, deadline)
+}
+
+/// How text is laid out: its size and face, the width it wraps to, whether a word
+/// too wide for a line is broken inside, and how many lines are wanted at most.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Lay {
+    pub font_size: f32,
+    pub face: Typeface,
+    pub max_width: Option<f32>,
+    pub break_words: bool,
+    /// Past this many lines the layout stops, the block cut short: the fit rule's
+    /// tries only need to know that the text does not fit, and a long text in a
+    /// small box is thousands of lines where two fit.
+    pub max_lines: usize,
+}
+
+impl Lay {
+    pub(crate) fn new(
+        font_size: f32,
+        face: Typeface,
+        max_width: Option<f32>,
+        break_words: bool,
+    ) -> Self {
+        Lay {
+            font_size,
+            face,
+            max_width,
+            break_words,
+            max_lines: usize::MAX,
+        }
+    }
+}
+
+/// Text read once, to be laid out at several sizes (the fit rule tries up to a
+/// dozen): plain, or rich text's paragraphs.
+pub(crate) enum Source<'a> {
+    Plain(&'a str),
+    Rich(inkboard_core::rich::Rich),
+}
+
+impl<'a> Source<'a> {
+    /// `text`, read as rich text when `rich` is set and it has markup.
+    pub(crate) fn read(text: &'a str, rich: bool) -> Self {
+        match rich.then(|| inkboard_core::rich::parse(text)).flatten() {
+            Some(r) => Source::Rich(r),
+            None => Source::Plain(text),
+        }
+    }
+
+    /// The text in lines as `lay` says.
+    pub(crate) fn lay_out(&self, lay: Lay, deadline: &Deadline) -> Result<TextBlock, Stopped> {
+        let text = match self {
+            Source::Rich(r) => return crate::richtext::layout(r, lay, deadline),
+            Source::Plain(text) => text,
+        };
+        let Lay {
+            font_size, face, ..
+        } = lay;
+        let mut lines = Vec::new();
+        if !text.is_empty() {
+            for paragraph in inkboard_core::rich::lines(text) {
+                deadline.check()?;
+                if lines.len() >= lay.max_lines {
+                    break;
+                }
+                let Some(max) = lay.max_width.filter(|_| !paragraph.is_empty()) else {
+                    lines.push(make_line(paragraph, font_size, face));
+                    continue;
+                };
+                let fits = |r| line_width(&paragraph[r], font_size, face) <= max;
+                let room = lay.max_lines - lines.len();
+                let wrap =
+                    crate::wrap::wrap_ranges(paragraph, fits, lay.break_words, room, deadline)?;
+                for r in wrap {
+                    lines.push(make_line(&paragraph[r], font_size, face));
+                }
+            }
+        }
+        let width = lines.iter().map(|l| l.width).fold(0.0, f32::max);
+        let height = lines.len() as f32 * font_size * LINE_HEIGHT;
+        Ok(TextBlock {
+            lines,
+            width,
+            height,
+            font_size,
+            links: Vec::new(),
+        })
     }
 }
 
@@ -406,124 +506,10 @@ fn make_line(text: &str, font_size: f32, weight: Typeface) -> Line {
     }
 }
 
-/// Greedily wraps one paragraph (text without explicit breaks) into `out`; a word
-/// wider than `max` is broken between graphemes when `break_words`, else left whole.
-fn wrap_paragraph(
-    para: &str,
-    font_size: f32,
-    weight: Typeface,
-    max: f32,
-    break_words: bool,
-    out: &mut Vec<Line>,
-) {
-    if para.is_empty() {
-        out.push(make_line(para, font_size, weight));
-        return;
-    }
-    let fits = |r: std::ops::Range<usize>| line_width(&para[r], font_size, weight) <= max;
-    for r in wrap_ranges(para, fits, break_words) {
-        out.push(make_line(&para[r], font_size, weight));
-    }
-}
-
-/// The lines of a greedy wrap of one paragraph (not empty, without explicit breaks),
-/// as byte ranges without their trailing whitespace. `fits` tells whether a range of
-/// `para` fits on a line; a word that alone does not is broken between graphemes
-/// when `break_words`, else left whole.
-pub(crate) fn wrap_ranges(
-    para: &str,
-    fits: impl Fn(std::ops::Range<usize>) -> bool,
-    break_words: bool,
-) -> Vec<std::ops::Range<usize>> {
-    let trimmed = |start: usize, end: usize| start..start + para[start..end].trim_end().len();
-    let mut out = Vec::new();
-    // Byte offsets after which a line may end; the last one is `para.len()`.
-    let breaks: Vec<usize> = linebreaks(para)
-        .filter(|&(_, op)| matches!(op, BreakOpportunity::Allowed | BreakOpportunity::Mandatory))
-        .map(|(i, _)| i)
-        .collect();
-
-    let mut start = 0;
-    let mut next_break = 0; // index into `breaks` of the first break after `start`
-    while start < para.len() {
-        while breaks[next_break] <= start {
-            next_break += 1;
-        }
-        // The furthest break opportunity whose line still fits.
-        let mut end = None;
-        for &b in &breaks[next_break..] {
-            if fits(trimmed(start, b)) {
-                end = Some(b);
-            } else {
-                break;
-            }
-        }
-        let end = match end {
-            Some(end) => end,
-            // Not even the first word fits, and words stay whole: it gets the line.
-            None if !break_words => breaks[next_break],
-            // Not even the first word fits: break it between graphemes, keeping at
-            // least one grapheme on the line, and never just before punctuation.
-            None => {
-                let word = para[start..breaks[next_break]].trim_end();
-                let mut graphemes = word.grapheme_indices(true).peekable();
-                let first = graphemes.next().map_or(word.len(), |(_, g)| g.len());
-                let mut end = start + first;
-                while let Some((i, g)) = graphemes.next() {
-                    let candidate = start + i + g.len();
-                    let glued = graphemes
-                        .peek()
-                        .and_then(|(_, next)| next.chars().next())
-                        .is_some_and(clings_to_previous);
-                    if glued {
-                        continue;
-                    }
-                    if fits(start..candidate) {
-                        end = candidate;
-                    } else {
-                        break;
-                    }
-                }
-                if end == start + word.len() {
-                    // Only whitespace is left before the break: drop it too.
-                    end = breaks[next_break];
-                }
-                end
-            }
-        };
-        out.push(trimmed(start, end));
-        start = end;
-    }
-    out
-}
-
-/// True for a punctuation mark that belongs to what comes before it (".", "?",
-/// ")", "…"): a line never starts with one when a word is broken inside.
-fn clings_to_previous(c: char) -> bool {
-    !c.is_alphanumeric()
-        && !c.is_whitespace()
-        && !matches!(
-            c,
-            '(' | '['
-                | '{'
-                | '"'
-                | '\''
-                | '«'
-                | '“'
-                | '‘'
-                | '¿'
-                | '¡'
-                | '#'
-                | '@'
-                | '$'
-                | '€'
-                | '£'
-        )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use unicode_segmentation::UnicodeSegmentation;
 
     const FS: f32 = DEFAULT_FONT_SIZE;
     const LOREM: &str = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do \

@@ -19,6 +19,7 @@ use krilla::page::PageSettings;
 use krilla::Document;
 use krilla_svg::{SurfaceExt, SvgSettings};
 
+use crate::deadline::Deadline;
 use crate::fonts::usvg_options;
 use crate::scene::{Part, Scene};
 use crate::svg::{to_svg_drawing, SvgOptions};
@@ -33,6 +34,16 @@ const FILTER_SCALE: f32 = 4.0;
 /// A PDF of the scenes, one page each, in order, titled `title` (left out when
 /// blank) and with one bookmark per page, named after it.
 pub fn to_pdf(scenes: &[Scene], title: &str) -> Result<Vec<u8>, RenderError> {
+    to_pdf_within(scenes, title, &Deadline::none())
+}
+
+/// [`to_pdf`], stopping with [`RenderError::Stopped`] once `deadline` has come: it
+/// is checked before each page is parsed and before it is drawn.
+pub fn to_pdf_within(
+    scenes: &[Scene],
+    title: &str,
+    deadline: &Deadline,
+) -> Result<Vec<u8>, RenderError> {
     if scenes.is_empty() {
         return Err(RenderError::NoPages);
     }
@@ -40,6 +51,7 @@ pub fn to_pdf(scenes: &[Scene], title: &str) -> Result<Vec<u8>, RenderError> {
     let mut document = Document::new();
     outline::describe(&mut document, scenes, title);
     for scene in scenes {
+        deadline.check()?;
         let b = scene.bounds;
         // krilla rasterizes filters at FILTER_SCALE pixels a point; a page wider
         // than MAX_PAGE is shrunk first.
@@ -54,8 +66,10 @@ pub fn to_pdf(scenes: &[Scene], title: &str) -> Result<Vec<u8>, RenderError> {
             },
             &not_drawn,
         );
-        let tree =
-            usvg::Tree::from_str(&svg, &options).map_err(|e| RenderError::Svg(e.to_string()))?;
+        deadline.check()?;
+        let tree = usvg::Tree::from_str(&svg, &options)
+            .map_err(|e| RenderError::from_usvg(e, &scene.name))?;
+        deadline.check()?;
         let (w, h) = (b.w as f32, b.h as f32);
         let size = Size::from_wh(w * shrink, h * shrink)
             .ok_or(RenderError::EmptyRegion { w: b.w, h: b.h })?;

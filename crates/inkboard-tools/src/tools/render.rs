@@ -151,14 +151,18 @@ impl BoardTool for Render {
         // Stages, each a point where the client hears progress and may cancel,
         // and where a drawing past its deadline stops.
         let control = &caller.control.within(DRAWING_DEADLINE);
+        // The same stop, checked inside each stage's loops.
+        let deadline = control.deadline();
         control.stage(0, 3, || "laying out the page".into())?;
-        let scene = render::resolve(&board, page).in_theme(theme_of(&a.theme));
+        let scene = render::resolve_within(&board, page, &deadline)
+            .map_err(|e| control.stopped(e))?
+            .in_theme(theme_of(&a.theme));
         control.stage(1, 3, || "checking for problems".into())?;
         let problems = render::check_scene(&board, &scene);
         loop {
             control.stage(2, 3, || format!("drawing at {max_size} px"))?;
-            let png =
-                render::to_png(&scene, view, max_size).map_err(|e| ToolError::Io(e.to_string()))?;
+            let png = render::to_png_within(&scene, view, max_size, &deadline)
+                .map_err(|e| control.drawing_failed(e))?;
             let mut problems = problems.clone();
             problems.extend(png.not_drawn.iter().map(|id| render::Problem {
                 kind: render::ProblemKind::ImageNotDrawn,
@@ -371,27 +375,34 @@ impl Picture {
         theme: Theme,
         control: &Control,
     ) -> Result<Vec<u8>, ToolError> {
-        let failed = |e: render::RenderError| ToolError::Io(e.to_string());
+        let failed = |e: render::RenderError| control.drawing_failed(e);
+        // The same stop, checked inside each stage's loops.
+        let deadline = control.deadline();
+        let resolve = |page: PageId| {
+            render::resolve_within(board, page, &deadline)
+                .map(|scene| scene.in_theme(theme))
+                .map_err(|e| control.stopped(e))
+        };
         match self {
             Picture::Pdf => {
                 let mut scenes: Vec<render::Scene> = Vec::with_capacity(pages.len());
                 for p in pages {
                     control.check()?;
-                    scenes.push(render::resolve(board, *p).in_theme(theme));
+                    scenes.push(resolve(*p)?);
                 }
                 control.check()?;
-                render::to_pdf(&scenes, board.title()).map_err(failed)
+                render::to_pdf_within(&scenes, board.title(), &deadline).map_err(failed)
             }
             Picture::Svg | Picture::Png => {
                 let page = pages
                     .first()
                     .ok_or_else(|| ToolError::args("no page to draw"))?;
-                let scene = render::resolve(board, *page).in_theme(theme);
+                let scene = resolve(*page)?;
                 control.check()?;
                 if self == Picture::Svg {
                     return Ok(render::to_svg(&scene, None).into_bytes());
                 }
-                render::to_png_scaled(&scene, None, scale as f32)
+                render::to_png_scaled_within(&scene, None, scale as f32, &deadline)
                     .map(|p| p.data)
                     .map_err(failed)
             }
