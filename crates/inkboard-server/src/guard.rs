@@ -17,7 +17,7 @@ use inkboard_store::{AuthorKind, Store};
 
 use crate::keeper::Member;
 use crate::limit::token_key;
-use crate::Shared;
+use crate::{Config, Shared};
 
 /// The session cookie's name.
 pub const COOKIE: &str = "inkboard_session";
@@ -73,13 +73,35 @@ fn refuse(status: StatusCode, why: &'static str) -> Response {
     (status, why).into_response()
 }
 
-/// The client's address, for the rate limits.
-pub fn client_key(request: &Request) -> String {
-    let ip = request
+/// The client's address, for the rate limits. Behind the reverse proxy that a
+/// public URL implies (on this host: the peer is loopback), every request comes
+/// from the proxy, and counting failures by its address would let one guesser
+/// lock every agent out: the client is then the last address the proxy added
+/// to `X-Forwarded-For` (Caddy and nginx's `$proxy_add_x_forwarded_for` append
+/// the address they saw, so what a client sent itself comes before it).
+pub fn client_key(request: &Request, config: &Config) -> String {
+    let peer = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
-        .map_or_else(|| "unknown".to_string(), |c| c.0.ip().to_string());
-    format!("ip:{ip}")
+        .map(|c| c.0.ip());
+    let proxied = config.public_url.is_some() && peer.is_some_and(|ip| ip.is_loopback());
+    let forwarded = proxied.then(|| forwarded_for(request.headers())).flatten();
+    match (forwarded, peer) {
+        (Some(ip), _) | (None, Some(ip)) => format!("ip:{ip}"),
+        (None, None) => "ip:unknown".to_string(),
+    }
+}
+
+/// The last address of `X-Forwarded-For`, if it is one.
+fn forwarded_for(headers: &HeaderMap) -> Option<std::net::IpAddr> {
+    let last = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .rfind(|v| !v.is_empty())?;
+    last.parse().ok()
 }
 
 /// The bearer token of a request, if it carries one.
@@ -122,7 +144,7 @@ pub async fn agents_only(
             "an API token is needed: Authorization: Bearer ink_… (inkboard admin token NAME)",
         );
     };
-    let ip = client_key(&request);
+    let ip = client_key(&request, &shared.config);
     let prefix = token_key(&token);
     let keys = [ip.as_str(), prefix.as_str()];
     if !shared.limiter.allows(&keys) {
@@ -180,4 +202,44 @@ pub async fn person(store: &Store, headers: &HeaderMap) -> Option<Member> {
         name: session.user.name,
         kind: AuthorKind::Person,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(peer: &str, forwarded: Option<&str>) -> Request {
+        let mut r = Request::new(axum::body::Body::empty());
+        let peer: SocketAddr = peer.parse().unwrap();
+        r.extensions_mut().insert(ConnectInfo(peer));
+        if let Some(f) = forwarded {
+            r.headers_mut()
+                .insert("x-forwarded-for", HeaderValue::from_str(f).unwrap());
+        }
+        r
+    }
+
+    #[test]
+    fn behind_the_proxy_each_client_counts_on_its_own() {
+        let proxied = Config::new(
+            "127.0.0.1:8080".parse().unwrap(),
+            Some("https://boards.example"),
+        )
+        .unwrap();
+        // The proxy's own entry is the last; what the client claimed comes first.
+        let r = request("127.0.0.1:5000", Some("6.6.6.6, 203.0.113.7"));
+        assert_eq!(client_key(&r, &proxied), "ip:203.0.113.7");
+        assert_eq!(
+            client_key(&request("127.0.0.1:5000", None), &proxied),
+            "ip:127.0.0.1"
+        );
+        // Not from the proxy, or no proxy at all: the header is the client's word.
+        let direct = request("198.51.100.2:5000", Some("203.0.113.7"));
+        assert_eq!(client_key(&direct, &proxied), "ip:198.51.100.2");
+        let local = Config::new("127.0.0.1:8080".parse().unwrap(), None).unwrap();
+        let r = request("127.0.0.1:5000", Some("203.0.113.7"));
+        assert_eq!(client_key(&r, &local), "ip:127.0.0.1");
+        let r = request("127.0.0.1:5000", Some("not an address"));
+        assert_eq!(client_key(&r, &proxied), "ip:127.0.0.1");
+    }
 }

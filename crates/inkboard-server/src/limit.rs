@@ -8,8 +8,8 @@
 //! cost nothing. The buckets are kept in memory per process: with several
 //! `serve` processes behind a load balancer, each counts on its own, so the
 //! allowance is that many times larger, which is still far from a guess.
-//! Behind a reverse proxy every client has the proxy's address; the token
-//! prefix still counts per token.
+//! Behind the reverse proxy a public URL implies, a client's address is the one
+//! the proxy adds to `X-Forwarded-For` ([`crate::guard::client_key`]).
 
 use std::collections::HashMap;
 use std::sync::Mutex;

@@ -101,7 +101,7 @@ async fn sign_in(
     Path(secret): Path<String>,
     request: Request,
 ) -> Response {
-    let ip = client_key(&request);
+    let ip = client_key(&request, &shared.config);
     if !shared.limiter.allows(&[&ip]) {
         return (
             StatusCode::TOO_MANY_REQUESTS,
