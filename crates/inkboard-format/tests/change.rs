@@ -38,6 +38,9 @@ fn shape(text: &str) -> Kind {
     })
 }
 
+/// One transaction's worth of steps, made on a board.
+type Change = Box<dyn FnOnce(&mut Transaction<'_>)>;
+
 #[test]
 fn every_kind_of_step_round_trips_and_replays_to_the_same_board() {
     let mut board = Board::new("Plan", &["One".to_string(), "Two".to_string()]);
@@ -46,7 +49,7 @@ fn every_kind_of_step_round_trips_and_replays_to_the_same_board() {
     let p1 = board.pages()[0].id;
     let p2 = board.pages()[1].id;
     let first = board.pages()[0].objects[0].id.clone();
-    let changes: Vec<Box<dyn FnOnce(&mut Transaction<'_>)>> = vec![
+    let changes: Vec<Change> = vec![
         Box::new(move |tx| {
             tx.add(p1, None, shape("a")).unwrap();
             tx.add(p1, Some(0), shape("b")).unwrap();

@@ -144,25 +144,25 @@ fn step_from_json(value: &Value, at: &str) -> Result<Step, FormatError> {
     })?;
     let field = |key: &str| -> Result<&Value, FormatError> {
         step.get(key)
-            .ok_or_else(|| FormatError::invalid(&format!("{at}.{key}"), "missing"))
+            .ok_or_else(|| FormatError::invalid(format!("{at}.{key}"), "missing"))
     };
     let text = |key: &str| -> Result<String, FormatError> {
         field(key)?
             .as_str()
             .map(str::to_string)
-            .ok_or_else(|| FormatError::invalid(&format!("{at}.{key}"), "expected text"))
+            .ok_or_else(|| FormatError::invalid(format!("{at}.{key}"), "expected text"))
     };
     let page_id = || -> Result<PageId, FormatError> {
         let t = text("page")?;
         PageId::parse(&t).ok_or_else(|| {
-            FormatError::invalid(&format!("{at}.page"), format!("invalid page id {t:?}"))
+            FormatError::invalid(format!("{at}.page"), format!("invalid page id {t:?}"))
         })
     };
     let position = || -> Result<usize, FormatError> {
         field("index")?
             .as_u64()
             .and_then(|n| usize::try_from(n).ok())
-            .ok_or_else(|| FormatError::invalid(&format!("{at}.index"), "expected a whole number"))
+            .ok_or_else(|| FormatError::invalid(format!("{at}.index"), "expected a whole number"))
     };
     let object = |key: &str| object_from_json_at(field(key)?, &format!("{at}.{key}"));
     let page = || read_page(field("page")?, &format!("{at}.page"));
@@ -202,7 +202,7 @@ fn step_from_json(value: &Value, at: &str) -> Result<Step, FormatError> {
         },
         other => {
             return Err(FormatError::invalid(
-                &format!("{at}.op"),
+                format!("{at}.op"),
                 format!("unknown step {other:?}"),
             ))
         }

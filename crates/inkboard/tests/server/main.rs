@@ -205,7 +205,7 @@ fn concurrent_writers(place: &Place, servers: &[Serve]) {
 /// `kill -9` of a process while writers write through it: every acknowledged
 /// write is there afterwards, read through another process (or the same
 /// database restarted).
-fn killed_mid_write(place: &Place, servers: &mut Vec<Serve>) {
+fn killed_mid_write(place: &Place, servers: &mut [Serve]) {
     let token = place.person("erin");
     let mut erin = Mcp::connect(&servers[0], &token);
     let board = erin
