@@ -167,6 +167,14 @@ impl Board {
         self.next_page = self.next_page.max(next_page);
         self
     }
+    /// Raises the id counters to at least `next_object` and `next_page` (never
+    /// lowers them): a change made by another process on a shared board, replayed
+    /// here step by step, may have handed out ids this copy never counted, and
+    /// they must never be handed out again.
+    pub fn advance_counters(&mut self, next_object: u64, next_page: u32) {
+        self.next_object = self.next_object.max(next_object);
+        self.next_page = self.next_page.max(next_page);
+    }
     pub fn extra(&self) -> &Extra {
         &self.extra
     }

@@ -179,7 +179,7 @@ fn edit<T: EditTool>() -> ToolDef {
     }
 }
 
-fn board<T: BoardTool>() -> ToolDef {
+pub(crate) fn board<T: BoardTool>() -> ToolDef {
     fn run<T: BoardTool>(
         engine: &Engine,
         caller: &Caller,

@@ -18,6 +18,7 @@ use crate::catalog::{find_tool, Run, ToolDef};
 use crate::control::Control;
 use crate::discovery::{find_app, other_app};
 use crate::live::{is_live_call, Caller, Forward, Host, LiveCell, PATH_ARGS};
+use crate::stored::{Keeper, StoredCell};
 use crate::tool::Cx;
 use crate::tracking::{Tracked, Tracker};
 use crate::ToolError;
@@ -48,6 +49,8 @@ pub struct Engine {
     tracker: Mutex<Tracker>,
     host: Option<Arc<dyn Host>>,
     forward: Option<Box<dyn Forward>>,
+    /// Server mode: the store's boards, for one caller (see [`crate::stored`]).
+    keeper: Option<Arc<dyn Keeper>>,
 }
 
 /// The board a call acts on.
@@ -56,6 +59,8 @@ pub(crate) enum Target {
     File(PathBuf),
     /// A board open in the application this engine runs in.
     Live(Arc<LiveCell>),
+    /// A board kept in the server's store (server mode).
+    Stored(Arc<StoredCell>),
 }
 
 impl Target {
@@ -65,6 +70,7 @@ impl Target {
         match self {
             Target::File(path) => Some(path.clone()),
             Target::Live(cell) => cell.lock().path.clone(),
+            Target::Stored(_) => None,
         }
     }
 }
@@ -94,6 +100,20 @@ impl Engine {
         }
     }
 
+    /// An engine in server mode: every board is the store's, as `keeper` lets
+    /// its one caller see them, and the catalogue is [`crate::server_catalog`].
+    pub fn stored(keeper: Arc<dyn Keeper>) -> Self {
+        Engine {
+            keeper: Some(keeper),
+            ..Self::default()
+        }
+    }
+
+    /// The store of server mode, if this engine works on one.
+    pub(crate) fn keeper(&self) -> Option<&Arc<dyn Keeper>> {
+        self.keeper.as_ref()
+    }
+
     /// Runs the tool `name` with `args` (a JSON object, or null for none) as this
     /// process's agent.
     pub fn call(&self, name: &str, args: Value) -> Result<Reply, ToolError> {
@@ -110,7 +130,10 @@ impl Engine {
     }
 
     fn run_call(&self, name: &str, args: Value, caller: &Caller) -> Result<Reply, ToolError> {
-        let (def, mut args) = parse_call(name, args)?;
+        let (def, mut args) = match &self.keeper {
+            Some(_) => crate::stored::parse_call(name, args)?,
+            None => parse_call(name, args)?,
+        };
         if let Some(reply) = self.forwarded(name, &mut args, caller)? {
             return Ok(reply);
         }
@@ -202,6 +225,9 @@ impl Engine {
 
     /// The board a call with `path` acts on (see [`Target`]).
     pub(crate) fn target(&self, path: Option<&str>, caller: &Caller) -> Result<Target, ToolError> {
+        if let Some(keeper) = &self.keeper {
+            return crate::stored::target(keeper, path);
+        }
         let path = path.map(|p| file_path(p, "path")).transpose()?;
         if let Some(host) = &self.host {
             if let Some(cell) = host.board(path.as_deref(), caller) {
@@ -263,6 +289,10 @@ impl Engine {
                     }
                 }
                 return Ok(out);
+            }
+            Target::Stored(cell) => {
+                let keeper = self.keeper.as_deref().ok_or_else(crate::stored::no_store)?;
+                return crate::stored::edit(keeper, cell, caller, f);
             }
         };
         must_exist(path)?;
@@ -335,6 +365,10 @@ impl Engine {
                 }
                 return Ok(true);
             }
+            Target::Stored(cell) => {
+                let keeper = self.keeper.as_deref().ok_or_else(crate::stored::no_store)?;
+                return crate::stored::undo(keeper, cell, caller, redo);
+            }
         };
         must_exist(path)?;
         let _lock = file::FileLock::acquire(path)?;
@@ -368,6 +402,10 @@ impl Engine {
         match target {
             Target::File(path) => self.tracked(path, |t| f(&t.board)),
             Target::Live(cell) => f(&cell.lock().board),
+            Target::Stored(cell) => {
+                let keeper = self.keeper.as_deref().ok_or_else(crate::stored::no_store)?;
+                crate::stored::read(keeper, cell, f)
+            }
         }
     }
 
@@ -417,7 +455,7 @@ fn contained<T>(tool: &str, f: impl FnOnce() -> Result<T, ToolError>) -> Result<
 
 /// The tool named `name` and its arguments as an object, checked for arguments it
 /// does not take.
-fn parse_call(
+pub(crate) fn parse_call(
     name: &str,
     args: Value,
 ) -> Result<(&'static ToolDef, Map<String, Value>), ToolError> {

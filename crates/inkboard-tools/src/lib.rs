@@ -22,6 +22,8 @@ mod mermaid;
 mod place;
 mod refs;
 mod schema;
+mod served;
+pub mod stored;
 mod tool;
 mod tools;
 mod tracking;
@@ -36,7 +38,8 @@ pub use discovery::{
 pub use engine::{Engine, Reply};
 pub use error::ToolError;
 pub use live::{Caller, CommitSlot, Forward, Host, LiveBoard, LiveCell};
+pub use served::{server_catalog, MAX_EXPORT_BYTES, SERVER_COMMON_ARGS};
 pub use tool::Hints;
-pub use tools::import::{import_diagram, import_note, ImportedDiagram};
+pub use tools::import::{import_bytes, import_diagram, import_note, ImportedDiagram};
 pub use tools::render::Picture;
 pub use tracking::ChangeLog;

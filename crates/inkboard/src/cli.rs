@@ -129,6 +129,60 @@ enum Command {
         #[command(subcommand)]
         action: Option<TokenAction>,
     },
+    /// Run a team server: boards in a database, people and their agents with
+    /// roles; prints its address (see docs/server.md).
+    Serve {
+        /// The data folder, for the embedded SQLite database (default: the
+        /// per-user data folder).
+        #[arg(long, conflicts_with = "database")]
+        data: Option<PathBuf>,
+        /// A PostgreSQL database (postgres://USER:PASSWORD@HOST:PORT/DB), which
+        /// any number of `serve` processes may share.
+        #[arg(long)]
+        database: Option<String>,
+        /// The address to listen on; port 0 picks a free one.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        listen: String,
+        /// The address people and agents reach the server at (https://HOST,
+        /// through a TLS reverse proxy): required to listen on anything but
+        /// loopback.
+        #[arg(long)]
+        public_url: Option<String>,
+    },
+    /// Administer a team server's people, tokens, sign-in links and roles.
+    Admin {
+        #[arg(
+            long,
+            conflicts_with = "database",
+            required_unless_present = "database"
+        )]
+        data: Option<PathBuf>,
+        #[arg(long)]
+        database: Option<String>,
+        #[command(subcommand)]
+        command: crate::admin::AdminCommand,
+    },
+    /// Send a board file to a team server as a new board; prints its id. The
+    /// token comes from INKBOARD_TOKEN or the config folder's inkboard/server-token.
+    Push {
+        file: PathBuf,
+        /// The server's address, e.g. https://boards.example.com.
+        #[arg(long)]
+        server: String,
+    },
+    /// Fetch a board from a team server into a board file.
+    Pull {
+        /// The board's id.
+        board: String,
+        #[arg(long)]
+        server: String,
+        /// The board file to write.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Replace the file if it exists.
+        #[arg(long)]
+        overwrite: bool,
+    },
     /// Call any tool with JSON arguments and print its answer.
     Call {
         /// The tool's name, e.g. read_board.
@@ -295,6 +349,24 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             });
         }
         Command::Token { action } => return token(action),
+        Command::Serve {
+            data,
+            database,
+            listen,
+            public_url,
+        } => return crate::serve::run(crate::serve::Where { data, database }, listen, public_url),
+        Command::Admin {
+            data,
+            database,
+            command,
+        } => return crate::admin::run(crate::serve::Where { data, database }, command),
+        Command::Push { file, server } => return crate::transfer::push(&file, &server),
+        Command::Pull {
+            board,
+            server,
+            output,
+            overwrite,
+        } => return crate::transfer::pull(&board, &server, &output, overwrite),
         Command::Call { tool, args } => {
             let args: Value = match args {
                 Some(text) => {

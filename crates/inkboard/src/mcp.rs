@@ -42,7 +42,7 @@ fn tools() -> Vec<Tool> {
 }
 
 /// One tool of the catalogue as MCP says it.
-fn tool(t: &inkboard_tools::ToolDef) -> Tool {
+pub(crate) fn tool(t: &inkboard_tools::ToolDef) -> Tool {
     let mut tool = Tool::new(t.name, t.description, Arc::new(t.input_schema.clone()))
         .with_raw_output_schema(Arc::new(t.output_schema.clone()))
         .with_annotations(hints(t.hints));
@@ -69,7 +69,7 @@ fn hints(h: inkboard_tools::Hints) -> ToolAnnotations {
 }
 
 /// Turns the engine's answer into an MCP result.
-fn to_result(reply: Result<Reply, ToolError>) -> CallToolResult {
+pub(crate) fn to_result(reply: Result<Reply, ToolError>) -> CallToolResult {
     match reply {
         Ok(Reply::Json(value)) => CallToolResult::structured(value),
         // The picture and its summary as content, and the summary as structured
@@ -267,7 +267,7 @@ impl Server {
 /// step further than the last (MCP wants progress to increase).
 /// The task that sends the notes ends once the call (and its control line) is
 /// done, so waiting for it flushes them.
-fn control_line(
+pub(crate) fn control_line(
     context: &RequestContext<RoleServer>,
 ) -> (Control, Option<tokio::task::JoinHandle<()>>) {
     let Some(token) = context.meta.get_progress_token() else {
@@ -342,7 +342,7 @@ pub fn http_routes(engine: Arc<Engine>) -> axum::Router {
 /// which the official Python SDK takes for a failure ("Session termination
 /// failed: 202"); the MCP specification asks for no particular code, and 200
 /// and 204 are what every SDK accepts.
-async fn session_end_answer(
+pub(crate) async fn session_end_answer(
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {

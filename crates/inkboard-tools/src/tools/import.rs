@@ -101,12 +101,17 @@ pub fn import_note(board: &Board) -> Option<(String, Vec<String>)> {
 /// itself, which comes back whole; any other file is mapped by the interop crate,
 /// and what it could not keep is listed and noted in the board.
 pub fn import_diagram(source: &str) -> Result<ImportedDiagram, ToolError> {
-    let bytes = read_source(source)?;
+    import_bytes(&read_source(source)?, source)
+}
+
+/// [`import_diagram`] of a file's bytes already read (a server is sent them);
+/// `source` is its name, whose extension tells its kind.
+pub fn import_bytes(bytes: &[u8], source: &str) -> Result<ImportedDiagram, ToolError> {
     let refused = |e| match e {
         ImportError::Limit(e) => ToolError::Model(e),
         e => ToolError::args(format!("'source': {e}")),
     };
-    if let Some(text) = inkboard_interop::board_in_picture(&bytes).map_err(refused)? {
+    if let Some(text) = inkboard_interop::board_in_picture(bytes).map_err(refused)? {
         let board = inkboard_format::board_from_json(&text).map_err(|e| {
             ToolError::args(format!(
                 "'source': the board inside the picture is not valid: {e}"
@@ -123,7 +128,7 @@ pub fn import_diagram(source: &str) -> Result<ImportedDiagram, ToolError> {
             lost: Vec::new(),
         });
     }
-    let imported = inkboard_interop::import(&bytes, Some(source)).map_err(refused)?;
+    let imported = inkboard_interop::import(bytes, Some(source)).map_err(refused)?;
     let format = imported.format.name().to_string();
     let lost: Vec<LostRow> = imported
         .lost

@@ -336,6 +336,15 @@ fn view(engine: &Engine, target: &Target, asked: &Asked<'_>) -> Result<ViewOutpu
                 t.history.can_redo(),
             ))
         })?,
+        Target::Stored(cell) => {
+            let copy = cell.lock();
+            (
+                copy.board.clone(),
+                marked(&copy.log),
+                copy.history.can_undo(),
+                copy.history.can_redo(),
+            )
+        }
         Target::Live(cell) => {
             let live = cell.lock();
             (
