@@ -177,6 +177,13 @@ impl Board {
         self.extra.insert(key.into(), value.into());
         self
     }
+    /// The board without the unknown field `key`, outside any transaction, as
+    /// [`Board::with_extra`] sets one (a picture's board is given back without
+    /// the import note it carried, which was no import of this one's).
+    pub fn without_extra(mut self, key: &str) -> Board {
+        self.extra.remove(key);
+        self
+    }
     /// The number of objects on all pages.
     pub fn object_count(&self) -> usize {
         self.index.len()
