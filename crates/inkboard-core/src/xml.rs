@@ -342,12 +342,11 @@ impl<'a> Scan<'a> {
                     return Ok(());
                 };
                 if attributes > MAX_XML_ATTRIBUTES {
-                    return Limit::XmlAttributes
-                        .check(|| format!("{what}, in one element,"), attributes as u64);
+                    // The limit's unit says "on one element".
+                    return Limit::XmlAttributes.check(|| what.to_owned(), attributes as u64);
                 }
                 let around = in_scope + namespaces;
-                Limit::XmlNamespaces
-                    .check(|| format!("{what}, around one element,"), around as u64)?;
+                Limit::XmlNamespaces.check(|| what.to_owned(), around as u64)?;
                 if open {
                     depth += 1;
                     if namespaces > 0 {
