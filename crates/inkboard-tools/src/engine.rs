@@ -438,7 +438,10 @@ impl Engine {
 /// unwinding itself: transactions roll back when dropped, file locks are released,
 /// and the other locks are taken over by their next user (see [`Engine::tracker`]
 /// and [`crate::LiveCell::lock`]).
-fn contained<T>(tool: &str, f: impl FnOnce() -> Result<T, ToolError>) -> Result<T, ToolError> {
+pub(crate) fn contained<T>(
+    tool: &str,
+    f: impl FnOnce() -> Result<T, ToolError>,
+) -> Result<T, ToolError> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|panic| {
         let detail = panic
             .downcast_ref::<&str>()
