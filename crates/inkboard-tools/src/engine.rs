@@ -114,16 +114,14 @@ impl Engine {
     }
 
     fn run_call(&self, name: &str, args: Value, caller: &Caller) -> Result<Reply, ToolError> {
-        let (def, mut args) = parse_call(name, args)?;
         // The MCP App view's tools exist only for the view (`Caller::view`): to
-        // anyone else they are unknown, in the same words as any unknown tool.
-        if !caller.view
-            && crate::catalog::app_catalog()
-                .iter()
-                .any(|t| t.name == def.name)
-        {
+        // anyone else they are unknown, in the same words as any unknown tool,
+        // before their arguments are read (whose errors would tell otherwise).
+        let app_only = crate::catalog::app_catalog().iter().any(|t| t.name == name);
+        if app_only && !caller.view {
             return Err(ToolError::UnknownTool(name.to_string()));
         }
+        let (def, mut args) = parse_call(name, args)?;
         if let Some(reply) = self.forwarded(name, &mut args, caller)? {
             return Ok(reply);
         }

@@ -364,6 +364,8 @@ fn the_views_tools_do_not_exist_for_a_client_without_mcp_apps() {
             ("view_preview", move_a),
             ("view_history", json!({"path": board})),
             ("view_board", json!({"path": board})),
+            // Not even a wrong argument tells that the tool is there.
+            ("view_board", json!({"path": board, "colour": "red"})),
         ] {
             let answer = unknown(&mut plain, tool, args);
             assert_eq!(answer, expected, "{caps}: {tool}");
@@ -388,11 +390,18 @@ fn the_views_tools_do_not_exist_for_a_client_without_mcp_apps() {
     assert!(cli(&["new", board.to_str().expect("UTF-8")])
         .status
         .success());
-    let args = json!({"path": board, "tool": "add_shape", "args": {"text": "x"}}).to_string();
-    let called = cli(&["call", "view_edit", &args]);
-    assert!(!called.status.success());
-    let said = String::from_utf8_lossy(&called.stderr);
-    assert!(said.contains("unknown tool \"view_edit\""), "{said}");
+    for args in [
+        json!({"path": board, "tool": "add_shape", "args": {"text": "x"}}),
+        json!({"path": board, "colour": "red"}),
+    ] {
+        let called = cli(&["call", "view_edit", &args.to_string()]);
+        assert!(!called.status.success());
+        let said = String::from_utf8_lossy(&called.stderr);
+        assert!(
+            said.contains("unknown tool \"view_edit\""),
+            "{args}: {said}"
+        );
+    }
 }
 
 /// Undo in the view takes back the person's own steps (made in the view or the
