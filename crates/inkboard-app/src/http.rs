@@ -3,12 +3,16 @@
 //! endpoints tools use (`/api/call` for forwarded tool calls, `/api/open` for
 //! `inkboard open` when the application is already running), and `/api/rich`, the
 //! text editor's rich text between Markdown and the HTML it edits.
+//!
+//! Whatever may take long (parsing a body of megabytes, a tool call, a drawing,
+//! an import, rich text) runs on a blocking thread ([`off_the_workers`]), never
+//! on the async workers: two such requests on the two workers once left even
+//! `/` unanswered. Each body is held to what its route needs.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use axum::body::Body;
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{DefaultBodyLimit, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};

@@ -1,7 +1,10 @@
 //! One browser window's WebSocket: the live protocol of `docs/live-protocol.md`.
 //! The window sends intents (tool calls, previews, undo, redo); this session runs
 //! them on the shared engine as the person, and sends the window what changed on
-//! its page, whoever changed it.
+//! its page, whoever changed it. Whatever waits for a board's lock (which a long
+//! call may hold) or grows with the page runs on a blocking thread, as all long
+//! work in the application does (`http.rs`), so one window never holds up the
+//! others.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
