@@ -19,6 +19,7 @@ mod browser_secrets;
 pub mod chat;
 mod http;
 pub mod imported;
+mod newfile;
 pub mod outside;
 pub mod recovery;
 mod server;
@@ -36,9 +37,9 @@ use inkboard_core::{Board, PageId};
 use inkboard_tools::Engine;
 
 pub use boards::{Boards, Event, Offer, OfferKind, SaveState};
-pub use http::MAX_BODY;
+pub use http::{MAX_BODY, MAX_OPEN_BODY, MAX_RICH_BODY};
 pub use outside::Choice;
-pub use server::{serve, AppError, Options, Running};
+pub use server::{router, serve, AppError, Options, Running};
 
 use crate::auth::Gate;
 use crate::view::PageView;

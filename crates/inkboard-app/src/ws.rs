@@ -1,7 +1,10 @@
 //! One browser window's WebSocket: the live protocol of `docs/live-protocol.md`.
 //! The window sends intents (tool calls, previews, undo, redo); this session runs
 //! them on the shared engine as the person, and sends the window what changed on
-//! its page, whoever changed it.
+//! its page, whoever changed it. Whatever waits for a board's lock (which a long
+//! call may hold) or grows with the page runs on a blocking thread, as all long
+//! work in the application does (`http.rs`), so one window never holds up the
+//! others.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -103,7 +106,7 @@ pub async fn serve(mut socket: WebSocket, app: Arc<AppState>) {
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
                     Some(Ok(_)) => continue,
                 };
-                let out = match serde_json::from_str::<Intent>(&text) {
+                let out = match read_intent(text).await {
                     Ok(intent) => session.handle(intent).await,
                     Err(e) => vec![json!({"t": "error", "error": format!("unreadable message: {e}")}).to_string()],
                 };
@@ -119,12 +122,12 @@ pub async fn serve(mut socket: WebSocket, app: Arc<AppState>) {
                         let mut out = session.refresh(false).await;
                         // Pages added, renamed, deleted or moved by someone else:
                         // the window's tabs follow at once, not at the next save.
-                        if session.pages_changed() {
-                            out.push(session.meta());
+                        if session.pages_changed().await {
+                            out.push(session.meta().await);
                         }
                         out
                     }
-                    Ok(Event::Meta { board }) if board == session.board => vec![session.meta()],
+                    Ok(Event::Meta { board }) if board == session.board => vec![session.meta().await],
                     Ok(Event::Opened { board, window: to, from }) if to == Some(window) || (to.is_none() && session.board == from) => {
                         vec![json!({"t": "switch", "board": board}).to_string()]
                     }
@@ -135,7 +138,7 @@ pub async fn serve(mut socket: WebSocket, app: Arc<AppState>) {
                     Ok(_) => Vec::new(),
                     // Missed events: bring the window up to date whole.
                     Err(RecvError::Lagged(_)) => {
-                        let mut out = vec![session.meta()];
+                        let mut out = vec![session.meta().await];
                         out.extend(session.refresh(true).await);
                         out
                     }
@@ -151,6 +154,19 @@ pub async fn serve(mut socket: WebSocket, app: Arc<AppState>) {
     }
 }
 
+/// Reads a window's message. One of megabytes (an image inline) is parsed on a
+/// blocking thread, as every long task is.
+async fn read_intent(text: Utf8Bytes) -> Result<Intent, String> {
+    let small = text.len() <= 64 * 1024;
+    let read = move || serde_json::from_str::<Intent>(&text).map_err(|e| e.to_string());
+    if small {
+        return read();
+    }
+    off_the_workers(read)
+        .await
+        .unwrap_or_else(|| Err("inkboard hit a bug while reading it".into()))
+}
+
 async fn send(socket: &mut WebSocket, message: String) -> Result<(), axum::Error> {
     socket.send(Message::Text(Utf8Bytes::from(message))).await
 }
@@ -160,27 +176,34 @@ impl Session {
         match intent {
             Intent::Hello { board, page, path } => {
                 // A window whose file is not open here shows the board on screen.
-                let chosen = match path {
-                    Some(path) => self.app.boards.key_at(&path),
-                    None => board.filter(|b| self.app.boards.entry(*b).is_some()),
-                };
+                let boards = self.app.boards.clone();
+                // Off the workers: finding the file's board waits for each
+                // board's lock, which a long call may hold.
+                let chosen = off_the_workers(move || match path {
+                    Some(path) => boards.key_at(&path),
+                    None => board.filter(|b| boards.entry(*b).is_some()),
+                })
+                .await
+                .flatten();
                 if let Some(board) = chosen {
                     self.board = board;
                 }
                 self.page = page.unwrap_or(1).max(1);
                 self.shown = Shown::default();
-                let mut out = vec![self.meta()];
+                let mut out = vec![self.meta().await];
                 out.extend(self.refresh(true).await);
                 out
             }
             Intent::View { page } => {
                 self.page = page.max(1);
-                let mut out = vec![self.meta()];
+                let mut out = vec![self.meta().await];
                 out.extend(self.refresh(true).await);
                 out
             }
             Intent::Draw { seq, ids } => match self.drawing(None).await {
-                Some((view, _, _)) => vec![fragments(seq, &view, &ids)],
+                Some((view, _, _)) => off_the_workers(move || vec![fragments(seq, &view, &ids)])
+                    .await
+                    .unwrap_or_default(),
                 None => Vec::new(),
             },
             Intent::Focus => {
@@ -201,6 +224,7 @@ impl Session {
                     board: Some(self.board),
                     control: Default::default(),
                     committed: Default::default(),
+                    view: false,
                 };
                 let result =
                     tokio::task::spawn_blocking(move || engine.call_as(&tool, args, &caller))
@@ -213,7 +237,7 @@ impl Session {
                 // The change first, then the answer, so the window never sees an
                 // answer about an object it has not been sent.
                 let mut out = self.refresh(false).await;
-                out.push(self.meta());
+                out.push(self.meta().await);
                 out.push(
                     match result {
                         Ok(Reply::Json(result)) => {
@@ -237,7 +261,7 @@ impl Session {
                 let board = self.board;
                 let result = tokio::task::spawn_blocking(move || boards.undo(board, redo)).await;
                 let mut out = self.refresh(false).await;
-                out.push(self.meta());
+                out.push(self.meta().await);
                 if let Ok(Err(e)) = result {
                     out.push(json!({"t": "error", "error": e.to_string()}).to_string());
                 }
@@ -252,7 +276,7 @@ impl Session {
                     }
                 })
                 .await;
-                vec![self.meta()]
+                vec![self.meta().await]
             }
             Intent::Resolve { seq, choice } => {
                 let Some(choice) = crate::outside::Choice::parse(&choice) else {
@@ -268,7 +292,7 @@ impl Session {
                         )))
                     });
                 let mut out = self.refresh(false).await;
-                out.push(self.meta());
+                out.push(self.meta().await);
                 out.push(
                     match result {
                         Ok(opened) => json!({"t": "reply", "seq": seq, "ok": true, "result": {"opened": opened}}),
@@ -296,71 +320,36 @@ impl Session {
                         json!({"t": "reply", "seq": seq, "ok": false, "error": e.to_string()})
                     }
                 };
-                vec![self.meta(), reply.to_string()]
+                vec![self.meta().await, reply.to_string()]
             }
         }
     }
 
     /// Whether the board's title or pages differ from the last `board` message.
-    fn pages_changed(&self) -> bool {
-        self.app
-            .boards
-            .entry(self.board)
-            .is_some_and(|entry| pages_text(&entry.cell.lock().board) != self.pages_sent)
+    async fn pages_changed(&self) -> bool {
+        let (app, board, sent) = (self.app.clone(), self.board, self.pages_sent.clone());
+        off_the_workers(move || {
+            app.boards
+                .entry(board)
+                .is_some_and(|entry| pages_text(&entry.cell.lock().board) != sent)
+        })
+        .await
+        .unwrap_or(false)
     }
 
-    /// The `board` message: what the window's header shows.
-    fn meta(&mut self) -> String {
-        let Some(entry) = self.app.boards.entry(self.board) else {
-            return json!({"t": "error", "error": "this board is no longer open"}).to_string();
-        };
-        let state = entry.save_state();
-        let live = entry.cell.lock();
-        self.pages_sent = pages_text(&live.board);
-        let pages: Vec<Value> = live
-            .board
-            .pages()
-            .iter()
-            .enumerate()
-            .map(|(i, p)| json!({"number": i + 1, "name": p.name}))
-            .collect();
-        let error = match &state {
-            crate::boards::SaveState::Failed(message) => Value::String(message.clone()),
-            _ => Value::Null,
-        };
-        let offer = match entry.offer() {
-            Some(offer) => json!({
-                "kind": offer.kind.name(),
-                "copy": offer.recovery.copy.display().to_string(),
-                "saved": offer.recovery.saved,
-            }),
-            None => Value::Null,
-        };
-        let imported = match entry.imported() {
-            Some(origin) => json!({
-                "source": origin.source.display().to_string(),
-                "format": origin.format,
-                "save_to": origin.save_to().display().to_string(),
-                "lost": inkboard_tools::import_note(&live.board).map(|(_, lost)| lost).unwrap_or_default(),
-            }),
-            None => Value::Null,
-        };
-        json!({
-            "t": "board",
-            "board": self.board,
-            "title": live.board.title(),
-            "path": live.path.as_ref().map(|p| p.display().to_string()),
-            "pages": pages,
-            "page": self.page.min(pages.len().max(1)),
-            "revision": live.board.revision(),
-            "undo": live.history.can_undo(),
-            "redo": live.history.can_redo(),
-            "save": state.name(),
-            "save_error": error,
-            "offer": offer,
-            "imported": imported,
-        })
-        .to_string()
+    /// The `board` message: what the window's header shows. Made on a blocking
+    /// thread: it waits for the board's lock, which a long call may hold.
+    async fn meta(&mut self) -> String {
+        let (app, board, page) = (self.app.clone(), self.board, self.page);
+        match off_the_workers(move || board_message(&app, board, page)).await {
+            Some((message, pages)) => {
+                self.pages_sent = pages;
+                message
+            }
+            None => {
+                json!({"t": "error", "error": "the board's header could not be made"}).to_string()
+            }
+        }
     }
 
     /// Brings the window's page up to date: a `scene` message, if anything differs.
@@ -371,10 +360,19 @@ impl Session {
         };
         self.page = page;
         self.revision = view.revision;
-        self.shown
-            .diff(page, &view, full, agent)
-            .into_iter()
-            .collect()
+        // What the window holds travels to the blocking thread and back; lost
+        // to a bug there, the window is sent its page whole next time.
+        let mut shown = std::mem::take(&mut self.shown);
+        let diffed = off_the_workers(move || {
+            let message = shown.diff(page, &view, full, agent);
+            (shown, message)
+        })
+        .await;
+        let Some((shown, message)) = diffed else {
+            return Vec::new();
+        };
+        self.shown = shown;
+        message.into_iter().collect()
     }
 
     /// The drawing of the window's page now, the agent's changes in it since
@@ -438,7 +436,21 @@ impl Session {
         })
         .await;
         let (items, error) = match drawn {
-            Ok(Ok(Some(view))) => (self.shown.preview(&view), Value::Null),
+            Ok(Ok(Some(view))) => {
+                let shown = std::mem::take(&mut self.shown);
+                let previewed = off_the_workers(move || {
+                    let items = shown.preview(&view);
+                    (shown, items)
+                })
+                .await;
+                match previewed {
+                    Some((shown, items)) => {
+                        self.shown = shown;
+                        (items, Value::Null)
+                    }
+                    None => ("{}".to_string(), Value::Null),
+                }
+            }
             Ok(Ok(None)) => ("{}".to_string(), Value::Null),
             Ok(Err(e)) => ("{}".to_string(), Value::String(e.to_string())),
             Err(e) => ("{}".to_string(), Value::String(e.to_string())),
@@ -452,4 +464,70 @@ impl Session {
 fn pages_text(board: &inkboard_core::Board) -> String {
     let names: Vec<&str> = board.pages().iter().map(|p| p.name.as_str()).collect();
     json!([board.title(), names]).to_string()
+}
+
+/// The `board` message of board `board` shown at page `page`, and the title and
+/// page names in it (`pages_text`).
+fn board_message(app: &AppState, board: u32, page: usize) -> (String, String) {
+    let Some(entry) = app.boards.entry(board) else {
+        let gone = json!({"t": "error", "error": "this board is no longer open"});
+        return (gone.to_string(), String::new());
+    };
+    let state = entry.save_state();
+    let live = entry.cell.lock();
+    let sent = pages_text(&live.board);
+    let pages: Vec<Value> = live
+        .board
+        .pages()
+        .iter()
+        .enumerate()
+        .map(|(i, p)| json!({"number": i + 1, "name": p.name}))
+        .collect();
+    let error = match &state {
+        crate::boards::SaveState::Failed(message) => Value::String(message.clone()),
+        _ => Value::Null,
+    };
+    let offer = match entry.offer() {
+        Some(offer) => json!({
+            "kind": offer.kind.name(),
+            "copy": offer.recovery.copy.display().to_string(),
+            "saved": offer.recovery.saved,
+        }),
+        None => Value::Null,
+    };
+    let imported = match entry.imported() {
+        Some(origin) => json!({
+            "source": origin.source.display().to_string(),
+            "format": origin.format,
+            "save_to": origin.save_to().display().to_string(),
+            "lost": inkboard_tools::import_note(&live.board).map(|(_, lost)| lost).unwrap_or_default(),
+        }),
+        None => Value::Null,
+    };
+    let message = json!({
+        "t": "board",
+        "board": board,
+        "title": live.board.title(),
+        "path": live.path.as_ref().map(|p| p.display().to_string()),
+        "pages": pages,
+        "page": page.min(pages.len().max(1)),
+        "revision": live.board.revision(),
+        "undo": live.history.can_undo(),
+        "redo": live.history.can_redo(),
+        "save": state.name(),
+        "save_error": error,
+        "offer": offer,
+        "imported": imported,
+    });
+    (message.to_string(), sent)
+}
+
+/// Runs `work` on a blocking thread: whatever waits for a board's lock or grows
+/// with a page (a header, a page's differences, a long message read) stays off
+/// the async workers, which every other window and request needs. `None` if it
+/// hit a bug.
+async fn off_the_workers<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Option<T> {
+    tokio::task::spawn_blocking(work).await.ok()
 }
