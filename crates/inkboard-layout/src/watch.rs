@@ -57,6 +57,11 @@ impl<'a> Watch<'a> {
         self.stopped.get()
     }
 
+    /// Whether the check has said stop, without asking it again.
+    pub fn has_stopped(&self) -> bool {
+        self.stopped.get()
+    }
+
     /// Counts `units` of work (a node or an edge visited).
     pub fn add_work(&self, units: u64) {
         self.work.set(self.work.get().saturating_add(units));
