@@ -41,6 +41,7 @@ mod excalidraw;
 mod fonts;
 mod inflate;
 mod lost;
+pub mod mermaid;
 mod out;
 mod picture;
 mod png;

@@ -42,7 +42,7 @@ use inkboard_core::{
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::mermaid::{self, Direction, Endpoint, Flowchart, Head, Note, NoteKind, Stroke};
+use inkboard_interop::mermaid::{self, Direction, Endpoint, Flowchart, Head, Note, NoteKind, Stroke};
 use crate::place::{self, FRAME_PADDING};
 use crate::tool::{finite, Cx, EditTool, Hints, Tool};
 

@@ -452,7 +452,7 @@ impl Diagram {
         match self {
             Diagram::Drawio => inkboard_interop::to_drawio(board),
             Diagram::Excalidraw => inkboard_interop::to_excalidraw(board, page),
-            Diagram::Mermaid => crate::mermaid::to_mermaid(board, page),
+            Diagram::Mermaid => inkboard_interop::mermaid::to_mermaid(board, page),
         }
     }
 }

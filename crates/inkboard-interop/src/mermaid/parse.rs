@@ -21,7 +21,7 @@ use super::{
 type Result<T> = std::result::Result<T, MermaidError>;
 
 /// Parses a Mermaid flowchart.
-pub(crate) fn parse(text: &str) -> Result<Flowchart> {
+pub fn parse(text: &str) -> Result<Flowchart> {
     if text.len() > MAX_TEXT {
         return Err(MermaidError::TooBig {
             line: 1,
