@@ -1,5 +1,6 @@
-//! `layout`: arranges shapes and the connectors between them with
-//! `inkboard-layout` (layered, tree or grid). This file maps the page onto that
+//! Layout on the board: arranges shapes and the connectors between them with
+//! `inkboard-layout` (layered, tree, org chart, mind map or grid), for the
+//! `layout` tool and the Mermaid import. This module maps the page onto that
 //! crate's plain graph and the result back onto the page:
 //!
 //! - the nodes are the shapes and images asked for (by default every one on the
@@ -27,33 +28,27 @@
 //!   layers that the routes crowd (lines closer than 8 px) are then widened
 //!   (`channels.rs`).
 //!
-//! The Mermaid importer calls [`arrange_with`] directly, naming the frames whose
+//! The Mermaid import calls [`arrange_with`] directly, naming the frames whose
 //! contents run in a direction of their own (a subgraph's `direction` line): each
 //! such frame is still one node of the layout around it, so its inner direction
 //! changes only what it holds.
 //!
-//! A layout stops when the call is cancelled or has run [`LAYOUT_DEADLINE`]: the
-//! layout crate is asked to stop from inside its long loops, the gaps are
-//! checked between their rounds of routing, and the error drops the
-//! transaction, so nothing changes. The layout crate's own budgets keep any
-//! graph well within the deadline; it is the backstop.
+//! A layout stops when the caller's stop check says so (the tools ask whether
+//! the call was cancelled or has run past its deadline): the layout crate is
+//! asked from inside its long loops, the gaps between their rounds of routing,
+//! and [`ArrangeError::Stopped`] comes back; the caller drops the transaction,
+//! so nothing changes. The layout crate's own budgets keep any graph well
+//! within a deadline; the stop check is the backstop.
 
 use std::collections::HashMap;
-use std::time::Duration;
 
-use inkboard_core::{Geom, Kind, ObjectId, Point, Rect};
+use inkboard_core::{Geom, Kind, ObjectId, PageId, Point, Rect, Transaction};
 use inkboard_layout as engine;
 use inkboard_render::route::{side_for_ports, Side as RouteSide};
-use schemars::JsonSchema;
-use serde::Deserialize;
 
-use super::channels::Stacking;
-use super::shift;
-use crate::args::{IdArg, Word};
-use crate::control::{Control, DRAWING_DEADLINE};
+use crate::channels::Stacking;
 use crate::place::{self, Side, FRAME_PADDING};
-use crate::tool::{Cx, EditTool, Hints, Ids, Tool};
-use crate::ToolError;
+use crate::{shift, ArrangeError};
 use page::Page;
 
 mod page;
@@ -75,7 +70,7 @@ inkboard_core::vocabulary! {
 
 /// What [`arrange`] is asked to do.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct LayoutOptions {
+pub struct LayoutOptions {
     pub algorithm: Algorithm,
     pub direction: Direction,
     /// The gap between neighbouring shapes; layers are 1.5 times as far apart, to
@@ -86,69 +81,23 @@ pub(crate) struct LayoutOptions {
 /// The gap between shapes when `spacing` is not given.
 const SPACING: f64 = 40.0;
 
-/// How long a layout may run before it is stopped: as long as a drawing, which
-/// it includes (the routes read to widen crowded gaps).
-pub(crate) const LAYOUT_DEADLINE: Duration = DRAWING_DEADLINE;
-
-pub struct Layout;
-
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct LayoutArgs {
-    ids: Option<Vec<IdArg>>,
-    algorithm: Option<Word<Algorithm>>,
-    direction: Option<Word<Direction>>,
-    spacing: Option<f64>,
-}
-
-impl Tool for Layout {
-    const NAME: &'static str = "layout";
-    const TITLE: &'static str = "Lay out shapes";
-    const DESCRIPTION: &'static str = "Arrange shapes (default all) so none overlap and connectors flow one way (default layered, down); frames fit their contents. With ids only those move, beside what they link to. mindmap: root centred, branches both sides; org_chart: tree, merged trunks, many leaves stacked.";
-    const HINTS: Hints = Hints::EDIT;
-    type Args = LayoutArgs;
-    type Output = Ids;
-}
-
-impl EditTool for Layout {
-    fn run(cx: &mut Cx<'_, '_>, a: LayoutArgs) -> Result<Ids, ToolError> {
-        let ids = match &a.ids {
-            Some(list) => {
-                let ids = IdArg::resolve_all(list, cx.board(), "ids")?;
-                for id in &ids {
-                    cx.on_page(id, "ids")?;
-                }
-                super::locked::refuse_named(cx.board(), &ids, "ids")?;
-                Some(ids)
-            }
-            None => None,
-        };
-        let spacing = crate::tool::gap("spacing", a.spacing)?;
-        let algorithm = a.algorithm.map_or(Algorithm::Layered, |w| w.0);
-        // A mind map spreads left and right unless asked otherwise.
-        let default_direction = match algorithm {
-            Algorithm::Mindmap => Direction::Right,
-            _ => Direction::Down,
-        };
-        let opts = LayoutOptions {
-            algorithm,
-            direction: a.direction.map_or(default_direction, |w| w.0),
-            spacing,
-        };
-        arrange(cx, ids.as_deref(), &opts).map(|ids| Ids::of(&ids))
-    }
-}
-
-/// Lays out `ids` (None: every shape and image on the page that no frame holds)
-/// and returns the shapes placed, each frame followed by what it holds. Objects
-/// not named are left where they are, and the laid-out block does not overlap
-/// them.
-pub(crate) fn arrange(
-    cx: &mut Cx<'_, '_>,
+/// Lays out `ids` on `page` (None: every shape and image on the page that no
+/// frame holds) and returns the shapes placed, each frame followed by what it
+/// holds. Objects not named are left where they are, and the laid-out block
+/// does not overlap them. `stop` is asked between the phases and inside the
+/// long searches: when it says stop, the layout ends with
+/// [`ArrangeError::Stopped`].
+///
+/// Errors: a locked object or nothing to lay out among `ids`, a graph the
+/// layout crate refuses, a stop, or an edit the model refuses.
+pub fn arrange(
+    tx: &mut Transaction<'_>,
+    page: PageId,
     ids: Option<&[ObjectId]>,
     opts: &LayoutOptions,
-) -> Result<Vec<ObjectId>, ToolError> {
-    arrange_with(cx, ids, opts, &HashMap::new())
+    stop: &dyn Fn() -> bool,
+) -> Result<Vec<ObjectId>, ArrangeError> {
+    arrange_with(tx, page, ids, opts, &HashMap::new(), stop)
 }
 
 /// [`arrange`], with the contents of the frames named in `inner` laid out in the
@@ -156,16 +105,16 @@ pub(crate) fn arrange(
 /// themselves). A frame named there whose contents have no connector between
 /// them has them laid out in a row (or column) that way, in page order, as
 /// Mermaid does for a subgraph with a `direction` and no links.
-pub(crate) fn arrange_with(
-    cx: &mut Cx<'_, '_>,
+pub fn arrange_with(
+    tx: &mut Transaction<'_>,
+    page_id: PageId,
     ids: Option<&[ObjectId]>,
     opts: &LayoutOptions,
     inner: &HashMap<ObjectId, Direction>,
-) -> Result<Vec<ObjectId>, ToolError> {
-    let control = cx.control.within(LAYOUT_DEADLINE);
-    let stop = || control.check().is_err();
-    let page = Page::read(cx)?;
-    let mut top = page.top_level(cx, ids)?;
+    stop: &dyn Fn() -> bool,
+) -> Result<Vec<ObjectId>, ArrangeError> {
+    let page = Page::read(tx.board(), page_id)?;
+    let mut top = page.top_level(tx.board(), ids)?;
     // A grid fills its cells in reading order: the order the shapes were named
     // in, or else the order they are read in on the page today (page order puts
     // each new frame at the back, which would deal frames out backwards).
@@ -197,11 +146,12 @@ pub(crate) fn arrange_with(
         children: HashMap::new(),
         inner,
         grid,
-        stop: &stop,
-        control: &control,
+        stop,
     };
     let block = plan.solve(&page, &top, &options, false, 0)?;
-    stopped(&control)?;
+    if stop() {
+        return Err(ArrangeError::Stopped);
+    }
     // Where the block goes: where its shapes began, unless something else is there.
     let start = top
         .iter()
@@ -229,7 +179,7 @@ pub(crate) fn arrange_with(
         _ => (Rect::new(start.x, start.y, block.0, block.1), Side::Right),
     };
     let at = place::walk(
-        &place::obstacles(cx.board(), cx.page, &moved),
+        &place::obstacles(tx.board(), page_id, &moved),
         &holders,
         first,
         side,
@@ -252,29 +202,29 @@ pub(crate) fn arrange_with(
             }
         }
     }
-    let riders = page.riders(cx, &order, &target);
+    let riders = page.riders(tx.board(), &order, &target);
     for i in &order {
         let (item, r) = (&page.items[*i], target[i]);
         if item.ink {
             let (dx, dy) = (r.x - item.bounds.x, r.y - item.bounds.y);
-            shift::translate(cx, std::slice::from_ref(&item.id), dx, dy)?;
+            shift::translate(tx, std::slice::from_ref(&item.id), dx, dy)?;
             continue;
         }
-        cx.tx.edit(&item.id, |o| match &mut o.kind {
+        tx.edit(&item.id, |o| match &mut o.kind {
             Kind::Shape(s) => s.bounds = r,
             Kind::Image(im) => im.bounds = r,
             _ => {}
         })?;
     }
     for (id, dx, dy) in riders {
-        shift::translate(cx, &[id], dx, dy)?;
+        shift::translate(tx, &[id], dx, dy)?;
     }
     // Bends dropped, and a mind map's curves or an org chart's trunks set.
     let laid: HashMap<ObjectId, Rect> = order
         .iter()
         .map(|i| (page.items[*i].id.clone(), target[i]))
         .collect();
-    super::links::restyle(cx, &laid, opts.algorithm, opts.direction)?;
+    crate::links::restyle(tx, page_id, &laid, opts.algorithm, opts.direction)?;
     // Gaps the routes crowd are opened (a mind map's curves and an org chart's
     // trunks keep to their own lanes, and a grid has no layers).
     if matches!(opts.algorithm, Algorithm::Layered | Algorithm::Tree) {
@@ -283,16 +233,16 @@ pub(crate) fn arrange_with(
             Direction::Left | Direction::Right => Stacking::Columns,
         };
         let placed: Vec<ObjectId> = order.iter().map(|&i| page.items[i].id.clone()).collect();
-        super::channels::widen(cx, &placed, stacking, &moved, &holders, &control)?;
+        crate::channels::widen(tx, page_id, &placed, stacking, &moved, &holders, stop)?;
     }
     // Shapes laid out inside a frame that was not itself laid out stay in it, and
     // that frame in the frames around it (where the channels left them).
     let held = order
         .iter()
-        .filter_map(|&i| cx.board().object(&page.items[i].id)?.own_bounds())
+        .filter_map(|&i| tx.board().object(&page.items[i].id)?.own_bounds())
         .reduce(|a, b| a.union(&b));
     if let (Some(&parent), Some(held)) = (ancestors.first(), held) {
-        place::hold(cx, &page.items[parent].id, &held)?;
+        place::hold(tx, &page.items[parent].id, &held)?;
     }
     Ok(order.iter().map(|&i| page.items[i].id.clone()).collect())
 }
@@ -330,24 +280,6 @@ fn hub_size(page: &Page, u: usize, size: (f64, f64), options: &engine::Options) 
     }
 }
 
-/// The call's error once its control line says stop: cancelled, or past the
-/// layout's deadline.
-pub(super) fn stopped(control: &Control) -> Result<(), ToolError> {
-    control.check().map_err(|e| match e {
-        ToolError::TooLong(secs) => ToolError::LayoutTooLong(secs),
-        e => e,
-    })
-}
-
-/// A layout crate's error as the call's: a stop as the control line says why,
-/// anything else as a bad argument (sizes, frames) with the crate's words.
-fn engine_error(e: engine::LayoutError, control: &Control) -> ToolError {
-    match e {
-        engine::LayoutError::Stopped => stopped(control).err().unwrap_or(ToolError::Cancelled),
-        e => ToolError::args(format!("layout: {e}")),
-    }
-}
-
 /// Sizes and places relative to the enclosing block, filled in by [`Plan::solve`].
 struct Plan<'a> {
     rel: HashMap<usize, (f64, f64)>,
@@ -358,9 +290,8 @@ struct Plan<'a> {
     /// A grid: cells are dealt in reading order, and frames keep the size they
     /// were given when their contents need no more.
     grid: bool,
-    /// Asked by the layout crate whether to give up, and why it did.
+    /// Asked by the layout crate whether to give up.
     stop: &'a dyn Fn() -> bool,
-    control: &'a Control,
 }
 
 impl Plan<'_> {
@@ -389,7 +320,7 @@ impl Plan<'_> {
         options: &engine::Options,
         in_row: bool,
         depth: usize,
-    ) -> Result<(f64, f64), ToolError> {
+    ) -> Result<(f64, f64), ArrangeError> {
         if options.algorithm == engine::Algorithm::Layered && !in_row {
             return self.solve_clustered(page, units, options, depth);
         }
@@ -416,8 +347,7 @@ impl Plan<'_> {
             edges = (1..units.len()).map(|k| (k - 1, k)).collect();
         }
         let graph = self.graph(units, edges);
-        let out = engine::layout_until(&graph, &[], options, self.stop)
-            .map_err(|e| engine_error(e, self.control))?;
+        let out = engine::layout_until(&graph, &[], options, self.stop)?;
         for (&u, p) in units.iter().zip(&out.nodes) {
             self.rel.insert(u, (p.x, p.y));
         }
@@ -432,7 +362,7 @@ impl Plan<'_> {
         u: usize,
         options: &engine::Options,
         depth: usize,
-    ) -> Result<(), ToolError> {
+    ) -> Result<(), ArrangeError> {
         let item = &page.items[u];
         let mut size = (item.bounds.w, item.bounds.h);
         if item.frame && depth < 64 {
@@ -485,7 +415,7 @@ impl Plan<'_> {
         units: &[usize],
         options: &engine::Options,
         depth: usize,
-    ) -> Result<(f64, f64), ToolError> {
+    ) -> Result<(f64, f64), ArrangeError> {
         let mut nodes: Vec<usize> = Vec::new();
         let mut node_in: Vec<Option<usize>> = Vec::new();
         let mut clusters: Vec<engine::Cluster> = Vec::new();
@@ -554,8 +484,7 @@ impl Plan<'_> {
             .filter_map(|&(a, b)| Some((rep(a, &last)?, rep(b, &first)?)))
             .collect();
         let graph = self.graph(&nodes, edges);
-        let out = engine::layout_until(&graph, &clusters, options, self.stop)
-            .map_err(|e| engine_error(e, self.control))?;
+        let out = engine::layout_until(&graph, &clusters, options, self.stop)?;
         // Places relative to the frame holding each thing, or to the block.
         let corner = |c: Option<usize>| {
             c.map_or((0.0, 0.0), |c| {
@@ -578,7 +507,7 @@ impl Plan<'_> {
 }
 
 /// The width a frame needs to show its title on one line.
-pub(super) fn title_width(text: &str, style: &inkboard_core::Style) -> f64 {
+pub(crate) fn title_width(text: &str, style: &inkboard_core::Style) -> f64 {
     if text.trim().is_empty() {
         return 0.0;
     }

@@ -4,17 +4,16 @@
 //! their objects (and its waypoints too, when both its ends move). Turning a frame
 //! (`update`'s `rotation`) carries what lies in it the same way ([`turn`]).
 
-use inkboard_core::{Board, End, Kind, ObjectId, Point, Rect, Rotation};
+use inkboard_core::{Board, End, Kind, ObjectId, Point, Rect, Rotation, Transaction};
 
-use crate::tool::Cx;
-use crate::ToolError;
+use crate::ArrangeError;
 
 /// The objects that actually move when `ids` move: groups expanded to their
 /// members and frames to their contents, each object once. A locked object is
 /// not in it, nor what it would carry (a locked group's members, a locked
 /// frame's contents): it stays where it is, and so does what it holds
 /// (`locked.rs`; callers refuse the locked objects a call names first).
-pub(crate) fn moving_set(board: &Board, ids: &[ObjectId]) -> Vec<ObjectId> {
+pub fn moving_set(board: &Board, ids: &[ObjectId]) -> Vec<ObjectId> {
     let mut out: Vec<ObjectId> = Vec::new();
     let mut stack: Vec<ObjectId> = ids.iter().rev().cloned().collect();
     while let Some(id) = stack.pop() {
@@ -87,19 +86,19 @@ fn carried_bends(board: &Board, set: &[ObjectId]) -> Vec<ObjectId> {
 }
 
 /// Moves `ids` (and what moves with them, [`moving_set`]) by (dx, dy).
-pub(crate) fn translate(
-    cx: &mut Cx<'_, '_>,
+pub fn translate(
+    tx: &mut Transaction<'_>,
     ids: &[ObjectId],
     dx: f64,
     dy: f64,
-) -> Result<(), ToolError> {
+) -> Result<(), ArrangeError> {
     if dx == 0.0 && dy == 0.0 {
         return Ok(());
     }
-    let mut set = moving_set(cx.board(), ids);
-    set.extend(carried_bends(cx.board(), &set));
+    let mut set = moving_set(tx.board(), ids);
+    set.extend(carried_bends(tx.board(), &set));
     for id in set {
-        cx.tx.edit(&id, |o| match &mut o.kind {
+        tx.edit(&id, |o| match &mut o.kind {
             Kind::Shape(s) => s.bounds = s.bounds.translated(dx, dy),
             Kind::Image(i) => i.bounds = i.bounds.translated(dx, dy),
             Kind::Ink(k) => k.points.iter_mut().for_each(|p| {
@@ -138,14 +137,14 @@ pub(crate) fn translate(
 /// objects) with its bends, as do the bends of a connector whose two ends are
 /// the frame or carried ([`carried_bends`]). Places are rounded to hundredths, as files keep
 /// them, so the live board and its file agree.
-pub(crate) fn turn(
-    cx: &mut Cx<'_, '_>,
+pub fn turn(
+    tx: &mut Transaction<'_>,
     frame: &ObjectId,
     ids: &[ObjectId],
     by: Rotation,
     from: Point,
     to: Point,
-) -> Result<(), ToolError> {
+) -> Result<(), ArrangeError> {
     let hundredths = |v: f64| (v * 100.0).round() / 100.0;
     let carry = |p: Point| {
         let q = p.rotated(by, from);
@@ -169,9 +168,9 @@ pub(crate) fn turn(
     };
     let mut set = ids.to_vec();
     let ends: Vec<ObjectId> = ids.iter().chain([frame]).cloned().collect();
-    set.extend(carried_bends(cx.board(), &ends));
+    set.extend(carried_bends(tx.board(), &ends));
     for id in &set {
-        cx.tx.edit(id, |o| match &mut o.kind {
+        tx.edit(id, |o| match &mut o.kind {
             Kind::Shape(s) => {
                 s.bounds = carry_box(s.bounds);
                 s.rotation = add(s.rotation);
@@ -199,14 +198,14 @@ pub(crate) fn turn(
 
 /// The bounds of an object, or an error naming it when it has none (a connector
 /// between objects that are gone, an empty group).
-pub(crate) fn bounds(board: &Board, id: &ObjectId) -> Result<inkboard_core::Rect, ToolError> {
+pub fn bounds(board: &Board, id: &ObjectId) -> Result<inkboard_core::Rect, ArrangeError> {
     board
         .bounds(id)
-        .ok_or_else(|| ToolError::args(format!("\"{id}\" has no extent to place or align")))
+        .ok_or_else(|| ArrangeError::NoExtent(id.clone()))
 }
 
 /// The bounds of several objects together: what relative placement places.
-pub(crate) fn block(board: &Board, ids: &[ObjectId]) -> Result<inkboard_core::Rect, ToolError> {
+pub fn block(board: &Board, ids: &[ObjectId]) -> Result<inkboard_core::Rect, ArrangeError> {
     let mut all = ids.iter().map(|id| bounds(board, id));
     let first = all.next().unwrap_or_else(|| Ok(Default::default()))?;
     all.try_fold(first, |joint, b| Ok(joint.union(&b?)))

@@ -12,7 +12,7 @@ use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer};
 
-use crate::place::{self, Relation, Side};
+use inkboard_arrange::place::{self, Relation, Side};
 use crate::tool::Cx;
 use crate::ToolError;
 use inkboard_core::limits::MIN_SIZE;

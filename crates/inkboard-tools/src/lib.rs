@@ -18,7 +18,6 @@ mod engine;
 mod error;
 mod glossary;
 pub mod live;
-mod place;
 mod refs;
 mod schema;
 mod tool;

@@ -1,15 +1,12 @@
-//! `layout` stops inside the layout crate when its call is cancelled or past
-//! its deadline, with the call's own error, and its transaction then changes
-//! nothing.
+//! A layout stops inside the layout crate when its stop check says so, with
+//! [`ArrangeError::Stopped`], and its transaction then changes nothing.
 
-use std::time::Duration;
+use std::cell::Cell;
 
 use inkboard_core::{Board, Connector, End, Geom, Kind, Rect, Shape, Style, Transaction};
 
 use super::{arrange, Algorithm, Direction, LayoutOptions};
-use crate::control::Control;
-use crate::tool::Cx;
-use crate::ToolError;
+use crate::ArrangeError;
 
 /// A board of three shapes in a row, linked one to the next.
 fn board() -> Board {
@@ -37,9 +34,9 @@ fn board() -> Board {
     board
 }
 
-/// `layout` of the whole page with `control`, and the board after its
-/// transaction is dropped (as the engine drops it on an error).
-fn lay_out(control: &Control) -> (Result<(), ToolError>, Board, Board) {
+/// A layout of the whole page with `stop`, and the board before and after:
+/// committed when the layout succeeds, dropped (as the tools drop it) when not.
+fn lay_out(stop: &dyn Fn() -> bool) -> (Result<(), ArrangeError>, Board, Board) {
     let mut board = board();
     let before = board.clone();
     let page = board.pages()[0].id;
@@ -50,42 +47,30 @@ fn lay_out(control: &Control) -> (Result<(), ToolError>, Board, Board) {
     };
     let out = {
         let mut tx = Transaction::begin(&mut board);
-        let mut cx = Cx {
-            tx: &mut tx,
-            page,
-            control,
-        };
-        arrange(&mut cx, None, &opts).map(|_| ())
+        let out = arrange(&mut tx, page, None, &opts, stop).map(|_| ());
+        if out.is_ok() {
+            tx.commit(inkboard_core::Actor::Agent).unwrap();
+        }
+        out
     };
     (out, before, board)
 }
 
 #[test]
 fn a_layout_runs_when_nothing_stops_it() {
-    let (out, _, _) = lay_out(&Control::default());
+    let asked = Cell::new(0);
+    let (out, before, after) = lay_out(&|| {
+        asked.set(asked.get() + 1);
+        false
+    });
     assert!(out.is_ok(), "{out:?}");
+    assert_ne!(before, after, "a row laid out downwards moves");
+    assert!(asked.get() > 0, "the stop check was never asked");
 }
 
 #[test]
-fn a_cancelled_layout_stops_inside_and_changes_nothing() {
-    let control = Control::default();
-    control.cancel();
-    let (out, before, after) = lay_out(&control);
-    assert!(matches!(out, Err(ToolError::Cancelled)), "{out:?}");
+fn a_stopped_layout_stops_inside_and_changes_nothing() {
+    let (out, before, after) = lay_out(&|| true);
+    assert!(matches!(out, Err(ArrangeError::Stopped)), "{out:?}");
     assert_eq!(before, after);
-}
-
-#[test]
-fn a_layout_past_its_deadline_says_so() {
-    let control = Control::default().within(Duration::ZERO);
-    let (out, _, _) = lay_out(&control);
-    match out {
-        Err(e @ ToolError::LayoutTooLong(0)) => {
-            assert!(
-                e.to_string().starts_with("the layout took longer than 0 s"),
-                "{e}"
-            );
-        }
-        other => panic!("{other:?}"),
-    }
 }

@@ -205,8 +205,8 @@ mod tests {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
         [
             "../inkboard-format/tests/golden/v1.inkboard",
-            "../inkboard-interop/tests/export/tricky.inkboard",
-            "../inkboard-interop/tests/export/rich.inkboard",
+            "tests/export/tricky.inkboard",
+            "tests/export/rich.inkboard",
         ]
         .iter()
         .map(|p| {

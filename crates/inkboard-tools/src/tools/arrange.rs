@@ -2,15 +2,14 @@
 
 use std::collections::HashMap;
 
+use inkboard_arrange::shift::{block, bounds, moving_set, translate};
+use inkboard_arrange::{locked, place};
 use inkboard_core::{ObjectId, PageId, Rect};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::args::{IdArg, Relative, Word};
-use crate::place;
 use crate::tool::{finite, Cx, EditTool, Hints, Ids, Tool};
-use crate::tools::locked;
-use crate::tools::shift::{block, bounds, moving_set, translate};
 use crate::ToolError;
 
 pub struct Move;
@@ -85,10 +84,10 @@ impl EditTool for Move {
                 y.map_or(0.0, |y| y - first.y),
             )
         };
-        translate(cx, &ids, dx, dy)?;
+        translate(cx.tx, &ids, dx, dy)?;
         if let Some((frame, at)) = frame {
-            place::hold(cx, &frame, &at)?;
-            place::raise_above(cx, &frame, &moving)?;
+            place::hold(cx.tx, &frame, &at)?;
+            place::raise_above(cx.tx, &frame, &moving)?;
         }
         Ok(Ids::of(&ids))
     }
@@ -228,7 +227,7 @@ impl EditTool for Align {
                 Edge::Middle => (0.0, joint.center().y - b.center().y),
                 Edge::Bottom => (0.0, joint.bottom() - b.bottom()),
             };
-            translate(cx, std::slice::from_ref(id), dx, dy)?;
+            translate(cx.tx, std::slice::from_ref(id), dx, dy)?;
         }
         Ok(Ids::of(&ids))
     }
@@ -287,9 +286,9 @@ impl EditTool for Distribute {
             let (s, len) = start(r);
             let d = cursor - s;
             if horizontal {
-                translate(cx, std::slice::from_ref(id), d, 0.0)?;
+                translate(cx.tx, std::slice::from_ref(id), d, 0.0)?;
             } else {
-                translate(cx, std::slice::from_ref(id), 0.0, d)?;
+                translate(cx.tx, std::slice::from_ref(id), 0.0, d)?;
             }
             cursor += len + gap;
         }

@@ -95,7 +95,7 @@ impl EditTool for Ungroup {
             )));
         };
         // Ungrouping removes the group: a locked one stays (`locked.rs`).
-        super::locked::refuse_named(cx.board(), std::slice::from_ref(&id), "id")?;
+        inkboard_arrange::locked::refuse_named(cx.board(), std::slice::from_ref(&id), "id")?;
         // Connectors attached to the group would lose their end: say so.
         let attached = cx
             .board()

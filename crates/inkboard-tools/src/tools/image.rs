@@ -6,12 +6,12 @@ use std::io::Read;
 use std::sync::Arc;
 
 use base64::Engine as _;
+use inkboard_arrange::place;
 use inkboard_core::limits::{self, Limit, MAX_IMAGE_BYTES};
 use inkboard_core::{Image, ImageFormat, Kind, Rect};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::place;
 use crate::tool::{finite, positive, Cx, EditTool, Hints, Placed, Tool};
 use crate::ToolError;
 

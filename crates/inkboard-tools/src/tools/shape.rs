@@ -1,12 +1,12 @@
 //! `add_shape`: a shape of any outline, sized to its text and placed in free space
 //! unless told otherwise.
 
+use inkboard_arrange::place;
 use inkboard_core::{Geom, Kind, Rect, Shape, Sizing};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::args::{Relative, StyleArgs, Word};
-use crate::place;
 use crate::tool::{finite, positive, rotation, Cx, EditTool, Hints, Placed, Tool};
 use crate::ToolError;
 
@@ -76,7 +76,7 @@ impl EditTool for AddShape {
         // hold it, so that it moves with the frame.
         let holder = spot.and_then(|s| s.frame);
         if let Some(frame) = &holder {
-            place::hold(cx, frame, &bounds)?;
+            place::hold(cx.tx, frame, &bounds)?;
         }
         // Sized to its text, it stays so (`update` sizes it again for new text);
         // frames excepted, which are sized to what they hold.

@@ -230,7 +230,7 @@ impl EditTool for Update {
             let guarded = object.locked && a.locked != Some(false);
             if guarded {
                 if let Some(field) = fields.iter().find(|f| GEOMETRY.contains(f)) {
-                    return Err(super::locked::named(field, id));
+                    return Err(inkboard_arrange::locked::named(field, id).into());
                 }
             }
             let mut changed = object.clone();
@@ -338,18 +338,18 @@ impl EditTool for Update {
             // way, as every frame that grows does ([`place::make_room`]).
             if let (Kind::Shape(was), Kind::Shape(now)) = (&object.kind, &changed.kind) {
                 if now.geom == Geom::Frame && (w.is_some() || h.is_some()) {
-                    crate::place::make_room(cx, id, was.bounds, now.bounds, None)?;
+                    inkboard_arrange::place::make_room(cx.tx, id, was.bounds, now.bounds, None)?;
                 }
             }
             cx.tx.replace(changed)?;
             if let Some((held, (by, from, to))) = carried {
-                super::shift::turn(cx, id, &held, by, from, to)?;
+                inkboard_arrange::shift::turn(cx.tx, id, &held, by, from, to)?;
             }
             // Ink strokes and groups move as a whole when given x/y.
             if moves_whole && (x.is_some() || y.is_some()) {
-                let b = super::shift::bounds(cx.board(), id)?;
-                super::shift::translate(
-                    cx,
+                let b = inkboard_arrange::shift::bounds(cx.board(), id)?;
+                inkboard_arrange::shift::translate(
+                    cx.tx,
                     std::slice::from_ref(id),
                     x.map_or(0.0, |x| x - b.x),
                     y.map_or(0.0, |y| y - b.y),
@@ -378,7 +378,7 @@ fn held_by_frames(board: &Board, ids: &[ObjectId]) -> HashMap<ObjectId, Vec<Obje
         .iter()
         .filter(|id| board.object(id).is_some_and(Object::is_frame))
         .map(|id| {
-            let inside = super::shift::moving_set(board, std::slice::from_ref(id))
+            let inside = inkboard_arrange::shift::moving_set(board, std::slice::from_ref(id))
                 .into_iter()
                 .filter(|o| !ids.contains(o))
                 .collect();
@@ -431,10 +431,10 @@ fn resize(b: Rect, x: Option<f64>, y: Option<f64>, w: Option<f64>, h: Option<f64
 fn refit_bounds(s: &Shape, placed: bool) -> Rect {
     let b = s.bounds;
     if s.geom == Geom::Note {
-        let h = crate::place::fit_height(s.geom, &s.text, &s.style, b.w);
+        let h = inkboard_arrange::place::fit_height(s.geom, &s.text, &s.style, b.w);
         return Rect::new(b.x, b.y, b.w, h);
     }
-    let (w, h) = crate::place::fit_text(s.geom, &s.text, &s.style);
+    let (w, h) = inkboard_arrange::place::fit_text(s.geom, &s.text, &s.style);
     if s.geom == Geom::Text || placed {
         Rect::new(b.x, b.y, w, h)
     } else {
