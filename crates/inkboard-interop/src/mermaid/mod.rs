@@ -12,8 +12,9 @@
 //! This module only parses: [`parse()`] turns text into a [`Flowchart`] whose
 //! references are resolved (every edge end is a node or a subgraph) and whose
 //! styles are folded into one [`Style`] per node; [`shapes`] says which geom
-//! draws each Mermaid shape. The tool in `tools/mermaid.rs` turns that into
-//! shapes, connectors and frames.
+//! draws each Mermaid shape. The tool `import_mermaid` (in `inkboard-tools`)
+//! turns that into shapes, connectors and frames; `write.rs` goes the other way
+//! ([`to_mermaid`]).
 //!
 //! Nothing is dropped without a word: what the text says that a board cannot
 //! hold (`click`, `accTitle`, `accDescr`, `%%{init}%%` directives, front matter,
