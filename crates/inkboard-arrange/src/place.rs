@@ -66,11 +66,7 @@ pub type Obstacle<'a> = (&'a ObjectId, Rect, bool);
 
 /// The rectangles placed shapes must not overlap: shapes and images on the page,
 /// but for `ignore` (what is being moved, and so leaves its place).
-pub fn obstacles<'a>(
-    board: &'a Board,
-    page: PageId,
-    ignore: &[ObjectId],
-) -> Vec<Obstacle<'a>> {
+pub fn obstacles<'a>(board: &'a Board, page: PageId, ignore: &[ObjectId]) -> Vec<Obstacle<'a>> {
     let Some(page) = board.page(page) else {
         return Vec::new();
     };

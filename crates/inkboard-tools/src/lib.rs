@@ -16,7 +16,6 @@ mod discovery;
 pub mod drawing;
 mod engine;
 mod error;
-mod glossary;
 pub mod live;
 mod refs;
 mod schema;

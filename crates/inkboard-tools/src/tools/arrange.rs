@@ -8,8 +8,8 @@ use inkboard_core::{ObjectId, PageId, Rect};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::args::{IdArg, Relative, Word};
-use crate::tool::{finite, Cx, EditTool, Hints, Ids, Tool};
+use crate::args::{finite, IdArg, Relative, Word};
+use crate::tool::{Cx, EditTool, Hints, Ids, Tool};
 use crate::ToolError;
 
 pub struct Move;
@@ -262,7 +262,7 @@ impl EditTool for Distribute {
     fn run(cx: &mut Cx<'_, '_>, a: DistributeArgs) -> Result<Ids, ToolError> {
         let ids = IdArg::resolve_all(&a.ids, cx.board(), "ids")?;
         locked::refuse_named(cx.board(), &ids, "ids")?;
-        let gap = crate::tool::gap("gap", a.gap)?;
+        let gap = crate::args::gap("gap", a.gap)?;
         if ids.len() < 2 || (gap.is_none() && ids.len() < 3) {
             return Err(ToolError::args(
                 "'ids' needs at least 3 objects to space evenly, or 2 with a 'gap'",

@@ -13,8 +13,8 @@ use serde::Deserialize;
 use inkboard_arrange::place;
 use inkboard_arrange::shift::block;
 
-use crate::args::{IdArg, Relative};
-use crate::tool::{finite, Cx, EditTool, Hints, Ids, Tool};
+use crate::args::{finite, IdArg, Relative};
+use crate::tool::{Cx, EditTool, Hints, Ids, Tool};
 use crate::ToolError;
 
 pub struct Duplicate;

@@ -12,7 +12,8 @@ use inkboard_core::{Image, ImageFormat, Kind, Rect};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::tool::{finite, positive, Cx, EditTool, Hints, Placed, Tool};
+use crate::args::{finite, positive};
+use crate::tool::{Cx, EditTool, Hints, Placed, Tool};
 use crate::ToolError;
 
 /// The longest side an image gets by default.

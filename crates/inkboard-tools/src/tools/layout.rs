@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use inkboard_arrange::{ArrangeError, Algorithm, Direction, LayoutOptions};
+use inkboard_arrange::{Algorithm, ArrangeError, Direction, LayoutOptions};
 use inkboard_core::{PageId, Transaction};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -56,7 +56,7 @@ impl EditTool for Layout {
             }
             None => None,
         };
-        let spacing = crate::tool::gap("spacing", a.spacing)?;
+        let spacing = crate::args::gap("spacing", a.spacing)?;
         let algorithm = a.algorithm.map_or(Algorithm::Layered, |w| w.0);
         // A mind map spreads left and right unless asked otherwise.
         let default_direction = match algorithm {

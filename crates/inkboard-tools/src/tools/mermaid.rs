@@ -42,12 +42,15 @@ use inkboard_core::{
     Arrow, Connector, Dash, End, Geom, IdKind, Kind, Object, ObjectId, Rect, Shape, Style,
     Vocabulary,
 };
-use inkboard_interop::mermaid::{self, Direction, Endpoint, Flowchart, Head, Note, NoteKind, Stroke};
+use inkboard_interop::mermaid::{
+    self, Direction, Endpoint, Flowchart, Head, Note, NoteKind, Stroke,
+};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::layout::lay_out;
-use crate::tool::{finite, Cx, EditTool, Hints, Tool};
+use crate::args::finite;
+use crate::tool::{Cx, EditTool, Hints, Tool};
 use crate::ToolError;
 
 pub struct ImportMermaid;
@@ -301,7 +304,11 @@ fn first_placement(chart: &Flowchart) -> Chart {
     Chart {
         direction: layout_direction(chart.direction),
         nodes: chart.nodes.iter().map(node).collect(),
-        links: chart.edges.iter().map(|e| (end(e.from), end(e.to))).collect(),
+        links: chart
+            .edges
+            .iter()
+            .map(|e| (end(e.from), end(e.to)))
+            .collect(),
         subgraphs: chart
             .subgraphs
             .iter()
@@ -324,4 +331,3 @@ fn layout_direction(d: Direction) -> LayoutDirection {
         Direction::Left => LayoutDirection::Left,
     }
 }
-

@@ -6,8 +6,8 @@ use inkboard_core::{Geom, Kind, Rect, Shape, Sizing};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::args::{Relative, StyleArgs, Word};
-use crate::tool::{finite, positive, rotation, Cx, EditTool, Hints, Placed, Tool};
+use crate::args::{finite, positive, rotation, Relative, StyleArgs, Word};
+use crate::tool::{Cx, EditTool, Hints, Placed, Tool};
 use crate::ToolError;
 
 pub struct AddShape;

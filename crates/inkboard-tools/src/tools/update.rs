@@ -12,8 +12,8 @@ use inkboard_core::{
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::args::{ColorArg, EndArg, IdArg, StyleArgs, Word};
-use crate::tool::{finite, positive, rotation, Cx, EditTool, Hints, Ids, Tool};
+use crate::args::{finite, positive, rotation, ColorArg, EndArg, IdArg, StyleArgs, Word};
+use crate::tool::{Cx, EditTool, Hints, Ids, Tool};
 use crate::ToolError;
 
 pub struct Update;
@@ -117,7 +117,7 @@ fn given(a: &UpdateArgs) -> Vec<&'static str> {
 }
 
 /// The fields that move, resize or turn an object, or reattach a connector:
-/// refused on a locked object (`locked.rs`).
+/// refused on a locked object (`inkboard_arrange::locked`).
 const GEOMETRY: &[&str] = &[
     "x",
     "y",
@@ -202,9 +202,9 @@ impl EditTool for Update {
         let waypoints = a
             .waypoints
             .as_deref()
-            .map(crate::tool::waypoints)
+            .map(crate::args::waypoints)
             .transpose()?;
-        let label_at = a.label_at.map(crate::tool::label_at).transpose()?;
+        let label_at = a.label_at.map(crate::args::label_at).transpose()?;
         let points = a.points.as_deref().map(super::ink::points).transpose()?;
         let mut held = turn.map_or_else(HashMap::new, |_| held_by_frames(cx.board(), &ids));
         for id in &ids {
@@ -307,12 +307,12 @@ impl EditTool for Update {
                     // pins it, and otherwise let go: a free point has no sides.
                     let (pin_from, pin_to) = c.sides();
                     if a.from_side.is_some() {
-                        crate::tool::side_on(&c.from, pin_from, "from_side")?;
+                        crate::args::side_on(&c.from, pin_from, "from_side")?;
                     } else if matches!(c.from, End::Point(_)) && pin_from.is_some() {
                         c.set_side(true, None);
                     }
                     if a.to_side.is_some() {
-                        crate::tool::side_on(&c.to, pin_to, "to_side")?;
+                        crate::args::side_on(&c.to, pin_to, "to_side")?;
                     } else if matches!(c.to, End::Point(_)) && pin_to.is_some() {
                         c.set_side(false, None);
                     }
