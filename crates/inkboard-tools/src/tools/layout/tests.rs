@@ -4,37 +4,18 @@
 
 use std::time::Duration;
 
-use inkboard_core::{Board, Connector, End, Geom, Kind, Rect, Shape, Style, Transaction};
+use inkboard_core::{Board, Transaction};
 
 use super::{Layout, LayoutArgs};
 use crate::control::Control;
 use crate::tool::{Cx, EditTool};
 use crate::ToolError;
 
-/// A board of three shapes in a row, linked one to the next.
+/// The tests' diagram: a frame holding two linked shapes, a group of two
+/// more linked to them, ink and an image.
 fn board() -> Board {
-    let mut board = Board::new("t", &[]);
-    let page = board.pages()[0].id;
-    let mut tx = Transaction::begin(&mut board);
-    let ids: Vec<_> = (0..3)
-        .map(|i| {
-            let shape = Shape {
-                geom: Geom::Rect,
-                bounds: Rect::new(200.0 * i as f64, 0.0, 100.0, 50.0),
-                text: format!("s{i}"),
-                style: Style::default(),
-                sizing: inkboard_core::Sizing::Fixed,
-                rotation: inkboard_core::Rotation::NONE,
-            };
-            tx.add(page, None, Kind::Shape(shape)).unwrap()
-        })
-        .collect();
-    for pair in ids.windows(2) {
-        let c = Connector::new(End::Object(pair[0].clone()), End::Object(pair[1].clone()));
-        tx.add(page, None, Kind::Connector(c)).unwrap();
-    }
-    tx.commit(inkboard_core::Actor::Agent).unwrap();
-    board
+    let text = include_str!("../../../tests/boards/diagram.inkboard");
+    inkboard_format::board_from_json(text).expect("the test diagram loads")
 }
 
 /// `layout` of the whole page with `control`, and the board after its
