@@ -16,12 +16,14 @@
 //!   and shapes sized to fit their text ([`place::fit_text`]), measured with
 //!   the renderer's fonts.
 //! - [`shift`]: moving and turning objects with what they carry.
+//! - [`align`]: aligning, distributing and restacking, as an Arrange menu does.
 //! - [`locked`]: the one rule for locked objects.
 //! - [`layout`]: the page as a graph for `inkboard-layout` and its result
 //!   written back (frames as clusters, connectors restyled, crowded channels
 //!   widened as the renderer routes them).
 //! - [`flowchart`]: a flowchart's first placement, for the Mermaid import.
 
+pub mod align;
 mod channels;
 mod error;
 pub mod flowchart;
