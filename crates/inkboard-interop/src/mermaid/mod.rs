@@ -27,6 +27,7 @@
 mod css;
 mod label;
 mod parse;
+mod report;
 pub mod shapes;
 #[cfg(test)]
 mod tests;
@@ -39,6 +40,7 @@ use std::fmt;
 use inkboard_core::Style;
 
 pub use parse::parse;
+pub use report::{Counted, MAX_LINES_LISTED};
 
 /// The most nodes one import may make: past this, a diagram is better split.
 pub const MAX_NODES: usize = 1000;

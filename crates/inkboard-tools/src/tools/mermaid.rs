@@ -40,11 +40,8 @@ use inkboard_arrange::flowchart::{self, Chart};
 use inkboard_arrange::{place, Algorithm, Direction as LayoutDirection, LayoutOptions};
 use inkboard_core::{
     Arrow, Connector, Dash, End, Geom, IdKind, Kind, Object, ObjectId, Rect, Shape, Style,
-    Vocabulary,
 };
-use inkboard_interop::mermaid::{
-    self, Direction, Endpoint, Flowchart, Head, Note, NoteKind, Stroke,
-};
+use inkboard_interop::mermaid::{self, Direction, Endpoint, Flowchart, Head, Stroke};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -90,12 +87,9 @@ struct NoteOutput {
     message: String,
     /// How many times the text says it.
     count: usize,
-    /// The first lines it is on (at most [`MAX_LINES_LISTED`]).
+    /// The first lines it is on (at most [`mermaid::MAX_LINES_LISTED`]).
     lines: Vec<usize>,
 }
-
-/// At most this many lines are listed for a note; its count says how many more.
-const MAX_LINES_LISTED: usize = 10;
 
 impl EditTool for ImportMermaid {
     fn run(cx: &mut Cx<'_, '_>, a: ImportMermaidArgs) -> Result<Imported, ToolError> {
@@ -212,63 +206,18 @@ impl EditTool for ImportMermaid {
             .collect();
         Ok(Imported {
             ids: ids.iter().map(|i| i.to_string()).collect(),
-            notes: notes(&chart),
+            notes: chart
+                .report()
+                .into_iter()
+                .map(|n| NoteOutput {
+                    kind: n.kind.name(),
+                    message: n.message,
+                    count: n.count,
+                    lines: n.lines,
+                })
+                .collect(),
         })
     }
-}
-
-/// What the answer says was left out or drawn otherwise: the parser's notes, a
-/// note for each node drawn with the nearest geom and for each cross end,
-/// counted by kind and message, in the order first written.
-fn notes(chart: &Flowchart) -> Vec<NoteOutput> {
-    let shapes = chart.nodes.iter().filter_map(|n| {
-        let lost = n.shape.lost?;
-        Some(Note {
-            kind: NoteKind::Shape,
-            line: n.line,
-            message: format!("{} drawn as {}, {lost}", n.shape.label, n.shape.geom.name()),
-        })
-    });
-    let crosses = chart
-        .edges
-        .iter()
-        .filter(|e| e.stroke != Stroke::Invisible)
-        .filter(|e| e.start == Head::Cross || e.end == Head::Cross)
-        .map(|e| Note {
-            kind: NoteKind::Link,
-            line: e.line,
-            message: "cross end 'x' drawn as a diamond: a board has no cross".into(),
-        });
-    let mut all: Vec<Note> = chart
-        .notes
-        .iter()
-        .cloned()
-        .chain(shapes)
-        .chain(crosses)
-        .collect();
-    all.sort_by_key(|n| n.line);
-    let mut out: Vec<NoteOutput> = Vec::new();
-    for note in all {
-        let kind = note.kind.name();
-        match out
-            .iter_mut()
-            .find(|o| o.kind == kind && o.message == note.message)
-        {
-            Some(o) => {
-                o.count += 1;
-                if o.lines.len() < MAX_LINES_LISTED && o.lines.last() != Some(&note.line) {
-                    o.lines.push(note.line);
-                }
-            }
-            None => out.push(NoteOutput {
-                kind,
-                message: note.message,
-                count: 1,
-                lines: vec![note.line],
-            }),
-        }
-    }
-    out
 }
 
 /// The head a Mermaid link end becomes.
