@@ -67,20 +67,23 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "inkboard-arrange",
         ],
     ),
-    (
-        "inkboard-app",
-        &[
-            "inkboard-core",
-            "inkboard-format",
-            "inkboard-render",
-            "inkboard-interop",
-            "inkboard-arrange",
-            "inkboard-tools",
-            "inkboard-store",
-        ],
-    ),
+    // The web editor and the team server (`inkboard serve`'s HTTP side) stand
+    // side by side: neither uses the other.
+    ("inkboard-app", UNDER_THE_FRONTS),
+    ("inkboard-server", UNDER_THE_FRONTS),
     // The binary sits on top of the house: it may use any crate ([`TOP`]).
     ("inkboard", &[]),
+];
+
+/// What the application and the team server may use: everything under them.
+const UNDER_THE_FRONTS: &[&str] = &[
+    "inkboard-core",
+    "inkboard-format",
+    "inkboard-render",
+    "inkboard-interop",
+    "inkboard-arrange",
+    "inkboard-tools",
+    "inkboard-store",
 ];
 
 /// The crate on top of the house, which may depend on every other one.
@@ -293,6 +296,8 @@ fn the_rules_catch_what_they_are_for() {
     assert!(!allowed("inkboard-arrange", "inkboard-tools", "normal"));
     assert!(!allowed("inkboard-tools", "inkboard-app", "dev"));
     assert!(!allowed("inkboard-app", "inkboard", "normal"));
+    assert!(!allowed("inkboard-app", "inkboard-server", "normal"));
+    assert!(!allowed("inkboard-server", "inkboard-app", "normal"));
     assert!(allowed("inkboard-tools", "inkboard-arrange", "normal"));
     assert!(allowed("inkboard-core", "inkboard-core", "dev"));
     assert!(allowed("inkboard", "inkboard-app", "normal"));
