@@ -7,7 +7,7 @@
 
 use std::collections::HashSet;
 
-use inkboard_core::{Board, Geom, Kind, ObjectId, PageId, Rect, Style, Transaction};
+use inkboard_core::{Board, Geom, Kind, ObjectId, PageId, Rect, Shape, Style, Transaction};
 use inkboard_render::style::shape_font;
 use inkboard_render::text::{self, DEFAULT_FONT_SIZE};
 
@@ -565,6 +565,42 @@ pub fn fit_height(geom: Geom, text: &str, style: &Style, w: f64) -> f64 {
         h
     } else {
         h.max(min_h)
+    }
+}
+
+/// The size of a new shape: what was given, the rest fitted to the text.
+pub fn fit_size(
+    geom: Geom,
+    text: &str,
+    style: &inkboard_core::Style,
+    w: Option<f64>,
+    h: Option<f64>,
+) -> (f64, f64) {
+    match (w, h) {
+        (Some(w), Some(h)) => (w, h),
+        (None, Some(h)) => (fit_text(geom, text, style).0, h),
+        (Some(w), None) => (w, fit_height(geom, text, style, w)),
+        (None, None) => fit_text(geom, text, style),
+    }
+}
+
+/// The bounds of an auto-sized shape fitted to its text again, grown (or shrunk) in
+/// the direction that suits its layout: a sticky note keeps its width and top and
+/// changes height (notes are read as a column of fixed-width cards); a text shape
+/// keeps its top-left corner (it reads from there); every other shape keeps its
+/// centre, so that it stays where the connectors, the layout and alignment put it,
+/// unless the same call set `x` or `y` (`placed`): then the top-left is kept.
+pub fn refit(s: &Shape, placed: bool) -> Rect {
+    let b = s.bounds;
+    if s.geom == Geom::Note {
+        let h = fit_height(s.geom, &s.text, &s.style, b.w);
+        return Rect::new(b.x, b.y, b.w, h);
+    }
+    let (w, h) = fit_text(s.geom, &s.text, &s.style);
+    if s.geom == Geom::Text || placed {
+        Rect::new(b.x, b.y, w, h)
+    } else {
+        Rect::new(b.x + (b.w - w) / 2.0, b.y + (b.h - h) / 2.0, w, h)
     }
 }
 

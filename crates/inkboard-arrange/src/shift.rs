@@ -4,7 +4,9 @@
 //! their objects (and its waypoints too, when both its ends move). Turning a frame
 //! (`update`'s `rotation`) carries what lies in it the same way ([`turn`]).
 
-use inkboard_core::{Board, End, Kind, ObjectId, Point, Rect, Rotation, Transaction};
+use std::collections::{HashMap, HashSet};
+
+use inkboard_core::{Board, End, Geom, Kind, Object, ObjectId, Point, Rect, Rotation, Transaction};
 
 use crate::ArrangeError;
 
@@ -209,4 +211,49 @@ pub fn block(board: &Board, ids: &[ObjectId]) -> Result<inkboard_core::Rect, Arr
     let mut all = ids.iter().map(|id| bounds(board, id));
     let first = all.next().unwrap_or_else(|| Ok(Default::default()))?;
     all.try_fold(first, |joint, b| Ok(joint.union(&b?)))
+}
+
+/// What each frame among `ids` would carry if it turns, as the board is before
+/// the call: what it holds (`Board::frame_holds`, nested frames' contents
+/// included), but not what the call names itself, which gets what the call says,
+/// nor what a frame nested in it and named too holds, which that frame carries.
+/// So the order of `ids` changes nothing, and nothing turns twice.
+pub fn held_by_frames(board: &Board, ids: &[ObjectId]) -> HashMap<ObjectId, Vec<ObjectId>> {
+    let mut held: HashMap<ObjectId, Vec<ObjectId>> = ids
+        .iter()
+        .filter(|id| board.object(id).is_some_and(Object::is_frame))
+        .map(|id| {
+            let inside = moving_set(board, std::slice::from_ref(id))
+                .into_iter()
+                .filter(|o| !ids.contains(o))
+                .collect();
+            (id.clone(), inside)
+        })
+        .collect();
+    let frames: Vec<ObjectId> = held.keys().cloned().collect();
+    for outer in &frames {
+        let nested: HashSet<ObjectId> = frames
+            .iter()
+            .filter(|f| *f != outer && board.frame_holds(outer, f))
+            .flat_map(|f| held[f].iter().cloned())
+            .collect();
+        if let Some(list) = held.get_mut(outer) {
+            list.retain(|o| !nested.contains(o));
+        }
+    }
+    held
+}
+
+/// How a frame turns from `was` to `now`: by what angle, from which centre to
+/// which (it may move in the same call). `None` when it is not a frame or does
+/// not turn.
+pub fn frame_turn(was: &Object, now: &Object) -> Option<(Rotation, Point, Point)> {
+    let (Kind::Shape(a), Kind::Shape(b)) = (&was.kind, &now.kind) else {
+        return None;
+    };
+    if a.geom != Geom::Frame || b.geom != Geom::Frame || a.rotation == b.rotation {
+        return None;
+    }
+    let by = Rotation::degrees(b.rotation.deg() - a.rotation.deg())?;
+    Some((by, a.bounds.center(), b.bounds.center()))
 }

@@ -46,7 +46,7 @@ impl EditTool for AddShape {
         let (x, y) = (finite("x", a.x)?, finite("y", a.y)?);
         let (w, h) = (positive("w", a.w)?, positive("h", a.h)?);
         let rotation = rotation("rotation", a.rotation)?.unwrap_or_default();
-        let (w, h) = size(geom, &text, &style, w, h);
+        let (w, h) = place::fit_size(geom, &text, &style, w, h);
         // A side and x/y would each say where the shape goes; `inside` with x/y says
         // where and in which frame.
         if a.place.has_side() && (x.is_some() || y.is_some()) {
@@ -102,21 +102,5 @@ impl EditTool for AddShape {
         };
         let id = cx.tx.add(cx.page, index, shape)?;
         Ok(Placed::new(&id, bounds))
-    }
-}
-
-/// The size of a new shape: what was given, the rest fitted to the text.
-pub(crate) fn size(
-    geom: Geom,
-    text: &str,
-    style: &inkboard_core::Style,
-    w: Option<f64>,
-    h: Option<f64>,
-) -> (f64, f64) {
-    match (w, h) {
-        (Some(w), Some(h)) => (w, h),
-        (None, Some(h)) => (place::fit_text(geom, text, style).0, h),
-        (Some(w), None) => (w, place::fit_height(geom, text, style, w)),
-        (None, None) => place::fit_text(geom, text, style),
     }
 }
