@@ -37,7 +37,7 @@ pub use write::to_mermaid;
 
 use std::fmt;
 
-use inkboard_core::Style;
+use inkboard_core::{Arrow, Connector, Dash, End, Style};
 
 pub use parse::parse;
 pub use report::{Counted, MAX_LINES_LISTED};
@@ -219,6 +219,41 @@ pub struct Edge {
     pub style: Style,
     /// The line it is written on.
     pub line: usize,
+}
+
+impl Edge {
+    /// The connector this link draws from `from` to `to`: its stroke (dotted
+    /// dashed, thick 4 px wide) under its `linkStyle`, its text and its heads;
+    /// `None` for an invisible link (`~~~`), which draws nothing.
+    pub fn connector(&self, from: End, to: End) -> Option<Connector> {
+        let mut style = Style::default();
+        match self.stroke {
+            Stroke::Invisible => return None,
+            Stroke::Normal => {}
+            Stroke::Dotted => style.dash = Some(Dash::Dashed),
+            Stroke::Thick => style.stroke_width = Some(4.0),
+        }
+        style.merge(&self.style);
+        let mut connector = Connector::new(from, to);
+        connector.text = self.label.clone();
+        connector.start_arrow = self.start.arrow();
+        connector.end_arrow = self.end.arrow();
+        connector.style = style;
+        Some(connector)
+    }
+}
+
+impl Head {
+    /// The arrowhead a link end becomes: a cross as a diamond (a board has no
+    /// cross; a diamond stays visible and does not read as a direction).
+    pub fn arrow(self) -> Arrow {
+        match self {
+            Head::None => Arrow::None,
+            Head::Arrow => Arrow::Arrow,
+            Head::Circle => Arrow::Circle,
+            Head::Cross => Arrow::Diamond,
+        }
+    }
 }
 
 /// A subgraph: a titled group of nodes (and of other subgraphs).

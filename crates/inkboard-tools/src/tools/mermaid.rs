@@ -38,10 +38,8 @@ use std::collections::HashMap;
 
 use inkboard_arrange::flowchart::{self, Chart};
 use inkboard_arrange::{place, Algorithm, Direction as LayoutDirection, LayoutOptions};
-use inkboard_core::{
-    Arrow, Connector, Dash, End, Geom, IdKind, Kind, Object, ObjectId, Rect, Shape, Style,
-};
-use inkboard_interop::mermaid::{self, Direction, Endpoint, Flowchart, Head, Stroke};
+use inkboard_core::{End, Geom, IdKind, Kind, Object, ObjectId, Rect, Shape};
+use inkboard_interop::mermaid::{self, Direction, Endpoint, Flowchart, Stroke};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -163,19 +161,9 @@ impl EditTool for ImportMermaid {
         };
         let mut connector_ids = Vec::new();
         for edge in &chart.edges {
-            let mut style = Style::default();
-            match edge.stroke {
-                Stroke::Invisible => continue,
-                Stroke::Normal => {}
-                Stroke::Dotted => style.dash = Some(Dash::Dashed),
-                Stroke::Thick => style.stroke_width = Some(4.0),
-            }
-            style.merge(&edge.style);
-            let mut connector = Connector::new(end(edge.from), end(edge.to));
-            connector.text = edge.label.clone();
-            connector.start_arrow = arrow(edge.start);
-            connector.end_arrow = arrow(edge.end);
-            connector.style = style;
+            let Some(connector) = edge.connector(end(edge.from), end(edge.to)) else {
+                continue;
+            };
             let id = cx.tx.add(cx.page, None, Kind::Connector(connector))?;
             connector_ids.push(id);
         }
@@ -217,16 +205,6 @@ impl EditTool for ImportMermaid {
                 })
                 .collect(),
         })
-    }
-}
-
-/// The head a Mermaid link end becomes.
-fn arrow(head: Head) -> Arrow {
-    match head {
-        Head::None => Arrow::None,
-        Head::Arrow => Arrow::Arrow,
-        Head::Circle => Arrow::Circle,
-        Head::Cross => Arrow::Diamond,
     }
 }
 
