@@ -488,7 +488,7 @@ pub(crate) fn parse_call(
             )))
         }
     };
-    crate::tool::check_nesting(name, &args)?;
+    crate::args::check_nesting(name, &args)?;
     def.check_keys(&args)?;
     Ok((def, args))
 }
@@ -531,7 +531,7 @@ fn take<T: serde::de::DeserializeOwned>(
     match args.remove(key) {
         None | Some(Value::Null) => Ok(None),
         Some(v) => serde_json::from_value(v).map(Some).map_err(|e| {
-            let e = crate::catalog::plain_words(&e.to_string());
+            let e = crate::args::plain_words(&e.to_string());
             ToolError::args(format!("'{key}' of {tool}: {e}"))
         }),
     }

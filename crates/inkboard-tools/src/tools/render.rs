@@ -40,7 +40,7 @@ pub struct RegionArg {
 impl RegionArg {
     fn to_rect(&self) -> Result<Rect, ToolError> {
         for (name, v) in [("x", self.x), ("y", self.y), ("w", self.w), ("h", self.h)] {
-            crate::tool::finite(&format!("region.{name}"), Some(v))?;
+            crate::args::finite(&format!("region.{name}"), Some(v))?;
         }
         // Narrower than a board unit, a region is drawn less than a pixel wide
         // at the largest scale: nothing to see, and no picture to make.
@@ -463,7 +463,7 @@ impl Diagram {
         match self {
             Diagram::Drawio => inkboard_interop::to_drawio(board),
             Diagram::Excalidraw => inkboard_interop::to_excalidraw(board, page),
-            Diagram::Mermaid => crate::mermaid::to_mermaid(board, page),
+            Diagram::Mermaid => inkboard_interop::mermaid::to_mermaid(board, page),
         }
     }
 }
@@ -521,7 +521,7 @@ impl BoardTool for Export {
                 "'output' is the board itself: choose another file",
             ));
         }
-        let scale = crate::tool::positive("scale", a.scale)?.unwrap_or(1.0);
+        let scale = crate::args::positive("scale", a.scale)?.unwrap_or(1.0);
         if scale > render::MAX_SCALE as f64 * 2.0 {
             return Err(ToolError::args(format!(
                 "'scale' must be at most {}",

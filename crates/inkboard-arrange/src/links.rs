@@ -17,24 +17,24 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use inkboard_core::{Connector, End, Kind, ObjectId, Rect, Route, Side};
+use inkboard_core::{Connector, End, Kind, ObjectId, PageId, Rect, Route, Side, Transaction};
 
-use super::layout::{Algorithm, Direction};
-use crate::tool::Cx;
-use crate::ToolError;
+use crate::layout::{Algorithm, Direction};
+use crate::ArrangeError;
 
-/// Restyles the connectors between two of the shapes laid out (`laid`: their
-/// new boxes), for a layout `algorithm` flowing `direction`.
+/// Restyles the connectors on `page` between two of the shapes laid out
+/// (`laid`: their new boxes), for a layout `algorithm` flowing `direction`.
 pub(crate) fn restyle(
-    cx: &mut Cx<'_, '_>,
+    tx: &mut Transaction<'_>,
+    page: PageId,
     laid: &HashMap<ObjectId, Rect>,
     algorithm: Algorithm,
     direction: Direction,
-) -> Result<(), ToolError> {
+) -> Result<(), ArrangeError> {
     let on_laid = |e: &End| e.object().is_some_and(|id| laid.contains_key(id));
-    let links: Vec<(ObjectId, Connector)> = cx
+    let links: Vec<(ObjectId, Connector)> = tx
         .board()
-        .page(cx.page)
+        .page(page)
         .into_iter()
         .flat_map(|p| &p.objects)
         .filter(|o| !o.locked)
@@ -77,7 +77,7 @@ pub(crate) fn restyle(
             }
         }
         if c != *was {
-            cx.tx.edit(id, |o| o.kind = Kind::Connector(c))?;
+            tx.edit(id, |o| o.kind = Kind::Connector(c))?;
         }
     }
     Ok(())

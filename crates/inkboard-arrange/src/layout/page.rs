@@ -7,13 +7,11 @@
 
 use std::collections::{HashMap, HashSet};
 
-use inkboard_core::{Geom, Kind, ObjectId, Rect};
+use inkboard_core::{Board, Geom, Kind, ObjectId, PageId, Rect};
 
 use super::{title_width, Direction};
 use crate::place::Side;
-use crate::tool::Cx;
-use crate::tools::shift;
-use crate::ToolError;
+use crate::{shift, ArrangeError};
 
 /// A shape, image or ink stroke of the page, with the frame that holds it. Ink
 /// is laid out only inside a frame that is (or when named in `ids`).
@@ -44,11 +42,8 @@ pub(super) struct Page {
 }
 
 impl Page {
-    pub(super) fn read(cx: &Cx<'_, '_>) -> Result<Page, ToolError> {
-        let board = cx.board();
-        let page = board
-            .page(cx.page)
-            .ok_or_else(|| ToolError::args("the page is gone"))?;
+    pub(super) fn read(board: &Board, page: PageId) -> Result<Page, ArrangeError> {
+        let page = board.page(page).ok_or(ArrangeError::NoPage)?;
         let mut items: Vec<Item> = page
             .objects
             .iter()
@@ -91,7 +86,7 @@ impl Page {
         for i in 0..items.len() {
             items[i].parent = innermost(&items, &frames, i);
         }
-        let items = without_locked(items, |id| crate::tools::locked::is_locked(board, id));
+        let items = without_locked(items, |id| crate::locked::is_locked(board, id));
         let index: HashMap<ObjectId, usize> = items
             .iter()
             .enumerate()
@@ -135,9 +130,9 @@ impl Page {
     /// The items laid out at the outer level, in order.
     pub(super) fn top_level(
         &self,
-        cx: &Cx<'_, '_>,
+        board: &Board,
         ids: Option<&[ObjectId]>,
-    ) -> Result<Vec<usize>, ToolError> {
+    ) -> Result<Vec<usize>, ArrangeError> {
         let Some(ids) = ids else {
             return Ok((0..self.items.len())
                 .filter(|&i| self.items[i].parent.is_none() && !self.items[i].ink)
@@ -154,16 +149,14 @@ impl Page {
                 if once.insert(i) {
                     chosen.push(i);
                 }
-            } else if let Some(Kind::Group(g)) = cx.board().object(&id).map(|o| &o.kind) {
+            } else if let Some(Kind::Group(g)) = board.object(&id).map(|o| &o.kind) {
                 if groups.insert(id) {
                     stack.extend(g.members.iter().rev().cloned());
                 }
             }
         }
         if chosen.is_empty() {
-            return Err(ToolError::args(
-                "'ids' holds no shapes or images to lay out: give shape ids, or leave 'ids' out to lay out the whole page",
-            ));
+            return Err(ArrangeError::NothingToLayOut);
         }
         // What a chosen frame holds is laid out with it.
         let within_chosen = |i: usize| {
@@ -282,11 +275,10 @@ impl Page {
     /// [`shift::moving_set`]), each as far as the innermost such frame's corner.
     pub(super) fn riders(
         &self,
-        cx: &Cx<'_, '_>,
+        board: &Board,
         order: &[usize],
         target: &HashMap<usize, Rect>,
     ) -> Vec<(ObjectId, f64, f64)> {
-        let board = cx.board();
         let mut frames: Vec<usize> = order
             .iter()
             .copied()

@@ -14,13 +14,9 @@
 
 use std::collections::HashSet;
 
-use inkboard_core::{Kind, ObjectId, Point, Rect};
+use inkboard_core::{Board, Kind, ObjectId, PageId, Point, Rect, Transaction};
 
-use super::shift;
-use crate::control::Control;
-use crate::error::ToolError;
-use crate::place;
-use crate::tool::Cx;
+use crate::{place, shift, ArrangeError};
 
 /// The least distance the renderer keeps between parallel lines when a channel
 /// is crowded: closer, a reader loses a line.
@@ -81,22 +77,26 @@ struct Piece {
 }
 
 /// Widens the gaps between the layers of the objects `laid` (what `layout` just
-/// placed, frames with their contents) where the connectors between them run
-/// closer than [`MIN_APART`]. `moved` is everything that moved with the layout
-/// and `holders` the frames holding the block: neither is in its way.
+/// placed on `page`, frames with their contents) where the connectors between
+/// them run closer than [`MIN_APART`]. `moved` is everything that moved with
+/// the layout and `holders` the frames holding the block: neither is in its
+/// way. `stop` is asked before each round: when it says stop, so does this.
 pub(crate) fn widen(
-    cx: &mut Cx<'_, '_>,
+    tx: &mut Transaction<'_>,
+    page: PageId,
     laid: &[ObjectId],
     stacking: Stacking,
     moved: &[ObjectId],
     holders: &[&ObjectId],
-    control: &Control,
-) -> Result<(), ToolError> {
+    stop: &dyn Fn() -> bool,
+) -> Result<(), ArrangeError> {
     let members: HashSet<&ObjectId> = laid.iter().collect();
     for _ in 0..ROUNDS {
         // Each round routes the page: a stopped call stops here.
-        super::layout::stopped(control)?;
-        let board = cx.board();
+        if stop() {
+            return Err(ArrangeError::Stopped);
+        }
+        let board = tx.board();
         let boxes: Vec<(ObjectId, Rect, bool)> = laid
             .iter()
             .filter_map(|id| {
@@ -109,7 +109,7 @@ pub(crate) fn widen(
             return Ok(());
         }
         let mut pieces: Vec<Vec<Piece>> = vec![Vec::new(); gaps.len()];
-        let lines = inkboard_render::connector_lines(board, cx.page);
+        let lines = inkboard_render::connector_lines(board, page);
         for (n, (id, line)) in lines.iter().enumerate() {
             let joins_laid = match board.object(id).map(|o| &o.kind) {
                 Some(Kind::Connector(c)) => [&c.from, &c.to]
@@ -165,19 +165,19 @@ pub(crate) fn widen(
                 )
             })
             .collect();
-        if grows_into_others(cx, &moves, moved, holders) {
+        if grows_into_others(tx.board(), page, &moves, moved, holders) {
             return Ok(());
         }
         for (id, old, new) in moves {
             if new == old {
                 continue;
             }
-            let ink = matches!(cx.board().object(&id).map(|o| &o.kind), Some(Kind::Ink(_)));
+            let ink = matches!(tx.board().object(&id).map(|o| &o.kind), Some(Kind::Ink(_)));
             if ink {
-                shift::translate(cx, std::slice::from_ref(&id), new.x - old.x, new.y - old.y)?;
+                shift::translate(tx, std::slice::from_ref(&id), new.x - old.x, new.y - old.y)?;
                 continue;
             }
-            cx.tx.edit(&id, |o| match &mut o.kind {
+            tx.edit(&id, |o| match &mut o.kind {
                 Kind::Shape(s) => s.bounds = new,
                 Kind::Image(im) => im.bounds = new,
                 _ => {}
@@ -231,7 +231,8 @@ fn extra_room(width: f64, pieces: &mut [Piece]) -> f64 {
 /// Whether the block, its objects moved as `moves` says, would newly overlap a
 /// shape or image that is not laid out (nor one of `holders`).
 fn grows_into_others(
-    cx: &Cx<'_, '_>,
+    board: &Board,
+    page: PageId,
     moves: &[(ObjectId, Rect, Rect)],
     moved: &[ObjectId],
     holders: &[&ObjectId],
@@ -242,7 +243,7 @@ fn grows_into_others(
     ) else {
         return false;
     };
-    place::obstacles(cx.board(), cx.page, moved)
+    place::obstacles(board, page, moved)
         .iter()
         .any(|(id, r, _)| !holders.contains(id) && r.overlaps(&after) && !r.overlaps(&before))
 }

@@ -1,6 +1,20 @@
-//! Argument types shared by tools: pages, ids, colours, vocabulary words, points,
-//! styles and relative placement. Each one parses raw JSON into a validated value
-//! at the boundary and describes itself with a compact JSON Schema.
+//! Tools' arguments in one place: the types shared by tools (pages, ids,
+//! colours, vocabulary words, points, styles and relative placement), each
+//! parsing raw JSON into a validated value at the boundary and describing itself
+//! with a compact JSON Schema; the checks of values serde's types do not make
+//! ([`checks`]); the parsing of a call's JSON into a tool's argument type with
+//! serde's wording made plain ([`parse`]); and what each argument name means,
+//! said once for every schema ([`glossary`]). A tool's own argument struct stays
+//! in its file under `tools/`, beside its effect.
+
+mod checks;
+pub(crate) mod glossary;
+mod parse;
+
+pub(crate) use checks::{
+    check_nesting, finite, gap, label_at, positive, rotation, shown_number, side_on, waypoints,
+};
+pub(crate) use parse::{parse_args, plain_words};
 
 use std::borrow::Cow;
 
@@ -12,9 +26,9 @@ use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer};
 
-use crate::place::{self, Relation, Side};
 use crate::tool::Cx;
 use crate::ToolError;
+use inkboard_arrange::place::{self, Relation, Side};
 use inkboard_core::limits::MIN_SIZE;
 
 /// A page, by number (from 1) or by name.
@@ -291,13 +305,13 @@ impl StyleArgs {
 
     /// The style these arguments set, checked.
     pub fn to_style(&self) -> Result<Style, ToolError> {
-        crate::tool::positive("font_size", self.font_size)?;
+        positive("font_size", self.font_size)?;
         // 0 draws no line; a width next to 0 would be saved as 0 all the same. The
         // style's own check says the rest of the range.
         if let Some(v) = self.stroke_width.filter(|v| *v > 0.0 && *v < MIN_SIZE) {
             return Err(ToolError::args(format!(
                 "'stroke_width' must be 0 (no line) or from {MIN_SIZE} to 1000, got {}",
-                crate::tool::shown_number(v)
+                shown_number(v)
             )));
         }
         let style = Style {
@@ -327,9 +341,9 @@ fn culprit_in<T: DeserializeOwned>(
         .find_map(|(key, value)| {
             let alone =
                 serde_json::Value::Object([(key.clone(), value.clone())].into_iter().collect());
-            // In the plain words of `catalog::parse_args`.
+            // In the plain words of [`parse_args`].
             T::deserialize(&alone).err().map(|e| {
-                let e = crate::catalog::plain_words(&e.to_string());
+                let e = plain_words(&e.to_string());
                 ToolError::args(format!("'{key}': {e}"))
             })
         })
@@ -392,7 +406,7 @@ impl Relative {
                 "give only one of right_of, left_of, below, above",
             ));
         }
-        let gap = crate::tool::gap("gap", self.gap)?;
+        let gap = gap("gap", self.gap)?;
         if gap.is_some() && side.is_none() {
             return Err(ToolError::args(
                 "'gap' goes with right_of, left_of, below or above",

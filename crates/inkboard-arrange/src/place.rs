@@ -7,19 +7,18 @@
 
 use std::collections::HashSet;
 
-use inkboard_core::{Board, Geom, Kind, ObjectId, PageId, Rect, Style};
+use inkboard_core::{Board, Geom, Kind, ObjectId, PageId, Rect, Shape, Style, Transaction};
 use inkboard_render::style::shape_font;
 use inkboard_render::text::{self, DEFAULT_FONT_SIZE};
 
-use crate::tool::Cx;
-use crate::ToolError;
+use crate::ArrangeError;
 
 /// Space left between neighbours.
 pub const GAP: f64 = 40.0;
 /// A row of auto-placed shapes wraps once it would be wider than this.
 pub const ROW_WIDTH: f64 = 1200.0;
 /// Inside a frame, contents keep this far from its border.
-pub(crate) const FRAME_PADDING: f64 = 20.0;
+pub const FRAME_PADDING: f64 = 20.0;
 
 /// The widest a text line may be before an auto-sized shape wraps it, at the
 /// default font size; it scales with the font size ([`wrap_width`]), so a large
@@ -63,15 +62,11 @@ pub fn fit_text(geom: Geom, text: &str, style: &Style) -> (f64, f64) {
 /// Something a placed shape must not overlap: its id, its bounds, and whether it
 /// is a frame. The id is borrowed from the board: this list is made for every
 /// placed shape, and on a page of thousands of objects cloning every id showed.
-pub(crate) type Obstacle<'a> = (&'a ObjectId, Rect, bool);
+pub type Obstacle<'a> = (&'a ObjectId, Rect, bool);
 
 /// The rectangles placed shapes must not overlap: shapes and images on the page,
 /// but for `ignore` (what is being moved, and so leaves its place).
-pub(crate) fn obstacles<'a>(
-    board: &'a Board,
-    page: PageId,
-    ignore: &[ObjectId],
-) -> Vec<Obstacle<'a>> {
+pub fn obstacles<'a>(board: &'a Board, page: PageId, ignore: &[ObjectId]) -> Vec<Obstacle<'a>> {
     let Some(page) = board.page(page) else {
         return Vec::new();
     };
@@ -178,7 +173,7 @@ fn spot_in_frame(
 /// (what makes an object part of a frame), or `None` when it already does. The
 /// frame only grows, on whichever sides need it, keeping its padding and title
 /// band clear.
-pub(crate) fn grown_to_hold(fb: Rect, placed: &Rect) -> Option<Rect> {
+pub fn grown_to_hold(fb: Rect, placed: &Rect) -> Option<Rect> {
     if fb.contains(placed) {
         return None;
     }
@@ -193,29 +188,29 @@ pub(crate) fn grown_to_hold(fb: Rect, placed: &Rect) -> Option<Rect> {
 /// Grows `frame` to hold `placed` ([`grown_to_hold`]), and then the
 /// frame that held it before, and so on outwards, so that a frame in a frame
 /// stays in it.
-pub(crate) fn hold(cx: &mut Cx<'_, '_>, frame: &ObjectId, placed: &Rect) -> Result<(), ToolError> {
+pub fn hold(tx: &mut Transaction<'_>, frame: &ObjectId, placed: &Rect) -> Result<(), ArrangeError> {
     let (mut frame, mut placed) = (frame.clone(), *placed);
     // Nesting is finite, but a bound costs nothing.
     for _ in 0..64 {
-        let Some(old) = cx.board().bounds(&frame) else {
+        let Some(old) = tx.board().bounds(&frame) else {
             break;
         };
         let Some(grown) = grown_to_hold(old, &placed) else {
             break;
         };
-        // A locked frame keeps its size (`tools/locked.rs`), and so do those
+        // A locked frame keeps its size (`locked.rs`), and so do those
         // around it: what it does not hold is not theirs to grow for.
-        if crate::tools::locked::is_locked(cx.board(), &frame) {
+        if crate::locked::is_locked(tx.board(), &frame) {
             break;
         }
-        let parent = cx.board().locate(&frame).and_then(|(page, _)| {
-            frames_around(&obstacles(cx.board(), page, &[]), &old)
+        let parent = tx.board().locate(&frame).and_then(|(page, _)| {
+            frames_around(&obstacles(tx.board(), page, &[]), &old)
                 .into_iter()
                 .find(|(id, _)| **id != frame)
                 .map(|(id, _)| id.clone())
         });
-        make_room(cx, &frame, old, grown, Some(&placed))?;
-        cx.tx.edit(&frame, |o| {
+        make_room(tx, &frame, old, grown, Some(&placed))?;
+        tx.edit(&frame, |o| {
             if let Kind::Shape(s) = &mut o.kind {
                 s.bounds = grown;
             }
@@ -237,13 +232,13 @@ pub(crate) fn hold(cx: &mut Cx<'_, '_>, frame: &ObjectId, placed: &Rect) -> Resu
 /// Frames pushed take what they hold along, so a neighbouring frame keeps its
 /// layout. What the frame already held (or overlapped), the frames around it,
 /// and what lies in `placed` (what the frame grows to take in) are not pushed.
-pub(crate) fn make_room(
-    cx: &mut Cx<'_, '_>,
+pub fn make_room(
+    tx: &mut Transaction<'_>,
     frame: &ObjectId,
     old: Rect,
     grown: Rect,
     placed: Option<&Rect>,
-) -> Result<(), ToolError> {
+) -> Result<(), ArrangeError> {
     const EPS: f64 = 0.5;
     // (dx, dy) of each side, and whether a box lies wholly beyond it.
     type Beyond = fn(&Rect, &Rect) -> bool;
@@ -264,10 +259,10 @@ pub(crate) fn make_room(
         if growth < EPS {
             continue;
         }
-        let Some((page, _)) = cx.board().locate(frame) else {
+        let Some((page, _)) = tx.board().locate(frame) else {
             return Ok(());
         };
-        let candidates: Vec<(ObjectId, Rect)> = obstacles(cx.board(), page, &[])
+        let candidates: Vec<(ObjectId, Rect)> = obstacles(tx.board(), page, &[])
             .into_iter()
             .filter(|(id, b, is_frame)| {
                 let theirs = *id == frame
@@ -295,31 +290,31 @@ pub(crate) fn make_room(
             .filter(|(_, p)| *p)
             .map(|((id, _), _)| id)
             .collect();
-        crate::tools::shift::translate(cx, &ids, dx, dy)?;
+        crate::shift::translate(tx, &ids, dx, dy)?;
     }
     Ok(())
 }
 
 /// Puts those of `ids` that lie below `frame` in z-order just above it, keeping
 /// their order: a frame is opaque, and what is in it must be drawn over it.
-pub(crate) fn raise_above(
-    cx: &mut Cx<'_, '_>,
+pub fn raise_above(
+    tx: &mut Transaction<'_>,
     frame: &ObjectId,
     ids: &[ObjectId],
-) -> Result<(), ToolError> {
-    let Some((_, at)) = cx.board().locate(frame) else {
+) -> Result<(), ArrangeError> {
+    let Some((_, at)) = tx.board().locate(frame) else {
         return Ok(());
     };
     let mut below: Vec<(usize, &ObjectId)> = ids
         .iter()
-        .filter_map(|id| cx.board().locate(id).map(|(_, i)| (i, id)))
+        .filter_map(|id| tx.board().locate(id).map(|(_, i)| (i, id)))
         .filter(|(i, _)| *i < at)
         .collect();
     // Topmost first: each one then lands just above the frame, under the last.
     below.sort_by_key(|b| std::cmp::Reverse(b.0));
     for (_, id) in below {
-        if let Some((_, at)) = cx.board().locate(frame) {
-            cx.tx.reorder(id, at)?;
+        if let Some((_, at)) = tx.board().locate(frame) {
+            tx.reorder(id, at)?;
         }
     }
     Ok(())
@@ -398,7 +393,8 @@ pub enum Side {
     Above,
 }
 
-/// Relative placement checked against the board (from [`crate::args::Relative`]).
+/// Relative placement checked against the board (the tools' `Relative`
+/// arguments, resolved).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Relation {
     /// The object to go beside, its bounds, and the side.
@@ -513,7 +509,7 @@ pub fn relative(
 /// Moves `r` along `side`, `gap` past whatever it overlaps but the `passable`
 /// frames, until it overlaps nothing. Each step goes strictly further out, so this
 /// ends; the bound only guards against pages of thousands of objects in a line.
-pub(crate) fn walk(
+pub fn walk(
     all: &[Obstacle<'_>],
     passable: &[&ObjectId],
     start: Rect,
@@ -569,6 +565,42 @@ pub fn fit_height(geom: Geom, text: &str, style: &Style, w: f64) -> f64 {
         h
     } else {
         h.max(min_h)
+    }
+}
+
+/// The size of a new shape: what was given, the rest fitted to the text.
+pub fn fit_size(
+    geom: Geom,
+    text: &str,
+    style: &inkboard_core::Style,
+    w: Option<f64>,
+    h: Option<f64>,
+) -> (f64, f64) {
+    match (w, h) {
+        (Some(w), Some(h)) => (w, h),
+        (None, Some(h)) => (fit_text(geom, text, style).0, h),
+        (Some(w), None) => (w, fit_height(geom, text, style, w)),
+        (None, None) => fit_text(geom, text, style),
+    }
+}
+
+/// The bounds of an auto-sized shape fitted to its text again, grown (or shrunk) in
+/// the direction that suits its layout: a sticky note keeps its width and top and
+/// changes height (notes are read as a column of fixed-width cards); a text shape
+/// keeps its top-left corner (it reads from there); every other shape keeps its
+/// centre, so that it stays where the connectors, the layout and alignment put it,
+/// unless the same call set `x` or `y` (`placed`): then the top-left is kept.
+pub fn refit(s: &Shape, placed: bool) -> Rect {
+    let b = s.bounds;
+    if s.geom == Geom::Note {
+        let h = fit_height(s.geom, &s.text, &s.style, b.w);
+        return Rect::new(b.x, b.y, b.w, h);
+    }
+    let (w, h) = fit_text(s.geom, &s.text, &s.style);
+    if s.geom == Geom::Text || placed {
+        Rect::new(b.x, b.y, w, h)
+    } else {
+        Rect::new(b.x + (b.w - w) / 2.0, b.y + (b.h - h) / 2.0, w, h)
     }
 }
 

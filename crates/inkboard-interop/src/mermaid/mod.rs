@@ -12,8 +12,9 @@
 //! This module only parses: [`parse()`] turns text into a [`Flowchart`] whose
 //! references are resolved (every edge end is a node or a subgraph) and whose
 //! styles are folded into one [`Style`] per node; [`shapes`] says which geom
-//! draws each Mermaid shape. The tool in `tools/mermaid.rs` turns that into
-//! shapes, connectors and frames.
+//! draws each Mermaid shape. The tool `import_mermaid` (in `inkboard-tools`)
+//! turns that into shapes, connectors and frames; `write.rs` goes the other way
+//! ([`to_mermaid`]).
 //!
 //! Nothing is dropped without a word: what the text says that a board cannot
 //! hold (`click`, `accTitle`, `accDescr`, `%%{init}%%` directives, front matter,
@@ -26,29 +27,31 @@
 mod css;
 mod label;
 mod parse;
-pub(crate) mod shapes;
+mod report;
+pub mod shapes;
 #[cfg(test)]
 mod tests;
 mod write;
 
-pub(crate) use write::to_mermaid;
+pub use write::to_mermaid;
 
 use std::fmt;
 
-use inkboard_core::Style;
+use inkboard_core::{Arrow, Connector, Dash, End, Style};
 
-pub(crate) use parse::parse;
+pub use parse::parse;
+pub use report::{Counted, MAX_LINES_LISTED};
 
 /// The most nodes one import may make: past this, a diagram is better split.
-pub(crate) const MAX_NODES: usize = 1000;
+pub const MAX_NODES: usize = 1000;
 /// The most links one import may make (fans multiply: `A & B & C --> D & E`).
-pub(crate) const MAX_EDGES: usize = 2000;
+pub const MAX_EDGES: usize = 2000;
 /// The longest text accepted, in bytes.
-pub(crate) const MAX_TEXT: usize = 256 * 1024;
+pub const MAX_TEXT: usize = 256 * 1024;
 
 /// A parsed flowchart: what the text says, resolved, before any geometry.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Flowchart {
+pub struct Flowchart {
     /// The direction of the header (or of a top-level `direction` line).
     pub direction: Direction,
     /// Every node, in the order it was first mentioned.
@@ -65,7 +68,7 @@ pub(crate) struct Flowchart {
 /// Something in the text that the import leaves out or draws otherwise than
 /// Mermaid, for the tool's answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Note {
+pub struct Note {
     pub kind: NoteKind,
     /// Where, counted from 1.
     pub line: usize,
@@ -75,7 +78,7 @@ pub(crate) struct Note {
 
 /// What a [`Note`] is about: its `kind` in the answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum NoteKind {
+pub enum NoteKind {
     /// A `click` (or `callback`, `href`) line.
     Click,
     /// An `accTitle` line.
@@ -126,7 +129,7 @@ impl Flowchart {
 
 /// The direction a flowchart (or a subgraph) runs in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Direction {
+pub enum Direction {
     /// `TD`, `TB`, `v`: top to bottom (the default).
     Down,
     /// `BT`, `^`: bottom to top.
@@ -152,7 +155,7 @@ impl Direction {
 
 /// A node: a box with a label.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Node {
+pub struct Node {
     pub id: String,
     /// The label with `<br>` turned into line breaks and entities decoded; the id
     /// when the node was never given a label.
@@ -167,11 +170,11 @@ pub(crate) struct Node {
 }
 
 /// A node's Mermaid shape: one of [`shapes`]' statics.
-pub(crate) type NodeShape = &'static shapes::Shape;
+pub type NodeShape = &'static shapes::Shape;
 
 /// One end of an edge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Endpoint {
+pub enum Endpoint {
     /// Index into [`Flowchart::nodes`].
     Node(usize),
     /// Index into [`Flowchart::subgraphs`]: a link to a subgraph's id.
@@ -180,7 +183,7 @@ pub(crate) enum Endpoint {
 
 /// How a link's line is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Stroke {
+pub enum Stroke {
     /// `-->`, `---`.
     Normal,
     /// `-.->`, `-.-`.
@@ -193,7 +196,7 @@ pub(crate) enum Stroke {
 
 /// The mark at one end of a link.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Head {
+pub enum Head {
     None,
     /// `>` (or `<` at the start).
     Arrow,
@@ -205,7 +208,7 @@ pub(crate) enum Head {
 
 /// A link between two nodes or subgraphs.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Edge {
+pub struct Edge {
     pub from: Endpoint,
     pub to: Endpoint,
     pub label: String,
@@ -218,9 +221,44 @@ pub(crate) struct Edge {
     pub line: usize,
 }
 
+impl Edge {
+    /// The connector this link draws from `from` to `to`: its stroke (dotted
+    /// dashed, thick 4 px wide) under its `linkStyle`, its text and its heads;
+    /// `None` for an invisible link (`~~~`), which draws nothing.
+    pub fn connector(&self, from: End, to: End) -> Option<Connector> {
+        let mut style = Style::default();
+        match self.stroke {
+            Stroke::Invisible => return None,
+            Stroke::Normal => {}
+            Stroke::Dotted => style.dash = Some(Dash::Dashed),
+            Stroke::Thick => style.stroke_width = Some(4.0),
+        }
+        style.merge(&self.style);
+        let mut connector = Connector::new(from, to);
+        connector.text = self.label.clone();
+        connector.start_arrow = self.start.arrow();
+        connector.end_arrow = self.end.arrow();
+        connector.style = style;
+        Some(connector)
+    }
+}
+
+impl Head {
+    /// The arrowhead a link end becomes: a cross as a diamond (a board has no
+    /// cross; a diamond stays visible and does not read as a direction).
+    pub fn arrow(self) -> Arrow {
+        match self {
+            Head::None => Arrow::None,
+            Head::Arrow => Arrow::Arrow,
+            Head::Circle => Arrow::Circle,
+            Head::Cross => Arrow::Diamond,
+        }
+    }
+}
+
 /// A subgraph: a titled group of nodes (and of other subgraphs).
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Subgraph {
+pub struct Subgraph {
     pub id: String,
     pub title: String,
     /// The subgraph it is nested in: always an earlier one.
@@ -234,7 +272,7 @@ pub(crate) struct Subgraph {
 /// Why a text is not a flowchart this reader takes. Every variant knows where in
 /// the text it went wrong, counted from 1 (columns in characters).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum MermaidError {
+pub enum MermaidError {
     /// The text holds nothing but blanks and comments.
     Empty,
     /// The first line names another kind of diagram.

@@ -13,7 +13,7 @@ use inkboard_core::Geom;
 
 /// A Mermaid node shape and how inkboard draws it.
 #[derive(Debug, PartialEq, Eq)]
-pub(crate) struct Shape {
+pub struct Shape {
     /// Its name in the import's answer: Mermaid's name and how it is written.
     pub label: &'static str,
     /// The outline it is drawn with.
@@ -55,43 +55,43 @@ const fn round(label: &'static str, lost: Option<&'static str>) -> Shape {
 }
 
 // The shapes of the classic syntax.
-pub(crate) static RECT: Shape = exact("rectangle '[ ]'", Geom::Rect);
-pub(crate) static ROUNDED: Shape = exact("rounded '( )'", Geom::Rounded);
-pub(crate) static STADIUM: Shape = near(
+pub static RECT: Shape = exact("rectangle '[ ]'", Geom::Rect);
+pub static ROUNDED: Shape = exact("rounded '( )'", Geom::Rounded);
+pub static STADIUM: Shape = near(
     "stadium '([ ])'",
     Geom::Rounded,
     "with rounded corners, not round ends",
 );
-pub(crate) static SUBROUTINE: Shape = near(
+pub static SUBROUTINE: Shape = near(
     "subroutine '[[ ]]' (fr-rect)",
     Geom::Rect,
     "without its inner side lines",
 );
-pub(crate) static CYLINDER: Shape = exact("cylinder '[( )]'", Geom::Cylinder);
-pub(crate) static CIRCLE: Shape = round("circle '(( ))'", None);
-pub(crate) static DOUBLE_CIRCLE: Shape = round(
+pub static CYLINDER: Shape = exact("cylinder '[( )]'", Geom::Cylinder);
+pub static CIRCLE: Shape = round("circle '(( ))'", None);
+pub static DOUBLE_CIRCLE: Shape = round(
     "double circle '((( )))' (dbl-circ)",
     Some("one ring, not two"),
 );
-pub(crate) static ODD: Shape = near(
+pub static ODD: Shape = near(
     "asymmetric '> ]' (odd)",
     Geom::Parallelogram,
     "slanted, not notched on the left",
 );
-pub(crate) static RHOMBUS: Shape = exact("rhombus '{ }'", Geom::Diamond);
-pub(crate) static HEXAGON: Shape = exact("hexagon '{{ }}'", Geom::Hexagon);
-pub(crate) static LEAN_RIGHT: Shape = exact("parallelogram '[/ /]'", Geom::Parallelogram);
-pub(crate) static LEAN_LEFT: Shape = near(
+pub static RHOMBUS: Shape = exact("rhombus '{ }'", Geom::Diamond);
+pub static HEXAGON: Shape = exact("hexagon '{{ }}'", Geom::Hexagon);
+pub static LEAN_RIGHT: Shape = exact("parallelogram '[/ /]'", Geom::Parallelogram);
+pub static LEAN_LEFT: Shape = near(
     "alternate parallelogram '[\\ \\]' (lean-l)",
     Geom::Parallelogram,
     "leaning right, not left",
 );
-pub(crate) static TRAPEZOID: Shape = near(
+pub static TRAPEZOID: Shape = near(
     "trapezoid '[/ \\]' (trap-b)",
     Geom::Parallelogram,
     "both sides leaning right, not widening downwards",
 );
-pub(crate) static INV_TRAPEZOID: Shape = near(
+pub static INV_TRAPEZOID: Shape = near(
     "inverted trapezoid '[\\ /]' (trap-t)",
     Geom::Parallelogram,
     "both sides leaning right, not narrowing downwards",
@@ -356,7 +356,7 @@ static NAMED: &[(&[&str], &Shape)] = &[
 ];
 
 /// The shape a v11 `shape:` name names, if Mermaid (or inkboard) knows it.
-pub(crate) fn named(name: &str) -> Option<&'static Shape> {
+pub fn named(name: &str) -> Option<&'static Shape> {
     let name = name.trim().to_ascii_lowercase();
     NAMED
         .iter()

@@ -26,7 +26,7 @@ use inkboard_core::{Arrow, Board, Dash, End, Geom, Kind, Object, ObjectId, PageI
 type Node<'a> = (&'a Object, Rect, Geom, std::borrow::Cow<'a, str>);
 
 /// `page` of `board` as a Mermaid flowchart.
-pub(crate) fn to_mermaid(board: &Board, page: PageId) -> String {
+pub fn to_mermaid(board: &Board, page: PageId) -> String {
     let mut out = String::from("flowchart TD\n");
     let Some(page) = board.page(page) else {
         return out;
@@ -205,8 +205,8 @@ mod tests {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
         [
             "../inkboard-format/tests/golden/v1.inkboard",
-            "../inkboard-interop/tests/export/tricky.inkboard",
-            "../inkboard-interop/tests/export/rich.inkboard",
+            "tests/export/tricky.inkboard",
+            "tests/export/rich.inkboard",
         ]
         .iter()
         .map(|p| {

@@ -4,17 +4,18 @@
 //! their objects (and its waypoints too, when both its ends move). Turning a frame
 //! (`update`'s `rotation`) carries what lies in it the same way ([`turn`]).
 
-use inkboard_core::{Board, End, Kind, ObjectId, Point, Rect, Rotation};
+use std::collections::{HashMap, HashSet};
 
-use crate::tool::Cx;
-use crate::ToolError;
+use inkboard_core::{Board, End, Geom, Kind, Object, ObjectId, Point, Rect, Rotation, Transaction};
+
+use crate::ArrangeError;
 
 /// The objects that actually move when `ids` move: groups expanded to their
 /// members and frames to their contents, each object once. A locked object is
 /// not in it, nor what it would carry (a locked group's members, a locked
 /// frame's contents): it stays where it is, and so does what it holds
 /// (`locked.rs`; callers refuse the locked objects a call names first).
-pub(crate) fn moving_set(board: &Board, ids: &[ObjectId]) -> Vec<ObjectId> {
+pub fn moving_set(board: &Board, ids: &[ObjectId]) -> Vec<ObjectId> {
     let mut out: Vec<ObjectId> = Vec::new();
     let mut stack: Vec<ObjectId> = ids.iter().rev().cloned().collect();
     while let Some(id) = stack.pop() {
@@ -87,19 +88,19 @@ fn carried_bends(board: &Board, set: &[ObjectId]) -> Vec<ObjectId> {
 }
 
 /// Moves `ids` (and what moves with them, [`moving_set`]) by (dx, dy).
-pub(crate) fn translate(
-    cx: &mut Cx<'_, '_>,
+pub fn translate(
+    tx: &mut Transaction<'_>,
     ids: &[ObjectId],
     dx: f64,
     dy: f64,
-) -> Result<(), ToolError> {
+) -> Result<(), ArrangeError> {
     if dx == 0.0 && dy == 0.0 {
         return Ok(());
     }
-    let mut set = moving_set(cx.board(), ids);
-    set.extend(carried_bends(cx.board(), &set));
+    let mut set = moving_set(tx.board(), ids);
+    set.extend(carried_bends(tx.board(), &set));
     for id in set {
-        cx.tx.edit(&id, |o| match &mut o.kind {
+        tx.edit(&id, |o| match &mut o.kind {
             Kind::Shape(s) => s.bounds = s.bounds.translated(dx, dy),
             Kind::Image(i) => i.bounds = i.bounds.translated(dx, dy),
             Kind::Ink(k) => k.points.iter_mut().for_each(|p| {
@@ -138,14 +139,14 @@ pub(crate) fn translate(
 /// objects) with its bends, as do the bends of a connector whose two ends are
 /// the frame or carried ([`carried_bends`]). Places are rounded to hundredths, as files keep
 /// them, so the live board and its file agree.
-pub(crate) fn turn(
-    cx: &mut Cx<'_, '_>,
+pub fn turn(
+    tx: &mut Transaction<'_>,
     frame: &ObjectId,
     ids: &[ObjectId],
     by: Rotation,
     from: Point,
     to: Point,
-) -> Result<(), ToolError> {
+) -> Result<(), ArrangeError> {
     let hundredths = |v: f64| (v * 100.0).round() / 100.0;
     let carry = |p: Point| {
         let q = p.rotated(by, from);
@@ -169,9 +170,9 @@ pub(crate) fn turn(
     };
     let mut set = ids.to_vec();
     let ends: Vec<ObjectId> = ids.iter().chain([frame]).cloned().collect();
-    set.extend(carried_bends(cx.board(), &ends));
+    set.extend(carried_bends(tx.board(), &ends));
     for id in &set {
-        cx.tx.edit(id, |o| match &mut o.kind {
+        tx.edit(id, |o| match &mut o.kind {
             Kind::Shape(s) => {
                 s.bounds = carry_box(s.bounds);
                 s.rotation = add(s.rotation);
@@ -199,15 +200,60 @@ pub(crate) fn turn(
 
 /// The bounds of an object, or an error naming it when it has none (a connector
 /// between objects that are gone, an empty group).
-pub(crate) fn bounds(board: &Board, id: &ObjectId) -> Result<inkboard_core::Rect, ToolError> {
+pub fn bounds(board: &Board, id: &ObjectId) -> Result<inkboard_core::Rect, ArrangeError> {
     board
         .bounds(id)
-        .ok_or_else(|| ToolError::args(format!("\"{id}\" has no extent to place or align")))
+        .ok_or_else(|| ArrangeError::NoExtent(id.clone()))
 }
 
 /// The bounds of several objects together: what relative placement places.
-pub(crate) fn block(board: &Board, ids: &[ObjectId]) -> Result<inkboard_core::Rect, ToolError> {
+pub fn block(board: &Board, ids: &[ObjectId]) -> Result<inkboard_core::Rect, ArrangeError> {
     let mut all = ids.iter().map(|id| bounds(board, id));
     let first = all.next().unwrap_or_else(|| Ok(Default::default()))?;
     all.try_fold(first, |joint, b| Ok(joint.union(&b?)))
+}
+
+/// What each frame among `ids` would carry if it turns, as the board is before
+/// the call: what it holds (`Board::frame_holds`, nested frames' contents
+/// included), but not what the call names itself, which gets what the call says,
+/// nor what a frame nested in it and named too holds, which that frame carries.
+/// So the order of `ids` changes nothing, and nothing turns twice.
+pub fn held_by_frames(board: &Board, ids: &[ObjectId]) -> HashMap<ObjectId, Vec<ObjectId>> {
+    let mut held: HashMap<ObjectId, Vec<ObjectId>> = ids
+        .iter()
+        .filter(|id| board.object(id).is_some_and(Object::is_frame))
+        .map(|id| {
+            let inside = moving_set(board, std::slice::from_ref(id))
+                .into_iter()
+                .filter(|o| !ids.contains(o))
+                .collect();
+            (id.clone(), inside)
+        })
+        .collect();
+    let frames: Vec<ObjectId> = held.keys().cloned().collect();
+    for outer in &frames {
+        let nested: HashSet<ObjectId> = frames
+            .iter()
+            .filter(|f| *f != outer && board.frame_holds(outer, f))
+            .flat_map(|f| held[f].iter().cloned())
+            .collect();
+        if let Some(list) = held.get_mut(outer) {
+            list.retain(|o| !nested.contains(o));
+        }
+    }
+    held
+}
+
+/// How a frame turns from `was` to `now`: by what angle, from which centre to
+/// which (it may move in the same call). `None` when it is not a frame or does
+/// not turn.
+pub fn frame_turn(was: &Object, now: &Object) -> Option<(Rotation, Point, Point)> {
+    let (Kind::Shape(a), Kind::Shape(b)) = (&was.kind, &now.kind) else {
+        return None;
+    };
+    if a.geom != Geom::Frame || b.geom != Geom::Frame || a.rotation == b.rotation {
+        return None;
+    }
+    let by = Rotation::degrees(b.rotation.deg() - a.rotation.deg())?;
+    Some((by, a.bounds.center(), b.bounds.center()))
 }

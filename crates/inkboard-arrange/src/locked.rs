@@ -8,7 +8,7 @@
 //!   `rotation`, `from`, `to`) unless the same call unlocks it.
 //! - An object a call only **carries along** (a frame's contents, a group's
 //!   members, what a growing frame pushes, the whole page's `layout`) stays where
-//!   it is when locked, with what it holds ([`super::shift::moving_set`] leaves
+//!   it is when locked, with what it holds ([`crate::shift::moving_set`] leaves
 //!   it out).
 //! - What cannot stay behind is refused: `delete` of an object whose connector,
 //!   group or member is locked names that locked object.
@@ -18,18 +18,15 @@
 
 use inkboard_core::{Board, ObjectId};
 
-use crate::ToolError;
-
-/// How an error about a locked object ends: what to do about it.
-const UNLOCK: &str = "unlock it first (update with locked: false)";
+use crate::ArrangeError;
 
 /// True when `id` is a locked object.
-pub(crate) fn is_locked(board: &Board, id: &ObjectId) -> bool {
+pub fn is_locked(board: &Board, id: &ObjectId) -> bool {
     board.object(id).is_some_and(|o| o.locked)
 }
 
 /// Refuses a call that names a locked object in its argument `arg`.
-pub(crate) fn refuse_named(board: &Board, ids: &[ObjectId], arg: &str) -> Result<(), ToolError> {
+pub fn refuse_named(board: &Board, ids: &[ObjectId], arg: &str) -> Result<(), ArrangeError> {
     match ids.iter().find(|id| is_locked(board, id)) {
         Some(id) => Err(named(arg, id)),
         None => Ok(()),
@@ -37,13 +34,17 @@ pub(crate) fn refuse_named(board: &Board, ids: &[ObjectId], arg: &str) -> Result
 }
 
 /// The error for a locked object named in `arg`.
-pub(crate) fn named(arg: &str, id: &ObjectId) -> ToolError {
-    ToolError::args(format!("'{arg}': \"{id}\" is locked: {UNLOCK}"))
+pub fn named(arg: &str, id: &ObjectId) -> ArrangeError {
+    ArrangeError::Locked {
+        arg: arg.to_string(),
+        id: id.clone(),
+    }
 }
 
 /// The error for a locked object that would go along with `with`, named.
-pub(crate) fn carried(id: &ObjectId, with: &ObjectId) -> ToolError {
-    ToolError::args(format!(
-        "\"{id}\" is locked and would go with \"{with}\": {UNLOCK}"
-    ))
+pub fn carried(id: &ObjectId, with: &ObjectId) -> ArrangeError {
+    ArrangeError::Carried {
+        id: id.clone(),
+        with: with.clone(),
+    }
 }
