@@ -2,7 +2,7 @@
 //! text that does not fit its shape, connectors with a free end, objects that stick
 //! out of a frame, frames over one another, connectors that run through shapes and
 //! connectors that cross.
-//! The text check reads the verdict of [`fit`](crate::fit::fit) that resolving the
+//! The text check reads the verdict of [`fit`](crate::text::fit::fit) that resolving the
 //! scene drew the text with, and the connector checks read the lines of the resolved
 //! [`Scene`], so each reports exactly what the picture shows.
 
@@ -10,9 +10,9 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use inkboard_core::{Board, End, Geom, Kind, Object, ObjectId, PageId, Point, Rect, Rotation};
 
-use crate::buckets::Buckets;
-use crate::labels::clipped_length;
 use crate::route;
+use crate::route::buckets::Buckets;
+use crate::route::labels::clipped_length;
 use crate::scene::{Part, Scene};
 use crate::shapes;
 use crate::style;
@@ -28,7 +28,7 @@ pub enum ProblemKind {
     /// what they are for.
     Overlap,
     /// A shape's text does not fit its text box even shrunk to the floor of the fit
-    /// rule ([`crate::fit`]), so it runs past the shape's edges.
+    /// rule ([`crate::text::fit`]), so it runs past the shape's edges.
     TextOverflow,
     /// A character of a shape's text or a connector's label is in no font: not in
     /// the text's face, the bundled fallbacks nor the system's fonts, so it is drawn
@@ -132,7 +132,7 @@ pub fn check_scene(board: &Board, scene: &Scene) -> Vec<Problem> {
         let message = format!(
             "The text of {} does not fit its shape even at {}% of its font size, and runs past its edges; enlarge the shape, shorten the text or make the font smaller.",
             o.id,
-            (crate::fit::SHRINK_FLOOR * 100.0).round()
+            (crate::text::fit::SHRINK_FLOOR * 100.0).round()
         );
         overflows += 1;
         problems.push(Problem {
@@ -186,7 +186,7 @@ fn missing_glyphs(objects: &[Object], problems: &mut Vec<Problem>) {
         if text.is_empty() || text.is_ascii() {
             continue;
         }
-        let missing = crate::faces::missing(text, face);
+        let missing = crate::text::faces::missing(text, face);
         if missing.is_empty() {
             continue;
         }

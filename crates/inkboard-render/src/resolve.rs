@@ -14,16 +14,16 @@ use inkboard_core::{
     Shape, VAlign, Vocabulary,
 };
 
-use crate::connectors::{self, label_font_size, Laid, LABEL_PAD};
 use crate::deadline::{unstoppable, Deadline, Stopped};
-use crate::faces;
-use crate::fit::fit_within;
+use crate::route::connectors::{self, label_font_size, Laid, LABEL_PAD};
 use crate::scene::{
     Anchor, FaceRun, ImagePart, Item, Part, PathPart, PlacedLine, Rgba, Scene, Seg, Stroke,
     TextPart, Turn,
 };
 use crate::shapes::{self, pt};
 use crate::style;
+use crate::text::faces;
+use crate::text::fit::fit_within;
 use crate::text::{self, Typeface, Weight};
 use crate::theme::Theme;
 

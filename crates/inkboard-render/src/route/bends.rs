@@ -20,7 +20,7 @@
 
 use inkboard_core::{Arrow, Point, Route};
 
-use crate::outline;
+use crate::route::outline;
 use crate::route::{self, EndShape, Routed, Side};
 use crate::scene::Seg;
 use crate::shapes::pt;
@@ -215,7 +215,7 @@ fn simplify(points: Vec<Point>) -> Vec<Point> {
 pub(crate) fn along(line: &[Seg], at: f64) -> Point {
     let points = route::polyline(line);
     let total = route::length(&points);
-    crate::labels::point_along(&points, total * at.clamp(0.0, 1.0))
+    crate::route::labels::point_along(&points, total * at.clamp(0.0, 1.0))
 }
 
 #[cfg(test)]

@@ -23,10 +23,10 @@ use inkboard_core::rich::Marks;
 use rustybuzz::ttf_parser;
 use tiny_skia::{Path, PathBuilder, Transform};
 
-use crate::faces::{self, FaceRef};
+use crate::backend::svg::{link_color, SLANT};
 use crate::scene::{Item, Part, Rgba, TextPart};
-use crate::svg::{link_color, SLANT};
 use crate::text;
+use crate::text::faces::{self, FaceRef};
 use crate::theme::Theme;
 
 /// Letters of one colour, as one path in board units.

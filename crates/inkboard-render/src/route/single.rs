@@ -39,7 +39,7 @@ pub struct EndShape {
     pub geom: Option<Geom>,
     /// A rotated end's own box and turn (`bounds` is then the box around it), for
     /// putting ends on its outline: `outline.rs`.
-    pub turned: Option<crate::outline::Turned>,
+    pub turned: Option<crate::route::outline::Turned>,
 }
 
 impl EndShape {
@@ -369,7 +369,7 @@ pub fn port(end: EndShape, side: Side, offset: f64) -> Point {
         return pt(end.bounds.x, end.bounds.y);
     }
     let origin = add(end.bounds.center(), scale(side.along(), offset));
-    crate::outline::boundary_from(end, origin, side.normal())
+    crate::route::outline::boundary_from(end, origin, side.normal())
 }
 
 /// The range of port offsets along side `side` of `end` whose ports land on
@@ -420,7 +420,7 @@ pub fn side_for_ports(geom: Option<Geom>, bounds: Rect, side: Side, n: usize) ->
     // A pointed side (a triangle's apex) would ask for a huge box: no side
     // counts as holding less than a diamond's does.
     let share = ((hi - lo) / length).max(0.5);
-    let need = crate::connectors::MIN_PORT_STEP * (n as f64 + 1.0) / share;
+    let need = crate::route::connectors::MIN_PORT_STEP * (n as f64 + 1.0) / share;
     // The span is bisected for: a side that holds them within a hair keeps
     // its length, and a grown one is a whole number of pixels.
     if need <= length + 0.5 {
@@ -456,8 +456,10 @@ pub fn points(from: EndShape, to: EndShape, plan: Plan, offsets: (f64, f64)) -> 
             let (ca, cb) = (from.bounds.center(), to.bounds.center());
             let q1 = sa.map(|s| port(from, s, offsets.0));
             let q2 = sb.map(|s| port(to, s, offsets.1));
-            let p1 = q1.unwrap_or_else(|| crate::outline::boundary_toward(from, q2.unwrap_or(cb)));
-            let p2 = q2.unwrap_or_else(|| crate::outline::boundary_toward(to, q1.unwrap_or(ca)));
+            let p1 = q1
+                .unwrap_or_else(|| crate::route::outline::boundary_toward(from, q2.unwrap_or(cb)));
+            let p2 =
+                q2.unwrap_or_else(|| crate::route::outline::boundary_toward(to, q1.unwrap_or(ca)));
             vec![p1, p2]
         }
         Plan::Orthogonal(sa, sb) => orthogonal_points(from, to, sa, sb, offsets),

@@ -26,8 +26,8 @@
 //! the best there is; otherwise (or when the window holds no route) the window grows
 //! until it covers the page.
 //!
-//! [`crate::connectors`] runs the searches and tidies the results
-//! ([`crate::nudge`]).
+//! [`crate::route::connectors`] runs the searches and tidies the results
+//! ([`crate::route::nudge`]).
 //!
 //! Limitations: within a window the grid has a node for every pair of lines, so a
 //! long connector across a crowded page searches a large grid (one over
@@ -39,8 +39,8 @@ use std::collections::BinaryHeap;
 
 use inkboard_core::{Point, Rect};
 
-use crate::buckets::Buckets;
-use crate::nudge::SPACING;
+use crate::route::buckets::Buckets;
+use crate::route::nudge::SPACING;
 use crate::route::Side;
 
 /// The room a route keeps from the obstacles it passes.

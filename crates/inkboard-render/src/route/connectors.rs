@@ -51,13 +51,13 @@ use std::collections::BTreeMap;
 
 use inkboard_core::{Board, Connector, End, Geom, Kind, Object, ObjectId, Point, Rect, Route};
 
-use crate::bends;
-use crate::bus;
 use crate::deadline::{Deadline, Stopped};
-use crate::labels::Labels;
-use crate::nudge::{self, Path};
-use crate::orthogonal::{self, Port, Router, CLEARANCE};
-use crate::outline::Turned;
+use crate::route::bends;
+use crate::route::bus;
+use crate::route::labels::Labels;
+use crate::route::nudge::{self, Path};
+use crate::route::orthogonal::{self, Port, Router, CLEARANCE};
+use crate::route::outline::Turned;
 use crate::route::{self, EndShape, Plan, Routed, Side};
 use crate::style;
 use crate::text;

@@ -13,8 +13,8 @@
 
 use inkboard_core::{Point, Rect};
 
-use crate::buckets::Buckets;
 use crate::route;
+use crate::route::buckets::Buckets;
 
 /// Room kept free at a route's ends for arrowheads.
 const END_ROOM: f64 = 20.0;
