@@ -15,7 +15,8 @@ use inkboard_core::{
 };
 
 use crate::deadline::{unstoppable, Deadline, Stopped};
-use crate::route::connectors::{self, label_font_size, Laid, LABEL_PAD};
+use crate::route::connectors::{self, Laid};
+use crate::route::labels::{label_font_size, LABEL_PAD};
 use crate::scene::{
     Anchor, FaceRun, ImagePart, Item, Part, PathPart, PlacedLine, Rgba, Scene, Seg, Stroke,
     TextPart, Turn,

@@ -1,4 +1,4 @@
-//! Connector labels: where on its route each label sits.
+//! Connector labels: how big each label is, and where on its route it sits.
 //!
 //! A label is a box centred on its route. [`Labels::place`] tries positions along
 //! the whole route (every leg of a polyline, the middle half of a curve), keeping
@@ -11,10 +11,42 @@
 //! Shapes, other routes and placed labels are looked up through [`Buckets`], so a
 //! page with many labels stays fast.
 
-use inkboard_core::{Point, Rect};
+use inkboard_core::{Connector, Point, Rect};
 
 use crate::route;
 use crate::route::buckets::Buckets;
+use crate::style;
+use crate::text;
+
+/// Widest a connector label gets before it wraps.
+pub(crate) const LABEL_MAX_WIDTH: f32 = 220.0;
+/// Room between a label's text and the edge of its background, across and down.
+pub(crate) const LABEL_PAD: (f64, f64) = (6.0, 2.0);
+
+/// The font size of a connector's label.
+pub(crate) fn label_font_size(c: &Connector) -> f32 {
+    c.style
+        .font_size
+        .map_or(style::LABEL_FONT_SIZE, |s| s as f32)
+}
+
+/// The size of a connector's label background, if it shows a label.
+pub(crate) fn label_size(c: &Connector) -> Option<(f64, f64)> {
+    let font_size = label_font_size(c);
+    if c.text.is_empty() || font_size <= 0.0 {
+        return None;
+    }
+    let block = text::layout(
+        &c.text,
+        font_size,
+        crate::style::label_face(&c.style),
+        Some(LABEL_MAX_WIDTH),
+    );
+    Some((
+        block.width as f64 + 2.0 * LABEL_PAD.0,
+        block.height as f64 + 2.0 * LABEL_PAD.1,
+    ))
+}
 
 /// Room kept free at a route's ends for arrowheads.
 const END_ROOM: f64 = 20.0;

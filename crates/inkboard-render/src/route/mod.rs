@@ -14,11 +14,17 @@
 pub(crate) mod bends;
 pub(crate) mod buckets;
 pub(crate) mod bus;
+mod choice;
 pub(crate) mod connectors;
+mod ends;
 pub(crate) mod labels;
+mod loops;
+mod merge;
 pub(crate) mod nudge;
+mod obstacles;
 pub(crate) mod orthogonal;
 pub mod outline;
+mod ports;
 mod single;
 
 // One connector's routing is the face of this module: `route::Side`, `route::plan`,

@@ -420,7 +420,7 @@ pub fn side_for_ports(geom: Option<Geom>, bounds: Rect, side: Side, n: usize) ->
     // A pointed side (a triangle's apex) would ask for a huge box: no side
     // counts as holding less than a diamond's does.
     let share = ((hi - lo) / length).max(0.5);
-    let need = crate::route::connectors::MIN_PORT_STEP * (n as f64 + 1.0) / share;
+    let need = crate::route::ports::MIN_PORT_STEP * (n as f64 + 1.0) / share;
     // The span is bisected for: a side that holds them within a hair keeps
     // its length, and a grown one is a whole number of pixels.
     if need <= length + 0.5 {
