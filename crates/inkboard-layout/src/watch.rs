@@ -43,7 +43,7 @@ impl<'a> Watch<'a> {
         }
         let asked = self.asked.get();
         self.asked.set(asked.wrapping_add(1));
-        if asked % ASK_EVERY == 0 && (self.stop)() {
+        if asked.is_multiple_of(ASK_EVERY) && (self.stop)() {
             self.stopped.set(true);
         }
         self.stopped.get()
