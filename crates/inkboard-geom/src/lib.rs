@@ -10,5 +10,9 @@
 //! give the same bits, which the renderer's byte-identical goldens rely on.
 
 mod plane;
+mod polyline;
+mod segment;
 
 pub use plane::{Point, Rect, Rotation};
+pub use polyline::{crossings, length, point_along};
+pub use segment::{clipped_length, crosses, distance, orient};

@@ -9,10 +9,10 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use inkboard_core::{Board, End, Geom, Kind, Object, ObjectId, PageId, Point, Rect, Rotation};
+use inkboard_geom::{clipped_length, crosses};
 
 use crate::route;
 use crate::route::buckets::Buckets;
-use crate::route::labels::clipped_length;
 use crate::scene::{Part, Scene};
 use crate::shapes;
 use crate::style;
@@ -607,7 +607,7 @@ fn enters(geom: Option<Geom>, r: Rect, a: Point, b: Point) -> bool {
             Some(poly) => {
                 inside(&poly, a)
                     || inside(&poly, b)
-                    || (0..poly.len()).any(|i| proper(a, b, poly[i], poly[(i + 1) % poly.len()]))
+                    || (0..poly.len()).any(|i| crosses(a, b, poly[i], poly[(i + 1) % poly.len()]))
             }
             None => true,
         },
@@ -626,21 +626,6 @@ fn inside(poly: &[Point], p: Point) -> bool {
         }
     }
     odd
-}
-
-/// Twice the signed area of the triangle a, b, c.
-fn orient(a: Point, b: Point, c: Point) -> f64 {
-    (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
-}
-
-/// Whether segments a–b and c–d cross at a point inside both (touching at an end,
-/// or running along each other, is no crossing).
-pub(crate) fn proper(a: Point, b: Point, c: Point, d: Point) -> bool {
-    let eps = 1e-9;
-    let (d1, d2) = (orient(c, d, a), orient(c, d, b));
-    let (d3, d4) = (orient(a, b, c), orient(a, b, d));
-    ((d1 > eps && d2 < -eps) || (d1 < -eps && d2 > eps))
-        && ((d3 > eps && d4 < -eps) || (d3 < -eps && d4 > eps))
 }
 
 /// Pairs of connectors whose lines cross, found by sweeping the segments from left
@@ -668,7 +653,7 @@ fn crossings(lines: &[Line], problems: &mut Vec<Problem>) {
             if i == j || c.y.max(d.y) < y0 || c.y.min(d.y) > y1 {
                 continue;
             }
-            if proper(a, b, c, d) {
+            if crosses(a, b, c, d) {
                 let pair = (i.min(j), i.max(j));
                 if let Some(times) = pairs.get_mut(&pair) {
                     *times += 1;

@@ -453,8 +453,7 @@ pub fn item_extent(item: &Item) -> Option<Rect> {
                 });
                 // A turned outline's own points, turned: tighter than its box turned.
                 let points = points.map(|a| item.turn.map_or(a, |t| t.apply(a)));
-                Rect::around(points)
-                    .map(|r| Rect::new(r.x - grow, r.y - grow, r.w + 2.0 * grow, r.h + 2.0 * grow))
+                Rect::around(points).map(|r| r.grown(grow))
             }
             Part::Text(t) => t
                 .lines

@@ -5,7 +5,7 @@
 
 use inkboard_core::{Board, End, Kind, Object, Point, Rect};
 
-use crate::route::orthogonal::{self, CLEARANCE};
+use crate::route::orthogonal::CLEARANCE;
 use crate::route::outline::Turned;
 use crate::route::{self, EndShape, Side};
 
@@ -132,5 +132,5 @@ fn usable(r: Rect, side: Side) -> (f64, f64) {
 
 /// `r` grown by the clearance.
 pub(super) fn grow(r: Rect) -> Rect {
-    orthogonal::grow(r, CLEARANCE)
+    r.grown(CLEARANCE)
 }

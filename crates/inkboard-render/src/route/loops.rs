@@ -1,6 +1,7 @@
 //! Self-loops: each goes round the corner of its shape where it is least in the way.
 
 use inkboard_core::{Connector, Point, Rect};
+use inkboard_geom::crossings;
 
 use crate::route::connectors::Draft;
 use crate::route::ends::EndInfo;
@@ -56,7 +57,7 @@ pub(super) fn loop_corners(
                 .iter()
                 .enumerate()
                 .filter(|&(j, _)| j != k)
-                .map(|(_, line)| crossings_between(&pts, line))
+                .map(|(_, line)| crossings(&pts, line))
                 .sum();
             (through, crossings)
         };
@@ -74,16 +75,4 @@ pub(super) fn loop_corners(
         drafts[k] = Draft::Planned(Plan::Loop(best.0, best.1));
         lines[k] = drafted(k, &drafts[k]);
     }
-}
-
-/// How many times the polylines `a` and `b` cross (at a point inside a segment of
-/// each, as `render`'s check counts them).
-fn crossings_between(a: &[Point], b: &[Point]) -> usize {
-    a.windows(2)
-        .map(|s| {
-            b.windows(2)
-                .filter(|t| crate::check::proper(s[0], s[1], t[0], t[1]))
-                .count()
-        })
-        .sum()
 }

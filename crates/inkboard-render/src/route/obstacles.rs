@@ -5,7 +5,7 @@
 use inkboard_core::{Geom, Kind, Object, Point, Rect};
 
 use crate::route::ends::{grow, EndInfo};
-use crate::route::orthogonal::{self, CLEARANCE};
+use crate::route::orthogonal::CLEARANCE;
 
 /// How far the legs of a simple L route keep from shapes they pass, for it to count
 /// as clear.
@@ -118,7 +118,7 @@ pub(super) fn blocked(solids: &[Rect], a: Rect, b: Rect, p: Point, q: Point) -> 
     let under = |o: &Rect, end: &Rect| o.overlaps(end) || o.contains(end);
     solids
         .iter()
-        .any(|o| seg.overlaps(&orthogonal::grow(*o, L_CLEARANCE)) && !under(o, &a) && !under(o, &b))
+        .any(|o| seg.overlaps(&o.grown(L_CLEARANCE)) && !under(o, &a) && !under(o, &b))
 }
 
 /// Whether a route keeps clear of the obstacles not lifted for it, its first leg of
@@ -145,7 +145,7 @@ pub(super) fn clear(
             if (i == 0 && owner == a.object) || (i + 2 == n && owner == b.object) {
                 continue;
             }
-            let inside = orthogonal::grow(*r, CLEARANCE - 1e-6).overlaps(&seg);
+            let inside = r.grown(CLEARANCE - 1e-6).overlaps(&seg);
             if inside && lifted.binary_search(&k).is_err() {
                 return false;
             }

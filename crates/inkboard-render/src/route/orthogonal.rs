@@ -136,11 +136,11 @@ impl<'a> Router<'a> {
     pub fn new(obstacles: &'a [Rect], ports: Rect) -> Self {
         let extent = obstacles
             .iter()
-            .map(|o| grow(*o, CLEARANCE))
+            .map(|o| o.grown(CLEARANCE))
             .fold(ports, |a, b| a.union(&b));
         let mut near = Buckets::new(extent, obstacles.len());
         for (i, o) in obstacles.iter().enumerate() {
-            near.insert(grow(*o, CLEARANCE), i as u32);
+            near.insert(o.grown(CLEARANCE), i as u32);
         }
         Router {
             obstacles,
@@ -201,7 +201,7 @@ impl<'a> Router<'a> {
             if !margin.is_finite() || margin > 1e9 {
                 return best;
             }
-            let window = grow(ends, margin);
+            let window = ends.grown(margin);
             let whole = window.contains(&self.extent);
             if !self.build(window, starts, targets, lifted) {
                 return best;
@@ -229,7 +229,7 @@ impl<'a> Router<'a> {
                 .iter()
                 .map(|&i| i as usize)
                 .filter(|i| lifted.binary_search(i).is_err())
-                .map(|i| grow(self.obstacles[i], CLEARANCE)),
+                .map(|i| self.obstacles[i].grown(CLEARANCE)),
         );
         let ports = starts.iter().chain(targets).map(|p| p.at);
         if !self.grid.build(window, &self.boxes, ports) {
@@ -739,11 +739,6 @@ pub(crate) fn simplify(points: &mut Vec<Point>) {
             i += 1;
         }
     }
-}
-
-/// `r` grown by `m` on every side.
-pub(crate) fn grow(r: Rect, m: f64) -> Rect {
-    Rect::new(r.x - m, r.y - m, r.w + 2.0 * m, r.h + 2.0 * m)
 }
 
 /// The index of `c` among the sorted lines `v`, if it is one of them.

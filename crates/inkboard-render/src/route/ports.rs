@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use inkboard_core::{Connector, End, ObjectId, Point, Rect};
+use inkboard_geom::distance;
 
 use crate::route::connectors::Draft;
 use crate::route::ends::{side_point, EndInfo};
@@ -322,7 +323,7 @@ impl PortKey {
         };
         let p2 = points.next();
         let far = points.last().or(p2).unwrap_or(p1);
-        let leg = route::distance(p0, p1);
+        let leg = distance(p0, p1);
         let turn = p2.map_or(0.0, |p2| side.coord(p2) - side.coord(p1));
         let other = side.coord(far);
         let (group, first, second) = if turn < -0.5 {

@@ -27,6 +27,7 @@
 //! outline (see [`shapes`]).
 
 use inkboard_core::{Arrow, Geom, Point, Rect, Route};
+use inkboard_geom::{distance, length};
 
 use crate::scene::Seg;
 use crate::shapes::{self, pt};
@@ -725,11 +726,6 @@ pub fn polyline(segs: &[Seg]) -> Vec<Point> {
     out
 }
 
-/// The length of a polyline.
-pub fn length(points: &[Point]) -> f64 {
-    points.windows(2).map(|w| distance(w[0], w[1])).sum()
-}
-
 pub(crate) fn add(a: Point, b: Point) -> Point {
     pt(a.x + b.x, a.y + b.y)
 }
@@ -738,9 +734,6 @@ fn neg(a: Point) -> Point {
 }
 pub(crate) fn scale(a: Point, s: f64) -> Point {
     pt(a.x * s, a.y * s)
-}
-pub fn distance(a: Point, b: Point) -> f64 {
-    ((a.x - b.x).powi(2) + (a.y - b.y).powi(2)).sqrt()
 }
 
 /// The unit vector from `from` towards `to` (or towards `fallback` when they meet).
