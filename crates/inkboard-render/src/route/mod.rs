@@ -17,6 +17,7 @@ pub(crate) mod bus;
 mod choice;
 pub(crate) mod connectors;
 mod ends;
+mod grid;
 pub(crate) mod labels;
 mod loops;
 mod merge;
