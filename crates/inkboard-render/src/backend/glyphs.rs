@@ -4,8 +4,8 @@
 //! piece of text (the whole of Inter's layout tables, each time) and parses the font
 //! again for each glyph of each picture. That was a third of a 199-object flow's
 //! render, and two thirds with CJK and emoji. A scene's text is already laid out
-//! ([`PlacedLine`]), in faces loaded once (`faces.rs`), so the PNG backend shapes
-//! each piece with those faces and the shared plans of `text.rs`, takes each glyph's
+//! ([`PlacedLine`]), in faces loaded once (`text/faces.rs`), so the PNG backend shapes
+//! each piece with those faces and the shared plans of `text/measure.rs`, takes each glyph's
 //! outline from a cache kept for the life of the process, and fills the outlines
 //! itself, right after the item's other parts, which usvg still draws from the SVG
 //! written without the letters (`svg::to_svg_pieces`). The shaper, the faces and the
