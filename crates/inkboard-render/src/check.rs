@@ -2,17 +2,17 @@
 //! text that does not fit its shape, connectors with a free end, objects that stick
 //! out of a frame, frames over one another, connectors that run through shapes and
 //! connectors that cross.
-//! The text check reads the verdict of [`fit`](crate::fit::fit) that resolving the
+//! The text check reads the verdict of [`fit`](crate::text::fit::fit) that resolving the
 //! scene drew the text with, and the connector checks read the lines of the resolved
 //! [`Scene`], so each reports exactly what the picture shows.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use inkboard_core::{Board, End, Geom, Kind, Object, ObjectId, PageId, Point, Rect, Rotation};
+use inkboard_geom::{clipped_length, crosses};
 
-use crate::buckets::Buckets;
-use crate::labels::clipped_length;
 use crate::route;
+use crate::route::buckets::Buckets;
 use crate::scene::{Part, Scene};
 use crate::shapes;
 use crate::style;
@@ -28,7 +28,7 @@ pub enum ProblemKind {
     /// what they are for.
     Overlap,
     /// A shape's text does not fit its text box even shrunk to the floor of the fit
-    /// rule ([`crate::fit`]), so it runs past the shape's edges.
+    /// rule ([`crate::text::fit`]), so it runs past the shape's edges.
     TextOverflow,
     /// A character of a shape's text or a connector's label is in no font: not in
     /// the text's face, the bundled fallbacks nor the system's fonts, so it is drawn
@@ -132,7 +132,7 @@ pub fn check_scene(board: &Board, scene: &Scene) -> Vec<Problem> {
         let message = format!(
             "The text of {} does not fit its shape even at {}% of its font size, and runs past its edges; enlarge the shape, shorten the text or make the font smaller.",
             o.id,
-            (crate::fit::SHRINK_FLOOR * 100.0).round()
+            (crate::text::fit::SHRINK_FLOOR * 100.0).round()
         );
         overflows += 1;
         problems.push(Problem {
@@ -186,7 +186,7 @@ fn missing_glyphs(objects: &[Object], problems: &mut Vec<Problem>) {
         if text.is_empty() || text.is_ascii() {
             continue;
         }
-        let missing = crate::faces::missing(text, face);
+        let missing = crate::text::faces::missing(text, face);
         if missing.is_empty() {
             continue;
         }
@@ -607,7 +607,7 @@ fn enters(geom: Option<Geom>, r: Rect, a: Point, b: Point) -> bool {
             Some(poly) => {
                 inside(&poly, a)
                     || inside(&poly, b)
-                    || (0..poly.len()).any(|i| proper(a, b, poly[i], poly[(i + 1) % poly.len()]))
+                    || (0..poly.len()).any(|i| crosses(a, b, poly[i], poly[(i + 1) % poly.len()]))
             }
             None => true,
         },
@@ -626,21 +626,6 @@ fn inside(poly: &[Point], p: Point) -> bool {
         }
     }
     odd
-}
-
-/// Twice the signed area of the triangle a, b, c.
-fn orient(a: Point, b: Point, c: Point) -> f64 {
-    (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
-}
-
-/// Whether segments a–b and c–d cross at a point inside both (touching at an end,
-/// or running along each other, is no crossing).
-pub(crate) fn proper(a: Point, b: Point, c: Point, d: Point) -> bool {
-    let eps = 1e-9;
-    let (d1, d2) = (orient(c, d, a), orient(c, d, b));
-    let (d3, d4) = (orient(a, b, c), orient(a, b, d));
-    ((d1 > eps && d2 < -eps) || (d1 < -eps && d2 > eps))
-        && ((d3 > eps && d4 < -eps) || (d3 < -eps && d4 > eps))
 }
 
 /// Pairs of connectors whose lines cross, found by sweeping the segments from left
@@ -668,7 +653,7 @@ fn crossings(lines: &[Line], problems: &mut Vec<Problem>) {
             if i == j || c.y.max(d.y) < y0 || c.y.min(d.y) > y1 {
                 continue;
             }
-            if proper(a, b, c, d) {
+            if crosses(a, b, c, d) {
                 let pair = (i.min(j), i.max(j));
                 if let Some(times) = pairs.get_mut(&pair) {
                     *times += 1;

@@ -12,7 +12,7 @@
 //! piece of SVG, drawing one band, writing one PDF page) runs to its end.
 //!
 //! [`resolve_within`]: crate::resolve_within
-//! [`fit_within`]: crate::fit::fit_within
+//! [`fit_within`]: crate::text::fit::fit_within
 //! [`to_png_within`]: crate::to_png_within
 //! [`to_pdf_within`]: crate::to_pdf_within
 

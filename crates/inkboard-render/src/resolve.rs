@@ -14,16 +14,17 @@ use inkboard_core::{
     Shape, VAlign, Vocabulary,
 };
 
-use crate::connectors::{self, label_font_size, Laid, LABEL_PAD};
 use crate::deadline::{unstoppable, Deadline, Stopped};
-use crate::faces;
-use crate::fit::fit_within;
+use crate::route::connectors::{self, Laid};
+use crate::route::labels::{label_font_size, LABEL_PAD};
 use crate::scene::{
     Anchor, FaceRun, ImagePart, Item, Part, PathPart, PlacedLine, Rgba, Scene, Seg, Stroke,
     TextPart, Turn,
 };
 use crate::shapes::{self, pt};
 use crate::style;
+use crate::text::faces;
+use crate::text::fit::fit_within;
 use crate::text::{self, Typeface, Weight};
 use crate::theme::Theme;
 
@@ -452,8 +453,7 @@ pub fn item_extent(item: &Item) -> Option<Rect> {
                 });
                 // A turned outline's own points, turned: tighter than its box turned.
                 let points = points.map(|a| item.turn.map_or(a, |t| t.apply(a)));
-                Rect::around(points)
-                    .map(|r| Rect::new(r.x - grow, r.y - grow, r.w + 2.0 * grow, r.h + 2.0 * grow))
+                Rect::around(points).map(|r| r.grown(grow))
             }
             Part::Text(t) => t
                 .lines

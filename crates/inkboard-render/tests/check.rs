@@ -6,6 +6,7 @@ mod common;
 
 use common::*;
 use inkboard_core::{Arrow, Geom, Point, Route, Style};
+use inkboard_geom::crossings;
 use inkboard_render::route::polyline;
 use inkboard_render::scene::Part;
 use inkboard_render::{check, check_scene, resolve, ProblemKind};
@@ -242,18 +243,10 @@ fn crossings_match_the_drawn_lines() {
             _ => unreachable!(),
         })
         .collect();
-    let cross = |a: Point, b: Point, c: Point, d: Point| {
-        let o =
-            |p: Point, q: Point, r: Point| (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x);
-        o(c, d, a) * o(c, d, b) < 0.0 && o(a, b, c) * o(a, b, d) < 0.0
-    };
     let mut expected = Vec::new();
     for i in 0..lines.len() {
         for j in i + 1..lines.len() {
-            let any = lines[i]
-                .windows(2)
-                .any(|u| lines[j].windows(2).any(|v| cross(u[0], u[1], v[0], v[1])));
-            if any {
+            if crossings(&lines[i], &lines[j]) > 0 {
                 expected.push((i, j));
             }
         }

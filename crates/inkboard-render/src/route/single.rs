@@ -27,6 +27,7 @@
 //! outline (see [`shapes`]).
 
 use inkboard_core::{Arrow, Geom, Point, Rect, Route};
+use inkboard_geom::{distance, length};
 
 use crate::scene::Seg;
 use crate::shapes::{self, pt};
@@ -39,7 +40,7 @@ pub struct EndShape {
     pub geom: Option<Geom>,
     /// A rotated end's own box and turn (`bounds` is then the box around it), for
     /// putting ends on its outline: `outline.rs`.
-    pub turned: Option<crate::outline::Turned>,
+    pub turned: Option<crate::route::outline::Turned>,
 }
 
 impl EndShape {
@@ -369,7 +370,7 @@ pub fn port(end: EndShape, side: Side, offset: f64) -> Point {
         return pt(end.bounds.x, end.bounds.y);
     }
     let origin = add(end.bounds.center(), scale(side.along(), offset));
-    crate::outline::boundary_from(end, origin, side.normal())
+    crate::route::outline::boundary_from(end, origin, side.normal())
 }
 
 /// The range of port offsets along side `side` of `end` whose ports land on
@@ -420,7 +421,7 @@ pub fn side_for_ports(geom: Option<Geom>, bounds: Rect, side: Side, n: usize) ->
     // A pointed side (a triangle's apex) would ask for a huge box: no side
     // counts as holding less than a diamond's does.
     let share = ((hi - lo) / length).max(0.5);
-    let need = crate::connectors::MIN_PORT_STEP * (n as f64 + 1.0) / share;
+    let need = crate::route::ports::MIN_PORT_STEP * (n as f64 + 1.0) / share;
     // The span is bisected for: a side that holds them within a hair keeps
     // its length, and a grown one is a whole number of pixels.
     if need <= length + 0.5 {
@@ -456,8 +457,10 @@ pub fn points(from: EndShape, to: EndShape, plan: Plan, offsets: (f64, f64)) -> 
             let (ca, cb) = (from.bounds.center(), to.bounds.center());
             let q1 = sa.map(|s| port(from, s, offsets.0));
             let q2 = sb.map(|s| port(to, s, offsets.1));
-            let p1 = q1.unwrap_or_else(|| crate::outline::boundary_toward(from, q2.unwrap_or(cb)));
-            let p2 = q2.unwrap_or_else(|| crate::outline::boundary_toward(to, q1.unwrap_or(ca)));
+            let p1 = q1
+                .unwrap_or_else(|| crate::route::outline::boundary_toward(from, q2.unwrap_or(cb)));
+            let p2 =
+                q2.unwrap_or_else(|| crate::route::outline::boundary_toward(to, q1.unwrap_or(ca)));
             vec![p1, p2]
         }
         Plan::Orthogonal(sa, sb) => orthogonal_points(from, to, sa, sb, offsets),
@@ -723,11 +726,6 @@ pub fn polyline(segs: &[Seg]) -> Vec<Point> {
     out
 }
 
-/// The length of a polyline.
-pub fn length(points: &[Point]) -> f64 {
-    points.windows(2).map(|w| distance(w[0], w[1])).sum()
-}
-
 pub(crate) fn add(a: Point, b: Point) -> Point {
     pt(a.x + b.x, a.y + b.y)
 }
@@ -736,9 +734,6 @@ fn neg(a: Point) -> Point {
 }
 pub(crate) fn scale(a: Point, s: f64) -> Point {
     pt(a.x * s, a.y * s)
-}
-pub fn distance(a: Point, b: Point) -> f64 {
-    ((a.x - b.x).powi(2) + (a.y - b.y).powi(2)).sqrt()
 }
 
 /// The unit vector from `from` towards `to` (or towards `fallback` when they meet).

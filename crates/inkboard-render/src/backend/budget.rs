@@ -29,7 +29,7 @@ const MAX_SIDE_PX: f64 = 16_384.0;
 /// board unit, asks for more than [`MAX_WORK`]. One SVG unit becomes the box's
 /// fit (`preserveAspectRatio="xMidYMid meet"`) times `scale` pixels.
 pub fn too_costly(data: &[u8], w: f64, h: f64, scale: f64) -> bool {
-    let Ok(tree) = Tree::from_data(data, &crate::fonts::usvg_options()) else {
+    let Ok(tree) = Tree::from_data(data, &crate::text::fonts::usvg_options()) else {
         return false;
     };
     let size = tree.size();

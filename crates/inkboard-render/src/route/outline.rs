@@ -2,7 +2,7 @@
 //! rotated shape or image included. Routing works on boxes (a rotated object's
 //! box is the one around it, [`inkboard_core::Rect::rotated_extent`]); only the
 //! last step, putting an end onto the outline, needs the object's own box and
-//! turn. That step is here alone, so the router (`route.rs`, `orthogonal.rs`,
+//! turn. That step is here alone, so the router (`single.rs`, `orthogonal.rs`,
 //! `nudge.rs`) knows nothing of rotation.
 
 use inkboard_core::{Point, Rect, Rotation};

@@ -36,8 +36,8 @@ use rustybuzz::{script, Direction, Script, ShapePlan, UnicodeBuffer};
 use inkboard_core::rich::Marks;
 
 use crate::deadline::{unstoppable, Deadline, Stopped};
-use crate::faces;
-pub use crate::faces::{FaceRef, Run, Typeface};
+use crate::text::faces;
+pub use crate::text::faces::{FaceRef, Run, Typeface};
 
 /// Font size, in px, of new text.
 pub const DEFAULT_FONT_SIZE: f32 = 16.0;
@@ -459,7 +459,7 @@ impl<'a> Source<'a> {
     /// The text in lines as `lay` says.
     pub(crate) fn lay_out(&self, lay: Lay, deadline: &Deadline) -> Result<TextBlock, Stopped> {
         let text = match self {
-            Source::Rich(r) => return crate::richtext::layout(r, lay, deadline),
+            Source::Rich(r) => return crate::text::rich::layout(r, lay, deadline),
             Source::Plain(text) => text,
         };
         let Lay {
@@ -478,8 +478,13 @@ impl<'a> Source<'a> {
                 };
                 let fits = |r| line_width(&paragraph[r], font_size, face) <= max;
                 let room = lay.max_lines - lines.len();
-                let wrap =
-                    crate::wrap::wrap_ranges(paragraph, fits, lay.break_words, room, deadline)?;
+                let wrap = crate::text::wrap::wrap_ranges(
+                    paragraph,
+                    fits,
+                    lay.break_words,
+                    room,
+                    deadline,
+                )?;
                 for r in wrap {
                     lines.push(make_line(&paragraph[r], font_size, face));
                 }

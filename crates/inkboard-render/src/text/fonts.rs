@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use base64::Engine;
 use usvg::fontdb::{self, Database, Family, Query, Source};
 
-use crate::faces::{self, FaceRef, BUNDLED};
+use crate::text::faces::{self, FaceRef, BUNDLED};
 use crate::text::{Weight, FONT_FAMILY};
 
 /// The folders system fonts are read from.

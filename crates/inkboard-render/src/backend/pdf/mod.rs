@@ -19,10 +19,10 @@ use krilla::page::PageSettings;
 use krilla::Document;
 use krilla_svg::{SurfaceExt, SvgSettings};
 
+use crate::backend::svg::{to_svg_drawing, SvgOptions};
 use crate::deadline::Deadline;
-use crate::fonts::usvg_options;
 use crate::scene::{Part, Scene};
-use crate::svg::{to_svg_drawing, SvgOptions};
+use crate::text::fonts::usvg_options;
 use crate::RenderError;
 
 /// PDF's largest page side, in points (Acrobat's limit, kept by the PDF/A profiles).
@@ -56,7 +56,8 @@ pub fn to_pdf_within(
         // krilla rasterizes filters at FILTER_SCALE pixels a point; a page wider
         // than MAX_PAGE is shrunk first.
         let shrink = (MAX_PAGE / (b.w.max(b.h) as f32)).min(1.0);
-        let not_drawn = crate::budget::costly_images(scene, (shrink * FILTER_SCALE) as f64);
+        let not_drawn =
+            crate::backend::budget::costly_images(scene, (shrink * FILTER_SCALE) as f64);
         let svg = to_svg_drawing(
             scene,
             None,

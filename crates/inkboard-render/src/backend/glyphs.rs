@@ -4,8 +4,8 @@
 //! piece of text (the whole of Inter's layout tables, each time) and parses the font
 //! again for each glyph of each picture. That was a third of a 199-object flow's
 //! render, and two thirds with CJK and emoji. A scene's text is already laid out
-//! ([`PlacedLine`]), in faces loaded once (`faces.rs`), so the PNG backend shapes
-//! each piece with those faces and the shared plans of `text.rs`, takes each glyph's
+//! ([`PlacedLine`]), in faces loaded once (`text/faces.rs`), so the PNG backend shapes
+//! each piece with those faces and the shared plans of `text/measure.rs`, takes each glyph's
 //! outline from a cache kept for the life of the process, and fills the outlines
 //! itself, right after the item's other parts, which usvg still draws from the SVG
 //! written without the letters (`svg::to_svg_pieces`). The shaper, the faces and the
@@ -23,10 +23,10 @@ use inkboard_core::rich::Marks;
 use rustybuzz::ttf_parser;
 use tiny_skia::{Path, PathBuilder, Transform};
 
-use crate::faces::{self, FaceRef};
+use crate::backend::svg::{link_color, SLANT};
 use crate::scene::{Item, Part, Rgba, TextPart};
-use crate::svg::{link_color, SLANT};
 use crate::text;
+use crate::text::faces::{self, FaceRef};
 use crate::theme::Theme;
 
 /// Letters of one colour, as one path in board units.

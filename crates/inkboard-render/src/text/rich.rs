@@ -18,7 +18,7 @@ use inkboard_core::rich::{ListItem, Marks, Paragraph, Rich, Span};
 use inkboard_core::Font;
 
 use crate::deadline::{Deadline, Stopped};
-use crate::faces;
+use crate::text::faces;
 use crate::text::{self, Lay, Line, Piece, TextBlock, Typeface, Weight, LINE_HEIGHT};
 
 /// Indentation of each list level, in ems.
@@ -171,7 +171,13 @@ fn paragraph(
                 let room = max - content;
                 let fits = |r| width(p, r, font_size, tf) <= room;
                 let lines_left = lay.max_lines - out.len();
-                crate::wrap::wrap_ranges(&p.text, fits, lay.break_words, lines_left, deadline)?
+                crate::text::wrap::wrap_ranges(
+                    &p.text,
+                    fits,
+                    lay.break_words,
+                    lines_left,
+                    deadline,
+                )?
             }
         }
     };

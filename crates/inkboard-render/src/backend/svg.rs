@@ -19,15 +19,15 @@ use std::fmt::Write;
 use base64::Engine;
 use inkboard_core::{ObjectId, Rect};
 
-use crate::faces;
-use crate::fonts::font_face_css_for;
+use crate::text::faces;
+use crate::text::fonts::font_face_css_for;
 use inkboard_core::rich::Marks;
 
-use crate::richtext::CODE_PAD;
 use crate::scene::{
     Anchor, FaceRun, ImagePart, Item, Part, PathPart, PlacedLine, Rgba, Scene, Seg, TextPart,
 };
 use crate::style::BACKGROUND;
+use crate::text::rich::CODE_PAD;
 use crate::text::Weight;
 use crate::text::FONT_FAMILY;
 use crate::theme::Theme;
@@ -158,7 +158,7 @@ fn document_with(
         );
     }
     for item in items {
-        let glyphs = !(own_text && crate::glyphs::draws_text(item));
+        let glyphs = !(own_text && crate::backend::glyphs::draws_text(item));
         let how = How {
             placeholder: placeholders.contains(&item.id),
             glyphs,

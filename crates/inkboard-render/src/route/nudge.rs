@@ -2,7 +2,7 @@
 //! so that parallel segments sharing a channel lie side by side instead of on top of
 //! each other, and so that lone segments sit where a person would draw them.
 //!
-//! Routes from [`crate::orthogonal`] run on grid lines, which hug the shapes at
+//! Routes from [`crate::route::orthogonal`] run on grid lines, which hug the shapes at
 //! [`CLEARANCE`] and are shared by every route passing the same way. Each segment
 //! may move across its direction within its channel: the free band between the
 //! nearest obstacles on either side, over the segment's extent, less [`CLEARANCE`],
@@ -45,8 +45,8 @@ use std::collections::BTreeMap;
 
 use inkboard_core::{Point, Rect};
 
-use crate::buckets::Buckets;
-use crate::orthogonal::CLEARANCE;
+use crate::route::buckets::Buckets;
+use crate::route::orthogonal::CLEARANCE;
 
 /// The distance between parallel segments of a bundle.
 pub(crate) const SPACING: f64 = 12.0;

@@ -8,12 +8,12 @@
 
 use inkboard_core::{ObjectId, Rect};
 
+use crate::backend::glyphs::{self, Ink};
+use crate::backend::svg::to_svg_pieces;
 use crate::deadline::Deadline;
-use crate::fonts::usvg_options;
-use crate::glyphs::{self, Ink};
 use crate::scene::{Item, Rgba, Scene};
 use crate::style::BACKGROUND;
-use crate::svg::to_svg_pieces;
+use crate::text::fonts::usvg_options;
 use crate::theme::Theme;
 use crate::RenderError;
 
@@ -112,7 +112,7 @@ fn draw(
     workers: usize,
     deadline: &Deadline,
 ) -> Result<Png, RenderError> {
-    let not_drawn = crate::budget::costly_images(scene, scale as f64);
+    let not_drawn = crate::backend::budget::costly_images(scene, scale as f64);
     deadline.check()?;
     let pieces = to_svg_pieces(scene, Some(v), &not_drawn, workers);
     let layers = parse_pieces(&pieces, scene.theme, &scene.name, deadline)?;
@@ -534,13 +534,13 @@ mod tests {
                 .unwrap()
                 .data,
         );
-        let options = crate::svg::SvgOptions {
+        let options = crate::backend::svg::SvgOptions {
             embed_fonts: false,
             background: true,
         };
-        let svg = crate::svg::to_svg_drawing(&scene, Some(v), options, &[]);
+        let svg = crate::backend::svg::to_svg_drawing(&scene, Some(v), options, &[]);
         assert!(svg.contains("<text"), "the SVG has the text");
-        let tree = usvg::Tree::from_str(&svg, &crate::fonts::usvg_options()).unwrap();
+        let tree = usvg::Tree::from_str(&svg, &crate::text::fonts::usvg_options()).unwrap();
         let mut pixmap = tiny_skia::Pixmap::new(size.0, size.1).unwrap();
         // As `draw_bands`: the view's rect may end inside the last pixel.
         let [r, g, b, a] = BACKGROUND.0;

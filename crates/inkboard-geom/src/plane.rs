@@ -70,6 +70,10 @@ impl Rect {
         }
         Some(Rect::new(x0, y0, x1 - x0, y1 - y0))
     }
+    /// This rectangle grown by `m` on every side (shrunk, for a negative `m`).
+    pub fn grown(&self, m: f64) -> Rect {
+        Rect::new(self.x - m, self.y - m, self.w + 2.0 * m, self.h + 2.0 * m)
+    }
     /// The same rectangle moved by (dx, dy).
     pub fn translated(&self, dx: f64, dy: f64) -> Rect {
         Rect::new(self.x + dx, self.y + dy, self.w, self.h)

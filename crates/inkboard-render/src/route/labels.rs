@@ -1,4 +1,4 @@
-//! Connector labels: where on its route each label sits.
+//! Connector labels: how big each label is, and where on its route it sits.
 //!
 //! A label is a box centred on its route. [`Labels::place`] tries positions along
 //! the whole route (every leg of a polyline, the middle half of a curve), keeping
@@ -11,10 +11,42 @@
 //! Shapes, other routes and placed labels are looked up through [`Buckets`], so a
 //! page with many labels stays fast.
 
-use inkboard_core::{Point, Rect};
+use inkboard_core::{Connector, Point, Rect};
+use inkboard_geom::{clipped_length, distance, length, point_along};
 
-use crate::buckets::Buckets;
-use crate::route;
+use crate::route::buckets::Buckets;
+use crate::style;
+use crate::text;
+
+/// Widest a connector label gets before it wraps.
+pub(crate) const LABEL_MAX_WIDTH: f32 = 220.0;
+/// Room between a label's text and the edge of its background, across and down.
+pub(crate) const LABEL_PAD: (f64, f64) = (6.0, 2.0);
+
+/// The font size of a connector's label.
+pub(crate) fn label_font_size(c: &Connector) -> f32 {
+    c.style
+        .font_size
+        .map_or(style::LABEL_FONT_SIZE, |s| s as f32)
+}
+
+/// The size of a connector's label background, if it shows a label.
+pub(crate) fn label_size(c: &Connector) -> Option<(f64, f64)> {
+    let font_size = label_font_size(c);
+    if c.text.is_empty() || font_size <= 0.0 {
+        return None;
+    }
+    let block = text::layout(
+        &c.text,
+        font_size,
+        crate::style::label_face(&c.style),
+        Some(LABEL_MAX_WIDTH),
+    );
+    Some((
+        block.width as f64 + 2.0 * LABEL_PAD.0,
+        block.height as f64 + 2.0 * LABEL_PAD.1,
+    ))
+}
 
 /// Room kept free at a route's ends for arrowheads.
 const END_ROOM: f64 = 20.0;
@@ -170,7 +202,7 @@ impl Labels {
         let (i, j) = preferred_leg(track);
         let leg = &track[i..=j];
         let boxed = |c: Point| Rect::new(c.x - w / 2.0, c.y - h / 2.0, w, h);
-        let total = route::length(leg);
+        let total = length(leg);
         let first = boxed(point_along(leg, total / 2.0));
         let free = |r: &Rect| !self.placed.iter().any(|p| p.overlaps(r));
         if free(&first) || leg.len() < 2 {
@@ -212,11 +244,11 @@ fn preferred_leg(track: &[Point]) -> (usize, usize) {
     }
     let longest = track
         .windows(2)
-        .map(|w| route::distance(w[0], w[1]))
+        .map(|w| distance(w[0], w[1]))
         .fold(0.0, f64::max);
     let middle = (segs - 1) as f64 / 2.0;
     let best = (0..segs)
-        .filter(|&i| route::distance(track[i], track[i + 1]) >= longest - 1.0)
+        .filter(|&i| distance(track[i], track[i + 1]) >= longest - 1.0)
         .min_by(|&i, &j| {
             (i as f64 - middle)
                 .abs()
@@ -228,7 +260,7 @@ fn preferred_leg(track: &[Point]) -> (usize, usize) {
 
 /// Half the extent along the direction a→b of a box of size `(w, h)`.
 fn along_extent(a: Point, b: Point, (w, h): (f64, f64)) -> f64 {
-    let d = route::distance(a, b);
+    let d = distance(a, b);
     if d < 1e-9 {
         return w / 2.0;
     }
@@ -261,7 +293,7 @@ fn candidates(track: &[Point], size: (f64, f64)) -> (f64, Vec<Candidate>) {
     }
     // The preferred spot: the middle of the preferred leg.
     let (i, j) = preferred_leg(track);
-    let preferred = route::length(&track[..=i]) + route::length(&track[i..=j]) / 2.0;
+    let preferred = length(&track[..=i]) + length(&track[i..=j]) / 2.0;
     // Legs: each segment of a polyline, or the whole of a curve's track.
     let legs: Vec<(usize, usize)> = if is_orthogonal(track) {
         (0..track.len() - 1).map(|i| (i, i + 1)).collect()
@@ -272,7 +304,7 @@ fn candidates(track: &[Point], size: (f64, f64)) -> (f64, Vec<Candidate>) {
     let mut s0 = 0.0;
     for &(i, j) in &legs {
         let part = &track[i..=j];
-        let len = route::length(part);
+        let len = length(part);
         if len < 1e-9 {
             continue;
         }
@@ -313,53 +345,6 @@ fn candidates(track: &[Point], size: (f64, f64)) -> (f64, Vec<Candidate>) {
     (preferred, out)
 }
 
-/// The point `s` along a polyline from its start.
-pub(crate) fn point_along(track: &[Point], s: f64) -> Point {
-    let mut left = s;
-    for w in track.windows(2) {
-        let d = route::distance(w[0], w[1]);
-        if d >= left && d > 0.0 {
-            let t = left / d;
-            return Point {
-                x: w[0].x + (w[1].x - w[0].x) * t,
-                y: w[0].y + (w[1].y - w[0].y) * t,
-            };
-        }
-        left -= d;
-    }
-    track.last().copied().unwrap_or_default()
-}
-
-/// The length of segment a–b inside `r` (Liang–Barsky clipping).
-pub fn clipped_length(a: Point, b: Point, r: &Rect) -> f64 {
-    let (dx, dy) = (b.x - a.x, b.y - a.y);
-    let (mut t0, mut t1) = (0.0f64, 1.0f64);
-    for (p, q) in [
-        (-dx, a.x - r.x),
-        (dx, r.right() - a.x),
-        (-dy, a.y - r.y),
-        (dy, r.bottom() - a.y),
-    ] {
-        if p.abs() < 1e-12 {
-            if q < 0.0 {
-                return 0.0;
-            }
-        } else {
-            let t = q / p;
-            if p < 0.0 {
-                t0 = t0.max(t);
-            } else {
-                t1 = t1.min(t);
-            }
-        }
-    }
-    if t1 <= t0 {
-        0.0
-    } else {
-        (t1 - t0) * (dx * dx + dy * dy).sqrt()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -378,12 +363,5 @@ mod tests {
         assert!(!r.overlaps(&shape), "{r:?}");
         // Nearest the middle that is clear.
         assert!((r.center().x - 200.0).abs() < 80.0, "{r:?}");
-    }
-
-    #[test]
-    fn clipping() {
-        let r = Rect::new(0.0, 0.0, 10.0, 10.0);
-        assert!((clipped_length(p(-5.0, 5.0), p(15.0, 5.0), &r) - 10.0).abs() < 1e-9);
-        assert_eq!(clipped_length(p(-5.0, 15.0), p(15.0, 15.0), &r), 0.0);
     }
 }

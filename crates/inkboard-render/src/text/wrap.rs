@@ -1,7 +1,7 @@
 //! Where the lines of one paragraph end: a greedy wrap at Unicode (UAX #14) line-break
 //! opportunities, a word that alone is too wide broken between graphemes, given a
 //! test of whether a range of the paragraph fits on a line. Plain text
-//! (`text.rs`) and rich text (`richtext.rs`) both wrap through [`wrap_ranges`].
+//! (`measure.rs`) and rich text (`rich.rs`) both wrap through [`wrap_ranges`].
 //!
 //! **Cost.** The test shapes the range it is asked about, so it costs time in
 //! proportion to the range's length, and a search that asks about every break

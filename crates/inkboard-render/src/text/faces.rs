@@ -6,7 +6,7 @@
 //! lacks is looked for, in this fixed order, in the bundled fallbacks (`Inkboard
 //! Symbols`, `Inkboard Math`, `Inkboard Symbols 2`, `Inkboard Emoji`), then in the
 //! fonts installed on the system (CJK, Arabic, Hebrew, Devanagari, Thai...: see
-//! [`crate::fonts`] for how they are found and ordered).
+//! [`crate::text::fonts`] for how they are found and ordered).
 //!
 //! [`runs`] splits a line into runs, one face each, a grapheme cluster at a time.
 //! Those runs are the one decision: measurement shapes each run's text with its face,
@@ -67,7 +67,7 @@ macro_rules! bundled {
         BundledFile {
             family: $family,
             weight: $weight,
-            data: include_bytes!(concat!("../fonts/", $file)),
+            data: include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/fonts/", $file)),
             format: $format,
         }
     };
@@ -288,7 +288,7 @@ fn choose(cluster: &str, weight: Weight, primary: FaceRef) -> FaceRef {
     if let Some(face) = first_with_base {
         return face;
     }
-    match crate::fonts::system_face_for(base, weight) {
+    match crate::text::fonts::system_face_for(base, weight) {
         Some(face) => face,
         None => primary,
     }

@@ -19,8 +19,9 @@
 //! does the same), so a moved shape may leave a detour that "Reset route" clears.
 
 use inkboard_core::{Arrow, Point, Route};
+use inkboard_geom::{distance, length, point_along};
 
-use crate::outline;
+use crate::route::outline;
 use crate::route::{self, EndShape, Routed, Side};
 use crate::scene::Seg;
 use crate::shapes::pt;
@@ -191,7 +192,7 @@ fn in_line(a: Point, b: Point) -> bool {
 fn simplify(points: Vec<Point>) -> Vec<Point> {
     let mut out: Vec<Point> = Vec::with_capacity(points.len());
     for p in points {
-        if out.last().is_some_and(|q| route::distance(*q, p) < 1e-9) {
+        if out.last().is_some_and(|q| distance(*q, p) < 1e-9) {
             continue;
         }
         if let [.., a, b] = out.as_slice() {
@@ -214,8 +215,8 @@ fn simplify(points: Vec<Point>) -> Vec<Point> {
 /// The label's place `at` (a fraction of its length) along a drawn line.
 pub(crate) fn along(line: &[Seg], at: f64) -> Point {
     let points = route::polyline(line);
-    let total = route::length(&points);
-    crate::labels::point_along(&points, total * at.clamp(0.0, 1.0))
+    let total = length(&points);
+    point_along(&points, total * at.clamp(0.0, 1.0))
 }
 
 #[cfg(test)]

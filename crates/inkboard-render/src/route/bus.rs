@@ -88,7 +88,7 @@ pub(crate) fn routes(
             };
             let mut points: Vec<Point> =
                 local.into_iter().map(|(u, v)| frame.point(u, v)).collect();
-            crate::orthogonal::simplify(&mut points);
+            crate::route::orthogonal::simplify(&mut points);
             Some((entry, points))
         })
         .collect()
