@@ -283,7 +283,7 @@ impl BoardTool for ExportBytes {
             true => board.pages().iter().map(|p| p.id).collect(),
             false => vec![page],
         };
-        let scale = crate::tool::positive("scale", a.scale)?.unwrap_or(1.0);
+        let scale = crate::args::positive("scale", a.scale)?.unwrap_or(1.0);
         let theme = a.theme.map_or(Theme::Light, |w| w.0);
         let control = &caller.control.within(DRAWING_DEADLINE);
         let (bytes, mime) = match format.as_str() {

@@ -285,7 +285,7 @@ pub(crate) fn parse_call(
             )))
         }
     };
-    crate::tool::check_nesting(name, &args)?;
+    crate::args::check_nesting(name, &args)?;
     def.check_keys(&args)?;
     if !OWN_BOARD_ARG.contains(&name) {
         if let Some(board) = args.remove("board") {
