@@ -479,9 +479,7 @@ fn connector_lines<'a>(objects: &'a [Object], scene: &Scene) -> Vec<Line<'a>> {
             let Kind::Connector(c) = &o.kind else {
                 return None;
             };
-            let told = !c.waypoints().is_empty()
-                || matches!(c.from, End::Point(_))
-                || matches!(c.to, End::Point(_));
+            let told = told(c);
             match item.parts.first()? {
                 Part::Path(path) if path.stroke.is_some() && path.fill.is_none() => Some(Line {
                     object: o,
@@ -492,6 +490,12 @@ fn connector_lines<'a>(objects: &'a [Object], scene: &Scene) -> Vec<Line<'a>> {
             }
         })
         .collect()
+}
+
+/// Whether connector `c` is routed as told: through waypoints set by hand, or to
+/// an end pinned at a point.
+fn told(c: &inkboard_core::Connector) -> bool {
+    !c.waypoints().is_empty() || matches!(c.from, End::Point(_)) || matches!(c.to, End::Point(_))
 }
 
 /// What a connector end is attached to, for the through-shape check: its bounds,

@@ -30,6 +30,8 @@ pub(super) struct Carried<'a> {
     pub heads: Vec<Rect>,
     /// Its label's background box.
     pub label: Option<Rect>,
+    /// Routed as told (waypoints, or an end pinned at a point).
+    pub told: bool,
 }
 
 /// The page's connectors as the scene draws them, in page order.
@@ -41,11 +43,15 @@ pub(super) fn carried<'a>(objects: &'a [Object], scene: &Scene) -> Vec<Carried<'
         .filter(|o| matches!(o.kind, Kind::Connector(_)))
         .filter_map(|o| {
             let item = items.get(&o.id)?;
+            let Kind::Connector(conn) = &o.kind else {
+                return None;
+            };
             let mut c = Carried {
                 object: o,
                 line: Vec::new(),
                 heads: Vec::new(),
                 label: None,
+                told: super::told(conn),
             };
             for (k, part) in item.parts.iter().enumerate() {
                 let Part::Path(path) = part else { continue };
@@ -306,7 +312,8 @@ pub(super) fn labels_over_shapes(
 }
 
 /// Pairs of connectors whose arrowheads land on one point: their heads cover each
-/// other by more than half of the smaller one, so one hides the other.
+/// other by more than half of the smaller one, so one hides the other. Two lines
+/// both routed as told (a fork drawn by hand) meet where they were told to.
 pub(super) fn arrowheads_overlapping(carried: &[Carried], problems: &mut Vec<Problem>) {
     let heads: Vec<(usize, Rect)> = carried
         .iter()
@@ -320,7 +327,7 @@ pub(super) fn arrowheads_overlapping(carried: &[Carried], problems: &mut Vec<Pro
         index.query(h, &mut near);
         for &m in near.iter().filter(|&&m| m as usize > k) {
             let (j, g) = heads[m as usize];
-            if j == *i {
+            if j == *i || (carried[*i].told && carried[j].told) {
                 continue;
             }
             let Some(both) = meet(h, &g) else { continue };
