@@ -19,10 +19,12 @@
 //! them ([`Theme`], [`theme`]), by the backends as they write each colour.
 //!
 //! [`check_scene`] finds what is wrong with a page (overlaps, text that does not fit,
-//! free connector ends, objects sticking out of frames, connectors through shapes or
-//! crossing), with the same text layout as the renderer and the connector lines of
-//! the resolved scene, so a reported problem is exactly what the picture shows;
-//! [`check`] resolves the page first, for a caller without its scene.
+//! objects sticking out of frames, connectors through shapes or crossing, labels over
+//! lines, arrowheads, shapes or each other, arrowheads on one point), with the same
+//! text layout as the renderer and the connector lines, heads and labels of the
+//! resolved scene, so a reported problem is exactly what the picture shows;
+//! [`check`] resolves the page first, for a caller without its scene. Its corpus,
+//! `tests/checker/`, holds it to 100% recall and precision.
 
 mod backend;
 mod check;

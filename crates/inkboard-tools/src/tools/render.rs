@@ -131,7 +131,7 @@ const MAX_PROBLEMS_LISTED: usize = 50;
 impl Tool for Render {
     const NAME: &'static str = "render";
     const TITLE: &'static str = "Render page";
-    const DESCRIPTION: &'static str = "See a page as a PNG, as the person sees it, with a summary: objects, bounds, problems (overlaps, text that does not fit, connectors loose, crossing or through shapes).";
+    const DESCRIPTION: &'static str = "See a page as a PNG, as the person sees it, with a summary: objects, bounds, problems (overlaps; labels over lines, arrowheads, shapes or labels; text that does not fit; lines crossing or through shapes).";
     const HINTS: Hints = Hints::READ;
     type Args = RenderArgs;
     type Output = RenderOutput;
