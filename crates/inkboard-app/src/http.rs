@@ -209,7 +209,7 @@ async fn index(
     asset_response("index.html", "no-cache")
 }
 
-async fn asset(axum::extract::Path(name): axum::extract::Path<String>) -> Response {
+pub(crate) async fn asset(axum::extract::Path(name): axum::extract::Path<String>) -> Response {
     if name == "fonts.css" {
         return (
             [
@@ -224,7 +224,7 @@ async fn asset(axum::extract::Path(name): axum::extract::Path<String>) -> Respon
 }
 
 /// A file of this build's editor, which never changes under its version.
-async fn versioned_asset(
+pub(crate) async fn versioned_asset(
     axum::extract::Path((version, name)): axum::extract::Path<(String, String)>,
 ) -> Response {
     if version != ASSET_VERSION {
@@ -429,7 +429,7 @@ async fn call(
 /// (`{"markdown"}`), or the editor's HTML back as Markdown (`{"html", "before"}`,
 /// `before` the source the editing began with, kept when nothing shown changed).
 #[derive(Deserialize)]
-struct RichRequest {
+pub(crate) struct RichRequest {
     markdown: Option<String>,
     html: Option<String>,
     #[serde(default)]
@@ -438,7 +438,7 @@ struct RichRequest {
 
 /// Turns rich text between the Markdown the model holds and the HTML the editor
 /// shows it in (`inkboard_core::rich::html`): the one grammar, in Rust.
-async fn rich(Json(request): Json<RichRequest>) -> Response {
+pub(crate) async fn rich(Json(request): Json<RichRequest>) -> Response {
     use inkboard_core::limits::MAX_TEXT_CHARS;
     use inkboard_core::rich::html::{from_html, to_html};
     // HTML says each character in a few more: room for the tags around a longest text.

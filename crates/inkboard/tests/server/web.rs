@@ -51,7 +51,7 @@ fn post(url: &str, cookie: &str, origin: &str, form: &str) -> u16 {
 }
 
 /// Signs `name` in through a new link; answers the cookie to send.
-fn sign_in(place: &Place, serve: &Serve, name: &str) -> String {
+pub fn sign_in(place: &Place, serve: &Serve, name: &str) -> String {
     let path = place.admin(&["link", name]);
     assert!(path.starts_with("/s/inkl_"), "{path}");
     let first = get(&format!("{}{path}", serve.url), None);
@@ -95,8 +95,18 @@ pub fn people(place: &Place, servers: &[Serve]) {
     assert_eq!((hidden.status, missing.status), (404, 404));
     assert_eq!(hidden.body, missing.body);
 
-    // The owner shares from the board's page; another site's form cannot.
-    let page = get(&format!("{}/b/{board}", a.url), Some(&jo));
+    // The board is the live editor; the owner shares from its people's page;
+    // another site's form cannot.
+    let editor = get(&format!("{}/b/{board}", a.url), Some(&jo));
+    assert_eq!(editor.status, 200);
+    assert!(
+        editor.body.contains(&format!(
+            "<meta name=\"inkboard-base\" content=\"/b/{board}/\">"
+        )),
+        "{}",
+        editor.body
+    );
+    let page = get(&format!("{}/b/{board}/people", a.url), Some(&jo));
     assert!(page.body.contains("id=share"), "{}", page.body);
     let share = format!("{}/b/{board}/share", a.url);
     assert_eq!(
@@ -104,7 +114,7 @@ pub fn people(place: &Place, servers: &[Serve]) {
         403
     );
     assert_eq!(post(&share, &jo, &a.url, "name=kim&role=viewer"), 303);
-    let seen = get(&format!("{}/b/{board}", b.url), Some(&kim));
+    let seen = get(&format!("{}/b/{board}/people", b.url), Some(&kim));
     assert_eq!(seen.status, 200, "{}", seen.body);
     assert!(!seen.body.contains("id=share"), "a viewer does not share");
     let drawing = get(&format!("{}/b/{board}/page.svg", b.url), Some(&kim));
