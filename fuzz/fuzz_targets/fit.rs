@@ -9,7 +9,7 @@
 
 #![no_main]
 
-use inkboard_core::{rich, Font};
+use inkboard_core::{rich, Font, Vocabulary};
 use inkboard_render::fit::{fit, SHRINK_FLOOR};
 use inkboard_render::text::{Typeface, Weight};
 use libfuzzer_sys::fuzz_target;

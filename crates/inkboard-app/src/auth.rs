@@ -78,6 +78,18 @@ impl Gate {
         })
     }
 
+    /// A gate with the given secrets and no token file, for driving the routes
+    /// in-process ([`crate::router`]: the `http` fuzz target).
+    pub fn fixed(port: u16, token: &str, session: &str, page_key: &str) -> Self {
+        Gate {
+            port,
+            token: TokenFile::fixed(token),
+            session: session.to_string(),
+            page_key: page_key.to_string(),
+            codes: Mutex::new(HashSet::new()),
+        }
+    }
+
     /// A fresh one-time code for a URL to print.
     pub fn new_code(&self) -> std::io::Result<String> {
         let code = random_hex()?;

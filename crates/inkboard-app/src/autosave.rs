@@ -206,6 +206,45 @@ impl Boards {
         }
     }
 
+    /// Keeps every board that has no file and has changes (an untitled board,
+    /// an imported one not yet kept) in a recovery copy, before risky work: a
+    /// call, an import or a drawing may be the one that brings the process
+    /// down (a bug, a file that exhausts memory), and such a board has nothing
+    /// else to come back from. A copy is rewritten only when the board changed
+    /// since; it goes once the board is saved to a file; at exit it is the copy
+    /// kept. A copy that cannot be written is said in the log; the work goes on.
+    pub fn secure_unfiled(&self) {
+        let _one = self.securing.lock().unwrap_or_else(|e| e.into_inner());
+        for entry in self.entries() {
+            let board = {
+                // A board a call is at work on was kept before that call began
+                // (its changes are not committed yet): never wait for it here.
+                let Some(live) = entry.cell.try_lock() else {
+                    continue;
+                };
+                let f = entry.file_state();
+                let revision = live.board.revision();
+                let kept = f.secured.as_ref().map(|(_, r)| *r);
+                if live.path.is_some() || revision == f.saved_revision || kept == Some(revision) {
+                    continue;
+                }
+                live.board.clone()
+            };
+            let copy = entry.file_state().secured.as_ref().map(|(c, _)| c.clone());
+            let kept = match copy {
+                Some(copy) => recovery::update(&copy, &board).map(|()| copy),
+                None => recovery::keep(&board, None, Why::Unsaved),
+            };
+            match kept {
+                Ok(copy) => entry.file_state().secured = Some((copy, board.revision())),
+                Err(e) => tracing::warn!(
+                    "cannot keep the unsaved board \"{}\" before a risky step: {e}",
+                    board.title()
+                ),
+            }
+        }
+    }
+
     /// What the application does when it stops: one last save of every board
     /// with unsaved changes, then a recovery copy of each that still has some
     /// (or whose conflict is still open). Answers the lines to print.
@@ -226,12 +265,17 @@ impl Boards {
                 Some(path) => format!("the unsaved changes to {}", path.display()),
                 None => format!("the unsaved board \"{}\"", board.title()),
             };
-            let kept = match conflict {
-                Some(offer) => {
+            let secured = entry.file_state().secured.take().map(|(copy, _)| copy);
+            let kept = match (conflict, secured) {
+                (Some(offer), _) => {
                     recovery::update(&offer.recovery, &board).map(|_| offer.recovery.clone())
                 }
-                None if entry.unsaved() => recovery::keep(&board, path.as_deref(), Why::Unsaved),
-                None => continue,
+                // The copy kept before risky work becomes the one kept at exit.
+                (None, Some(copy)) => recovery::update(&copy, &board).map(|()| copy),
+                (None, None) if entry.unsaved() => {
+                    recovery::keep(&board, path.as_deref(), Why::Unsaved)
+                }
+                (None, None) => continue,
             };
             lines.push(match (kept, &path) {
                 (Ok(kept), Some(path)) => format!(

@@ -14,7 +14,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Instant;
 
 use inkboard_core::{Actor, Board, Commit};
-use inkboard_format::{file, Stamp};
+use inkboard_format::{file, Saved, Stamp};
 use inkboard_tools::live::UNTITLED;
 use inkboard_tools::{Caller, Host, LiveBoard, LiveCell, ToolError};
 use tokio::sync::broadcast;
@@ -132,6 +132,9 @@ pub(crate) struct FileState {
     /// Where a board opened from another program's file came from, until it is
     /// saved as a board file.
     pub(crate) imported: Option<ImportOrigin>,
+    /// For a board without a file: the recovery copy kept before risky work
+    /// (`Boards::secure_unfiled`) and the revision it holds.
+    pub(crate) secured: Option<(Recovery, u64)>,
 }
 
 impl FileState {
@@ -203,6 +206,9 @@ pub struct Boards {
     /// explicit save, the person's choice in a conflict), so that these never
     /// cross.
     disk: Mutex<()>,
+    /// Held while the boards without a file are kept before risky work, so
+    /// that two calls starting together make one copy of each.
+    pub(crate) securing: Mutex<()>,
     /// Watches the folders of the open files.
     pub(crate) watch: Mutex<Option<Watch>>,
     /// Called when the set of open files changes (to rewrite the discovery file).
@@ -223,6 +229,7 @@ impl Boards {
             wake: Condvar::new(),
             wake_lock: Mutex::new(false),
             disk: Mutex::new(()),
+            securing: Mutex::new(()),
             watch: Mutex::new(None),
             on_files_changed: Mutex::new(None),
         })
@@ -342,6 +349,7 @@ impl Boards {
                 copy_revision: 0,
                 discard_after_save: Vec::new(),
                 imported: None,
+                secured: None,
             }),
         };
         let entry = Arc::new(entry);
@@ -431,6 +439,27 @@ impl Boards {
         }
     }
 
+    /// The board of `entry` was just written whole to `path` (`board`, as
+    /// `saved`): it is kept there from now on, as a board opened from it is.
+    pub(crate) fn adopt_file(&self, entry: &Entry, path: PathBuf, saved: Saved, board: Board) {
+        entry.cell.lock().path = Some(path);
+        let secured = {
+            let revision = board.revision();
+            let mut f = entry.file_state();
+            f.mark_saved(saved.stamp, board, revision);
+            f.imported = None;
+            f.secured.take()
+        };
+        // The file holds the board now: the copy kept in case of a crash goes.
+        if let Some((copy, _)) = secured {
+            recovery::discard(&copy);
+        }
+        self.files_changed();
+        self.tell(Event::Meta {
+            board: entry.cell.key,
+        });
+    }
+
     /// A commit landed on `entry`: windows redraw, the autosaver writes it.
     pub(crate) fn after_commit(&self, entry: &Entry) {
         let has_file = entry.cell.lock().path.is_some();
@@ -497,16 +526,9 @@ impl Host for Boards {
                 file::save(path, &board, None)?
             }
         };
-        cell.lock().path = Some(path.to_path_buf());
-        {
-            let revision = board.revision();
-            let mut f = entry.file_state();
-            f.mark_saved(saved.stamp, board, revision);
-            f.imported = None;
-        }
-        self.files_changed();
-        self.tell(Event::Meta { board: cell.key });
-        Ok(saved.bytes)
+        let bytes = saved.bytes;
+        self.adopt_file(&entry, path.to_path_buf(), saved, board);
+        Ok(bytes)
     }
 
     fn create(&self, board: Board) -> Arc<LiveCell> {
@@ -514,7 +536,27 @@ impl Host for Boards {
         self.opened(entry.cell.key);
         entry.cell.clone()
     }
+
+    fn before_call(&self, tool: &str, caller: &Caller) {
+        // An agent's call, or work that reads a stranger's file, lays out or
+        // draws, may bring the process down; a window's own small edit does
+        // not need a copy written first.
+        if caller.actor == Actor::Agent || RISKY.contains(&tool) {
+            self.secure_unfiled();
+        }
+    }
 }
+
+/// The tools whose work may be heavy whoever calls them: before them, the
+/// boards without a file are kept (`Boards::secure_unfiled`).
+const RISKY: [&str; 6] = [
+    "batch",
+    "layout",
+    "import_mermaid",
+    "import",
+    "render",
+    "export",
+];
 
 #[cfg(test)]
 mod tests {

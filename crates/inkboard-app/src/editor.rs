@@ -7,12 +7,13 @@
 use std::sync::Arc;
 
 use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::DefaultBodyLimit;
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
 
 use crate::desk::Desk;
-use crate::http::{asset, rich, versioned_asset, MAX_BODY};
+use crate::http::{asset, rich, versioned_asset, MAX_BODY, MAX_RICH_BODY};
 
 /// The editor's files (`/assets/NAME`, `/assets/VERSION/NAME`) and `/api/rich`,
 /// none of which holds anything of a board: mount them behind the server's own
@@ -21,7 +22,10 @@ pub fn files<S: Clone + Send + Sync + 'static>() -> Router<S> {
     Router::new()
         .route("/assets/{name}", get(asset))
         .route("/assets/{version}/{name}", get(versioned_asset))
-        .route("/api/rich", post(rich))
+        .route(
+            "/api/rich",
+            post(rich).layer(DefaultBodyLimit::max(MAX_RICH_BODY)),
+        )
 }
 
 /// The editor's page, its board routes (the WebSocket `BASE` + `ws`, downloads

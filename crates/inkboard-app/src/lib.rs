@@ -21,6 +21,7 @@ pub mod desk;
 pub mod editor;
 mod http;
 pub mod imported;
+mod newfile;
 pub mod outside;
 pub mod recovery;
 mod server;
@@ -39,9 +40,9 @@ use inkboard_tools::Engine;
 
 pub use boards::{Boards, Event, Offer, OfferKind, SaveState};
 pub use desk::{Desk, Header};
-pub use http::MAX_BODY;
+pub use http::{MAX_BODY, MAX_OPEN_BODY, MAX_RICH_BODY};
 pub use outside::Choice;
-pub use server::{serve, AppError, Options, Running};
+pub use server::{router, serve, AppError, Options, Running};
 
 use crate::auth::Gate;
 use crate::view::PageView;

@@ -342,12 +342,10 @@ impl Boards {
 
     /// Saves `board` as a new file beside `path` and opens it: "open both".
     fn open_beside(&self, path: &Path, board: &Board, what: &str) -> Result<u32, ToolError> {
-        let beside = recovery::beside(path, what);
-        {
-            let _lock = file::FileLock::acquire(&beside)?;
-            file::save(&beside, board, None)?;
-        }
-        self.open_file(&beside)
+        // A name the application chose, beside the person's file: made by the
+        // rule of exports, never through a link planted there (`newfile.rs`).
+        let (made, _) = crate::newfile::create(&recovery::beside(path, what), board)?;
+        self.open_file(&made)
     }
 }
 

@@ -11,16 +11,27 @@
 //! kept for FILE and offers them ([`pending`]).
 //!
 //! The folder is `$INKBOARD_STATE_DIR/recovery` if that is set, else
-//! `$XDG_STATE_HOME/inkboard/recovery`, else `~/.local/state/inkboard/recovery`:
-//! private (0700, files 0600), and never beside the boards, so that a conflict
-//! leaves no litter in the person's folders. A copy is a plain board file
+//! `$XDG_STATE_HOME/inkboard/recovery`, else `~/.local/state/inkboard/recovery`,
+//! and only without a home `inkboard-UID/recovery` in the temp folder: private
+//! (0700, files 0600), and never beside the boards, so that a conflict leaves no
+//! litter in the person's folders. A copy is a plain board file
 //! (`NAME.WHY-YYYYMMDD-HHMMSS.inkboard`, openable as is) with a small sidecar
 //! (`.json`) naming the file it belongs to and when it was kept.
+//!
+//! The folder is checked as the runtime folder is (`check_private_folder`: this
+//! user's, 0700, not a symbolic link), and so is the folder it lies in (this
+//! user's or root's, not a link, writable by no one else unless sticky, so
+//! nobody can swap the recovery folder for their own). A name in the shared temp folder can be made
+//! first by anyone; a folder that fails is never used nor read from (a planted
+//! "copy" is never offered), and the copies of this run go instead to a new
+//! private folder of a name nobody can guess, whose path is printed with each
+//! copy: the work is kept either way.
 
 use std::fs;
 use std::io;
-use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use inkboard_core::Board;
@@ -82,36 +93,101 @@ pub enum RecoveryError {
     Sidecar { path: PathBuf, source: io::Error },
 }
 
-/// The private recovery folder (not created).
+/// The private recovery folder (not created), by the rule of the module
+/// documentation.
 pub fn folder() -> PathBuf {
     folder_from(|name| std::env::var_os(name))
 }
 
 /// The recovery folder, with `var` reading the environment.
 fn folder_from(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> PathBuf {
-    let var = |name| var(name).filter(|v| !v.is_empty());
-    if let Some(dir) = var("INKBOARD_STATE_DIR") {
+    if let Some(dir) = var("INKBOARD_STATE_DIR").filter(|v| !v.is_empty()) {
         return PathBuf::from(dir).join("recovery");
     }
-    let state = var("XDG_STATE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| var("HOME").map(|h| PathBuf::from(h).join(".local/state")))
-        .unwrap_or_else(std::env::temp_dir);
-    state.join("inkboard").join("recovery")
+    // The XDG rule: a relative path is ignored.
+    let var = |name| var(name).map(PathBuf::from).filter(|v| v.is_absolute());
+    let state = var("XDG_STATE_HOME").or_else(|| var("HOME").map(|h| h.join(".local/state")));
+    match state {
+        Some(state) => state.join("inkboard").join("recovery"),
+        None => {
+            // SAFETY: getuid has no preconditions and cannot fail.
+            let uid = unsafe { libc::getuid() };
+            std::env::temp_dir()
+                .join(format!("inkboard-{uid}"))
+                .join("recovery")
+        }
+    }
 }
 
+/// Checks `dir` as the recovery folder (see the module documentation): private
+/// and this user's, in a folder no one else may swap it in: this user's (or
+/// root's), not a link, and writable by no one else unless sticky.
+pub fn check_folder(dir: &Path) -> io::Result<()> {
+    inkboard_tools::check_private_folder(
+        dir,
+        "recovery folder",
+        "INKBOARD_STATE_DIR",
+        "who could read your unsaved boards",
+    )?;
+    let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) else {
+        return Ok(());
+    };
+    let meta = fs::symlink_metadata(parent)?;
+    // SAFETY: getuid has no preconditions and cannot fail.
+    let uid = unsafe { libc::getuid() };
+    // Others may rename what is in a folder they may write, unless it is sticky
+    // (as the temp folder is) and they own neither the folder nor the entry.
+    let owner = meta.uid() == uid || meta.uid() == 0;
+    let shut = meta.mode() & 0o022 == 0 || meta.mode() & 0o1000 != 0;
+    if meta.file_type().is_symlink() || !owner || !shut {
+        return Err(io::Error::other(format!(
+            "the folder {} that holds the recovery folder is a link, another user's, or open to others, who could swap the recovery folder: set INKBOARD_STATE_DIR to a private folder of yours (mode 0700)",
+            parent.display()
+        )));
+    }
+    Ok(())
+}
+
+/// The recovery folder to write in: the usual one, made private (0700) if
+/// missing and checked; if it fails the check, a new private folder of this
+/// process in the temp folder, named at random (made once, then used for every
+/// copy of this run).
 fn private_folder() -> Result<PathBuf, RecoveryError> {
     let path = folder();
     let made = fs::DirBuilder::new()
         .recursive(true)
         .mode(0o700)
         .create(&path)
-        .and_then(|_| fs::set_permissions(&path, fs::Permissions::from_mode(0o700)));
-    made.map_err(|source| RecoveryError::Folder {
+        .and_then(|_| check_folder(&path));
+    let Err(refused) = made else {
+        return Ok(path);
+    };
+    static SPARE: Mutex<Option<PathBuf>> = Mutex::new(None);
+    let mut spare = SPARE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(dir) = spare.as_ref().filter(|d| check_folder(d).is_ok()) {
+        return Ok(dir.clone());
+    }
+    let made = spare_folder().map_err(|_| RecoveryError::Folder {
         path: path.clone(),
-        source,
+        source: io::Error::other(refused.to_string()),
     })?;
-    Ok(path)
+    tracing::warn!(
+        "{refused}; the recovery copies of this run are kept in {} instead",
+        made.display()
+    );
+    *spare = Some(made.clone());
+    Ok(made)
+}
+
+/// A new private folder in the temp folder, of a name nobody can guess (128
+/// random bits): made by this call (`mkdir` fails on anything already there),
+/// so it is this user's and 0700 from its creation.
+fn spare_folder() -> io::Result<PathBuf> {
+    let dir =
+        std::env::temp_dir().join(format!("inkboard-recovery-{}", crate::auth::random_hex()?));
+    fs::DirBuilder::new().mode(0o700).create(&dir)?;
+    check_folder(&dir)?;
+    Ok(dir)
 }
 
 /// Keeps `board` as a new copy for `file` (`None`: a board without a file).
@@ -213,9 +289,14 @@ fn sequence(copy: &Path) -> u32 {
     }
 }
 
-/// Every copy in the folder whose sidecar reads.
+/// Every copy in the folder whose sidecar reads; none if the folder fails its
+/// check (what another user planted there is never offered).
 pub fn all() -> Vec<Recovery> {
-    let Ok(entries) = fs::read_dir(folder()) else {
+    let dir = folder();
+    if check_folder(&dir).is_err() {
+        return Vec::new();
+    }
+    let Ok(entries) = fs::read_dir(dir) else {
         return Vec::new();
     };
     entries
@@ -250,7 +331,7 @@ pub fn beside(file: &Path, what: &str) -> PathBuf {
             };
             dir.join(format!("{stem}.{what}-{compact}{suffix}.inkboard"))
         })
-        .find(|p| !p.exists())
+        .find(|p| !crate::newfile::taken(p))
         .unwrap_or_else(|| dir.join(format!("{stem}.{what}.inkboard")))
 }
 
@@ -295,6 +376,47 @@ mod tests {
 
     use super::*;
     use crate::testing::{board_of, folder as temp_folder, texts, write_new};
+    use std::fs;
+    use std::os::unix::fs::{symlink, PermissionsExt};
+
+    /// The recovery folder is held to the runtime folder's rule (and the folder
+    /// it lies in to one nobody else can swap it in): a link, a folder others
+    /// may enter, or one in a folder others may write and not sticky, is
+    /// refused; a private folder of ours, in ours or in a sticky shared folder,
+    /// passes. (Another user's folder: `tests/safety.rs`, two accounts.)
+    #[test]
+    fn a_recovery_folder_must_be_private_and_nobody_elses_to_swap() {
+        let scratch = tempfile::tempdir().expect("a scratch folder");
+        let at = |name: &str| scratch.path().join(name);
+        let made = |name: &str, mode: u32| {
+            fs::create_dir_all(at(name)).expect("mkdir");
+            fs::set_permissions(at(name), fs::Permissions::from_mode(mode)).expect("chmod");
+            at(name)
+        };
+        made("home", 0o700);
+        made("home/recovery", 0o700);
+        made("home/open", 0o755);
+        made("shared", 0o777);
+        made("shared/recovery", 0o700);
+        made("tmp", 0o1777);
+        made("tmp/recovery", 0o700);
+        symlink(at("home/recovery"), at("home/link")).expect("link");
+        for (name, fine) in [
+            ("home/recovery", true),
+            ("tmp/recovery", true),
+            ("home/open", false),
+            ("home/link", false),
+            ("shared/recovery", false),
+            ("home/missing", false),
+        ] {
+            let checked = check_folder(&at(name));
+            assert_eq!(checked.is_ok(), fine, "{name}: {checked:?}");
+        }
+        let link = check_folder(&at("home/link")).expect_err("a link");
+        assert!(link.to_string().contains("symbolic link"), "{link}");
+        let open = check_folder(&at("home/open")).expect_err("open");
+        assert!(open.to_string().contains("chmod 700"), "{open}");
+    }
 
     #[test]
     fn dates_are_the_calendars() {
@@ -309,7 +431,7 @@ mod tests {
 
     #[test]
     fn the_folder_is_the_state_dir_then_xdg_state_then_home_then_temp() {
-        let cases: [(&[(&str, &str)], PathBuf); 5] = [
+        let cases: [(&[(&str, &str)], PathBuf); 6] = [
             (
                 &[
                     ("INKBOARD_STATE_DIR", "/s"),
@@ -334,7 +456,16 @@ mod tests {
                 &[("XDG_STATE_HOME", ""), ("HOME", "/h")],
                 "/h/.local/state/inkboard/recovery".into(),
             ),
-            (&[], std::env::temp_dir().join("inkboard/recovery")),
+            (
+                &[("XDG_STATE_HOME", "relative"), ("HOME", "/h")],
+                "/h/.local/state/inkboard/recovery".into(),
+            ),
+            (
+                &[],
+                std::env::temp_dir()
+                    .join(format!("inkboard-{}", unsafe { libc::getuid() }))
+                    .join("recovery"),
+            ),
         ];
         for (vars, want) in cases {
             let vars: HashMap<&str, OsString> =

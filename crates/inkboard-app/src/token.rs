@@ -160,6 +160,14 @@ impl TokenFile {
         })
     }
 
+    /// `token`, followed in no file.
+    pub fn fixed(token: &str) -> TokenFile {
+        TokenFile {
+            path: None,
+            current: RwLock::new((token.to_string(), None)),
+        }
+    }
+
     /// The token requests must carry now.
     pub fn get(&self) -> String {
         self.current

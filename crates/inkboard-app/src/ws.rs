@@ -2,7 +2,10 @@
 //! The window sends intents (tool calls, previews, undo, redo); this session runs
 //! them at its [`Desk`] as the person (the application's boards, or one stored
 //! board of the team server), and sends the window what changed on its page,
-//! whoever changed it.
+//! whoever changed it. Whatever waits for a board's lock (which a long call may
+//! hold) or the store, or grows with the page, runs on a blocking thread, as all
+//! long work in the application does (`http.rs`), so one window never holds up
+//! the others.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -104,7 +107,7 @@ pub async fn serve(mut socket: WebSocket, desk: Arc<dyn Desk>) {
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
                     Some(Ok(_)) => continue,
                 };
-                let out = match serde_json::from_str::<Intent>(&text) {
+                let out = match read_intent(text).await {
                     Ok(intent) => session.handle(intent).await,
                     Err(e) => vec![json!({"t": "error", "error": format!("unreadable message: {e}")}).to_string()],
                 };
@@ -150,6 +153,19 @@ pub async fn serve(mut socket: WebSocket, desk: Arc<dyn Desk>) {
             }
         }
     }
+}
+
+/// Reads a window's message. One of megabytes (an image inline) is parsed on a
+/// blocking thread, as every long task is.
+async fn read_intent(text: Utf8Bytes) -> Result<Intent, String> {
+    let small = text.len() <= 64 * 1024;
+    let read = move || serde_json::from_str::<Intent>(&text).map_err(|e| e.to_string());
+    if small {
+        return read();
+    }
+    blocking(read)
+        .await
+        .unwrap_or_else(|_| Err("inkboard hit a bug while reading it".into()))
 }
 
 async fn send(socket: &mut WebSocket, message: String) -> Result<(), axum::Error> {
@@ -200,7 +216,9 @@ impl Session {
                 out
             }
             Intent::Draw { seq, ids } => match self.drawing(None).await {
-                Some((view, _, _)) => vec![fragments(seq, &view, &ids)],
+                Some((view, _, _)) => blocking(move || vec![fragments(seq, &view, &ids)])
+                    .await
+                    .unwrap_or_default(),
                 None => Vec::new(),
             },
             Intent::Focus => {
@@ -337,10 +355,19 @@ impl Session {
         };
         self.page = page;
         self.revision = view.revision;
-        self.shown
-            .diff(page, &view, full, agent)
-            .into_iter()
-            .collect()
+        // What the window holds travels to the blocking thread and back; lost
+        // to a bug there, the window is sent its page whole next time.
+        let mut shown = std::mem::take(&mut self.shown);
+        let diffed = blocking(move || {
+            let message = shown.diff(page, &view, full, agent);
+            (shown, message)
+        })
+        .await;
+        let Ok((shown, message)) = diffed else {
+            return Vec::new();
+        };
+        self.shown = shown;
+        message.into_iter().collect()
     }
 
     /// The drawing of the window's page now, the agent's changes in it since
@@ -410,7 +437,21 @@ impl Session {
         })
         .await;
         let (items, error) = match drawn {
-            Ok(Ok(Some(view))) => (self.shown.preview(&view), Value::Null),
+            Ok(Ok(Some(view))) => {
+                let shown = std::mem::take(&mut self.shown);
+                let previewed = blocking(move || {
+                    let items = shown.preview(&view);
+                    (shown, items)
+                })
+                .await;
+                match previewed {
+                    Ok((shown, items)) => {
+                        self.shown = shown;
+                        (items, Value::Null)
+                    }
+                    Err(_) => ("{}".to_string(), Value::Null),
+                }
+            }
             Ok(Ok(None)) => ("{}".to_string(), Value::Null),
             Ok(Err(e)) => ("{}".to_string(), Value::String(e.to_string())),
             Err(e) => ("{}".to_string(), Value::String(e)),

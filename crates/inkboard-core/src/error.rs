@@ -67,6 +67,14 @@ pub enum ModelError {
         what: String,
         got: u64,
     },
+    /// XML that declares entities where none are read, or entities that hold
+    /// markup or refer to themselves (see [`crate::xml`]): a few bytes of them can
+    /// expand to gigabytes.
+    #[error("{what} declares XML entities {}: save it again without them", problem.words())]
+    XmlEntities {
+        what: String,
+        problem: crate::xml::EntityProblem,
+    },
     /// A number that must be finite (and sometimes non-negative) was not.
     #[error("{what} must be a finite number{extra}, got {}", shown(*value))]
     BadNumber {

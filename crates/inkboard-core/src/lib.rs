@@ -31,6 +31,7 @@ pub mod rich;
 mod style;
 mod turn;
 mod tx;
+pub mod xml;
 
 pub use board::{Board, Page};
 pub use change::{diff_boards, Change, ChangeKind};

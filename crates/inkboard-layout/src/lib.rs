@@ -269,11 +269,17 @@ pub fn layout_until(
     stop: &dyn Fn() -> bool,
 ) -> Result<Layout, LayoutError> {
     let watch = Watch::new(stop);
-    let out = layout_watched(graph, clusters, options, &watch)?;
-    if watch.stopped_now() {
-        return Err(LayoutError::Stopped);
+    let out = layout_watched(graph, clusters, options, &watch);
+    // A stop seen inside cut a search short, and what came of its plainer
+    // answer (a layout, or an error such as `TooLarge` with another figure)
+    // is not what the layout says without one: once seen, the stop is the
+    // answer. A layout done is checked once more (a deadline may have passed
+    // meanwhile); an error with no stop seen is the answer as it is.
+    match out {
+        Err(_) if watch.has_stopped() => Err(LayoutError::Stopped),
+        Ok(_) if watch.stopped_now() => Err(LayoutError::Stopped),
+        out => out,
     }
-    Ok(out)
 }
 
 /// [`layout_until`] with its watch, which also counts the work done.

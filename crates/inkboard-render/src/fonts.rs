@@ -199,7 +199,8 @@ pub(crate) fn system_face_for(c: char, weight: Weight) -> Option<FaceRef> {
 /// fallback is off: the runs of `faces.rs` already name a face for every character,
 /// and a fallback of usvg's choosing would draw what was not measured. An image
 /// link that is not a data URL is never followed: usvg would read it from the disk,
-/// and an embedded SVG naming a file must not pull the file into a picture.
+/// and an embedded SVG naming a file must not pull the file into a picture. A data
+/// URL is read only within the limits of a board's images ([`nested_data`]).
 pub(crate) fn usvg_options() -> usvg::Options<'static> {
     usvg::Options {
         fontdb: fontdb(),
@@ -210,10 +211,27 @@ pub(crate) fn usvg_options() -> usvg::Options<'static> {
         },
         image_href_resolver: usvg::ImageHrefResolver {
             resolve_string: Box::new(|_, _| None),
-            ..Default::default()
+            resolve_data: nested_data(),
         },
         ..Default::default()
     }
+}
+
+/// usvg's reader of the `data:` URLs in an SVG (every board image is drawn as one,
+/// and an SVG image may hold more), taking only what a board's image may be
+/// (`check_image`: bytes, a PNG's or JPEG's pixels, an SVG's XML cost, entities
+/// included), and never a gzip-compressed SVG, which usvg would inflate without
+/// a bound. A board's own images passed the same check on their way in; the ones
+/// nested inside them did not.
+fn nested_data() -> usvg::ImageHrefDataResolverFn<'static> {
+    let read = usvg::ImageHrefResolver::default_data_resolver();
+    Box::new(move |mime, data, options| {
+        let svgz = data.starts_with(&[0x1f, 0x8b]);
+        if svgz || inkboard_core::limits::check_image("an image", &data).is_err() {
+            return None;
+        }
+        read(mime, data, options)
+    })
 }
 
 /// One `@font-face` rule embedding a bundled file as a base64 data URL.

@@ -155,6 +155,7 @@ impl BoardDesk {
             board: None,
             control: Default::default(),
             committed: Default::default(),
+            view: false,
         }
     }
 }

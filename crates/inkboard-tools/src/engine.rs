@@ -126,10 +126,22 @@ impl Engine {
     /// unwinding into the caller, so one bad call never takes down the process
     /// that serves all of them.
     pub fn call_as(&self, name: &str, args: Value, caller: &Caller) -> Result<Reply, ToolError> {
-        contained(name, || self.run_call(name, args, caller))
+        contained(name, || {
+            if let Some(host) = &self.host {
+                host.before_call(name, caller);
+            }
+            self.run_call(name, args, caller)
+        })
     }
 
     fn run_call(&self, name: &str, args: Value, caller: &Caller) -> Result<Reply, ToolError> {
+        // The MCP App view's tools exist only for the view (`Caller::view`): to
+        // anyone else they are unknown, in the same words as any unknown tool,
+        // before their arguments are read (whose errors would tell otherwise).
+        let app_only = crate::catalog::app_catalog().iter().any(|t| t.name == name);
+        if app_only && !caller.view {
+            return Err(ToolError::UnknownTool(name.to_string()));
+        }
         let (def, mut args) = match &self.keeper {
             Some(_) => crate::stored::parse_call(name, args)?,
             None => parse_call(name, args)?,
@@ -220,7 +232,7 @@ impl Engine {
             }
         }
         let args = Value::Object(std::mem::take(args));
-        forward.call(&app, name, args, &caller.client).map(Some)
+        forward.call(&app, name, args, caller).map(Some)
     }
 
     /// The board a call with `path` acts on (see [`Target`]).
@@ -331,11 +343,14 @@ impl Engine {
         unreachable!("the last attempt always returns")
     }
 
-    /// Undoes (or, with `redo`, does again) the last step on `target` as `caller`:
-    /// on a live board, the application's history (whoever made the step, as in
-    /// the editor); on a file, the calls this process committed on it since it
-    /// last changed on disk. The step is written as any edit is. Answers whether
-    /// there was a step to take.
+    /// Undoes (or, with `redo`, does again) the last step that `caller`'s actor
+    /// made on `target` (`History::undo_own`): the person's undo in the MCP App
+    /// view takes back the person's own steps, never an agent's, which stay as
+    /// they are (refused, changing nothing, if a later step changed the same
+    /// records). On a live board that is the application's history; on a file,
+    /// the calls this process committed on it since it last changed on disk.
+    /// The step is written as any edit is. Answers whether there was a step to
+    /// take.
     pub(crate) fn undo(
         &self,
         target: &Target,
@@ -344,9 +359,9 @@ impl Engine {
     ) -> Result<bool, ToolError> {
         let step = |history: &mut inkboard_core::History, board: &mut Board| {
             if redo {
-                history.redo(board, caller.actor)
+                history.redo_own(board, caller.actor)
             } else {
-                history.undo(board, caller.actor)
+                history.undo_own(board, caller.actor)
             }
         };
         let path = match target {
@@ -438,7 +453,10 @@ impl Engine {
 /// unwinding itself: transactions roll back when dropped, file locks are released,
 /// and the other locks are taken over by their next user (see [`Engine::tracker`]
 /// and [`crate::LiveCell::lock`]).
-fn contained<T>(tool: &str, f: impl FnOnce() -> Result<T, ToolError>) -> Result<T, ToolError> {
+pub(crate) fn contained<T>(
+    tool: &str,
+    f: impl FnOnce() -> Result<T, ToolError>,
+) -> Result<T, ToolError> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|panic| {
         let detail = panic
             .downcast_ref::<&str>()

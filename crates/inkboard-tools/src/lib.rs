@@ -32,8 +32,8 @@ pub mod window_calls;
 pub use catalog::{app_catalog, catalog, find_tool, ToolDef, COMMON_ARGS};
 pub use control::{Canceller, Control, Progress, DRAWING_DEADLINE};
 pub use discovery::{
-    find_app, other_app, private_runtime_dir, publish, read_private_file, remove_old, runtime_dir,
-    withdraw, write_private, AppInfo,
+    check_private_folder, find_app, other_app, private_runtime_dir, publish, read_private_file,
+    remove_old, runtime_dir, withdraw, write_private, AppInfo,
 };
 pub use engine::{Engine, Reply};
 pub use error::ToolError;

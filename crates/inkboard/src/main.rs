@@ -20,7 +20,7 @@ fn main() -> std::process::ExitCode {
     match cli::run(args) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("inkboard: {e:#}");
+            cli::tell(&format!("inkboard: {e:#}"));
             std::process::ExitCode::from(2)
         }
     }

@@ -402,7 +402,7 @@ async fn import_makes_a_board_and_says_what_was_lost(era: Era) {
     assert_eq!(stencil["examples"], json!(["mxgraph.aws4.resourceIcon"]));
     assert_eq!(
         stencil["message"],
-        "1 stencil shape drawn as a rectangle: mxgraph.aws4.resourceIcon"
+        "1 stencil shape drawn as a rectangle: \"mxgraph.aws4.resourceIcon\""
     );
     let read = s.ok("read_board", json!({"path": board})).await;
     let objects: u64 = read["pages"]
