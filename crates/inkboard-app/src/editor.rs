@@ -15,17 +15,23 @@ use axum::Router;
 use crate::desk::Desk;
 use crate::http::{asset, rich, versioned_asset, MAX_BODY, MAX_RICH_BODY};
 
-/// The editor's files (`/assets/NAME`, `/assets/VERSION/NAME`) and `/api/rich`,
-/// none of which holds anything of a board: mount them behind the server's own
-/// guard.
+/// The editor's files (`/assets/NAME`, `/assets/VERSION/NAME`), the same for
+/// everyone: mount them behind the server's own guard.
 pub fn files<S: Clone + Send + Sync + 'static>() -> Router<S> {
     Router::new()
         .route("/assets/{name}", get(asset))
         .route("/assets/{version}/{name}", get(versioned_asset))
-        .route(
-            "/api/rich",
-            post(rich).layer(DefaultBodyLimit::max(MAX_RICH_BODY)),
-        )
+}
+
+/// `/api/rich`, the text editor's rich text, its body held to
+/// [`MAX_RICH_BODY`]. It holds nothing of a board but is work done on request,
+/// so mount it where only signed-in people reach it (the application's is
+/// behind the page key).
+pub fn rich_text<S: Clone + Send + Sync + 'static>() -> Router<S> {
+    Router::new().route(
+        "/api/rich",
+        post(rich).layer(DefaultBodyLimit::max(MAX_RICH_BODY)),
+    )
 }
 
 /// The editor's page, its board routes (the WebSocket `BASE` + `ws`, downloads

@@ -180,7 +180,7 @@ pub fn router(shared: Arc<Shared>, mcp: axum::Router) -> axum::Router {
         .merge(transfer::routes().with_state(shared.clone()))
         .layer(from_fn_with_state(shared.clone(), guard::agents_only));
     pages::routes()
-        .merge(window::routes())
+        .merge(window::routes(shared.clone()))
         .with_state(shared.clone())
         .merge(agents)
         .layer(DefaultBodyLimit::max(MAX_BODY))

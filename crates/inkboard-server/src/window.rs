@@ -38,13 +38,29 @@ use crate::keeper::{Access, Member};
 use crate::pages::{blocking, not_found, not_signed_in};
 use crate::{Held, Shared};
 
-pub fn routes() -> Router<Arc<Shared>> {
+pub fn routes(shared: Arc<Shared>) -> Router<Arc<Shared>> {
+    // The editor's rich text is work done on request: for signed-in people only.
+    let rich = inkboard_app::editor::rich_text()
+        .route_layer(axum::middleware::from_fn_with_state(shared, people_only));
     Router::new()
         .route("/b/{board}", get(editor))
         .route("/b/{board}/ws", get(socket))
         .route("/b/{board}/export", get(export))
         .route("/api/session", get(session))
         .merge(inkboard_app::editor::files())
+        .merge(rich)
+}
+
+/// Lets through only a request whose session cookie signs a person in.
+async fn people_only(
+    State(shared): State<Arc<Shared>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    match person(shared.store(), request.headers()).await {
+        Some(_) => next.run(request).await,
+        None => not_signed_in(),
+    }
 }
 
 /// The windows this process serves: a number for each board shown (the live

@@ -1,9 +1,11 @@
 //! What a person's browser meets, over plain HTTP: a one-time sign-in link that
 //! sets the session cookie (HttpOnly, SameSite=Lax; not Secure on loopback), the
 //! list of their boards, a board page, sharing by its owner, another site's form
-//! and a foreign Host refused, and a board they hold no role on answered as a
-//! missing one.
+//! and a foreign Host refused, a board they hold no role on answered as a
+//! missing one, and the editor's rich text for signed-in people only, its body
+//! capped.
 
+use inkboard_app::MAX_RICH_BODY;
 use serde_json::json;
 
 use crate::harness::{Mcp, Place, Serve};
@@ -48,6 +50,21 @@ fn post(url: &str, cookie: &str, origin: &str, form: &str) -> u16 {
         .expect("POST")
         .status()
         .as_u16()
+}
+
+/// POSTs JSON `body` from `origin`, signed in with `cookie` if given: the status
+/// and the answer.
+fn post_json(url: &str, cookie: Option<&str>, origin: &str, body: String) -> (u16, String) {
+    let mut r = browser()
+        .post(url)
+        .header("Origin", origin)
+        .header("Content-Type", "application/json");
+    if let Some(c) = cookie {
+        r = r.header("Cookie", c);
+    }
+    let mut answer = r.send(body).expect("POST");
+    let text = answer.body_mut().read_to_string().unwrap_or_default();
+    (answer.status().as_u16(), text)
 }
 
 /// Signs `name` in through a new link; answers the cookie to send.
@@ -125,6 +142,18 @@ pub fn people(place: &Place, servers: &[Serve]) {
     assert_eq!(post(&kim_share, &kim, &b.url, "name=kim&role=owner"), 400);
     let audit = place.admin(&["audit", "--limit", "20"]);
     let _ = audit;
+
+    // The editor's rich text: for signed-in people, its body held to its cap.
+    let rich = format!("{}/api/rich", a.url);
+    let text = json!({"markdown": "**a**"}).to_string();
+    assert_eq!(post_json(&rich, None, &a.url, text.clone()).0, 401);
+    let (status, body) = post_json(&rich, Some(&jo), &a.url, text);
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("<b>a</b>"), "{body}");
+    let bare = json!({"markdown": "a", "pad": ""}).to_string().len();
+    let over = json!({"markdown": "a", "pad": "x".repeat(MAX_RICH_BODY + 1 - bare)}).to_string();
+    assert_eq!(over.len(), MAX_RICH_BODY + 1);
+    assert_eq!(post_json(&rich, Some(&jo), &a.url, over).0, 413);
 
     // A name this server does not answer to (DNS rebinding) is refused.
     let rebound = browser()
