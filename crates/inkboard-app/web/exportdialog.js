@@ -147,11 +147,13 @@ function openExport() {
   opener.setAttribute('aria-expanded', 'true');
   update();
   dialog.querySelector(`[data-testid="export-format-${choices.format}"]`)?.focus({ preventScroll: true });
+  // Escape closes it at once: a key pressed before the next turn (input runs
+  // ahead of timers on a busy page) is not lost.
+  document.addEventListener('keydown', onKey, true);
   // Next turn: the click that opened it is not a press outside.
   setTimeout(() => {
     if (!dialog) return;
     document.addEventListener('pointerdown', onOutside, true);
-    document.addEventListener('keydown', onKey, true);
   });
 }
 
