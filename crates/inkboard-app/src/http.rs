@@ -234,7 +234,7 @@ async fn index(
     asset_response("index.html", "no-cache")
 }
 
-async fn asset(axum::extract::Path(name): axum::extract::Path<String>) -> Response {
+pub(crate) async fn asset(axum::extract::Path(name): axum::extract::Path<String>) -> Response {
     if name == "fonts.css" {
         return (
             [
@@ -249,7 +249,7 @@ async fn asset(axum::extract::Path(name): axum::extract::Path<String>) -> Respon
 }
 
 /// A file of this build's editor, which never changes under its version.
-async fn versioned_asset(
+pub(crate) async fn versioned_asset(
     axum::extract::Path((version, name)): axum::extract::Path<(String, String)>,
 ) -> Response {
     if version != ASSET_VERSION {
@@ -525,7 +525,7 @@ struct RichRequest {
 /// Turns rich text between the Markdown the model holds and the HTML the editor
 /// shows it in (`inkboard_core::rich::html`): the one grammar, in Rust. The body
 /// is held to [`MAX_RICH_BODY`], and parsed and turned on a blocking thread.
-async fn rich(headers: HeaderMap, body: Bytes) -> Response {
+pub(crate) async fn rich(headers: HeaderMap, body: Bytes) -> Response {
     use inkboard_core::rich::html::{from_html, to_html};
     if !is_json(&headers) {
         return not_json();

@@ -1,24 +1,25 @@
 //! One browser window's WebSocket: the live protocol of `docs/live-protocol.md`.
 //! The window sends intents (tool calls, previews, undo, redo); this session runs
-//! them on the shared engine as the person, and sends the window what changed on
-//! its page, whoever changed it. Whatever waits for a board's lock (which a long
-//! call may hold) or grows with the page runs on a blocking thread, as all long
-//! work in the application does (`http.rs`), so one window never holds up the
-//! others.
+//! them at its [`Desk`] as the person (the application's boards, or one stored
+//! board of the team server), and sends the window what changed on its page,
+//! whoever changed it. Whatever waits for a board's lock (which a long call may
+//! hold) or the store, or grows with the page, runs on a blocking thread, as all
+//! long work in the application does (`http.rs`), so one window never holds up
+//! the others.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
 use inkboard_core::Actor;
-use inkboard_tools::{Caller, Reply};
+use inkboard_tools::{Engine, Reply, ToolError};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::boards::Event;
+use crate::desk::{Desk, Header};
 use crate::view::{draw, fragments, PageView, Shown};
-use crate::AppState;
 use inkboard_tools::window_calls;
 
 /// A message from the window.
@@ -69,7 +70,7 @@ enum Intent {
 
 /// What the window is looking at.
 struct Session {
-    app: Arc<AppState>,
+    desk: Arc<dyn Desk>,
     board: u32,
     /// Page number, from 1.
     page: usize,
@@ -84,13 +85,13 @@ struct Session {
 
 static WINDOWS: AtomicU64 = AtomicU64::new(1);
 
-/// Serves one window until it goes away.
-pub async fn serve(mut socket: WebSocket, app: Arc<AppState>) {
-    let mut events = app.boards.subscribe();
+/// Serves one window at `desk` until it goes away.
+pub async fn serve(mut socket: WebSocket, desk: Arc<dyn Desk>) {
+    let mut events = desk.events();
     let window = WINDOWS.fetch_add(1, Ordering::Relaxed);
-    let board = app.boards.displayed();
+    let board = desk.first();
     let mut session = Session {
-        app,
+        desk,
         board,
         page: 1,
         shown: Shown::default(),
@@ -162,30 +163,44 @@ async fn read_intent(text: Utf8Bytes) -> Result<Intent, String> {
     if small {
         return read();
     }
-    off_the_workers(read)
+    blocking(read)
         .await
-        .unwrap_or_else(|| Err("inkboard hit a bug while reading it".into()))
+        .unwrap_or_else(|_| Err("inkboard hit a bug while reading it".into()))
 }
 
 async fn send(socket: &mut WebSocket, message: String) -> Result<(), axum::Error> {
     socket.send(Message::Text(Utf8Bytes::from(message))).await
 }
 
+/// Runs blocking work of a window (a lock, the store) off the async workers.
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, String> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| format!("the call stopped: {e}"))
+}
+
+/// The engine previews run on: a dry run reads nothing but the board it is
+/// given, so one engine serves every desk.
+fn preview_engine() -> &'static Engine {
+    static ENGINE: OnceLock<Engine> = OnceLock::new();
+    ENGINE.get_or_init(Engine::new)
+}
+
+fn reply(seq: u64, result: Result<Value, String>) -> String {
+    match result {
+        Ok(result) => json!({"t": "reply", "seq": seq, "ok": true, "result": result}),
+        Err(error) => json!({"t": "reply", "seq": seq, "ok": false, "error": error}),
+    }
+    .to_string()
+}
+
 impl Session {
     async fn handle(&mut self, intent: Intent) -> Vec<String> {
         match intent {
             Intent::Hello { board, page, path } => {
-                // A window whose file is not open here shows the board on screen.
-                let boards = self.app.boards.clone();
-                // Off the workers: finding the file's board waits for each
-                // board's lock, which a long call may hold.
-                let chosen = off_the_workers(move || match path {
-                    Some(path) => boards.key_at(&path),
-                    None => board.filter(|b| boards.entry(*b).is_some()),
-                })
-                .await
-                .flatten();
-                if let Some(board) = chosen {
+                let desk = self.desk.clone();
+                if let Ok(Some(board)) = blocking(move || desk.choose(board, path.as_deref())).await
+                {
                     self.board = board;
                 }
                 self.page = page.unwrap_or(1).max(1);
@@ -201,65 +216,43 @@ impl Session {
                 out
             }
             Intent::Draw { seq, ids } => match self.drawing(None).await {
-                Some((view, _, _)) => off_the_workers(move || vec![fragments(seq, &view, &ids)])
+                Some((view, _, _)) => blocking(move || vec![fragments(seq, &view, &ids)])
                     .await
                     .unwrap_or_default(),
                 None => Vec::new(),
             },
             Intent::Focus => {
-                self.app.boards.focus(self.board, self.window);
+                let (desk, board, window) = (self.desk.clone(), self.board, self.window);
+                let _ = blocking(move || desk.focus(board, window)).await;
                 Vec::new()
             }
             Intent::Call { seq, tool, args } => {
                 if let Err(refusal) = window_calls::check(&tool, &args) {
-                    return vec![
-                        json!({"t": "reply", "seq": seq, "ok": false, "error": refusal})
-                            .to_string(),
-                    ];
+                    return vec![reply(seq, Err(refusal))];
                 }
-                let engine = self.app.engine.clone();
-                let caller = Caller {
-                    actor: Actor::User,
-                    client: format!("window-{}", self.window),
-                    board: Some(self.board),
-                    control: Default::default(),
-                    committed: Default::default(),
-                    view: false,
-                };
-                let result =
-                    tokio::task::spawn_blocking(move || engine.call_as(&tool, args, &caller))
-                        .await
-                        .unwrap_or_else(|e| {
-                            Err(inkboard_tools::ToolError::Io(format!(
-                                "the call stopped: {e}"
-                            )))
-                        });
+                let (desk, board, window) = (self.desk.clone(), self.board, self.window);
+                let result = blocking(move || desk.call(board, window, &tool, args))
+                    .await
+                    .unwrap_or_else(|e| Err(ToolError::Io(e)));
                 // The change first, then the answer, so the window never sees an
                 // answer about an object it has not been sent.
                 let mut out = self.refresh(false).await;
                 out.push(self.meta().await);
-                out.push(
+                out.push(reply(
+                    seq,
                     match result {
-                        Ok(Reply::Json(result)) => {
-                            json!({"t": "reply", "seq": seq, "ok": true, "result": result})
-                        }
-                        Ok(Reply::Image { text, .. }) => {
-                            json!({"t": "reply", "seq": seq, "ok": true, "result": {"text": text}})
-                        }
-                        Err(e) => {
-                            json!({"t": "reply", "seq": seq, "ok": false, "error": e.to_string()})
-                        }
-                    }
-                    .to_string(),
-                );
+                        Ok(Reply::Json(result)) => Ok(result),
+                        Ok(Reply::Image { text, .. }) => Ok(json!({"text": text})),
+                        Err(e) => Err(e.to_string()),
+                    },
+                ));
                 out
             }
             Intent::Preview { seq, tool, args } => vec![self.preview(seq, tool, args).await],
             Intent::Undo | Intent::Redo => {
                 let redo = matches!(intent, Intent::Redo);
-                let boards = self.app.boards.clone();
-                let board = self.board;
-                let result = tokio::task::spawn_blocking(move || boards.undo(board, redo)).await;
+                let (desk, board, window) = (self.desk.clone(), self.board, self.window);
+                let result = blocking(move || desk.undo(board, window, redo)).await;
                 let mut out = self.refresh(false).await;
                 out.push(self.meta().await);
                 if let Ok(Err(e)) = result {
@@ -268,88 +261,90 @@ impl Session {
                 out
             }
             Intent::Save => {
-                let boards = self.app.boards.clone();
-                let board = self.board;
-                let _ = tokio::task::spawn_blocking(move || {
-                    if let Some(entry) = boards.entry(board) {
-                        let _ = boards.save_explicit(&entry);
-                    }
-                })
-                .await;
+                let (desk, board) = (self.desk.clone(), self.board);
+                let _ = blocking(move || desk.save(board)).await;
                 vec![self.meta().await]
             }
             Intent::Resolve { seq, choice } => {
                 let Some(choice) = crate::outside::Choice::parse(&choice) else {
-                    return vec![json!({"t": "reply", "seq": seq, "ok": false, "error": "choose mine, theirs or both"}).to_string()];
+                    return vec![reply(seq, Err("choose mine, theirs or both".into()))];
                 };
-                let boards = self.app.boards.clone();
-                let board = self.board;
-                let result = tokio::task::spawn_blocking(move || boards.resolve(board, choice))
+                let (desk, board) = (self.desk.clone(), self.board);
+                let result = blocking(move || desk.resolve(board, choice))
                     .await
-                    .unwrap_or_else(|e| {
-                        Err(inkboard_tools::ToolError::Io(format!(
-                            "the choice stopped: {e}"
-                        )))
-                    });
+                    .unwrap_or_else(|e| Err(ToolError::Io(e)));
                 let mut out = self.refresh(false).await;
                 out.push(self.meta().await);
-                out.push(
-                    match result {
-                        Ok(opened) => json!({"t": "reply", "seq": seq, "ok": true, "result": {"opened": opened}}),
-                        Err(e) => json!({"t": "reply", "seq": seq, "ok": false, "error": e.to_string()}),
-                    }
-                    .to_string(),
-                );
+                out.push(reply(
+                    seq,
+                    result
+                        .map(|opened| json!({"opened": opened}))
+                        .map_err(|e| e.to_string()),
+                ));
                 out
             }
             Intent::KeepImport { seq } => {
-                let boards = self.app.boards.clone();
-                let board = self.board;
-                let result = tokio::task::spawn_blocking(move || boards.keep_import(board))
+                let (desk, board) = (self.desk.clone(), self.board);
+                let result = blocking(move || desk.keep_import(board))
                     .await
-                    .unwrap_or_else(|e| {
-                        Err(inkboard_tools::ToolError::Io(format!(
-                            "the save stopped: {e}"
-                        )))
-                    });
-                let reply = match result {
-                    Ok(path) => {
-                        json!({"t": "reply", "seq": seq, "ok": true, "result": {"path": path}})
-                    }
-                    Err(e) => {
-                        json!({"t": "reply", "seq": seq, "ok": false, "error": e.to_string()})
-                    }
-                };
-                vec![self.meta().await, reply.to_string()]
+                    .unwrap_or_else(|e| Err(ToolError::Io(e)));
+                let answer = reply(
+                    seq,
+                    result
+                        .map(|path| json!({"path": path}))
+                        .map_err(|e| e.to_string()),
+                );
+                vec![self.meta().await, answer]
             }
         }
+    }
+
+    /// The header of the window's board, read off the async workers.
+    async fn header(&self) -> Option<Header> {
+        let (desk, board) = (self.desk.clone(), self.board);
+        blocking(move || desk.header(board)).await.ok().flatten()
     }
 
     /// Whether the board's title or pages differ from the last `board` message.
     async fn pages_changed(&self) -> bool {
-        let (app, board, sent) = (self.app.clone(), self.board, self.pages_sent.clone());
-        off_the_workers(move || {
-            app.boards
-                .entry(board)
-                .is_some_and(|entry| pages_text(&entry.cell.lock().board) != sent)
-        })
-        .await
-        .unwrap_or(false)
+        self.header()
+            .await
+            .is_some_and(|h| pages_text(&h) != self.pages_sent)
     }
 
-    /// The `board` message: what the window's header shows. Made on a blocking
-    /// thread: it waits for the board's lock, which a long call may hold.
+    /// The `board` message: what the window's header shows.
     async fn meta(&mut self) -> String {
-        let (app, board, page) = (self.app.clone(), self.board, self.page);
-        match off_the_workers(move || board_message(&app, board, page)).await {
-            Some((message, pages)) => {
-                self.pages_sent = pages;
-                message
-            }
-            None => {
-                json!({"t": "error", "error": "the board's header could not be made"}).to_string()
+        let Some(header) = self.header().await else {
+            return json!({"t": "error", "error": "this board is no longer open"}).to_string();
+        };
+        self.pages_sent = pages_text(&header);
+        let pages: Vec<Value> = header
+            .pages
+            .iter()
+            .enumerate()
+            .map(|(i, name)| json!({"number": i + 1, "name": name}))
+            .collect();
+        let mut message = json!({
+            "t": "board",
+            "board": self.board,
+            "title": header.title,
+            "path": header.path,
+            "pages": pages,
+            "page": self.page.min(pages.len().max(1)),
+            "revision": header.revision,
+            "undo": header.undo,
+            "redo": header.redo,
+            "save": header.save,
+            "save_error": header.save_error,
+            "offer": header.offer,
+            "imported": header.imported,
+        });
+        if let Value::Object(fields) = &mut message {
+            for (k, v) in header.extra {
+                fields.entry(k).or_insert(v);
             }
         }
+        message.to_string()
     }
 
     /// Brings the window's page up to date: a `scene` message, if anything differs.
@@ -363,12 +358,12 @@ impl Session {
         // What the window holds travels to the blocking thread and back; lost
         // to a bug there, the window is sent its page whole next time.
         let mut shown = std::mem::take(&mut self.shown);
-        let diffed = off_the_workers(move || {
+        let diffed = blocking(move || {
             let message = shown.diff(page, &view, full, agent);
             (shown, message)
         })
         .await;
-        let Some((shown, message)) = diffed else {
+        let Ok((shown, message)) = diffed else {
             return Vec::new();
         };
         self.shown = shown;
@@ -379,37 +374,36 @@ impl Session {
     /// revision `since`, and the page number; `None` if the board is gone or, with
     /// `since`, nothing changed after it.
     async fn drawing(&self, since: Option<u64>) -> Option<(Arc<PageView>, Vec<String>, usize)> {
-        let entry = self.app.boards.entry(self.board)?;
         let full = since.is_none();
         let since = since.unwrap_or(self.revision);
-        let cache = self.app.cache.clone();
-        let page = self.page;
+        let (desk, key, page) = (self.desk.clone(), self.board, self.page);
         // Drawing a large page takes a while: off the async threads, and from a copy
         // of the board, so that tool calls on it need not wait for the drawing.
-        let drawn = tokio::task::spawn_blocking(move || {
-            let live = entry.cell.lock();
-            let pages = live.board.pages();
-            if pages.is_empty() || (!full && live.board.revision() == since) {
-                return None;
-            }
-            let page = page.clamp(1, pages.len());
-            let id = pages[page - 1].id;
-            let agent: Vec<String> = live
-                .log
-                .changes_since(since)
-                .unwrap_or_default()
-                .into_iter()
-                .filter(|c| c.by == Actor::Agent && c.page == id)
-                .filter_map(|c| c.id.map(|id| id.to_string()))
-                .collect();
-            let key = entry.cell.key;
-            let view = match cache.get(key, id, live.board.revision()) {
-                Some(view) => view,
-                None => {
-                    let board = live.board.clone();
-                    drop(live);
-                    cache.view(key, id, &board)
+        let drawn = blocking(move || {
+            let mut found = None;
+            desk.look(key, &mut |board, log| {
+                let pages = board.pages();
+                if pages.is_empty() || (!full && board.revision() == since) {
+                    return;
                 }
+                let page = page.clamp(1, pages.len());
+                let id = pages[page - 1].id;
+                let agent: Vec<String> = log
+                    .changes_since(since)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|c| c.by == Actor::Agent && c.page == id)
+                    .filter_map(|c| c.id.map(|id| id.to_string()))
+                    .collect();
+                let view = desk.cache().get(key, id, board.revision());
+                let copy = view.is_none().then(|| board.clone());
+                found = Some((view, copy, id, agent, page));
+            });
+            let (view, copy, id, agent, page) = found?;
+            let view = match (view, copy) {
+                (Some(view), _) => view,
+                (None, Some(board)) => desk.cache().view(key, id, &board),
+                (None, None) => return None,
             };
             Some((view, agent, page))
         })
@@ -423,37 +417,44 @@ impl Session {
         if let Err(refusal) = window_calls::check(&tool, &args) {
             return json!({"t": "preview", "seq": seq, "items": {}, "error": refusal}).to_string();
         }
-        let Some(entry) = self.app.boards.entry(self.board) else {
-            return json!({"t": "preview", "seq": seq, "items": {}, "error": "this board is no longer open"}).to_string();
-        };
-        let engine = self.app.engine.clone();
-        let page_number = self.page;
-        let drawn = tokio::task::spawn_blocking(move || {
-            let mut live = entry.cell.lock();
-            let board = &mut live.board;
-            let page = board.pages().get(page_number - 1).map(|p| p.id);
-            engine.dry_run(board, &tool, args, |draft| page.map(|p| draw(draft, p)))
+        let (desk, key, page_number) = (self.desk.clone(), self.board, self.page);
+        let drawn = blocking(move || {
+            let mut args = Some(args);
+            let mut drawn = None;
+            let found = desk.look_mut(key, &mut |board| {
+                let page = board.pages().get(page_number - 1).map(|p| p.id);
+                let args = args.take().unwrap_or_default();
+                drawn = Some(
+                    preview_engine()
+                        .dry_run(board, &tool, args, |draft| page.map(|p| draw(draft, p))),
+                );
+            });
+            match drawn {
+                Some(drawn) => drawn,
+                None if found => Ok(None),
+                None => Err(ToolError::Arguments("this board is no longer open".into())),
+            }
         })
         .await;
         let (items, error) = match drawn {
             Ok(Ok(Some(view))) => {
                 let shown = std::mem::take(&mut self.shown);
-                let previewed = off_the_workers(move || {
+                let previewed = blocking(move || {
                     let items = shown.preview(&view);
                     (shown, items)
                 })
                 .await;
                 match previewed {
-                    Some((shown, items)) => {
+                    Ok((shown, items)) => {
                         self.shown = shown;
                         (items, Value::Null)
                     }
-                    None => ("{}".to_string(), Value::Null),
+                    Err(_) => ("{}".to_string(), Value::Null),
                 }
             }
             Ok(Ok(None)) => ("{}".to_string(), Value::Null),
             Ok(Err(e)) => ("{}".to_string(), Value::String(e.to_string())),
-            Err(e) => ("{}".to_string(), Value::String(e.to_string())),
+            Err(e) => ("{}".to_string(), Value::String(e)),
         };
         format!("{{\"t\":\"preview\",\"seq\":{seq},\"items\":{items},\"error\":{error}}}")
     }
@@ -461,73 +462,6 @@ impl Session {
 
 /// The title and page names of a board, as JSON text, to tell whether a window's
 /// header is still right.
-fn pages_text(board: &inkboard_core::Board) -> String {
-    let names: Vec<&str> = board.pages().iter().map(|p| p.name.as_str()).collect();
-    json!([board.title(), names]).to_string()
-}
-
-/// The `board` message of board `board` shown at page `page`, and the title and
-/// page names in it (`pages_text`).
-fn board_message(app: &AppState, board: u32, page: usize) -> (String, String) {
-    let Some(entry) = app.boards.entry(board) else {
-        let gone = json!({"t": "error", "error": "this board is no longer open"});
-        return (gone.to_string(), String::new());
-    };
-    let state = entry.save_state();
-    let live = entry.cell.lock();
-    let sent = pages_text(&live.board);
-    let pages: Vec<Value> = live
-        .board
-        .pages()
-        .iter()
-        .enumerate()
-        .map(|(i, p)| json!({"number": i + 1, "name": p.name}))
-        .collect();
-    let error = match &state {
-        crate::boards::SaveState::Failed(message) => Value::String(message.clone()),
-        _ => Value::Null,
-    };
-    let offer = match entry.offer() {
-        Some(offer) => json!({
-            "kind": offer.kind.name(),
-            "copy": offer.recovery.copy.display().to_string(),
-            "saved": offer.recovery.saved,
-        }),
-        None => Value::Null,
-    };
-    let imported = match entry.imported() {
-        Some(origin) => json!({
-            "source": origin.source.display().to_string(),
-            "format": origin.format,
-            "save_to": origin.save_to().display().to_string(),
-            "lost": inkboard_tools::import_note(&live.board).map(|(_, lost)| lost).unwrap_or_default(),
-        }),
-        None => Value::Null,
-    };
-    let message = json!({
-        "t": "board",
-        "board": board,
-        "title": live.board.title(),
-        "path": live.path.as_ref().map(|p| p.display().to_string()),
-        "pages": pages,
-        "page": page.min(pages.len().max(1)),
-        "revision": live.board.revision(),
-        "undo": live.history.can_undo(),
-        "redo": live.history.can_redo(),
-        "save": state.name(),
-        "save_error": error,
-        "offer": offer,
-        "imported": imported,
-    });
-    (message.to_string(), sent)
-}
-
-/// Runs `work` on a blocking thread: whatever waits for a board's lock or grows
-/// with a page (a header, a page's differences, a long message read) stays off
-/// the async workers, which every other window and request needs. `None` if it
-/// hit a bug.
-async fn off_the_workers<T: Send + 'static>(
-    work: impl FnOnce() -> T + Send + 'static,
-) -> Option<T> {
-    tokio::task::spawn_blocking(work).await.ok()
+fn pages_text(header: &Header) -> String {
+    json!([header.title, header.pages]).to_string()
 }

@@ -11,6 +11,8 @@
 //!   failures rate limited ([`limit`]).
 //! - [`pages`]: what a person's browser sees: sign-in links, their boards, a
 //!   board with its history and, for its owners, sharing.
+//! - [`window`]: the live editor of `inkboard-app` on a stored board, one
+//!   person's window at a time ([`window::BoardDesk`]).
 //! - [`transfer`]: a board moved whole between a file and the server
 //!   (`inkboard push` / `pull`).
 //!
@@ -31,6 +33,7 @@ pub mod keeper;
 pub mod limit;
 pub mod pages;
 pub mod transfer;
+pub mod window;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -156,6 +159,8 @@ pub struct Shared {
     pub held: Arc<Held>,
     pub config: Config,
     pub limiter: limit::Limiter,
+    /// The editor windows open on this process.
+    pub windows: window::Windows,
 }
 
 impl Shared {
@@ -175,6 +180,7 @@ pub fn router(shared: Arc<Shared>, mcp: axum::Router) -> axum::Router {
         .merge(transfer::routes().with_state(shared.clone()))
         .layer(from_fn_with_state(shared.clone(), guard::agents_only));
     pages::routes()
+        .merge(window::routes(shared.clone()))
         .with_state(shared.clone())
         .merge(agents)
         .layer(DefaultBodyLimit::max(MAX_BODY))

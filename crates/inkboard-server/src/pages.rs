@@ -1,7 +1,8 @@
 //! What a person's browser is shown: `GET /s/LINK` uses a one-time sign-in link
 //! and sets the session cookie (HttpOnly, SameSite=Lax, Secure behind https); `/`
-//! lists their boards and makes one; `/b/BOARD` shows a board, who changed it,
-//! and to its owners the sharing form; `/b/BOARD/page.svg` draws a page. Every
+//! lists their boards and makes one; `/b/BOARD/people` shows a board's people,
+//! who changed it, and to its owners the sharing form; `/b/BOARD/page.svg` draws
+//! a page. The board itself, `/b/BOARD`, is the live editor ([`crate::window`]). Every
 //! form is a POST whose Origin the guard has checked, from a page whose
 //! cookie is SameSite. Sign-in failures are rate limited per client address.
 
@@ -28,7 +29,7 @@ pub fn routes() -> Router<Arc<Shared>> {
         .route("/s/{secret}", get(sign_in))
         .route("/signout", post(sign_out))
         .route("/boards", post(create))
-        .route("/b/{board}", get(board_page))
+        .route("/b/{board}/people", get(board_page))
         .route("/b/{board}/page.svg", get(page_svg))
         .route("/b/{board}/share", post(share))
 }
@@ -59,7 +60,7 @@ fn page(title: &str, body: &str) -> Html<String> {
     ))
 }
 
-fn not_signed_in() -> Response {
+pub(crate) fn not_signed_in() -> Response {
     (
         StatusCode::UNAUTHORIZED,
         page(
@@ -71,7 +72,7 @@ fn not_signed_in() -> Response {
 }
 
 /// The board not found, whether it is missing or hidden from this person.
-fn not_found() -> Response {
+pub(crate) fn not_found() -> Response {
     (
         StatusCode::NOT_FOUND,
         page("Not found", "<h1>Board not found</h1><p>Check the address, or ask the board's owner to share it with you.</p><p><a href=\"/\">Your boards</a></p>"),
@@ -79,7 +80,7 @@ fn not_found() -> Response {
         .into_response()
 }
 
-async fn blocking<T: Send + 'static>(
+pub(crate) async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, Response> {
     tokio::task::spawn_blocking(f)
@@ -87,7 +88,7 @@ async fn blocking<T: Send + 'static>(
         .map_err(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
 }
 
-fn server_error(e: impl std::fmt::Display) -> Response {
+pub(crate) fn server_error(e: impl std::fmt::Display) -> Response {
     tracing::error!("page: {e}");
     (
         StatusCode::SERVICE_UNAVAILABLE,
@@ -269,8 +270,9 @@ async fn board_page(
         Err(r) => return r,
     };
     let mut body = format!(
-        "<p><a href=/>Your boards</a></p><h1 id=title>{}</h1><p class=muted>You are {} of this board · revision <span id=revision>{}</span></p>\
+        "<p><a href=/>Your boards</a> · <a id=open href=\"/b/{}\">Open the board</a></p><h1 id=title>{}</h1><p class=muted>You are {} of this board · revision <span id=revision>{}</span></p>\
          <img id=drawing alt=\"the board's first page\" src=\"/b/{}/page.svg?r={}\">",
+        esc(info.id.as_str()),
         esc(&info.title),
         match role { Role::Owner => "an owner", Role::Editor => "an editor", Role::Viewer => "a viewer" },
         info.revision,
@@ -367,7 +369,7 @@ async fn share(
     })
     .await;
     match done {
-        Ok(Ok(_)) => Redirect::to(&format!("/b/{board}")).into_response(),
+        Ok(Ok(_)) => Redirect::to(&format!("/b/{board}/people")).into_response(),
         Ok(Err(inkboard_store::StoreError::BoardNotFound(_))) => not_found(),
         Ok(Err(e)) => (
             StatusCode::BAD_REQUEST,

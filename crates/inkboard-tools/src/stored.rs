@@ -235,6 +235,17 @@ pub(crate) fn undo(
     Err(kept_moving())
 }
 
+impl Engine {
+    /// Undoes (or redoes) the last step of this process's history on the stored
+    /// board `board`, as `caller` (an editor window's Ctrl+Z): committed to the
+    /// store in their name, refused as any write is without the role.
+    pub fn undo_stored(&self, board: &str, caller: &Caller, redo: bool) -> Result<bool, ToolError> {
+        let keeper = self.keeper().ok_or_else(no_store)?;
+        let cell = keeper.board(board)?;
+        undo(keeper.as_ref(), &cell, caller, redo)
+    }
+}
+
 /// Gives `f` the stored board as the store has it now.
 pub(crate) fn read<T>(
     keeper: &dyn Keeper,

@@ -122,6 +122,7 @@ pub fn run(place: Where, listen: String, public_url: Option<String>) -> anyhow::
             held: held.clone(),
             config,
             limiter: Default::default(),
+            windows: Default::default(),
         });
         let url = shared.config.base_url();
         let app = inkboard_server::router(shared, crate::served_mcp::http_routes(held));

@@ -7,6 +7,7 @@
 //! process mid-write and a restart, and the server's `tools/list` (its golden and
 //! its budget).
 
+mod editor;
 mod harness;
 #[allow(dead_code)]
 #[path = "../../../inkboard-store/tests/suite/pg.rs"]
@@ -343,6 +344,7 @@ fn suite(place: Place, processes: usize) {
     killed_mid_write(&place, &mut servers);
     push_and_pull(&place, &servers[0]);
     web::people(&place, &servers);
+    editor::live(&place, &servers);
     // A restart keeps everything.
     let token = place.person("hal");
     let mut hal = Mcp::connect(&servers[0], &token);

@@ -1,9 +1,11 @@
 //! What a person's browser meets, over plain HTTP: a one-time sign-in link that
 //! sets the session cookie (HttpOnly, SameSite=Lax; not Secure on loopback), the
 //! list of their boards, a board page, sharing by its owner, another site's form
-//! and a foreign Host refused, and a board they hold no role on answered as a
-//! missing one.
+//! and a foreign Host refused, a board they hold no role on answered as a
+//! missing one, and the editor's rich text for signed-in people only, its body
+//! capped.
 
+use inkboard_app::MAX_RICH_BODY;
 use serde_json::json;
 
 use crate::harness::{Mcp, Place, Serve};
@@ -50,8 +52,23 @@ fn post(url: &str, cookie: &str, origin: &str, form: &str) -> u16 {
         .as_u16()
 }
 
+/// POSTs JSON `body` from `origin`, signed in with `cookie` if given: the status
+/// and the answer.
+fn post_json(url: &str, cookie: Option<&str>, origin: &str, body: String) -> (u16, String) {
+    let mut r = browser()
+        .post(url)
+        .header("Origin", origin)
+        .header("Content-Type", "application/json");
+    if let Some(c) = cookie {
+        r = r.header("Cookie", c);
+    }
+    let mut answer = r.send(body).expect("POST");
+    let text = answer.body_mut().read_to_string().unwrap_or_default();
+    (answer.status().as_u16(), text)
+}
+
 /// Signs `name` in through a new link; answers the cookie to send.
-fn sign_in(place: &Place, serve: &Serve, name: &str) -> String {
+pub fn sign_in(place: &Place, serve: &Serve, name: &str) -> String {
     let path = place.admin(&["link", name]);
     assert!(path.starts_with("/s/inkl_"), "{path}");
     let first = get(&format!("{}{path}", serve.url), None);
@@ -95,8 +112,18 @@ pub fn people(place: &Place, servers: &[Serve]) {
     assert_eq!((hidden.status, missing.status), (404, 404));
     assert_eq!(hidden.body, missing.body);
 
-    // The owner shares from the board's page; another site's form cannot.
-    let page = get(&format!("{}/b/{board}", a.url), Some(&jo));
+    // The board is the live editor; the owner shares from its people's page;
+    // another site's form cannot.
+    let editor = get(&format!("{}/b/{board}", a.url), Some(&jo));
+    assert_eq!(editor.status, 200);
+    assert!(
+        editor.body.contains(&format!(
+            "<meta name=\"inkboard-base\" content=\"/b/{board}/\">"
+        )),
+        "{}",
+        editor.body
+    );
+    let page = get(&format!("{}/b/{board}/people", a.url), Some(&jo));
     assert!(page.body.contains("id=share"), "{}", page.body);
     let share = format!("{}/b/{board}/share", a.url);
     assert_eq!(
@@ -104,7 +131,7 @@ pub fn people(place: &Place, servers: &[Serve]) {
         403
     );
     assert_eq!(post(&share, &jo, &a.url, "name=kim&role=viewer"), 303);
-    let seen = get(&format!("{}/b/{board}", b.url), Some(&kim));
+    let seen = get(&format!("{}/b/{board}/people", b.url), Some(&kim));
     assert_eq!(seen.status, 200, "{}", seen.body);
     assert!(!seen.body.contains("id=share"), "a viewer does not share");
     let drawing = get(&format!("{}/b/{board}/page.svg", b.url), Some(&kim));
@@ -115,6 +142,18 @@ pub fn people(place: &Place, servers: &[Serve]) {
     assert_eq!(post(&kim_share, &kim, &b.url, "name=kim&role=owner"), 400);
     let audit = place.admin(&["audit", "--limit", "20"]);
     let _ = audit;
+
+    // The editor's rich text: for signed-in people, its body held to its cap.
+    let rich = format!("{}/api/rich", a.url);
+    let text = json!({"markdown": "**a**"}).to_string();
+    assert_eq!(post_json(&rich, None, &a.url, text.clone()).0, 401);
+    let (status, body) = post_json(&rich, Some(&jo), &a.url, text);
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("<b>a</b>"), "{body}");
+    let bare = json!({"markdown": "a", "pad": ""}).to_string().len();
+    let over = json!({"markdown": "a", "pad": "x".repeat(MAX_RICH_BODY + 1 - bare)}).to_string();
+    assert_eq!(over.len(), MAX_RICH_BODY + 1);
+    assert_eq!(post_json(&rich, Some(&jo), &a.url, over).0, 413);
 
     // A name this server does not answer to (DNS rebinding) is refused.
     let rebound = browser()
