@@ -27,8 +27,10 @@ pub fn crosses(a: Point, b: Point, c: Point, d: Point) -> bool {
         && ((d3 > eps && d4 < -eps) || (d3 < -eps && d4 > eps))
 }
 
-/// The length of segment a–b inside `r` (Liang–Barsky clipping).
-pub fn clipped_length(a: Point, b: Point, r: &Rect) -> f64 {
+/// The part of segment a–b inside `r` (Liang–Barsky clipping), as the share of
+/// the way from `a` to `b` where it enters and where it leaves; `None` when the
+/// segment misses the box or only touches it.
+pub fn clip(a: Point, b: Point, r: &Rect) -> Option<(f64, f64)> {
     let (dx, dy) = (b.x - a.x, b.y - a.y);
     let (mut t0, mut t1) = (0.0f64, 1.0f64);
     for (p, q) in [
@@ -39,7 +41,7 @@ pub fn clipped_length(a: Point, b: Point, r: &Rect) -> f64 {
     ] {
         if p.abs() < 1e-12 {
             if q < 0.0 {
-                return 0.0;
+                return None;
             }
         } else {
             let t = q / p;
@@ -50,11 +52,25 @@ pub fn clipped_length(a: Point, b: Point, r: &Rect) -> f64 {
             }
         }
     }
-    if t1 <= t0 {
-        0.0
+    (t1 > t0).then_some((t0, t1))
+}
+
+/// The length of segment a–b inside `r`.
+pub fn clipped_length(a: Point, b: Point, r: &Rect) -> f64 {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    clip(a, b, r).map_or(0.0, |(t0, t1)| (t1 - t0) * (dx * dx + dy * dy).sqrt())
+}
+
+/// How far `p` is from the segment a–b.
+pub fn distance_to_segment(p: Point, a: Point, b: Point) -> f64 {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let dd = dx * dx + dy * dy;
+    let t = if dd > 1e-12 {
+        (((p.x - a.x) * dx + (p.y - a.y) * dy) / dd).clamp(0.0, 1.0)
     } else {
-        (t1 - t0) * (dx * dx + dy * dy).sqrt()
-    }
+        0.0
+    };
+    (p.x - a.x - dx * t).hypot(p.y - a.y - dy * t)
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 //! background knocks the line out), so only other connectors' lines count against it.
 
 use inkboard_core::{End, Geom, Kind, Object, Point, Rect};
+use inkboard_geom::distance_to_segment;
 
 use super::{cut, enters, index_of, Problem, ProblemKind, MAX_PER_KIND};
 use crate::route;
@@ -77,44 +78,17 @@ fn meet(a: &Rect, b: &Rect) -> Option<Rect> {
     (x1 - x0 > MEET && y1 - y0 > MEET).then(|| Rect::new(x0, y0, x1 - x0, y1 - y0))
 }
 
-/// The part of segment a–b inside `r`, if any (Liang–Barsky).
+/// The part of segment a–b inside `r`, if any.
 fn clip(a: Point, b: Point, r: &Rect) -> Option<(Point, Point)> {
     let (dx, dy) = (b.x - a.x, b.y - a.y);
-    let (mut t0, mut t1) = (0.0f64, 1.0f64);
-    for (p, q) in [
-        (-dx, a.x - r.x),
-        (dx, r.right() - a.x),
-        (-dy, a.y - r.y),
-        (dy, r.bottom() - a.y),
-    ] {
-        if p.abs() < 1e-12 {
-            if q < 0.0 {
-                return None;
-            }
-        } else if p < 0.0 {
-            t0 = t0.max(q / p);
-        } else {
-            t1 = t1.min(q / p);
-        }
-    }
     let at = |t: f64| Point::new(a.x + dx * t, a.y + dy * t);
-    (t1 > t0).then(|| (at(t0), at(t1)))
+    inkboard_geom::clip(a, b, r).map(|(t0, t1)| (at(t0), at(t1)))
 }
 
 /// How far `p` is from the polyline `line`.
 fn distance(p: Point, line: &[Point]) -> f64 {
     line.windows(2)
-        .map(|w| {
-            let (a, b) = (w[0], w[1]);
-            let (dx, dy) = (b.x - a.x, b.y - a.y);
-            let dd = dx * dx + dy * dy;
-            let t = if dd > 1e-12 {
-                (((p.x - a.x) * dx + (p.y - a.y) * dy) / dd).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            (p.x - a.x - dx * t).hypot(p.y - a.y - dy * t)
-        })
+        .map(|w| distance_to_segment(p, w[0], w[1]))
         .fold(f64::INFINITY, f64::min)
 }
 
