@@ -339,23 +339,10 @@ fn side_of(r: Rect, p: inkboard_core::Point) -> Option<&'static str> {
 
 /// Pairs of lines that cross (at a point inside a segment of each).
 fn crossing_pairs(lines: &[Drawn]) -> Vec<(usize, usize)> {
-    use inkboard_core::Point;
-    let cross = |a: Point, b: Point, c: Point, d: Point| {
-        let o =
-            |p: Point, q: Point, r: Point| (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x);
-        let (d1, d2, d3, d4) = (o(c, d, a), o(c, d, b), o(a, b, c), o(a, b, d));
-        d1 * d2 < -1e-6 && d3 * d4 < -1e-6
-    };
     let mut out = Vec::new();
     for i in 0..lines.len() {
         for j in i + 1..lines.len() {
-            let hit = lines[i].line.windows(2).any(|s| {
-                lines[j]
-                    .line
-                    .windows(2)
-                    .any(|t| cross(s[0], s[1], t[0], t[1]))
-            });
-            if hit {
+            if inkboard_geom::crossings(&lines[i].line, &lines[j].line) > 0 {
                 out.push((i, j));
             }
         }
