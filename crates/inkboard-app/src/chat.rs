@@ -1,8 +1,8 @@
 //! The board inside a chat: the MCP App view (`ui://inkboard/board`) as one
 //! self-contained HTML document, built once from the editor's own files. The
-//! editor's modules (`web/*.js`) are bundled with the view's entry
+//! editor's modules (`web/**/*.js`) are bundled with the view's entry
 //! (`web/chat/chat.js`) into one inline script, `web/chat/bridge.js` standing in
-//! for `sync.js` (the editor's WebSocket): the view reaches the server only
+//! for `sync/sync.js` (the editor's WebSocket): the view reaches the server only
 //! through its host, as tool calls. `app.css` and `web/chat/chat.css` are inlined
 //! too, so the document loads nothing, which is what a host's sandbox allows.
 //!
@@ -30,7 +30,7 @@ const CHAT_FILES: [(&str, &str); 4] = [
     ("chat/chat.css", include_str!("../web/chat/chat.css")),
 ];
 /// Module replaced in the view: the editor's WebSocket, by the host bridge.
-const REPLACED: [(&str, &str); 1] = [("sync.js", "chat/bridge.js")];
+const REPLACED: [(&str, &str); 1] = [("sync/sync.js", "chat/bridge.js")];
 
 /// Why the editor's files could not be made into the view.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -304,8 +304,8 @@ mod tests {
         assert!(doc.starts_with("<!doctype html>"), "{}", &doc[..40]);
         assert!(!doc.contains("/*SCRIPT*/") && !doc.contains("/*STYLES*/"));
         // The editor's drawing code is in it, once, and the WebSocket is not.
-        assert_eq!(doc.matches("__modules[\"canvas.js\"] =").count(), 1);
-        assert!(!doc.contains("__modules[\"sync.js\"]"));
+        assert_eq!(doc.matches("__modules[\"canvas/canvas.js\"] =").count(), 1);
+        assert!(!doc.contains("__modules[\"sync/sync.js\"]"));
         assert!(!doc.contains("new WebSocket"));
         // Nothing is fetched: no import left, no source or link to a file.
         for needle in [
@@ -328,7 +328,7 @@ mod tests {
         let f = files(&[
             (
                 "main.js",
-                "import { a, b as c } from './x.js';\nimport * as s from './sync.js';\nexport function go() { return a + c + s.n; }\n",
+                "import { a, b as c } from './x.js';\nimport * as s from './sync/sync.js';\nexport function go() { return a + c + s.n; }\n",
             ),
             ("x.js", "export const a = 1;\nexport let b = 2;\n"),
             ("chat/bridge.js", "export const n = 3;\n"),

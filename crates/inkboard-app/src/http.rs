@@ -71,7 +71,10 @@ pub fn routes(app: Arc<AppState>) -> Router {
     Router::new()
         .route("/", get(index))
         .route("/assets/{name}", get(asset))
-        .route("/assets/{version}/{name}", get(versioned_asset))
+        // A file in a subfolder of `web/` is named by its path from there
+        // (`canvas/canvas.js`): the modules import each other by relative paths
+        // under the version the page named.
+        .route("/assets/{version}/{*name}", get(versioned_asset))
         .route("/api/call", post(call))
         .route(
             "/api/open",

@@ -8,7 +8,7 @@
 // the view shows the drawing the answer brings. Nothing here reaches the network:
 // the host relays every message.
 
-import { state, emit } from '../state.js';
+import { state, emit } from '../sync/state.js';
 
 /** What the view shows: the board's file (null: the board on screen in `inkboard open`) and page. */
 const shown = { path: null, page: 1, started: false };

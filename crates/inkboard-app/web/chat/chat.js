@@ -6,15 +6,15 @@
 // on since the tool's revision, full screen, export, and the model's context (what
 // the person did and selected, in one sentence).
 
-import { state, emit, on, enterBoard } from '../state.js';
+import { state, emit, on, enterBoard } from '../sync/state.js';
 import * as bridge from './bridge.js';
 import {
   applyScene, openView, whenDrawn, drawnCount, refreshBox, getView, setView,
-} from '../canvas.js';
-import { flash } from '../highlight.js';
+} from '../canvas/canvas.js';
+import { flash } from '../canvas/highlight.js';
 import { initSurface } from '../surface.js';
-import { icon } from '../icons.js';
-import { hint } from '../shortcuts.js';
+import { icon } from '../ui/icons.js';
+import { hint } from '../ui/shortcuts.js';
 import { describe, summary } from './context.js';
 
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
