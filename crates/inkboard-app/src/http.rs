@@ -426,10 +426,11 @@ struct CallRequest {
     args: Value,
     #[serde(default)]
     client: String,
-    /// The call comes from the MCP App view of a client that declared the
-    /// extension (`Caller::view`), forwarded by `inkboard mcp`.
-    #[serde(default)]
-    view: bool,
+    /// The call comes from the chat view of a client that declared the
+    /// extension (`Caller::chat`), forwarded by `inkboard mcp`. On the wire it
+    /// keeps its first name, `view`, which other inkboard versions send.
+    #[serde(default, rename = "view")]
+    chat: bool,
 }
 
 /// A tool call forwarded by another inkboard process (token only). The body (up
@@ -459,7 +460,7 @@ async fn call(
             board: None,
             control: Default::default(),
             committed: Default::default(),
-            view: request.view,
+            chat: request.chat,
         };
         let reply = engine.call_as(&request.tool, request.args, &caller);
         json_answer(&reply_to_wire(&reply))

@@ -224,7 +224,7 @@ impl Session {
                     board: Some(self.board),
                     control: Default::default(),
                     committed: Default::default(),
-                    view: false,
+                    chat: false,
                 };
                 let result =
                     tokio::task::spawn_blocking(move || engine.call_as(&tool, args, &caller))

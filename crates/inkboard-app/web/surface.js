@@ -1,5 +1,5 @@
 // surface.js: wires the board's surface to the page, the part the editor (main.js) and
-// the MCP App view (chat/chat.js) share: canvas, navigation, tools, selection, text
+// the chat view (chat/chat.js) share: canvas, navigation, tools, selection, text
 // editing, images, style panel, page tabs, status, keyboard, clipboard, the
 // shortcut help (help.js), the right-click menu (contextmenu.js), connection
 // handles (connect.js) and presenting (present.js).

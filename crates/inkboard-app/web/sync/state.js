@@ -46,7 +46,7 @@ export function emit(event, data) {
   }
 }
 
-/** The board whose `board` message came last (its number, or its path in the MCP App view). */
+/** The board whose `board` message came last (its number, or its path in the chat view). */
 let boardShown = null;
 
 /**

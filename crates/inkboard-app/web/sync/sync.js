@@ -243,7 +243,7 @@ export function preview(tool, args = {}) {
 /**
  * Turns rich text between the Markdown a shape holds and the HTML the text editor
  * shows it in (`/api/rich`, the server's one grammar): `{markdown}` answers `{html}`,
- * `{html, before}` answers `{markdown}`. The MCP App view has no such call (its
+ * `{html, before}` answers `{markdown}`. The chat view has no such call (its
  * bridge.js), so its text editor stays on the Markdown source.
  */
 export async function rich(body) {

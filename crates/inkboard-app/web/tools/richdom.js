@@ -5,8 +5,8 @@
 // link, Ctrl+Shift+8 and Ctrl+Shift+7 make the lines bullet or numbered lists, Tab
 // and Shift+Tab indent and outdent a list item. Enter continues a list, and Enter on
 // an empty item ends it, as the browser's editing does. What the element holds is
-// turned into Markdown by the server (`/api/rich`); the same keys on the Markdown
-// source are richkeys.js's, for the MCP App view.
+// made into Markdown by the server (`/api/rich`); the same keys on the Markdown
+// source are richkeys.js's, for the chat view.
 
 /** The innermost `tag` element around `node`, inside `root`. */
 function around(node, tag, root) {

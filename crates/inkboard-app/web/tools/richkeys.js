@@ -1,7 +1,7 @@
 // richkeys.js: the rich-text shortcuts of the text editor. A shape's text is written in
 // the Markdown subset the renderer draws (**bold**, *italic*, ~~strike~~, `code`,
 // [text](url), "- " and "1. " list lines), so the shortcuts edit that source: they
-// wrap the selection in marks (or unwrap it), and turn lines into list items. Edits go
+// wrap the selection in marks (or unwrap it), and make lines into list items. Edits go
 // through the textarea's own undo (insertText), so Ctrl+Z in the textarea undoes them.
 // Links in the drawing open only with Ctrl (or Cmd) held, so a click still selects.
 

@@ -15,10 +15,10 @@
 // typed (no re-centring, no jump), in the style remembered for text.
 // A shape's text is rich text, edited formatted (WYSIWYG): a contenteditable element
 // shows bold, italic, struck, code, links and lists as they will be drawn, with the
-// shortcuts of richdom.js on the DOM selection; the server turns the Markdown into
+// shortcuts of richdom.js on the DOM selection; the server makes the Markdown into
 // that HTML and the HTML back into Markdown (`sync.rich`, `/api/rich`), so the
 // grammar is written once, in Rust, and the fit preview is asked with the Markdown.
-// Where there is no such call (the MCP App view), the text is edited as its Markdown
+// Where there is no such call (the chat view), the text is edited as its Markdown
 // source with the shortcuts of richkeys.js. A frame's title and a connector's label
 // are plain, in a textarea.
 // A turned shape's textarea is turned with it, about the shape's centre, so the

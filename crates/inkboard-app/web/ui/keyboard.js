@@ -3,7 +3,7 @@
 // are the browser's copy/cut/paste events (clipboard.js); the arrows nudge the
 // selection (Shift: 10 px) or pan; a key typed into a field is never a shortcut.
 // Enter and Escape first end an arrow or line being drawn click by click. The
-// export dialog is the editor's, not the MCP App view's: its key is said as an
+// export dialog is the editor's, not the chat view's: its key is said as an
 // 'export' event, which main.js's dialog answers.
 
 import { state, select, emit } from '../sync/state.js';

@@ -84,7 +84,7 @@ function darkTone([r, g, b]) {
   return m.map((row) => Math.min(1, Math.max(0, row[0] * inv[0] + row[1] * inv[1] + row[2] * inv[2])));
 }
 
-/** Whether the page shows the dark theme now (the MCP App view never sets one). */
+/** Whether the page shows the dark theme now (the chat view never sets one). */
 export function shownDark() {
   return document.documentElement.dataset.theme === 'dark';
 }

@@ -1,5 +1,5 @@
 // title.js: renaming the board from the top bar. A click on the title (or Enter on
-// it) turns it into a field; Enter or leaving it sends one `rename_board`, Escape
+// it) makes it into a field; Enter or leaving it sends one `rename_board`, Escape
 // keeps the old title. The server's next `board` message shows the new one.
 
 import { state } from '../sync/state.js';

@@ -1,4 +1,4 @@
-// lib.mjs: a test host for inkboard's MCP App view. The official TypeScript MCP
+// lib.mjs: a test host for inkboard's chat view. The official TypeScript MCP
 // client (@modelcontextprotocol/client) runs in Node, connected to `inkboard mcp`
 // over stdio and declaring the MCP Apps extension as a host does. A page in headless
 // Chromium (/usr/bin/chromium, driven by playwright-core) is the host's page: it runs
@@ -6,7 +6,7 @@
 // @modelcontextprotocol/ext-apps, bundled for the browser with esbuild) and shows the
 // view's HTML in a sandboxed iframe with the content security policy built from the
 // resource's `_meta.ui.csp`, as hosts do. The bridge's tool calls go to Node, which
-// hands them to the MCP client; what the view asks of the host (model context,
+// hands them to the MCP client; what the chat view asks of the host (model context,
 // display mode, downloads) is recorded in the page for the tests to read.
 
 import { spawn, spawnSync } from 'node:child_process';
@@ -30,7 +30,7 @@ export const EXTENSION = 'io.modelcontextprotocol/ui';
 export const MIME = 'text/html;profile=mcp-app';
 const HOST = 'http://host.test';
 
-export function tempDir(prefix = 'inkboard-mcpapp-') {
+export function tempDir(prefix = 'inkboard-chat-') {
   return mkdtempSync(path.join(tmpdir(), prefix));
 }
 
@@ -57,7 +57,7 @@ export async function until(fn, { ms = 10000, every = 25, what = 'a condition' }
  */
 export async function connect({ apps = true, dir = tempDir() } = {}) {
   const capabilities = apps ? { extensions: { [EXTENSION]: { mimeTypes: [MIME] } } } : {};
-  const client = new Client({ name: 'inkboard-mcpapp-host', version: '0' }, { capabilities });
+  const client = new Client({ name: 'inkboard-chat-host', version: '0' }, { capabilities });
   await client.connect(new StdioClientTransport({
     command: BIN,
     args: ['mcp'],
@@ -125,7 +125,7 @@ const HOST_PAGE = `<!doctype html>
 <html><head><meta charset="utf-8"><title>test host</title>
 <style>body{margin:0;font:13px sans-serif} iframe{border:1px solid #ccc;width:900px;height:560px;display:block}</style>
 </head><body>
-<div id="chat">a chat message, then the view:</div>
+<div id="chat">a chat message, then the chat view:</div>
 <script type="module">
 import { AppBridge, PostMessageTransport } from '${HOST}/app-bridge.js';
 window.host = { contexts: [], modes: [], downloads: [], logs: [], initialized: false, sizes: [] };
@@ -147,7 +147,7 @@ window.startView = async ({ html, csp, capabilities, context }) => {
   bridge.onsizechange = ({ height }) => { window.host.sizes.push(height); if (height) iframe.style.height = height + 'px'; };
   const initialized = new Promise((resolve) => { bridge.oninitialized = resolve; });
   await bridge.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow));
-  // The view's document with the host's policy in front, as a sandbox proxy loads it.
+  // The chat view's document with the host's policy in front, as a sandbox proxy loads it.
   const policy = '<meta http-equiv="Content-Security-Policy" content="' + csp + '">';
   iframe.srcdoc = html.replace(/<head>/i, '<head>' + policy);
   window.bridge = bridge;
@@ -161,7 +161,7 @@ window.toolCall = async (input, result) => {
 </script></body></html>`;
 
 /**
- * A host page in Chromium showing the view for `client`: answers {browser, page,
+ * A host page in Chromium showing the chat view for `client`: answers {browser, page,
  * frame, show(input, result), contexts()}. `capabilities` are the host's (MCP Apps
  * host capabilities), `context` its host context.
  */
@@ -204,16 +204,16 @@ export async function openHost(client, { capabilities, context, headless = true 
     frame,
     resource,
     errors,
-    /** URLs the page or the view tried to load besides the host's own (none may be). */
+    /** URLs the page or the chat view tried to load besides the host's own (none may be). */
     outside,
-    /** The tools the view called through the host, in order. */
+    /** The tools the chat view called through the host, in order. */
     calls,
-    /** Shows a tool call's input and result in the view, as a host does after the call. */
+    /** Shows a tool call's input and result in the chat view, as a host does after the call. */
     show: (input, result) => page.evaluate(([i, r]) => window.toolCall(i, r), [input, result]),
     contexts: () => page.evaluate(() => window.host.contexts),
     host: () => page.evaluate(() => window.host),
-    /** Runs `fn` inside the view's frame. */
-    inView: async (fn, arg) => {
+    /** Runs `fn` inside the chat view's frame. */
+    inChat: async (fn, arg) => {
       const f = page.frames().find((x) => x !== page.mainFrame());
       return f.evaluate(fn, arg);
     },

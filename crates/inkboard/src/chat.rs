@@ -1,19 +1,19 @@
 //! The MCP Apps extension (`io.modelcontextprotocol/ui`, specification
 //! 2026-01-26): the board inside the chat. For a client that declares the
 //! extension, the tools that make or show a board (`batch`, `render`,
-//! `import_mermaid`, `layout`, `create_board`, `read_board`) name the view
+//! `import_mermaid`, `layout`, `create_board`, `read_board`) name the chat view
 //! `ui://inkboard/board` in `_meta.ui.resourceUri` (and the flat
 //! `ui/resourceUri` the specification still lists, deprecated, for older
 //! hosts); their results name the revision they committed
 //! (`_meta["inkboard/revision"]`) and carry the drawing of the page they worked
-//! on (`_meta["inkboard/view"]`, what `view_board` answers), so the view draws
-//! without a round trip; the view's own tools (`view_board`,
-//! `view_edit`, `view_preview`, `view_history`, [`inkboard_tools::app_catalog`]) are listed with
-//! `visibility: ["app"]`, which hosts keep from the model; and the view is a
+//! on (`_meta["inkboard/view"]`, what `view_board` answers), so the chat view draws
+//! without a round trip; the chat view's own tools (`view_board`,
+//! `view_edit`, `view_preview`, `view_history`, [`inkboard_tools::chat_catalog`]) are listed with
+//! `visibility: ["app"]`, which hosts keep from the model; and the chat view is a
 //! resource. A client that does not declare the extension gets the tools and
 //! results exactly as before, and no resource in the list.
 //!
-//! The view document itself is built by `inkboard-app` from the editor's files
+//! The chat view document itself is built by `inkboard-app` from the editor's files
 //! ([`inkboard_app::chat`]); this module only says it in MCP's words.
 
 use std::sync::Arc;
@@ -24,13 +24,13 @@ use rmcp::model::{
 };
 use serde_json::{json, Value};
 
-pub use inkboard_app::chat::VIEW_URI;
+pub use inkboard_app::chat::CHAT_URI;
 
 /// The extension's identifier in client capabilities.
 pub const EXTENSION: &str = "io.modelcontextprotocol/ui";
-/// The view's media type.
+/// The chat view's media type.
 pub const MIME: &str = "text/html;profile=mcp-app";
-/// The model's tools whose results the view shows.
+/// The model's tools whose results the chat view shows.
 pub const LINKED: [&str; 6] = [
     "batch",
     "render",
@@ -55,13 +55,13 @@ pub fn supported(caps: Option<&ClientCapabilities>) -> bool {
     }
 }
 
-/// The `_meta` that links a tool to the view, for the given visibility.
+/// The `_meta` that links a tool to the chat view, for the given visibility.
 fn tool_meta(visibility: &[&str]) -> MetaObject {
-    let mut ui = json!({"resourceUri": VIEW_URI});
+    let mut ui = json!({"resourceUri": CHAT_URI});
     if !visibility.is_empty() {
         ui["visibility"] = json!(visibility);
     }
-    let meta = json!({"ui": ui, "ui/resourceUri": VIEW_URI});
+    let meta = json!({"ui": ui, "ui/resourceUri": CHAT_URI});
     MetaObject(as_object(meta))
 }
 
@@ -73,9 +73,9 @@ fn as_object(value: Value) -> JsonObject {
 }
 
 /// The tool list for a client that shows MCP Apps: `tools` (the model's, as
-/// every client gets them) with the linked ones naming the view, then the
+/// every client gets them) with the linked ones naming the chat view, then the
 /// view's own tools, app-only.
-pub fn with_view(tools: &[Tool], app_tools: &[Tool]) -> Vec<Tool> {
+pub fn with_chat_tools(tools: &[Tool], chat_tools: &[Tool]) -> Vec<Tool> {
     tools
         .iter()
         .map(|t| {
@@ -85,7 +85,7 @@ pub fn with_view(tools: &[Tool], app_tools: &[Tool]) -> Vec<Tool> {
             }
             t
         })
-        .chain(app_tools.iter().map(|t| {
+        .chain(chat_tools.iter().map(|t| {
             let mut t = t.clone();
             t.meta = Some(tool_meta(&["app"]));
             t
@@ -93,18 +93,18 @@ pub fn with_view(tools: &[Tool], app_tools: &[Tool]) -> Vec<Tool> {
         .collect()
 }
 
-/// Whether a tool's result is one the view shows.
+/// Whether a tool's result is one the chat view shows.
 pub fn linked(name: &str) -> bool {
     LINKED.contains(&name)
 }
 
 /// The most a result's `_meta` carries of the drawing; a larger page is drawn by
-/// the view's own `view_board` call instead.
+/// the chat view's own `view_board` call instead.
 pub const EMBED_LIMIT: usize = 512 * 1024;
 
 /// The arguments of the `view_board` call that draws what a linked tool called
 /// with `args` worked on: its board and page, at `revision`.
-pub fn view_args(args: &Value, revision: Option<u64>) -> Value {
+pub fn view_board_args(args: &Value, revision: Option<u64>) -> Value {
     let mut out = json!({"small": true});
     for key in ["path", "page"] {
         if let Some(v) = args.get(key).filter(|v| v.is_string() || v.is_u64()) {
@@ -117,9 +117,9 @@ pub fn view_args(args: &Value, revision: Option<u64>) -> Value {
     out
 }
 
-/// The result's `_meta` for the view: the revision the call committed, and the
+/// The result's `_meta` for the chat view: the revision the call committed, and the
 /// drawing of the board it worked on (`view_board`'s answer), when one was made
-/// and is not too large. Hosts keep `_meta` from the model; the view draws from
+/// and is not too large. Hosts keep `_meta` from the model; the chat view draws from
 /// it without asking again.
 pub fn result_meta(revision: Option<u64>, drawing: Option<Value>) -> Option<MetaObject> {
     let mut meta = JsonObject::new();
@@ -133,9 +133,9 @@ pub fn result_meta(revision: Option<u64>, drawing: Option<Value>) -> Option<Meta
     (!meta.is_empty()).then_some(MetaObject(meta))
 }
 
-/// The text content of an app-only tool's result: one line (the view reads the
+/// The text content of an app-only tool's result: one line (the chat view reads the
 /// structured content, which holds the drawing).
-pub fn app_result_text(structured: Option<&Value>) -> String {
+pub fn chat_result_text(structured: Option<&Value>) -> String {
     let board = structured
         .map(|s| s.get("view").unwrap_or(s))
         .and_then(|v| v.get("board"));
@@ -148,7 +148,7 @@ pub fn app_result_text(structured: Option<&Value>) -> String {
     }
 }
 
-/// What the view's resource says of itself to the host: no network and no file
+/// What the chat view's resource says of itself to the host: no network and no file
 /// of its own (every list empty: the host's most restrictive policy), and a
 /// border around it.
 fn ui_meta() -> MetaObject {
@@ -165,9 +165,9 @@ fn ui_meta() -> MetaObject {
     })))
 }
 
-/// The view in `resources/list`.
+/// The chat view in `resources/list`.
 pub fn resource() -> Resource {
-    Resource::new(VIEW_URI, "inkboard board view")
+    Resource::new(CHAT_URI, "inkboard board view")
         .with_title("inkboard board")
         .with_description(
             "The board a tool worked on, drawn by inkboard's renderer: pan, zoom, select, move, edit text, delete, undo and redo.",
@@ -176,26 +176,26 @@ pub fn resource() -> Resource {
         .with_meta(ui_meta())
 }
 
-/// `resources/read` of `uri`: the view document, or `None` for another URI.
+/// `resources/read` of `uri`: the chat view document, or `None` for another URI.
 /// An editor whose files cannot be bundled (a bug, which the tests catch) is an
 /// error in words.
 pub fn read(uri: &str) -> Option<Result<ReadResourceResult, String>> {
-    if uri != VIEW_URI {
+    if uri != CHAT_URI {
         return None;
     }
     Some(
-        inkboard_app::chat::view_document()
+        inkboard_app::chat::chat_document()
             .map(|doc| {
-                ReadResourceResult::new(vec![ResourceContents::text(doc, VIEW_URI)
+                ReadResourceResult::new(vec![ResourceContents::text(doc, CHAT_URI)
                     .with_mime_type(MIME)
                     .with_meta(ui_meta())])
             })
-            .map_err(|e| format!("the view could not be built: {e}")),
+            .map_err(|e| format!("the chat view could not be built: {e}")),
     )
 }
 
-/// The view's own tools as MCP tools (without their `_meta`, which
-/// [`with_view`] adds).
-pub fn app_tools(make: impl Fn(&inkboard_tools::ToolDef) -> Tool) -> Arc<Vec<Tool>> {
-    Arc::new(inkboard_tools::app_catalog().iter().map(make).collect())
+/// The chat view's own tools as MCP tools (without their `_meta`, which
+/// [`with_chat_tools`] adds).
+pub fn chat_tools(make: impl Fn(&inkboard_tools::ToolDef) -> Tool) -> Arc<Vec<Tool>> {
+    Arc::new(inkboard_tools::chat_catalog().iter().map(make).collect())
 }

@@ -1,15 +1,15 @@
-//! The MCP App view's own tools: `view_board` (a page as the editor draws it, by
+//! The chat view's own tools: `view_board` (a page as the editor draws it, by
 //! the one renderer, object by object), `view_edit` (an edit the person made in
-//! the view, run as the user's), `view_preview` (what an edit would redraw, on a
+//! the chat view, run as the user's), `view_preview` (what an edit would redraw, on a
 //! draft: a drag's connectors) and `view_history` (undo and redo). They are
 //! "app-only": the MCP server lists them, with `_meta.ui.visibility: ["app"]`,
-//! only to hosts that show MCP Apps, which keep them from the model; the view
+//! only to hosts that show MCP Apps, which keep them from the model; the chat view
 //! inside the chat calls them through its host.
 //!
-//! The view keeps no connection to the server, so every answer is a whole
+//! The chat view keeps no connection to the server, so every answer is a whole
 //! [`ViewOutput`]: the board's facts, and a `scene` in the editor's own form
 //! (`docs/live-protocol.md`) holding only the objects whose drawing differs
-//! from what the view said it holds (`known`: id → the hash each item came
+//! from what the chat view said it holds (`known`: id → the hash each item came
 //! with), so a drag answers with the moved shape and its connectors, not the
 //! page.
 //!
@@ -18,7 +18,7 @@
 //! `inkboard open` editor on the same board and `board_changes` (`by: "user"`)
 //! all see it, and nothing here edits a board by itself.
 //!
-//! These tools answer only the view ([`Caller::view`]: a client that declared
+//! These tools answer only the chat view ([`Caller::chat`]: a client that declared
 //! MCP Apps, whose host keeps them from the model); to any other caller they
 //! are unknown tools. That is what lets an edit here be recorded as the
 //! person's, and `view_history` takes back only the person's own steps (the
@@ -40,7 +40,7 @@ use crate::tracking::ChangeLog;
 use crate::{Engine, Reply, ToolError};
 
 /// A tool result carries the drawing of a page of up to this many objects
-/// (`small`); a larger page's the view asks for itself.
+/// (`small`); a larger page's the chat view asks for itself.
 const SMALL_PAGE: usize = 500;
 
 /// Pages up to this many objects come whole, fragments included, in one answer;
@@ -74,7 +74,7 @@ pub struct PageName {
     name: String,
 }
 
-/// The board the view shows, as the editor's `board` message says it.
+/// The board the chat view shows, as the editor's `board` message says it.
 #[derive(Serialize, JsonSchema)]
 pub struct BoardFacts {
     title: String,
@@ -328,7 +328,7 @@ struct Asked<'a> {
     small: bool,
 }
 
-/// The board of `target` as the view is to show it (see the module docs).
+/// The board of `target` as the chat view is to show it (see the module docs).
 fn view(engine: &Engine, target: &Target, asked: &Asked<'_>) -> Result<ViewOutput, ToolError> {
     // The board is copied out, and drawn without holding its lock: drawing a
     // large page routes every connector.
@@ -414,7 +414,7 @@ fn view(engine: &Engine, target: &Target, asked: &Asked<'_>) -> Result<ViewOutpu
     })
 }
 
-/// The ids an agent changed at `revision`, or after `since`: the view marks them.
+/// The ids an agent changed at `revision`, or after `since`: the chat view marks them.
 fn marked(log: &ChangeLog, revision: Option<u64>, since: Option<u64>) -> Vec<String> {
     let mut ids: Vec<String> = log
         .iter()

@@ -1,7 +1,7 @@
-// live.test.mjs: the view and `inkboard open` on the same board stay in step. The
-// MCP server sends the view's calls to the running application (live mode), so an
-// edit in the view is one undo step on the board the editor shows, and an edit in
-// the editor reaches the view (which looks for changes while it is visible).
+// live.test.mjs: the chat view and `inkboard open` on the same board stay in step. The
+// MCP server sends the chat view's calls to the running application (live mode), so an
+// edit in the chat view is one undo step on the board the editor shows, and an edit in
+// the editor reaches the chat view (which looks for changes while it is visible).
 
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -9,7 +9,7 @@ import { test } from 'node:test';
 
 import { call, connect, openHost, removeDir, startApp, tempDir, until, writeBoard } from './lib.mjs';
 
-test('the view and the editor of `inkboard open` show each other\'s edits', { timeout: 120000 }, async () => {
+test('the chat view and the editor of `inkboard open` show each other\'s edits', { timeout: 120000 }, async () => {
   const dir = tempDir();
   const file = path.join(dir, 'live.inkboard');
   writeBoard(file, [
@@ -25,14 +25,14 @@ test('the view and the editor of `inkboard open` show each other\'s edits', { ti
     await editor.waitForFunction(() => window.inkboard?.ready);
     await editor.evaluate(() => window.inkboard.ready);
 
-    // An agent's batch, run by the application, shown in the view.
+    // An agent's batch, run by the application, shown in the chat view.
     const input = { path: file, operations: [{ tool: 'add_shape', args: { text: 'Agent', x: 0, y: 200 } }] };
     const result = await call(client, 'batch', input);
     await host.show(input, result);
     await host.frame.locator('g[id="s3"]').waitFor();
     await until(() => editor.evaluate(() => 's3' in window.inkboard.objects()), { what: 'the editor to show the batch' });
 
-    // Drag "Left" in the view: the editor shows it moved.
+    // Drag "Left" in the chat view: the editor shows it moved.
     const box = await host.frame.locator('g[id="s1"]').boundingBox();
     const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
     await host.page.mouse.move(x, y);
@@ -43,11 +43,11 @@ test('the view and the editor of `inkboard open` show each other\'s edits', { ti
     const changes = (await call(client, 'board_changes', { path: file })).structuredContent.changes;
     assert.ok(changes.some((c) => c.id === 's1' && c.by === 'user'), JSON.stringify(changes));
 
-    // Delete "Right" in the editor: the view drops it.
+    // Delete "Right" in the editor: the chat view drops it.
     const right = await editor.locator('[data-testid="objects"] g[id="s2"]').boundingBox();
     await editor.mouse.click(right.x + right.width / 2, right.y + right.height / 2);
     await editor.keyboard.press('Delete');
-    await until(async () => !('s2' in await host.inView(() => window.inkboard.objects())), { ms: 15000, what: 'the view to drop the deleted shape' });
+    await until(async () => !('s2' in await host.inChat(() => window.inkboard.objects())), { ms: 15000, what: 'the chat view to drop the deleted shape' });
     assert.equal(await host.frame.locator('g[id="s2"]').count(), 0);
   } finally {
     await host.close();

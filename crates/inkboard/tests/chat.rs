@@ -4,8 +4,8 @@
 //! policy, a result that names its revision and carries the drawing), and that a
 //! client that does not declare it gets exactly what it got before (the golden
 //! `tools_list.json`, no resource, no `_meta`). What each kind of client gets is
-//! in `golden/mcp_app.json` (`UPDATE_EXPECT=1` refreshes it); the view's HTML
-//! itself is checked by `inkboard-app`'s `chat.rs` tests and `tests/mcpapp/`.
+//! in `golden/chat.json` (`UPDATE_EXPECT=1` refreshes it); the chat view's HTML
+//! itself is checked by `inkboard-app`'s `chat.rs` tests and `tests/chat/`.
 
 mod common;
 
@@ -60,7 +60,7 @@ impl Line {
         line.ask(
             "initialize",
             json!({"protocolVersion": "2025-11-25", "capabilities": capabilities,
-                   "clientInfo": {"name": "mcp_app", "version": "0"}}),
+                   "clientInfo": {"name": "chat", "version": "0"}}),
         );
         writeln!(
             line.stdin,
@@ -174,7 +174,7 @@ fn each_kind_of_client_gets_what_the_golden_file_says() {
         }
     }
     let pretty = serde_json::to_string_pretty(&answer).expect("JSON") + "\n";
-    common::check_golden("golden/mcp_app.json", &pretty);
+    common::check_golden("golden/chat.json", &pretty);
 }
 
 #[test]
@@ -197,7 +197,7 @@ fn a_client_without_mcp_apps_gets_the_tools_list_it_always_got() {
 }
 
 #[test]
-fn the_model_gets_no_more_from_a_host_that_shows_the_view() {
+fn the_model_gets_no_more_from_a_host_that_shows_the_chat_view() {
     let mut apps = Line::start(json!({"extensions": {UI: {}}}));
     let tools = apps.ask("tools/list", json!({}));
     let tools = tools["tools"].as_array().cloned().unwrap_or_default();
@@ -206,7 +206,7 @@ fn the_model_gets_no_more_from_a_host_that_shows_the_view() {
     // What the host hands the model is what every client gets (the `_meta` stays
     // with the host), within the same ceiling.
     assert!(budget::model_bytes(&model) <= budget::MODEL_CEILING);
-    // The view's own tools are small, and kept from the model by the host.
+    // The chat view's own tools are small, and kept from the model by the host.
     let app_bytes = budget::model_bytes(&app_only);
     assert!(
         app_bytes <= 2048,
@@ -215,7 +215,7 @@ fn the_model_gets_no_more_from_a_host_that_shows_the_view() {
 }
 
 #[test]
-fn the_view_resource_is_one_document_with_a_closed_policy() {
+fn the_chat_view_resource_is_one_document_with_a_closed_policy() {
     // Any client may read it; only MCP Apps hosts are told of it.
     for caps in [
         json!({"extensions": {UI: {"mimeTypes": [MIME]}}}),
@@ -246,7 +246,7 @@ fn the_view_resource_is_one_document_with_a_closed_policy() {
 }
 
 #[test]
-fn an_edit_in_the_view_is_the_persons_and_undo_takes_it_back() {
+fn an_edit_in_the_chat_view_is_the_persons_and_undo_takes_it_back() {
     let mut apps = Line::start(json!({"extensions": {UI: {}}}));
     let board = apps.board();
     apps.call("create_board", json!({"path": board}));
@@ -262,7 +262,7 @@ fn an_edit_in_the_view_is_the_persons_and_undo_takes_it_back() {
         json!({"path": board, "tool": "move", "args": {"ids": ["s1"], "dx": 10, "dy": 0}, "known": {}}),
     );
     assert_ne!(moved["isError"], true, "{moved}");
-    // The view reads the structured content; the text is a line, not the drawing again.
+    // The chat view reads the structured content; the text is a line, not the drawing again.
     let text = moved["content"][0]["text"].as_str().unwrap_or_default();
     assert!(text.len() < 100, "{text}");
     let view = &moved["structuredContent"]["view"];
@@ -320,7 +320,7 @@ fn a_result_carries_the_drawing_of_a_small_page_only() {
         Value::Null,
         "501 objects ride along"
     );
-    // The view asks for it itself, and gets it.
+    // The chat view asks for it itself, and gets it.
     let asked = apps.call("view_board", json!({"path": board}));
     let order = &asked["structuredContent"]["scene"]["order"];
     assert_eq!(order.as_array().map(Vec::len), Some(501));
@@ -340,13 +340,13 @@ fn unknown(line: &mut Line, name: &str, args: Value) -> Value {
     serde_json::from_str(&text).expect("JSON")
 }
 
-/// The view's own tools answer only a client that declared MCP Apps, whose host
+/// The chat view's own tools answer only a client that declared MCP Apps, whose host
 /// keeps them from the model. To any other client (a model calling them by name
 /// through a client that never declared the extension) they are unknown tools,
 /// in the very words of one that does not exist: nothing is edited, recorded as
 /// the person's, or undone. Nor does `inkboard call` reach them.
 #[test]
-fn the_views_tools_do_not_exist_for_a_client_without_mcp_apps() {
+fn the_chat_views_tools_do_not_exist_for_a_client_without_mcp_apps() {
     let board_of = |line: &Line| line.board();
     for caps in [
         json!({}),
@@ -408,13 +408,13 @@ fn the_views_tools_do_not_exist_for_a_client_without_mcp_apps() {
     }
 }
 
-/// Undo in the view takes back the person's own steps (made in the view or the
+/// Undo in the chat view takes back the person's own steps (made in the chat view or the
 /// editor), never an agent's: after the agent's batch, the person's move is
 /// undone and the agent's shape stays; with no step of the person's left, there
 /// is nothing to undo (`done: false`, `undo: false`), and the agent's work is
 /// still all there.
 #[test]
-fn undo_in_the_view_takes_back_the_persons_steps_never_an_agents() {
+fn undo_in_the_chat_view_takes_back_the_persons_steps_never_an_agents() {
     let mut apps = Line::start(json!({"extensions": {UI: {}}}));
     let board = apps.board();
     apps.call("create_board", json!({"path": board}));
@@ -461,12 +461,12 @@ fn undo_in_the_view_takes_back_the_persons_steps_never_an_agents() {
     assert_eq!(x_of_a(&read(&mut apps)), moved_x);
 }
 
-/// With the application running, `inkboard mcp` forwards the view's calls there,
-/// saying they are the view's: a client that declared MCP Apps edits the board
+/// With the application running, `inkboard mcp` forwards the chat view's calls there,
+/// saying they are the chat view's: a client that declared MCP Apps edits the board
 /// on screen as the person; one that did not gets an unknown tool, and so does
-/// a forwarded call that does not say it is the view's.
+/// a forwarded call that does not say it is the chat view's.
 #[tokio::test]
-async fn the_views_tools_reach_the_application_only_from_the_view() {
+async fn the_chat_views_tools_reach_the_application_only_from_the_chat_view() {
     let app = App::start("plan.inkboard");
     let signed = app.sign_in();
     let mut window = app.window(&signed).await;

@@ -1,4 +1,4 @@
-//! Turning a board into another version of itself, step by step: how a version
+//! Rewriting a board to another version of itself, step by step: how a version
 //! that arrived from outside (another program rewrote the file, a recovered copy)
 //! becomes one ordinary [`Commit`], so that undo, the change log, live updates and
 //! the file write all treat it like any other change.
@@ -17,7 +17,7 @@ impl Transaction<'_> {
     /// not records with steps: they are taken from `target` here and are not given
     /// back by undo or a rollback. A page whose unknown fields differ is replaced
     /// whole.
-    pub fn turn_into(&mut self, target: &Board) -> Result<(), ModelError> {
+    pub fn rewrite_to(&mut self, target: &Board) -> Result<(), ModelError> {
         self.set_title(target.title())?;
         // Objects that are not where `target` has them go first, so that every
         // insert below finds its id free.

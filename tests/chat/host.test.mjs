@@ -1,8 +1,8 @@
-// view.test.mjs: inkboard's MCP App view in a test host (lib.mjs). A batch's result
-// is drawn in the view by inkboard's renderer; a shape dragged in the view with real
+// host.test.mjs: inkboard's chat view in a test host (lib.mjs). A batch's result
+// is drawn in the chat view by inkboard's renderer; a shape dragged in the chat view with real
 // mouse events is moved in the file, `board_changes` says the person did it, and the
 // host hears it in the model's context. A client without MCP Apps gets the tools as
-// before. The view loads nothing from anywhere.
+// before. The chat view loads nothing from anywhere.
 
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -21,7 +21,7 @@ function saved(file) {
   return JSON.parse(readFileSync(file, 'utf8')).pages[0].objects;
 }
 
-test('a host that shows MCP Apps gets the view: linked tools, app-only tools, the resource', { timeout: TIMEOUT }, async () => {
+test('a host that shows MCP Apps gets the chat view: linked tools, app-only tools, the resource', { timeout: TIMEOUT }, async () => {
   const dir = tempDir();
   const client = await connect({ dir });
   try {
@@ -67,7 +67,7 @@ test('a client without MCP Apps gets the tools as before, and batch works', { ti
   }
 });
 
-test('the view draws a batch, a drag in it moves the shape in the file as the person, and the model hears it', { timeout: TIMEOUT }, async () => {
+test('the chat view draws a batch, a drag in it moves the shape in the file as the person, and the model hears it', { timeout: TIMEOUT }, async () => {
   const dir = tempDir();
   const client = await connect({ dir });
   const host = await openHost(client);
@@ -88,7 +88,7 @@ test('the view draws a batch, a drag in it moves the shape in the file as the pe
     const ids = result.structuredContent.results.map((r) => r.id);
     await host.show(input, result);
 
-    // Drawn by the renderer: each object's <g id> in the view's SVG layer.
+    // Drawn by the renderer: each object's <g id> in the chat view's SVG layer.
     const view = host.frame;
     for (const id of ids) await view.locator(`[data-testid="objects"] g[id="${id}"]`).waitFor({ timeout: 15000 });
     assert.equal(await view.locator('[data-testid="board-title"]').textContent(), 'Plan');
@@ -113,12 +113,12 @@ test('the view draws a batch, a drag in it moves the shape in the file as the pe
       return o.x !== before.x;
     }, { what: 'the move to reach the file' });
     const after = saved(file).find((o) => o.id === ids[1]);
-    const zoom = (await host.inView(() => window.inkboard.view())).zoom;
+    const zoom = (await host.inChat(() => window.inkboard.view())).zoom;
     assert.ok(Math.abs(after.x - before.x - 120 / zoom) <= 12 / zoom, `moved right: ${before.x} → ${after.x} at zoom ${zoom}`);
     assert.ok(Math.abs(after.y - before.y - 60 / zoom) <= 12 / zoom, `moved down: ${before.y} → ${after.y}`);
-    assert.ok(host.calls.includes('view_edit'), `the view called ${host.calls}`);
+    assert.ok(host.calls.includes('view_edit'), `the chat view called ${host.calls}`);
     // While it moved, the connector's new route was drawn from dry runs on the server.
-    assert.ok(host.calls.includes('view_preview'), `the view called ${host.calls}`);
+    assert.ok(host.calls.includes('view_preview'), `the chat view called ${host.calls}`);
 
     // board_changes: the move is the person's.
     const changes = (await call(client, 'board_changes', { path: file, since: result._meta['inkboard/revision'] })).structuredContent;
@@ -141,7 +141,7 @@ test('the view draws a batch, a drag in it moves the shape in the file as the pe
     assert.match(text, /the frame 'Backend'/);
     assert.equal(context.structuredContent.board, file);
 
-    // Undo in the view puts it back, as the person.
+    // Undo in the chat view puts it back, as the person.
     await view.locator('[data-testid="undo"]').click();
     await until(() => saved(file).find((s) => s.id === ids[1]).x === before.x, { what: 'the undo to reach the file' });
 
@@ -209,7 +209,7 @@ test('text is edited in place, Delete deletes, and export goes through the host 
 
     const second = await host.frame.locator('g[id="s2"]').boundingBox();
     await host.page.mouse.click(second.x + second.width / 2, second.y + second.height / 2);
-    await until(async () => (await host.inView(() => window.inkboard.selection())).join() === 's2', { what: 's2 selected' });
+    await until(async () => (await host.inChat(() => window.inkboard.selection())).join() === 's2', { what: 's2 selected' });
     await host.page.keyboard.press('Delete');
     await until(() => !saved(file).some((o) => o.id === 's2'), { what: 's2 gone from the file' });
 
@@ -221,14 +221,14 @@ test('text is edited in place, Delete deletes, and export goes through the host 
     assert.match(resource.uri, /words-page1\.png$/);
     assert.equal(Buffer.from(resource.blob, 'base64').subarray(1, 4).toString(), 'PNG');
 
-    // A host without downloads: `export` writes beside the board, and the view says where.
+    // A host without downloads: `export` writes beside the board, and the chat view says where.
     plain = await openHost(client);
     await plain.show(input, result);
     await plain.frame.locator('g[id="s1"]').waitFor();
     await plain.frame.locator('[data-testid="export"]').click();
     const beside = path.join(dir, 'words-page1.png');
     await until(() => existsSync(beside), { what: 'the PNG beside the board' });
-    await until(async () => (await plain.frame.locator('[data-testid="notice"]').textContent()).includes(beside), { what: 'the view to say where' });
+    await until(async () => (await plain.frame.locator('[data-testid="notice"]').textContent()).includes(beside), { what: 'the chat view to say where' });
   } finally {
     await plain?.close();
     await withDownloads.close();
@@ -247,9 +247,9 @@ test('a flow of 199 objects is drawn whole', { timeout: TIMEOUT }, async () => {
     const input = { path: file, operations: flowOperations(100) };
     const result = await call(client, 'batch', input);
     await host.show(input, result);
-    const timings = await host.inView(() => window.inkboard.drawn());
+    const timings = await host.inChat(() => window.inkboard.drawn());
     assert.equal(timings.objects, 199);
-    assert.equal(Object.keys(await host.inView(() => window.inkboard.objects())).length, 199);
+    assert.equal(Object.keys(await host.inChat(() => window.inkboard.objects())).length, 199);
   } finally {
     await host.close();
     await client.close();
