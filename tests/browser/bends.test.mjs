@@ -1,4 +1,4 @@
-// A connector's bends and label dragged by hand (web/bends.js): a selected
+// A connector's bends and label dragged by hand (web/select/bends.js): a selected
 // orthogonal connector shows a handle on each leg; dragging one moves the leg
 // across itself and the route, redrawn by the server, stays square through the
 // new waypoints; its label (by its handle or its text) slides along the line; each drag is

@@ -13,7 +13,7 @@ import {
   session, until, clickBoard, clientOf, newObject, watch, ROOT,
 } from './lib.mjs';
 
-const { SHORTCUTS } = await import(pathToFileURL(path.join(ROOT, 'crates/inkboard-app/web/shortcuts.js')).href);
+const { SHORTCUTS } = await import(pathToFileURL(path.join(ROOT, 'crates/inkboard-app/web/ui/shortcuts.js')).href);
 
 /** Excalidraw's digits, and the tool each picks here. */
 const DIGITS = {

@@ -1,4 +1,4 @@
-// frame_rule.test.mjs: the editor's frameHolds (crates/inkboard-app/web/geom.js) checked
+// frame_rule.test.mjs: the editor's frameHolds (crates/inkboard-app/web/canvas/geom.js) checked
 // against core's rule of which objects a frame holds, case by case from
 // crates/inkboard-core/tests/frame_rule.json; the Rust test of the same name checks
 // Board::frame_holds against that file. Core's rule is the one that holds: a case
@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
-import { frameHolds } from '../../crates/inkboard-app/web/geom.js';
+import { frameHolds } from '../../crates/inkboard-app/web/canvas/geom.js';
 
 const CASES = new URL('../../crates/inkboard-core/tests/frame_rule.json', import.meta.url);
 const cases = JSON.parse(readFileSync(CASES, 'utf8'));

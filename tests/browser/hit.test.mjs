@@ -1,5 +1,5 @@
 // Thin lines are hit by their distance to the pointer, 6 screen pixels from their
-// drawn edge at any zoom (web/lines.js, hittest.js): a click 1 to 6 px beside a
+// drawn edge at any zoom (web/canvas/lines.js, hittest.js): a click 1 to 6 px beside a
 // 2 px arrow selects it at 50%, 100% and 300%, a click 12 px away does not, the
 // right-click menu opened beside it is the arrow's, and an ink stroke and a
 // dashed line are hit the same way. Real mouse events in Chromium.

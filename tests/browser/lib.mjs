@@ -153,7 +153,7 @@ export function launch({ args = [] } = {}) {
 
 /**
  * A browser context of a fixed size (so views and screenshots are repeatable).
- * With `INKBOARD_WEB_DEV=1` its pages get the editor's files (`web/*.js`,
+ * With `INKBOARD_WEB_DEV=1` its pages get the editor's files (the modules of `web/`,
  * `app.css`) from this checkout instead of the binary: edits to the editor are
  * tried without building again (what is tested then is not the binary's).
  */
@@ -161,8 +161,9 @@ export async function newContext(browser) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
   if (process.env.INKBOARD_WEB_DEV) {
     const web = path.join(ROOT, 'crates/inkboard-app/web');
-    await context.route(/\/assets\/[^/]+\/[\w.-]+\.(js|css)$/, async (route) => {
-      const name = new URL(route.request().url()).pathname.split('/').pop();
+    // `/assets/VERSION/NAME`, NAME the file's path under web/ (`canvas/canvas.js`).
+    await context.route(/\/assets\/[^/]+\/[\w./-]+\.(js|css)$/, async (route) => {
+      const name = new URL(route.request().url()).pathname.split('/').slice(3).join('/');
       let body;
       try {
         body = readFileSync(path.join(web, name));

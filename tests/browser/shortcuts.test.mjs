@@ -1,4 +1,4 @@
-// The shortcuts, read from the editor's one table (web/shortcuts.js): every tool key
+// The shortcuts, read from the editor's one table (web/ui/shortcuts.js): every tool key
 // picks its tool and is in its button's tooltip, the `?` overlay lists every entry,
 // plain + and − zoom, D/S/A draw a diamond, a note and a connector, the eraser deletes
 // what a stroke passes over in one undo step, and Alt+drag duplicates.
@@ -12,7 +12,7 @@ import {
 } from './lib.mjs';
 
 const { SHORTCUTS, SECTIONS } = await import(
-  pathToFileURL(path.join(ROOT, 'crates/inkboard-app/web/shortcuts.js')).href
+  pathToFileURL(path.join(ROOT, 'crates/inkboard-app/web/ui/shortcuts.js')).href
 );
 
 describe('shortcuts', { timeout: 120000 }, () => {

@@ -10,7 +10,7 @@
 //   (`127.0.0.1:P`, `localhost:P`, `[::1]:P`) becomes the same name with the
 //   app's port. Any other value (a rebinding site's `evil.example.com`, a
 //   foreign origin) goes through verbatim, so the app's own Host/Origin checks
-//   are what the suite sees; the proxy never turns a foreign value into an
+//   are what the suite sees; the proxy never makes a foreign value into an
 //   accepted one.
 //
 // Headers are forwarded from the raw list, so a repeated header stays repeated

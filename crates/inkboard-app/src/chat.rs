@@ -1,8 +1,8 @@
-//! The board inside a chat: the MCP App view (`ui://inkboard/board`) as one
+//! The board inside a chat: the chat view (`ui://inkboard/board`) as one
 //! self-contained HTML document, built once from the editor's own files. The
-//! editor's modules (`web/*.js`) are bundled with the view's entry
+//! editor's modules (`web/**/*.js`) are bundled with the chat view's entry
 //! (`web/chat/chat.js`) into one inline script, `web/chat/bridge.js` standing in
-//! for `sync.js` (the editor's WebSocket): the view reaches the server only
+//! for `sync/sync.js` (the editor's WebSocket): the chat view reaches the server only
 //! through its host, as tool calls. `app.css` and `web/chat/chat.css` are inlined
 //! too, so the document loads nothing, which is what a host's sandbox allows.
 //!
@@ -12,27 +12,27 @@
 //! own function scope (so an exported `let` is read once, when imported: the
 //! editor exports none). Anything else (default exports, `export { … }`, dynamic
 //! imports, an import cycle) is refused by [`bundle`] with a [`BundleError`], and
-//! the tests build the view, so such a change to the editor fails there first.
+//! the tests build the chat view, so such a change to the editor fails there first.
 
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::sync::OnceLock;
 
-/// The view's resource URI.
-pub const VIEW_URI: &str = "ui://inkboard/board";
+/// The chat view's resource URI.
+pub const CHAT_URI: &str = "ui://inkboard/board";
 
-/// The view's page, its entry module and its own files (`web/chat/`).
-const PAGE: &str = include_str!("../web/chat/view.html");
+/// The chat view's page, its entry module and its own files (`web/chat/`).
+const PAGE: &str = include_str!("../web/chat/chat.html");
 const CHAT_FILES: [(&str, &str); 4] = [
     ("chat/chat.js", include_str!("../web/chat/chat.js")),
     ("chat/bridge.js", include_str!("../web/chat/bridge.js")),
     ("chat/context.js", include_str!("../web/chat/context.js")),
     ("chat/chat.css", include_str!("../web/chat/chat.css")),
 ];
-/// Module replaced in the view: the editor's WebSocket, by the host bridge.
-const REPLACED: [(&str, &str); 1] = [("sync.js", "chat/bridge.js")];
+/// Module replaced in the chat view: the editor's WebSocket, by the host bridge.
+const REPLACED: [(&str, &str); 1] = [("sync/sync.js", "chat/bridge.js")];
 
-/// Why the editor's files could not be made into the view.
+/// Why the editor's files could not be made into the chat view.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum BundleError {
     /// A module imports a file that is not among the editor's files.
@@ -42,7 +42,7 @@ pub enum BundleError {
     #[error("the editor's modules import each other in a circle: {0}")]
     Cycle(String),
     /// A statement this small bundler does not take, at `file:line`.
-    #[error("{file}:{line}: {what} is not taken by the view's bundler: use named imports and `export` on declarations")]
+    #[error("{file}:{line}: {what} is not taken by the chat view's bundler: use named imports and `export` on declarations")]
     Unsupported {
         file: String,
         line: usize,
@@ -53,8 +53,8 @@ pub enum BundleError {
     Closes(String),
 }
 
-/// The view document, built on first use.
-pub fn view_document() -> Result<&'static str, BundleError> {
+/// The chat view document, built on first use.
+pub fn chat_document() -> Result<&'static str, BundleError> {
     static DOC: OnceLock<Result<String, BundleError>> = OnceLock::new();
     DOC.get_or_init(build)
         .as_ref()
@@ -154,7 +154,10 @@ fn visit(
         return Err(BundleError::Cycle(path.join(" → ")));
     }
     let source = files.get(key).ok_or_else(|| BundleError::Missing {
-        from: path.last().cloned().unwrap_or_else(|| "the view".into()),
+        from: path
+            .last()
+            .cloned()
+            .unwrap_or_else(|| "the chat view".into()),
         name: key.to_string(),
     })?;
     let module = parse(key, source, replaced)?;
@@ -300,12 +303,12 @@ mod tests {
 
     #[test]
     fn the_view_is_built_from_the_editor_and_loads_nothing() {
-        let doc = view_document().expect("the view builds");
+        let doc = chat_document().expect("the chat view builds");
         assert!(doc.starts_with("<!doctype html>"), "{}", &doc[..40]);
         assert!(!doc.contains("/*SCRIPT*/") && !doc.contains("/*STYLES*/"));
         // The editor's drawing code is in it, once, and the WebSocket is not.
-        assert_eq!(doc.matches("__modules[\"canvas.js\"] =").count(), 1);
-        assert!(!doc.contains("__modules[\"sync.js\"]"));
+        assert_eq!(doc.matches("__modules[\"canvas/canvas.js\"] =").count(), 1);
+        assert!(!doc.contains("__modules[\"sync/sync.js\"]"));
         assert!(!doc.contains("new WebSocket"));
         // Nothing is fetched: no import left, no source or link to a file.
         for needle in [
@@ -317,7 +320,7 @@ mod tests {
             "fetch(",
             "XMLHttpRequest",
         ] {
-            assert!(!doc.contains(needle), "the view holds {needle:?}");
+            assert!(!doc.contains(needle), "the chat view holds {needle:?}");
         }
         assert_eq!(doc.matches("<script").count(), 1);
         assert!(doc.contains("connect-src 'none'"));
@@ -328,7 +331,7 @@ mod tests {
         let f = files(&[
             (
                 "main.js",
-                "import { a, b as c } from './x.js';\nimport * as s from './sync.js';\nexport function go() { return a + c + s.n; }\n",
+                "import { a, b as c } from './x.js';\nimport * as s from './sync/sync.js';\nexport function go() { return a + c + s.n; }\n",
             ),
             ("x.js", "export const a = 1;\nexport let b = 2;\n"),
             ("chat/bridge.js", "export const n = 3;\n"),

@@ -187,7 +187,7 @@ impl Desk for AppState {
             board: Some(board),
             control: Default::default(),
             committed: Default::default(),
-            view: false,
+            chat: false,
         };
         self.engine.call_as(tool, args, &caller)
     }

@@ -71,7 +71,10 @@ pub fn routes(app: Arc<AppState>) -> Router {
     Router::new()
         .route("/", get(index))
         .route("/assets/{name}", get(asset))
-        .route("/assets/{version}/{name}", get(versioned_asset))
+        // A file in a subfolder of `web/` is named by its path from there
+        // (`canvas/canvas.js`): the modules import each other by relative paths
+        // under the version the page named.
+        .route("/assets/{version}/{*name}", get(versioned_asset))
         .route("/api/call", post(call))
         .route(
             "/api/open",
@@ -423,10 +426,11 @@ struct CallRequest {
     args: Value,
     #[serde(default)]
     client: String,
-    /// The call comes from the MCP App view of a client that declared the
-    /// extension (`Caller::view`), forwarded by `inkboard mcp`.
-    #[serde(default)]
-    view: bool,
+    /// The call comes from the chat view of a client that declared the
+    /// extension (`Caller::chat`), forwarded by `inkboard mcp`. On the wire it
+    /// keeps its first name, `view`, which other inkboard versions send.
+    #[serde(default, rename = "view")]
+    chat: bool,
 }
 
 /// A tool call forwarded by another inkboard process (token only). The body (up
@@ -456,7 +460,7 @@ async fn call(
             board: None,
             control: Default::default(),
             committed: Default::default(),
-            view: request.view,
+            chat: request.chat,
         };
         let reply = engine.call_as(&request.tool, request.args, &caller);
         json_answer(&reply_to_wire(&reply))

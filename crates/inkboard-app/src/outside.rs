@@ -3,7 +3,7 @@
 //! conflict.
 //!
 //! When the board has no unsaved changes, the file's new content is loaded as one
-//! new revision (a [`Transaction`] that turns the board into it, `turn_into`), so
+//! new revision (a [`Transaction`] that changes the board into it, `rewrite_to`), so
 //! the windows redraw, `board_changes` lists it and Ctrl+Z takes it back. When the
 //! board has unsaved changes to other records than the file's change touched, the
 //! two are merged the same way (`merge_from`, from the board the file last held)
@@ -146,7 +146,7 @@ impl Boards {
         let live = &mut *live;
         let mut tx = Transaction::begin(&mut live.board);
         let turned = tx
-            .turn_into(&loaded.board)
+            .rewrite_to(&loaded.board)
             .and_then(|_| tx.commit(Actor::User));
         match turned {
             Ok(commit) => {
@@ -273,7 +273,7 @@ impl Boards {
             }
             (OfferKind::Recovered, Choice::Mine) => {
                 let kept = recovery::load(&offer.recovery)?;
-                self.turn(&entry, &kept)?;
+                self.rewrite_to(&entry, &kept)?;
                 entry
                     .file_state()
                     .discard_after_save
@@ -316,20 +316,20 @@ impl Boards {
             )),
             e => e.into(),
         })?;
-        let revision = self.turn(entry, &loaded.board)?;
+        let revision = self.rewrite_to(entry, &loaded.board)?;
         entry
             .file_state()
             .mark_saved(loaded.stamp, loaded.board, revision);
         Ok(())
     }
 
-    /// Turns the board into `target` as one commit of the person (one undo step);
+    /// Changes the board into `target` as one commit of the person (one undo step);
     /// answers the revision reached. Windows are told; saving is the caller's.
-    fn turn(&self, entry: &Entry, target: &Board) -> Result<u64, ToolError> {
+    fn rewrite_to(&self, entry: &Entry, target: &Board) -> Result<u64, ToolError> {
         let mut live = entry.cell.lock();
         let live = &mut *live;
         let mut tx = Transaction::begin(&mut live.board);
-        tx.turn_into(target)?;
+        tx.rewrite_to(target)?;
         if let Some(commit) = tx.commit(Actor::User)? {
             live.record(&commit);
         }

@@ -1,8 +1,8 @@
-//! The editor's palette (`web/palette.js`) is written from the model's
+//! The editor's palette (`web/canvas/palette.js`) is written from the model's
 //! [`Palette`], so the swatches show, and the text editor measures contrast on,
 //! the very colours the renderer draws. This test writes the file it expects and
 //! compares: after a change to the palette, `UPDATE_EXPECT=1 cargo test -p
-//! inkboard-app --test palette` rewrites `web/palette.js`.
+//! inkboard-app --test palette` rewrites `web/canvas/palette.js`.
 
 use std::fmt::Write;
 use std::path::Path;
@@ -39,7 +39,7 @@ fn expected() -> String {
 
 #[test]
 fn the_editor_palette_is_the_renderers() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("web/palette.js");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("web/canvas/palette.js");
     let want = expected();
     if std::env::var_os("UPDATE_EXPECT").is_some_and(|v| v != "0") {
         std::fs::write(&path, &want).unwrap();
@@ -47,7 +47,7 @@ fn the_editor_palette_is_the_renderers() {
     let have = std::fs::read_to_string(&path).unwrap_or_default();
     assert_eq!(
         have, want,
-        "web/palette.js differs from inkboard-core's Palette: run UPDATE_EXPECT=1 cargo test -p inkboard-app --test palette"
+        "web/canvas/palette.js differs from inkboard-core's Palette: run UPDATE_EXPECT=1 cargo test -p inkboard-app --test palette"
     );
 }
 

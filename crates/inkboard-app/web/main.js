@@ -3,21 +3,21 @@
 // reloads), puts each board in the browser's history (Back and Forward move between
 // boards), and exposes `window.inkboard` for tests and benchmarks.
 
-import { state, emit, on, enterBoard } from './state.js';
-import * as sync from './sync.js';
+import { state, emit, on, enterBoard } from './sync/state.js';
+import * as sync from './sync/sync.js';
 import {
   applyScene, fitToContent, openView, drawnCount, whenDrawn, getView, setView, panBy, zoomAt, viewport,
-} from './canvas.js';
-import { flash } from './highlight.js';
+} from './canvas/canvas.js';
+import { flash } from './canvas/highlight.js';
 import { initSurface } from './surface.js';
-import { initBanner } from './banner.js';
-import { initExportDialog } from './exportdialog.js';
-import { startPresenting } from './present.js';
-import { icon } from './icons.js';
-import { hint } from './shortcuts.js';
-import { storedView, storeView } from './views.js';
-import { initTheme } from './theme.js';
-import { initTitle } from './title.js';
+import { initBanner } from './sync/banner.js';
+import { initExportDialog } from './ui/exportdialog.js';
+import { startPresenting } from './ui/present.js';
+import { icon } from './ui/icons.js';
+import { hint } from './ui/shortcuts.js';
+import { storedView, storeView } from './sync/views.js';
+import { initTheme } from './ui/theme.js';
+import { initTitle } from './ui/title.js';
 
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
 

@@ -1,25 +1,25 @@
 // surface.js: wires the board's surface to the page, the part the editor (main.js) and
-// the MCP App view (chat/chat.js) share: canvas, navigation, tools, selection, text
+// the chat view (chat/chat.js) share: canvas, navigation, tools, selection, text
 // editing, images, style panel, page tabs, status, keyboard, clipboard, the
 // shortcut help (help.js), the right-click menu (contextmenu.js), connection
 // handles (connect.js) and presenting (present.js).
 
-import { initCanvas, refreshBox } from './canvas.js';
-import { initNavigate } from './navigate.js';
-import { initSelection } from './selection.js';
-import { initTools } from './tools.js';
-import { initTextEdit } from './textedit.js';
-import { initImages } from './images.js';
-import { initPanel } from './panel.js';
-import { initPages } from './pages.js';
-import { initStatus } from './status.js';
-import { initKeyboard } from './keyboard.js';
-import { initClipboard } from './clipboard.js';
-import { initHelp } from './help.js';
-import { initContextMenu } from './contextmenu.js';
-import { initBends } from './bends.js';
-import { initLinks } from './connect.js';
-import { initPresent } from './present.js';
+import { initCanvas, refreshBox } from './canvas/canvas.js';
+import { initNavigate } from './canvas/navigate.js';
+import { initSelection } from './select/selection.js';
+import { initTools } from './tools/tools.js';
+import { initTextEdit } from './tools/textedit.js';
+import { initImages } from './tools/images.js';
+import { initPanel } from './ui/panel.js';
+import { initPages } from './ui/pages.js';
+import { initStatus } from './sync/status.js';
+import { initKeyboard } from './ui/keyboard.js';
+import { initClipboard } from './tools/clipboard.js';
+import { initHelp } from './ui/help.js';
+import { initContextMenu } from './ui/contextmenu.js';
+import { initBends } from './select/bends.js';
+import { initLinks } from './select/connect.js';
+import { initPresent } from './ui/present.js';
 
 /** Wires the surface to the page's elements (found by `data-testid`). */
 export function initSurface(canvas, $) {

@@ -49,7 +49,7 @@ struct Net {
 
 /// Before/after of one page itself (not its objects): its name, if it existed,
 /// and its unknown fields, which change only by a page taken out and put back (as
-/// `turn_into` does), so they are known exactly when that happened.
+/// `rewrite_to` does), so they are known exactly when that happened.
 #[derive(Default)]
 struct PageNet {
     before: Option<String>,

@@ -3,7 +3,7 @@
 //! a [`Transaction`] that commits whole or leaves no trace.
 //!
 //! This crate is pure: it knows nothing of JSON, files, MCP or HTTP. The format crate
-//! turns boards into files, the tools crate turns tool calls into transactions, and
+//! makes boards into files, the tools crate makes tool calls into transactions, and
 //! both rely on the invariants kept here:
 //!
 //! - every object id is unique within its board and never reused;
@@ -26,9 +26,9 @@ pub mod limits;
 mod merge;
 mod object;
 mod order;
+mod rewrite;
 pub mod rich;
 mod style;
-mod turn;
 mod tx;
 pub mod xml;
 

@@ -177,7 +177,7 @@ impl Transaction<'_> {
                 here.revision(),
                 here.extra.clone(),
             )?;
-            self.turn_into(&target)?;
+            self.rewrite_to(&target)?;
         }
         // Then objects arrive: new ones, and ones that moved to another page, at
         // their place in the other version (clamped to the page here).

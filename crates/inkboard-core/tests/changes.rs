@@ -182,7 +182,7 @@ fn a_change_of_page_order_or_of_a_page_s_unknown_fields_names_the_page() {
     .unwrap();
     tx.commit(Actor::User).unwrap();
     let old = s.board.clone();
-    let moved = commit(&mut s, |tx, _| tx.turn_into(&other).unwrap());
+    let moved = commit(&mut s, |tx, _| tx.rewrite_to(&other).unwrap());
     assert_eq!(
         summary(&moved.changes()),
         [(ChangeKind::Updated, s.p2, "page Two".to_string())],
@@ -204,7 +204,7 @@ fn a_change_of_page_order_or_of_a_page_s_unknown_fields_names_the_page() {
         .unwrap();
     tx.commit(Actor::User).unwrap();
     let old = s.board.clone();
-    let tagging = commit(&mut s, |tx, _| tx.turn_into(&tagged).unwrap());
+    let tagging = commit(&mut s, |tx, _| tx.rewrite_to(&tagged).unwrap());
     assert_eq!(
         summary(&tagging.changes()),
         [(ChangeKind::Updated, s.p1, "page One".to_string())]

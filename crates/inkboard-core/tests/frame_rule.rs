@@ -1,5 +1,5 @@
 //! Which objects a frame holds, checked case by case against
-//! `tests/frame_rule.json`. The editor's `frameHolds` (`inkboard-app/web/geom.js`)
+//! `tests/frame_rule.json`. The editor's `frameHolds` (`inkboard-app/web/canvas/geom.js`)
 //! copies [`Board::frame_holds`] so that a drag moves what the server will count
 //! as the frame's contents; `tests/browser/frame_rule.test.mjs` checks the copy
 //! against the same file, so the two rules cannot drift apart unseen. Where they

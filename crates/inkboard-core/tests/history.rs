@@ -198,7 +198,7 @@ fn step(s: &mut Sample, history: &mut History, by: Actor, f: impl FnOnce(&mut Tr
     history.record(&commit);
 }
 
-/// The person's own undo (the MCP App view's): it takes back the person's last
+/// The person's own undo (the chat view's): it takes back the person's last
 /// step, never an agent's, which stays on the board; a person's step whose
 /// records an agent changed since is refused, and nothing changes.
 #[test]

@@ -3,7 +3,7 @@
 //! as it was; a rollback to any savepoint gives the board at that savepoint; undo
 //! after any commit gives the board before it and redo the board after it, all the
 //! way back and forth; every commit's inverse is exact; `diff_boards` names
-//! exactly the records that differ; and `turn_into` reaches any board undoably.
+//! exactly the records that differ; and `rewrite_to` reaches any board undoably.
 //!
 //! Each property runs 96 cases (`PROPTEST_CASES` overrides); a failure is shrunk to
 //! a short list of plans and saved beside this file, to be replayed first next time.
@@ -428,7 +428,7 @@ proptest! {
         prop_assert!(diff_boards(&new, &new, 1, Actor::User).is_empty());
     }
 
-    /// (6) `turn_into` makes any board into any other as one commit whose inverse
+    /// (6) `rewrite_to` makes any board into any other as one commit whose inverse
     /// gives the first board back exactly (how an outside version of a file
     /// becomes an undoable revision).
     #[test]
@@ -438,7 +438,7 @@ proptest! {
     ) {
         let mut board = old.clone();
         let mut tx = Transaction::begin(&mut board);
-        tx.turn_into(&new).expect("steps to a valid board apply");
+        tx.rewrite_to(&new).expect("steps to a valid board apply");
         let commit = tx.commit(Actor::User).expect("a valid board commits");
         prop_assert_eq!(&board, &new);
         assert_consistent(&board);

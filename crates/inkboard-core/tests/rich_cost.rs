@@ -1,4 +1,4 @@
-//! Rich text is read, and turned into the editor's HTML and back, in time linear in
+//! Rich text is read, and made into the editor's HTML and back, in time linear in
 //! the text (issue 29, finding 6: a batch of 20 texts of 100,000 `[` took 57 s, and
 //! 1.6 MB of `[` or `<` sent to the editor's `/api/rich` over 30 s, each character
 //! looking ahead through all the rest).

@@ -3,7 +3,7 @@
 //!
 //! Two modules, one per noun:
 //!
-//! - [`json`](mod@json) turns the model of `inkboard-core` into JSON and back. Reading is
+//! - [`json`](mod@json) makes the model of `inkboard-core` into JSON and back. Reading is
 //!   strict (every field is checked, every error names where it is in the document
 //!   and what was expected) but keeps what it does not know: unknown fields on the
 //!   board, a page or an object are carried in the record's `Extra` and written back

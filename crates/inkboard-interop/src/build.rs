@@ -118,7 +118,7 @@ impl BoardBuilder {
             .collect()
     }
 
-    /// A rectangle from a corner and a size, a negative size turned into a
+    /// A rectangle from a corner and a size, a negative size made into a
     /// positive one from the other corner, everything within range.
     pub(crate) fn rect(&mut self, x: f64, y: f64, w: f64, h: f64) -> Rect {
         let (x, w) = if w < 0.0 { (x + w, -w) } else { (x, w) };

@@ -6,7 +6,7 @@
 //! [`Layout`] back onto the page.
 //!
 //! All of them work in one abstract frame, "along" a layer and "deep" across layers,
-//! and [`Direction`] turns that frame into page coordinates at the end, so every
+//! and [`Direction`] maps that frame onto page coordinates at the end, so every
 //! algorithm supports every direction the same way.
 //!
 //! The layered layout also takes clusters ([`layout_clustered`]): groups of

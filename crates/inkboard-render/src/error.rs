@@ -2,7 +2,7 @@
 //! of a picture. Checking never fails and resolving only stops at its
 //! [`Deadline`](crate::Deadline); drawing can fail, and says why.
 
-/// Why a scene could not be turned into a PNG or a PDF.
+/// Why a scene could not be made into a PNG or a PDF.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum RenderError {
     /// The region to draw has no area or is not finite.

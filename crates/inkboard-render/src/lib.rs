@@ -4,8 +4,8 @@
 //!
 //! The pipeline has one direction ("resolve first, draw dumbly"):
 //!
-//! 1. [`resolve`] turns a page of a [`Board`] into a [`Scene`]: styles resolved to
-//!    concrete colours and widths ([`style`] holds the defaults), outlines turned into
+//! 1. [`resolve`] makes a page of a [`Board`] into a [`Scene`]: styles resolved to
+//!    concrete colours and widths ([`style`] holds the defaults), outlines made into
 //!    paths ([`shapes`]), connectors routed ([`route`]; a page's connectors together,
 //!    so they can share sides and keep their labels apart), text wrapped into
 //!    positioned lines ([`fit`], on top of [`text`]).

@@ -1,7 +1,7 @@
 //! The resolved scene: what a page looks like, with nothing left to decide.
 //!
-//! [`resolve`](crate::resolve) turns a page of the model into a [`Scene`]: every style
-//! default filled in with a concrete colour and width, every outline turned into a
+//! [`resolve`](crate::resolve) makes a page of the model into a [`Scene`]: every style
+//! default filled in with a concrete colour and width, every outline made into a
 //! path, every connector routed with its arrowheads placed, every text laid out into
 //! positioned lines. The backends ([`svg`](crate::to_svg), PNG, PDF) only draw it and
 //! never look back at the model, so they cannot disagree about what a board shows.

@@ -171,7 +171,7 @@ impl BoardDesk {
             board: None,
             control: Default::default(),
             committed: Default::default(),
-            view: false,
+            chat: false,
         }
     }
 }

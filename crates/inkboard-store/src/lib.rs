@@ -13,7 +13,7 @@
 //! format crate's board document and a change is its committer's JSON value, both
 //! kept as text ([`Json`]). Loading a board answers its latest snapshot and the
 //! changes after it; the caller applies them. This crate knows nothing of MCP or
-//! HTTP: its callers turn a token or a cookie into a person, and a
+//! HTTP: its callers make a token or a cookie into a person, and a
 //! [`StoreError`] into an answer.
 //!
 //! **Invariant: a board's revisions have no gaps and no repeats. Revision N+1 is

@@ -119,7 +119,7 @@ impl Migration {
 }
 
 /// The SHA-256 of a migration's text, its line ends made `\n` so that a checkout
-/// that turned them into `\r\n` does not look like an edit.
+/// that made them into `\r\n` does not look like an edit.
 fn checksum(text: &str) -> Vec<u8> {
     Sha256::digest(text.replace("\r\n", "\n").as_bytes()).to_vec()
 }

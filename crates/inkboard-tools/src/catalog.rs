@@ -228,13 +228,13 @@ pub fn catalog() -> &'static [ToolDef] {
     })
 }
 
-/// The tools of the MCP App view (`tools/view.rs`): listed, hidden from the
+/// The tools of the chat view (`tools/chat.rs`): listed, hidden from the
 /// model, only to hosts that show MCP Apps; callable by name like any other.
 /// They are not in [`catalog`], so what a model is given stays as it was.
-pub fn app_catalog() -> &'static [ToolDef] {
+pub fn chat_catalog() -> &'static [ToolDef] {
     static CATALOG: OnceLock<Vec<ToolDef>> = OnceLock::new();
     CATALOG.get_or_init(|| {
-        use tools::view::*;
+        use tools::chat::*;
         vec![
             board::<ViewBoard>(),
             board::<ViewEdit>(),
@@ -244,10 +244,10 @@ pub fn app_catalog() -> &'static [ToolDef] {
     })
 }
 
-/// The tool with this name (the model's or the view's).
+/// The tool with this name (the model's or the chat view's).
 pub fn find_tool(name: &str) -> Option<&'static ToolDef> {
     catalog()
         .iter()
-        .chain(app_catalog())
+        .chain(chat_catalog())
         .find(|t| t.name == name)
 }

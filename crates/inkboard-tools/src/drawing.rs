@@ -7,9 +7,9 @@
 //! ([`fragments`]).
 //!
 //! Two kinds of window draw with it: the editor's (`inkboard-app`'s WebSocket,
-//! which remembers what each window has), and the MCP App view inside a chat
-//! (`view_board`, [`crate::tools::view`]), which remembers nothing between calls:
-//! the view sends back the hash of each object it holds ([`Shown::from_known`]),
+//! which remembers what each window has), and the chat view inside a chat
+//! (`view_board`, [`crate::tools::chat`]), which remembers nothing between calls:
+//! the chat view sends back the hash of each object it holds ([`Shown::from_known`]),
 //! and the scene it is answered carries each object's hash (`"h"`).
 
 use std::collections::hash_map::DefaultHasher;
@@ -37,7 +37,7 @@ pub struct Drawn {
 }
 
 impl Drawn {
-    /// The hash that tells this drawing from another (sent to the MCP App view as
+    /// The hash that tells this drawing from another (sent to the chat view as
     /// 16 hex digits, which it hands back in `known`).
     pub fn hash(&self) -> u64 {
         self.hash
@@ -116,7 +116,7 @@ pub struct Shown {
 }
 
 impl Shown {
-    /// What a window that keeps no connection (the MCP App view) says it holds:
+    /// What a window that keeps no connection (the chat view) says it holds:
     /// object id → hash, as the hex text it was sent. A hash that is not hex
     /// counts as a drawing that differs. The z-order is always sent again. A full
     /// scene carries the fragments when `svg_in_full`.

@@ -135,11 +135,13 @@ impl Engine {
     }
 
     fn run_call(&self, name: &str, args: Value, caller: &Caller) -> Result<Reply, ToolError> {
-        // The MCP App view's tools exist only for the view (`Caller::view`): to
+        // The chat view's tools exist only for the chat view (`Caller::chat`): to
         // anyone else they are unknown, in the same words as any unknown tool,
         // before their arguments are read (whose errors would tell otherwise).
-        let app_only = crate::catalog::app_catalog().iter().any(|t| t.name == name);
-        if app_only && !caller.view {
+        let app_only = crate::catalog::chat_catalog()
+            .iter()
+            .any(|t| t.name == name);
+        if app_only && !caller.chat {
             return Err(ToolError::UnknownTool(name.to_string()));
         }
         let (def, mut args) = match &self.keeper {
@@ -344,7 +346,7 @@ impl Engine {
     }
 
     /// Undoes (or, with `redo`, does again) the last step that `caller`'s actor
-    /// made on `target` (`History::undo_own`): the person's undo in the MCP App
+    /// made on `target` (`History::undo_own`): the person's undo in the chat
     /// view takes back the person's own steps, never an agent's, which stay as
     /// they are (refused, changing nothing, if a later step changed the same
     /// records). On a live board that is the application's history; on a file,

@@ -26,7 +26,7 @@ mod tools;
 mod tracking;
 pub mod window_calls;
 
-pub use catalog::{app_catalog, catalog, find_tool, ToolDef, COMMON_ARGS};
+pub use catalog::{catalog, chat_catalog, find_tool, ToolDef, COMMON_ARGS};
 pub use control::{Canceller, Control, Progress, DRAWING_DEADLINE};
 pub use discovery::{
     check_private_folder, find_app, other_app, private_runtime_dir, publish, read_private_file,

@@ -39,16 +39,16 @@ pub struct Caller {
     /// This call's control line: cancellation and progress.
     pub control: Control,
     /// The revision the call committed, if it committed one: the MCP server
-    /// names it in the result of a tool linked to the MCP App view, which then
+    /// names it in the result of a tool linked to the chat view, which then
     /// draws the board at that revision (or says that it has changed since).
     pub committed: CommitSlot,
-    /// The call comes from the MCP App view: its client declared the MCP Apps
+    /// The call comes from the chat view: its client declared the MCP Apps
     /// extension (`io.modelcontextprotocol/ui`), whose hosts keep the app-only
-    /// tools from the model. Only then do those tools ([`crate::app_catalog`])
+    /// tools from the model. Only then do those tools ([`crate::chat_catalog`])
     /// answer at all, and only their edits count as the person's; to anyone
     /// else they do not exist. Set by the MCP server for such a session, and
     /// carried along when the call is forwarded.
-    pub view: bool,
+    pub chat: bool,
 }
 
 /// Where the engine notes the revision a call committed (see [`Caller::committed`]).
@@ -80,14 +80,14 @@ impl Caller {
             board: None,
             control: Control::default(),
             committed: CommitSlot::default(),
-            view: false,
+            chat: false,
         }
     }
 
-    /// This caller as the MCP App view of a client that declared the extension
-    /// (see [`Caller::view`]).
-    pub fn in_view(self) -> Self {
-        Caller { view: true, ..self }
+    /// This caller as the chat view of a client that declared the extension
+    /// (see [`Caller::chat`]).
+    pub fn in_chat(self) -> Self {
+        Caller { chat: true, ..self }
     }
 
     /// The same caller acting for the person (an edit made in a view of the board).
@@ -206,7 +206,7 @@ pub trait Host: Send + Sync {
 pub trait Forward: Send + Sync {
     /// Runs `tool` with `args` (paths in them already absolute) in the application
     /// described by `app`, for `caller` (its client's name, and whether it is
-    /// the MCP App view: [`Caller::view`]).
+    /// the chat view: [`Caller::chat`]).
     fn call(
         &self,
         app: &AppInfo,

@@ -42,7 +42,7 @@ pub(crate) struct Tracked {
     /// The last revision `board_changes` returned for this file.
     pub last_returned: Option<u64>,
     /// The calls this process committed on the file, to undo and redo from the
-    /// MCP App view (which has no application behind it). Forgotten when the
+    /// chat view (which has no application behind it). Forgotten when the
     /// file changes on disk: another program's change may have taken away what
     /// a step would undo.
     pub history: History,

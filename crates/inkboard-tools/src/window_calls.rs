@@ -1,6 +1,6 @@
 //! What a window on a board may ask the engine for: a browser window of the
-//! editor (`inkboard-app`'s WebSocket), and the MCP App view inside a chat
-//! (`view_edit`, [`crate::tools::view`]), whose edits are the person's too. A
+//! editor (`inkboard-app`'s WebSocket), and the chat view inside a chat
+//! (`view_edit`, [`crate::tools::chat`]), whose edits are the person's too. A
 //! window edits the board it shows, nothing else: the tools that act on one
 //! board's page (those a `batch` takes, and `batch` itself), never with `path`
 //! (the window's own board is the one acted on), and never with an argument that

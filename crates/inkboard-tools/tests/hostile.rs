@@ -274,8 +274,8 @@ impl Sweep {
     /// Runs one case, checks it, puts the folder back, and says what it answered.
     fn answer(&mut self, label: &str, tool: &str, args: Value, names: &[&str]) -> String {
         self.cases += 1;
-        // The view's own tools answer only the view (`Caller::view`).
-        let caller = inkboard_tools::Caller::default().in_view();
+        // The chat view's own tools answer only the chat view (`Caller::chat`).
+        let caller = inkboard_tools::Caller::default().in_chat();
         let answer = std::panic::catch_unwind(AssertUnwindSafe(|| {
             self.engine.call_as(tool, args, &caller)
         }));
@@ -515,7 +515,7 @@ fn baseline(def: &ToolDef, dir: &Path) -> Map<String, Value> {
         "move" => json!({"dx": 10}),
         "distribute" => json!({"gap": 10}),
         "import" => json!({"source": dir.join("flow.drawio.png").display().to_string()}),
-        // The MCP App view's edit: a move, as a drag makes it.
+        // The chat view's edit: a move, as a drag makes it.
         "view_edit" => json!({"tool": "move", "args": {"ids": ["s2"], "dx": 10}}),
         _ => json!({}),
     };
@@ -572,13 +572,13 @@ fn places(dir: &Path, ext: &str) -> Vec<(&'static str, String)> {
     ]
 }
 
-/// Every argument of every tool (the model's and the MCP App view's), made
+/// Every argument of every tool (the model's and the chat view's), made
 /// hostile in turn.
 #[test]
 fn every_argument_of_every_tool() {
     let mut failures = Vec::new();
     let mut total = 0;
-    for def in catalog().iter().chain(inkboard_tools::app_catalog()) {
+    for def in catalog().iter().chain(inkboard_tools::chat_catalog()) {
         let mut sweep = Sweep::new();
         let dir = sweep.dir.path().to_path_buf();
         let base = baseline(def, &dir);

@@ -231,7 +231,7 @@ impl Sim {
         }
     }
 
-    /// Turns plans into operations that all succeed; plans that fit nothing (an
+    /// Makes plans into operations that all succeed; plans that fit nothing (an
     /// empty page, no group to dissolve) are left out.
     fn operations(&mut self, plans: &[Plan]) -> Vec<Value> {
         let mut ops: Vec<Value> = Vec::new();

@@ -1,4 +1,4 @@
-//! The command line. Each subcommand turns its flags into a tool call on the
+//! The command line. Each subcommand makes its flags into a tool call on the
 //! engine and prints the tool's JSON answer, so the CLI and MCP always agree.
 //! Answers hold text from files (a board's titles and texts, an imported
 //! diagram's labels), which may hold a terminal's escape sequences: everything

@@ -75,8 +75,9 @@ impl Forward for HttpForward {
         caller: &Caller,
     ) -> Result<Reply, ToolError> {
         let mut request = json!({"tool": tool, "args": args, "client": caller.client});
-        // The MCP App view's calls say so: only they reach its tools there.
-        if caller.view {
+        // The chat view's calls say so: only they reach its tools there. The
+        // field is `view` on the wire (`inkboard-app`'s `CallRequest`).
+        if caller.chat {
             request["view"] = json!(true);
         }
         let answer = self

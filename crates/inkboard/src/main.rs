@@ -3,10 +3,10 @@
 //! from `inkboard-tools`; nothing here implements an operation of its own.
 
 mod admin;
+mod chat;
 mod cli;
 mod forward;
 mod mcp;
-mod mcpapp;
 mod open;
 mod serve;
 mod served_mcp;

@@ -22,16 +22,16 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{json, Value};
 
+use crate::chat;
 use crate::forward::HttpForward;
-use crate::mcpapp;
 
 /// The MCP face of the engine.
 #[derive(Clone)]
 struct Server {
     engine: Arc<Engine>,
     tools: Arc<Vec<Tool>>,
-    /// The MCP App view's own tools, listed only to clients that show it.
-    app_tools: Arc<Vec<Tool>>,
+    /// The chat view's own tools, listed only to clients that show it.
+    chat_tools: Arc<Vec<Tool>>,
     /// Who calls: `board_changes` answers each client from where it last asked.
     caller: Caller,
 }
@@ -68,7 +68,7 @@ fn hints(h: inkboard_tools::Hints) -> ToolAnnotations {
     a
 }
 
-/// Turns the engine's answer into an MCP result.
+/// Makes the engine's answer into an MCP result.
 pub(crate) fn to_result(reply: Result<Reply, ToolError>) -> CallToolResult {
     match reply {
         Ok(Reply::Json(value)) => CallToolResult::structured(value),
@@ -96,7 +96,7 @@ pub(crate) fn to_result(reply: Result<Reply, ToolError>) -> CallToolResult {
 
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
-        // Resources: the MCP App view (`mcpapp.rs`), listed to the clients that
+        // Resources: the chat view (`chat.rs`), listed to the clients that
         // show it.
         ServerConfig::new(
             ServerCapabilities::builder()
@@ -120,10 +120,10 @@ impl ServerHandler for Server {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        if mcpapp::supported(context.client_capabilities().as_ref()) {
-            return Ok(ListToolsResult::with_all_items(mcpapp::with_view(
+        if chat::supported(context.client_capabilities().as_ref()) {
+            return Ok(ListToolsResult::with_all_items(chat::with_chat_tools(
                 &self.tools,
-                &self.app_tools,
+                &self.chat_tools,
             )));
         }
         Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
@@ -132,7 +132,7 @@ impl ServerHandler for Server {
     fn get_tool(&self, name: &str) -> Option<Tool> {
         self.tools
             .iter()
-            .chain(self.app_tools.iter())
+            .chain(self.chat_tools.iter())
             .find(|t| t.name == name)
             .cloned()
     }
@@ -143,8 +143,8 @@ impl ServerHandler for Server {
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
         let mut list = Vec::new();
-        if mcpapp::supported(context.client_capabilities().as_ref()) {
-            list.push(mcpapp::resource());
+        if chat::supported(context.client_capabilities().as_ref()) {
+            list.push(chat::resource());
         }
         Ok(ListResourcesResult::with_all_items(list))
     }
@@ -154,13 +154,13 @@ impl ServerHandler for Server {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        // The view is bundled from the editor's files on first read: on a
+        // The chat view is bundled from the editor's files on first read: on a
         // blocking thread, where a bug is this request's error.
         let uri = request.uri.clone();
-        let read = tokio::task::spawn_blocking(move || mcpapp::read(&uri))
+        let read = tokio::task::spawn_blocking(move || chat::read(&uri))
             .await
             .map_err(|e| {
-                ErrorData::internal_error(format!("the view could not be read: {e}"), None)
+                ErrorData::internal_error(format!("the chat view could not be read: {e}"), None)
             })?;
         match read {
             Some(Ok(result)) => Ok(result.into()),
@@ -169,7 +169,7 @@ impl ServerHandler for Server {
                 format!(
                     "no resource {}: inkboard serves {}",
                     inkboard_core::echo::echo(&request.uri),
-                    mcpapp::VIEW_URI
+                    chat::CHAT_URI
                 ),
                 None,
             )),
@@ -182,27 +182,29 @@ impl ServerHandler for Server {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
-        let shows_apps = mcpapp::supported(context.client_capabilities().as_ref());
-        let is_app_tool = inkboard_tools::app_catalog().iter().any(|t| t.name == name);
+        let shows_chat = chat::supported(context.client_capabilities().as_ref());
+        let is_chat_tool = inkboard_tools::chat_catalog()
+            .iter()
+            .any(|t| t.name == name);
         // Unknown tools are a protocol error (malformed request), not a tool error.
-        // The view's own tools exist only for a client that declared MCP Apps,
+        // The chat view's own tools exist only for a client that declared MCP Apps,
         // whose host keeps them from the model: to any other client (a model
         // calling them by name included) they are unknown, in the same words.
-        if find_tool(&name).is_none() || (is_app_tool && !shows_apps) {
+        if find_tool(&name).is_none() || (is_chat_tool && !shows_chat) {
             return Err(ErrorData::invalid_params(
                 format!("unknown tool \"{name}\": call tools/list to see the tools"),
                 None,
             ));
         }
         let args = request.arguments.map(Value::Object).unwrap_or(json!({}));
-        let view_args = args.clone();
+        let view_board_args = args.clone();
         let engine = self.engine.clone();
         let mut caller = self.caller.clone();
-        caller.view = shows_apps;
+        caller.chat = shows_chat;
         // Each call notes its own commit.
         caller.committed = Default::default();
         let committed = caller.committed.clone();
-        let view = mcpapp::linked(&name) && shows_apps;
+        let shown = chat::linked(&name) && shows_chat;
         let (control, progress) = control_line(&context);
         caller.control = control;
         // notifications/cancelled cancels the context's token; the call sees it at
@@ -221,10 +223,10 @@ impl ServerHandler for Server {
         // engine answers a panic in a tool itself, `Engine::call_as`).
         let result = tokio::task::spawn_blocking(move || {
             let mut result = to_result(engine.call_as(&name, args, &caller));
-            if is_app_tool && result.is_error != Some(true) {
-                // The view reads the structured content; the drawing is not sent
+            if is_chat_tool && result.is_error != Some(true) {
+                // The chat view reads the structured content; the drawing is not sent
                 // a second time as text.
-                result.content = vec![ContentBlock::text(mcpapp::app_result_text(
+                result.content = vec![ContentBlock::text(chat::chat_result_text(
                     result.structured_content.as_ref(),
                 ))];
             }
@@ -241,11 +243,11 @@ impl ServerHandler for Server {
         }
         let mut result = result?;
         tracing::debug!(tool = %request.name, ms = started.elapsed().as_secs_f64() * 1e3, ok = result.is_error != Some(true), "tools/call");
-        if view {
+        if shown {
             result.meta = self
-                .view_meta(
+                .chat_meta(
                     result.is_error != Some(true),
-                    &view_args,
+                    &view_board_args,
                     committed.revision(),
                 )
                 .await;
@@ -255,19 +257,19 @@ impl ServerHandler for Server {
 }
 
 impl Server {
-    /// The `_meta` of a linked tool's result for a client that shows the MCP App
+    /// The `_meta` of a linked tool's result for a client that shows the chat
     /// view: the revision committed, and (after a call that worked) the drawing
-    /// of the board and page it worked on, made by the view's own `view_board`.
-    async fn view_meta(
+    /// of the board and page it worked on, made by the chat view's own `view_board`.
+    async fn chat_meta(
         &self,
         worked: bool,
         args: &Value,
         revision: Option<u64>,
     ) -> Option<rmcp::model::MetaObject> {
         let engine = self.engine.clone();
-        // Only for a client that shows the view (`call_tool` checked it).
-        let caller = self.caller.clone().in_view();
-        let args = mcpapp::view_args(args, revision);
+        // Only for a client that shows the chat view (`call_tool` checked it).
+        let caller = self.caller.clone().in_chat();
+        let args = chat::view_board_args(args, revision);
         // Drawn and measured on a blocking thread; a bug there costs the result
         // its drawing only.
         tokio::task::spawn_blocking(move || {
@@ -279,7 +281,7 @@ impl Server {
                     drawing = Some(value);
                 }
             }
-            mcpapp::result_meta(revision, drawing)
+            chat::result_meta(revision, drawing)
         })
         .await
         .ok()
@@ -343,13 +345,13 @@ pub fn http_routes(engine: Arc<Engine>) -> axum::Router {
     use std::sync::atomic::{AtomicU64, Ordering};
     static SESSIONS: AtomicU64 = AtomicU64::new(1);
     let tools = Arc::new(tools());
-    let app_tools = mcpapp::app_tools(tool);
+    let chat_tools = chat::chat_tools(tool);
     let service = StreamableHttpService::new(
         move || {
             Ok(Server {
                 engine: engine.clone(),
                 tools: tools.clone(),
-                app_tools: app_tools.clone(),
+                chat_tools: chat_tools.clone(),
                 caller: Caller::agent(format!("http-{}", SESSIONS.fetch_add(1, Ordering::Relaxed))),
             })
         },
@@ -390,7 +392,7 @@ pub fn serve() -> anyhow::Result<()> {
         let server = Server {
             engine: Arc::new(Engine::forwarding(Box::new(HttpForward::new()))),
             tools: Arc::new(tools()),
-            app_tools: mcpapp::app_tools(tool),
+            chat_tools: chat::chat_tools(tool),
             caller: Caller::agent(format!("mcp-{}", std::process::id())),
         };
         let (reads, writes, reading) = crate::stdio::guard(tokio::io::stdin(), tokio::io::stdout());

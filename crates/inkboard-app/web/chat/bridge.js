@@ -1,16 +1,16 @@
-// chat/bridge.js: the MCP App view's way to the server, in place of sync.js (the
+// chat/bridge.js: the chat view's way to the server, in place of sync.js (the
 // editor's WebSocket). It speaks the MCP Apps extension's JSON-RPC over postMessage
-// with the host that shows the view (ui/initialize, tool input and result, model
+// with the host that shows the chat view (ui/initialize, tool input and result, model
 // context, display mode, downloads), and offers the editor's modules sync.js's own
 // functions (call, preview, draw, undo, redo, view), each a tools/call through the
 // host to the app-only tools view_board, view_edit, view_preview and view_history. The server is
 // the authority: every change the person makes is a tool call run as the user, and
-// the view shows the drawing the answer brings. Nothing here reaches the network:
+// the chat view shows the drawing the answer brings. Nothing here reaches the network:
 // the host relays every message.
 
-import { state, emit } from '../state.js';
+import { state, emit } from '../sync/state.js';
 
-/** What the view shows: the board's file (null: the board on screen in `inkboard open`) and page. */
+/** What the chat view shows: the board's file (null: the board on screen in `inkboard open`) and page. */
 const shown = { path: null, page: 1, started: false };
 /** id -> the hash its drawing came with: sent back so only what differs comes again. */
 const known = new Map();
@@ -86,7 +86,7 @@ export async function callTool(name, args) {
   return r.structuredContent ?? {};
 }
 
-// ---- the host's side of the view ------------------------------------------------
+// ---- the host's side of the chat view ------------------------------------------------
 
 /** `fn(event, data)` hears: 'ready' (host facts), 'result' ({tool, args, result, asked}), 'context' (host context). */
 export function onHost(event, fn) {
@@ -131,7 +131,7 @@ async function onToolResult(result) {
   await load({ revision: asked, full: true });
 }
 
-/** Draws the board shown: afresh (`full`, or before anything is shown), else the changes since what the view holds. */
+/** Draws the board shown: afresh (`full`, or before anything is shown), else the changes since what the chat view holds. */
 export async function load({ revision = null, full = false } = {}) {
   const args = { ...where() };
   if (revision != null) args.revision = revision;
@@ -197,11 +197,11 @@ export function connect(h) {
     poll();
   }, (err) => {
     setConnection('offline');
-    emit('error', `The host did not start the view: ${err.message}`);
+    emit('error', `The host did not start the chat view: ${err.message}`);
   });
 }
 
-/** Tells the host how large the view would like to be. */
+/** Tells the host how large the chat view would like to be. */
 export function sizeChanged(width, height) {
   notify('ui/notifications/size-changed', { width, height });
 }
@@ -216,7 +216,7 @@ export function updateModelContext(text, structured) {
 
 /**
  * Looks for changes made elsewhere (the editor of `inkboard open`, another agent)
- * while the view is visible and idle: an answer with nothing new is small.
+ * while the chat view is visible and idle: an answer with nothing new is small.
  */
 function poll() {
   clearTimeout(pollTimer);
@@ -238,7 +238,7 @@ function setConnection(c) {
   emit('connection', c);
 }
 
-/** The edits made in the view, for the model's context: `fn(tool, args, result)`. */
+/** The edits made in the chat view, for the model's context: `fn(tool, args, result)`. */
 const editListeners = [];
 export function onEdit(fn) {
   editListeners.push(fn);

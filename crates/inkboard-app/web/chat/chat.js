@@ -1,4 +1,4 @@
-// chat/chat.js: boots the MCP App view, the board inside a chat. The editor's own
+// chat/chat.js: boots the chat view, the board inside a chat. The editor's own
 // modules draw and edit (canvas, navigation, selection, drag, tools, text editing,
 // keyboard, style panel, page tabs, status); bridge.js stands in for sync.js, so each
 // edit is a tool call through the host, run as the person. This file adds what a
@@ -6,19 +6,19 @@
 // on since the tool's revision, full screen, export, and the model's context (what
 // the person did and selected, in one sentence).
 
-import { state, emit, on, enterBoard } from '../state.js';
+import { state, emit, on, enterBoard } from '../sync/state.js';
 import * as bridge from './bridge.js';
 import {
   applyScene, openView, whenDrawn, drawnCount, refreshBox, getView, setView,
-} from '../canvas.js';
-import { flash } from '../highlight.js';
+} from '../canvas/canvas.js';
+import { flash } from '../canvas/highlight.js';
 import { initSurface } from '../surface.js';
-import { icon } from '../icons.js';
-import { hint } from '../shortcuts.js';
+import { icon } from '../ui/icons.js';
+import { hint } from '../ui/shortcuts.js';
 import { describe, summary } from './context.js';
 
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
-/** How tall the view asks to be inline (the host may give less). */
+/** How tall the chat view asks to be inline (the host may give less). */
 const INLINE_HEIGHT = 560;
 
 let shownPage = null;
@@ -60,7 +60,7 @@ function themeFrom(context) {
   }
 }
 
-/** Fills the host's container: a fixed height is taken as given, else the view asks for its own. */
+/** Fills the host's container: a fixed height is taken as given, else the chat view asks for its own. */
 function fitHost(context) {
   themeFrom(context);
   const dims = context?.containerDimensions ?? {};
@@ -228,7 +228,7 @@ function queueContext() {
   contextTimer = setTimeout(sendContext, 400);
 }
 
-/** Tells the model, in one sentence, what the person did in the view and what is selected. */
+/** Tells the model, in one sentence, what the person did in the chat view and what is selected. */
 function sendContext() {
   const selection = [...state.selection];
   if (!edits.length && !selection.length && !lastContext) return;

@@ -1,4 +1,4 @@
-// chat/context.js: what the person did in the view and what they selected, said in
+// chat/context.js: what the person did in the chat view and what they selected, said in
 // one short sentence for the model's context ("the person moved s3 and s4 and
 // selected the frame 'Backend'"). Board text is quoted as data, shortened, and only
 // ever sent as text.

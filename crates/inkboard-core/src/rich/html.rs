@@ -1,5 +1,5 @@
 //! Rich text as the editor's HTML, both ways: [`to_html`] writes a shape's Markdown
-//! source as the HTML the in-place editor (`web/textedit.js`, a contenteditable
+//! source as the HTML the in-place editor (`web/tools/textedit.js`, a contenteditable
 //! element) shows formatted, and [`from_html`] reads what the editor holds after
 //! typing back into the Markdown subset of [`super`].
 //!

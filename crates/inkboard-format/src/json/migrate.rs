@@ -31,7 +31,7 @@ use crate::FormatError;
 /// Rewrites a document of version `n` into version `n + 1`, in place.
 pub(crate) type Migration = fn(&mut Map<String, Value>) -> Result<(), FormatError>;
 
-/// `MIGRATIONS[i]` turns version `i + 1` into version `i + 2`.
+/// `MIGRATIONS[i]` makes version `i + 1` into version `i + 2`.
 pub(crate) const MIGRATIONS: &[Migration] = &[text_is_rich, v3_fields_are_known];
 
 /// Where 2 → 3 keeps a `rotation` field that version 2 did not know.

@@ -1,6 +1,6 @@
 //! Where the JSON of a board or an object goes. The writers in `board.rs` and
 //! `object.rs` hold the field order and the omission rules, once, and speak to a
-//! [`Sink`]; two sinks turn that into output:
+//! [`Sink`]; two sinks make that into output:
 //!
 //! - [`Tree`] builds a `serde_json` [`Value`], for tool reads ([`object_to_json`](super::object_to_json));
 //! - [`Pretty`](super::pretty::Pretty) writes file text straight from the model, so a

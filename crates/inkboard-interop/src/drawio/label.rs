@@ -1,4 +1,4 @@
-//! Labels: draw.io's HTML labels (`html=1`) turned into the plain text the model
+//! Labels: draw.io's HTML labels (`html=1`) made into the plain text the model
 //! holds, with line breaks where the browser would break (`<br>`, block elements)
 //! and entities decoded; and, for shapes, into rich text: bold, italic, struck and
 //! code runs, links and list items as inkboard's Markdown subset. Other formatting

@@ -1,7 +1,7 @@
 //! draw.io: `.drawio`/`.xml` files, `.drawio.svg` and `.drawio.png` pictures.
 //! `container.rs` finds the `<mxfile>` text in whichever wrapper it came in and
 //! inflates compressed pages, `cells.rs` reads each page's cells, and `map.rs`
-//! turns them into objects.
+//! makes them into objects.
 
 mod cells;
 mod container;

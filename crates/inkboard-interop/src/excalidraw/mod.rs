@@ -2,7 +2,7 @@
 //! (a `tEXt` chunk) and `.excalidraw.svg` (a base64 payload between
 //! `<!-- payload-start -->` and `<!-- payload-end -->`). `envelope.rs` unwraps
 //! the scene JSON, `element.rs` reads its elements into typed records, and
-//! `map.rs` turns them into objects.
+//! `map.rs` makes them into objects.
 
 mod element;
 mod envelope;

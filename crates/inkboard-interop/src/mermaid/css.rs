@@ -1,5 +1,5 @@
 //! The CSS of `classDef`, `style` and `linkStyle` lines (`fill:#f9f,stroke:#333,
-//! stroke-width:4px,color:#fff`) turned into a [`Style`]. Only what a `Style` can
+//! stroke-width:4px,color:#fff`) made into a [`Style`]. Only what a `Style` can
 //! say is kept; anything else (fonts, radii, colours we cannot read) is left
 //! out, the way a browser drops CSS it does not understand, and named, so that
 //! the import's answer can say so.

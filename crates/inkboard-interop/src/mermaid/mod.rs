@@ -9,11 +9,11 @@
 //! quoted labels, `<br>` line breaks, `#quot;`-style entities, `%%` comments and
 //! `;` separators. The v11 form `A@{ shape: ..., label: "..." }` is read too.
 //!
-//! This module only parses: [`parse()`] turns text into a [`Flowchart`] whose
+//! This module only parses: [`parse()`] makes text into a [`Flowchart`] whose
 //! references are resolved (every edge end is a node or a subgraph) and whose
 //! styles are folded into one [`Style`] per node; [`shapes`] says which geom
 //! draws each Mermaid shape. The tool `import_mermaid` (in `inkboard-tools`)
-//! turns that into shapes, connectors and frames; `write.rs` goes the other way
+//! makes that into shapes, connectors and frames; `write.rs` goes the other way
 //! ([`to_mermaid`]).
 //!
 //! Nothing is dropped without a word: what the text says that a board cannot
@@ -157,7 +157,7 @@ impl Direction {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Node {
     pub id: String,
-    /// The label with `<br>` turned into line breaks and entities decoded; the id
+    /// The label with `<br>` made into line breaks and entities decoded; the id
     /// when the node was never given a label.
     pub label: String,
     pub shape: NodeShape,

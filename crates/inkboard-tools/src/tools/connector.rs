@@ -36,7 +36,7 @@ impl Tool for AddConnector {
     type Output = Id;
 }
 
-/// Turns an end argument into a model end, checking the object is one a
+/// Makes an end argument into a model end, checking the object is one a
 /// connector can attach to, on this call's page.
 pub(crate) fn end(cx: &Cx<'_, '_>, arg: &EndArg, name: &str) -> Result<End, ToolError> {
     match arg {

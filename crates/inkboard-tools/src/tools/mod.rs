@@ -4,6 +4,7 @@
 pub mod arrange;
 pub mod board;
 pub mod changes;
+pub mod chat;
 pub mod connector;
 pub mod delete;
 pub mod duplicate;
@@ -18,4 +19,3 @@ pub mod read;
 pub mod render;
 pub mod shape;
 pub mod update;
-pub mod view;
