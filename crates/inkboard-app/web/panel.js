@@ -30,10 +30,10 @@ export const APPLIES = {
   image: ['opacity'],
   group: [],
 };
-const ARROWS = ['none', 'arrow', 'triangle', 'diamond', 'circle'];
+const ARROWS = ['none', 'arrow', 'triangle', 'diamond', 'circle', 'bar', 'dot'];
 /** The arrowheads as drawn at each end, for their buttons. */
-const END_HEADS = { none: '—', arrow: '→', triangle: '▶', diamond: '◆', circle: '●' };
-const START_HEADS = { none: '—', arrow: '←', triangle: '◀', diamond: '◆', circle: '●' };
+const END_HEADS = { none: '—', arrow: '→', triangle: '▶', diamond: '◆', circle: '●', bar: '⊣', dot: '•' };
+const START_HEADS = { none: '—', arrow: '←', triangle: '◀', diamond: '◆', circle: '●', bar: '⊢', dot: '•' };
 /** Route names as Excalidraw and draw.io say them: orthogonal is "elbow". */
 const ROUTES = ['straight', 'orthogonal', 'curved'];
 const ROUTE_NAMES = { straight: 'Straight', orthogonal: 'Elbow', curved: 'Curved' };

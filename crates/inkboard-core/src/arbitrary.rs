@@ -586,10 +586,8 @@ impl Op {
                 let at = at.as_ref().map(|i| i.index(here.len() + 2));
                 let id = tx.new_id(id_kind(&kind));
                 let object = Object {
-                    id,
-                    kind,
-                    locked: false,
                     extra: extra.clone(),
+                    ..Object::new(id, kind)
                 };
                 tx.insert(page, at, object)
             }

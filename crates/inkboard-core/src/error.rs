@@ -67,6 +67,9 @@ pub enum ModelError {
         what: String,
         got: u64,
     },
+    /// A link that is too long or not safe to follow (see [`crate::Link`]).
+    #[error("link \"{link}\" is {why}")]
+    BadLink { link: String, why: &'static str },
     /// A number that must be finite (and sometimes non-negative) was not.
     #[error("{what} must be a finite number{extra}, got {}", shown(*value))]
     BadNumber {

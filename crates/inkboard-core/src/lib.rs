@@ -24,6 +24,7 @@ mod history;
 mod id;
 mod image;
 pub mod limits;
+mod link;
 mod merge;
 mod object;
 mod order;
@@ -39,6 +40,7 @@ pub use error::ModelError;
 pub use geometry::{Point, Rect, Rotation};
 pub use history::History;
 pub use id::{IdKind, ObjectId, PageId};
+pub use link::{Flip, Link, MAX_LINK};
 pub use merge::{MergeError, Overlap};
 pub use object::{
     Arrow, ByHand, Connector, End, Extra, Geom, Group, Image, ImageFormat, Ink, Kind, Object,

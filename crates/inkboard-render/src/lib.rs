@@ -36,6 +36,7 @@ pub mod fit;
 mod fonts;
 mod glyphs;
 mod labels;
+mod marks;
 mod nudge;
 mod orthogonal;
 pub mod outline;

@@ -36,6 +36,7 @@ pub fn resolve(board: &Board, page: PageId) -> Scene {
             bounds: empty_bounds(),
             items: Vec::new(),
             theme: Theme::Light,
+            background: true,
         };
     };
     let laid = connectors::layout(board, &p.objects);
@@ -45,7 +46,20 @@ pub fn resolve(board: &Board, page: PageId) -> Scene {
         .zip(&laid)
         .map(|(o, laid)| resolve_object(o, laid.as_ref()))
         .collect();
-    let bounds = items
+    let bounds = padded_bounds(&items);
+    Scene {
+        page,
+        name: p.name.clone(),
+        bounds,
+        items,
+        theme: Theme::Light,
+        background: true,
+    }
+}
+
+/// The box around what `items` draw, with the page's padding: a scene's bounds.
+pub(crate) fn padded_bounds(items: &[Item]) -> Rect {
+    items
         .iter()
         .filter_map(item_extent)
         .reduce(|a, b| a.union(&b))
@@ -57,14 +71,7 @@ pub fn resolve(board: &Board, page: PageId) -> Scene {
                 r.h + 2.0 * style::PADDING,
             )
         })
-        .unwrap_or_else(empty_bounds);
-    Scene {
-        page,
-        name: p.name.clone(),
-        bounds,
-        items,
-        theme: Theme::Light,
-    }
+        .unwrap_or_else(empty_bounds)
 }
 
 /// The drawn line of each connector on page `page`, as a polyline (curves
@@ -93,6 +100,7 @@ fn resolve_object(object: &Object, laid: Option<&Laid>) -> Item {
         geom: None,
         opacity: object.style().map_or(1.0, style::opacity),
         parts: Vec::new(),
+        link: crate::marks::link(object),
         turn: object.own_bounds().and_then(|b| {
             let rotation = object.rotation();
             (!rotation.is_none()).then(|| Turn {
@@ -104,21 +112,32 @@ fn resolve_object(object: &Object, laid: Option<&Laid>) -> Item {
     match &object.kind {
         Kind::Shape(s) => {
             item.geom = Some(inkboard_core::Vocabulary::name(s.geom));
-            shape(s, &mut item.parts);
+            shape(s, object.flip, &mut item.parts);
+            if !object.flip.is_none() {
+                // The outline and details, not the text, nor a note's shadow,
+                // which falls below whatever the outline's way round.
+                let shadow = match s.geom {
+                    Geom::Note => NOTE_SHADOW_LAYERS,
+                    _ => 0,
+                };
+                if let Some(parts) = item.parts.get_mut(shadow..) {
+                    crate::marks::flip_paths(parts, s.bounds, object.flip);
+                }
+            }
         }
         Kind::Connector(c) => {
             if let Some(laid) = laid {
                 connector(c, laid, &mut item.parts);
             }
         }
-        Kind::Image(i) => image(i, &mut item.parts),
+        Kind::Image(i) => image(i, object.flip, &mut item.parts),
         Kind::Ink(k) => ink(k, &mut item.parts),
         Kind::Group(_) => {}
     }
     item
 }
 
-fn shape(s: &Shape, parts: &mut Vec<Part>) {
+fn shape(s: &Shape, flip: inkboard_core::Flip, parts: &mut Vec<Part>) {
     let b = s.bounds;
     let fill = style::shape_fill(s.geom, &s.style);
     let stroke = style::shape_stroke(s.geom, &s.style);
@@ -145,7 +164,7 @@ fn shape(s: &Shape, parts: &mut Vec<Part>) {
         let color = style::shape_text_color(s.geom, &s.style, fill);
         if let Some(t) = shape_text(
             &s.text,
-            s.geom.text_box(b),
+            crate::marks::flip_box(s.geom.text_box(b), b, flip),
             font_size,
             weight,
             (align, valign),
@@ -157,13 +176,16 @@ fn shape(s: &Shape, parts: &mut Vec<Part>) {
     }
 }
 
+/// The parts a sticky note's shadow takes, drawn first.
+const NOTE_SHADOW_LAYERS: usize = 8;
+
 /// A soft shadow under a sticky note: translucent, growing, lowered copies of its
 /// outline. Layers instead of a blur filter keep PNGs fast and PDFs vector. Eight
 /// faint layers a fraction of a unit apart, over the same area as ever (grown by up
 /// to 2, lowered by 1.5 to 5): three darker ones a unit or more apart showed as
 /// separate edges when zoomed in (issue 35), these fade evenly.
 fn note_shadow(b: Rect, parts: &mut Vec<Part>) {
-    const LAYERS: usize = 8;
+    const LAYERS: usize = NOTE_SHADOW_LAYERS;
     for i in (0..LAYERS).rev() {
         let t = i as f64 / (LAYERS - 1) as f64;
         let (grow, drop, alpha) = (2.0 * t, 1.5 + 3.5 * t, 6u8);
@@ -333,11 +355,12 @@ fn label(c: &Connector, bg: Rect, parts: &mut Vec<Part>) {
     }
 }
 
-fn image(i: &Image, parts: &mut Vec<Part>) {
+fn image(i: &Image, flip: inkboard_core::Flip, parts: &mut Vec<Part>) {
     parts.push(Part::Image(ImagePart {
         rect: i.bounds,
         format: i.format,
         data: i.data.clone(),
+        flip,
     }));
     // Images have no frame unless the style asks for one.
     if i.style.stroke.is_some() || i.style.stroke_width.is_some() {

@@ -485,6 +485,15 @@ fn cases() -> Vec<Case> {
         ("arrow_triangle", |b| arrow(b, Arrow::Triangle)),
         ("arrow_diamond", |b| arrow(b, Arrow::Diamond)),
         ("arrow_circle", |b| arrow(b, Arrow::Circle)),
+        ("arrow_bar", |b| arrow(b, Arrow::Bar)),
+        ("arrow_dot", |b| arrow(b, Arrow::Dot)),
+        ("flip_triangle", |b| {
+            b.shape(Geom::Triangle, [0.0, 0.0, 100.0, 80.0], "up");
+            let down = b.shape(Geom::Triangle, [130.0, 0.0, 100.0, 80.0], "down");
+            let across = b.shape(Geom::Parallelogram, [260.0, 0.0, 120.0, 60.0], "across");
+            b.flip(&down, false, true);
+            b.flip(&across, true, false);
+        }),
         ("image_png", |b| {
             b.image([0.0, 0.0, 120.0, 80.0], ImageFormat::Png, gradient_png(12, 8));
         }),

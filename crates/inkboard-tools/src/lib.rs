@@ -38,5 +38,6 @@ pub use error::ToolError;
 pub use live::{Caller, CommitSlot, Forward, Host, LiveBoard, LiveCell};
 pub use tool::Hints;
 pub use tools::import::{import_diagram, import_note, ImportedDiagram};
+pub use tools::pick::{selection, Background, Look};
 pub use tools::render::Picture;
 pub use tracking::ChangeLog;

@@ -390,7 +390,9 @@ fn arrowhead(b: &mut BoardBuilder, name: Option<&str>) -> Arrow {
         Some("arrow") => Arrow::Arrow,
         Some("triangle" | "triangle_outline") => Arrow::Triangle,
         Some("diamond" | "diamond_outline") => Arrow::Diamond,
-        Some("dot" | "circle" | "circle_outline") => Arrow::Circle,
+        Some("circle" | "circle_outline") => Arrow::Circle,
+        Some("dot") => Arrow::Dot,
+        Some("bar") => Arrow::Bar,
         Some(other) => {
             b.losses.add(LostKind::ArrowHead, other);
             Arrow::Arrow

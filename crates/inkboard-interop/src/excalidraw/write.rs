@@ -418,5 +418,9 @@ fn arrowhead(a: Arrow) -> Value {
         Arrow::Triangle => json!("triangle"),
         Arrow::Diamond => json!("diamond"),
         Arrow::Circle => json!("circle"),
+        Arrow::Bar => json!("bar"),
+        // Excalidraw's older name for its filled circle: drawn as one there, read
+        // back as a dot here.
+        Arrow::Dot => json!("dot"),
     }
 }
