@@ -54,7 +54,7 @@ pub fn echo_path(path: &std::path::Path) -> String {
 }
 
 /// Characters that break a line, reorder it, or cannot be seen.
-fn garbles(c: char) -> bool {
+pub(crate) fn garbles(c: char) -> bool {
     c.is_control()
         || matches!(c,
             '\u{200b}' | '\u{200e}' | '\u{200f}' // zero-width space, LRM, RLM (joiners are kept: emoji need them)

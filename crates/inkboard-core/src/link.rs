@@ -27,8 +27,10 @@ impl Link {
         }
         crate::rich::safe_url(text)
             // A space or a line break would end the address where it is shown
-            // or pasted: such a link is mistyped.
-            .filter(|url| !url.chars().any(|c| c.is_control() || c.is_whitespace()))
+            // or pasted: such a link is mistyped; a character that reorders or
+            // hides text (an RTL override) would show another address than the
+            // one followed.
+            .filter(|url| !url.chars().any(|c| c.is_whitespace() || echo::garbles(c)))
             .map(|url| Link(lower_scheme(url)))
             .ok_or_else(|| ModelError::BadLink {
                 link: echo::echo(text).into_owned(),
@@ -90,6 +92,8 @@ mod tests {
         assert_eq!(ok(" example.com/x ").unwrap(), "https://example.com/x");
         assert_eq!(ok("mailto:a@b.c").unwrap(), "mailto:a@b.c");
         for bad in [
+            "\u{202e}txt.exe",
+            "https://a\u{200b}b.c",
             "javascript:alert(1)",
             "file:///etc/passwd",
             "data:text/html,x",
