@@ -385,7 +385,10 @@ fn link_and_flips_are_written_only_when_set_and_read_back() {
     let marked = json!({"id": "s1", "type": "shape", "x": 0, "y": 0, "w": 10, "h": 10,
         "link": "https://example.com/a", "flip_x": true, "flip_y": true});
     let o = object_from_json(&marked).unwrap();
-    assert_eq!(o.link.as_ref().map(|l| l.as_str()), Some("https://example.com/a"));
+    assert_eq!(
+        o.link.as_ref().map(|l| l.as_str()),
+        Some("https://example.com/a")
+    );
     assert!(o.flip.x && o.flip.y);
     assert!(o.extra.is_empty(), "known fields, not unknown ones");
     assert_eq!(Value::Object(object_to_json(&o, Detail::File)), marked);

@@ -293,7 +293,7 @@ pub struct ExportArgs {
     overwrite: Option<bool>,
     theme: Option<Word<Theme>>,
     background: Option<Word<Background>>,
-    /// Only these objects (a group's members, a frame's contents with them).
+    /// Only these (and group members, frame contents).
     ids: Option<Vec<IdArg>>,
 }
 

@@ -21,9 +21,7 @@ pub struct AddShapeArgs {
     w: Option<f64>,
     h: Option<f64>,
     rotation: Option<f64>,
-    /// http(s) or mailto URL.
     link: Option<String>,
-    /// Mirror the outline.
     flip_x: Option<bool>,
     flip_y: Option<bool>,
     #[serde(flatten)]

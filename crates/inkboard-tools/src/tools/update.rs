@@ -50,7 +50,6 @@ pub struct UpdateArgs {
     width: Option<f64>,
     points: Option<Vec<[f64; 2]>>,
     locked: Option<bool>,
-    /// "" removes it.
     link: Option<String>,
     flip_x: Option<bool>,
     flip_y: Option<bool>,
