@@ -1,7 +1,7 @@
 //! `mermaid`: any text, imported by `import_mermaid` through the real engine on a
-//! new board: the Mermaid parser (`inkboard-tools/src/mermaid/`), then the
-//! building of shapes, connectors and frames and their layered layout, committed
-//! with the model's checks. A refused text must leave the board empty; an imported
+//! new board: the Mermaid parser (`inkboard-interop/src/mermaid/`), then the
+//! building of shapes, connectors and frames and their layered layout
+//! (`inkboard-arrange`), committed with the model's checks. A refused text must leave the board empty; an imported
 //! chart must save and load back stably, and its page must resolve into a scene
 //! (connectors routed) and pass `check_scene`, as `render` does it.
 

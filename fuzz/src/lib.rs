@@ -130,3 +130,40 @@ pub fn drawio_compressed_page(data: &[u8]) -> Vec<u8> {
     let packed = base64::engine::general_purpose::STANDARD.encode(e.finish().expect("finishes"));
     format!("<mxfile><diagram name=\"p\">{packed}</diagram></mxfile>").into_bytes()
 }
+
+/// `data` as the diagram of a `.drawio.png`: the text of a `zTXt` chunk
+/// (`mxfile`, zlib), or of an `iTXt` chunk, compressed or not, so the fuzzer
+/// reaches the PNG's chunks and what inflates from them.
+pub fn drawio_png(data: &[u8], chunk: PngChunk) -> Vec<u8> {
+    use std::io::Write as _;
+    let zlib = |d: &[u8]| {
+        let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(d).expect("writes to memory");
+        e.finish().expect("finishes")
+    };
+    let (kind, body): (&[u8; 4], Vec<u8>) = match chunk {
+        PngChunk::Ztxt => (b"zTXt", [b"mxfile\0\0".as_slice(), &zlib(data)].concat()),
+        PngChunk::Itxt => (
+            b"iTXt",
+            [b"mxfile\0\x01\0\0\0".as_slice(), &zlib(data)].concat(),
+        ),
+        PngChunk::PlainItxt => (b"iTXt", [b"mxfile\0\0\0\0\0".as_slice(), data].concat()),
+    };
+    let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
+    for (kind, body) in [(kind, body.as_slice()), (b"IEND", &[][..])] {
+        out.extend_from_slice(&(body.len() as u32).to_be_bytes());
+        out.extend_from_slice(kind);
+        out.extend_from_slice(body);
+        // The reader checks no CRC.
+        out.extend_from_slice(&[0; 4]);
+    }
+    out
+}
+
+/// Which text chunk [`drawio_png`] carries the diagram in.
+#[derive(Clone, Copy)]
+pub enum PngChunk {
+    Ztxt,
+    Itxt,
+    PlainItxt,
+}

@@ -78,6 +78,18 @@ impl Gate {
         })
     }
 
+    /// A gate with the given secrets and no token file, for driving the routes
+    /// in-process ([`crate::router`]: the `http` fuzz target).
+    pub fn fixed(port: u16, token: &str, session: &str, page_key: &str) -> Self {
+        Gate {
+            port,
+            token: TokenFile::fixed(token),
+            session: session.to_string(),
+            page_key: page_key.to_string(),
+            codes: Mutex::new(HashSet::new()),
+        }
+    }
+
     /// A fresh one-time code for a URL to print.
     pub fn new_code(&self) -> std::io::Result<String> {
         let code = random_hex()?;
@@ -151,7 +163,7 @@ impl Gate {
         let bearer = headers
             .get(header::AUTHORIZATION)
             .and_then(|h| h.to_str().ok())
-            .and_then(|h| h.strip_prefix("Bearer "));
+            .and_then(bearer_credentials);
         if bearer.is_some_and(|t| same(t.trim(), &self.token.get())) {
             return Ok(Signed::Token);
         }
@@ -196,6 +208,13 @@ fn only(headers: &HeaderMap, name: header::HeaderName) -> Result<Option<&HeaderV
     }
 }
 
+/// The credentials of an `Authorization: Bearer …` value. The scheme's name is
+/// case-insensitive (RFC 9110 §11.1), and clients do send `bearer`.
+fn bearer_credentials(value: &str) -> Option<&str> {
+    let (scheme, rest) = value.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then_some(rest)
+}
+
 /// Compares secrets in time that does not depend on where they differ.
 fn same(a: &str, b: &str) -> bool {
     a.len() == b.len()
@@ -210,4 +229,214 @@ pub(crate) fn random_hex() -> std::io::Result<String> {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).map_err(|e| std::io::Error::other(e.to_string()))?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    //! The gate's decisions on real header maps: which addresses, origins,
+    //! cookies, tokens, codes and page keys let a request in.
+
+    use axum::http::HeaderName;
+
+    use super::*;
+
+    const PORT: u16 = 4321;
+    const SESSION: &str = "5e5510115e5510115e5510115e551011";
+    const KEY: &str = "0a9e0a9e0a9e0a9e0a9e0a9e0a9e0a9e";
+
+    fn gate() -> Gate {
+        crate::testing::isolate();
+        let secrets = BrowserSecrets {
+            cookie: SESSION.into(),
+            key: KEY.into(),
+            port: PORT,
+        };
+        Gate::new(PORT, &secrets).expect("a gate")
+    }
+
+    /// Headers in order, a name repeated as sent.
+    fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.append(
+                HeaderName::from_bytes(name.as_bytes()).unwrap(),
+                HeaderValue::from_str(value).unwrap(),
+            );
+        }
+        map
+    }
+
+    #[test]
+    fn only_the_applications_own_address_is_answered() {
+        let gate = gate();
+        let own = ["127.0.0.1:4321", "localhost:4321"];
+        let foreign = [
+            "127.0.0.1:43210",
+            "127.0.0.1:432",
+            "127.0.0.1",
+            "localhost",
+            "127.0.0.1:4321.evil.example",
+            "localhost.evil.example:4321",
+            "evil.example:4321",
+            "[::1]:4321",
+            "",
+        ];
+        for host in own {
+            assert_eq!(
+                gate.check_site(&headers(&[("host", host)])),
+                Ok(()),
+                "{host}"
+            );
+        }
+        for host in foreign {
+            assert_eq!(
+                gate.check_site(&headers(&[("host", host)])),
+                Err(Refusal::ForeignHost),
+                "{host}"
+            );
+        }
+        assert_eq!(gate.check_site(&headers(&[])), Err(Refusal::ForeignHost));
+    }
+
+    #[test]
+    fn only_no_origin_or_the_applications_own_is_let_through() {
+        let gate = gate();
+        let with = |origin: &str| {
+            gate.check_site(&headers(&[("host", "127.0.0.1:4321"), ("origin", origin)]))
+        };
+        assert_eq!(with("http://127.0.0.1:4321"), Ok(()));
+        assert_eq!(with("http://localhost:4321"), Ok(()));
+        for origin in [
+            "https://127.0.0.1:4321",
+            "http://127.0.0.1:4322",
+            "http://evil.example",
+            "null",
+            "127.0.0.1:4321",
+        ] {
+            assert_eq!(with(origin), Err(Refusal::ForeignOrigin), "{origin}");
+        }
+    }
+
+    #[test]
+    fn a_repeated_host_or_origin_is_refused_whatever_its_copies_say() {
+        let gate = gate();
+        let own = "127.0.0.1:4321";
+        assert_eq!(
+            gate.check_site(&headers(&[("host", own), ("host", own)])),
+            Err(Refusal::ForeignHost)
+        );
+        let origin = "http://127.0.0.1:4321";
+        assert_eq!(
+            gate.check_site(&headers(&[
+                ("host", own),
+                ("origin", origin),
+                ("origin", "http://evil.example")
+            ])),
+            Err(Refusal::ForeignOrigin)
+        );
+    }
+
+    #[test]
+    fn the_bearer_token_signs_a_tool_in() {
+        let gate = gate();
+        let token = gate.token.get();
+        let with = |value: &str| gate.check_signed_in(&headers(&[("authorization", value)]));
+        assert_eq!(with(&format!("Bearer {token}")), Ok(Signed::Token));
+        assert_eq!(with(&format!("Bearer {token} ")), Ok(Signed::Token));
+        assert_eq!(with(&format!("bearer {token}")), Ok(Signed::Token));
+        assert_eq!(with(&format!("BEARER {token}")), Ok(Signed::Token));
+        assert_eq!(with(&format!("Bearer{token}")), Err(Refusal::NotLetIn));
+        assert_eq!(with(&format!("Bearer {token}0")), Err(Refusal::NotLetIn));
+        assert_eq!(with(&format!("Basic {token}")), Err(Refusal::NotLetIn));
+        assert_eq!(with(token.as_str()), Err(Refusal::NotLetIn));
+        assert_eq!(with("Bearer "), Err(Refusal::NotLetIn));
+        assert_eq!(gate.check_signed_in(&headers(&[])), Err(Refusal::NotLetIn));
+    }
+
+    #[test]
+    fn the_session_cookie_signs_a_browser_in_among_other_cookies() {
+        let gate = gate();
+        let with = |cookies: &[&str]| {
+            let pairs: Vec<(&str, &str)> = cookies.iter().map(|c| ("cookie", *c)).collect();
+            gate.check_signed_in(&headers(&pairs))
+        };
+        let ours = format!("inkboard_session={SESSION}");
+        assert_eq!(with(&[&ours]), Ok(Signed::Cookie));
+        assert_eq!(with(&[&format!("a=1; {ours}; b=2")]), Ok(Signed::Cookie));
+        assert_eq!(
+            with(&["a=1", &ours]),
+            Ok(Signed::Cookie),
+            "a second Cookie header"
+        );
+        assert_eq!(with(&["inkboard_session=0000"]), Err(Refusal::NotLetIn));
+        assert_eq!(
+            with(&[&format!("inkboard_sessionx={SESSION}")]),
+            Err(Refusal::NotLetIn)
+        );
+        assert_eq!(
+            with(&[&format!("x_inkboard_session={SESSION}")]),
+            Err(Refusal::NotLetIn)
+        );
+    }
+
+    #[test]
+    fn the_cookie_is_http_only_and_same_site_strict() {
+        assert_eq!(
+            gate().cookie(),
+            format!("inkboard_session={SESSION}; HttpOnly; SameSite=Strict; Path=/")
+        );
+    }
+
+    #[test]
+    fn a_one_time_code_is_traded_for_the_page_key_once() {
+        let gate = gate();
+        let first = gate.new_code().unwrap();
+        let second = gate.new_code().unwrap();
+        assert_ne!(first, second);
+        assert_eq!(gate.redeem(&first), Some(KEY));
+        assert_eq!(gate.redeem(&first), None, "used up");
+        assert_eq!(gate.redeem("not a code"), None);
+        assert_eq!(gate.redeem(&second), Some(KEY), "each code on its own");
+    }
+
+    #[test]
+    fn the_page_key_comes_in_its_header_or_as_a_websocket_subprotocol() {
+        let gate = gate();
+        let has = |pairs: &[(&str, &str)]| gate.has_page_key(&headers(pairs));
+        let protocol = format!("inkboard.key.{KEY}");
+        assert!(has(&[("x-inkboard-key", KEY)]));
+        assert!(has(&[("x-inkboard-key", &format!(" {KEY} "))]));
+        assert!(has(&[("sec-websocket-protocol", &protocol)]));
+        assert!(has(&[(
+            "sec-websocket-protocol",
+            &format!("chat, {protocol}")
+        )]));
+        assert!(!has(&[]));
+        assert!(!has(&[("x-inkboard-key", SESSION)]));
+        assert!(
+            !has(&[("sec-websocket-protocol", KEY)]),
+            "without its prefix"
+        );
+        assert!(!has(&[("sec-websocket-protocol", "inkboard.key.")]));
+        assert!(!has(&[("x-inkboard-key", &KEY[..31])]));
+    }
+
+    #[test]
+    fn secrets_compare_equal_only_when_whole_and_alike() {
+        assert!(same("abc", "abc"));
+        assert!(same("", ""));
+        assert!(!same("abc", "abd"));
+        assert!(!same("abc", "abcd"));
+        assert!(!same("abcd", "abc"));
+    }
+
+    #[test]
+    fn secrets_are_128_random_bits_in_hex() {
+        let (a, b) = (random_hex().unwrap(), random_hex().unwrap());
+        assert_eq!(a.len(), 32);
+        assert!(a
+            .bytes()
+            .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+        assert_ne!(a, b);
+    }
 }

@@ -183,10 +183,7 @@ impl Boards {
         {
             let mut f = entry.file_state();
             f.failures = f.failures.saturating_add(1);
-            let wait = RETRY_FIRST
-                .saturating_mul(1 << f.failures.min(8).saturating_sub(1))
-                .min(RETRY_MAX);
-            f.retry_at = Some(Instant::now() + wait);
+            f.retry_at = Some(Instant::now() + retry_wait(f.failures));
             if f.state != SaveState::Failed(words.clone()) {
                 tracing::warn!("{words}");
             }
@@ -205,6 +202,45 @@ impl Boards {
                     &entry,
                     "inkboard hit a bug while saving this board. Your changes are kept here and inkboard tries again; please report the bug".into(),
                 );
+            }
+        }
+    }
+
+    /// Keeps every board that has no file and has changes (an untitled board,
+    /// an imported one not yet kept) in a recovery copy, before risky work: a
+    /// call, an import or a drawing may be the one that brings the process
+    /// down (a bug, a file that exhausts memory), and such a board has nothing
+    /// else to come back from. A copy is rewritten only when the board changed
+    /// since; it goes once the board is saved to a file; at exit it is the copy
+    /// kept. A copy that cannot be written is said in the log; the work goes on.
+    pub fn secure_unfiled(&self) {
+        let _one = self.securing.lock().unwrap_or_else(|e| e.into_inner());
+        for entry in self.entries() {
+            let board = {
+                // A board a call is at work on was kept before that call began
+                // (its changes are not committed yet): never wait for it here.
+                let Some(live) = entry.cell.try_lock() else {
+                    continue;
+                };
+                let f = entry.file_state();
+                let revision = live.board.revision();
+                let kept = f.secured.as_ref().map(|(_, r)| *r);
+                if live.path.is_some() || revision == f.saved_revision || kept == Some(revision) {
+                    continue;
+                }
+                live.board.clone()
+            };
+            let copy = entry.file_state().secured.as_ref().map(|(c, _)| c.clone());
+            let kept = match copy {
+                Some(copy) => recovery::update(&copy, &board).map(|()| copy),
+                None => recovery::keep(&board, None, Why::Unsaved),
+            };
+            match kept {
+                Ok(copy) => entry.file_state().secured = Some((copy, board.revision())),
+                Err(e) => tracing::warn!(
+                    "cannot keep the unsaved board \"{}\" before a risky step: {e}",
+                    board.title()
+                ),
             }
         }
     }
@@ -229,12 +265,17 @@ impl Boards {
                 Some(path) => format!("the unsaved changes to {}", path.display()),
                 None => format!("the unsaved board \"{}\"", board.title()),
             };
-            let kept = match conflict {
-                Some(offer) => {
+            let secured = entry.file_state().secured.take().map(|(copy, _)| copy);
+            let kept = match (conflict, secured) {
+                (Some(offer), _) => {
                     recovery::update(&offer.recovery, &board).map(|_| offer.recovery.clone())
                 }
-                None if entry.unsaved() => recovery::keep(&board, path.as_deref(), Why::Unsaved),
-                None => continue,
+                // The copy kept before risky work becomes the one kept at exit.
+                (None, Some(copy)) => recovery::update(&copy, &board).map(|()| copy),
+                (None, None) if entry.unsaved() => {
+                    recovery::keep(&board, path.as_deref(), Why::Unsaved)
+                }
+                (None, None) => continue,
             };
             lines.push(match (kept, &path) {
                 (Ok(kept), Some(path)) => format!(
@@ -252,6 +293,14 @@ impl Boards {
         }
         lines
     }
+}
+
+/// How long to wait before trying again after `failures` failures in a row:
+/// [`RETRY_FIRST`] after the first, doubling up to [`RETRY_MAX`].
+fn retry_wait(failures: u32) -> Duration {
+    RETRY_FIRST
+        .saturating_mul(1 << failures.min(8).saturating_sub(1))
+        .min(RETRY_MAX)
 }
 
 /// Why a save failed, and what to do, in words for a person (not a tool name).
@@ -279,5 +328,286 @@ pub(crate) fn failure_words(path: &Path, error: &FormatError) -> String {
             "Another inkboard program has held {file} for a long time. {kept}, and inkboard keeps trying."
         ),
         other => format!("{file} cannot be saved: {other}. {kept}, and inkboard keeps trying."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The autosaver's rounds ([`Boards::tick`]) on boards in real files: what
+    //! is saved, what fails and is tried again, what is kept at exit.
+
+    use std::fs;
+    use std::io;
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::testing::{board_of, edit, edit_file, file_texts, folder, live_texts, open, texts};
+
+    fn failed_words(entry: &Entry) -> String {
+        match entry.save_state() {
+            SaveState::Failed(words) => words,
+            other => panic!("expected a failure, found {other:?}"),
+        }
+    }
+
+    /// Time passes until a waiting retry is due.
+    fn retry_is_due(entry: &Entry) {
+        let mut f = entry.file_state();
+        assert!(f.retry_at.is_some(), "a retry waits");
+        f.retry_at = Some(Instant::now());
+    }
+
+    #[test]
+    fn retries_wait_a_quarter_second_then_double_up_to_eight_seconds() {
+        let ms = |n| retry_wait(n).as_millis();
+        let waits: Vec<u128> = (1..=8).map(ms).collect();
+        assert_eq!(waits, [250, 500, 1000, 2000, 4000, 8000, 8000, 8000]);
+        assert_eq!(ms(0), 250);
+        assert_eq!(ms(u32::MAX), 8000, "no overflow however long it fails");
+    }
+
+    #[test]
+    fn a_round_saves_changed_boards_and_leaves_clean_ones_alone() {
+        let dir = folder();
+        let (boards, changed, path) = open(dir.path(), "one.inkboard", &["a"]);
+        let clean_path = crate::testing::write_new(dir.path(), "two.inkboard", &board_of(&["b"]));
+        let clean = boards
+            .entry(boards.open_file(&clean_path).unwrap())
+            .unwrap();
+        let clean_bytes = fs::read(&clean_path).unwrap();
+        edit(&boards, &changed, 0, "edited");
+        assert_eq!(changed.save_state(), SaveState::Saving);
+        assert_eq!(boards.tick(), None, "no retry waits");
+        assert_eq!(file_texts(&path), ["edited"]);
+        assert_eq!(changed.save_state(), SaveState::Saved);
+        assert!(!changed.unsaved());
+        assert_eq!(fs::read(&clean_path).unwrap(), clean_bytes);
+        assert_eq!(clean.save_state(), SaveState::Saved);
+    }
+
+    #[test]
+    fn a_round_looks_at_a_file_the_watcher_flagged() {
+        let dir = folder();
+        let (boards, entry, path) = open(dir.path(), "w.inkboard", &["a"]);
+        edit_file(&path, 0, "theirs");
+        boards.tick();
+        assert_eq!(live_texts(&entry), ["a"], "nothing seen, nothing loaded");
+        entry.file_state().look = true;
+        boards.tick();
+        assert_eq!(live_texts(&entry), ["theirs"]);
+        assert!(!entry.file_state().look, "the flag is taken");
+    }
+
+    #[test]
+    fn a_failed_save_keeps_the_changes_and_is_tried_again_when_due() {
+        let dir = folder();
+        let (boards, entry, path) = open(dir.path(), "f.inkboard", &["a"]);
+        let bytes = fs::read(&path).unwrap();
+        edit(&boards, &entry, 0, "mine");
+        // The file becomes a folder: the save cannot go there for now.
+        fs::remove_file(&path).unwrap();
+        fs::create_dir(&path).unwrap();
+        let next = boards.tick().expect("a retry is waiting");
+        assert!(failed_words(&entry).contains("is now a folder"));
+        assert_eq!(entry.file_state().retry_at, Some(next));
+        assert_eq!(entry.file_state().failures, 1);
+        // Before the retry is due, a round does not try again.
+        boards.tick();
+        assert_eq!(entry.file_state().failures, 1);
+        assert_eq!(live_texts(&entry), ["mine"], "the changes are kept");
+        // The folder goes, the file is back as it was: the retry saves.
+        fs::remove_dir(&path).unwrap();
+        fs::write(&path, bytes).unwrap();
+        retry_is_due(&entry);
+        assert_eq!(boards.tick(), None);
+        assert_eq!(entry.save_state(), SaveState::Saved);
+        assert_eq!(entry.file_state().failures, 0);
+        assert!(entry.file_state().retry_at.is_none());
+        assert_eq!(file_texts(&path), ["mine"]);
+    }
+
+    #[test]
+    fn failures_in_a_row_wait_longer_each_time() {
+        let dir = folder();
+        let (boards, entry, _path) = open(dir.path(), "r.inkboard", &["a"]);
+        let mut rx = boards.subscribe();
+        for n in 1..=4 {
+            let before = Instant::now();
+            boards.failed(&entry, "the disk is full".into());
+            let f = entry.file_state();
+            assert_eq!(f.failures, n);
+            let at = f.retry_at.expect("a retry waits");
+            assert!(at >= before + retry_wait(n), "failure {n}");
+            assert!(at <= Instant::now() + retry_wait(n), "failure {n}");
+        }
+        assert_eq!(failed_words(&entry), "the disk is full");
+        let key = entry.cell.key;
+        assert_eq!(rx.try_recv().ok(), Some(Event::Meta { board: key }));
+    }
+
+    #[test]
+    fn an_explicit_save_writes_a_gone_file_again_and_the_autosaver_does_not() {
+        let dir = folder();
+        let (boards, entry, path) = open(dir.path(), "g.inkboard", &["a"]);
+        edit(&boards, &entry, 0, "mine");
+        fs::remove_file(&path).unwrap();
+        boards.tick();
+        assert!(failed_words(&entry).contains("is gone"));
+        assert!(!path.exists(), "the autosaver does not bring a file back");
+        boards
+            .save_explicit(&entry)
+            .expect("Ctrl+S writes it there again");
+        assert_eq!(file_texts(&path), ["mine"]);
+        assert_eq!(entry.save_state(), SaveState::Saved);
+        assert!(entry.file_state().retry_at.is_none());
+    }
+
+    #[test]
+    fn an_explicit_save_of_a_board_without_a_file_is_refused() {
+        let boards = Boards::new();
+        let entry = boards.open_untitled();
+        assert!(matches!(
+            boards.save_explicit(&entry),
+            Err(ToolError::Arguments(_))
+        ));
+        assert_eq!(entry.save_state(), SaveState::Unsaved);
+    }
+
+    #[test]
+    fn a_bug_in_a_save_marks_only_boards_with_unsaved_changes_failed() {
+        let dir = folder();
+        let (boards, changed, _) = open(dir.path(), "c.inkboard", &["a"]);
+        let clean_path = crate::testing::write_new(dir.path(), "k.inkboard", &board_of(&["b"]));
+        let clean = boards
+            .entry(boards.open_file(&clean_path).unwrap())
+            .unwrap();
+        let untitled = boards.open_new(board_of(&["u"]));
+        edit(&boards, &changed, 0, "mine");
+        edit(&boards, &untitled, 0, "new");
+        boards.saves_hit_a_bug();
+        assert!(failed_words(&changed).contains("bug"));
+        assert_eq!(clean.save_state(), SaveState::Saved);
+        assert_eq!(untitled.save_state(), SaveState::Unsaved);
+    }
+
+    #[test]
+    fn at_exit_what_can_be_saved_is_and_the_rest_is_kept_in_copies() {
+        let _untitled = crate::testing::untitled();
+        let dir = folder();
+        let (boards, saved, saved_path) = open(dir.path(), "exit-saved.inkboard", &["a"]);
+        let stuck_path =
+            crate::testing::write_new(dir.path(), "exit-stuck.inkboard", &board_of(&["b"]));
+        let stuck = boards
+            .entry(boards.open_file(&stuck_path).unwrap())
+            .unwrap();
+        let clean_path =
+            crate::testing::write_new(dir.path(), "exit-clean.inkboard", &board_of(&["c"]));
+        boards.open_file(&clean_path).unwrap();
+        let untitled = boards.open_new(board_of(&["u"]));
+        edit(&boards, &saved, 0, "saved at exit");
+        edit(&boards, &stuck, 0, "kept at exit");
+        edit(&boards, &untitled, 0, "never had a file");
+        fs::remove_file(&stuck_path).unwrap();
+        fs::create_dir(&stuck_path).unwrap();
+
+        let lines = boards.finish();
+        assert_eq!(lines.len(), 2, "{lines:#?}");
+        assert_eq!(file_texts(&saved_path), ["saved at exit"]);
+        let kept = recovery::pending(&stuck_path, None);
+        assert_eq!(kept.len(), 1);
+        assert_eq!(texts(&recovery::load(&kept[0]).unwrap()), ["kept at exit"]);
+        let offered = format!("`inkboard open {}` offers them", stuck_path.display());
+        assert!(lines.iter().any(|l| l.ends_with(&offered)), "{lines:#?}");
+        let untitled_line = lines
+            .iter()
+            .find(|l| l.contains("the unsaved board \"Test\""))
+            .expect("the untitled board is kept");
+        let copy = untitled_line
+            .split("was kept in ")
+            .nth(1)
+            .and_then(|rest| rest.split(';').next())
+            .map(PathBuf::from)
+            .expect("the line names the copy");
+        let untitled_copy = recovery::all()
+            .into_iter()
+            .find(|r| r.copy == copy)
+            .expect("the copy has its sidecar");
+        assert_eq!(untitled_copy.file, None);
+        assert_eq!(
+            texts(&recovery::load(&untitled_copy).unwrap()),
+            ["never had a file"]
+        );
+        recovery::discard(&kept[0]);
+        recovery::discard(&untitled_copy);
+    }
+
+    #[test]
+    fn at_exit_an_open_conflict_is_kept_in_its_copy_and_the_file_left_alone() {
+        let dir = folder();
+        let (boards, entry, path) = open(dir.path(), "exit-conflict.inkboard", &["a", "b"]);
+        edit(&boards, &entry, 0, "mine");
+        edit_file(&path, 0, "theirs");
+        entry.file_state().look = true;
+        boards.tick();
+        assert_eq!(entry.save_state(), SaveState::Conflict);
+        edit(&boards, &entry, 1, "later");
+        let theirs = fs::read(&path).unwrap();
+        let lines = boards.finish();
+        let copy = entry.offer().unwrap().recovery;
+        assert_eq!(lines.len(), 1);
+        assert!(
+            lines[0].contains(&copy.copy.display().to_string()),
+            "{}",
+            lines[0]
+        );
+        assert_eq!(texts(&recovery::load(&copy).unwrap()), ["mine", "later"]);
+        assert_eq!(fs::read(&path).unwrap(), theirs);
+        recovery::discard(&copy);
+    }
+
+    #[test]
+    fn failures_are_told_in_words_for_a_person() {
+        let path = Path::new("/boards/plan.inkboard");
+        let io = |kind| FormatError::Io {
+            action: "write",
+            path: path.to_path_buf(),
+            source: io::Error::from(kind),
+        };
+        let cases = [
+            (
+                io(ErrorKind::StorageFull),
+                "The disk is full, so /boards/plan.inkboard",
+            ),
+            (io(ErrorKind::QuotaExceeded), "The disk is full"),
+            (
+                io(ErrorKind::PermissionDenied),
+                "not allowed to write in /boards.",
+            ),
+            (
+                io(ErrorKind::ReadOnlyFilesystem),
+                "not allowed to write in /boards.",
+            ),
+            (io(ErrorKind::NotFound), "The folder /boards is gone"),
+            (
+                io(ErrorKind::IsADirectory),
+                "/boards/plan.inkboard is now a folder",
+            ),
+            (
+                io(ErrorKind::Interrupted),
+                "cannot be saved (operation interrupted)",
+            ),
+            (
+                FormatError::LockTimeout {
+                    path: path.to_path_buf(),
+                    seconds: 10,
+                },
+                "Another inkboard program has held /boards/plan.inkboard",
+            ),
+        ];
+        for (error, want) in cases {
+            let words = failure_words(path, &error);
+            assert!(words.contains(want), "{error:?}: {words}");
+            assert!(words.contains("Your changes are kept here"), "{words}");
+        }
     }
 }

@@ -14,7 +14,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Instant;
 
 use inkboard_core::{Actor, Board, Commit};
-use inkboard_format::{file, Stamp};
+use inkboard_format::{file, Saved, Stamp};
 use inkboard_tools::live::UNTITLED;
 use inkboard_tools::{Caller, Host, LiveBoard, LiveCell, ToolError};
 use tokio::sync::broadcast;
@@ -132,6 +132,9 @@ pub(crate) struct FileState {
     /// Where a board opened from another program's file came from, until it is
     /// saved as a board file.
     pub(crate) imported: Option<ImportOrigin>,
+    /// For a board without a file: the recovery copy kept before risky work
+    /// (`Boards::secure_unfiled`) and the revision it holds.
+    pub(crate) secured: Option<(Recovery, u64)>,
 }
 
 impl FileState {
@@ -203,6 +206,9 @@ pub struct Boards {
     /// explicit save, the person's choice in a conflict), so that these never
     /// cross.
     disk: Mutex<()>,
+    /// Held while the boards without a file are kept before risky work, so
+    /// that two calls starting together make one copy of each.
+    pub(crate) securing: Mutex<()>,
     /// Watches the folders of the open files.
     pub(crate) watch: Mutex<Option<Watch>>,
     /// Called when the set of open files changes (to rewrite the discovery file).
@@ -223,6 +229,7 @@ impl Boards {
             wake: Condvar::new(),
             wake_lock: Mutex::new(false),
             disk: Mutex::new(()),
+            securing: Mutex::new(()),
             watch: Mutex::new(None),
             on_files_changed: Mutex::new(None),
         })
@@ -342,6 +349,7 @@ impl Boards {
                 copy_revision: 0,
                 discard_after_save: Vec::new(),
                 imported: None,
+                secured: None,
             }),
         };
         let entry = Arc::new(entry);
@@ -431,6 +439,27 @@ impl Boards {
         }
     }
 
+    /// The board of `entry` was just written whole to `path` (`board`, as
+    /// `saved`): it is kept there from now on, as a board opened from it is.
+    pub(crate) fn adopt_file(&self, entry: &Entry, path: PathBuf, saved: Saved, board: Board) {
+        entry.cell.lock().path = Some(path);
+        let secured = {
+            let revision = board.revision();
+            let mut f = entry.file_state();
+            f.mark_saved(saved.stamp, board, revision);
+            f.imported = None;
+            f.secured.take()
+        };
+        // The file holds the board now: the copy kept in case of a crash goes.
+        if let Some((copy, _)) = secured {
+            recovery::discard(&copy);
+        }
+        self.files_changed();
+        self.tell(Event::Meta {
+            board: entry.cell.key,
+        });
+    }
+
     /// A commit landed on `entry`: windows redraw, the autosaver writes it.
     pub(crate) fn after_commit(&self, entry: &Entry) {
         let has_file = entry.cell.lock().path.is_some();
@@ -497,21 +526,266 @@ impl Host for Boards {
                 file::save(path, &board, None)?
             }
         };
-        cell.lock().path = Some(path.to_path_buf());
-        {
-            let revision = board.revision();
-            let mut f = entry.file_state();
-            f.mark_saved(saved.stamp, board, revision);
-            f.imported = None;
-        }
-        self.files_changed();
-        self.tell(Event::Meta { board: cell.key });
-        Ok(saved.bytes)
+        let bytes = saved.bytes;
+        self.adopt_file(&entry, path.to_path_buf(), saved, board);
+        Ok(bytes)
     }
 
     fn create(&self, board: Board) -> Arc<LiveCell> {
         let entry = self.open_new(board);
         self.opened(entry.cell.key);
         entry.cell.clone()
+    }
+
+    fn before_call(&self, tool: &str, caller: &Caller) {
+        // An agent's call, or work that reads a stranger's file, lays out or
+        // draws, may bring the process down; a window's own small edit does
+        // not need a copy written first.
+        if caller.actor == Actor::Agent || RISKY.contains(&tool) {
+            self.secure_unfiled();
+        }
+    }
+}
+
+/// The tools whose work may be heavy whoever calls them: before them, the
+/// boards without a file are kept (`Boards::secure_unfiled`).
+const RISKY: [&str; 6] = [
+    "batch",
+    "layout",
+    "import_mermaid",
+    "import",
+    "render",
+    "export",
+];
+
+#[cfg(test)]
+mod tests {
+    //! The registry of open boards: opening, finding, focus, what a commit
+    //! sets in motion, saving under a new name, and undo as the person.
+
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+    use crate::recovery::Why;
+    use crate::testing::{board_of, edit, file_texts, folder, live_texts, open, texts, write_new};
+
+    fn events(rx: &mut broadcast::Receiver<Event>) -> Vec<Event> {
+        std::iter::from_fn(|| rx.try_recv().ok()).collect()
+    }
+
+    fn caller(board: Option<u32>) -> Caller {
+        let mut caller = Caller::agent("test");
+        caller.board = board;
+        caller
+    }
+
+    #[test]
+    fn states_and_offers_have_the_words_the_windows_expect() {
+        let states = [
+            (SaveState::Saved, "saved"),
+            (SaveState::Saving, "saving"),
+            (SaveState::Unsaved, "unsaved"),
+            (SaveState::Failed("why".into()), "error"),
+            (SaveState::Conflict, "conflict"),
+        ];
+        for (state, word) in states {
+            assert_eq!(state.name(), word);
+        }
+        assert_eq!(OfferKind::Changed.name(), "changed");
+        assert_eq!(OfferKind::Recovered.name(), "recovered");
+    }
+
+    #[test]
+    fn a_file_opened_twice_is_one_board() {
+        let dir = folder();
+        let (boards, entry, path) = open(dir.path(), "a.inkboard", &["a"]);
+        assert_eq!(boards.open_file(&path).unwrap(), entry.cell.key);
+        assert_eq!(boards.key_at(&path), Some(entry.cell.key));
+        assert_eq!(boards.paths(), [path]);
+        assert_eq!(entry.save_state(), SaveState::Saved);
+        assert!(!entry.unsaved());
+        assert!(boards
+            .open_file(&dir.path().join("missing.inkboard"))
+            .is_err());
+        assert_eq!(boards.entries().len(), 1);
+    }
+
+    #[test]
+    fn the_first_board_is_on_screen_and_focus_moves_it() {
+        let boards = Boards::new();
+        let first = boards.open_untitled().cell.key;
+        let second = boards.open_untitled().cell.key;
+        assert_ne!(first, second);
+        assert_eq!(boards.displayed(), first);
+        boards.focus(second, 7);
+        assert_eq!(boards.displayed(), second);
+        boards.focus(999, 8);
+        assert_eq!(boards.displayed(), second, "no such board: focus stays");
+        // The next board opened for the person goes to window 7, not 8.
+        let mut rx = boards.subscribe();
+        let third = boards.open_untitled().cell.key;
+        boards.opened(third);
+        assert_eq!(boards.displayed(), third);
+        assert_eq!(
+            events(&mut rx),
+            [Event::Opened {
+                board: third,
+                window: Some(7),
+                from: second
+            }]
+        );
+    }
+
+    #[test]
+    fn a_commit_tells_the_windows_and_wakes_the_autosaver() {
+        let dir = folder();
+        let (boards, entry, _) = open(dir.path(), "c.inkboard", &["a"]);
+        let untitled = boards.open_new(board_of(&["u"]));
+        let mut rx = boards.subscribe();
+        *boards.wake_lock.lock().unwrap() = false;
+        edit(&boards, &entry, 0, "edited");
+        assert_eq!(entry.save_state(), SaveState::Saving);
+        assert!(entry.unsaved());
+        assert!(*boards.wake_lock.lock().unwrap(), "the autosaver is woken");
+        edit(&boards, &untitled, 0, "edited");
+        assert_eq!(
+            untitled.save_state(),
+            SaveState::Unsaved,
+            "no file to save to"
+        );
+        assert!(untitled.unsaved());
+        assert_eq!(
+            events(&mut rx),
+            [
+                Event::Changed {
+                    board: entry.cell.key
+                },
+                Event::Changed {
+                    board: untitled.cell.key
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn a_failed_state_is_not_hidden_by_the_next_commit() {
+        let dir = folder();
+        let (boards, entry, _) = open(dir.path(), "f.inkboard", &["a"]);
+        entry.file_state().state = SaveState::Failed("the disk is full".into());
+        edit(&boards, &entry, 0, "edited");
+        assert_eq!(
+            entry.save_state(),
+            SaveState::Failed("the disk is full".into())
+        );
+    }
+
+    #[test]
+    fn calls_find_their_board_by_path_by_window_or_on_screen() {
+        let dir = folder();
+        let (boards, entry, path) = open(dir.path(), "h.inkboard", &["a"]);
+        let other = boards.open_untitled();
+        let key = |cell: Option<Arc<LiveCell>>| cell.map(|c| c.key);
+        assert_eq!(
+            key(boards.board(Some(&path), &caller(None))),
+            Some(entry.cell.key)
+        );
+        assert_eq!(
+            key(boards.board(None, &caller(Some(other.cell.key)))),
+            Some(other.cell.key)
+        );
+        assert_eq!(key(boards.board(None, &caller(None))), Some(entry.cell.key));
+        assert_eq!(
+            key(boards.board(Some(&dir.path().join("no.inkboard")), &caller(None))),
+            None
+        );
+        assert_eq!(key(boards.board(None, &caller(Some(999)))), None);
+    }
+
+    #[test]
+    fn save_as_writes_a_new_file_and_the_board_follows_it() {
+        let dir = folder();
+        let boards = Boards::new();
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let calls = Arc::new(AtomicUsize::new(0));
+        {
+            let (seen, calls) = (seen.clone(), calls.clone());
+            boards.on_files_changed(move |paths| {
+                calls.fetch_add(1, Ordering::SeqCst);
+                *seen.lock().unwrap() = paths;
+            });
+        }
+        let entry = boards.open_new(board_of(&["new"]));
+        let path = dir.path().join("new.inkboard");
+        let taken = write_new(dir.path(), "taken.inkboard", &board_of(&["theirs"]));
+        assert!(boards.save_as(&entry.cell, &taken, false).is_err());
+        assert_eq!(file_texts(&taken), ["theirs"], "not overwritten unasked");
+        assert_eq!(entry.path(), None);
+
+        boards.save_as(&entry.cell, &path, false).unwrap();
+        assert_eq!(file_texts(&path), ["new"]);
+        assert_eq!(entry.path(), Some(path.clone()));
+        assert_eq!(entry.save_state(), SaveState::Saved);
+        assert!(!entry.unsaved());
+        assert_eq!(*seen.lock().unwrap(), std::slice::from_ref(&path));
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+        // Its stamp is the new file's: the autosaver's next save goes through.
+        edit(&boards, &entry, 0, "later");
+        boards.save_explicit(&entry).unwrap();
+        assert_eq!(file_texts(&path), ["later"]);
+
+        boards.save_as(&entry.cell, &taken, true).unwrap();
+        assert_eq!(file_texts(&taken), ["later"], "overwritten when asked");
+    }
+
+    #[test]
+    fn undo_and_redo_as_the_person() {
+        let dir = folder();
+        let (boards, entry, _) = open(dir.path(), "u.inkboard", &["a"]);
+        let key = entry.cell.key;
+        assert!(!boards.undo(999, false).unwrap());
+        assert!(!boards.undo(key, false).unwrap(), "nothing to undo");
+        edit(&boards, &entry, 0, "b");
+        let mut rx = boards.subscribe();
+        assert!(boards.undo(key, false).unwrap());
+        assert_eq!(live_texts(&entry), ["a"]);
+        assert_eq!(events(&mut rx), [Event::Changed { board: key }]);
+        assert!(boards.undo(key, true).unwrap());
+        assert_eq!(live_texts(&entry), ["b"]);
+        assert!(!boards.undo(key, true).unwrap(), "nothing to redo");
+    }
+
+    #[test]
+    fn opening_offers_copies_kept_for_the_file_and_drops_those_it_holds() {
+        let dir = folder();
+        let path = write_new(dir.path(), "offered.inkboard", &board_of(&["a"]));
+        let same = recovery::keep(&board_of(&["a"]), Some(&path), Why::Unsaved).unwrap();
+        let older = recovery::keep(&board_of(&["older"]), Some(&path), Why::Unsaved).unwrap();
+        let boards = Boards::new();
+        let entry = boards.entry(boards.open_file(&path).unwrap()).unwrap();
+        let offer = entry.offer().expect("a copy is offered");
+        assert_eq!(offer.kind, OfferKind::Recovered);
+        assert_eq!(offer.recovery, older);
+        assert!(entry.file_state().queued.is_empty());
+        assert!(
+            !same.copy.exists(),
+            "a copy the file already holds is removed"
+        );
+        assert_eq!(live_texts(&entry), ["a"], "the file is on screen");
+        recovery::discard(&older);
+    }
+
+    #[test]
+    fn an_agent_creating_a_board_puts_it_on_screen() {
+        let boards = Boards::new();
+        let first = boards.open_untitled().cell.key;
+        let mut rx = boards.subscribe();
+        let cell = boards.create(board_of(&["made"]));
+        assert_ne!(cell.key, first);
+        assert_eq!(boards.displayed(), cell.key);
+        assert_eq!(texts(&cell.lock().board), ["made"]);
+        assert!(matches!(
+            events(&mut rx).as_slice(),
+            [Event::Opened { board, from, .. }] if *board == cell.key && *from == first
+        ));
     }
 }

@@ -3,13 +3,18 @@
 //! endpoints tools use (`/api/call` for forwarded tool calls, `/api/open` for
 //! `inkboard open` when the application is already running), and `/api/rich`, the
 //! text editor's rich text between Markdown and the HTML it edits.
+//!
+//! Whatever may take long (parsing a body of megabytes, a tool call, a drawing,
+//! an import, rich text) runs on a blocking thread ([`off_the_workers`]), never
+//! on the async workers: two such requests on the two workers once left even
+//! `/` unanswered. Each body is held to what its route needs.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{Query, Request, State};
+use axum::extract::{DefaultBodyLimit, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Redirect, Response};
@@ -18,9 +23,7 @@ use axum::{Json, Router};
 use inkboard_core::{Actor, Vocabulary};
 use inkboard_render::Theme;
 use inkboard_tools::live::reply_to_wire;
-use inkboard_tools::{
-    Background, Caller, Canceller, Control, Look, Picture, ToolError, DRAWING_DEADLINE,
-};
+use inkboard_tools::{Background, Caller, Canceller, Control, Look, Picture, DRAWING_DEADLINE};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -29,6 +32,20 @@ use crate::AppState;
 
 /// The largest request body accepted: images arrive as data URLs inside tool calls.
 pub const MAX_BODY: usize = 32 * 1024 * 1024;
+
+/// The largest `/api/open` body: a path (at most 4 KiB on Linux, each byte
+/// perhaps escaped as six in JSON) and the JSON around it.
+pub const MAX_OPEN_BODY: usize = 64 * 1024;
+
+/// The most bytes of text `/api/rich` takes in one field: HTML says each
+/// character of a longest text in a few more (tags and entities around it).
+const RICH_TEXT_BYTES: usize = 16 * inkboard_core::limits::MAX_TEXT_CHARS;
+
+/// The largest `/api/rich` body: two texts at their limit (the HTML and the
+/// Markdown it was made from) and the JSON around them, which escapes little of
+/// what the editor sends. Far below [`MAX_BODY`]: a text past its limit is never
+/// read whole to be refused.
+pub const MAX_RICH_BODY: usize = 2 * RICH_TEXT_BYTES + 64 * 1024;
 
 /// The editor's files, compiled in.
 const ASSETS: &[(&str, &str, &str)] = &include!(concat!(env!("OUT_DIR"), "/assets.rs"));
@@ -46,14 +63,20 @@ pub fn routes(app: Arc<AppState>) -> Router {
         .route("/ws", get(websocket))
         .route("/export", get(export))
         .route("/api/session", get(session))
-        .route("/api/rich", post(rich))
+        .route(
+            "/api/rich",
+            post(rich).layer(DefaultBodyLimit::max(MAX_RICH_BODY)),
+        )
         .route_layer(axum::middleware::from_fn_with_state(app.clone(), page_key));
     Router::new()
         .route("/", get(index))
         .route("/assets/{name}", get(asset))
         .route("/assets/{version}/{name}", get(versioned_asset))
         .route("/api/call", post(call))
-        .route("/api/open", post(open))
+        .route(
+            "/api/open",
+            post(open).layer(DefaultBodyLimit::max(MAX_OPEN_BODY)),
+        )
         .merge(boards)
         .with_state(app)
 }
@@ -211,7 +234,7 @@ async fn index(
     asset_response("index.html", "no-cache")
 }
 
-async fn asset(axum::extract::Path(name): axum::extract::Path<String>) -> Response {
+pub(crate) async fn asset(axum::extract::Path(name): axum::extract::Path<String>) -> Response {
     if name == "fonts.css" {
         return (
             [
@@ -226,7 +249,7 @@ async fn asset(axum::extract::Path(name): axum::extract::Path<String>) -> Respon
 }
 
 /// A file of this build's editor, which never changes under its version.
-async fn versioned_asset(
+pub(crate) async fn versioned_asset(
     axum::extract::Path((version, name)): axum::extract::Path<(String, String)>,
 ) -> Response {
     if version != ASSET_VERSION {
@@ -335,7 +358,11 @@ async fn export(State(app): State<Arc<AppState>>, Query(q): Query<ExportQuery>) 
     // is dropped. A drawing past its deadline stops as the tools' do.
     let control = Control::default().within(DRAWING_DEADLINE);
     let _stop_when_gone = CancelOnDrop(control.canceller());
+    let boards = app.boards.clone();
     let result = tokio::task::spawn_blocking(move || {
+        // Drawing is risky work (a bug, a page that exhausts memory): the
+        // boards without a file are kept first.
+        boards.secure_unfiled();
         let board = entry.cell.lock().board.clone();
         let number = q.page.unwrap_or(1).clamp(1, board.pages().len().max(1));
         let page = board.pages().get(number - 1).map(|p| p.id);
@@ -415,35 +442,92 @@ struct CallRequest {
     args: Value,
     #[serde(default)]
     client: String,
+    /// The call comes from the MCP App view of a client that declared the
+    /// extension (`Caller::view`), forwarded by `inkboard mcp`.
+    #[serde(default)]
+    view: bool,
 }
 
-/// A tool call forwarded by another inkboard process (token only).
+/// A tool call forwarded by another inkboard process (token only). The body (up
+/// to [`MAX_BODY`]) is parsed, the call run and its answer written on a
+/// blocking thread.
 async fn call(
     State(app): State<Arc<AppState>>,
     signed: axum::Extension<Signed>,
-    Json(request): Json<CallRequest>,
+    headers: HeaderMap,
+    body: Bytes,
 ) -> Response {
     if *signed != Signed::Token {
         return refuse(StatusCode::FORBIDDEN, "tool calls need the token");
     }
+    if !is_json(&headers) {
+        return not_json();
+    }
     let engine = app.engine.clone();
-    let caller = Caller {
-        actor: Actor::Agent,
-        client: format!("agent:{}", request.client),
-        board: None,
-        control: Default::default(),
-        committed: Default::default(),
-    };
-    let reply =
-        tokio::task::spawn_blocking(move || engine.call_as(&request.tool, request.args, &caller))
-            .await;
-    let body = match reply {
-        Ok(reply) => reply_to_wire(&reply),
-        Err(e) => reply_to_wire(&Err(ToolError::Io(format!(
-            "the call stopped unexpectedly: {e}"
-        )))),
-    };
-    Json(body).into_response()
+    off_the_workers(move || {
+        let request = match Json::<CallRequest>::from_bytes(&body) {
+            Ok(Json(request)) => request,
+            Err(rejection) => return rejection.into_response(),
+        };
+        let caller = Caller {
+            actor: Actor::Agent,
+            client: format!("agent:{}", request.client),
+            board: None,
+            control: Default::default(),
+            committed: Default::default(),
+            view: request.view,
+        };
+        let reply = engine.call_as(&request.tool, request.args, &caller);
+        json_answer(&reply_to_wire(&reply))
+    })
+    .await
+}
+
+/// Runs `work` on a blocking thread and answers what it answers. Whatever may
+/// take long (parsing a body of megabytes, a tool call, a drawing, an import,
+/// rich text) runs there, never on the async workers, which must stay free to
+/// answer every other request meanwhile: two slow requests on the two workers
+/// would leave even `/` unanswered. A panic in `work` is a 500 in words; the
+/// application goes on.
+async fn off_the_workers(work: impl FnOnce() -> Response + Send + 'static) -> Response {
+    tokio::task::spawn_blocking(work)
+        .await
+        .unwrap_or_else(|_| {
+            refuse(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "inkboard hit a bug while answering this request; the application goes on. Please report the bug",
+            )
+        })
+}
+
+/// A JSON answer, written where it is called (on a blocking thread: a tool's
+/// answer may hold a picture of megabytes).
+fn json_answer(value: &Value) -> Response {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        serde_json::to_vec(value).unwrap_or_default(),
+    )
+        .into_response()
+}
+
+/// Whether the request says its body is JSON (as axum's `Json` wants it).
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|h| h.to_str().ok())
+        .and_then(|h| h.split(';').next())
+        .map(|mime| mime.trim().to_ascii_lowercase())
+        .is_some_and(|mime| {
+            mime == "application/json"
+                || (mime.starts_with("application/") && mime.ends_with("+json"))
+        })
+}
+
+fn not_json() -> Response {
+    refuse(
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        "Expected request with `Content-Type: application/json`",
+    )
 }
 
 /// What the text editor asks `/api/rich`: a shape's Markdown as the editor's HTML
@@ -458,22 +542,31 @@ struct RichRequest {
 }
 
 /// Turns rich text between the Markdown the model holds and the HTML the editor
-/// shows it in (`inkboard_core::rich::html`): the one grammar, in Rust.
-async fn rich(Json(request): Json<RichRequest>) -> Response {
-    use inkboard_core::limits::MAX_TEXT_CHARS;
+/// shows it in (`inkboard_core::rich::html`): the one grammar, in Rust. The body
+/// is held to [`MAX_RICH_BODY`], and parsed and turned on a blocking thread.
+pub(crate) async fn rich(headers: HeaderMap, body: Bytes) -> Response {
     use inkboard_core::rich::html::{from_html, to_html};
-    // HTML says each character in a few more: room for the tags around a longest text.
-    let too_long = |t: &str| t.len() > 16 * MAX_TEXT_CHARS;
-    match (request.markdown, request.html) {
-        (Some(md), None) if !too_long(&md) => Json(json!({"html": to_html(&md)})).into_response(),
-        (None, Some(html)) if !too_long(&html) && !too_long(&request.before) => {
-            Json(json!({"markdown": from_html(&html, &request.before)})).into_response()
-        }
-        (Some(_), None) | (None, Some(_)) => {
-            refuse(StatusCode::PAYLOAD_TOO_LARGE, "the text is too long")
-        }
-        _ => refuse(StatusCode::BAD_REQUEST, "send either `markdown` or `html`"),
+    if !is_json(&headers) {
+        return not_json();
     }
+    off_the_workers(move || {
+        let request = match Json::<RichRequest>::from_bytes(&body) {
+            Ok(Json(request)) => request,
+            Err(rejection) => return rejection.into_response(),
+        };
+        let too_long = |t: &str| t.len() > RICH_TEXT_BYTES;
+        match (request.markdown, request.html) {
+            (Some(md), None) if !too_long(&md) => json_answer(&json!({"html": to_html(&md)})),
+            (None, Some(html)) if !too_long(&html) && !too_long(&request.before) => {
+                json_answer(&json!({"markdown": from_html(&html, &request.before)}))
+            }
+            (Some(_), None) | (None, Some(_)) => {
+                refuse(StatusCode::PAYLOAD_TOO_LARGE, "the text is too long")
+            }
+            _ => refuse(StatusCode::BAD_REQUEST, "send either `markdown` or `html`"),
+        }
+    })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -493,6 +586,8 @@ async fn open(
         return refuse(StatusCode::FORBIDDEN, "opening boards needs the token");
     }
     let boards = app.boards.clone();
+    // Importing a stranger's diagram is risky work: what cannot be got back is
+    // kept first (`open_file` does), and a bug it hits is this request's error.
     let opened = tokio::task::spawn_blocking(move || match request.path {
         Some(path) => boards.open_file(&path).map_err(|e| e.to_string()),
         None => Ok(boards.open_untitled().cell.key),
@@ -507,6 +602,9 @@ async fn open(
             }
         }
         Ok(Err(message)) => refuse(StatusCode::BAD_REQUEST, &message),
-        Err(_) => refuse(StatusCode::INTERNAL_SERVER_ERROR, "opening stopped"),
+        Err(_) => refuse(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "inkboard hit a bug while opening this file; the application and its other boards go on. Please report the bug",
+        ),
     }
 }

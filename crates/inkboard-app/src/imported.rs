@@ -4,16 +4,23 @@
 //! person says where: the editor's bar offers the `.inkboard` file beside the
 //! source, and an agent may save it anywhere with `save_board` and `as` (a
 //! `.drawio` or `.excalidraw` there writes that format back). Until then the
-//! board lives as an unsaved one does, kept in a recovery copy at exit.
+//! board lives as an unsaved one does, kept in a recovery copy at exit and
+//! before anything risky runs (`Boards::secure_unfiled`).
+//!
+//! The file offered is a name the application chose, in a folder others may
+//! write: it is made by the rule of exports (`newfile.rs`), never through a link
+//! planted there. A diagram that cannot be read, or whose import hits a bug,
+//! is an error for the one who asked; the application and its other boards go on.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use inkboard_format::FileKind;
 use inkboard_interop::diagram_stem;
-use inkboard_tools::{Host, ToolError};
+use inkboard_tools::ToolError;
 
 use crate::boards::{Boards, Entry};
+use crate::newfile;
 
 /// Where an imported board came from, and where it is offered to be saved.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,7 +45,8 @@ pub fn is_diagram(path: &Path) -> bool {
 
 /// The board file offered for a diagram at `source`: `plan.drawio` →
 /// `plan.inkboard`, or `plan (2).inkboard` and on when that is taken, so that an
-/// earlier import saved there is never overwritten.
+/// earlier import saved there is never overwritten. A name is taken by anything
+/// there, a link included, even a dangling one (`newfile.rs`).
 pub fn beside(source: &Path) -> PathBuf {
     let name = file_name(source);
     let stem = match diagram_stem(&name) {
@@ -51,7 +59,7 @@ pub fn beside(source: &Path) -> PathBuf {
             1 => source.with_file_name(format!("{stem}.inkboard")),
             n => source.with_file_name(format!("{stem} ({n}).inkboard")),
         })
-        .find(|p| !p.exists())
+        .find(|p| !newfile::taken(p))
         .expect("an unbounded range finds a free name")
 }
 
@@ -68,7 +76,26 @@ impl Boards {
         if let Some(entry) = self.imported_from(source) {
             return Ok(entry.cell.key);
         }
-        let imported = inkboard_tools::import_diagram(&source.to_string_lossy())?;
+        // Reading another program's file is risky work: the boards that have
+        // no file (an earlier import not yet kept) are kept first.
+        self.secure_unfiled();
+        // Another program's file, maybe a stranger's: a bug its import hits is an
+        // error for this request, not the end of the application.
+        let name = source.to_string_lossy();
+        let shown = inkboard_core::echo::echo_path(source);
+        let imported = match std::panic::catch_unwind(|| inkboard_tools::import_diagram(&name)) {
+            Ok(imported) => imported.map_err(|e| {
+                // Said of the file the person opened, not of a tool's argument.
+                let words = e.to_string();
+                let words = words.strip_prefix("'source': ").unwrap_or(&words);
+                ToolError::Io(format!("cannot open {shown}: {words}"))
+            })?,
+            Err(_) => {
+                return Err(ToolError::Io(format!(
+                    "inkboard hit a bug while importing {shown}; the application and its other boards go on. Please report the bug with the file"
+                )))
+            }
+        };
         let entry = self.open_new(imported.board);
         entry.file_state().imported = Some(ImportOrigin {
             source: source.to_path_buf(),
@@ -78,7 +105,8 @@ impl Boards {
     }
 
     /// The person's yes to the editor's offer: the imported board `key` is saved
-    /// as the board file offered, and kept there from now on. Answers that path.
+    /// as the board file offered (made new, by the rule of `newfile.rs`), and
+    /// kept there from now on. Answers that path.
     pub fn keep_import(&self, key: u32) -> Result<PathBuf, ToolError> {
         let entry = self
             .entry(key)
@@ -88,9 +116,11 @@ impl Boards {
                 "this board was not imported, or is saved already".into(),
             ));
         };
-        let target = origin.save_to();
-        self.save_as(&entry.cell, &target, false)?;
-        Ok(target)
+        let _disk = self.disk();
+        let board = entry.cell.lock().board.clone();
+        let (file, saved) = newfile::create(&origin.save_to(), &board)?;
+        self.adopt_file(&entry, file.clone(), saved, board);
+        Ok(file)
     }
 
     /// The open, still unsaved board imported from `source`.

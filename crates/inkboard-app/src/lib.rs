@@ -17,11 +17,16 @@ mod autosave;
 pub mod boards;
 mod browser_secrets;
 pub mod chat;
+pub mod desk;
+pub mod editor;
 mod http;
 pub mod imported;
+mod newfile;
 pub mod outside;
 pub mod recovery;
 mod server;
+#[cfg(test)]
+mod testing;
 pub mod token;
 pub mod view;
 mod watch;
@@ -34,9 +39,10 @@ use inkboard_core::{Board, PageId};
 use inkboard_tools::Engine;
 
 pub use boards::{Boards, Event, Offer, OfferKind, SaveState};
-pub use http::MAX_BODY;
+pub use desk::{Desk, Header};
+pub use http::{MAX_BODY, MAX_OPEN_BODY, MAX_RICH_BODY};
 pub use outside::Choice;
-pub use server::{serve, AppError, Options, Running};
+pub use server::{router, serve, AppError, Options, Running};
 
 use crate::auth::Gate;
 use crate::view::PageView;
@@ -64,6 +70,12 @@ impl ViewCache {
             .get(&(key, page))
             .filter(|view| view.revision == revision)
             .cloned()
+    }
+
+    /// Lets go of every drawing of board `key` (no window shows it any more).
+    pub fn forget(&self, key: u32) {
+        let mut views = self.views.lock().unwrap_or_else(|e| e.into_inner());
+        views.retain(|(k, _), _| *k != key);
     }
 
     /// The drawing of `page` of board `key` as `board` is now. Windows on the same

@@ -342,11 +342,345 @@ impl Boards {
 
     /// Saves `board` as a new file beside `path` and opens it: "open both".
     fn open_beside(&self, path: &Path, board: &Board, what: &str) -> Result<u32, ToolError> {
-        let beside = recovery::beside(path, what);
-        {
-            let _lock = file::FileLock::acquire(&beside)?;
-            file::save(&beside, board, None)?;
+        // A name the application chose, beside the person's file: made by the
+        // rule of exports, never through a link planted there (`newfile.rs`).
+        let (made, _) = crate::newfile::create(&recovery::beside(path, what), board)?;
+        self.open_file(&made)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! A board on a real file, changed on disk by "another program" (a plain
+    //! rewrite of the file) while the board is clean, has unsaved changes
+    //! elsewhere, or has unsaved changes to the same record; then each choice.
+
+    use std::fs;
+    use std::path::PathBuf;
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::recovery::Recovery;
+    use crate::testing::{
+        board_of, edit, edit_file, file_texts, folder, live_texts, open, texts, write_new,
+    };
+
+    /// What the watcher and the autosaver do when a change is seen.
+    fn look(boards: &Boards, entry: &Entry, path: &Path) {
+        let _disk = boards.disk();
+        boards.look_at_disk(entry, path);
+    }
+
+    /// The autosaver's save of one board.
+    fn autosave(boards: &Boards, entry: &Entry, path: &Path) -> Result<usize, ToolError> {
+        let _disk = boards.disk();
+        boards.save_locked(entry, path, false)
+    }
+
+    fn events(rx: &mut tokio::sync::broadcast::Receiver<Event>) -> Vec<Event> {
+        std::iter::from_fn(|| rx.try_recv().ok()).collect()
+    }
+
+    /// A board with "mine" on its first shape, unsaved, whose file got "theirs"
+    /// on the same shape: an open conflict.
+    /// Each test names its own file: copies of all tests share one folder.
+    fn conflicted(dir: &Path, name: &str) -> (Arc<Boards>, Arc<Entry>, PathBuf) {
+        let (boards, entry, path) = open(dir, name, &["a", "b"]);
+        edit(&boards, &entry, 0, "mine");
+        edit_file(&path, 0, "theirs");
+        look(&boards, &entry, &path);
+        assert_eq!(entry.save_state(), SaveState::Conflict);
+        (boards, entry, path)
+    }
+
+    fn copy_of(entry: &Entry) -> Recovery {
+        entry.offer().expect("a version is offered").recovery
+    }
+
+    #[test]
+    fn choices_parse_from_their_wire_words_only() {
+        assert_eq!(Choice::parse("mine"), Some(Choice::Mine));
+        assert_eq!(Choice::parse("theirs"), Some(Choice::Theirs));
+        assert_eq!(Choice::parse("both"), Some(Choice::Both));
+        assert_eq!(Choice::parse("Mine"), None);
+        assert_eq!(Choice::parse(""), None);
+    }
+
+    #[test]
+    fn an_outside_change_to_a_clean_board_is_loaded_as_one_undoable_revision() {
+        let dir = folder();
+        let (boards, entry, path) = open(dir.path(), "b.inkboard", &["a", "b"]);
+        let before = entry.cell.lock().board.revision();
+        let mut rx = boards.subscribe();
+        edit_file(&path, 0, "theirs");
+        look(&boards, &entry, &path);
+        assert_eq!(live_texts(&entry), ["theirs", "b"]);
+        assert!(entry.cell.lock().board.revision() > before);
+        assert_eq!(entry.save_state(), SaveState::Saved);
+        assert!(!entry.unsaved(), "the board is what the file holds");
+        let key = entry.cell.key;
+        assert_eq!(
+            events(&mut rx),
+            [Event::Changed { board: key }, Event::Meta { board: key }]
+        );
+        // The stamp follows the file: the next save is not refused as a change.
+        edit(&boards, &entry, 1, "next");
+        autosave(&boards, &entry, &path).expect("saved over the loaded file");
+        assert_eq!(file_texts(&path), ["theirs", "next"]);
+        // Ctrl+Z takes the loaded change back like any other.
+        assert!(boards.undo(key, false).unwrap());
+        assert!(boards.undo(key, false).unwrap());
+        assert_eq!(live_texts(&entry), ["a", "b"]);
+    }
+
+    #[test]
+    fn a_look_at_an_unchanged_file_changes_nothing() {
+        let dir = folder();
+        let (boards, entry, path) = open(dir.path(), "b.inkboard", &["a"]);
+        let before = entry.cell.lock().board.revision();
+        let mut rx = boards.subscribe();
+        look(&boards, &entry, &path);
+        assert_eq!(entry.cell.lock().board.revision(), before);
+        assert_eq!(entry.save_state(), SaveState::Saved);
+        assert_eq!(events(&mut rx), []);
+    }
+
+    #[test]
+    fn unsaved_changes_to_other_records_are_merged_and_saved_over_the_file() {
+        let dir = folder();
+        let (boards, entry, path) = open(dir.path(), "m.inkboard", &["a", "b"]);
+        edit(&boards, &entry, 0, "mine");
+        edit_file(&path, 1, "theirs");
+        look(&boards, &entry, &path);
+        assert_eq!(live_texts(&entry), ["mine", "theirs"]);
+        assert_eq!(entry.save_state(), SaveState::Saving);
+        assert!(entry.offer().is_none(), "a merge asks nothing");
+        assert_eq!(file_texts(&path), ["a", "theirs"], "not written yet");
+        autosave(&boards, &entry, &path).expect("the merged board is saved");
+        assert_eq!(file_texts(&path), ["mine", "theirs"]);
+        assert_eq!(entry.save_state(), SaveState::Saved);
+        assert!(!entry.unsaved());
+    }
+
+    #[test]
+    fn both_changing_one_record_is_a_conflict_that_overwrites_nothing() {
+        let dir = folder();
+        let (boards, entry, path) = open(dir.path(), "conflict.inkboard", &["a", "b"]);
+        edit(&boards, &entry, 0, "mine");
+        edit_file(&path, 0, "theirs");
+        let theirs = fs::read(&path).unwrap();
+        look(&boards, &entry, &path);
+        assert_eq!(entry.save_state(), SaveState::Conflict);
+        let offer = entry.offer().expect("the banner offers a choice");
+        assert_eq!(offer.kind, OfferKind::Changed);
+        assert_eq!(offer.recovery.file.as_deref(), Some(path.as_path()));
+        assert_eq!(
+            texts(&recovery::load(&offer.recovery).unwrap()),
+            ["mine", "b"]
+        );
+        assert_eq!(live_texts(&entry), ["mine", "b"], "the screen keeps mine");
+        // Neither the autosaver nor an explicit save writes over theirs.
+        let refused = boards.save_explicit(&entry).unwrap_err();
+        assert!(
+            refused
+                .to_string()
+                .contains(&offer.recovery.copy.display().to_string()),
+            "{refused}"
+        );
+        assert!(autosave(&boards, &entry, &path).is_err());
+        assert_eq!(fs::read(&path).unwrap(), theirs);
+        recovery::discard(&offer.recovery);
+    }
+
+    #[test]
+    fn edits_during_a_conflict_keep_its_copy_current_and_later_file_changes_wait() {
+        let dir = folder();
+        let (boards, entry, path) = conflicted(dir.path(), "edits.inkboard");
+        edit(&boards, &entry, 1, "more");
+        boards.update_conflict_copy(&entry);
+        assert_eq!(
+            texts(&recovery::load(&copy_of(&entry)).unwrap()),
+            ["mine", "more"]
+        );
+        // Another change to the file is not loaded over the open question...
+        edit_file(&path, 0, "theirs again");
+        look(&boards, &entry, &path);
+        assert_eq!(live_texts(&entry), ["mine", "more"]);
+        assert_eq!(entry.save_state(), SaveState::Conflict);
+        // ...and "take theirs" takes the file as it is when chosen.
+        boards.resolve(entry.cell.key, Choice::Theirs).unwrap();
+        assert_eq!(live_texts(&entry), ["theirs again", "b"]);
+    }
+
+    #[test]
+    fn keep_mine_writes_the_board_over_the_file_and_saving_goes_on() {
+        let dir = folder();
+        let (boards, entry, path) = conflicted(dir.path(), "mine.inkboard");
+        let copy = copy_of(&entry);
+        assert_eq!(boards.resolve(entry.cell.key, Choice::Mine).unwrap(), None);
+        assert_eq!(file_texts(&path), ["mine", "b"]);
+        assert_eq!(entry.save_state(), SaveState::Saved);
+        assert!(entry.offer().is_none());
+        assert!(!copy.copy.exists(), "the copy is settled");
+        // Not stuck: the next edit is saved as usual.
+        edit(&boards, &entry, 1, "after");
+        autosave(&boards, &entry, &path).expect("saving goes on");
+        assert_eq!(file_texts(&path), ["mine", "after"]);
+    }
+
+    #[test]
+    fn take_theirs_loads_the_file_and_undo_gives_mine_back() {
+        let dir = folder();
+        let (boards, entry, path) = conflicted(dir.path(), "theirs.inkboard");
+        let copy = copy_of(&entry);
+        assert_eq!(
+            boards.resolve(entry.cell.key, Choice::Theirs).unwrap(),
+            None
+        );
+        assert_eq!(live_texts(&entry), ["theirs", "b"]);
+        assert_eq!(entry.save_state(), SaveState::Saved);
+        assert!(!entry.unsaved());
+        assert!(!copy.copy.exists());
+        assert!(boards.undo(entry.cell.key, false).unwrap());
+        assert_eq!(live_texts(&entry), ["mine", "b"]);
+        assert!(entry.unsaved(), "mine, back, is a change to save");
+        autosave(&boards, &entry, &path).expect("saved");
+        assert_eq!(file_texts(&path), ["mine", "b"]);
+    }
+
+    #[test]
+    fn open_both_keeps_theirs_here_and_opens_mine_beside_the_file() {
+        let dir = folder();
+        let (boards, entry, path) = conflicted(dir.path(), "both.inkboard");
+        let other = boards
+            .resolve(entry.cell.key, Choice::Both)
+            .unwrap()
+            .expect("a second board opens");
+        assert_eq!(live_texts(&entry), ["theirs", "b"]);
+        assert_eq!(file_texts(&path), ["theirs", "b"]);
+        let beside = boards.entry(other).unwrap().path().unwrap();
+        assert_eq!(beside.parent(), path.parent());
+        let name = beside.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(name.starts_with("both.conflict-"), "{name}");
+        assert_eq!(file_texts(&beside), ["mine", "b"]);
+        assert!(entry.offer().is_none());
+    }
+
+    #[test]
+    fn choosing_with_nothing_offered_or_no_board_is_refused() {
+        let dir = folder();
+        let (boards, entry, _path) = open(dir.path(), "n.inkboard", &["a"]);
+        assert!(matches!(
+            boards.resolve(entry.cell.key, Choice::Mine),
+            Err(ToolError::Arguments(_))
+        ));
+        assert!(matches!(
+            boards.resolve(999, Choice::Theirs),
+            Err(ToolError::Io(_))
+        ));
+    }
+
+    /// A board file with a copy of "old" kept for it by an earlier session.
+    fn with_earlier_copy(dir: &Path, name: &str) -> (Arc<Boards>, Arc<Entry>, PathBuf) {
+        let path = write_new(dir, name, &board_of(&["a", "b"]));
+        recovery::keep(&board_of(&["old", "b"]), Some(&path), Why::Unsaved).unwrap();
+        let boards = Boards::new();
+        let key = boards.open_file(&path).unwrap();
+        let entry = boards.entry(key).unwrap();
+        assert_eq!(entry.offer().map(|o| o.kind), Some(OfferKind::Recovered));
+        (boards, entry, path)
+    }
+
+    #[test]
+    fn a_kept_copy_taken_as_mine_becomes_the_board_and_goes_once_saved() {
+        let dir = folder();
+        let (boards, entry, path) = with_earlier_copy(dir.path(), "kmine.inkboard");
+        let copy = copy_of(&entry);
+        boards.resolve(entry.cell.key, Choice::Mine).unwrap();
+        assert_eq!(live_texts(&entry), ["old", "b"]);
+        assert!(entry.offer().is_none());
+        assert!(copy.copy.exists(), "kept until the file holds it");
+        autosave(&boards, &entry, &path).unwrap();
+        assert_eq!(file_texts(&path), ["old", "b"]);
+        assert!(!copy.copy.exists(), "removed once saved");
+    }
+
+    #[test]
+    fn a_kept_copy_refused_is_removed_and_the_board_is_unchanged() {
+        let dir = folder();
+        let (boards, entry, path) = with_earlier_copy(dir.path(), "krefused.inkboard");
+        let copy = copy_of(&entry);
+        boards.resolve(entry.cell.key, Choice::Theirs).unwrap();
+        assert_eq!(live_texts(&entry), ["a", "b"]);
+        assert!(!entry.unsaved());
+        assert!(!copy.copy.exists());
+        assert!(recovery::pending(&path, None).is_empty());
+    }
+
+    #[test]
+    fn a_kept_copy_opened_as_both_becomes_a_board_beside_the_file() {
+        let dir = folder();
+        let (boards, entry, path) = with_earlier_copy(dir.path(), "kboth.inkboard");
+        let other = boards
+            .resolve(entry.cell.key, Choice::Both)
+            .unwrap()
+            .unwrap();
+        let beside = boards.entry(other).unwrap().path().unwrap();
+        let name = beside.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(name.starts_with("kboth.recovered-"), "{name}");
+        assert_eq!(file_texts(&beside), ["old", "b"]);
+        assert_eq!(file_texts(&path), ["a", "b"]);
+    }
+
+    #[test]
+    fn a_conflict_over_a_waiting_copy_offers_that_copy_once_settled() {
+        let dir = folder();
+        let (boards, entry, path) = with_earlier_copy(dir.path(), "kwait.inkboard");
+        let earlier = copy_of(&entry);
+        edit(&boards, &entry, 0, "mine");
+        edit_file(&path, 0, "theirs");
+        look(&boards, &entry, &path);
+        assert_eq!(entry.offer().map(|o| o.kind), Some(OfferKind::Changed));
+        boards.resolve(entry.cell.key, Choice::Mine).unwrap();
+        let next = entry.offer().expect("the earlier copy is offered again");
+        assert_eq!(next.kind, OfferKind::Recovered);
+        assert_eq!(next.recovery, earlier);
+        assert_eq!(entry.save_state(), SaveState::Saved);
+        recovery::discard(&earlier);
+    }
+
+    #[test]
+    fn a_file_gone_is_a_failure_until_it_is_back() {
+        let dir = folder();
+        let (boards, entry, path) = open(dir.path(), "g.inkboard", &["a"]);
+        let bytes = fs::read(&path).unwrap();
+        fs::remove_file(&path).unwrap();
+        look(&boards, &entry, &path);
+        match entry.save_state() {
+            SaveState::Failed(words) => assert!(words.contains("is gone"), "{words}"),
+            other => panic!("{other:?}"),
         }
-        self.open_file(&beside)
+        assert_eq!(entry.file_state().failures, 1);
+        assert!(entry.file_state().retry_at.is_some());
+        fs::write(&path, bytes).unwrap();
+        look(&boards, &entry, &path);
+        assert_eq!(entry.save_state(), SaveState::Saved);
+        assert_eq!(entry.file_state().failures, 0);
+        assert!(entry.file_state().retry_at.is_none());
+    }
+
+    #[test]
+    fn a_file_that_no_longer_reads_is_a_failure_and_the_board_is_kept() {
+        let dir = folder();
+        let (boards, entry, path) = open(dir.path(), "x.inkboard", &["a"]);
+        fs::write(&path, "{ this is not a board }").unwrap();
+        look(&boards, &entry, &path);
+        match entry.save_state() {
+            SaveState::Failed(words) => {
+                assert!(words.contains("does not read as a board"), "{words}")
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(live_texts(&entry), ["a"]);
     }
 }

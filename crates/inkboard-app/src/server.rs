@@ -133,11 +133,7 @@ pub async fn serve(
         .name("autosave".into())
         .spawn(move || saver.autosave_forever())?;
 
-    let router = routes(app.clone())
-        .merge(mount(engine).route_layer(axum::middleware::from_fn(token_only)))
-        .layer(axum::middleware::from_fn_with_state(app.clone(), guard))
-        .layer(axum::middleware::map_response(security_headers))
-        .layer(DefaultBodyLimit::max(MAX_BODY));
+    let router = router(app.clone(), mount(engine));
 
     let code = app.gate.new_code()?;
     ready(&Running {
@@ -170,6 +166,18 @@ pub async fn serve(
     }
     inkboard_tools::withdraw();
     served.map_err(AppError::Io)
+}
+
+/// Every route of the application behind its guard, with `mounted` (the
+/// binary's `/mcp`) for tools only, the security headers on every answer and
+/// the body cap: what [`serve`] serves, and what the `http` fuzz target drives
+/// in-process.
+pub fn router(app: Arc<AppState>, mounted: Router) -> Router {
+    routes(app.clone())
+        .merge(mounted.route_layer(axum::middleware::from_fn(token_only)))
+        .layer(axum::middleware::from_fn_with_state(app, guard))
+        .layer(axum::middleware::map_response(security_headers))
+        .layer(DefaultBodyLimit::max(MAX_BODY))
 }
 
 /// How long connections still open get after a stop signal before the server

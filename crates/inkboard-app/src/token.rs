@@ -18,11 +18,12 @@ use std::sync::RwLock;
 
 /// The token file's path, if the user has a config folder.
 pub fn token_path() -> Option<PathBuf> {
-    let absolute = |name: &str| {
-        std::env::var_os(name)
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute())
-    };
+    token_path_from(|name| std::env::var_os(name))
+}
+
+/// The token file's path, with `var` reading the environment.
+fn token_path_from(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<PathBuf> {
+    let absolute = |name: &str| var(name).map(PathBuf::from).filter(|p| p.is_absolute());
     let config = absolute("XDG_CONFIG_HOME").or_else(|| Some(absolute("HOME")?.join(".config")))?;
     Some(config.join("inkboard").join("token"))
 }
@@ -159,6 +160,14 @@ impl TokenFile {
         })
     }
 
+    /// `token`, followed in no file.
+    pub fn fixed(token: &str) -> TokenFile {
+        TokenFile {
+            path: None,
+            current: RwLock::new((token.to_string(), None)),
+        }
+    }
+
     /// The token requests must carry now.
     pub fn get(&self) -> String {
         self.current
@@ -199,4 +208,182 @@ type FileId = (u64, u64, i64, i64);
 fn stat(path: &Path) -> Option<FileId> {
     let meta = fs::symlink_metadata(path).ok()?;
     Some((meta.dev(), meta.ino(), meta.ctime(), meta.ctime_nsec()))
+}
+
+#[cfg(test)]
+mod tests {
+    //! The token file on a real folder: made private, refused when others can
+    //! read it or it is not a plain file holding a token, rotated, and followed
+    //! by a running application.
+
+    use std::collections::HashMap;
+    use std::ffi::OsString;
+    use std::os::unix::fs::PermissionsExt;
+
+    use super::*;
+
+    fn mode(path: &Path) -> u32 {
+        fs::metadata(path).unwrap().permissions().mode() & 0o777
+    }
+
+    fn set_mode(path: &Path, mode: u32) {
+        fs::set_permissions(path, fs::Permissions::from_mode(mode)).unwrap();
+    }
+
+    /// A token file path in a config folder that does not exist yet.
+    fn fresh() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config").join("inkboard").join("token");
+        (dir, path)
+    }
+
+    fn leftovers(path: &Path) -> Vec<String> {
+        fs::read_dir(path.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n != "token")
+            .collect()
+    }
+
+    /// Environment variables, names and values.
+    type Env<'a> = &'a [(&'a str, &'a str)];
+
+    #[test]
+    fn the_path_is_in_the_absolute_xdg_config_home_else_in_home() {
+        let cases: [(Env, Option<&str>); 5] = [
+            (
+                &[("XDG_CONFIG_HOME", "/x"), ("HOME", "/h")],
+                Some("/x/inkboard/token"),
+            ),
+            (
+                &[("XDG_CONFIG_HOME", "rel"), ("HOME", "/h")],
+                Some("/h/.config/inkboard/token"),
+            ),
+            (&[("HOME", "/h")], Some("/h/.config/inkboard/token")),
+            (&[("HOME", "rel")], None),
+            (&[], None),
+        ];
+        for (vars, want) in cases {
+            let vars: HashMap<&str, OsString> =
+                vars.iter().map(|(k, v)| (*k, OsString::from(v))).collect();
+            let got = token_path_from(|name| vars.get(name).cloned());
+            assert_eq!(got, want.map(PathBuf::from), "{vars:?}");
+        }
+    }
+
+    #[test]
+    fn a_token_is_made_private_on_first_use_and_stays_the_same() {
+        let (_dir, path) = fresh();
+        let token = load_or_create(&path).unwrap();
+        assert_eq!(token.len(), 32);
+        assert!(token.bytes().all(|b| b.is_ascii_hexdigit()));
+        assert_eq!(mode(&path), 0o600);
+        assert_eq!(mode(path.parent().unwrap()), 0o700);
+        assert_eq!(load_or_create(&path).unwrap(), token);
+        assert_eq!(leftovers(&path), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_token_file_others_can_read_is_refused_not_repaired() {
+        let (_dir, path) = fresh();
+        load_or_create(&path).unwrap();
+        set_mode(&path, 0o644);
+        let error = load_or_create(&path).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::Other);
+        assert!(
+            error.to_string().contains("inkboard token rotate"),
+            "{error}"
+        );
+        assert_eq!(
+            mode(&path),
+            0o644,
+            "left as it is: the secret may have leaked"
+        );
+    }
+
+    #[test]
+    fn a_file_that_holds_no_token_is_refused() {
+        let (_dir, path) = fresh();
+        load_or_create(&path).unwrap();
+        for text in ["short\n", "", &"!".repeat(40)] {
+            fs::write(&path, text).unwrap();
+            let error = read(&path).unwrap_err();
+            assert!(
+                error.to_string().contains("does not hold a token"),
+                "{text:?}: {error}"
+            );
+        }
+        fs::write(&path, format!("  {}  \n", "ab12".repeat(8))).unwrap();
+        assert_eq!(
+            read(&path).unwrap(),
+            "ab12".repeat(8),
+            "spaces around it are fine"
+        );
+    }
+
+    #[test]
+    fn a_link_or_a_folder_in_place_of_the_token_file_is_refused() {
+        let (dir, path) = fresh();
+        let real = dir.path().join("elsewhere");
+        load_or_create(&real).unwrap();
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(&real, &path).unwrap();
+        assert!(load_or_create(&path).is_err(), "a link is not followed");
+        fs::remove_file(&path).unwrap();
+        fs::create_dir(&path).unwrap();
+        let error = load_or_create(&path).unwrap_err();
+        assert!(error.to_string().contains("not a file of yours"), "{error}");
+    }
+
+    #[test]
+    fn rotating_replaces_the_token_and_leaves_nothing_beside_it() {
+        let (_dir, path) = fresh();
+        let old = load_or_create(&path).unwrap();
+        let new = rotate(&path).unwrap();
+        assert_ne!(new, old);
+        assert_eq!(read(&path).unwrap(), new);
+        assert_eq!(mode(&path), 0o600);
+        assert_eq!(leftovers(&path), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_running_application_follows_a_rotation_and_keeps_the_last_good_token() {
+        let (_dir, path) = fresh();
+        let first = load_or_create(&path).unwrap();
+        let file = TokenFile {
+            path: Some(path.clone()),
+            current: RwLock::new((first.clone(), stat(&path))),
+        };
+        assert!(!file.refresh(), "nothing changed");
+        assert_eq!(file.get(), first);
+        let second = rotate(&path).unwrap();
+        assert!(file.refresh());
+        assert_eq!(file.get(), second);
+        fs::remove_file(&path).unwrap();
+        assert!(!file.refresh());
+        assert_eq!(file.get(), second, "a file gone keeps the last token");
+        fs::write(&path, "garbage").unwrap();
+        set_mode(&path, 0o600);
+        assert!(!file.refresh());
+        assert_eq!(file.get(), second, "a file that does not read keeps it too");
+    }
+
+    #[test]
+    fn without_a_file_a_launch_has_a_token_of_its_own() {
+        let file = TokenFile {
+            path: None,
+            current: RwLock::new(("a".repeat(32), None)),
+        };
+        assert!(!file.refresh());
+        assert_eq!(file.get(), "a".repeat(32));
+    }
+
+    #[test]
+    fn the_users_token_is_the_same_from_one_launch_to_the_next() {
+        let root = crate::testing::isolate();
+        let one = TokenFile::open().unwrap();
+        let two = TokenFile::open().unwrap();
+        assert_eq!(one.get(), two.get());
+        assert_eq!(one.path, Some(root.join("config/inkboard/token")));
+    }
 }

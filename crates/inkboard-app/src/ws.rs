@@ -1,21 +1,25 @@
 //! One browser window's WebSocket: the live protocol of `docs/live-protocol.md`.
 //! The window sends intents (tool calls, previews, undo, redo); this session runs
-//! them on the shared engine as the person, and sends the window what changed on
-//! its page, whoever changed it.
+//! them at its [`Desk`] as the person (the application's boards, or one stored
+//! board of the team server), and sends the window what changed on its page,
+//! whoever changed it. Whatever waits for a board's lock (which a long call may
+//! hold) or the store, or grows with the page, runs on a blocking thread, as all
+//! long work in the application does (`http.rs`), so one window never holds up
+//! the others.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
 use inkboard_core::Actor;
-use inkboard_tools::{Caller, Reply};
+use inkboard_tools::{Engine, Reply, ToolError};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::boards::Event;
+use crate::desk::{Desk, Header};
 use crate::view::{draw, fragments, PageView, Shown};
-use crate::AppState;
 use inkboard_tools::window_calls;
 
 /// A message from the window.
@@ -66,7 +70,7 @@ enum Intent {
 
 /// What the window is looking at.
 struct Session {
-    app: Arc<AppState>,
+    desk: Arc<dyn Desk>,
     board: u32,
     /// Page number, from 1.
     page: usize,
@@ -81,13 +85,13 @@ struct Session {
 
 static WINDOWS: AtomicU64 = AtomicU64::new(1);
 
-/// Serves one window until it goes away.
-pub async fn serve(mut socket: WebSocket, app: Arc<AppState>) {
-    let mut events = app.boards.subscribe();
+/// Serves one window at `desk` until it goes away.
+pub async fn serve(mut socket: WebSocket, desk: Arc<dyn Desk>) {
+    let mut events = desk.events();
     let window = WINDOWS.fetch_add(1, Ordering::Relaxed);
-    let board = app.boards.displayed();
+    let board = desk.first();
     let mut session = Session {
-        app,
+        desk,
         board,
         page: 1,
         shown: Shown::default(),
@@ -103,7 +107,7 @@ pub async fn serve(mut socket: WebSocket, app: Arc<AppState>) {
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
                     Some(Ok(_)) => continue,
                 };
-                let out = match serde_json::from_str::<Intent>(&text) {
+                let out = match read_intent(text).await {
                     Ok(intent) => session.handle(intent).await,
                     Err(e) => vec![json!({"t": "error", "error": format!("unreadable message: {e}")}).to_string()],
                 };
@@ -119,12 +123,12 @@ pub async fn serve(mut socket: WebSocket, app: Arc<AppState>) {
                         let mut out = session.refresh(false).await;
                         // Pages added, renamed, deleted or moved by someone else:
                         // the window's tabs follow at once, not at the next save.
-                        if session.pages_changed() {
-                            out.push(session.meta());
+                        if session.pages_changed().await {
+                            out.push(session.meta().await);
                         }
                         out
                     }
-                    Ok(Event::Meta { board }) if board == session.board => vec![session.meta()],
+                    Ok(Event::Meta { board }) if board == session.board => vec![session.meta().await],
                     Ok(Event::Opened { board, window: to, from }) if to == Some(window) || (to.is_none() && session.board == from) => {
                         vec![json!({"t": "switch", "board": board}).to_string()]
                     }
@@ -135,7 +139,7 @@ pub async fn serve(mut socket: WebSocket, app: Arc<AppState>) {
                     Ok(_) => Vec::new(),
                     // Missed events: bring the window up to date whole.
                     Err(RecvError::Lagged(_)) => {
-                        let mut out = vec![session.meta()];
+                        let mut out = vec![session.meta().await];
                         out.extend(session.refresh(true).await);
                         out
                     }
@@ -151,216 +155,196 @@ pub async fn serve(mut socket: WebSocket, app: Arc<AppState>) {
     }
 }
 
+/// Reads a window's message. One of megabytes (an image inline) is parsed on a
+/// blocking thread, as every long task is.
+async fn read_intent(text: Utf8Bytes) -> Result<Intent, String> {
+    let small = text.len() <= 64 * 1024;
+    let read = move || serde_json::from_str::<Intent>(&text).map_err(|e| e.to_string());
+    if small {
+        return read();
+    }
+    blocking(read)
+        .await
+        .unwrap_or_else(|_| Err("inkboard hit a bug while reading it".into()))
+}
+
 async fn send(socket: &mut WebSocket, message: String) -> Result<(), axum::Error> {
     socket.send(Message::Text(Utf8Bytes::from(message))).await
+}
+
+/// Runs blocking work of a window (a lock, the store) off the async workers.
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, String> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| format!("the call stopped: {e}"))
+}
+
+/// The engine previews run on: a dry run reads nothing but the board it is
+/// given, so one engine serves every desk.
+fn preview_engine() -> &'static Engine {
+    static ENGINE: OnceLock<Engine> = OnceLock::new();
+    ENGINE.get_or_init(Engine::new)
+}
+
+fn reply(seq: u64, result: Result<Value, String>) -> String {
+    match result {
+        Ok(result) => json!({"t": "reply", "seq": seq, "ok": true, "result": result}),
+        Err(error) => json!({"t": "reply", "seq": seq, "ok": false, "error": error}),
+    }
+    .to_string()
 }
 
 impl Session {
     async fn handle(&mut self, intent: Intent) -> Vec<String> {
         match intent {
             Intent::Hello { board, page, path } => {
-                // A window whose file is not open here shows the board on screen.
-                let chosen = match path {
-                    Some(path) => self.app.boards.key_at(&path),
-                    None => board.filter(|b| self.app.boards.entry(*b).is_some()),
-                };
-                if let Some(board) = chosen {
+                let desk = self.desk.clone();
+                if let Ok(Some(board)) = blocking(move || desk.choose(board, path.as_deref())).await
+                {
                     self.board = board;
                 }
                 self.page = page.unwrap_or(1).max(1);
                 self.shown = Shown::default();
-                let mut out = vec![self.meta()];
+                let mut out = vec![self.meta().await];
                 out.extend(self.refresh(true).await);
                 out
             }
             Intent::View { page } => {
                 self.page = page.max(1);
-                let mut out = vec![self.meta()];
+                let mut out = vec![self.meta().await];
                 out.extend(self.refresh(true).await);
                 out
             }
             Intent::Draw { seq, ids } => match self.drawing(None).await {
-                Some((view, _, _)) => vec![fragments(seq, &view, &ids)],
+                Some((view, _, _)) => blocking(move || vec![fragments(seq, &view, &ids)])
+                    .await
+                    .unwrap_or_default(),
                 None => Vec::new(),
             },
             Intent::Focus => {
-                self.app.boards.focus(self.board, self.window);
+                let (desk, board, window) = (self.desk.clone(), self.board, self.window);
+                let _ = blocking(move || desk.focus(board, window)).await;
                 Vec::new()
             }
             Intent::Call { seq, tool, args } => {
                 if let Err(refusal) = window_calls::check(&tool, &args) {
-                    return vec![
-                        json!({"t": "reply", "seq": seq, "ok": false, "error": refusal})
-                            .to_string(),
-                    ];
+                    return vec![reply(seq, Err(refusal))];
                 }
-                let engine = self.app.engine.clone();
-                let caller = Caller {
-                    actor: Actor::User,
-                    client: format!("window-{}", self.window),
-                    board: Some(self.board),
-                    control: Default::default(),
-                    committed: Default::default(),
-                };
-                let result =
-                    tokio::task::spawn_blocking(move || engine.call_as(&tool, args, &caller))
-                        .await
-                        .unwrap_or_else(|e| {
-                            Err(inkboard_tools::ToolError::Io(format!(
-                                "the call stopped: {e}"
-                            )))
-                        });
+                let (desk, board, window) = (self.desk.clone(), self.board, self.window);
+                let result = blocking(move || desk.call(board, window, &tool, args))
+                    .await
+                    .unwrap_or_else(|e| Err(ToolError::Io(e)));
                 // The change first, then the answer, so the window never sees an
                 // answer about an object it has not been sent.
                 let mut out = self.refresh(false).await;
-                out.push(self.meta());
-                out.push(
+                out.push(self.meta().await);
+                out.push(reply(
+                    seq,
                     match result {
-                        Ok(Reply::Json(result)) => {
-                            json!({"t": "reply", "seq": seq, "ok": true, "result": result})
-                        }
-                        Ok(Reply::Image { text, .. }) => {
-                            json!({"t": "reply", "seq": seq, "ok": true, "result": {"text": text}})
-                        }
-                        Err(e) => {
-                            json!({"t": "reply", "seq": seq, "ok": false, "error": e.to_string()})
-                        }
-                    }
-                    .to_string(),
-                );
+                        Ok(Reply::Json(result)) => Ok(result),
+                        Ok(Reply::Image { text, .. }) => Ok(json!({"text": text})),
+                        Err(e) => Err(e.to_string()),
+                    },
+                ));
                 out
             }
             Intent::Preview { seq, tool, args } => vec![self.preview(seq, tool, args).await],
             Intent::Undo | Intent::Redo => {
                 let redo = matches!(intent, Intent::Redo);
-                let boards = self.app.boards.clone();
-                let board = self.board;
-                let result = tokio::task::spawn_blocking(move || boards.undo(board, redo)).await;
+                let (desk, board, window) = (self.desk.clone(), self.board, self.window);
+                let result = blocking(move || desk.undo(board, window, redo)).await;
                 let mut out = self.refresh(false).await;
-                out.push(self.meta());
+                out.push(self.meta().await);
                 if let Ok(Err(e)) = result {
                     out.push(json!({"t": "error", "error": e.to_string()}).to_string());
                 }
                 out
             }
             Intent::Save => {
-                let boards = self.app.boards.clone();
-                let board = self.board;
-                let _ = tokio::task::spawn_blocking(move || {
-                    if let Some(entry) = boards.entry(board) {
-                        let _ = boards.save_explicit(&entry);
-                    }
-                })
-                .await;
-                vec![self.meta()]
+                let (desk, board) = (self.desk.clone(), self.board);
+                let _ = blocking(move || desk.save(board)).await;
+                vec![self.meta().await]
             }
             Intent::Resolve { seq, choice } => {
                 let Some(choice) = crate::outside::Choice::parse(&choice) else {
-                    return vec![json!({"t": "reply", "seq": seq, "ok": false, "error": "choose mine, theirs or both"}).to_string()];
+                    return vec![reply(seq, Err("choose mine, theirs or both".into()))];
                 };
-                let boards = self.app.boards.clone();
-                let board = self.board;
-                let result = tokio::task::spawn_blocking(move || boards.resolve(board, choice))
+                let (desk, board) = (self.desk.clone(), self.board);
+                let result = blocking(move || desk.resolve(board, choice))
                     .await
-                    .unwrap_or_else(|e| {
-                        Err(inkboard_tools::ToolError::Io(format!(
-                            "the choice stopped: {e}"
-                        )))
-                    });
+                    .unwrap_or_else(|e| Err(ToolError::Io(e)));
                 let mut out = self.refresh(false).await;
-                out.push(self.meta());
-                out.push(
-                    match result {
-                        Ok(opened) => json!({"t": "reply", "seq": seq, "ok": true, "result": {"opened": opened}}),
-                        Err(e) => json!({"t": "reply", "seq": seq, "ok": false, "error": e.to_string()}),
-                    }
-                    .to_string(),
-                );
+                out.push(self.meta().await);
+                out.push(reply(
+                    seq,
+                    result
+                        .map(|opened| json!({"opened": opened}))
+                        .map_err(|e| e.to_string()),
+                ));
                 out
             }
             Intent::KeepImport { seq } => {
-                let boards = self.app.boards.clone();
-                let board = self.board;
-                let result = tokio::task::spawn_blocking(move || boards.keep_import(board))
+                let (desk, board) = (self.desk.clone(), self.board);
+                let result = blocking(move || desk.keep_import(board))
                     .await
-                    .unwrap_or_else(|e| {
-                        Err(inkboard_tools::ToolError::Io(format!(
-                            "the save stopped: {e}"
-                        )))
-                    });
-                let reply = match result {
-                    Ok(path) => {
-                        json!({"t": "reply", "seq": seq, "ok": true, "result": {"path": path}})
-                    }
-                    Err(e) => {
-                        json!({"t": "reply", "seq": seq, "ok": false, "error": e.to_string()})
-                    }
-                };
-                vec![self.meta(), reply.to_string()]
+                    .unwrap_or_else(|e| Err(ToolError::Io(e)));
+                let answer = reply(
+                    seq,
+                    result
+                        .map(|path| json!({"path": path}))
+                        .map_err(|e| e.to_string()),
+                );
+                vec![self.meta().await, answer]
             }
         }
     }
 
+    /// The header of the window's board, read off the async workers.
+    async fn header(&self) -> Option<Header> {
+        let (desk, board) = (self.desk.clone(), self.board);
+        blocking(move || desk.header(board)).await.ok().flatten()
+    }
+
     /// Whether the board's title or pages differ from the last `board` message.
-    fn pages_changed(&self) -> bool {
-        self.app
-            .boards
-            .entry(self.board)
-            .is_some_and(|entry| pages_text(&entry.cell.lock().board) != self.pages_sent)
+    async fn pages_changed(&self) -> bool {
+        self.header()
+            .await
+            .is_some_and(|h| pages_text(&h) != self.pages_sent)
     }
 
     /// The `board` message: what the window's header shows.
-    fn meta(&mut self) -> String {
-        let Some(entry) = self.app.boards.entry(self.board) else {
+    async fn meta(&mut self) -> String {
+        let Some(header) = self.header().await else {
             return json!({"t": "error", "error": "this board is no longer open"}).to_string();
         };
-        let state = entry.save_state();
-        let live = entry.cell.lock();
-        self.pages_sent = pages_text(&live.board);
-        let pages: Vec<Value> = live
-            .board
-            .pages()
+        self.pages_sent = pages_text(&header);
+        let pages: Vec<Value> = header
+            .pages
             .iter()
             .enumerate()
-            .map(|(i, p)| json!({"number": i + 1, "name": p.name}))
+            .map(|(i, name)| json!({"number": i + 1, "name": name}))
             .collect();
-        let error = match &state {
-            crate::boards::SaveState::Failed(message) => Value::String(message.clone()),
-            _ => Value::Null,
-        };
-        let offer = match entry.offer() {
-            Some(offer) => json!({
-                "kind": offer.kind.name(),
-                "copy": offer.recovery.copy.display().to_string(),
-                "saved": offer.recovery.saved,
-            }),
-            None => Value::Null,
-        };
-        let imported = match entry.imported() {
-            Some(origin) => json!({
-                "source": origin.source.display().to_string(),
-                "format": origin.format,
-                "save_to": origin.save_to().display().to_string(),
-                "lost": inkboard_tools::import_note(&live.board).map(|(_, lost)| lost).unwrap_or_default(),
-            }),
-            None => Value::Null,
-        };
-        json!({
+        let mut message = json!({
             "t": "board",
             "board": self.board,
-            "title": live.board.title(),
-            "path": live.path.as_ref().map(|p| p.display().to_string()),
+            "title": header.title,
+            "path": header.path,
             "pages": pages,
             "page": self.page.min(pages.len().max(1)),
-            "revision": live.board.revision(),
-            "undo": live.history.can_undo(),
-            "redo": live.history.can_redo(),
-            "save": state.name(),
-            "save_error": error,
-            "offer": offer,
-            "imported": imported,
-        })
-        .to_string()
+            "revision": header.revision,
+            "undo": header.undo,
+            "redo": header.redo,
+            "save": header.save,
+            "save_error": header.save_error,
+            "offer": header.offer,
+            "imported": header.imported,
+        });
+        if let Value::Object(fields) = &mut message {
+            for (k, v) in header.extra {
+                fields.entry(k).or_insert(v);
+            }
+        }
+        message.to_string()
     }
 
     /// Brings the window's page up to date: a `scene` message, if anything differs.
@@ -371,47 +355,55 @@ impl Session {
         };
         self.page = page;
         self.revision = view.revision;
-        self.shown
-            .diff(page, &view, full, agent)
-            .into_iter()
-            .collect()
+        // What the window holds travels to the blocking thread and back; lost
+        // to a bug there, the window is sent its page whole next time.
+        let mut shown = std::mem::take(&mut self.shown);
+        let diffed = blocking(move || {
+            let message = shown.diff(page, &view, full, agent);
+            (shown, message)
+        })
+        .await;
+        let Ok((shown, message)) = diffed else {
+            return Vec::new();
+        };
+        self.shown = shown;
+        message.into_iter().collect()
     }
 
     /// The drawing of the window's page now, the agent's changes in it since
     /// revision `since`, and the page number; `None` if the board is gone or, with
     /// `since`, nothing changed after it.
     async fn drawing(&self, since: Option<u64>) -> Option<(Arc<PageView>, Vec<String>, usize)> {
-        let entry = self.app.boards.entry(self.board)?;
         let full = since.is_none();
         let since = since.unwrap_or(self.revision);
-        let cache = self.app.cache.clone();
-        let page = self.page;
+        let (desk, key, page) = (self.desk.clone(), self.board, self.page);
         // Drawing a large page takes a while: off the async threads, and from a copy
         // of the board, so that tool calls on it need not wait for the drawing.
-        let drawn = tokio::task::spawn_blocking(move || {
-            let live = entry.cell.lock();
-            let pages = live.board.pages();
-            if pages.is_empty() || (!full && live.board.revision() == since) {
-                return None;
-            }
-            let page = page.clamp(1, pages.len());
-            let id = pages[page - 1].id;
-            let agent: Vec<String> = live
-                .log
-                .changes_since(since)
-                .unwrap_or_default()
-                .into_iter()
-                .filter(|c| c.by == Actor::Agent && c.page == id)
-                .filter_map(|c| c.id.map(|id| id.to_string()))
-                .collect();
-            let key = entry.cell.key;
-            let view = match cache.get(key, id, live.board.revision()) {
-                Some(view) => view,
-                None => {
-                    let board = live.board.clone();
-                    drop(live);
-                    cache.view(key, id, &board)
+        let drawn = blocking(move || {
+            let mut found = None;
+            desk.look(key, &mut |board, log| {
+                let pages = board.pages();
+                if pages.is_empty() || (!full && board.revision() == since) {
+                    return;
                 }
+                let page = page.clamp(1, pages.len());
+                let id = pages[page - 1].id;
+                let agent: Vec<String> = log
+                    .changes_since(since)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .filter(|c| c.by == Actor::Agent && c.page == id)
+                    .filter_map(|c| c.id.map(|id| id.to_string()))
+                    .collect();
+                let view = desk.cache().get(key, id, board.revision());
+                let copy = view.is_none().then(|| board.clone());
+                found = Some((view, copy, id, agent, page));
+            });
+            let (view, copy, id, agent, page) = found?;
+            let view = match (view, copy) {
+                (Some(view), _) => view,
+                (None, Some(board)) => desk.cache().view(key, id, &board),
+                (None, None) => return None,
             };
             Some((view, agent, page))
         })
@@ -425,23 +417,44 @@ impl Session {
         if let Err(refusal) = window_calls::check(&tool, &args) {
             return json!({"t": "preview", "seq": seq, "items": {}, "error": refusal}).to_string();
         }
-        let Some(entry) = self.app.boards.entry(self.board) else {
-            return json!({"t": "preview", "seq": seq, "items": {}, "error": "this board is no longer open"}).to_string();
-        };
-        let engine = self.app.engine.clone();
-        let page_number = self.page;
-        let drawn = tokio::task::spawn_blocking(move || {
-            let mut live = entry.cell.lock();
-            let board = &mut live.board;
-            let page = board.pages().get(page_number - 1).map(|p| p.id);
-            engine.dry_run(board, &tool, args, |draft| page.map(|p| draw(draft, p)))
+        let (desk, key, page_number) = (self.desk.clone(), self.board, self.page);
+        let drawn = blocking(move || {
+            let mut args = Some(args);
+            let mut drawn = None;
+            let found = desk.look_mut(key, &mut |board| {
+                let page = board.pages().get(page_number - 1).map(|p| p.id);
+                let args = args.take().unwrap_or_default();
+                drawn = Some(
+                    preview_engine()
+                        .dry_run(board, &tool, args, |draft| page.map(|p| draw(draft, p))),
+                );
+            });
+            match drawn {
+                Some(drawn) => drawn,
+                None if found => Ok(None),
+                None => Err(ToolError::Arguments("this board is no longer open".into())),
+            }
         })
         .await;
         let (items, error) = match drawn {
-            Ok(Ok(Some(view))) => (self.shown.preview(&view), Value::Null),
+            Ok(Ok(Some(view))) => {
+                let shown = std::mem::take(&mut self.shown);
+                let previewed = blocking(move || {
+                    let items = shown.preview(&view);
+                    (shown, items)
+                })
+                .await;
+                match previewed {
+                    Ok((shown, items)) => {
+                        self.shown = shown;
+                        (items, Value::Null)
+                    }
+                    Err(_) => ("{}".to_string(), Value::Null),
+                }
+            }
             Ok(Ok(None)) => ("{}".to_string(), Value::Null),
             Ok(Err(e)) => ("{}".to_string(), Value::String(e.to_string())),
-            Err(e) => ("{}".to_string(), Value::String(e.to_string())),
+            Err(e) => ("{}".to_string(), Value::String(e)),
         };
         format!("{{\"t\":\"preview\",\"seq\":{seq},\"items\":{items},\"error\":{error}}}")
     }
@@ -449,7 +462,6 @@ impl Session {
 
 /// The title and page names of a board, as JSON text, to tell whether a window's
 /// header is still right.
-fn pages_text(board: &inkboard_core::Board) -> String {
-    let names: Vec<&str> = board.pages().iter().map(|p| p.name.as_str()).collect();
-    json!([board.title(), names]).to_string()
+fn pages_text(header: &Header) -> String {
+    json!([header.title, header.pages]).to_string()
 }

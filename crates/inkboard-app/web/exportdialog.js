@@ -15,7 +15,7 @@
 
 import { state, emit, on } from './state.js';
 import { icon } from './icons.js';
-import { keyHeaders } from './sync.js';
+import { keyHeaders, base } from './sync.js';
 import { hint } from './shortcuts.js';
 import { readStored, writeStored } from './stored.js';
 
@@ -74,7 +74,7 @@ export function exportHref() {
   if (choices.dark) q.set('theme', 'dark');
   if (choices.transparent && choices.format !== 'pdf') q.set('background', 'transparent');
   if (choices.selection && state.selection.size) q.set('ids', [...state.selection].join(','));
-  return `/export?${q}`;
+  return `${base()}export?${q}`;
 }
 
 function el(tag, props = {}, parent = null) {
@@ -147,11 +147,13 @@ function openExport() {
   opener.setAttribute('aria-expanded', 'true');
   update();
   dialog.querySelector(`[data-testid="export-format-${choices.format}"]`)?.focus({ preventScroll: true });
+  // Escape closes it at once: a key pressed before the next turn (input runs
+  // ahead of timers on a busy page) is not lost.
+  document.addEventListener('keydown', onKey, true);
   // Next turn: the click that opened it is not a press outside.
   setTimeout(() => {
     if (!dialog) return;
     document.addEventListener('pointerdown', onOutside, true);
-    document.addEventListener('keydown', onKey, true);
   });
 }
 

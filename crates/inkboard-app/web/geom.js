@@ -161,7 +161,8 @@ export function rotatePoint(p, deg, c) {
  * point; so a turned frame keeps the contents it carried when it turned.
  */
 export function frameHolds(f, o) {
-  const deg = -rotationOf(f);
+  const turn = normDeg(rotationOf(f));
+  const deg = -turn;
   const c = center(f);
   let b = null;
   if (hasBox(o)) {
@@ -173,8 +174,9 @@ export function frameHolds(f, o) {
       b = union(b, { x: p.x, y: p.y, w: 0, h: 0 });
     }
   }
-  // The server's slack for positions rounded to hundredths after a turn.
-  const e = 0.02;
+  // The server's slack for positions rounded to hundredths after a turn; a frame
+  // not turned has none there (an object a hundredth out is out).
+  const e = turn ? 0.02 : 0;
   return !!b && contains({ x: f.x - e, y: f.y - e, w: f.w + 2 * e, h: f.h + 2 * e }, b);
 }
 

@@ -35,6 +35,14 @@ export function takeKey() {
   history.replaceState(null, '', rest ? `#${rest}` : location.pathname);
 }
 
+/**
+ * Where this page's board routes live: `/` for `inkboard open`, `/b/BOARD/` on a team server
+ * (its page names it in `<meta name="inkboard-base">`). The WebSocket is `${base()}ws`.
+ */
+export function base() {
+  return document.querySelector('meta[name="inkboard-base"]')?.content || '/';
+}
+
 /** Where storage is refused (a private mode), the key lives as long as the page. */
 let sessionKey = null;
 
@@ -70,7 +78,7 @@ function setConnection(c) {
 function open() {
   clearTimeout(retryTimer);
   setConnection('connecting');
-  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${base()}ws`;
   const key = pageKey();
   let ws;
   try {

@@ -53,8 +53,31 @@ pub fn echo_path(path: &std::path::Path) -> String {
     echo_within(&path.to_string_lossy(), MAX_ECHO_PATH).into_owned()
 }
 
-/// Characters that break a line, reorder it, or cannot be seen.
-pub(crate) fn garbles(c: char) -> bool {
+/// `text` as a terminal may be given it: every character [`garbles`] would
+/// have it do something other than show (an escape sequence's ESC, a carriage
+/// return, a right-to-left override) written as `\u{…}`, as [`echo`] writes
+/// them, except the line feeds and tabs of a text of several lines; nothing is
+/// shortened. For text from files on its way to stdout or stderr.
+pub fn for_terminal(text: &str) -> Cow<'_, str> {
+    let escaped = |c: char| garbles(c) && c != '\n' && c != '\t';
+    if !text.chars().any(escaped) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if escaped(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Characters that break a line, reorder it, or cannot be seen: control
+/// characters (C0, DEL and C1, which terminals obey), bidirectional controls,
+/// invisible ones. What [`echo`] and [`for_terminal`] escape.
+pub fn garbles(c: char) -> bool {
     c.is_control()
         || matches!(c,
             '\u{200b}' | '\u{200e}' | '\u{200f}' // zero-width space, LRM, RLM (joiners are kept: emoji need them)
@@ -98,5 +121,16 @@ mod tests {
         assert_eq!(echo("\u{ffff}"), "\\u{ffff}");
         // A zero-width joiner is part of an emoji, not a trick: kept.
         assert_eq!(echo("👩\u{200d}💻"), "👩\u{200d}💻");
+    }
+
+    #[test]
+    fn text_for_a_terminal_keeps_its_lines_and_loses_its_escapes() {
+        let title = "\u{1b}]0;owned\u{7}\u{1b}[2J lines\n\tand\r\u{9b}31m \u{202e}";
+        assert_eq!(
+            for_terminal(title),
+            "\\u{1b}]0;owned\\u{7}\\u{1b}[2J lines\n\tand\\u{d}\\u{9b}31m \\u{202e}"
+        );
+        let long = "a".repeat(1000);
+        assert!(matches!(for_terminal(&long), Cow::Borrowed(t) if t == long));
     }
 }

@@ -70,6 +70,14 @@ pub enum ModelError {
     /// A link that is too long or not safe to follow (see [`crate::Link`]).
     #[error("link \"{link}\" is {why}")]
     BadLink { link: String, why: &'static str },
+    /// XML that declares entities where none are read, or entities that hold
+    /// markup or refer to themselves (see [`crate::xml`]): a few bytes of them can
+    /// expand to gigabytes.
+    #[error("{what} declares XML entities {}: save it again without them", problem.words())]
+    XmlEntities {
+        what: String,
+        problem: crate::xml::EntityProblem,
+    },
     /// A number that must be finite (and sometimes non-negative) was not.
     #[error("{what} must be a finite number{extra}, got {}", shown(*value))]
     BadNumber {

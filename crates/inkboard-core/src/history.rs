@@ -73,6 +73,64 @@ impl History {
         }
     }
 
+    /// Whether `whose` made a step that [`History::undo_own`] could take back.
+    pub fn can_undo_own(&self, whose: Actor) -> bool {
+        self.done.iter().any(|c| c.by == whose)
+    }
+
+    /// Whether a step of `whose` was undone and could be done again.
+    pub fn can_redo_own(&self, whose: Actor) -> bool {
+        self.undone.iter().any(|c| c.by == whose)
+    }
+
+    /// Takes back the last step that `by` made, leaving the later steps of
+    /// others in place: the person's undo on a board an agent edits too takes
+    /// back the person's own work, never the agent's. Its inverse applies only
+    /// to records still as it left them, so a later step that changed them makes
+    /// it fail ([`ModelError::Stale`]), changing nothing. `None` when `by` made
+    /// no step to undo.
+    pub fn undo_own(&mut self, board: &mut Board, by: Actor) -> Result<Option<Commit>, ModelError> {
+        let Some(at) = self.done.iter().rposition(|c| c.by == by) else {
+            return Ok(None);
+        };
+        let step = self.done.remove(at);
+        let mut tx = Transaction::begin(board);
+        let result = tx
+            .apply_steps(&step.inverse_steps())
+            .and_then(|_| tx.commit(by));
+        match result {
+            Ok(commit) => {
+                self.undone.push(step);
+                Ok(commit)
+            }
+            Err(e) => {
+                self.done.insert(at, step);
+                Err(e)
+            }
+        }
+    }
+
+    /// Does again the last step of `by` that was undone, as [`History::undo_own`]
+    /// takes one back.
+    pub fn redo_own(&mut self, board: &mut Board, by: Actor) -> Result<Option<Commit>, ModelError> {
+        let Some(at) = self.undone.iter().rposition(|c| c.by == by) else {
+            return Ok(None);
+        };
+        let step = self.undone.remove(at);
+        let mut tx = Transaction::begin(board);
+        let result = tx.apply_steps(&step.steps).and_then(|_| tx.commit(by));
+        match result {
+            Ok(commit) => {
+                self.done.push(step);
+                Ok(commit)
+            }
+            Err(e) => {
+                self.undone.insert(at, step);
+                Err(e)
+            }
+        }
+    }
+
     /// Does again the last undone step.
     pub fn redo(&mut self, board: &mut Board, by: Actor) -> Result<Option<Commit>, ModelError> {
         let Some(next) = self.undone.pop() else {

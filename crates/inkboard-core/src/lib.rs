@@ -19,7 +19,6 @@ mod change;
 mod color;
 pub mod echo;
 mod error;
-mod geometry;
 mod history;
 mod id;
 mod image;
@@ -32,14 +31,15 @@ pub mod rich;
 mod style;
 mod turn;
 mod tx;
+pub mod xml;
 
 pub use board::{Board, Page};
 pub use change::{diff_boards, Change, ChangeKind};
 pub use color::{css_color, Color, Palette};
 pub use error::ModelError;
-pub use geometry::{Point, Rect, Rotation};
 pub use history::History;
 pub use id::{IdKind, ObjectId, PageId};
+pub use inkboard_geom::{Point, Rect, Rotation};
 pub use link::{Flip, Link, MAX_LINK};
 pub use merge::{MergeError, Overlap};
 pub use object::{

@@ -57,6 +57,20 @@ pub const MAX_BATCH_OPERATIONS: usize = 200;
 /// drawing's divisions blow up. (A board read from a file may hold 0: the model
 /// takes sizes from 0.)
 pub const MIN_SIZE: f64 = 0.01;
+/// Attributes on one element of any XML inkboard reads (draw.io files, SVG
+/// images): the parser compares each with the element's earlier ones, so their
+/// cost is the square of their count (250,000 took a minute). draw.io writes a
+/// handful, plus one per custom property; an SVG element a few dozen.
+pub const MAX_XML_ATTRIBUTES: usize = 256;
+/// Namespace declarations in scope at one element of any XML inkboard reads: an
+/// element that declares one copies and compares all of them. Inkscape declares
+/// about ten, draw.io two, plus one on each HTML label.
+pub const MAX_XML_NAMESPACES: usize = 64;
+/// Bytes that the XML entities an SVG image declares may add to it, expanded
+/// wherever they are used: old Illustrator SVGs name their namespaces with a few
+/// entities, while a few hundred bytes of nested ones grow to gigabytes. draw.io
+/// files may declare none ([`crate::xml`]).
+pub const MAX_XML_ENTITY_BYTES: u64 = 1024 * 1024;
 /// The largest gap or spacing a tool puts between objects (`gap`, `spacing`):
 /// one step past it would already be far off any board a person looks at, and
 /// many of them would leave the coordinates' range with a less useful message.
@@ -91,6 +105,12 @@ pub enum Limit {
     JsonContainers,
     /// [`MAX_BATCH_OPERATIONS`]
     BatchOperations,
+    /// [`MAX_XML_ATTRIBUTES`]
+    XmlAttributes,
+    /// [`MAX_XML_NAMESPACES`]
+    XmlNamespaces,
+    /// [`MAX_XML_ENTITY_BYTES`]
+    XmlEntityBytes,
 }
 
 impl Limit {
@@ -109,6 +129,9 @@ impl Limit {
             Limit::JsonDepth => MAX_JSON_DEPTH as u64,
             Limit::JsonContainers => MAX_JSON_CONTAINERS as u64,
             Limit::BatchOperations => MAX_BATCH_OPERATIONS as u64,
+            Limit::XmlAttributes => MAX_XML_ATTRIBUTES as u64,
+            Limit::XmlNamespaces => MAX_XML_NAMESPACES as u64,
+            Limit::XmlEntityBytes => MAX_XML_ENTITY_BYTES,
         }
     }
 
@@ -127,6 +150,9 @@ impl Limit {
             Limit::JsonDepth => ("levels of nesting", ""),
             Limit::JsonContainers => ("lists and objects (each ink point is one)", ""),
             Limit::BatchOperations => ("operations", ""),
+            Limit::XmlAttributes => ("attributes on one element", ""),
+            Limit::XmlNamespaces => ("namespace declarations around one element", ""),
+            Limit::XmlEntityBytes => ("bytes of XML entities once expanded", " (1 MiB)"),
         }
     }
 
@@ -146,6 +172,10 @@ impl Limit {
                 "split the board into several, or draw its ink with fewer points"
             }
             Limit::BatchOperations => "split the work into several batches",
+            Limit::XmlAttributes | Limit::XmlNamespaces => {
+                "save it again from the program that made it; no drawing needs that many"
+            }
+            Limit::XmlEntityBytes => "save it again without XML entities",
         }
     }
 
@@ -206,15 +236,23 @@ pub fn check_text(what: &str, text: &str) -> Result<(), ModelError> {
     Limit::TextChars.check(|| what.to_string(), text.chars().count() as u64)
 }
 
-/// Refuses image bytes over [`MAX_IMAGE_BYTES`], and a PNG or JPEG whose header
+/// Refuses image bytes over [`MAX_IMAGE_BYTES`], a PNG or JPEG whose header
 /// declares more than [`MAX_IMAGE_SIDE`] pixels on a side or [`MAX_IMAGE_PIXELS`]
-/// in all (an SVG is drawn at the size of its box, so only its bytes count).
+/// in all (an SVG is drawn at the size of its box, so only its bytes count), and
+/// an SVG whose XML would cost its parser more than its size says
+/// ([`crate::xml::check`]: attributes, namespaces, entities).
 pub fn check_image(what: &str, data: &[u8]) -> Result<(), ModelError> {
-    let what = || what.to_string();
-    Limit::ImageBytes.check(what, data.len() as u64)?;
+    let named = || what.to_string();
+    Limit::ImageBytes.check(named, data.len() as u64)?;
     if let Some((w, h)) = crate::image::raster_size(data) {
-        Limit::ImageSide.check(what, u64::from(w.max(h)))?;
-        Limit::ImagePixels.check(what, u64::from(w) * u64::from(h))?;
+        Limit::ImageSide.check(named, u64::from(w.max(h)))?;
+        Limit::ImagePixels.check(named, u64::from(w) * u64::from(h))?;
+    }
+    if crate::ImageFormat::sniff(data) == Some(crate::ImageFormat::Svg) {
+        // Not UTF-8 is no SVG a parser reads: nothing to bound.
+        if let Ok(text) = std::str::from_utf8(data) {
+            crate::xml::check(what, text, crate::xml::Entities::Bounded)?;
+        }
     }
     Ok(())
 }

@@ -335,6 +335,10 @@ fn is_punct(c: char) -> bool {
 }
 
 /// Reads one line's inline markup into `out`, every node carrying `marks` and `link`.
+///
+/// Linear in the line: what a look-ahead finds (the `]` and `)` of a link, the
+/// closing run of a code span) is remembered for the look-aheads after it, so a
+/// line of 100,000 `[` or backticks is read once, not once per character.
 fn inline(
     s: &str,
     marks: Marks,
@@ -353,6 +357,7 @@ fn inline(
             });
         }
     };
+    let mut ahead = Ahead::new(s);
     let mut i = 0;
     while i < s.len() {
         let c = s[i..].chars().next().unwrap_or_default();
@@ -369,10 +374,10 @@ fn inline(
             },
             '`' => {
                 let run = s[i..].bytes().take_while(|&b| b == b'`').count();
-                match closing_backticks(&s[i + run..], run) {
+                match ahead.closing_backticks(i + run, run) {
                     Some(end) => {
                         flush(&mut text, out);
-                        let mut code = &s[i + run..i + run + end];
+                        let mut code = &s[i + run..end];
                         if code.len() >= 2
                             && code.starts_with(' ')
                             && code.ends_with(' ')
@@ -385,7 +390,7 @@ fn inline(
                             marks: marks.with(Marks::CODE),
                             link,
                         });
-                        i += run + end + run;
+                        i = end + run;
                     }
                     None => {
                         text.push_str(&s[i..i + run]);
@@ -393,13 +398,13 @@ fn inline(
                     }
                 }
             }
-            '[' if link.is_none() => match link_at(&s[i..]) {
-                Some((label, url, len)) => {
+            '[' if link.is_none() => match ahead.link_at(i) {
+                Some((label, url, end)) => {
                     flush(&mut text, out);
-                    links.push(url.to_owned());
+                    links.push(s[url].to_owned());
                     let index = links.len() - 1;
-                    inline(label, marks, Some(index), links, out);
-                    i += len;
+                    inline(&s[label], marks, Some(index), links, out);
+                    i = end;
                 }
                 None => {
                     text.push('[');
@@ -445,96 +450,186 @@ fn inline(
     emphasis(&mut out[first..]);
 }
 
-/// Where a code span opened by `run` backticks ends in `rest`: the offset of a run of
-/// exactly `run` backticks.
-fn closing_backticks(rest: &str, run: usize) -> Option<usize> {
-    let b = rest.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'`' {
-            let n = b[i..].iter().take_while(|&&x| x == b'`').count();
-            if n == run {
-                return Some(i);
-            }
-            i += n;
-        } else {
-            i += 1;
-        }
-    }
-    None
+/// The look-aheads of one line's inline markup, each scanning any byte once.
+struct Ahead<'a> {
+    s: &'a str,
+    /// The label end (an unescaped `]`) the last scan found, and where it started.
+    bracket: Next,
+    /// The first `)` and the first white space at or after some offset.
+    paren: Next,
+    space: Next,
+    /// The starts of the line's runs of backticks, by run length (made on first use).
+    backticks: Option<std::collections::HashMap<usize, Vec<usize>>>,
 }
 
-/// A link `[label](url)` at the start of `s`: its label, its url and its length. The
-/// label holds no `]` (unless escaped); the url no spaces and is not empty.
-fn link_at(s: &str) -> Option<(&str, &str, usize)> {
-    let b = s.as_bytes();
-    let mut i = 1;
-    while i < b.len() && b[i] != b']' {
-        i += if b[i] == b'\\' { 2 } else { 1 };
+/// The answer of a forward scan from `from`: where it found what it looked for
+/// (`None`: nowhere up to the end). Any scan starting between `from` and that
+/// place finds the same place, so it is asked again only past it.
+#[derive(Clone, Copy, Default)]
+struct Next {
+    from: usize,
+    found: Option<Option<usize>>,
+}
+
+impl Next {
+    /// The first place at or after `at` that `scan` (a forward scan from `at`)
+    /// finds, remembered.
+    fn find(&mut self, at: usize, scan: impl FnOnce(usize) -> Option<usize>) -> Option<usize> {
+        match self.found {
+            Some(found) if at >= self.from && found.is_none_or(|f| at <= f) => found,
+            _ => {
+                let found = scan(at);
+                *self = Next {
+                    from: at,
+                    found: Some(found),
+                };
+                found
+            }
+        }
     }
-    if i >= b.len() || i == 1 || b.get(i + 1) != Some(&b'(') {
-        return None;
+}
+
+impl<'a> Ahead<'a> {
+    fn new(s: &'a str) -> Self {
+        Ahead {
+            s,
+            bracket: Next::default(),
+            paren: Next::default(),
+            space: Next::default(),
+            backticks: None,
+        }
     }
-    let label = &s[1..i];
-    let url_start = i + 2;
-    let close = s[url_start..].find(')')? + url_start;
-    let url = &s[url_start..close];
-    if url.is_empty() || url.contains(char::is_whitespace) {
-        return None;
+
+    /// A link `[label](url)` at `at`: its label, its url and where it ends. The
+    /// label holds no `]` (unless escaped) and is not empty; the url no white space
+    /// and is not empty.
+    fn link_at(&mut self, at: usize) -> Option<(Range<usize>, Range<usize>, usize)> {
+        let b = self.s.as_bytes();
+        // A scan for the label's end from a later `[` joins this one at the byte
+        // after that `[` (it is no backslash, so no scan skips it), so it finds the
+        // same `]`.
+        let close = self.bracket.find(at + 1, |mut i| {
+            while i < b.len() && b[i] != b']' {
+                i += if b[i] == b'\\' { 2 } else { 1 };
+            }
+            (i < b.len()).then_some(i)
+        })?;
+        if close == at + 1 || b.get(close + 1) != Some(&b'(') {
+            return None;
+        }
+        let url_start = close + 2;
+        let s = self.s;
+        let url_end = self
+            .paren
+            .find(url_start, |i| s[i..].find(')').map(|j| i + j))?;
+        let space = self.space.find(url_start, |i| {
+            s[i..].find(char::is_whitespace).map(|j| i + j)
+        });
+        if url_end == url_start || space.is_some_and(|sp| sp < url_end) {
+            return None;
+        }
+        Some((at + 1..close, url_start..url_end, url_end + 1))
     }
-    Some((label, url, close + 1))
+
+    /// Where a code span opened by `run` backticks ending at `from` ends: the
+    /// start of the next run of exactly `run` backticks.
+    fn closing_backticks(&mut self, from: usize, run: usize) -> Option<usize> {
+        let s = self.s;
+        let runs = self.backticks.get_or_insert_with(|| {
+            let mut runs: std::collections::HashMap<usize, Vec<usize>> = Default::default();
+            let b = s.as_bytes();
+            let mut i = 0;
+            while i < b.len() {
+                if b[i] == b'`' {
+                    let n = b[i..].iter().take_while(|&&x| x == b'`').count();
+                    runs.entry(n).or_default().push(i);
+                    i += n;
+                } else {
+                    i += 1;
+                }
+            }
+            runs
+        });
+        // `from` follows a whole run (or an escaped backtick and its run), so the
+        // runs that start at or after it are whole runs of the rest too.
+        let starts = runs.get(&run)?;
+        starts.get(starts.partition_point(|&st| st < from)).copied()
+    }
 }
 
 /// Pairs the delimiter runs of one inline sequence into marks, closer by closer, each
 /// with the nearest opener of the same character before it (CommonMark's rule, less
 /// its "multiple of 3" clause). Strikethrough takes `~~` on both sides.
+///
+/// Linear in the runs: the openers still able to pair are kept on a stack per
+/// character (a pair takes the ones inside it off), and a pair's mark is noted at
+/// its two edges and spread over the nodes between them once, at the end. (A scan
+/// back for each closer, and marking each pair's inside, were quadratic: a line of
+/// "a* " repeated, or of pairs nested thousands deep.)
 fn emphasis(nodes: &mut [Node]) {
-    let mut c = 0;
-    while c < nodes.len() {
+    const MARKS: [Marks; 3] = [Marks::BOLD, Marks::ITALIC, Marks::STRIKE];
+    let slot = |ch: char| match ch {
+        '*' => 0,
+        '_' => 1,
+        _ => 2,
+    };
+    // A run can pair while it has delimiters left: `~` two at a time.
+    let can_pair = |ch: char, count: usize| count > 0 && (ch != '~' || count >= 2);
+    let count_of = |n: &Node| match n.kind {
+        NodeKind::Delim { count, .. } => count,
+        NodeKind::Text(_) => 0,
+    };
+    // Openers still able to pair, by character, nearest last.
+    let mut openers: [Vec<usize>; 3] = Default::default();
+    // For each mark, +1 at the first node inside a pair and -1 at its closer.
+    let mut edges = vec![[0i32; 3]; nodes.len() + 1];
+    for c in 0..nodes.len() {
         let NodeKind::Delim {
-            ch,
-            count,
-            close: true,
-            ..
+            ch, open, close, ..
         } = nodes[c].kind
         else {
-            c += 1;
             continue;
         };
-        if count == 0 || (ch == '~' && count < 2) {
-            c += 1;
-            continue;
-        }
-        let opener = (0..c).rev().find(|&o| {
-            matches!(nodes[o].kind, NodeKind::Delim { ch: oc, count: n, open: true, .. }
-                if oc == ch && n > 0 && (ch != '~' || n >= 2))
-        });
-        let Some(o) = opener else {
-            c += 1;
-            continue;
-        };
-        let NodeKind::Delim { count: oc, .. } = nodes[o].kind else {
-            unreachable!()
-        };
-        let (used, mark) = match ch {
-            '~' => (2, Marks::STRIKE),
-            _ if oc >= 2 && count >= 2 => (2, Marks::BOLD),
-            _ => (1, Marks::ITALIC),
-        };
-        for n in &mut nodes[o + 1..c] {
-            n.marks = n.marks.with(mark);
+        while close && can_pair(ch, count_of(&nodes[c])) {
+            let Some(&o) = openers[slot(ch)].last() else {
+                break;
+            };
+            let (oc, cc) = (count_of(&nodes[o]), count_of(&nodes[c]));
+            let (used, mark) = match ch {
+                '~' => (2, 2),
+                _ if oc >= 2 && cc >= 2 => (2, 0),
+                _ => (1, 1),
+            };
+            edges[o + 1][mark] += 1;
+            edges[c][mark] -= 1;
             // Runs inside a pair can no longer pair across its edges.
-            if let NodeKind::Delim { open, close, .. } = &mut n.kind {
-                *open = false;
-                *close = false;
+            for stack in &mut openers {
+                while stack.last().is_some_and(|&x| x > o) {
+                    stack.pop();
+                }
+            }
+            for at in [o, c] {
+                if let NodeKind::Delim { count, .. } = &mut nodes[at].kind {
+                    *count -= used;
+                }
+            }
+            if !can_pair(ch, count_of(&nodes[o])) {
+                openers[slot(ch)].pop();
+            }
+            // The closer may close again (`***a** b*`).
+        }
+        if open && can_pair(ch, count_of(&nodes[c])) {
+            openers[slot(ch)].push(c);
+        }
+    }
+    let mut inside = [0i32; 3];
+    for (n, edge) in nodes.iter_mut().zip(&edges) {
+        for k in 0..3 {
+            inside[k] += edge[k];
+            if inside[k] > 0 {
+                n.marks = n.marks.with(MARKS[k]);
             }
         }
-        for at in [o, c] {
-            if let NodeKind::Delim { count, .. } = &mut nodes[at].kind {
-                *count -= used;
-            }
-        }
-        // The closer may close again (`***a** b*`); it is looked at once more.
     }
 }
 

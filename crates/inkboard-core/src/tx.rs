@@ -261,6 +261,28 @@ impl<'b> Transaction<'b> {
         self.steps.is_empty()
     }
 
+    /// The pages whose objects changed so far, or that were added, as they stand
+    /// on the board now, in page order: what a check after the change looks at.
+    pub fn pages_touched(&self) -> Vec<PageId> {
+        let touched: Vec<PageId> = self
+            .steps
+            .iter()
+            .filter_map(|step| match step {
+                Step::Insert { page, .. }
+                | Step::Remove { page, .. }
+                | Step::Replace { page, .. } => Some(*page),
+                Step::InsertPage { page, .. } => Some(page.id),
+                _ => None,
+            })
+            .collect();
+        self.board
+            .pages()
+            .iter()
+            .map(|p| p.id)
+            .filter(|id| touched.contains(id))
+            .collect()
+    }
+
     pub(crate) fn record(&mut self, step: Step) -> Result<(), ModelError> {
         limits::check_step(self.board, &step)?;
         step.apply(self.board)?;

@@ -189,3 +189,55 @@ fn undo_of_a_removal_puts_things_back_where_they_were() {
     assert_eq!(s.board.locate(&s.d), Some((s.p2, 0)));
     assert_consistent(&s.board);
 }
+
+/// Commits `f` on the sample board as `by` and records it.
+fn step(s: &mut Sample, history: &mut History, by: Actor, f: impl FnOnce(&mut Transaction)) {
+    let mut tx = Transaction::begin(&mut s.board);
+    f(&mut tx);
+    let commit = tx.commit(by).unwrap().unwrap();
+    history.record(&commit);
+}
+
+/// The person's own undo (the MCP App view's): it takes back the person's last
+/// step, never an agent's, which stays on the board; a person's step whose
+/// records an agent changed since is refused, and nothing changes.
+#[test]
+fn the_persons_own_undo_leaves_the_agents_steps_in_place() {
+    let mut s = sample();
+    let mut history = History::new(100);
+    let (p1, p2) = (s.p1, s.p2);
+    let name = |b: &Board, p| b.page(p).unwrap().name.clone();
+    assert!(!history.can_undo_own(Actor::User));
+    step(&mut s, &mut history, Actor::User, |tx| {
+        tx.rename_page(p1, "mine").unwrap()
+    });
+    step(&mut s, &mut history, Actor::Agent, |tx| {
+        tx.rename_page(p2, "theirs").unwrap()
+    });
+    assert!(history.can_undo_own(Actor::User));
+
+    let undone = history.undo_own(&mut s.board, Actor::User).unwrap();
+    assert!(undone.is_some_and(|c| c.by == Actor::User));
+    assert_ne!(name(&s.board, p1), "mine");
+    assert_eq!(name(&s.board, p2), "theirs", "the agent's step stays");
+    // Nothing more of the person's to undo; the agent's step is not one.
+    assert!(!history.can_undo_own(Actor::User));
+    assert_eq!(history.undo_own(&mut s.board, Actor::User).unwrap(), None);
+    assert_eq!(name(&s.board, p2), "theirs");
+
+    assert!(history.can_redo_own(Actor::User));
+    history.redo_own(&mut s.board, Actor::User).unwrap();
+    assert_eq!(name(&s.board, p1), "mine");
+    assert_eq!(name(&s.board, p2), "theirs");
+
+    // The agent renames the person's page again: the person's step no longer
+    // fits, and undoing it changes nothing.
+    step(&mut s, &mut history, Actor::Agent, |tx| {
+        tx.rename_page(p1, "theirs too").unwrap()
+    });
+    let before = s.board.clone();
+    let refused = history.undo_own(&mut s.board, Actor::User);
+    assert!(matches!(refused, Err(ModelError::Stale(_))), "{refused:?}");
+    assert_eq!(s.board, before);
+    assert!(history.can_undo_own(Actor::User), "the step is kept");
+}

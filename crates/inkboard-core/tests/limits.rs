@@ -404,6 +404,9 @@ fn the_manual_lists_every_limit() {
             "| {} (50 full ink strokes)",
             grouped(limits::MAX_JSON_CONTAINERS as u64)
         ),
+        format!("| {} |", limits::MAX_XML_ATTRIBUTES),
+        format!("| {} |", limits::MAX_XML_NAMESPACES),
+        format!("| {} |", mib(limits::MAX_XML_ENTITY_BYTES)),
     ] {
         assert!(
             section.contains(&shown),

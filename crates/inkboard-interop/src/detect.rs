@@ -24,6 +24,21 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format, in the order declared.
+    pub const ALL: [Format; 6] = [
+        Format::Drawio,
+        Format::DrawioSvg,
+        Format::DrawioPng,
+        Format::Excalidraw,
+        Format::ExcalidrawSvg,
+        Format::ExcalidrawPng,
+    ];
+
+    /// The format [`Format::name`] names, if any.
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.name() == name)
+    }
+
     /// A short name for messages and summaries ("draw.io SVG").
     pub fn name(self) -> &'static str {
         match self {

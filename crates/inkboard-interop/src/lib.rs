@@ -21,6 +21,10 @@
 //! [`png_with_board`] put a board's file text inside an SVG or PNG export, and
 //! [`board_in_picture`] finds it again.
 //!
+//! [`mermaid`] reads a Mermaid flowchart into a typed, resolved
+//! [`mermaid::Flowchart`] (the tools' `import_mermaid` draws it, laid out by
+//! `inkboard-arrange`) and writes a page back as one ([`mermaid::to_mermaid`]).
+//!
 //! ```
 //! let xml = br#"<mxGraphModel><root><mxCell id="0"/><mxCell id="1" parent="0"/>
 //!   <mxCell id="2" value="Hello" style="ellipse" vertex="1" parent="1">
@@ -41,6 +45,7 @@ mod excalidraw;
 mod fonts;
 mod inflate;
 mod lost;
+pub mod mermaid;
 mod out;
 mod picture;
 mod png;

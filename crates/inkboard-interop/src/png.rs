@@ -4,6 +4,8 @@
 //! Only the chunk framing is read: the picture itself is never decoded, so a
 //! chunk after the image data (where Excalidraw puts its own) is found too.
 
+use inkboard_core::limits::MAX_FILE_BYTES;
+
 use crate::inflate::{inflate_any, Framing, InflateError};
 
 const SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
@@ -39,7 +41,9 @@ pub(crate) fn text_chunk(bytes: &[u8], keyword: &str) -> Option<TextChunk> {
         let text = match kind {
             b"tEXt" => Ok(latin1(rest)),
             // Compression method (0: zlib), then the compressed text.
-            b"zTXt" => inflate_any(rest.get(1..)?, Framing::Zlib).map(|b| latin1(&b)),
+            b"zTXt" => {
+                inflate_any(rest.get(1..)?, Framing::Zlib, MAX_FILE_BYTES).map(|b| latin1(&b))
+            }
             b"iTXt" => itxt(rest),
             _ => return None,
         };
@@ -61,7 +65,7 @@ fn itxt(rest: &[u8]) -> Result<String, InflateError> {
     let tr_end = rest.iter().position(|&b| b == 0).ok_or_else(damaged)?;
     let text = &rest[tr_end + 1..];
     let bytes = if flag == 1 {
-        inflate_any(text, Framing::Zlib)?
+        inflate_any(text, Framing::Zlib, MAX_FILE_BYTES)?
     } else {
         text.to_vec()
     };

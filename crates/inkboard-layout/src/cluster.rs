@@ -239,9 +239,11 @@ type Run<'a> = (Option<usize>, Vec<Member<'a>>);
 impl Nest {
     /// Puts sibling clusters in one order in every layer (each layer's
     /// clusters already side by side): the order of their mean places over
-    /// all layers. A box spans layers, so two that swapped places from one
-    /// layer to the next would have to cross; only the clusters move, within
-    /// the slots clusters held, and what stands between them stays.
+    /// all layers ([`Nest::ranks`]). A box spans layers, so two that swapped
+    /// places from one layer to the next would have to cross, and their walls
+    /// would ask the coordinate problem for the impossible; only the clusters
+    /// move, within the slots clusters held, and what stands between them
+    /// stays.
     pub fn agree(&self, order: &mut [Vec<usize>]) {
         let c_n = self.parent.len();
         let mut sum = vec![(0.0f64, 0.0f64); c_n];
@@ -254,7 +256,8 @@ impl Nest {
                 }
             }
         }
-        let key: Vec<f64> = sum.iter().map(|&(s, n)| s / n.max(1.0)).collect();
+        let mean: Vec<f64> = sum.iter().map(|&(s, n)| s / n.max(1.0)).collect();
+        let key = self.ranks(order, &mean);
         for layer in order.iter_mut() {
             let chains: Vec<Vec<usize>> = layer.iter().map(|&v| self.chain(v)).collect();
             let items: Vec<(usize, &[usize])> = layer
@@ -268,8 +271,8 @@ impl Nest {
 
     /// The nodes `items` (each with its chain of clusters), all inside the
     /// same `depth` clusters, with the clusters one level further in put in
-    /// the order of `key`.
-    fn agree_level(&self, items: &[Member<'_>], depth: usize, key: &[f64]) -> Vec<usize> {
+    /// the order of their ranks, `key`.
+    fn agree_level(&self, items: &[Member<'_>], depth: usize, key: &[usize]) -> Vec<usize> {
         // Runs: a node directly at this level, or the nodes of one cluster.
         let mut runs: Vec<Run> = Vec::new();
         for &(v, chain) in items {
@@ -283,7 +286,7 @@ impl Nest {
         let mut blocks: Vec<usize> = slots.clone();
         blocks.sort_by(|&a, &b| {
             let (ca, cb) = (runs[a].0.unwrap_or(0), runs[b].0.unwrap_or(0));
-            key[ca].total_cmp(&key[cb]).then(a.cmp(&b))
+            key[ca].cmp(&key[cb]).then(a.cmp(&b))
         });
         let mut placed: Vec<usize> = (0..runs.len()).collect();
         for (&slot, &block) in slots.iter().zip(&blocks) {
@@ -297,6 +300,93 @@ impl Nest {
             }
         }
         out
+    }
+
+    /// One rank per cluster, the same in every layer, for [`Nest::agree`]: by
+    /// `mean` place, and among clusters of the same mean (common: two boxes
+    /// side by side in the same layers, or sums in another order that come
+    /// out equal) in the order the layers put them in, where the layers agree
+    /// on it, so that an order already the same everywhere is kept as it is.
+    /// Where they disagree (one left of the other in one layer and right of
+    /// it in another), the cluster met first, layer by layer from the left,
+    /// goes first. A tie broken by each layer's own order instead left two
+    /// boxes swapped between layers (the fuzz target's overlap).
+    fn ranks(&self, order: &[Vec<usize>], mean: &[f64]) -> Vec<usize> {
+        let c_n = mean.len();
+        let mut met = vec![usize::MAX; c_n];
+        let mut seen = 0;
+        for &v in order.iter().flatten() {
+            for c in self.chain(v) {
+                if met[c] == usize::MAX {
+                    met[c] = seen;
+                    seen += 1;
+                }
+            }
+        }
+        let mut by_mean: Vec<usize> = (0..c_n).collect();
+        by_mean.sort_by(|&a, &b| mean[a].total_cmp(&mean[b]).then(met[a].cmp(&met[b])));
+        // Clusters of one mean share a group: the place of the first of them.
+        let mut group = vec![0; c_n];
+        for (i, &c) in by_mean.iter().enumerate() {
+            group[c] = match i.checked_sub(1).map(|j| by_mean[j]) {
+                Some(b) if mean[b].total_cmp(&mean[c]).is_eq() => group[b],
+                _ => i,
+            };
+        }
+        // Which sibling of the same mean stands just before which, in each
+        // layer (the next one of the same parent and group to its right).
+        let mut after: Vec<Vec<usize>> = vec![Vec::new(); c_n];
+        let mut before = vec![0usize; c_n];
+        for layer in order {
+            let mut last: std::collections::HashMap<(Option<usize>, usize), usize> =
+                Default::default();
+            for &v in layer {
+                for c in self.chain(v) {
+                    match last.insert((self.parent[c], group[c]), c) {
+                        Some(p) if p != c => {
+                            after[p].push(c);
+                            before[c] += 1;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        // Each group in an order that keeps every "just before" it can: the
+        // first met of those with nothing left before them, or, in a circle,
+        // the first met of those left.
+        let mut rank = vec![0; c_n];
+        let mut done = vec![false; c_n];
+        let mut next = 0;
+        for members in by_mean.chunk_by(|&a, &b| group[a] == group[b]) {
+            let mut ready: std::collections::BTreeSet<(usize, usize)> = members
+                .iter()
+                .filter(|&&c| before[c] == 0)
+                .map(|&c| (met[c], c))
+                .collect();
+            let mut cursor = 0;
+            for _ in members {
+                let c = match ready.pop_first() {
+                    Some((_, c)) => c,
+                    None => {
+                        while done[members[cursor]] {
+                            cursor += 1;
+                        }
+                        members[cursor]
+                    }
+                };
+                done[c] = true;
+                rank[c] = next;
+                next += 1;
+                for &d in &after[c] {
+                    before[d] = before[d].saturating_sub(1);
+                    if before[d] == 0 && !done[d] {
+                        ready.insert((met[d], d));
+                    }
+                }
+            }
+        }
+        rank
     }
 }
 
@@ -329,6 +419,32 @@ mod tests {
         // Cluster 1 stands further left on average: first in both layers.
         assert_eq!(order[0], vec![1, 0]);
         assert_eq!(order[1], vec![2, 4, 3]);
+    }
+
+    #[test]
+    fn tied_siblings_agree_across_layers() {
+        // Clusters 0 and 1 at the same mean place (a quarter), each first in
+        // one layer: one order in both, the cluster met first (1) first.
+        let nest = Nest {
+            of: vec![Some(1), Some(0), Some(0), Some(1)],
+            parent: vec![None, None],
+        };
+        let mut order = vec![vec![0, 1], vec![2, 3]];
+        nest.agree(&mut order);
+        assert_eq!(order, vec![vec![0, 1], vec![3, 2]]);
+    }
+
+    #[test]
+    fn tied_siblings_keep_an_order_the_layers_agree_on() {
+        // Clusters 0 and 1 at the same mean place, 1 met first, 0 left of 1
+        // in the one layer they share: that order stays.
+        let nest = Nest {
+            of: vec![Some(1), Some(0), Some(1), Some(0), None],
+            parent: vec![None, None],
+        };
+        let mut order = vec![vec![0], vec![1, 2], vec![4, 3]];
+        nest.agree(&mut order);
+        assert_eq!(order, vec![vec![0], vec![1, 2], vec![4, 3]]);
     }
 
     #[test]

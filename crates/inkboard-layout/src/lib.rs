@@ -40,6 +40,10 @@ mod watch;
 
 pub use layered::{channel_width, MAX_PLACES};
 
+/// A node's top-left corner, a point of an edge's path, and a cluster's box: the
+/// plane of `inkboard-geom`, the one the model and the renderer use.
+pub use inkboard_geom::{Point, Rect};
+
 use cluster::Tree;
 use frame::{Boxes, Frame};
 use watch::Watch;
@@ -60,13 +64,6 @@ impl Size {
     pub fn new(w: f64, h: f64) -> Self {
         Size { w, h }
     }
-}
-
-/// A point: a node's top-left corner, or a point of an edge's path.
-#[derive(Clone, Copy, Debug, PartialEq, Default)]
-pub struct Point {
-    pub x: f64,
-    pub y: f64,
 }
 
 /// What to lay out: node sizes, and directed edges between node indices. Self
@@ -106,15 +103,6 @@ pub struct Padding {
     pub right: f64,
     pub bottom: f64,
     pub left: f64,
-}
-
-/// A box on the page: its top-left corner and its size.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Rect {
-    pub x: f64,
-    pub y: f64,
-    pub w: f64,
-    pub h: f64,
 }
 
 /// How nodes are arranged.
@@ -269,11 +257,17 @@ pub fn layout_until(
     stop: &dyn Fn() -> bool,
 ) -> Result<Layout, LayoutError> {
     let watch = Watch::new(stop);
-    let out = layout_watched(graph, clusters, options, &watch)?;
-    if watch.stopped_now() {
-        return Err(LayoutError::Stopped);
+    let out = layout_watched(graph, clusters, options, &watch);
+    // A stop seen inside cut a search short, and what came of its plainer
+    // answer (a layout, or an error such as `TooLarge` with another figure)
+    // is not what the layout says without one: once seen, the stop is the
+    // answer. A layout done is checked once more (a deadline may have passed
+    // meanwhile); an error with no stop seen is the answer as it is.
+    match out {
+        Err(_) if watch.has_stopped() => Err(LayoutError::Stopped),
+        Ok(_) if watch.stopped_now() => Err(LayoutError::Stopped),
+        out => out,
     }
-    Ok(out)
 }
 
 /// [`layout_until`] with its watch, which also counts the work done.

@@ -4,6 +4,8 @@
 //! a path still turns after simplification, and the area of the nodes' bounding
 //! box.
 
+use inkboard_geom::{crossings as polyline_crossings, distance, orient};
+
 use crate::{Point, Size};
 
 /// How many times edges cross: proper intersections between the paths of two
@@ -24,13 +26,7 @@ pub fn crossings(paths: &[Vec<Point>], ends: &[(usize, usize)]) -> usize {
             if bi.1.x < bj.0.x || bj.1.x < bi.0.x || bi.1.y < bj.0.y || bj.1.y < bi.0.y {
                 continue;
             }
-            for s in paths[i].windows(2) {
-                for t in paths[j].windows(2) {
-                    if proper(s[0], s[1], t[0], t[1]) {
-                        count += 1;
-                    }
-                }
-            }
+            count += polyline_crossings(&paths[i], &paths[j]);
         }
     }
     count
@@ -106,33 +102,17 @@ fn bbox(p: &[Point]) -> Option<(Point, Point)> {
     Some((lo, hi))
 }
 
-fn cross(o: Point, a: Point, b: Point) -> f64 {
-    (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x)
-}
-
-/// True when the segments cross at a point inside both (not at an end, not
-/// along a shared line).
-fn proper(a: Point, b: Point, c: Point, d: Point) -> bool {
-    let eps = 1e-9;
-    let d1 = cross(c, d, a);
-    let d2 = cross(c, d, b);
-    let d3 = cross(a, b, c);
-    let d4 = cross(a, b, d);
-    ((d1 > eps && d2 < -eps) || (d1 < -eps && d2 > eps))
-        && ((d3 > eps && d4 < -eps) || (d3 < -eps && d4 > eps))
-}
-
 fn simplify(p: &[Point], tolerance: f64) -> Vec<Point> {
     if p.len() < 3 {
         return p.to_vec();
     }
     let (a, b) = (p[0], p[p.len() - 1]);
-    let len = ((b.x - a.x).powi(2) + (b.y - a.y).powi(2)).sqrt();
+    let len = distance(b, a);
     let dist = |q: Point| {
         if len < 1e-12 {
-            ((q.x - a.x).powi(2) + (q.y - a.y).powi(2)).sqrt()
+            distance(q, a)
         } else {
-            cross(a, b, q).abs() / len
+            orient(a, b, q).abs() / len
         }
     };
     let (mut far, mut at) = (0.0, 0);

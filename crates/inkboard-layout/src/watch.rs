@@ -43,7 +43,7 @@ impl<'a> Watch<'a> {
         }
         let asked = self.asked.get();
         self.asked.set(asked.wrapping_add(1));
-        if asked % ASK_EVERY == 0 && (self.stop)() {
+        if asked.is_multiple_of(ASK_EVERY) && (self.stop)() {
             self.stopped.set(true);
         }
         self.stopped.get()
@@ -54,6 +54,11 @@ impl<'a> Watch<'a> {
         if !self.stopped.get() && (self.stop)() {
             self.stopped.set(true);
         }
+        self.stopped.get()
+    }
+
+    /// Whether the check has said stop, without asking it again.
+    pub fn has_stopped(&self) -> bool {
         self.stopped.get()
     }
 

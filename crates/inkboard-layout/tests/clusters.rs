@@ -382,3 +382,68 @@ fn random_graphs_with_random_clusters() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The fuzz target `layout` found nodes 1 and 7 overlapping in this graph
+/// (seed `fuzz/corpus/layout/clusters_tied`: cycles, a self loop, a repeated
+/// edge, two clusters). The two clusters stand at the same mean place over
+/// their layers, and were left in each layer's own order, one left of the
+/// other in one layer and right of it in another: their walls asked the
+/// coordinate problem for the impossible, and its answer piled nodes on one
+/// another.
+#[test]
+fn the_fuzz_targets_overlap_with_cycles_and_two_clusters() {
+    let sizes = [
+        (100.5, 60.5),
+        (110.5, 60.5),
+        (120.5, 60.5),
+        (130.5, 140.5),
+        (100.5, 110.5),
+        (60.5, 60.5),
+        (60.5, 60.5),
+        (120.5, 60.5),
+        (130.5, 60.5),
+        (140.5, 60.5),
+        (100.5, 60.5),
+        (110.5, 60.5),
+    ];
+    let graph = Graph {
+        nodes: sizes.iter().map(|&(w, h)| Size::new(w, h)).collect(),
+        edges: vec![
+            (0, 1),
+            (1, 2),
+            (11, 3),
+            (3, 4),
+            (4, 5),
+            (5, 6),
+            (6, 9),
+            (8, 0),
+            (0, 0),
+            (9, 10),
+            (10, 3),
+            (0, 7),
+            (2, 9),
+            (3, 11),
+            (5, 6),
+        ],
+    };
+    let cluster = |nodes: Vec<usize>| Cluster {
+        nodes,
+        parent: None,
+        padding: Padding {
+            top: 40.5,
+            right: 10.0,
+            bottom: 10.0,
+            left: 10.0,
+        },
+        min: Size::new(40.0, 0.0),
+    };
+    let clusters = [cluster(vec![1, 2, 3]), cluster(vec![8, 9])];
+    let options = Options {
+        node_spacing: 40.5,
+        layer_spacing: 60.5,
+        ..Options::default()
+    };
+    let out = layout_clustered(&graph, &clusters, &options).expect("layout");
+    let overlaps = metrics::overlaps(&out.nodes, &graph.nodes);
+    assert!(overlaps.is_empty(), "{overlaps:?} in {out:?}");
+}

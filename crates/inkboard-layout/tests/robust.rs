@@ -6,7 +6,8 @@
 mod common;
 
 use inkboard_layout::{
-    layout, metrics, Algorithm, Direction, Graph, LayoutError, Options, Size, MAX_SIZE,
+    layout, layout_until, metrics, Algorithm, Cluster, Direction, Graph, LayoutError, Options,
+    Padding, Size, MAX_SIZE,
 };
 
 const ALGORITHMS: [Algorithm; 5] = [
@@ -207,4 +208,67 @@ fn the_same_graph_gives_the_same_layout() {
     let a = layout(&fx.graph, &Options::default()).unwrap();
     let b = layout(&fx.graph, &Options::default()).unwrap();
     assert_eq!(a, b);
+}
+
+/// The fuzz target `layout` found a layout too large to draw (a node 1e9
+/// wide) answering `TooLarge` with another figure when a stop check said stop
+/// in the middle (seed `fuzz/corpus/layout/stopped_too_large`): the stop cut a
+/// search short, its plainer answer was wider, and the error went out before
+/// the stop was looked at. A stop, once seen, is the answer.
+#[test]
+fn a_stop_inside_a_layout_too_large_says_stopped() {
+    let mut nodes = vec![Size::new(100.0, 60.0); 12];
+    nodes[8] = Size::new(MAX_SIZE, 0.0);
+    nodes[9] = Size::new(0.0, 0.0);
+    let graph = Graph {
+        nodes,
+        edges: vec![
+            (0, 1),
+            (1, 2),
+            (2, 3),
+            (3, 4),
+            (4, 5),
+            (5, 6),
+            (10, 7),
+            (7, 8),
+            (8, 9),
+            (9, 10),
+            (10, 11),
+            (0, 7),
+            (2, 9),
+            (3, 11),
+            (5, 6),
+        ],
+    };
+    let cluster = |nodes: Vec<usize>| Cluster {
+        nodes,
+        padding: Padding {
+            top: 40.5,
+            right: 10.0,
+            bottom: 10.0,
+            left: 10.0,
+        },
+        min: Size::new(40.0, 0.0),
+        ..Cluster::default()
+    };
+    let clusters = [cluster(vec![1, 2, 3]), cluster(vec![8, 9])];
+    let options = Options {
+        node_spacing: 0.0,
+        layer_spacing: 60.5,
+        ..Options::default()
+    };
+    let full = layout_until(&graph, &clusters, &options, &|| false);
+    assert!(matches!(full, Err(LayoutError::TooLarge(_))), "{full:?}");
+    // Stopped after every number of questions up to where none is needed.
+    for after in 0..200 {
+        let asked = std::cell::Cell::new(0);
+        let stop = || {
+            asked.set(asked.get() + 1);
+            asked.get() > after
+        };
+        match layout_until(&graph, &clusters, &options, &stop) {
+            Err(LayoutError::Stopped) => {}
+            other => assert_eq!(other, full, "stopped after {after} questions"),
+        }
+    }
 }

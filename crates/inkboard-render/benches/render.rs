@@ -440,7 +440,7 @@ fn piled_check(page: PageId) {
 
 /// 2,000 shapes on a jittered 45-column grid and 3,000 orthogonal connectors
 /// between shapes picked at random across the page: every search would grow its
-/// window to the whole page, so routing runs into its budget (`connectors.rs`'s
+/// window to the whole page, so routing runs into its budget (`route/connectors.rs`'s
 /// `ROUTING_BUDGET`) and the rest take simple routes.
 fn far_maze() -> Board {
     let mut board = Board::new("bench", &[]);

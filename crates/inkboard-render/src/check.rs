@@ -1,22 +1,27 @@
 //! Problems on a page that an agent or a person should fix: shapes that overlap,
-//! text that does not fit its shape, connectors with a free end, objects that stick
-//! out of a frame, frames over one another, connectors that run through shapes and
-//! connectors that cross.
-//! The text check uses [`fit`](crate::fit::fit) with the very arguments the renderer
-//! uses, and the connector checks read the lines of the resolved [`Scene`], so each
-//! reports exactly what the picture shows.
+//! text that does not fit its shape, objects that stick out of a frame, frames over
+//! one another, connectors that run through shapes and connectors that cross, and
+//! (in [`labels`]) labels over lines, arrowheads, shapes or each other and
+//! arrowheads landing on one point.
+//! What the agent or the person chose is not a problem: a line between lanes
+//! crossing the lanes' borders, a line with an end pinned to a point (a lifeline, a
+//! callout) and a line routed by hand through waypoints go where they were told.
+//! The text check reads the verdict of [`fit`](crate::text::fit::fit) that resolving the
+//! scene drew the text with, and the connector checks read the lines of the resolved
+//! [`Scene`], so each reports exactly what the picture shows.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use inkboard_core::{Board, End, Geom, Kind, Object, ObjectId, PageId, Point, Rect, Rotation};
+use inkboard_geom::{clipped_length, crosses};
 
-use crate::buckets::Buckets;
-use crate::fit::fit;
-use crate::labels::clipped_length;
 use crate::route;
+use crate::route::buckets::Buckets;
 use crate::scene::{Part, Scene};
 use crate::shapes;
 use crate::style;
+
+mod labels;
 
 /// How far inside a shape's outline a line must reach to count as running through
 /// it: a line along an edge, or grazing a corner, does not.
@@ -27,16 +32,14 @@ const INSET: f64 = 1.0;
 pub enum ProblemKind {
     /// Two shapes (or images) overlap; frames are left out, as holding shapes is
     /// what they are for.
-    Overlap,
+    ShapeOverlap,
     /// A shape's text does not fit its text box even shrunk to the floor of the fit
-    /// rule ([`crate::fit`]), so it runs past the shape's edges.
+    /// rule ([`crate::text::fit`]), so it runs past the shape's edges.
     TextOverflow,
     /// A character of a shape's text or a connector's label is in no font: not in
     /// the text's face, the bundled fallbacks nor the system's fonts, so it is drawn
     /// as an empty box.
     MissingGlyph,
-    /// A connector end is a point, attached to no object.
-    FreeEnd,
     /// A shape or image lies partly inside a frame and partly outside it.
     OutsideFrame,
     /// Two frames overlap and neither holds the other: one covers part of the
@@ -50,6 +53,17 @@ pub enum ProblemKind {
     ThroughShape,
     /// Two connectors' lines cross (one problem per pair, however many times).
     Crossing,
+    /// A connector's label lies over another connector's line, which strikes it
+    /// through.
+    LabelOverLine,
+    /// A connector's label hides an arrowhead, its own or another connector's.
+    LabelOverArrowhead,
+    /// Two connectors' labels overlap.
+    LabelOverlap,
+    /// A connector's label covers part of a shape or image.
+    LabelOverShape,
+    /// Two connectors' arrowheads land on one point, so one hides the other.
+    ArrowheadOverlap,
     /// An SVG image was too costly to draw at the picture's scale (its filters
     /// would take too long), so a placeholder stands in for it. Found while
     /// drawing, not by [`check`]: see [`crate::Png::not_drawn`].
@@ -60,15 +74,19 @@ impl ProblemKind {
     /// The word for this kind in summaries.
     pub fn name(self) -> &'static str {
         match self {
-            ProblemKind::Overlap => "overlap",
+            ProblemKind::ShapeOverlap => "shape_overlap",
             ProblemKind::TextOverflow => "text_overflow",
             ProblemKind::MissingGlyph => "missing_glyph",
-            ProblemKind::FreeEnd => "free_end",
             ProblemKind::OutsideFrame => "outside_frame",
             ProblemKind::FrameOverlap => "frame_overlap",
             ProblemKind::UnderFrame => "under_frame",
             ProblemKind::ThroughShape => "through_shape",
             ProblemKind::Crossing => "crossing",
+            ProblemKind::LabelOverLine => "label_over_line",
+            ProblemKind::LabelOverArrowhead => "label_over_arrowhead",
+            ProblemKind::LabelOverlap => "label_overlap",
+            ProblemKind::LabelOverShape => "label_over_shape",
+            ProblemKind::ArrowheadOverlap => "arrowhead_overlap",
             ProblemKind::ImageNotDrawn => "image_not_drawn",
         }
     }
@@ -109,73 +127,53 @@ pub fn check_scene(board: &Board, scene: &Scene) -> Vec<Problem> {
         .collect();
     overlaps(&solid, &mut problems);
 
+    // The fit rule ran when the scene was resolved; its verdict is on each text.
+    let overflowing: HashSet<&ObjectId> = scene
+        .items
+        .iter()
+        .filter(|item| {
+            item.parts
+                .iter()
+                .any(|part| matches!(part, Part::Text(t) if t.overflows))
+        })
+        .map(|item| &item.id)
+        .collect();
     let mut overflows = 0;
     for o in &p.objects {
         let Kind::Shape(s) = &o.kind else { continue };
-        if s.text.is_empty() {
+        if s.text.is_empty() || !overflowing.contains(&o.id) {
             continue;
         }
         if overflows == MAX_PER_KIND {
             problems.push(cut(ProblemKind::TextOverflow, "texts that do not fit"));
             break;
         }
-        let (font_size, weight) = style::shape_font(s.geom, &s.style);
-        if font_size <= 0.0 {
-            continue;
-        }
-        let tb = s.geom.text_box(s.bounds);
-        let fitted = fit(
-            &s.text,
-            font_size,
-            weight,
-            tb.w as f32,
-            tb.h as f32,
-            s.geom != Geom::Frame,
+        let message = format!(
+            "The text of {} does not fit its shape even at {}% of its font size, and runs past its edges; enlarge the shape, shorten the text or make the font smaller.",
+            o.id,
+            (crate::text::fit::SHRINK_FLOOR * 100.0).round()
         );
-        if fitted.overflows() {
-            let message = format!(
-                "The text of {} does not fit its shape even at {}% of its font size, and runs past its edges; enlarge the shape, shorten the text or make the font smaller.",
-                o.id,
-                (crate::fit::SHRINK_FLOOR * 100.0).round()
-            );
-            overflows += 1;
-            problems.push(Problem {
-                kind: ProblemKind::TextOverflow,
-                ids: vec![o.id.clone()],
-                message,
-            });
-        }
+        overflows += 1;
+        problems.push(Problem {
+            kind: ProblemKind::TextOverflow,
+            ids: vec![o.id.clone()],
+            message,
+        });
     }
 
     missing_glyphs(&p.objects, &mut problems);
-
-    for o in &p.objects {
-        let Kind::Connector(c) = &o.kind else {
-            continue;
-        };
-        let free: Vec<&str> = [("start", &c.from), ("end", &c.to)]
-            .into_iter()
-            .filter(|(_, e)| matches!(e, End::Point(_)))
-            .map(|(w, _)| w)
-            .collect();
-        if !free.is_empty() {
-            problems.push(Problem {
-                kind: ProblemKind::FreeEnd,
-                ids: vec![o.id.clone()],
-                message: format!(
-                    "Connector {} has a free {} not attached to any object.",
-                    o.id,
-                    free.join(" and ")
-                ),
-            });
-        }
-    }
-
+    // A connector end at a point is no problem: the agent pinned it there (a
+    // lifeline's foot, a callout's tip), and the line goes where it was told.
     outside_frames(&p.objects, &mut problems);
     under_frames(&p.objects, &mut problems);
     let lines = connector_lines(&p.objects, scene);
     through_shapes(board, &p.objects, &lines, &mut problems);
     crossings(&lines, &mut problems);
+    let carried = labels::carried(&p.objects, scene);
+    labels::labels_over_lines(&carried, &mut problems);
+    labels::labels_overlapping(&carried, &mut problems);
+    labels::labels_over_shapes(board, &p.objects, &carried, &mut problems);
+    labels::arrowheads_overlapping(&carried, &mut problems);
     problems
 }
 
@@ -191,7 +189,7 @@ fn missing_glyphs(objects: &[Object], problems: &mut Vec<Problem>) {
         if text.is_empty() || text.is_ascii() {
             continue;
         }
-        let missing = crate::faces::missing(text, face);
+        let missing = crate::text::faces::missing(text, face);
         if missing.is_empty() {
             continue;
         }
@@ -273,13 +271,13 @@ fn overlaps(solid: &[(&ObjectId, Footprint)], problems: &mut Vec<Problem>) {
     for (i, j) in pairs {
         let (a, b) = (solid[i].0, solid[j].0);
         problems.push(Problem {
-            kind: ProblemKind::Overlap,
+            kind: ProblemKind::ShapeOverlap,
             ids: vec![a.clone(), b.clone()],
             message: format!("{a} and {b} overlap; move one of them or make room."),
         });
     }
     if more {
-        problems.push(cut(ProblemKind::Overlap, "overlaps"));
+        problems.push(cut(ProblemKind::ShapeOverlap, "overlaps"));
     }
 }
 
@@ -457,6 +455,10 @@ fn under_frames(objects: &[Object], problems: &mut Vec<Problem>) {
 struct Line<'a> {
     object: &'a Object,
     points: Vec<Point>,
+    /// Routed as told: through waypoints set by hand, or to an end pinned at a
+    /// point. Where such a line runs, through shapes or across other lines, is
+    /// what was asked for, not a problem.
+    told: bool,
 }
 
 /// The drawn lines of the page's connectors, in page order: the first part of each
@@ -474,15 +476,26 @@ fn connector_lines<'a>(objects: &'a [Object], scene: &Scene) -> Vec<Line<'a>> {
         .filter(|o| matches!(o.kind, Kind::Connector(_)))
         .filter_map(|o| {
             let item = &scene.items[*items.get(&o.id)?];
+            let Kind::Connector(c) = &o.kind else {
+                return None;
+            };
+            let told = told(c);
             match item.parts.first()? {
                 Part::Path(path) if path.stroke.is_some() && path.fill.is_none() => Some(Line {
                     object: o,
                     points: route::polyline(&path.segs),
+                    told,
                 }),
                 _ => None,
             }
         })
         .collect()
+}
+
+/// Whether connector `c` is routed as told: through waypoints set by hand, or to
+/// an end pinned at a point.
+fn told(c: &inkboard_core::Connector) -> bool {
+    !c.waypoints().is_empty() || matches!(c.from, End::Point(_)) || matches!(c.to, End::Point(_))
 }
 
 /// What a connector end is attached to, for the through-shape check: its bounds,
@@ -503,7 +516,8 @@ fn end_box(board: &Board, end: &End) -> (Rect, Option<ObjectId>) {
 
 /// Connectors whose lines run through shapes, images or frames they have no
 /// business in: not their ends, not a shape under an end (overlapping it, or
-/// holding a free end), not a frame holding an end.
+/// holding a free end), not a frame holding an end, nor a lane the line crosses
+/// between lanes (see [`between_lanes`]). Lines routed as told are left out.
 fn through_shapes(board: &Board, objects: &[Object], lines: &[Line], problems: &mut Vec<Problem>) {
     // Each with the box around it where it is rotated: the index and the cheap
     // tests use that; the line is turned back into the object's own frame for
@@ -517,9 +531,14 @@ fn through_shapes(board: &Board, objects: &[Object], lines: &[Line], problems: &
         })
         .collect();
     let index = index_of(solids.iter().map(|(_, _, _, e)| *e));
+    let frames: Vec<Rect> = solids
+        .iter()
+        .filter(|(_, _, g, _)| *g == Some(Geom::Frame))
+        .map(|(_, _, _, e)| *e)
+        .collect();
     let mut near = Vec::new();
     let mut found = 0;
-    for line in lines {
+    for line in lines.iter().filter(|l| !l.told) {
         let Kind::Connector(c) = &line.object.kind else {
             continue;
         };
@@ -544,7 +563,7 @@ fn through_shapes(board: &Board, objects: &[Object], lines: &[Line], problems: &
                     r.overlaps(b) && !b.contains(&r)
                 }
             });
-            if excused {
+            if excused || (frame && between_lanes(&frames, r, [ends[0].0, ends[1].0])) {
                 continue;
             }
             let back = Rotation::degrees(-o.rotation().deg()).unwrap_or_default();
@@ -580,6 +599,24 @@ fn through_shapes(board: &Board, objects: &[Object], lines: &[Line], problems: &
     }
 }
 
+/// Whether frame `lane` is one of a row of lanes that a line between `ends` crosses
+/// as lanes are for: a frame that holds both ends holds it too (lanes in a pool),
+/// or it borders a frame holding an end (lanes side by side, no pool).
+fn between_lanes(frames: &[Rect], lane: Rect, ends: [Rect; 2]) -> bool {
+    let holds = |f: &Rect, e: &Rect| {
+        let c = e.center();
+        f.x < c.x && c.x < f.right() && f.y < c.y && c.y < f.bottom()
+    };
+    frames.iter().filter(|f| **f != lane).any(|f| {
+        let pool = f.contains(&lane) && ends.iter().all(|e| holds(f, e));
+        // Borders: within a few px along one side, sharing part of it.
+        let near = Rect::new(f.x - 2.0, f.y - 2.0, f.w + 4.0, f.h + 4.0);
+        let bordering =
+            near.overlaps(&lane) && !f.overlaps(&lane) && ends.iter().any(|e| holds(f, e));
+        pool || bordering
+    })
+}
+
 /// Whether the segment a–b reaches more than [`INSET`] inside the outline of a
 /// shape of `geom` in `r` (a box for images and frames).
 fn enters(geom: Option<Geom>, r: Rect, a: Point, b: Point) -> bool {
@@ -612,7 +649,7 @@ fn enters(geom: Option<Geom>, r: Rect, a: Point, b: Point) -> bool {
             Some(poly) => {
                 inside(&poly, a)
                     || inside(&poly, b)
-                    || (0..poly.len()).any(|i| proper(a, b, poly[i], poly[(i + 1) % poly.len()]))
+                    || (0..poly.len()).any(|i| crosses(a, b, poly[i], poly[(i + 1) % poly.len()]))
             }
             None => true,
         },
@@ -633,21 +670,6 @@ fn inside(poly: &[Point], p: Point) -> bool {
     odd
 }
 
-/// Twice the signed area of the triangle a, b, c.
-fn orient(a: Point, b: Point, c: Point) -> f64 {
-    (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
-}
-
-/// Whether segments a–b and c–d cross at a point inside both (touching at an end,
-/// or running along each other, is no crossing).
-pub(crate) fn proper(a: Point, b: Point, c: Point, d: Point) -> bool {
-    let eps = 1e-9;
-    let (d1, d2) = (orient(c, d, a), orient(c, d, b));
-    let (d3, d4) = (orient(a, b, c), orient(a, b, d));
-    ((d1 > eps && d2 < -eps) || (d1 < -eps && d2 > eps))
-        && ((d3 > eps && d4 < -eps) || (d3 < -eps && d4 > eps))
-}
-
 /// Pairs of connectors whose lines cross, found by sweeping the segments from left
 /// to right.
 fn crossings(lines: &[Line], problems: &mut Vec<Problem>) {
@@ -655,6 +677,7 @@ fn crossings(lines: &[Line], problems: &mut Vec<Problem>) {
     let mut segs: Vec<(usize, f64, f64, Point, Point)> = lines
         .iter()
         .enumerate()
+        .filter(|(_, l)| !l.told)
         .flat_map(|(i, l)| {
             l.points
                 .windows(2)
@@ -673,7 +696,7 @@ fn crossings(lines: &[Line], problems: &mut Vec<Problem>) {
             if i == j || c.y.max(d.y) < y0 || c.y.min(d.y) > y1 {
                 continue;
             }
-            if proper(a, b, c, d) {
+            if crosses(a, b, c, d) {
                 let pair = (i.min(j), i.max(j));
                 if let Some(times) = pairs.get_mut(&pair) {
                     *times += 1;

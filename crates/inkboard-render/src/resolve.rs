@@ -14,47 +14,58 @@ use inkboard_core::{
     Shape, VAlign, Vocabulary,
 };
 
-use crate::connectors::{self, label_font_size, Laid, LABEL_PAD};
-use crate::faces;
-use crate::fit::fit;
+use crate::deadline::{unstoppable, Deadline, Stopped};
+use crate::route::connectors::{self, Laid};
+use crate::route::labels::{label_font_size, LABEL_PAD};
 use crate::scene::{
     Anchor, FaceRun, ImagePart, Item, Part, PathPart, PlacedLine, Rgba, Scene, Seg, Stroke,
     TextPart, Turn,
 };
 use crate::shapes::{self, pt};
 use crate::style;
+use crate::text::faces;
+use crate::text::fit::fit_within;
 use crate::text::{self, Typeface, Weight};
 use crate::theme::Theme;
 
 /// Resolves page `page` of `board` into a scene. A page that does not exist gives an
 /// empty scene.
 pub fn resolve(board: &Board, page: PageId) -> Scene {
+    unstoppable(resolve_within(board, page, &Deadline::none()))
+}
+
+/// [`resolve`], stopping with [`Stopped`] once `deadline` has come: it is checked
+/// for each connector routed, each object resolved and each line of text fitted.
+pub fn resolve_within(board: &Board, page: PageId, deadline: &Deadline) -> Result<Scene, Stopped> {
     let Some(p) = board.page(page) else {
-        return Scene {
+        return Ok(Scene {
             page,
             name: String::new(),
             bounds: empty_bounds(),
             items: Vec::new(),
             theme: Theme::Light,
             background: true,
-        };
+        });
     };
-    let laid = connectors::layout(board, &p.objects);
+    let laid = connectors::layout(board, &p.objects, deadline)?;
     let items: Vec<Item> = p
         .objects
         .iter()
         .zip(&laid)
-        .map(|(o, laid)| resolve_object(o, laid.as_ref()))
-        .collect();
+        .map(|(o, laid)| {
+            deadline.check()?;
+            resolve_object(o, laid.as_ref(), deadline)
+        })
+        .collect::<Result<_, _>>()?;
     let bounds = padded_bounds(&items);
-    Scene {
+    Ok(Scene {
         page,
         name: p.name.clone(),
         bounds,
         items,
         theme: Theme::Light,
         background: true,
-    }
+    })
 }
 
 /// The box around what `items` draw, with the page's padding: a scene's bounds.
@@ -82,9 +93,10 @@ pub fn connector_lines(board: &Board, page: PageId) -> Vec<(ObjectId, Vec<Point>
     let Some(p) = board.page(page) else {
         return Vec::new();
     };
+    let laid = unstoppable(connectors::layout(board, &p.objects, &Deadline::none()));
     p.objects
         .iter()
-        .zip(connectors::layout(board, &p.objects))
+        .zip(laid)
         .filter_map(|(o, laid)| Some((o.id.clone(), crate::route::polyline(&laid?.routed.line))))
         .collect()
 }
@@ -93,7 +105,11 @@ fn empty_bounds() -> Rect {
     Rect::new(0.0, 0.0, 2.0 * style::PADDING, 2.0 * style::PADDING)
 }
 
-fn resolve_object(object: &Object, laid: Option<&Laid>) -> Item {
+fn resolve_object(
+    object: &Object,
+    laid: Option<&Laid>,
+    deadline: &Deadline,
+) -> Result<Item, Stopped> {
     let mut item = Item {
         id: object.id.clone(),
         kind: object.kind.type_name(),
@@ -112,7 +128,7 @@ fn resolve_object(object: &Object, laid: Option<&Laid>) -> Item {
     match &object.kind {
         Kind::Shape(s) => {
             item.geom = Some(inkboard_core::Vocabulary::name(s.geom));
-            shape(s, object.flip, &mut item.parts);
+            shape(s, object.flip, &mut item.parts, deadline)?;
             if !object.flip.is_none() {
                 // The outline and details, not the text, nor a note's shadow,
                 // which falls below whatever the outline's way round.
@@ -127,17 +143,22 @@ fn resolve_object(object: &Object, laid: Option<&Laid>) -> Item {
         }
         Kind::Connector(c) => {
             if let Some(laid) = laid {
-                connector(c, laid, &mut item.parts);
+                connector(c, laid, &mut item.parts, deadline)?;
             }
         }
         Kind::Image(i) => image(i, object.flip, &mut item.parts),
         Kind::Ink(k) => ink(k, &mut item.parts),
         Kind::Group(_) => {}
     }
-    item
+    Ok(item)
 }
 
-fn shape(s: &Shape, flip: inkboard_core::Flip, parts: &mut Vec<Part>) {
+fn shape(
+    s: &Shape,
+    flip: inkboard_core::Flip,
+    parts: &mut Vec<Part>,
+    deadline: &Deadline,
+) -> Result<(), Stopped> {
     let b = s.bounds;
     let fill = style::shape_fill(s.geom, &s.style);
     let stroke = style::shape_stroke(s.geom, &s.style);
@@ -170,10 +191,12 @@ fn shape(s: &Shape, flip: inkboard_core::Flip, parts: &mut Vec<Part>) {
             (align, valign),
             color,
             s.geom != Geom::Frame,
-        ) {
+            deadline,
+        )? {
             parts.push(Part::Text(t));
         }
     }
+    Ok(())
 }
 
 /// The parts a sticky note's shadow takes, drawn first.
@@ -231,6 +254,7 @@ fn baseline_share(face: Typeface) -> f32 {
 
 /// Lays `text` (rich text when `rich`) out in `tb` with the shared fit rule (shrink,
 /// then overflow past `tb`'s edges) and places its lines.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn shape_text(
     text: &str,
     tb: Rect,
@@ -239,11 +263,20 @@ pub(crate) fn shape_text(
     (align, valign): (Align, VAlign),
     color: Rgba,
     rich: bool,
-) -> Option<TextPart> {
+    deadline: &Deadline,
+) -> Result<Option<TextPart>, Stopped> {
     if font_size <= 0.0 {
-        return None;
+        return Ok(None);
     }
-    let fitted = fit(text, font_size, face, tb.w as f32, tb.h as f32, rich);
+    let fitted = fit_within(
+        text,
+        font_size,
+        face,
+        tb.w as f32,
+        tb.h as f32,
+        rich,
+        deadline,
+    )?;
     let top = match valign {
         VAlign::Top => tb.y as f32,
         VAlign::Middle => tb.y as f32 + (tb.h as f32 - fitted.height) / 2.0,
@@ -280,7 +313,7 @@ pub(crate) fn shape_text(
             text: l.text,
         })
         .collect();
-    Some(TextPart {
+    Ok(Some(TextPart {
         lines,
         font_size,
         face,
@@ -291,10 +324,16 @@ pub(crate) fn shape_text(
             .iter()
             .map(|u| inkboard_core::rich::safe_url(u))
             .collect(),
-    })
+        overflows: fitted.overflows,
+    }))
 }
 
-fn connector(c: &Connector, laid: &Laid, parts: &mut Vec<Part>) {
+fn connector(
+    c: &Connector,
+    laid: &Laid,
+    parts: &mut Vec<Part>,
+    deadline: &Deadline,
+) -> Result<(), Stopped> {
     if let Some(stroke) = style::line_stroke(&c.style, style::STROKE_WIDTH) {
         parts.push(Part::Path(PathPart {
             segs: laid.routed.line.clone(),
@@ -323,12 +362,18 @@ fn connector(c: &Connector, laid: &Laid, parts: &mut Vec<Part>) {
         }
     }
     if let Some(bg) = laid.label {
-        label(c, bg, parts);
+        label(c, bg, parts, deadline)?;
     }
+    Ok(())
 }
 
 /// A connector's label: its text centred in `bg`, over a white rounded box.
-fn label(c: &Connector, bg: Rect, parts: &mut Vec<Part>) {
+fn label(
+    c: &Connector,
+    bg: Rect,
+    parts: &mut Vec<Part>,
+    deadline: &Deadline,
+) -> Result<(), Stopped> {
     parts.push(Part::Path(PathPart {
         segs: shapes::rect(bg, 4.0),
         fill: Some(style::BACKGROUND),
@@ -350,9 +395,11 @@ fn label(c: &Connector, bg: Rect, parts: &mut Vec<Part>) {
         (Align::Center, VAlign::Middle),
         color,
         false,
-    ) {
+        deadline,
+    )? {
         parts.push(Part::Text(t));
     }
+    Ok(())
 }
 
 fn image(i: &Image, flip: inkboard_core::Flip, parts: &mut Vec<Part>) {
@@ -434,8 +481,7 @@ pub fn item_extent(item: &Item) -> Option<Rect> {
                 });
                 // A turned outline's own points, turned: tighter than its box turned.
                 let points = points.map(|a| item.turn.map_or(a, |t| t.apply(a)));
-                Rect::around(points)
-                    .map(|r| Rect::new(r.x - grow, r.y - grow, r.w + 2.0 * grow, r.h + 2.0 * grow))
+                Rect::around(points).map(|r| r.grown(grow))
             }
             Part::Text(t) => t
                 .lines

@@ -226,6 +226,10 @@ pub struct TextPart {
     /// Link targets of rich text ([`FaceRun::link`] points here), each kept only when
     /// safe to follow (`inkboard_core::rich::safe_url`): `None` draws its text alone.
     pub links: Vec<Option<String>>,
+    /// True when the text does not fit its box even shrunk to the floor, and runs
+    /// past its edges (`Fitted::overflows`): what `check` reports as
+    /// `text_overflow`, read here instead of fitting the text again.
+    pub overflows: bool,
 }
 
 impl TextPart {

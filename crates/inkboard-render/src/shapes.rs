@@ -9,6 +9,7 @@
 use std::f64::consts::PI;
 
 use inkboard_core::{Geom, Point, Rect};
+use inkboard_geom::distance;
 
 use crate::scene::Seg;
 
@@ -210,7 +211,7 @@ fn cloud(b: Rect) -> Vec<Seg> {
     for i in 0..BUMPS {
         let (p0, n0) = at(i);
         let (p1, n1) = at((i + 1) % BUMPS);
-        let chord = ((p1.x - p0.x).powi(2) + (p1.y - p0.y).powi(2)).sqrt();
+        let chord = distance(p1, p0);
         let arm = chord * 0.62;
         segs.push(Seg::Cubic(
             pt(p0.x + n0.x * arm, p0.y + n0.y * arm),

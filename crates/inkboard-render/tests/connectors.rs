@@ -7,6 +7,7 @@ mod common;
 
 use common::*;
 use inkboard_core::{Arrow, Geom, ObjectId, Point, Rect, Route};
+use inkboard_geom::{crosses, orient};
 use inkboard_render::scene::{Part, Seg};
 use inkboard_render::{resolve, ProblemKind};
 
@@ -408,7 +409,7 @@ fn crossings(lines: &[Vec<Point>]) -> Vec<(usize, usize)> {
         for j in i + 1..lines.len() {
             for a in lines[i].windows(2) {
                 for c in lines[j].windows(2) {
-                    if proper_cross(a[0], a[1], c[0], c[1]) {
+                    if crosses(a[0], a[1], c[0], c[1]) {
                         out.push((i, j));
                     }
                 }
@@ -418,21 +419,12 @@ fn crossings(lines: &[Vec<Point>]) -> Vec<(usize, usize)> {
     out
 }
 
-/// Whether segments `ab` and `cd` cross at a point inside both.
-fn proper_cross(a: Point, b: Point, c: Point, d: Point) -> bool {
-    let side = |p: Point, q: Point, r: Point| (q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x);
-    let (d1, d2) = (side(c, d, a), side(c, d, b));
-    let (d3, d4) = (side(a, b, c), side(a, b, d));
-    d1 * d2 < -1e-6 && d3 * d4 < -1e-6
-}
-
 /// Whether `p` lies on one of the segments of `line`.
 fn on_line(line: &[Point], p: Point) -> bool {
     line.windows(2).any(|w| {
         let (a, b) = (w[0], w[1]);
         let within = |v: f64, lo: f64, hi: f64| v >= lo.min(hi) - 1e-6 && v <= lo.max(hi) + 1e-6;
-        let cross = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
-        cross.abs() < 1e-6 && within(p.x, a.x, b.x) && within(p.y, a.y, b.y)
+        orient(a, b, p).abs() < 1e-6 && within(p.x, a.x, b.x) && within(p.y, a.y, b.y)
     })
 }
 

@@ -44,6 +44,9 @@ pub struct BatchArgs {
     /// Operations to run in order, e.g. [{"tool": "add_shape", "args": {"geom": "rect", "text": "A"}}, {"tool": "add_shape", "args": {"geom": "rect", "text": "B"}}, {"tool": "add_connector", "args": {"from": "$0.id", "to": "$1.id"}}].
     #[schemars(schema_with = "operations_schema")]
     operations: Value,
+    // After the user's four (batch.md's table), an extension of the contract.
+    /// true: also answer the problems on the pages changed, as render finds them.
+    check: Option<bool>,
 }
 
 fn operations_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
@@ -64,6 +67,65 @@ pub struct BatchOutput {
     /// With atomic: false, the operation that failed and why.
     #[serde(skip_serializing_if = "Option::is_none")]
     failed: Option<Failed>,
+    /// With check: true, how many problems the changed pages have.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    problem_count: Option<usize>,
+    /// With check: true, the first of them (at most [`MAX_PROBLEMS_LISTED`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    problems: Option<Vec<BatchProblem>>,
+}
+
+/// A problem on a page the batch changed, as `render` reports it.
+#[derive(Serialize, JsonSchema)]
+pub struct BatchProblem {
+    /// What is wrong, e.g. label_over_line, shape_overlap, text_overflow.
+    kind: &'static str,
+    /// The objects involved.
+    ids: Vec<String>,
+    /// What is wrong and how to fix it, in one sentence.
+    message: String,
+    /// The page's number, from 1.
+    page: usize,
+}
+
+/// At most this many problems are listed, as `render` lists them; the count says
+/// how many there are.
+const MAX_PROBLEMS_LISTED: usize = 50;
+
+/// The problems on the pages `tx` changed, as `render` finds them, and how many
+/// there are. A page too large to check before the drawing deadline says so
+/// instead of stopping the batch, whose changes are worth keeping.
+fn check_pages(tx: &Transaction<'_>, control: &Control) -> (usize, Vec<BatchProblem>) {
+    let board = tx.board();
+    let control = control.within(crate::control::DRAWING_DEADLINE);
+    let deadline = control.deadline();
+    let (mut count, mut listed) = (0, Vec::new());
+    for page in tx.pages_touched() {
+        let number = board.page_position(page).map_or(0, |i| i + 1);
+        let found = match inkboard_render::resolve_within(board, page, &deadline) {
+            Ok(scene) => inkboard_render::check_scene(board, &scene)
+                .into_iter()
+                .map(|p| BatchProblem {
+                    kind: p.kind.name(),
+                    ids: p.ids.iter().map(ToString::to_string).collect(),
+                    message: p.message,
+                    page: number,
+                })
+                .collect(),
+            Err(_) => vec![BatchProblem {
+                kind: "not_checked",
+                ids: Vec::new(),
+                message: format!(
+                    "Page {number} is too large to check in time; render it to see its problems."
+                ),
+                page: number,
+            }],
+        };
+        count += found.len();
+        let room = MAX_PROBLEMS_LISTED.saturating_sub(listed.len());
+        listed.extend(found.into_iter().take(room));
+    }
+    (count, listed)
 }
 
 #[derive(Serialize, JsonSchema)]
@@ -81,6 +143,10 @@ pub struct BatchAnswer {
     results: Vec<serde_json::Map<String, Value>>,
     applied: Option<usize>,
     failed: Option<Failed>,
+    /// With check: true, how many problems the changed pages have.
+    problem_count: Option<usize>,
+    /// With check: true, the problems on the pages the batch changed (the first 50).
+    problems: Option<Vec<BatchProblem>>,
     /// An atomic failure: the operation that failed.
     index: Option<usize>,
     /// An atomic failure: why.
@@ -90,7 +156,7 @@ pub struct BatchAnswer {
 impl Tool for Batch {
     const NAME: &'static str = "batch";
     const TITLE: &'static str = "Batch of operations";
-    const DESCRIPTION: &'static str = "Run up to 200 ordered board operations in one request as a single undo step, with results reusable by later calls and optional all-or-nothing rollback.\n\nRuns several tool calls in ONE request (1 to 200 operations, in order), on one board, as a single undo step in the application. Use it to build or rework a board quickly instead of one call per object. Each operation is {\"tool\": \"add_shape\", \"args\": {...}} with the arguments the tool normally takes (but never path, output or source: the batch-level path applies to all). An operation can reuse what an earlier one returned: a string that is EXACTLY \"$N.key\" (N = index from 0 of an earlier operation, then keys or list indexes separated by dots, e.g. \"$0.id\" or \"$3.ids.1\") is replaced by that value of the result of operation N before the operation runs; text that only contains \"$0.id\" inside a longer string stays literal, and a text that is exactly like \"$3.99\" would be taken for a reference. An operation without page acts on the batch-level page (default: the first page), whatever the previous operations did. atomic (default true): at the first error everything already done is undone, the board is unchanged, and the error gives the operation index, its error and the results obtained before the rollback. With atomic: false the batch stops at the first error and keeps what succeeded, answering {applied, failed: {index, error}, results} (not an error). Success answers {results: [one result per operation], applied}. Not allowed inside a batch: batch, create_board, save_board, board_changes, export, render.";
+    const DESCRIPTION: &'static str = "Run up to 200 ordered board operations in one request as a single undo step, with results reusable by later calls and optional all-or-nothing rollback.\n\nRuns several tool calls in ONE request (1 to 200 operations, in order), on one board, as a single undo step in the application. Use it to build or rework a board quickly instead of one call per object. Each operation is {\"tool\": \"add_shape\", \"args\": {...}} with the arguments the tool normally takes (but never path, output or source: the batch-level path applies to all). An operation can reuse what an earlier one returned: a string that is EXACTLY \"$N.key\" (N = index from 0 of an earlier operation, then keys or list indexes separated by dots, e.g. \"$0.id\" or \"$3.ids.1\") is replaced by that value of the result of operation N before the operation runs; text that only contains \"$0.id\" inside a longer string stays literal, and a text that is exactly like \"$3.99\" would be taken for a reference. An operation without page acts on the batch-level page (default: the first page), whatever the previous operations did. atomic (default true): at the first error everything already done is undone, the board is unchanged, and the error gives the operation index, its error and the results obtained before the rollback. With atomic: false the batch stops at the first error and keeps what succeeded, answering {applied, failed: {index, error}, results} (not an error). Success answers {results: [one result per operation], applied}. Not allowed inside a batch: batch, create_board, save_board, board_changes, export, render.\n\ncheck: true adds problem_count and problems: [{kind, ids, message, page}] on the pages changed, as render finds them, to fix in the next batch; none after an atomic failure.";
     const HINTS: Hints = Hints::REWRITE;
     type Args = BatchArgs;
     type Output = BatchAnswer;
@@ -127,11 +193,23 @@ impl BoardTool for Batch {
                     error,
                     results: outcome.results,
                 }),
-                failed => Ok(BatchOutput {
-                    applied: outcome.results.len(),
-                    results: outcome.results,
-                    failed: failed.map(|(index, error)| Failed { index, error }),
-                }),
+                failed => {
+                    // Checked on the board as it will be committed.
+                    let (problem_count, problems) = match args.check {
+                        Some(true) => {
+                            let (count, listed) = check_pages(tx, &caller.control);
+                            (Some(count), Some(listed))
+                        }
+                        _ => (None, None),
+                    };
+                    Ok(BatchOutput {
+                        applied: outcome.results.len(),
+                        results: outcome.results,
+                        failed: failed.map(|(index, error)| Failed { index, error }),
+                        problem_count,
+                        problems,
+                    })
+                }
             }
         })?;
         Ok(Reply::Json(crate::tool::to_value(&out)))

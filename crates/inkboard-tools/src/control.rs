@@ -8,14 +8,19 @@
 //! cancelled call commits nothing.
 //!
 //! A drawing (`render`, `export`) also gets a deadline, [`DRAWING_DEADLINE`]: a
-//! board that takes too long to draw stops at the next stage with an error
-//! instead of holding its caller (and a core) for good. Each stage's own work is
-//! bounded besides (routing, embedded SVG, problem lists have budgets), so the
-//! deadline is the backstop, not the plan.
+//! board that takes too long to draw stops with an error instead of holding its
+//! caller (and a core) for good. The deadline and the cancellation reach inside
+//! the renderer's stages too, as an `inkboard_render::Deadline`
+//! ([`Control::deadline`]): fitting each text (each line wrapped), routing each
+//! connector, drawing each item of a PNG and each page of a PDF check it. Each
+//! stage's own work is bounded besides (text fitting is near-linear in the text;
+//! routing, embedded SVG and problem lists have budgets), so the deadline is the
+//! backstop, not the plan.
 //!
-//! Limitations: a stage itself (one operation, one PNG encoding) is not
-//! interrupted, and a call forwarded to the running application is not
-//! cancelled there.
+//! Limitations: one call into usvg, resvg or krilla (parsing a piece of SVG,
+//! drawing one item, writing one PDF page, encoding the PNG) and one edit
+//! operation run to their end, and a call forwarded to the running application
+//! is not cancelled there.
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -97,6 +102,35 @@ impl Control {
         }
     }
 
+    /// The renderer's view of this line: it stops where this call would be stopped
+    /// (cancelled, or past the deadline), checked inside the renderer's loops.
+    pub fn deadline(&self) -> inkboard_render::Deadline {
+        let d = match self.deadline {
+            Some((at, _)) => inkboard_render::Deadline::at(at),
+            None => inkboard_render::Deadline::none(),
+        };
+        d.or_cancelled_by(self.cancelled.clone())
+    }
+
+    /// The error of a call the renderer stopped: cancelled, or past its deadline.
+    pub(crate) fn stopped(&self, why: inkboard_render::Stopped) -> ToolError {
+        match why {
+            inkboard_render::Stopped::Cancelled => ToolError::Cancelled,
+            inkboard_render::Stopped::TimedOut => {
+                ToolError::TooLong(self.deadline.map_or(0, |(_, given)| given.as_secs()))
+            }
+        }
+    }
+
+    /// A renderer's error as this call's: a stop as [`Control::stopped`] says,
+    /// anything else as a failure to draw.
+    pub(crate) fn drawing_failed(&self, e: inkboard_render::RenderError) -> ToolError {
+        match e {
+            inkboard_render::RenderError::Stopped(why) => self.stopped(why),
+            e => ToolError::Io(e.to_string()),
+        }
+    }
+
     /// Tells the client how far the call got, if it asked, and checks for
     /// cancellation: a stage boundary is where both happen.
     pub(crate) fn stage(
@@ -172,5 +206,27 @@ mod tests {
             control.check().is_ok(),
             "the first line keeps its own deadline"
         );
+    }
+
+    #[test]
+    fn the_renderer_stops_where_the_call_would() {
+        use inkboard_render::Stopped;
+        let control = Control::default().within(Duration::from_secs(3600));
+        let d = control.deadline();
+        assert_eq!(d.check(), Ok(()));
+        control.cancel();
+        assert_eq!(d.check(), Err(Stopped::Cancelled), "the flag is shared");
+        assert!(matches!(
+            control.stopped(Stopped::Cancelled),
+            ToolError::Cancelled
+        ));
+        let past = Control::default().within(Duration::ZERO);
+        assert_eq!(past.deadline().check(), Err(Stopped::TimedOut));
+        assert!(matches!(
+            past.stopped(Stopped::TimedOut),
+            ToolError::TooLong(0)
+        ));
+        // A line with no deadline never times out.
+        assert_eq!(Control::default().deadline().check(), Ok(()));
     }
 }

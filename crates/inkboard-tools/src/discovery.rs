@@ -11,7 +11,9 @@
 //!
 //! Everything read here is checked before anything is sent to it: the folder and
 //! the file must belong to this user and be private (0700, 0600: no access for
-//! group or others), the file must be a plain file, and the process it names must
+//! group or others), neither may be a symbolic link ([`check_private_folder`],
+//! which the application's recovery folder is held to as well), the file must be
+//! a plain file, and the process it names must
 //! be alive, run as this user and hold the listening socket of the port it names
 //! (`discovery/listener.rs`). A file that fails is ignored: left by a crash (its
 //! pid dead, or given to another process), it is replaced by the next application;
@@ -207,30 +209,52 @@ pub fn other_app() -> Option<AppInfo> {
 }
 
 /// Refuses a runtime folder that is not this user's, or that others could enter
-/// (read the token, or replace files in it). It is never changed: a folder the
-/// user made open on purpose (a shared 1777 or 0755 folder) stays as it is.
+/// (read the token, or replace files in it): [`check_private_folder`].
 /// `quiet` readers get a short error; the application's is the one people see.
 fn check_private(dir: &Path, quiet: bool) -> io::Result<()> {
-    let meta = fs::metadata(dir)?;
-    if quiet && (!meta.is_dir() || meta.uid() != uid() || meta.mode() & 0o077 != 0) {
-        return Err(io::Error::other("the runtime folder is not private"));
+    let checked = check_private_folder(
+        dir,
+        "runtime folder",
+        "INKBOARD_RUNTIME_DIR",
+        "who could read the token",
+    );
+    match checked {
+        Err(_) if quiet => Err(io::Error::other("the runtime folder is not private")),
+        checked => checked,
+    }
+}
+
+/// Refuses `dir` unless it is this user's own private folder: a folder itself,
+/// not a symbolic link (which whoever planted it could turn elsewhere at any
+/// time), owned by this user, with no access at all for group or others. It is
+/// never changed: a folder the user made open on purpose (a shared 1777 or 0755
+/// folder) stays as it is. The error names the folder as `what` (the runtime
+/// folder, the recovery folder), says who could harm it (`risk`), and how to
+/// choose another (the environment variable `var`).
+pub fn check_private_folder(dir: &Path, what: &str, var: &str, risk: &str) -> io::Result<()> {
+    let meta = fs::symlink_metadata(dir)?;
+    if meta.file_type().is_symlink() {
+        return Err(io::Error::other(format!(
+            "the {what} {} is a symbolic link, which could be turned to another folder: remove it, or set {var} to a private folder of yours (mode 0700)",
+            dir.display()
+        )));
     }
     if !meta.is_dir() {
         return Err(io::Error::other(format!(
-            "the runtime folder {} is not a folder: remove it, or set INKBOARD_RUNTIME_DIR to a private folder",
+            "the {what} {} is not a folder: remove it, or set {var} to a private folder",
             dir.display()
         )));
     }
     if meta.uid() != uid() {
         return Err(io::Error::other(format!(
-            "the runtime folder {} belongs to another user (uid {}): set INKBOARD_RUNTIME_DIR to a private folder of yours (mode 0700)",
+            "the {what} {} belongs to another user (uid {}): set {var} to a private folder of yours (mode 0700)",
             dir.display(),
             meta.uid()
         )));
     }
     if meta.mode() & 0o077 != 0 {
         return Err(io::Error::other(format!(
-            "the runtime folder {} can be entered by other users (mode {:04o}), who could read the token: make it private (chmod 700), or set INKBOARD_RUNTIME_DIR to a private folder (mode 0700)",
+            "the {what} {} can be entered by other users (mode {:04o}), {risk}: make it private (chmod 700), or set {var} to a private folder (mode 0700)",
             dir.display(),
             meta.mode() & 0o7777
         )));

@@ -18,6 +18,7 @@ use crate::catalog::{find_tool, Run, ToolDef};
 use crate::control::Control;
 use crate::discovery::{find_app, other_app};
 use crate::live::{is_live_call, Caller, Forward, Host, LiveCell, PATH_ARGS};
+use crate::stored::{Keeper, StoredCell};
 use crate::tool::Cx;
 use crate::tracking::{Tracked, Tracker};
 use crate::ToolError;
@@ -48,6 +49,8 @@ pub struct Engine {
     tracker: Mutex<Tracker>,
     host: Option<Arc<dyn Host>>,
     forward: Option<Box<dyn Forward>>,
+    /// Server mode: the store's boards, for one caller (see [`crate::stored`]).
+    keeper: Option<Arc<dyn Keeper>>,
 }
 
 /// The board a call acts on.
@@ -56,6 +59,8 @@ pub(crate) enum Target {
     File(PathBuf),
     /// A board open in the application this engine runs in.
     Live(Arc<LiveCell>),
+    /// A board kept in the server's store (server mode).
+    Stored(Arc<StoredCell>),
 }
 
 impl Target {
@@ -65,6 +70,7 @@ impl Target {
         match self {
             Target::File(path) => Some(path.clone()),
             Target::Live(cell) => cell.lock().path.clone(),
+            Target::Stored(_) => None,
         }
     }
 }
@@ -94,6 +100,20 @@ impl Engine {
         }
     }
 
+    /// An engine in server mode: every board is the store's, as `keeper` lets
+    /// its one caller see them, and the catalogue is [`crate::server_catalog`].
+    pub fn stored(keeper: Arc<dyn Keeper>) -> Self {
+        Engine {
+            keeper: Some(keeper),
+            ..Self::default()
+        }
+    }
+
+    /// The store of server mode, if this engine works on one.
+    pub(crate) fn keeper(&self) -> Option<&Arc<dyn Keeper>> {
+        self.keeper.as_ref()
+    }
+
     /// Runs the tool `name` with `args` (a JSON object, or null for none) as this
     /// process's agent.
     pub fn call(&self, name: &str, args: Value) -> Result<Reply, ToolError> {
@@ -106,11 +126,26 @@ impl Engine {
     /// unwinding into the caller, so one bad call never takes down the process
     /// that serves all of them.
     pub fn call_as(&self, name: &str, args: Value, caller: &Caller) -> Result<Reply, ToolError> {
-        contained(name, || self.run_call(name, args, caller))
+        contained(name, || {
+            if let Some(host) = &self.host {
+                host.before_call(name, caller);
+            }
+            self.run_call(name, args, caller)
+        })
     }
 
     fn run_call(&self, name: &str, args: Value, caller: &Caller) -> Result<Reply, ToolError> {
-        let (def, mut args) = parse_call(name, args)?;
+        // The MCP App view's tools exist only for the view (`Caller::view`): to
+        // anyone else they are unknown, in the same words as any unknown tool,
+        // before their arguments are read (whose errors would tell otherwise).
+        let app_only = crate::catalog::app_catalog().iter().any(|t| t.name == name);
+        if app_only && !caller.view {
+            return Err(ToolError::UnknownTool(name.to_string()));
+        }
+        let (def, mut args) = match &self.keeper {
+            Some(_) => crate::stored::parse_call(name, args)?,
+            None => parse_call(name, args)?,
+        };
         if let Some(reply) = self.forwarded(name, &mut args, caller)? {
             return Ok(reply);
         }
@@ -197,11 +232,14 @@ impl Engine {
             }
         }
         let args = Value::Object(std::mem::take(args));
-        forward.call(&app, name, args, &caller.client).map(Some)
+        forward.call(&app, name, args, caller).map(Some)
     }
 
     /// The board a call with `path` acts on (see [`Target`]).
     pub(crate) fn target(&self, path: Option<&str>, caller: &Caller) -> Result<Target, ToolError> {
+        if let Some(keeper) = &self.keeper {
+            return crate::stored::target(keeper, path);
+        }
         let path = path.map(|p| file_path(p, "path")).transpose()?;
         if let Some(host) = &self.host {
             if let Some(cell) = host.board(path.as_deref(), caller) {
@@ -264,6 +302,10 @@ impl Engine {
                 }
                 return Ok(out);
             }
+            Target::Stored(cell) => {
+                let keeper = self.keeper.as_deref().ok_or_else(crate::stored::no_store)?;
+                return crate::stored::edit(keeper, cell, caller, f);
+            }
         };
         must_exist(path)?;
         let lock = file::FileLock::acquire(path)?;
@@ -301,11 +343,14 @@ impl Engine {
         unreachable!("the last attempt always returns")
     }
 
-    /// Undoes (or, with `redo`, does again) the last step on `target` as `caller`:
-    /// on a live board, the application's history (whoever made the step, as in
-    /// the editor); on a file, the calls this process committed on it since it
-    /// last changed on disk. The step is written as any edit is. Answers whether
-    /// there was a step to take.
+    /// Undoes (or, with `redo`, does again) the last step that `caller`'s actor
+    /// made on `target` (`History::undo_own`): the person's undo in the MCP App
+    /// view takes back the person's own steps, never an agent's, which stay as
+    /// they are (refused, changing nothing, if a later step changed the same
+    /// records). On a live board that is the application's history; on a file,
+    /// the calls this process committed on it since it last changed on disk.
+    /// The step is written as any edit is. Answers whether there was a step to
+    /// take.
     pub(crate) fn undo(
         &self,
         target: &Target,
@@ -314,9 +359,9 @@ impl Engine {
     ) -> Result<bool, ToolError> {
         let step = |history: &mut inkboard_core::History, board: &mut Board| {
             if redo {
-                history.redo(board, caller.actor)
+                history.redo_own(board, caller.actor)
             } else {
-                history.undo(board, caller.actor)
+                history.undo_own(board, caller.actor)
             }
         };
         let path = match target {
@@ -334,6 +379,10 @@ impl Engine {
                     host.committed(cell, &commit);
                 }
                 return Ok(true);
+            }
+            Target::Stored(cell) => {
+                let keeper = self.keeper.as_deref().ok_or_else(crate::stored::no_store)?;
+                return crate::stored::undo(keeper, cell, caller, redo);
             }
         };
         must_exist(path)?;
@@ -368,6 +417,10 @@ impl Engine {
         match target {
             Target::File(path) => self.tracked(path, |t| f(&t.board)),
             Target::Live(cell) => f(&cell.lock().board),
+            Target::Stored(cell) => {
+                let keeper = self.keeper.as_deref().ok_or_else(crate::stored::no_store)?;
+                crate::stored::read(keeper, cell, f)
+            }
         }
     }
 
@@ -400,7 +453,10 @@ impl Engine {
 /// unwinding itself: transactions roll back when dropped, file locks are released,
 /// and the other locks are taken over by their next user (see [`Engine::tracker`]
 /// and [`crate::LiveCell::lock`]).
-fn contained<T>(tool: &str, f: impl FnOnce() -> Result<T, ToolError>) -> Result<T, ToolError> {
+pub(crate) fn contained<T>(
+    tool: &str,
+    f: impl FnOnce() -> Result<T, ToolError>,
+) -> Result<T, ToolError> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|panic| {
         let detail = panic
             .downcast_ref::<&str>()
@@ -417,7 +473,7 @@ fn contained<T>(tool: &str, f: impl FnOnce() -> Result<T, ToolError>) -> Result<
 
 /// The tool named `name` and its arguments as an object, checked for arguments it
 /// does not take.
-fn parse_call(
+pub(crate) fn parse_call(
     name: &str,
     args: Value,
 ) -> Result<(&'static ToolDef, Map<String, Value>), ToolError> {
@@ -432,7 +488,7 @@ fn parse_call(
             )))
         }
     };
-    crate::tool::check_nesting(name, &args)?;
+    crate::args::check_nesting(name, &args)?;
     def.check_keys(&args)?;
     Ok((def, args))
 }
@@ -475,7 +531,7 @@ fn take<T: serde::de::DeserializeOwned>(
     match args.remove(key) {
         None | Some(Value::Null) => Ok(None),
         Some(v) => serde_json::from_value(v).map(Some).map_err(|e| {
-            let e = crate::catalog::plain_words(&e.to_string());
+            let e = crate::args::plain_words(&e.to_string());
             ToolError::args(format!("'{key}' of {tool}: {e}"))
         }),
     }

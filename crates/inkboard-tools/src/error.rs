@@ -2,6 +2,7 @@
 //! the argument, object or file at fault and says how to fix it, because the reader
 //! is usually a model that will act on it.
 
+use inkboard_arrange::ArrangeError;
 use inkboard_core::ModelError;
 use inkboard_format::FormatError;
 use serde_json::Value;
@@ -69,6 +70,21 @@ pub enum ToolError {
         message: String,
         data: Option<Value>,
     },
+}
+
+/// What arranging refused, as the call's error: the model's refusals as they
+/// are, the rest (locked objects, nothing to lay out, a graph the layout crate
+/// refuses) as bad arguments in the arrange crate's words. A stop is mapped by
+/// the layout adapter, which knows why (`tools/layout.rs`); no other
+/// arrangement stops.
+impl From<ArrangeError> for ToolError {
+    fn from(e: ArrangeError) -> Self {
+        match e {
+            ArrangeError::Model(e) => ToolError::Model(e),
+            ArrangeError::Stopped => ToolError::Cancelled,
+            e => ToolError::Arguments(e.to_string()),
+        }
+    }
 }
 
 impl ToolError {

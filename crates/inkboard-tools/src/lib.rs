@@ -16,12 +16,11 @@ mod discovery;
 pub mod drawing;
 mod engine;
 mod error;
-mod glossary;
 pub mod live;
-mod mermaid;
-mod place;
 mod refs;
 mod schema;
+mod served;
+pub mod stored;
 mod tool;
 mod tools;
 mod tracking;
@@ -30,14 +29,15 @@ pub mod window_calls;
 pub use catalog::{app_catalog, catalog, find_tool, ToolDef, COMMON_ARGS};
 pub use control::{Canceller, Control, Progress, DRAWING_DEADLINE};
 pub use discovery::{
-    find_app, other_app, private_runtime_dir, publish, read_private_file, remove_old, runtime_dir,
-    withdraw, write_private, AppInfo,
+    check_private_folder, find_app, other_app, private_runtime_dir, publish, read_private_file,
+    remove_old, runtime_dir, withdraw, write_private, AppInfo,
 };
 pub use engine::{Engine, Reply};
 pub use error::ToolError;
 pub use live::{Caller, CommitSlot, Forward, Host, LiveBoard, LiveCell};
+pub use served::{server_catalog, MAX_EXPORT_BYTES, SERVER_COMMON_ARGS};
 pub use tool::Hints;
-pub use tools::import::{import_diagram, import_note, ImportedDiagram};
+pub use tools::import::{import_bytes, import_diagram, import_note, ImportedDiagram};
 pub use tools::pick::{selection, Background, Look};
 pub use tools::render::Picture;
 pub use tracking::ChangeLog;

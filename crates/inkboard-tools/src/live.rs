@@ -42,6 +42,13 @@ pub struct Caller {
     /// names it in the result of a tool linked to the MCP App view, which then
     /// draws the board at that revision (or says that it has changed since).
     pub committed: CommitSlot,
+    /// The call comes from the MCP App view: its client declared the MCP Apps
+    /// extension (`io.modelcontextprotocol/ui`), whose hosts keep the app-only
+    /// tools from the model. Only then do those tools ([`crate::app_catalog`])
+    /// answer at all, and only their edits count as the person's; to anyone
+    /// else they do not exist. Set by the MCP server for such a session, and
+    /// carried along when the call is forwarded.
+    pub view: bool,
 }
 
 /// Where the engine notes the revision a call committed (see [`Caller::committed`]).
@@ -73,7 +80,14 @@ impl Caller {
             board: None,
             control: Control::default(),
             committed: CommitSlot::default(),
+            view: false,
         }
+    }
+
+    /// This caller as the MCP App view of a client that declared the extension
+    /// (see [`Caller::view`]).
+    pub fn in_view(self) -> Self {
+        Caller { view: true, ..self }
     }
 
     /// The same caller acting for the person (an edit made in a view of the board).
@@ -142,6 +156,15 @@ impl LiveCell {
     pub fn lock(&self) -> MutexGuard<'_, LiveBoard> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
+
+    /// The board, locked, unless someone holds it now (a call at work on it).
+    pub fn try_lock(&self) -> Option<MutexGuard<'_, LiveBoard>> {
+        match self.state.try_lock() {
+            Ok(live) => Some(live),
+            Err(std::sync::TryLockError::Poisoned(e)) => Some(e.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => None,
+        }
+    }
 }
 
 /// What the engine needs of the application it runs in.
@@ -171,19 +194,25 @@ pub trait Host: Send + Sync {
 
     /// Opens a new, unsaved board (`create_board` without `path`).
     fn create(&self, board: Board) -> Arc<LiveCell>;
+
+    /// A call of `tool` is about to run. Any call may be the one that brings the
+    /// process down (a bug, a file that exhausts memory), so the application
+    /// keeps first what it could not get back: the boards that have no file yet.
+    fn before_call(&self, _tool: &str, _caller: &Caller) {}
 }
 
 /// Sends a whole tool call to the running application (in processes that are not
 /// the application).
 pub trait Forward: Send + Sync {
     /// Runs `tool` with `args` (paths in them already absolute) in the application
-    /// described by `app`, as `client`.
+    /// described by `app`, for `caller` (its client's name, and whether it is
+    /// the MCP App view: [`Caller::view`]).
     fn call(
         &self,
         app: &AppInfo,
         tool: &str,
         args: Value,
-        client: &str,
+        caller: &Caller,
     ) -> Result<Reply, ToolError>;
 }
 

@@ -274,7 +274,11 @@ impl Sweep {
     /// Runs one case, checks it, puts the folder back, and says what it answered.
     fn answer(&mut self, label: &str, tool: &str, args: Value, names: &[&str]) -> String {
         self.cases += 1;
-        let answer = std::panic::catch_unwind(AssertUnwindSafe(|| self.engine.call(tool, args)));
+        // The view's own tools answer only the view (`Caller::view`).
+        let caller = inkboard_tools::Caller::default().in_view();
+        let answer = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            self.engine.call_as(tool, args, &caller)
+        }));
         let dir = self.dir_str();
         let scrub = |s: &str| s.replace(&dir, "$DIR");
         let after = std::fs::read(&self.board).ok();

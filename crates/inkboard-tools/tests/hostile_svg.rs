@@ -156,3 +156,71 @@ fn an_image_link_to_a_file_draws_nothing_of_it() {
         .count();
     assert_eq!(red_pixels, 0, "the linked file was drawn");
 }
+
+/// An SVG image whose XML would cost its parser gigabytes (issue 29): nested
+/// entities are refused by `add_image` with the limit's name, old Illustrator's
+/// few entities are taken, and the same bomb inside an image nested in a clean
+/// SVG (which `add_image` cannot see into) is skipped when drawn, as is a
+/// gzip-compressed nested SVG, which usvg would inflate without a bound.
+#[test]
+fn an_svg_image_is_never_parsed_past_its_limits() {
+    let b64 = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
+    let bomb = format!(
+        "<?xml version=\"1.0\"?><!DOCTYPE svg [<!ENTITY a \"{}\"><!ENTITY b \"{}\">]><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><desc>{}</desc></svg>",
+        "A".repeat(2000),
+        "&a;".repeat(250),
+        "&b;".repeat(4000)
+    );
+    let dir = tempfile::tempdir().expect("a folder");
+    let p = dir.path().join("b.inkboard").display().to_string();
+    let engine = Engine::new();
+    engine
+        .call("create_board", json!({"path": p}))
+        .expect("a board");
+    let add = |svg: &[u8]| {
+        engine.call(
+            "add_image",
+            json!({"path": p, "data": format!("data:image/svg+xml;base64,{}", b64(svg)), "x": 0, "y": 0, "w": 100, "h": 100}),
+        )
+    };
+    let refused = add(bomb.as_bytes()).expect_err("the bomb is refused");
+    assert!(
+        refused.to_string().contains(
+            "bytes of XML entities once expanded, more than the limit of 1048576 (1 MiB)"
+        ),
+        "{refused}"
+    );
+    let illustrator = "<?xml version=\"1.0\"?><!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" \"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\" [<!ENTITY ns_svg \"http://www.w3.org/2000/svg\">]><svg xmlns=\"&ns_svg;\" width=\"10\" height=\"10\"><rect width=\"10\" height=\"10\"/></svg>";
+    add(illustrator.as_bytes()).expect("Illustrator's entities are taken");
+
+    // Nested: the bomb, and a red square gzipped, each inside a clean SVG.
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    std::io::Write::write_all(
+        &mut gz,
+        b"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><rect width=\"10\" height=\"10\" fill=\"#ff0000\"/></svg>",
+    )
+    .expect("gzip");
+    let svgz = gz.finish().expect("gzip");
+    for inner in [bomb.into_bytes(), svgz] {
+        let outer = format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"100\"><image href=\"data:image/svg+xml;base64,{}\" width=\"100\" height=\"100\"/></svg>",
+            b64(&inner)
+        );
+        add(outer.as_bytes()).expect("the outer SVG is clean");
+    }
+    let (e, q) = (std::sync::Arc::new(engine), p.clone());
+    let reply = guarded("render", move || e.call("render", json!({"path": q})));
+    let Ok(Reply::Image { png, .. }) = reply else {
+        panic!("no picture")
+    };
+    let decoder = png::Decoder::new(std::io::Cursor::new(png));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut pixels = vec![0; reader.output_buffer_size().expect("a size")];
+    let info = reader.next_frame(&mut pixels).expect("pixels");
+    let channels = info.color_type.samples();
+    let red = pixels[..info.buffer_size()]
+        .chunks(channels)
+        .filter(|px| px[0] > 200 && px[1] < 60 && px[2] < 60)
+        .count();
+    assert_eq!(red, 0, "the gzipped nested SVG was drawn");
+}

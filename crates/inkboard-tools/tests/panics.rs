@@ -154,7 +154,7 @@ fn a_panic_while_a_live_board_is_locked_leaves_it_as_it_was_and_usable() {
 struct PanickingForward;
 
 impl Forward for PanickingForward {
-    fn call(&self, _: &AppInfo, _: &str, _: Value, _: &str) -> Result<Reply, ToolError> {
+    fn call(&self, _: &AppInfo, _: &str, _: Value, _: &Caller) -> Result<Reply, ToolError> {
         panic!("the forward fell over");
     }
 }

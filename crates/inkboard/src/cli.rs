@@ -1,11 +1,16 @@
 //! The command line. Each subcommand turns its flags into a tool call on the
 //! engine and prints the tool's JSON answer, so the CLI and MCP always agree.
+//! Answers hold text from files (a board's titles and texts, an imported
+//! diagram's labels), which may hold a terminal's escape sequences: everything
+//! printed goes through [`say`] and [`tell`], which escape them (core's
+//! `echo::for_terminal`, and the same characters as JSON escapes in JSON).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+use inkboard_core::echo;
 use inkboard_format::{Existing, FileKind, FormatError};
 use inkboard_tools::{Engine, Reply, ToolError};
 use serde_json::{json, Value};
@@ -129,6 +134,60 @@ enum Command {
         #[command(subcommand)]
         action: Option<TokenAction>,
     },
+    /// Run a team server: boards in a database, people and their agents with
+    /// roles; prints its address (see docs/server.md).
+    Serve {
+        /// The data folder, for the embedded SQLite database (default: the
+        /// per-user data folder).
+        #[arg(long, conflicts_with = "database")]
+        data: Option<PathBuf>,
+        /// A PostgreSQL database (postgres://USER:PASSWORD@HOST:PORT/DB), which
+        /// any number of `serve` processes may share.
+        #[arg(long)]
+        database: Option<String>,
+        /// The address to listen on; port 0 picks a free one.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        listen: String,
+        /// The address people and agents reach the server at (https://HOST,
+        /// through a TLS reverse proxy): required to listen on anything but
+        /// loopback.
+        #[arg(long)]
+        public_url: Option<String>,
+    },
+    /// Administer a team server's people, tokens, sign-in links and roles.
+    Admin {
+        #[arg(
+            long,
+            conflicts_with = "database",
+            required_unless_present = "database"
+        )]
+        data: Option<PathBuf>,
+        #[arg(long)]
+        database: Option<String>,
+        #[command(subcommand)]
+        command: crate::admin::AdminCommand,
+    },
+    /// Send a board file to a team server as a new board; prints its id. The
+    /// token comes from INKBOARD_TOKEN or the config folder's inkboard/server-token.
+    Push {
+        file: PathBuf,
+        /// The server's address, e.g. https://boards.example.com.
+        #[arg(long)]
+        server: String,
+    },
+    /// Fetch a board from a team server into a board file.
+    Pull {
+        /// The board's id.
+        board: String,
+        #[arg(long)]
+        server: String,
+        /// The board file to write.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Replace the file if it exists.
+        #[arg(long)]
+        overwrite: bool,
+    },
     /// Call any tool with JSON arguments and print its answer.
     Call {
         /// The tool's name, e.g. read_board.
@@ -169,10 +228,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             return Ok(match engine.call("create_board", drop_nulls(args)) {
                 // The tool's message speaks of its argument; here it is a flag.
                 Err(ToolError::File(FormatError::AlreadyExists { path })) => {
-                    eprintln!(
+                    tell(&format!(
                         "inkboard new: {} already exists: choose another path, or pass --overwrite to replace it",
                         path.display()
-                    );
+                    ));
                     ExitCode::from(1)
                 }
                 other => print_reply("create_board", other),
@@ -236,7 +295,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                             Ok(ExitCode::SUCCESS)
                         }
                         Err(message) => {
-                            eprintln!("inkboard render: {message}");
+                            tell(&format!("inkboard render: {message}"));
                             Ok(ExitCode::from(1))
                         }
                     }
@@ -257,10 +316,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             return Ok(match engine.call("export", drop_nulls(args)) {
                 // The tool's message speaks of its argument; here it is a flag.
                 Err(ToolError::File(FormatError::OutputExists { path })) => {
-                    eprintln!(
+                    tell(&format!(
                         "inkboard export: {} already exists: choose another path, or pass --overwrite to replace it",
                         path.display()
-                    );
+                    ));
                     ExitCode::from(1)
                 }
                 other => print_reply("export", other),
@@ -275,10 +334,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             return Ok(match engine.call("import", args) {
                 // The tool's message speaks of its argument; here it is a flag.
                 Err(ToolError::File(FormatError::OutputExists { path })) => {
-                    eprintln!(
+                    tell(&format!(
                         "inkboard import: {} already exists: choose another path, or pass --overwrite to replace it",
                         path.display()
-                    );
+                    ));
                     ExitCode::from(1)
                 }
                 Ok(Reply::Json(answer)) => {
@@ -286,7 +345,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     // stays the tool's JSON and the person still reads the losses.
                     for lost in answer["lost"].as_array().into_iter().flatten() {
                         if let Some(message) = lost["message"].as_str() {
-                            eprintln!("inkboard import: not kept: {message}");
+                            tell(&format!("inkboard import: not kept: {message}"));
                         }
                     }
                     print_reply("import", Ok(Reply::Json(answer)))
@@ -295,6 +354,24 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             });
         }
         Command::Token { action } => return token(action),
+        Command::Serve {
+            data,
+            database,
+            listen,
+            public_url,
+        } => return crate::serve::run(crate::serve::Where { data, database }, listen, public_url),
+        Command::Admin {
+            data,
+            database,
+            command,
+        } => return crate::admin::run(crate::serve::Where { data, database }, command),
+        Command::Push { file, server } => return crate::transfer::push(&file, &server),
+        Command::Pull {
+            board,
+            server,
+            output,
+            overwrite,
+        } => return crate::transfer::pull(&board, &server, &output, overwrite),
         Command::Call { tool, args } => {
             let args: Value = match args {
                 Some(text) => {
@@ -324,7 +401,7 @@ fn png_beside(board: &std::path::Path) -> PathBuf {
 fn print_reply(tool: &str, reply: Result<Reply, ToolError>) -> ExitCode {
     match reply {
         Ok(Reply::Json(value)) => {
-            say(&serde_json::to_string_pretty(&value).unwrap_or_default());
+            say_json(&value);
             // A non-atomic batch that stopped early answers normally but has failed.
             if tool == "batch" && value.get("failed").is_some() {
                 ExitCode::from(1)
@@ -338,8 +415,8 @@ fn print_reply(tool: &str, reply: Result<Reply, ToolError>) -> ExitCode {
         }
         Err(e) => {
             match e.data() {
-                Some(data) => say(&serde_json::to_string_pretty(&data).unwrap_or_default()),
-                None => eprintln!("inkboard {tool}: {e}"),
+                Some(data) => say_json(&data),
+                None => tell(&format!("inkboard {tool}: {e}")),
             }
             ExitCode::from(1)
         }
@@ -357,10 +434,36 @@ fn drop_nulls(v: Value) -> Value {
     }
 }
 
-/// Prints a line to stdout; a closed pipe (`inkboard ... | head`) is not an error.
+/// Prints a line to stdout, escape sequences and other characters that act on
+/// a terminal written out (`echo::for_terminal`); a closed pipe (`inkboard ... |
+/// head`) is not an error.
 fn say(text: &str) {
     use std::io::Write;
-    let _ = writeln!(std::io::stdout(), "{text}");
+    let _ = writeln!(std::io::stdout(), "{}", echo::for_terminal(text));
+}
+
+/// Prints a line to stderr as [`say`] prints to stdout.
+pub(crate) fn tell(text: &str) {
+    eprintln!("{}", echo::for_terminal(text));
+}
+
+/// Prints JSON to stdout, pretty. serde_json writes C1 controls (a terminal's
+/// CSI, U+009B), DEL and bidirectional controls as they are: these are written
+/// as `\uXXXX` escapes instead, the same JSON value. They can only be in
+/// strings, the only place outside which JSON has anything but ASCII.
+fn say_json(value: &Value) {
+    let text = serde_json::to_string_pretty(value).unwrap_or_default();
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c != '\n' && echo::garbles(c) {
+            for unit in c.encode_utf16(&mut [0; 2]) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    say(&out);
 }
 
 /// `inkboard token [rotate]`: prints the token file's path, made (or replaced) first.

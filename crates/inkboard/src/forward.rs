@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use inkboard_tools::live::reply_from_wire;
-use inkboard_tools::{AppInfo, Forward, Reply, ToolError};
+use inkboard_tools::{AppInfo, Caller, Forward, Reply, ToolError};
 use serde_json::{json, Value};
 
 /// The HTTP client side of live mode.
@@ -72,14 +72,15 @@ impl Forward for HttpForward {
         app: &AppInfo,
         tool: &str,
         args: Value,
-        client: &str,
+        caller: &Caller,
     ) -> Result<Reply, ToolError> {
+        let mut request = json!({"tool": tool, "args": args, "client": caller.client});
+        // The MCP App view's calls say so: only they reach its tools there.
+        if caller.view {
+            request["view"] = json!(true);
+        }
         let answer = self
-            .post(
-                app,
-                "/api/call",
-                &json!({"tool": tool, "args": args, "client": client}),
-            )
+            .post(app, "/api/call", &request)
             .map_err(ToolError::Io)?;
         reply_from_wire(answer)
     }

@@ -2,12 +2,16 @@
 //! application issue) the local editor. Every command runs the same tool engine
 //! from `inkboard-tools`; nothing here implements an operation of its own.
 
+mod admin;
 mod cli;
 mod forward;
 mod mcp;
 mod mcpapp;
 mod open;
+mod serve;
+mod served_mcp;
 mod stdio;
+mod transfer;
 
 use clap::Parser;
 
@@ -16,7 +20,7 @@ fn main() -> std::process::ExitCode {
     match cli::run(args) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("inkboard: {e:#}");
+            cli::tell(&format!("inkboard: {e:#}"));
             std::process::ExitCode::from(2)
         }
     }

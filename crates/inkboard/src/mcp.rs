@@ -42,7 +42,7 @@ fn tools() -> Vec<Tool> {
 }
 
 /// One tool of the catalogue as MCP says it.
-fn tool(t: &inkboard_tools::ToolDef) -> Tool {
+pub(crate) fn tool(t: &inkboard_tools::ToolDef) -> Tool {
     let mut tool = Tool::new(t.name, t.description, Arc::new(t.input_schema.clone()))
         .with_raw_output_schema(Arc::new(t.output_schema.clone()))
         .with_annotations(hints(t.hints));
@@ -69,7 +69,7 @@ fn hints(h: inkboard_tools::Hints) -> ToolAnnotations {
 }
 
 /// Turns the engine's answer into an MCP result.
-fn to_result(reply: Result<Reply, ToolError>) -> CallToolResult {
+pub(crate) fn to_result(reply: Result<Reply, ToolError>) -> CallToolResult {
     match reply {
         Ok(Reply::Json(value)) => CallToolResult::structured(value),
         // The picture and its summary as content, and the summary as structured
@@ -154,7 +154,15 @@ impl ServerHandler for Server {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        match mcpapp::read(&request.uri) {
+        // The view is bundled from the editor's files on first read: on a
+        // blocking thread, where a bug is this request's error.
+        let uri = request.uri.clone();
+        let read = tokio::task::spawn_blocking(move || mcpapp::read(&uri))
+            .await
+            .map_err(|e| {
+                ErrorData::internal_error(format!("the view could not be read: {e}"), None)
+            })?;
+        match read {
             Some(Ok(result)) => Ok(result.into()),
             Some(Err(message)) => Err(ErrorData::internal_error(message, None)),
             None => Err(ErrorData::resource_not_found(
@@ -174,8 +182,13 @@ impl ServerHandler for Server {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
+        let shows_apps = mcpapp::supported(context.client_capabilities().as_ref());
+        let is_app_tool = inkboard_tools::app_catalog().iter().any(|t| t.name == name);
         // Unknown tools are a protocol error (malformed request), not a tool error.
-        if find_tool(&name).is_none() {
+        // The view's own tools exist only for a client that declared MCP Apps,
+        // whose host keeps them from the model: to any other client (a model
+        // calling them by name included) they are unknown, in the same words.
+        if find_tool(&name).is_none() || (is_app_tool && !shows_apps) {
             return Err(ErrorData::invalid_params(
                 format!("unknown tool \"{name}\": call tools/list to see the tools"),
                 None,
@@ -183,14 +196,13 @@ impl ServerHandler for Server {
         }
         let args = request.arguments.map(Value::Object).unwrap_or(json!({}));
         let view_args = args.clone();
-        let is_app_tool = inkboard_tools::app_catalog().iter().any(|t| t.name == name);
         let engine = self.engine.clone();
         let mut caller = self.caller.clone();
+        caller.view = shows_apps;
         // Each call notes its own commit.
         caller.committed = Default::default();
         let committed = caller.committed.clone();
-        let view =
-            mcpapp::linked(&name) && mcpapp::supported(context.client_capabilities().as_ref());
+        let view = mcpapp::linked(&name) && shows_apps;
         let (control, progress) = control_line(&context);
         caller.control = control;
         // notifications/cancelled cancels the context's token; the call sees it at
@@ -203,26 +215,32 @@ impl ServerHandler for Server {
             })
         };
         let started = std::time::Instant::now();
-        let reply = tokio::task::spawn_blocking(move || engine.call_as(&name, args, &caller))
-            .await
-            .map_err(|e| {
-                ErrorData::internal_error(format!("the tool stopped unexpectedly: {e}"), None)
-            });
+        // The call, and its answer made MCP's (a picture of megabytes in
+        // base64), on a blocking thread: never on the async workers, and a bug
+        // anywhere in it is this request's error, not the server's end (the
+        // engine answers a panic in a tool itself, `Engine::call_as`).
+        let result = tokio::task::spawn_blocking(move || {
+            let mut result = to_result(engine.call_as(&name, args, &caller));
+            if is_app_tool && result.is_error != Some(true) {
+                // The view reads the structured content; the drawing is not sent
+                // a second time as text.
+                result.content = vec![ContentBlock::text(mcpapp::app_result_text(
+                    result.structured_content.as_ref(),
+                ))];
+            }
+            result
+        })
+        .await
+        .map_err(|e| {
+            ErrorData::internal_error(format!("the tool stopped unexpectedly: {e}"), None)
+        });
         cancel.abort();
         // Every progress note goes out before the answer: none may follow it.
         if let Some(progress) = progress {
             let _ = progress.await;
         }
-        let reply = reply?;
-        tracing::debug!(tool = %request.name, ms = started.elapsed().as_secs_f64() * 1e3, ok = reply.is_ok(), "tools/call");
-        let mut result = to_result(reply);
-        if is_app_tool && result.is_error != Some(true) {
-            // The view reads the structured content; the drawing is not sent a
-            // second time as text.
-            result.content = vec![ContentBlock::text(mcpapp::app_result_text(
-                result.structured_content.as_ref(),
-            ))];
-        }
+        let mut result = result?;
+        tracing::debug!(tool = %request.name, ms = started.elapsed().as_secs_f64() * 1e3, ok = result.is_error != Some(true), "tools/call");
         if view {
             result.meta = self
                 .view_meta(
@@ -246,19 +264,26 @@ impl Server {
         args: &Value,
         revision: Option<u64>,
     ) -> Option<rmcp::model::MetaObject> {
-        let mut drawing = None;
-        if worked {
-            let engine = self.engine.clone();
-            let caller = self.caller.clone();
-            let args = mcpapp::view_args(args, revision);
-            let drawn =
-                tokio::task::spawn_blocking(move || engine.call_as("view_board", args, &caller))
-                    .await;
-            if let Ok(Ok(inkboard_tools::Reply::Json(value))) = drawn {
-                drawing = Some(value);
+        let engine = self.engine.clone();
+        // Only for a client that shows the view (`call_tool` checked it).
+        let caller = self.caller.clone().in_view();
+        let args = mcpapp::view_args(args, revision);
+        // Drawn and measured on a blocking thread; a bug there costs the result
+        // its drawing only.
+        tokio::task::spawn_blocking(move || {
+            let mut drawing = None;
+            if worked {
+                if let Ok(inkboard_tools::Reply::Json(value)) =
+                    engine.call_as("view_board", args, &caller)
+                {
+                    drawing = Some(value);
+                }
             }
-        }
-        mcpapp::result_meta(revision, drawing)
+            mcpapp::result_meta(revision, drawing)
+        })
+        .await
+        .ok()
+        .flatten()
     }
 }
 
@@ -267,7 +292,7 @@ impl Server {
 /// step further than the last (MCP wants progress to increase).
 /// The task that sends the notes ends once the call (and its control line) is
 /// done, so waiting for it flushes them.
-fn control_line(
+pub(crate) fn control_line(
     context: &RequestContext<RoleServer>,
 ) -> (Control, Option<tokio::task::JoinHandle<()>>) {
     let Some(token) = context.meta.get_progress_token() else {
@@ -342,7 +367,7 @@ pub fn http_routes(engine: Arc<Engine>) -> axum::Router {
 /// which the official Python SDK takes for a failure ("Session termination
 /// failed: 202"); the MCP specification asks for no particular code, and 200
 /// and 204 are what every SDK accepts.
-async fn session_end_answer(
+pub(crate) async fn session_end_answer(
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {

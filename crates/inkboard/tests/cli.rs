@@ -474,7 +474,8 @@ fn import_a_drawio_file() {
         );
     }
     assert!(
-        stderr(&out).contains("1 stencil shape drawn as a rectangle: mxgraph.aws4.resourceIcon"),
+        stderr(&out)
+            .contains("1 stencil shape drawn as a rectangle: \"mxgraph.aws4.resourceIcon\""),
         "{}",
         stderr(&out)
     );
@@ -522,4 +523,63 @@ fn import_a_drawio_file() {
         stderr(&out)
     );
     assert!(!dir.path().join("notes.inkboard").exists());
+}
+
+/// Text from a file never reaches the terminal raw (issue 29): an Excalidraw
+/// file whose element type is a string of escape sequences (set the window's
+/// title, clear the screen, an 8-bit CSI, a carriage return, a right-to-left
+/// override) is imported, and a board whose page has such a name is rendered.
+/// Nothing printed holds them, and the JSON still reads back to the same text.
+#[test]
+fn text_from_files_reaches_the_terminal_escaped() {
+    let nasty = "\u{1b}]0;pwned\u{7}\u{1b}[2J\u{9b}31m\u{202e}evil";
+    let raw = |bytes: &[u8]| {
+        let text = String::from_utf8_lossy(bytes);
+        text.chars()
+            .find(|c| matches!(c, '\u{1b}' | '\u{7}' | '\u{9b}' | '\r' | '\u{202e}'))
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let scene = json!({"type": "excalidraw", "elements": [
+        {"id": "a", "type": nasty, "x": 0, "y": 0, "width": 10, "height": 10}
+    ]});
+    fs::write(dir.path().join("scene.excalidraw"), scene.to_string()).unwrap();
+    let out = inkboard(
+        dir.path(),
+        &["import", "scene.excalidraw", "-o", "scene.inkboard"],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(raw(&out.stdout), None, "{}", stdout(&out));
+    assert_eq!(raw(&out.stderr), None, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("\\u{1b}]0;pwned\\u{7}\\u{1b}[2J\\u{9b}31m"),
+        "{}",
+        stderr(&out)
+    );
+    let answer = json_out(&out);
+    assert_eq!(answer["lost"][0]["examples"][0], nasty, "{answer}");
+
+    let mut board: Value =
+        serde_json::from_str(&fs::read_to_string(dir.path().join("scene.inkboard")).unwrap())
+            .unwrap();
+    let name = format!("{nasty}\roverwritten");
+    board["pages"][0]["name"] = json!(name);
+    fs::write(dir.path().join("named.inkboard"), board.to_string()).unwrap();
+    let out = inkboard(dir.path(), &["render", "named.inkboard"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(raw(&out.stdout), None, "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("\\u{202e}evil\\u{d}overwritten"),
+        "{}",
+        stdout(&out)
+    );
+    let out = inkboard(
+        dir.path(),
+        &[
+            "call",
+            "read_board",
+            &json!({"path": "named.inkboard"}).to_string(),
+        ],
+    );
+    assert_eq!(raw(&out.stdout), None, "{}", stdout(&out));
+    assert_eq!(json_out(&out)["pages"][0]["name"], name);
 }

@@ -167,11 +167,22 @@ async fn tools_list_is_golden(era: Era) {
         description.contains(instructions.as_str()),
         "batch's description lacks the user's instructions verbatim:\n{instructions}\n---\n{description}"
     );
-    // Its arguments are the user's table: names, descriptions, what is required.
+    // Its arguments are the user's table (names, descriptions, what is required),
+    // then the extensions the project added on purpose, each optional: `check`
+    // (issue 31), which changes no answer unless asked for.
     let properties = batch.input_schema["properties"].as_object().unwrap();
     let names: Vec<&String> = properties.keys().collect();
     let table: Vec<&String> = user.arguments.iter().map(|a| &a.0).collect();
-    assert_eq!(names, table, "batch's arguments");
+    assert_eq!(names[..table.len()], table[..], "batch's arguments");
+    let extensions: Vec<&str> = names[table.len()..].iter().map(|n| n.as_str()).collect();
+    assert_eq!(extensions, ["check"], "batch's extensions");
+    let required = &batch.input_schema["required"];
+    assert!(
+        !required
+            .as_array()
+            .is_some_and(|r| r.contains(&json!("check"))),
+        "check is optional"
+    );
     for (name, required, text) in &user.arguments {
         assert_eq!(
             properties[name]["description"], *text,
@@ -402,7 +413,7 @@ async fn import_makes_a_board_and_says_what_was_lost(era: Era) {
     assert_eq!(stencil["examples"], json!(["mxgraph.aws4.resourceIcon"]));
     assert_eq!(
         stencil["message"],
-        "1 stencil shape drawn as a rectangle: mxgraph.aws4.resourceIcon"
+        "1 stencil shape drawn as a rectangle: \"mxgraph.aws4.resourceIcon\""
     );
     let read = s.ok("read_board", json!({"path": board})).await;
     let objects: u64 = read["pages"]

@@ -174,3 +174,58 @@ async fn an_svg_downloaded_from_the_editor_opens_again_as_the_board() {
     assert!(answer.body.contains("<metadata"));
     app.stop();
 }
+
+/// "Keep this import" saves under a name the application chose, beside the
+/// diagram, in a folder others may write: a symbolic link planted at that name
+/// (`plan.inkboard → ~/.bash_profile`) must never be written through, by the keep
+/// or by the autosaves after it. Anything at a name, a dangling link included,
+/// makes it taken; a link planted at the name offered after it was shown is
+/// passed over at the keep, and the board goes to a new file of its own.
+#[tokio::test]
+async fn a_link_planted_where_an_import_is_kept_is_never_written_through() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().expect("a scratch folder");
+    let outside = tempfile::tempdir().expect("a folder outside");
+    let profile = outside.path().join("bash_profile");
+    let bashrc = outside.path().join("bashrc");
+    let source = dir.path().join("plan.drawio");
+    std::fs::copy(Path::new(CORPUS).join("drawio-template-aws_3.xml"), &source).expect("copy");
+    symlink(&profile, dir.path().join("plan.inkboard")).expect("plant a link");
+    let runtime = dir.path().join("runtime");
+    let app = App::start_in(dir, runtime, source);
+    let signed = app.sign_in();
+    let mut window = app.window(&signed).await;
+    window.send(json!({"t": "view", "page": 1})).await;
+    let meta = window.until(|m| m["t"] == "board").await;
+    let second = app.dir.path().join("plan (2).inkboard");
+    assert_eq!(meta["imported"]["save_to"], second.display().to_string());
+
+    symlink(&bashrc, &second).expect("plant a link at the name offered");
+    window.send(json!({"t": "keepimport", "seq": 7})).await;
+    let reply = window.until(|m| m["t"] == "reply" && m["seq"] == 7).await;
+    assert_eq!(reply["ok"], true, "{reply}");
+    let third = app.dir.path().join("plan (3).inkboard");
+    assert_eq!(reply["result"]["path"], third.display().to_string());
+    window
+        .call("add_shape", json!({"page": 1, "text": "later", "y": -400}))
+        .await;
+    wait_for_file(&third, "the later edit saved", |v| {
+        file_objects(v).iter().any(|o| o["text"] == "later")
+    });
+    assert!(
+        !profile.exists() && !bashrc.exists(),
+        "written through a link"
+    );
+    for link in ["plan.inkboard", "plan (2).inkboard"] {
+        let meta = std::fs::symlink_metadata(app.dir.path().join(link)).expect("the link");
+        assert!(
+            meta.file_type().is_symlink(),
+            "{link} is still the link planted"
+        );
+    }
+    assert!(!std::fs::symlink_metadata(&third)
+        .expect("the board file")
+        .file_type()
+        .is_symlink());
+    app.stop();
+}

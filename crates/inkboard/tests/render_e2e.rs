@@ -92,10 +92,9 @@ async fn render_reports_seeded_problems(era: Era) {
     .await;
     let (_, _, text, _) = picture(&s.call("render", json!({"path": path})).await);
     for (kind, id) in [
-        ("overlap", "s1"),
-        ("overlap", "s2"),
+        ("shape_overlap", "s1"),
+        ("shape_overlap", "s2"),
         ("text_overflow", "s3"),
-        ("free_end", "c4"),
         ("outside_frame", "s6"),
     ] {
         let line = text

@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use common::app::{Answer, App, SignedIn};
 use futures_util::{SinkExt, StreamExt};
+use inkboard_app::{MAX_OPEN_BODY, MAX_RICH_BODY};
 use serde_json::json;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -619,9 +620,19 @@ fn a_body_declared_over_the_cap_is_refused_before_it_is_read() {
 type Cap = (&'static str, usize, Option<u16>, fn(usize) -> Vec<u8>);
 const CAPS: &[Cap] = &[
     ("/api/call", MAX_BODY, Some(200), call_body),
-    ("/api/open", MAX_BODY, None, call_body),
+    ("/api/open", MAX_OPEN_BODY, None, call_body),
+    ("/api/rich", MAX_RICH_BODY, Some(200), rich_body),
     ("/mcp", MAX_BODY, Some(200), initialize_body),
 ];
+
+/// A `/api/rich` body of exactly `len` bytes: a short text, padded in a field
+/// the endpoint ignores, so that only the body's size can refuse it.
+fn rich_body(len: usize) -> Vec<u8> {
+    let bare = json!({"markdown": "**a**", "pad": ""}).to_string();
+    json!({"markdown": "**a**", "pad": "x".repeat(len - bare.len())})
+        .to_string()
+        .into_bytes()
+}
 
 /// An MCP `initialize` request of exactly `len` bytes (padded in the client's
 /// name).

@@ -328,6 +328,11 @@ export function keyHeaders() {
   return {};
 }
 
+/** Where board routes live (sync.js): the view has none of its own. */
+export function base() {
+  return '/';
+}
+
 export function resolve() {
   return Promise.reject(new Error('Choose between versions in the inkboard editor.'));
 }

@@ -19,23 +19,43 @@
 //! and its `)` becomes `.`; underline, colours and fonts have no Markdown and are
 //! dropped.
 
-use super::{lines, parse, safe_url, ListItem, Marks};
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use super::{lines, parse, safe_url, ListItem, Marks, Next};
+
+/// Elements open at once that [`from_html`] keeps track of; one nested deeper is read
+/// for its text only. The editor's HTML nests a dozen deep at most (lists in lists,
+/// a few marks); a hostile one nested 500,000 deep made every tag and character
+/// look through all of them.
+const MAX_OPEN: usize = 64;
+
+/// A link's target, shared by the runs of its text: a run is compared with the
+/// next character's target for every character read, which a shared pointer
+/// answers at once.
+type Href = Option<Rc<str>>;
 
 /// One line as the editor shows it: runs of text with their marks and link target,
 /// and how it is listed.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 struct Line {
-    runs: Vec<(String, Marks, Option<String>)>,
+    runs: Vec<(String, Marks, Href)>,
     /// `Some(None)` a bullet item, `Some(Some(n))` item number `n`.
     list: Option<Option<u64>>,
     depth: u8,
 }
 
 impl Line {
-    fn push(&mut self, c: char, marks: Marks, link: Option<String>) {
+    fn push(&mut self, c: char, marks: Marks, link: &Href) {
+        // The same link's text shares its target: told at once, not by comparing
+        // the target (`Rc<str>`'s `==` compares the text) for every character.
+        let same = |l: &Href| match (l, link) {
+            (Some(a), Some(b)) => Rc::ptr_eq(a, b) || a == b,
+            (a, b) => a.is_none() && b.is_none(),
+        };
         match self.runs.last_mut() {
-            Some((t, m, l)) if *m == marks && *l == link => t.push(c),
-            _ => self.runs.push((c.to_string(), marks, link)),
+            Some((t, m, l)) if *m == marks && same(l) => t.push(c),
+            _ => self.runs.push((c.to_string(), marks, link.clone())),
         }
     }
 
@@ -51,7 +71,7 @@ impl Line {
             depth: self.depth,
             runs: Vec::new(),
         };
-        let mut add = |t: &str, m: Marks, l: &Option<String>| {
+        let mut add = |t: &str, m: Marks, l: &Href| {
             if t.is_empty() {
                 return;
             }
@@ -102,7 +122,7 @@ fn shown(source: &str) -> Vec<Line> {
                     .spans
                     .iter()
                     .map(|s| {
-                        let link = s.link.and_then(|i| safe_url(&rich.links[i]));
+                        let link = s.link.and_then(|i| safe_url(&rich.links[i])).map(Rc::from);
                         (p.text[s.range.clone()].to_owned(), s.marks, link)
                     })
                     .collect(),
@@ -214,7 +234,7 @@ fn runs_html(out: &mut String, line: &Line) {
 /// An element open while [`from_html`] walks the HTML.
 enum Open {
     Mark(&'static str, Marks),
-    Link(Option<String>),
+    Link(Href),
     List { numbered: bool, next: u64 },
     Other(String),
 }
@@ -229,13 +249,19 @@ pub fn from_html(html: &str, before: &str) -> String {
     let old: Vec<(&str, Line)> = super::lines(before)
         .map(|l| (l, shown(l).into_iter().next().unwrap_or_default()))
         .collect();
+    // The first of `before`'s lines shown as each line (looked up, not searched:
+    // thousands of lines each searched for among thousands took minutes).
+    let mut first: HashMap<&Line, &str> = HashMap::new();
+    for (source, line) in &old {
+        first.entry(line).or_insert(source);
+    }
     let md: Vec<String> = lines
         .iter()
         .enumerate()
         .map(|(i, line)| {
-            let same = |(_, l): &&(&str, Line)| l == line;
-            match old.get(i).filter(same).or_else(|| old.iter().find(same)) {
-                Some((source, _)) => (*source).to_owned(),
+            let here = old.get(i).filter(|(_, l)| l == line).map(|(s, _)| *s);
+            match here.or_else(|| first.get(line).copied()) {
+                Some(source) => source.to_owned(),
                 None => write_line(line),
             }
         })
@@ -248,9 +274,18 @@ pub fn from_html(html: &str, before: &str) -> String {
 }
 
 /// The lines of the editor's HTML, as the browser shows them.
+///
+/// Linear in the HTML: the `>` that ends a tag is looked for once for all the `<`
+/// before it (a million `<` with none took minutes), at most [`MAX_OPEN`]
+/// elements are tracked, the marks of the text are worked out once per tag, and
+/// equal link targets share one string.
 fn read(html: &str) -> Vec<Line> {
     let mut lines = Vec::new();
     let mut cur = Line::default();
+    let mut tag_end = Next::default();
+    // The marks and link of text here, worked out again after a tag.
+    let mut here: Option<(Marks, Href)> = None;
+    let mut hrefs: HashSet<Rc<str>> = HashSet::new();
     // A line's content began (text, a list item, or a `<br>` ending an empty line).
     let mut started = false;
     // A `<br>` after text: a break, unless the block ends right after it.
@@ -266,9 +301,12 @@ fn read(html: &str) -> Vec<Line> {
     let mut rest = html;
     while let Some(c) = rest.chars().next() {
         if c == '<' {
-            if let Some(end) = rest.find('>') {
+            let at = html.len() - rest.len();
+            let found = tag_end.find(at, |i| html[i..].find('>').map(|j| i + j));
+            if let Some(end) = found.map(|f| f - at) {
                 let tag = &rest[1..end];
                 rest = &rest[end + 1..];
+                here = None;
                 let closing = tag.starts_with('/');
                 let name: String = tag
                     .trim_start_matches('/')
@@ -369,14 +407,23 @@ fn read(html: &str) -> Vec<Line> {
                                 stack.remove(i);
                             }
                         } else if key == "a" {
-                            stack.push(Open::Link(
-                                attribute(tag, "href").and_then(|h| safe_url(&h)),
-                            ));
+                            let href = attribute(tag, "href").and_then(|h| safe_url(&h));
+                            let href = href.map(|h| match hrefs.get(h.as_str()) {
+                                Some(known) => known.clone(),
+                                None => {
+                                    let h: Rc<str> = Rc::from(h);
+                                    hrefs.insert(h.clone());
+                                    h
+                                }
+                            });
+                            stack.push(Open::Link(href));
                         } else {
                             stack.push(Open::Mark(key, mark.unwrap_or(Marks::NONE)));
                         }
                     }
                 }
+                // An element past the depth kept is read for its text only.
+                stack.truncate(MAX_OPEN);
                 continue;
             }
         }
@@ -402,16 +449,19 @@ fn read(html: &str) -> Vec<Line> {
             end_line(&mut lines, &mut cur, &mut started);
             continue;
         }
-        let mut marks = Marks::NONE;
-        let mut link = None;
-        for o in &stack {
-            match o {
-                Open::Mark(_, m) => marks = marks.with(*m),
-                Open::Link(l) => link.clone_from(l),
-                _ => {}
+        let (marks, link) = here.get_or_insert_with(|| {
+            let mut marks = Marks::NONE;
+            let mut link = None;
+            for o in &stack {
+                match o {
+                    Open::Mark(_, m) => marks = marks.with(*m),
+                    Open::Link(l) => link.clone_from(l),
+                    _ => {}
+                }
             }
-        }
-        cur.push(c, marks, link);
+            (marks, link)
+        });
+        cur.push(c, *marks, link);
     }
     end_line(&mut lines, &mut cur, &mut started);
     lines
@@ -508,7 +558,7 @@ fn line_md(line: &Line, escape: bool) -> String {
     let body_at = out.len();
     // The marks open, outermost first.
     let mut open: Vec<(Marks, &str)> = Vec::new();
-    let mut link: Option<&String> = None;
+    let mut link: Option<&Rc<str>> = None;
     let close_all = |out: &mut String, open: &mut Vec<(Marks, &str)>| {
         while let Some((_, m)) = open.pop() {
             out.push_str(m);

@@ -84,7 +84,7 @@ fn write_board(board: &Board, out: &mut impl Sink) {
     out.close();
 }
 
-fn write_page(page: &Page, out: &mut impl Sink) {
+pub(crate) fn write_page(page: &Page, out: &mut impl Sink) {
     out.open_object();
     out.text_field("id", &page.id.to_string());
     out.text_field("name", &page.name);
@@ -242,7 +242,7 @@ fn read_board(doc: &Value) -> Result<Board, FormatError> {
         .map_err(|e| FormatError::invalid("pages", e.to_string()))
 }
 
-fn read_page(value: &Value, at: &str) -> Result<Page, FormatError> {
+pub(crate) fn read_page(value: &Value, at: &str) -> Result<Page, FormatError> {
     let mut f = Fields::new(value, at, "a page")?;
     let id_text = f.string("id")?;
     let id = PageId::parse(id_text).filter(|id| id.0 >= 1).ok_or_else(|| {

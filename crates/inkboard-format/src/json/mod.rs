@@ -12,6 +12,7 @@
 //! before a list is read, and each object's numbers, texts and image as it is read.
 
 mod board;
+mod change;
 mod depth;
 mod migrate;
 mod object;
@@ -20,6 +21,7 @@ mod read;
 mod sink;
 
 pub use board::{board_from_json, board_to_json, to_pretty_string};
+pub use change::{commit_from_json, commit_to_json, StoredSteps};
 pub use depth::depth;
 pub use object::{num, object_from_json, object_from_json_at, object_to_json, style_to_json};
 

@@ -9,14 +9,28 @@
 use crate::detect::floor;
 use inkboard_core::rich::html::{push_escaped, TAGS};
 
+/// Where the tag starting at `rest` (at a `<`) ends, if it is one: its `>`. Once
+/// no `>` is left, none will be in what follows either, and `closed` says so: a
+/// label of a million `<` without one is then read in one pass, not searched
+/// to its end from each of them (99 s before).
+fn tag_end(rest: &str, closed: &mut bool) -> Option<usize> {
+    if !*closed {
+        return None;
+    }
+    let end = rest.find('>');
+    *closed = end.is_some();
+    end
+}
+
 /// Plain text from an HTML label, and whether the label had formatting.
 pub(crate) fn html_to_text(html: &str) -> (String, bool) {
     let mut out = String::with_capacity(html.len());
     let mut formatted = false;
     let mut rest = html;
+    let mut closed = true;
     while let Some(c) = rest.chars().next() {
         if c == '<' {
-            if let Some(end) = rest.find('>') {
+            if let Some(end) = tag_end(rest, &mut closed) {
                 let tag = &rest[1..end];
                 rest = &rest[end + 1..];
                 formatted |= on_tag(tag, &mut out);
@@ -204,9 +218,10 @@ pub(crate) fn html_to_rich(html: &str) -> Option<(String, bool)> {
         ..RichWriter::default()
     };
     let mut rest = html;
+    let mut closed = true;
     while let Some(c) = rest.chars().next() {
         if c == '<' {
-            if let Some(end) = rest.find('>') {
+            if let Some(end) = tag_end(rest, &mut closed) {
                 w.tag(&rest[1..end]);
                 rest = &rest[end + 1..];
                 continue;
@@ -240,8 +255,14 @@ pub(crate) fn html_to_rich(html: &str) -> Option<(String, bool)> {
 struct RichWriter {
     md: String,
     /// Opening marks not written yet: they are written before the next visible
-    /// character, so that a mark never opens before a space ("** x").
-    pending: Vec<&'static str>,
+    /// character, so that a mark never opens before a space ("** x"). A closing
+    /// tag takes back the latest pending opening of its mark, found through
+    /// `pending_at` and left as `None`, so that a run of tags costs its length
+    /// (a search from the end for each closing tag made thousands of openings
+    /// and closings of different marks cost their count squared).
+    pending: Vec<Option<&'static str>>,
+    /// Where in `pending` each mark's pending openings are, latest last.
+    pending_at: Vec<(&'static str, Vec<usize>)>,
     /// The targets of the open `<a>` tags (`None`: not a link kept).
     links: Vec<Option<String>>,
     marked: bool,
@@ -292,7 +313,7 @@ impl RichWriter {
                     let href =
                         attribute(tag, "href").and_then(|h| inkboard_core::rich::safe_url(&h));
                     if href.is_some() {
-                        self.pending.push("[");
+                        self.open("[");
                         self.marked = true;
                     }
                     self.links.push(href);
@@ -313,15 +334,34 @@ impl RichWriter {
         if closing {
             self.close(mark, mark);
         } else {
-            self.pending.push(mark);
+            self.open(mark);
         }
+    }
+
+    /// The pending openings of `mark`, latest last.
+    fn pending_of(&mut self, mark: &'static str) -> &mut Vec<usize> {
+        let i = match self.pending_at.iter().position(|(m, _)| *m == mark) {
+            Some(i) => i,
+            None => {
+                self.pending_at.push((mark, Vec::new()));
+                self.pending_at.len() - 1
+            }
+        };
+        &mut self.pending_at[i].1
+    }
+
+    /// Opens `mark` before the next visible character.
+    fn open(&mut self, mark: &'static str) {
+        let at = self.pending.len();
+        self.pending.push(Some(mark));
+        self.pending_of(mark).push(at);
     }
 
     /// Closes `open` with `text`: dropped with its opening when nothing was written
     /// between them, else written before any trailing spaces.
-    fn close(&mut self, open: &str, text: &str) {
-        if let Some(i) = self.pending.iter().rposition(|p| *p == open) {
-            self.pending.remove(i);
+    fn close(&mut self, open: &'static str, text: &str) {
+        if let Some(i) = self.pending_of(open).pop() {
+            self.pending[i] = None;
             return;
         }
         let spaces = self.md.len() - self.md.trim_end_matches(' ').len();
@@ -347,9 +387,10 @@ impl RichWriter {
             }
             return;
         }
-        for p in self.pending.drain(..) {
+        for p in self.pending.drain(..).flatten() {
             self.md.push_str(p);
         }
+        self.pending_at.iter_mut().for_each(|(_, at)| at.clear());
         if matches!(c, '*' | '_' | '~' | '`' | '[' | ']' | '\\') {
             self.md.push('\\');
         }

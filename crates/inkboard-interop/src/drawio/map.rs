@@ -379,6 +379,11 @@ fn common_losses(b: &mut BoardBuilder, cell: &Cell, st: &CellStyle, kind: &Verte
     }
 }
 
+/// How many bytes filling a label's placeholders may add to it: four times the
+/// longest text a shape holds (a character is at most four bytes), more than any
+/// label the board could keep needs unless its properties are mostly HTML tags.
+const MAX_FILLED: usize = 4 * inkboard_core::limits::MAX_TEXT_CHARS;
+
 /// The names of a cell's custom properties, for the report.
 fn custom_names(cell: &Cell) -> String {
     cell.custom
@@ -397,7 +402,10 @@ impl Cell {
     }
 
     /// The label with `%name%` placeholders filled from the cell's properties,
-    /// as draw.io shows it when placeholders are on.
+    /// as draw.io shows it when placeholders are on. Filling stops once it has
+    /// added [`MAX_FILLED`] bytes, the rest of the label kept as written: a
+    /// label of many placeholders naming one long property would otherwise grow
+    /// to their product (a 2.5 MB file, terabytes).
     fn shown_label(&self, st: &CellStyle) -> String {
         if !(self.placeholders || st.flag("placeholders")) || !self.label.contains('%') {
             return self.label.clone();
@@ -405,6 +413,9 @@ impl Cell {
         let mut out = String::with_capacity(self.label.len());
         let mut rest = self.label.as_str();
         while let Some(start) = rest.find('%') {
+            if out.len() > self.label.len() + MAX_FILLED {
+                break;
+            }
             out.push_str(&rest[..start]);
             let after = &rest[start + 1..];
             let value = after.find('%').and_then(|end| {

@@ -16,6 +16,7 @@ use inkboard_core::Board;
 use roxmltree::{Document, Node};
 
 use crate::build::BoardBuilder;
+use crate::inflate::Budget;
 use crate::{Format, ImportError, Lost};
 
 /// Imports a draw.io file of the given (detected) format.
@@ -24,7 +25,18 @@ pub(crate) fn import(
     format: Format,
     title: String,
 ) -> Result<(Board, Vec<Lost>), ImportError> {
-    let text = container::file_text(bytes, format)?;
+    import_within(bytes, format, title, Budget::new())
+}
+
+/// [`import`], inflating at most what `budget` allows for all of the file's
+/// compressed parts together.
+fn import_within(
+    bytes: &[u8],
+    format: Format,
+    title: String,
+    mut budget: Budget,
+) -> Result<(Board, Vec<Lost>), ImportError> {
+    let text = container::file_text(bytes, format, &mut budget)?;
     let doc = container::parse(&text, "the file")?;
     let root = doc.root_element();
     let mut b = BoardBuilder::new(title);
@@ -36,7 +48,7 @@ pub(crate) fn import(
                 .enumerate()
             {
                 b.page(diagram.attribute("name").unwrap_or(""))?;
-                page(&mut b, diagram, i + 1)?;
+                page(&mut b, diagram, i + 1, &mut budget)?;
             }
         }
         "mxGraphModel" => {
@@ -57,7 +69,12 @@ pub(crate) fn import(
 }
 
 /// Maps one `<diagram>`: its `<mxGraphModel>` child, or its compressed text.
-fn page(b: &mut BoardBuilder, diagram: Node, number: usize) -> Result<(), ImportError> {
+fn page(
+    b: &mut BoardBuilder,
+    diagram: Node,
+    number: usize,
+    budget: &mut Budget,
+) -> Result<(), ImportError> {
     if let Some(model) = diagram.children().find(|n| n.has_tag_name("mxGraphModel")) {
         map::page(b, &cells::read(model));
         return Ok(());
@@ -71,7 +88,7 @@ fn page(b: &mut BoardBuilder, diagram: Node, number: usize) -> Result<(), Import
     if packed.trim().is_empty() {
         return Ok(());
     }
-    let xml = container::inflate_diagram(&packed, &what)?;
+    let xml = container::inflate_diagram(&packed, &what, budget)?;
     let doc: Document = container::parse(&xml, &what)?;
     let model = doc.root_element();
     if !model.has_tag_name("mxGraphModel") {
@@ -85,4 +102,49 @@ fn page(b: &mut BoardBuilder, diagram: Node, number: usize) -> Result<(), Import
     }
     map::page(b, &cells::read(model));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write as _;
+
+    fn packed(xml: &str) -> String {
+        use base64::Engine as _;
+        let mut e = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+        e.write_all(xml.as_bytes()).unwrap();
+        base64::engine::general_purpose::STANDARD.encode(e.finish().unwrap())
+    }
+
+    #[test]
+    fn the_pages_of_a_file_share_one_inflate_budget() {
+        // Each page inflates to about 1,000 bytes; the third passes 2,500.
+        let page = packed(&format!(
+            "<mxGraphModel><root><mxCell id=\"0\"/></root>{}</mxGraphModel>",
+            " ".repeat(950)
+        ));
+        let file = |pages: usize| {
+            format!(
+                "<mxfile>{}</mxfile>",
+                format!("<diagram>{page}</diagram>").repeat(pages)
+            )
+        };
+        let within = |pages| {
+            import_within(
+                file(pages).as_bytes(),
+                Format::Drawio,
+                "t".into(),
+                Budget::with_limit(2_500),
+            )
+        };
+        assert!(within(2).is_ok());
+        let Err(e) = within(3) else {
+            panic!("the third page is over the budget");
+        };
+        assert!(
+            e.to_string()
+                .starts_with("page 3, with what came before it, decompressed, has "),
+            "{e}"
+        );
+    }
 }

@@ -13,6 +13,7 @@
 //!   version 2 the base64 of the byte string of the JSON; that JSON is, again,
 //!   the scene or the envelope above.
 
+use inkboard_core::limits::MAX_FILE_BYTES;
 use serde_json::Value;
 
 use crate::build::base64_lenient;
@@ -107,7 +108,7 @@ fn unwrap(json: &str) -> Result<String, ImportError> {
         .and_then(Value::as_bool)
         .unwrap_or(false);
     let bytes = if compressed {
-        inflate_any(&bytes, Framing::Zlib)
+        inflate_any(&bytes, Framing::Zlib, MAX_FILE_BYTES)
             .map_err(|e| e.into_import("the embedded Excalidraw scene"))?
     } else {
         bytes

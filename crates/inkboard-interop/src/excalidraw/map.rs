@@ -411,6 +411,7 @@ fn groups(
     let mut order: Vec<&str> = Vec::new();
     let mut members: HashMap<&str, Vec<ObjectId>> = HashMap::new();
     let mut parent: HashMap<&str, &str> = HashMap::new();
+    let mut trees = Trees::default();
     // The same links in the order met, so that members come out in a stable
     // order (a map's iteration order changes from run to run).
     let mut links: Vec<(&str, &str)> = Vec::new();
@@ -433,8 +434,9 @@ fn groups(
         for pair in e.group_ids.windows(2) {
             let (child, up) = (pair[0].as_str(), pair[1].as_str());
             // The first nesting seen wins; one that would make a cycle is ignored.
-            if child != up && !parent.contains_key(child) && !reaches(&parent, up, child) {
+            if child != up && !parent.contains_key(child) && trees.root(up) != child {
                 parent.insert(child, up);
+                trees.join(child, up);
                 links.push((child, up));
             }
         }
@@ -453,17 +455,50 @@ fn groups(
     }
 }
 
-/// True when following `parent` links from `from` reaches `to`.
-fn reaches(parent: &HashMap<&str, &str>, from: &str, to: &str) -> bool {
-    let mut at = from;
-    for _ in 0..=parent.len() {
-        if at == to {
-            return true;
+/// The trees the group nesting makes, as a union-find whose sets each know
+/// their root: a link from `child` (a root, having no parent yet) up to `up`
+/// would make a cycle exactly when `up`'s root is `child`. Walking the parents
+/// instead cost the length of the chain for every link, the square of it for a
+/// chain built from the top (50,000 nested groups, a billion steps).
+#[derive(Default)]
+struct Trees<'a> {
+    /// Union-find parent of a group (absent: its own set's representative).
+    up: HashMap<&'a str, &'a str>,
+    /// A representative's set size and the tree root it stands for.
+    sets: HashMap<&'a str, (usize, &'a str)>,
+}
+
+impl<'a> Trees<'a> {
+    fn find(&mut self, g: &'a str) -> &'a str {
+        let mut top = g;
+        while let Some(&next) = self.up.get(top) {
+            top = next;
         }
-        match parent.get(at) {
-            Some(next) => at = next,
-            None => return false,
+        // Path compression: every group walked now points at the top.
+        let mut at = g;
+        while let Some(&next) = self.up.get(at) {
+            self.up.insert(at, top);
+            at = next;
         }
+        top
     }
-    false
+
+    /// The root of the tree holding `g` (`g` itself when it is in none).
+    fn root(&mut self, g: &'a str) -> &'a str {
+        let rep = self.find(g);
+        self.sets.get(rep).map_or(rep, |&(_, root)| root)
+    }
+
+    /// Puts the tree of `child` (a root) under `up`: the joined tree's root is `up`'s.
+    fn join(&mut self, child: &'a str, up: &'a str) {
+        let (a, b) = (self.find(child), self.find(up));
+        let root = self.sets.get(b).map_or(b, |&(_, r)| r);
+        let size = |t: &Self, r: &str| t.sets.get(r).map_or(1, |&(n, _)| n);
+        let (na, nb) = (size(self, a), size(self, b));
+        // Union by size keeps the sets shallow.
+        let (small, big) = if na <= nb { (a, b) } else { (b, a) };
+        self.up.insert(small, big);
+        self.sets.remove(small);
+        self.sets.insert(big, (na + nb, root));
+    }
 }

@@ -1,16 +1,14 @@
-//! Arranging objects: `move`, `order` (z-order), `align` and `distribute`.
+//! Arranging objects: `move`, `order` (z-order), `align` and `distribute`, as
+//! adapters of `inkboard-arrange` (`place`, `shift`, `align`).
 
-use std::collections::HashMap;
-
-use inkboard_core::{ObjectId, PageId, Rect};
+use inkboard_arrange::align::{self, Axis, Edge, ZTarget};
+use inkboard_arrange::shift::{block, bounds, moving_set, translate};
+use inkboard_arrange::{locked, place};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::args::{IdArg, Relative, Word};
-use crate::place;
-use crate::tool::{finite, Cx, EditTool, Hints, Ids, Tool};
-use crate::tools::locked;
-use crate::tools::shift::{block, bounds, moving_set, translate};
+use crate::args::{finite, IdArg, Relative, Word};
+use crate::tool::{Cx, EditTool, Hints, Ids, Tool};
 use crate::ToolError;
 
 pub struct Move;
@@ -85,18 +83,13 @@ impl EditTool for Move {
                 y.map_or(0.0, |y| y - first.y),
             )
         };
-        translate(cx, &ids, dx, dy)?;
+        translate(cx.tx, &ids, dx, dy)?;
         if let Some((frame, at)) = frame {
-            place::hold(cx, &frame, &at)?;
-            place::raise_above(cx, &frame, &moving)?;
+            place::hold(cx.tx, &frame, &at)?;
+            place::raise_above(cx.tx, &frame, &moving)?;
         }
         Ok(Ids::of(&ids))
     }
-}
-
-inkboard_core::vocabulary! {
-    /// Where `order` sends objects.
-    pub enum ZTarget as "z-order target" { Front = "front", Back = "back", Forward = "forward", Backward = "backward" }
 }
 
 pub struct Order;
@@ -122,70 +115,9 @@ impl Tool for Order {
 impl EditTool for Order {
     fn run(cx: &mut Cx<'_, '_>, a: OrderArgs) -> Result<Ids, ToolError> {
         let ids = IdArg::resolve_all(&a.ids, cx.board(), "ids")?;
-        let mut placed: Vec<(usize, ObjectId)> = ids
-            .iter()
-            .filter_map(|id| cx.board().locate(id).map(|l| (l.1, id.clone())))
-            .collect();
-        placed.sort();
-        let page_len = |cx: &Cx<'_, '_>, id: &ObjectId| {
-            cx.board()
-                .locate(id)
-                .and_then(|(p, _)| cx.board().page(p))
-                .map_or(0, |p| p.objects.len())
-        };
-        match a.to.0 {
-            ZTarget::Front => {
-                for (_, id) in &placed {
-                    let top = page_len(cx, id) - 1;
-                    cx.tx.reorder(id, top)?;
-                }
-            }
-            ZTarget::Back => {
-                // Counted per page: objects of several pages each go to their back.
-                let mut next: HashMap<PageId, usize> = HashMap::new();
-                for (_, id) in &placed {
-                    let Some((page, _)) = cx.board().locate(id) else {
-                        continue;
-                    };
-                    let n = next.entry(page).or_insert(0);
-                    cx.tx.reorder(id, *n)?;
-                    *n += 1;
-                }
-            }
-            // One step, but never past another object that moves the same way and
-            // could not: [a, b, c] with b and c forward stays as it is.
-            ZTarget::Forward => {
-                let mut ceiling: HashMap<PageId, usize> = HashMap::new();
-                for (_, id) in placed.iter().rev() {
-                    let Some((page, at)) = cx.board().locate(id) else {
-                        continue;
-                    };
-                    let top = *ceiling.entry(page).or_insert(page_len(cx, id) - 1);
-                    let to = (at + 1).min(top).max(at);
-                    cx.tx.reorder(id, to)?;
-                    ceiling.insert(page, to.saturating_sub(1));
-                }
-            }
-            ZTarget::Backward => {
-                let mut floor: HashMap<PageId, usize> = HashMap::new();
-                for (_, id) in &placed {
-                    let Some((page, at)) = cx.board().locate(id) else {
-                        continue;
-                    };
-                    let bottom = *floor.entry(page).or_insert(0);
-                    let to = at.saturating_sub(1).max(bottom).min(at);
-                    cx.tx.reorder(id, to)?;
-                    floor.insert(page, to + 1);
-                }
-            }
-        }
+        align::restack(cx.tx, &ids, a.to.0)?;
         Ok(Ids::of(&ids))
     }
-}
-
-inkboard_core::vocabulary! {
-    /// The edge or centre line `align` lines objects up on.
-    pub enum Edge as "edge" { Left = "left", Center = "center", Right = "right", Top = "top", Middle = "middle", Bottom = "bottom" }
 }
 
 pub struct Align;
@@ -214,29 +146,9 @@ impl EditTool for Align {
         if ids.len() < 2 {
             return Err(ToolError::args("'ids' needs at least 2 objects to align"));
         }
-        let all: Vec<Rect> = ids
-            .iter()
-            .map(|id| bounds(cx.board(), id))
-            .collect::<Result<_, _>>()?;
-        let joint = all.iter().skip(1).fold(all[0], |a, b| a.union(b));
-        for (id, b) in ids.iter().zip(&all) {
-            let (dx, dy) = match a.edge.0 {
-                Edge::Left => (joint.x - b.x, 0.0),
-                Edge::Center => (joint.center().x - b.center().x, 0.0),
-                Edge::Right => (joint.right() - b.right(), 0.0),
-                Edge::Top => (0.0, joint.y - b.y),
-                Edge::Middle => (0.0, joint.center().y - b.center().y),
-                Edge::Bottom => (0.0, joint.bottom() - b.bottom()),
-            };
-            translate(cx, std::slice::from_ref(id), dx, dy)?;
-        }
+        align::align(cx.tx, &ids, a.edge.0)?;
         Ok(Ids::of(&ids))
     }
-}
-
-inkboard_core::vocabulary! {
-    /// The direction `distribute` spaces objects along.
-    pub enum Axis as "axis" { Horizontal = "horizontal", Vertical = "vertical" }
 }
 
 pub struct Distribute;
@@ -263,36 +175,13 @@ impl EditTool for Distribute {
     fn run(cx: &mut Cx<'_, '_>, a: DistributeArgs) -> Result<Ids, ToolError> {
         let ids = IdArg::resolve_all(&a.ids, cx.board(), "ids")?;
         locked::refuse_named(cx.board(), &ids, "ids")?;
-        let gap = crate::tool::gap("gap", a.gap)?;
+        let gap = crate::args::gap("gap", a.gap)?;
         if ids.len() < 2 || (gap.is_none() && ids.len() < 3) {
             return Err(ToolError::args(
                 "'ids' needs at least 3 objects to space evenly, or 2 with a 'gap'",
             ));
         }
-        let horizontal = a.axis.0 == Axis::Horizontal;
-        let start = |r: &Rect| if horizontal { (r.x, r.w) } else { (r.y, r.h) };
-        let mut items: Vec<(ObjectId, Rect)> = ids
-            .iter()
-            .map(|id| bounds(cx.board(), id).map(|b| (id.clone(), b)))
-            .collect::<Result<_, _>>()?;
-        items.sort_by(|a, b| start(&a.1).0.total_cmp(&start(&b.1).0));
-        let gap = gap.unwrap_or_else(|| {
-            let first = start(&items[0].1).0;
-            let last = items.last().map_or(0.0, |(_, r)| start(r).0 + start(r).1);
-            let total: f64 = items.iter().map(|(_, r)| start(r).1).sum();
-            (last - first - total) / (items.len() - 1) as f64
-        });
-        let mut cursor = start(&items[0].1).0;
-        for (id, r) in &items {
-            let (s, len) = start(r);
-            let d = cursor - s;
-            if horizontal {
-                translate(cx, std::slice::from_ref(id), d, 0.0)?;
-            } else {
-                translate(cx, std::slice::from_ref(id), 0.0, d)?;
-            }
-            cursor += len + gap;
-        }
+        align::distribute(cx.tx, &ids, a.axis.0, gap)?;
         Ok(Ids::of(&ids))
     }
 }

@@ -70,32 +70,11 @@ impl BoardTool for CreateBoard {
             (None, Some(_)) => None,
             (None, None) => return Err(ToolError::NoApplication),
         };
-        let pages = a.pages.unwrap_or_default();
-        // Before the names are compared with each other, which takes long for many.
-        inkboard_core::limits::check_page_count(pages.len())?;
-        let mut names: Vec<String> = Vec::new();
-        for name in pages {
-            let name = name.trim().to_string();
-            if name.is_empty() {
-                return Err(ToolError::args(
-                    "'pages' holds an empty name: give every page a name",
-                ));
-            }
-            if names.contains(&name) {
-                return Err(ToolError::args(format!(
-                    "'pages' names \"{name}\" twice: page names must differ"
-                )));
-            }
-            names.push(name);
-        }
         let title = a.title.unwrap_or_else(|| match &path {
             Some(path) => default_title(path),
             None => crate::live::UNTITLED.to_string(),
         });
-        let board = Board::new(title, &names);
-        // A new board is made whole, not through a transaction: its title and page
-        // names are checked here.
-        inkboard_core::limits::check_board(&board)?;
+        let board = new_board(&title, a.pages.unwrap_or_default())?;
         let pages = PageRow::list(&board);
         let Some(path) = path else {
             // No file: a new board opens in the application, unsaved until save_board
@@ -114,6 +93,33 @@ impl BoardTool for CreateBoard {
             pages,
         })))
     }
+}
+
+/// A new board of `title` with the pages named (one, "Page 1", when none is),
+/// checked: names neither empty nor twice, within the limits.
+pub(crate) fn new_board(title: &str, pages: Vec<String>) -> Result<Board, ToolError> {
+    // Before the names are compared with each other, which takes long for many.
+    inkboard_core::limits::check_page_count(pages.len())?;
+    let mut names: Vec<String> = Vec::new();
+    for name in pages {
+        let name = name.trim().to_string();
+        if name.is_empty() {
+            return Err(ToolError::args(
+                "'pages' holds an empty name: give every page a name",
+            ));
+        }
+        if names.contains(&name) {
+            return Err(ToolError::args(format!(
+                "'pages' names \"{name}\" twice: page names must differ"
+            )));
+        }
+        names.push(name);
+    }
+    let board = Board::new(title, &names);
+    // A new board is made whole, not through a transaction: its title and page
+    // names are checked here.
+    inkboard_core::limits::check_board(&board)?;
+    Ok(board)
 }
 
 pub struct RenameBoard;
@@ -278,6 +284,7 @@ impl BoardTool for SaveBoard {
                 let bytes = engine.tracked(path, |t| Ok(t.save(path)?.bytes))?;
                 (path.clone(), bytes)
             }
+            (None, Target::Stored(_)) => return Err(crate::stored::no_files()),
             (None, Target::Live(cell)) => {
                 let Some(path) = own_path else {
                     return Err(ToolError::args(

@@ -25,9 +25,9 @@ pub struct BoardChangesArgs {
 
 #[derive(Serialize, JsonSchema)]
 pub struct ChangeOut {
-    revision: u64,
-    /// "agent" or "user".
-    by: &'static str,
+    pub(crate) revision: u64,
+    /// "agent" or "user"; on a server, who: "Ann" or "Ann's agent".
+    pub(crate) by: String,
     /// "added", "updated" or "removed".
     kind: &'static str,
     /// Page number (from 1); absent for a page that is gone.
@@ -47,7 +47,7 @@ pub struct ChangeOut {
 #[derive(Serialize, JsonSchema)]
 pub struct BoardChangesOutput {
     revision: u64,
-    changes: Vec<ChangeOut>,
+    pub(crate) changes: Vec<ChangeOut>,
 }
 
 impl Tool for BoardChanges {
@@ -69,6 +69,7 @@ impl BoardTool for BoardChanges {
                 t.last_returned = Some(out.revision);
                 Ok(out)
             })?,
+            Target::Stored(cell) => crate::stored::changes(engine, &cell, caller, a.since, answer)?,
             Target::Live(cell) => {
                 let mut live = cell.lock();
                 let since = a
@@ -85,7 +86,7 @@ impl BoardTool for BoardChanges {
 }
 
 /// The changes of `log` after `since` (default: all it holds), as tools show them.
-fn answer(
+pub(crate) fn answer(
     board: &Board,
     log: &ChangeLog,
     since: Option<u64>,
@@ -102,7 +103,7 @@ fn answer(
         .iter()
         .map(|c: &Change| ChangeOut {
             revision: c.revision,
-            by: c.by.name(),
+            by: c.by.name().to_string(),
             kind: c.kind.name(),
             page: board.page_position(c.page).map(|i| i + 1),
             id: c.id.as_ref().map(|i| i.to_string()),

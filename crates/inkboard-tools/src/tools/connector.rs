@@ -41,8 +41,8 @@ impl Tool for AddConnector {
 pub(crate) fn end(cx: &Cx<'_, '_>, arg: &EndArg, name: &str) -> Result<End, ToolError> {
     match arg {
         EndArg::Point(p) => {
-            crate::tool::finite(name, Some(p.x))?;
-            crate::tool::finite(name, Some(p.y))?;
+            crate::args::finite(name, Some(p.x))?;
+            crate::args::finite(name, Some(p.y))?;
             Ok(End::Point((*p).into()))
         }
         EndArg::Object(id) => {
@@ -73,12 +73,12 @@ impl EditTool for AddConnector {
             connector.end_arrow = e.0;
         }
         if let Some(w) = &a.waypoints {
-            connector.set_waypoints(crate::tool::waypoints(w)?);
+            connector.set_waypoints(crate::args::waypoints(w)?);
         }
-        connector.set_label_at(crate::tool::label_at(a.label_at)?);
+        connector.set_label_at(crate::args::label_at(a.label_at)?);
         let (from_side, to_side) = (a.from_side.map(|w| w.0), a.to_side.map(|w| w.0));
-        crate::tool::side_on(&connector.from, from_side, "from_side")?;
-        crate::tool::side_on(&connector.to, to_side, "to_side")?;
+        crate::args::side_on(&connector.from, from_side, "from_side")?;
+        crate::args::side_on(&connector.to, to_side, "to_side")?;
         connector.set_side(true, from_side);
         connector.set_side(false, to_side);
         connector.set_merge(a.merge.unwrap_or(false));

@@ -30,7 +30,7 @@ impl Tool for Delete {
 impl EditTool for Delete {
     fn run(cx: &mut Cx<'_, '_>, a: DeleteArgs) -> Result<Ids, ToolError> {
         let ids = IdArg::resolve_all(&a.ids, cx.board(), "ids")?;
-        super::locked::refuse_named(cx.board(), &ids, "ids")?;
+        inkboard_arrange::locked::refuse_named(cx.board(), &ids, "ids")?;
         let mut doomed: Vec<ObjectId> = Vec::new();
         let mut stack: Vec<ObjectId> = ids.iter().rev().cloned().collect();
         while let Some(id) = stack.pop() {
@@ -82,10 +82,10 @@ impl EditTool for Delete {
         // would go along is named, with an object of the call it goes with.
         if let Some(id) = doomed
             .iter()
-            .find(|id| super::locked::is_locked(cx.board(), id))
+            .find(|id| inkboard_arrange::locked::is_locked(cx.board(), id))
         {
             let with = ids.iter().find(|n| related(cx, n, id)).unwrap_or(&ids[0]);
-            return Err(super::locked::carried(id, with));
+            return Err(inkboard_arrange::locked::carried(id, with).into());
         }
         // Groups that stay lose the members that go.
         for id in doomed.clone() {

@@ -10,10 +10,11 @@ use inkboard_core::{End, Kind, Object, ObjectId};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::args::{IdArg, Relative};
-use crate::place;
-use crate::tool::{finite, Cx, EditTool, Hints, Ids, Tool};
-use crate::tools::shift::block;
+use inkboard_arrange::place;
+use inkboard_arrange::shift::block;
+
+use crate::args::{finite, IdArg, Relative};
+use crate::tool::{Cx, EditTool, Hints, Ids, Tool};
 use crate::ToolError;
 
 pub struct Duplicate;
@@ -125,7 +126,7 @@ impl EditTool for Duplicate {
             cx.tx.insert(page, None, copy)?;
         }
         if let Some((frame, at)) = frame {
-            place::hold(cx, &frame, &at)?;
+            place::hold(cx.tx, &frame, &at)?;
         }
         let out: Vec<ObjectId> = ids.iter().filter_map(|id| map.get(id).cloned()).collect();
         Ok(Ids::of(&out))

@@ -94,8 +94,8 @@ impl EditTool for Ungroup {
                 "'id' refers to no object: \"{id}\""
             )));
         };
-        // Ungrouping removes the group: a locked one stays (`locked.rs`).
-        super::locked::refuse_named(cx.board(), std::slice::from_ref(&id), "id")?;
+        // Ungrouping removes the group: a locked one stays (`inkboard_arrange::locked`).
+        inkboard_arrange::locked::refuse_named(cx.board(), std::slice::from_ref(&id), "id")?;
         // Connectors attached to the group would lose their end: say so.
         let attached = cx
             .board()

@@ -6,13 +6,14 @@ use std::io::Read;
 use std::sync::Arc;
 
 use base64::Engine as _;
+use inkboard_arrange::place;
 use inkboard_core::limits::{self, Limit, MAX_IMAGE_BYTES};
 use inkboard_core::{Image, ImageFormat, Kind, Rect};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::place;
-use crate::tool::{finite, positive, Cx, EditTool, Hints, Placed, Tool};
+use crate::args::{finite, positive};
+use crate::tool::{Cx, EditTool, Hints, Placed, Tool};
 use crate::ToolError;
 
 /// The longest side an image gets by default.

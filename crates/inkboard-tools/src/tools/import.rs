@@ -10,7 +10,7 @@ use std::io::Read;
 use inkboard_core::limits::{Limit, MAX_FILE_BYTES};
 use inkboard_core::{Board, Kind};
 use inkboard_format::FormatError;
-use inkboard_interop::ImportError;
+use inkboard_interop::{ImportError, Lost, LostKind};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -79,6 +79,13 @@ const IMPORT_NOTE: &str = "imported";
 /// What the import of a diagram could not keep, as [`ImportedDiagram`] noted it
 /// in the board: the source's format and one sentence per kind of loss. `None`
 /// for a board that was not imported, or lost nothing.
+///
+/// The note is a field of the board file, which anyone can write (a board
+/// inside a picture, a file from a stranger), and `render` and the editor's
+/// banner show it: so only its format, kinds and counts are believed, each
+/// sentence is made again in inkboard's words from its kind (the `message`
+/// written beside it is never read), and its examples are quoted as the file's
+/// text. A format or kind inkboard never writes is ignored.
 pub fn import_note(board: &Board) -> Option<(String, Vec<String>)> {
     #[derive(Deserialize)]
     struct Note {
@@ -87,13 +94,24 @@ pub fn import_note(board: &Board) -> Option<(String, Vec<String>)> {
     }
     #[derive(Deserialize)]
     struct NoteRow {
-        message: String,
+        kind: String,
+        count: usize,
+        #[serde(default)]
+        examples: Vec<String>,
     }
     // A note edited by hand into something else is ignored, not an error: it is
     // only ever a reminder.
     let note: Note = serde_json::from_str(board.extra().get(IMPORT_NOTE)?).ok()?;
-    let lost: Vec<String> = note.lost.into_iter().map(|r| r.message).collect();
-    (!lost.is_empty()).then_some((note.format, lost))
+    let format = inkboard_interop::Format::from_name(&note.format)?;
+    let lost: Vec<String> = note
+        .lost
+        .iter()
+        .filter_map(|r| {
+            let kind = LostKind::from_name(&r.kind)?;
+            Some(Lost::from_note(kind, r.count, &r.examples).to_string())
+        })
+        .collect();
+    (!lost.is_empty()).then(|| (format.name().to_string(), lost))
 }
 
 /// Reads the draw.io, Excalidraw or inkboard picture file at `source` (within the
@@ -101,17 +119,28 @@ pub fn import_note(board: &Board) -> Option<(String, Vec<String>)> {
 /// itself, which comes back whole; any other file is mapped by the interop crate,
 /// and what it could not keep is listed and noted in the board.
 pub fn import_diagram(source: &str) -> Result<ImportedDiagram, ToolError> {
-    let bytes = read_source(source)?;
+    // The editor calls this directly, not through `Engine::call`: a panic in an
+    // importer (a bug, on a stranger's file) must be an error there too.
+    crate::engine::contained("import", || import_bytes(&read_source(source)?, source))
+}
+
+/// [`import_diagram`] of a file's bytes already read (a server is sent them);
+/// `source` is its name, whose extension tells its kind.
+pub fn import_bytes(bytes: &[u8], source: &str) -> Result<ImportedDiagram, ToolError> {
     let refused = |e| match e {
         ImportError::Limit(e) => ToolError::Model(e),
         e => ToolError::args(format!("'source': {e}")),
     };
-    if let Some(text) = inkboard_interop::board_in_picture(&bytes).map_err(refused)? {
-        let board = inkboard_format::board_from_json(&text).map_err(|e| {
-            ToolError::args(format!(
-                "'source': the board inside the picture is not valid: {e}"
-            ))
-        })?;
+    if let Some(text) = inkboard_interop::board_in_picture(bytes).map_err(refused)? {
+        let board = inkboard_format::board_from_json(&text)
+            .map_err(|e| {
+                ToolError::args(format!(
+                    "'source': the board inside the picture is not valid: {e}"
+                ))
+            })?
+            // A note of what an import lost is inkboard's to make, and this
+            // board was not imported now: one it carries is not believed.
+            .without_extra(IMPORT_NOTE);
         let what = if bytes.starts_with(b"\x89PNG") {
             "inkboard PNG"
         } else {
@@ -123,7 +152,7 @@ pub fn import_diagram(source: &str) -> Result<ImportedDiagram, ToolError> {
             lost: Vec::new(),
         });
     }
-    let imported = inkboard_interop::import(&bytes, Some(source)).map_err(refused)?;
+    let imported = inkboard_interop::import(bytes, Some(source)).map_err(refused)?;
     let format = imported.format.name().to_string();
     let lost: Vec<LostRow> = imported
         .lost

@@ -5,8 +5,8 @@ use inkboard_core::{Ink, Kind, Point, Style};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::args::ColorArg;
-use crate::tool::{finite, positive, Cx, EditTool, Hints, Id, Tool};
+use crate::args::{finite, positive, ColorArg};
+use crate::tool::{Cx, EditTool, Hints, Id, Tool};
 use crate::ToolError;
 
 pub struct AddInk;

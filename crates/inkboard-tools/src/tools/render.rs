@@ -41,7 +41,7 @@ pub struct RegionArg {
 impl RegionArg {
     fn to_rect(&self) -> Result<Rect, ToolError> {
         for (name, v) in [("x", self.x), ("y", self.y), ("w", self.w), ("h", self.h)] {
-            crate::tool::finite(&format!("region.{name}"), Some(v))?;
+            crate::args::finite(&format!("region.{name}"), Some(v))?;
         }
         // Narrower than a board unit, a region is drawn less than a pixel wide
         // at the largest scale: nothing to see, and no picture to make.
@@ -132,7 +132,7 @@ const MAX_PROBLEMS_LISTED: usize = 50;
 impl Tool for Render {
     const NAME: &'static str = "render";
     const TITLE: &'static str = "Render page";
-    const DESCRIPTION: &'static str = "See a page as a PNG, as the person sees it, with a summary: objects, bounds, problems (overlaps, text that does not fit, connectors loose, crossing or through shapes).";
+    const DESCRIPTION: &'static str = "See a page as a PNG, as the person sees it, with a summary: objects, bounds, problems (overlaps; labels over lines, arrowheads, shapes or labels; text that does not fit; lines crossing or through shapes).";
     const HINTS: Hints = Hints::READ;
     type Args = RenderArgs;
     type Output = RenderOutput;
@@ -152,14 +152,18 @@ impl BoardTool for Render {
         // Stages, each a point where the client hears progress and may cancel,
         // and where a drawing past its deadline stops.
         let control = &caller.control.within(DRAWING_DEADLINE);
+        // The same stop, checked inside each stage's loops.
+        let deadline = control.deadline();
         control.stage(0, 3, || "laying out the page".into())?;
-        let scene = render::resolve(&board, page).in_theme(theme_of(&a.theme));
+        let scene = render::resolve_within(&board, page, &deadline)
+            .map_err(|e| control.stopped(e))?
+            .in_theme(theme_of(&a.theme));
         control.stage(1, 3, || "checking for problems".into())?;
         let problems = render::check_scene(&board, &scene);
         loop {
             control.stage(2, 3, || format!("drawing at {max_size} px"))?;
-            let png =
-                render::to_png(&scene, view, max_size).map_err(|e| ToolError::Io(e.to_string()))?;
+            let png = render::to_png_within(&scene, view, max_size, &deadline)
+                .map_err(|e| control.drawing_failed(e))?;
             let mut problems = problems.clone();
             problems.extend(png.not_drawn.iter().map(|id| render::Problem {
                 kind: render::ProblemKind::ImageNotDrawn,
@@ -375,27 +379,34 @@ impl Picture {
         look: &Look,
         control: &Control,
     ) -> Result<Vec<u8>, ToolError> {
-        let failed = |e: render::RenderError| ToolError::Io(e.to_string());
+        let failed = |e: render::RenderError| control.drawing_failed(e);
+        // The same stop, checked inside each stage's loops.
+        let deadline = control.deadline();
+        let resolve = |page: PageId| {
+            render::resolve_within(board, page, &deadline)
+                .map(|scene| look.apply(scene))
+                .map_err(|e| control.stopped(e))
+        };
         match self {
             Picture::Pdf => {
                 let mut scenes: Vec<render::Scene> = Vec::with_capacity(pages.len());
                 for p in pages {
                     control.check()?;
-                    scenes.push(look.apply(render::resolve(board, *p)));
+                    scenes.push(resolve(*p)?);
                 }
                 control.check()?;
-                render::to_pdf(&scenes, board.title()).map_err(failed)
+                render::to_pdf_within(&scenes, board.title(), &deadline).map_err(failed)
             }
             Picture::Svg | Picture::Png => {
                 let page = pages
                     .first()
                     .ok_or_else(|| ToolError::args("no page to draw"))?;
-                let scene = look.apply(render::resolve(board, *page));
+                let scene = resolve(*page)?;
                 control.check()?;
                 if self == Picture::Svg {
                     return Ok(render::to_svg(&scene, None).into_bytes());
                 }
-                render::to_png_scaled(&scene, None, look.scale as f32)
+                render::to_png_scaled_within(&scene, None, look.scale as f32, &deadline)
                     .map(|p| p.data)
                     .map_err(failed)
             }
@@ -456,7 +467,7 @@ impl Diagram {
         match self {
             Diagram::Drawio => inkboard_interop::to_drawio(board),
             Diagram::Excalidraw => inkboard_interop::to_excalidraw(board, page),
-            Diagram::Mermaid => crate::mermaid::to_mermaid(board, page),
+            Diagram::Mermaid => inkboard_interop::mermaid::to_mermaid(board, page),
         }
     }
 }
@@ -514,7 +525,7 @@ impl BoardTool for Export {
                 "'output' is the board itself: choose another file",
             ));
         }
-        let scale = crate::tool::positive("scale", a.scale)?.unwrap_or(1.0);
+        let scale = crate::args::positive("scale", a.scale)?.unwrap_or(1.0);
         if scale > render::MAX_SCALE as f64 * 2.0 {
             return Err(ToolError::args(format!(
                 "'scale' must be at most {}",

@@ -1,13 +1,13 @@
 //! `add_shape`: a shape of any outline, sized to its text and placed in free space
 //! unless told otherwise.
 
+use inkboard_arrange::place;
 use inkboard_core::{Geom, Kind, Rect, Shape, Sizing};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::args::{Relative, StyleArgs, Word};
-use crate::place;
-use crate::tool::{finite, positive, rotation, Cx, EditTool, Hints, Placed, Tool};
+use crate::args::{finite, positive, rotation, Relative, StyleArgs, Word};
+use crate::tool::{Cx, EditTool, Hints, Placed, Tool};
 use crate::ToolError;
 
 pub struct AddShape;
@@ -49,8 +49,8 @@ impl EditTool for AddShape {
         let (x, y) = (finite("x", a.x)?, finite("y", a.y)?);
         let (w, h) = (positive("w", a.w)?, positive("h", a.h)?);
         let rotation = rotation("rotation", a.rotation)?.unwrap_or_default();
-        let link = super::marks::link_arg(a.link.as_deref())?;
-        let (w, h) = size(geom, &text, &style, w, h);
+        let link = crate::args::marks::link_arg(a.link.as_deref())?;
+        let (w, h) = place::fit_size(geom, &text, &style, w, h);
         // A side and x/y would each say where the shape goes; `inside` with x/y says
         // where and in which frame.
         if a.place.has_side() && (x.is_some() || y.is_some()) {
@@ -80,7 +80,7 @@ impl EditTool for AddShape {
         // hold it, so that it moves with the frame.
         let holder = spot.and_then(|s| s.frame);
         if let Some(frame) = &holder {
-            place::hold(cx, frame, &bounds)?;
+            place::hold(cx.tx, frame, &bounds)?;
         }
         // Sized to its text, it stays so (`update` sizes it again for new text);
         // frames excepted, which are sized to what they hold.
@@ -107,25 +107,9 @@ impl EditTool for AddShape {
         let id = cx.tx.add(cx.page, index, shape)?;
         if link.is_some() || a.flip_x.is_some() || a.flip_y.is_some() {
             cx.tx.edit(&id, |o| {
-                super::marks::apply(o, &link, a.flip_x, a.flip_y);
+                crate::args::marks::apply(o, &link, a.flip_x, a.flip_y);
             })?;
         }
         Ok(Placed::new(&id, bounds))
-    }
-}
-
-/// The size of a new shape: what was given, the rest fitted to the text.
-pub(crate) fn size(
-    geom: Geom,
-    text: &str,
-    style: &inkboard_core::Style,
-    w: Option<f64>,
-    h: Option<f64>,
-) -> (f64, f64) {
-    match (w, h) {
-        (Some(w), Some(h)) => (w, h),
-        (None, Some(h)) => (place::fit_text(geom, text, style).0, h),
-        (Some(w), None) => (w, place::fit_height(geom, text, style, w)),
-        (None, None) => place::fit_text(geom, text, style),
     }
 }

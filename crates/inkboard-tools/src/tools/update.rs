@@ -3,17 +3,15 @@
 //! naming both, never silently ignored. A frame that turns carries what lies in
 //! it (`shift::turn`), in the same transaction: one undo step.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
-use inkboard_core::{
-    Arrow, Board, End, Geom, Kind, Object, ObjectId, Point, Rect, Rotation, Route, Shape, Side,
-    Sizing, Style,
-};
+use inkboard_arrange::{place, shift};
+use inkboard_core::{Arrow, End, Geom, Kind, ObjectId, Rect, Route, Side, Sizing, Style};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::args::{ColorArg, EndArg, IdArg, StyleArgs, Word};
-use crate::tool::{finite, positive, rotation, Cx, EditTool, Hints, Ids, Tool};
+use crate::args::{finite, positive, rotation, ColorArg, EndArg, IdArg, StyleArgs, Word};
+use crate::tool::{Cx, EditTool, Hints, Ids, Tool};
 use crate::ToolError;
 
 pub struct Update;
@@ -123,7 +121,7 @@ fn given(a: &UpdateArgs) -> Vec<&'static str> {
 }
 
 /// The fields that move, resize or turn an object, or reattach a connector:
-/// refused on a locked object (`locked.rs`).
+/// refused on a locked object (`inkboard_arrange::locked`).
 const GEOMETRY: &[&str] = &[
     "x",
     "y",
@@ -213,12 +211,12 @@ impl EditTool for Update {
         let waypoints = a
             .waypoints
             .as_deref()
-            .map(crate::tool::waypoints)
+            .map(crate::args::waypoints)
             .transpose()?;
-        let label_at = a.label_at.map(crate::tool::label_at).transpose()?;
+        let label_at = a.label_at.map(crate::args::label_at).transpose()?;
         let points = a.points.as_deref().map(super::ink::points).transpose()?;
-        let link = super::marks::link_arg(a.link.as_deref())?;
-        let mut held = turn.map_or_else(HashMap::new, |_| held_by_frames(cx.board(), &ids));
+        let link = crate::args::marks::link_arg(a.link.as_deref())?;
+        let mut held = turn.map_or_else(HashMap::new, |_| shift::held_by_frames(cx.board(), &ids));
         for id in &ids {
             let object =
                 cx.board().object(id).cloned().ok_or_else(|| {
@@ -242,14 +240,14 @@ impl EditTool for Update {
             let guarded = object.locked && a.locked != Some(false);
             if guarded {
                 if let Some(field) = fields.iter().find(|f| GEOMETRY.contains(f)) {
-                    return Err(super::locked::named(field, id));
+                    return Err(inkboard_arrange::locked::named(field, id).into());
                 }
             }
             let mut changed = object.clone();
             if let Some(locked) = a.locked {
                 changed.locked = locked;
             }
-            super::marks::apply(&mut changed, &link, a.flip_x, a.flip_y);
+            crate::args::marks::apply(&mut changed, &link, a.flip_x, a.flip_y);
             if let Some(s) = changed.style_mut() {
                 s.merge(&style);
             }
@@ -278,7 +276,7 @@ impl EditTool for Update {
                         || a.geom.is_some();
                     let auto = s.sizing == Sizing::Auto || s.geom == Geom::Text;
                     if auto && refit && w.is_none() && h.is_none() && !guarded {
-                        s.bounds = refit_bounds(s, x.is_some() || y.is_some());
+                        s.bounds = place::refit(s, x.is_some() || y.is_some());
                     }
                 }
                 Kind::Image(i) => i.bounds = resize(i.bounds, x, y, w, h),
@@ -320,12 +318,12 @@ impl EditTool for Update {
                     // pins it, and otherwise let go: a free point has no sides.
                     let (pin_from, pin_to) = c.sides();
                     if a.from_side.is_some() {
-                        crate::tool::side_on(&c.from, pin_from, "from_side")?;
+                        crate::args::side_on(&c.from, pin_from, "from_side")?;
                     } else if matches!(c.from, End::Point(_)) && pin_from.is_some() {
                         c.set_side(true, None);
                     }
                     if a.to_side.is_some() {
-                        crate::tool::side_on(&c.to, pin_to, "to_side")?;
+                        crate::args::side_on(&c.to, pin_to, "to_side")?;
                     } else if matches!(c.to, End::Point(_)) && pin_to.is_some() {
                         c.set_side(false, None);
                     }
@@ -344,25 +342,25 @@ impl EditTool for Update {
                 }
                 Kind::Group(_) => {}
             }
-            let carried = frame_turn(&object, &changed)
+            let carried = shift::frame_turn(&object, &changed)
                 .map(|turn| (held.remove(id).unwrap_or_default(), turn));
             let moves_whole = matches!(changed.kind, Kind::Ink(_) | Kind::Group(_));
             // A frame given a larger size pushes what it would cover out of the
             // way, as every frame that grows does ([`place::make_room`]).
             if let (Kind::Shape(was), Kind::Shape(now)) = (&object.kind, &changed.kind) {
                 if now.geom == Geom::Frame && (w.is_some() || h.is_some()) {
-                    crate::place::make_room(cx, id, was.bounds, now.bounds, None)?;
+                    place::make_room(cx.tx, id, was.bounds, now.bounds, None)?;
                 }
             }
             cx.tx.replace(changed)?;
             if let Some((held, (by, from, to))) = carried {
-                super::shift::turn(cx, id, &held, by, from, to)?;
+                shift::turn(cx.tx, id, &held, by, from, to)?;
             }
             // Ink strokes and groups move as a whole when given x/y.
             if moves_whole && (x.is_some() || y.is_some()) {
-                let b = super::shift::bounds(cx.board(), id)?;
-                super::shift::translate(
-                    cx,
+                let b = shift::bounds(cx.board(), id)?;
+                shift::translate(
+                    cx.tx,
                     std::slice::from_ref(id),
                     x.map_or(0.0, |x| x - b.x),
                     y.map_or(0.0, |y| y - b.y),
@@ -381,51 +379,6 @@ fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
     Option::<T>::deserialize(d).map(Some)
 }
 
-/// What each frame among `ids` would carry if it turns, as the board is before
-/// the call: what it holds (`Board::frame_holds`, nested frames' contents
-/// included), but not what the call names itself, which gets what the call says,
-/// nor what a frame nested in it and named too holds, which that frame carries.
-/// So the order of `ids` changes nothing, and nothing turns twice.
-fn held_by_frames(board: &Board, ids: &[ObjectId]) -> HashMap<ObjectId, Vec<ObjectId>> {
-    let mut held: HashMap<ObjectId, Vec<ObjectId>> = ids
-        .iter()
-        .filter(|id| board.object(id).is_some_and(Object::is_frame))
-        .map(|id| {
-            let inside = super::shift::moving_set(board, std::slice::from_ref(id))
-                .into_iter()
-                .filter(|o| !ids.contains(o))
-                .collect();
-            (id.clone(), inside)
-        })
-        .collect();
-    let frames: Vec<ObjectId> = held.keys().cloned().collect();
-    for outer in &frames {
-        let nested: HashSet<ObjectId> = frames
-            .iter()
-            .filter(|f| *f != outer && board.frame_holds(outer, f))
-            .flat_map(|f| held[f].iter().cloned())
-            .collect();
-        if let Some(list) = held.get_mut(outer) {
-            list.retain(|o| !nested.contains(o));
-        }
-    }
-    held
-}
-
-/// How a frame turns from `was` to `now`: by what angle, from which centre to
-/// which (it may move in the same call). `None` when it is not a frame or does
-/// not turn.
-fn frame_turn(was: &Object, now: &Object) -> Option<(Rotation, Point, Point)> {
-    let (Kind::Shape(a), Kind::Shape(b)) = (&was.kind, &now.kind) else {
-        return None;
-    };
-    if a.geom != Geom::Frame || b.geom != Geom::Frame || a.rotation == b.rotation {
-        return None;
-    }
-    let by = Rotation::degrees(b.rotation.deg() - a.rotation.deg())?;
-    Some((by, a.bounds.center(), b.bounds.center()))
-}
-
 fn resize(b: Rect, x: Option<f64>, y: Option<f64>, w: Option<f64>, h: Option<f64>) -> Rect {
     Rect::new(
         x.unwrap_or(b.x),
@@ -433,24 +386,4 @@ fn resize(b: Rect, x: Option<f64>, y: Option<f64>, w: Option<f64>, h: Option<f64
         w.unwrap_or(b.w),
         h.unwrap_or(b.h),
     )
-}
-
-/// The bounds of an auto-sized shape fitted to its text again, grown (or shrunk) in
-/// the direction that suits its layout: a sticky note keeps its width and top and
-/// changes height (notes are read as a column of fixed-width cards); a text shape
-/// keeps its top-left corner (it reads from there); every other shape keeps its
-/// centre, so that it stays where the connectors, the layout and alignment put it,
-/// unless the same call set `x` or `y` (`placed`): then the top-left is kept.
-fn refit_bounds(s: &Shape, placed: bool) -> Rect {
-    let b = s.bounds;
-    if s.geom == Geom::Note {
-        let h = crate::place::fit_height(s.geom, &s.text, &s.style, b.w);
-        return Rect::new(b.x, b.y, b.w, h);
-    }
-    let (w, h) = crate::place::fit_text(s.geom, &s.text, &s.style);
-    if s.geom == Geom::Text || placed {
-        Rect::new(b.x, b.y, w, h)
-    } else {
-        Rect::new(b.x + (b.w - w) / 2.0, b.y + (b.h - h) / 2.0, w, h)
-    }
 }

@@ -17,6 +17,12 @@
 //! [`crate::window_calls`]: this board's page, no file), so the file, an
 //! `inkboard open` editor on the same board and `board_changes` (`by: "user"`)
 //! all see it, and nothing here edits a board by itself.
+//!
+//! These tools answer only the view ([`Caller::view`]: a client that declared
+//! MCP Apps, whose host keeps them from the model); to any other caller they
+//! are unknown tools. That is what lets an edit here be recorded as the
+//! person's, and `view_history` takes back only the person's own steps (the
+//! view's, the editor's), never an agent's.
 
 use std::collections::HashMap;
 
@@ -276,7 +282,7 @@ pub struct ViewHistoryArgs {
 
 #[derive(Serialize, JsonSchema)]
 pub struct ViewHistoryOutput {
-    /// Whether there was a step to undo (or redo).
+    /// Whether there was a step of the person's to undo (or redo).
     done: bool,
     view: ViewOutput,
 }
@@ -285,7 +291,7 @@ impl Tool for ViewHistory {
     const NAME: &'static str = "view_history";
     const TITLE: &'static str = "Undo in view (app)";
     const DESCRIPTION: &'static str =
-        "For the inkboard view: undoes or redoes the last step, as the person.";
+        "For the inkboard view: undoes or redoes the person's last step.";
     const HINTS: Hints = Hints::REWRITE;
     type Args = ViewHistoryArgs;
     type Output = ViewHistoryOutput;
@@ -332,17 +338,26 @@ fn view(engine: &Engine, target: &Target, asked: &Asked<'_>) -> Result<ViewOutpu
             Ok((
                 t.board.clone(),
                 marked(&t.log),
-                t.history.can_undo(),
-                t.history.can_redo(),
+                t.history.can_undo_own(Actor::User),
+                t.history.can_redo_own(Actor::User),
             ))
         })?,
+        Target::Stored(cell) => {
+            let copy = cell.lock();
+            (
+                copy.board.clone(),
+                marked(&copy.log),
+                copy.history.can_undo(),
+                copy.history.can_redo(),
+            )
+        }
         Target::Live(cell) => {
             let live = cell.lock();
             (
                 live.board.clone(),
                 marked(&live.log),
-                live.history.can_undo(),
-                live.history.can_redo(),
+                live.history.can_undo_own(Actor::User),
+                live.history.can_redo_own(Actor::User),
             )
         }
     };

@@ -7,6 +7,7 @@
 //! allowance.
 #![allow(dead_code)]
 
+pub mod accounts;
 pub mod app;
 pub mod budget;
 pub mod raw;

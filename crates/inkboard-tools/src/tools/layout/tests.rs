@@ -1,40 +1,21 @@
-//! `layout` stops inside the layout crate when its call is cancelled or past
-//! its deadline, with the call's own error, and its transaction then changes
-//! nothing.
+//! `layout` stops inside the arrange crate's layout when its call is cancelled
+//! or past its deadline, with the call's own error, and its transaction then
+//! changes nothing.
 
 use std::time::Duration;
 
-use inkboard_core::{Board, Connector, End, Geom, Kind, Rect, Shape, Style, Transaction};
+use inkboard_core::{Board, Transaction};
 
-use super::{arrange, Algorithm, Direction, LayoutOptions};
+use super::{Layout, LayoutArgs};
 use crate::control::Control;
-use crate::tool::Cx;
+use crate::tool::{Cx, EditTool};
 use crate::ToolError;
 
-/// A board of three shapes in a row, linked one to the next.
+/// The tests' diagram: a frame holding two linked shapes, a group of two
+/// more linked to them, ink and an image.
 fn board() -> Board {
-    let mut board = Board::new("t", &[]);
-    let page = board.pages()[0].id;
-    let mut tx = Transaction::begin(&mut board);
-    let ids: Vec<_> = (0..3)
-        .map(|i| {
-            let shape = Shape {
-                geom: Geom::Rect,
-                bounds: Rect::new(200.0 * i as f64, 0.0, 100.0, 50.0),
-                text: format!("s{i}"),
-                style: Style::default(),
-                sizing: inkboard_core::Sizing::Fixed,
-                rotation: inkboard_core::Rotation::NONE,
-            };
-            tx.add(page, None, Kind::Shape(shape)).unwrap()
-        })
-        .collect();
-    for pair in ids.windows(2) {
-        let c = Connector::new(End::Object(pair[0].clone()), End::Object(pair[1].clone()));
-        tx.add(page, None, Kind::Connector(c)).unwrap();
-    }
-    tx.commit(inkboard_core::Actor::Agent).unwrap();
-    board
+    let text = include_str!("../../../tests/boards/diagram.inkboard");
+    inkboard_format::board_from_json(text).expect("the test diagram loads")
 }
 
 /// `layout` of the whole page with `control`, and the board after its
@@ -43,11 +24,7 @@ fn lay_out(control: &Control) -> (Result<(), ToolError>, Board, Board) {
     let mut board = board();
     let before = board.clone();
     let page = board.pages()[0].id;
-    let opts = LayoutOptions {
-        algorithm: Algorithm::Layered,
-        direction: Direction::Down,
-        spacing: None,
-    };
+    let args: LayoutArgs = serde_json::from_value(serde_json::json!({})).unwrap();
     let out = {
         let mut tx = Transaction::begin(&mut board);
         let mut cx = Cx {
@@ -55,7 +32,7 @@ fn lay_out(control: &Control) -> (Result<(), ToolError>, Board, Board) {
             page,
             control,
         };
-        arrange(&mut cx, None, &opts).map(|_| ())
+        Layout::run(&mut cx, args).map(|_| ())
     };
     (out, before, board)
 }

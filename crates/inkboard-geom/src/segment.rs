@@ -1,0 +1,117 @@
+//! Segments: their length, their orientation, whether two of them cross, and how
+//! much of one lies inside a box.
+
+use crate::{Point, Rect};
+
+/// The distance from `a` to `b`.
+pub fn distance(a: Point, b: Point) -> f64 {
+    ((a.x - b.x).powi(2) + (a.y - b.y).powi(2)).sqrt()
+}
+
+/// Twice the signed area of the triangle a, b, c: positive when a, b, c turn
+/// counter-clockwise in a y-up frame (clockwise on a board, where y points down),
+/// negative the other way, zero when they lie on one line.
+pub fn orient(a: Point, b: Point, c: Point) -> f64 {
+    (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+}
+
+/// Whether segments a–b and c–d cross at a point inside both (a proper crossing):
+/// touching at an end, or running along each other, is no crossing. This is the
+/// one rule the renderer's checker, its routing and the layout's quality measure
+/// count crossings by.
+pub fn crosses(a: Point, b: Point, c: Point, d: Point) -> bool {
+    let eps = 1e-9;
+    let (d1, d2) = (orient(c, d, a), orient(c, d, b));
+    let (d3, d4) = (orient(a, b, c), orient(a, b, d));
+    ((d1 > eps && d2 < -eps) || (d1 < -eps && d2 > eps))
+        && ((d3 > eps && d4 < -eps) || (d3 < -eps && d4 > eps))
+}
+
+/// The length of segment a–b inside `r` (Liang–Barsky clipping).
+pub fn clipped_length(a: Point, b: Point, r: &Rect) -> f64 {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for (p, q) in [
+        (-dx, a.x - r.x),
+        (dx, r.right() - a.x),
+        (-dy, a.y - r.y),
+        (dy, r.bottom() - a.y),
+    ] {
+        if p.abs() < 1e-12 {
+            if q < 0.0 {
+                return 0.0;
+            }
+        } else {
+            let t = q / p;
+            if p < 0.0 {
+                t0 = t0.max(t);
+            } else {
+                t1 = t1.min(t);
+            }
+        }
+    }
+    if t1 <= t0 {
+        0.0
+    } else {
+        (t1 - t0) * (dx * dx + dy * dy).sqrt()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(x: f64, y: f64) -> Point {
+        Point::new(x, y)
+    }
+
+    #[test]
+    fn segments_cross_only_inside_both() {
+        assert!(crosses(
+            p(0.0, 0.0),
+            p(10.0, 10.0),
+            p(0.0, 10.0),
+            p(10.0, 0.0)
+        ));
+        // Meeting at an end, touching at a corner, or lying along each other.
+        assert!(!crosses(
+            p(0.0, 0.0),
+            p(10.0, 0.0),
+            p(10.0, 0.0),
+            p(10.0, 10.0)
+        ));
+        assert!(!crosses(
+            p(0.0, 0.0),
+            p(10.0, 0.0),
+            p(5.0, 0.0),
+            p(5.0, 10.0)
+        ));
+        assert!(!crosses(
+            p(0.0, 0.0),
+            p(10.0, 0.0),
+            p(5.0, 0.0),
+            p(15.0, 0.0)
+        ));
+        assert!(!crosses(
+            p(0.0, 0.0),
+            p(10.0, 0.0),
+            p(0.0, 1.0),
+            p(10.0, 1.0)
+        ));
+    }
+
+    #[test]
+    fn orientation_has_the_sign_of_the_turn() {
+        assert!(orient(p(0.0, 0.0), p(10.0, 0.0), p(10.0, 10.0)) > 0.0);
+        assert!(orient(p(0.0, 0.0), p(10.0, 0.0), p(10.0, -10.0)) < 0.0);
+        assert_eq!(orient(p(0.0, 0.0), p(10.0, 0.0), p(20.0, 0.0)), 0.0);
+        assert_eq!(distance(p(0.0, 0.0), p(3.0, 4.0)), 5.0);
+    }
+
+    #[test]
+    fn clipping() {
+        let r = Rect::new(0.0, 0.0, 10.0, 10.0);
+        assert!((clipped_length(p(-5.0, 5.0), p(15.0, 5.0), &r) - 10.0).abs() < 1e-9);
+        assert_eq!(clipped_length(p(-5.0, 15.0), p(15.0, 15.0), &r), 0.0);
+    }
+}

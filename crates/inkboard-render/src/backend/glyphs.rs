@@ -1,0 +1,239 @@
+//! Letters drawn from glyph outlines, for the PNG backend.
+//!
+//! usvg lays out every `<text>` it parses anew: it builds a shaping face for each
+//! piece of text (the whole of Inter's layout tables, each time) and parses the font
+//! again for each glyph of each picture. That was a third of a 199-object flow's
+//! render, and two thirds with CJK and emoji. A scene's text is already laid out
+//! ([`PlacedLine`]), in faces loaded once (`text/faces.rs`), so the PNG backend shapes
+//! each piece with those faces and the shared plans of `text/measure.rs`, takes each glyph's
+//! outline from a cache kept for the life of the process, and fills the outlines
+//! itself, right after the item's other parts, which usvg still draws from the SVG
+//! written without the letters (`svg::to_svg_pieces`). The shaper, the faces and the
+//! places are the ones usvg would use for that SVG, so the letters are the same.
+//!
+//! An item whose letters are not its last parts, that is translucent as a whole
+//! (an item's opacity applies to its parts composited together), or whose text
+//! uses a face with colour or bitmap glyphs (a system colour emoji font, which has
+//! no outlines to fill), keeps its text in the SVG, for usvg to draw.
+
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock, RwLock};
+
+use inkboard_core::rich::Marks;
+use rustybuzz::ttf_parser;
+use tiny_skia::{Path, PathBuilder, Transform};
+
+use crate::backend::svg::{link_color, SLANT};
+use crate::scene::{Item, Part, Rgba, TextPart};
+use crate::text;
+use crate::text::faces::{self, FaceRef};
+use crate::theme::Theme;
+
+/// Letters of one colour, as one path in board units.
+pub(crate) struct Ink {
+    pub path: Path,
+    pub color: Rgba,
+}
+
+/// Whether the PNG backend draws `item`'s letters itself (see the module's notes):
+/// not when a face of its text has colour or bitmap glyphs (a system colour emoji
+/// font), which have no outline to fill and which usvg draws.
+pub(crate) fn draws_text(item: &Item) -> bool {
+    let first_text = item.parts.iter().position(|p| matches!(p, Part::Text(_)));
+    let Some(i) = first_text else {
+        return false;
+    };
+    item.opacity >= 1.0
+        && item.parts[i..].iter().all(|p| match p {
+            Part::Text(t) => faces_of(t).all(outlines_only),
+            _ => false,
+        })
+}
+
+/// The faces `t` is drawn in.
+fn faces_of(t: &TextPart) -> impl Iterator<Item = FaceRef> + '_ {
+    let plain = faces::primary(t.face);
+    t.lines.iter().flat_map(move |line| {
+        let whole = line.pieces.is_empty().then_some(plain);
+        whole.into_iter().chain(line.pieces.iter().map(|p| p.face))
+    })
+}
+
+/// Whether every glyph of `face` is an outline: no colour layers, bitmaps or SVG.
+fn outlines_only(face: FaceRef) -> bool {
+    let t = face.face().rb.tables();
+    t.colr.is_none()
+        && t.svg.is_none()
+        && t.sbix.is_none()
+        && t.cbdt.is_none()
+        && t.ebdt.is_none()
+        && t.bdat.is_none()
+}
+
+/// The letters of `item` when [`draws_text`], in drawing order and `theme`'s
+/// colours (as the SVG paints them); none otherwise.
+pub(crate) fn ink(item: &Item, theme: Theme) -> Vec<Ink> {
+    if !draws_text(item) {
+        return Vec::new();
+    }
+    let turn = item.turn.map_or(Transform::identity(), |t| {
+        Transform::from_rotate_at(t.rotation.deg() as f32, t.about.x as f32, t.about.y as f32)
+    });
+    let mut runs = Vec::new();
+    for part in &item.parts {
+        if let Part::Text(t) = part {
+            text_ink(t, turn, theme, &mut runs);
+        }
+    }
+    runs.into_iter()
+        .filter_map(|(color, b)| {
+            Some(Ink {
+                path: b.finish()?,
+                color,
+            })
+        })
+        .collect()
+}
+
+/// Runs of letters of one colour, being built, in drawing order.
+type Runs = Vec<(Rgba, PathBuilder)>;
+
+fn text_ink(t: &TextPart, turn: Transform, theme: Theme, out: &mut Runs) {
+    let plain = faces::primary(t.face);
+    for line in &t.lines {
+        if line.text.is_empty() {
+            continue;
+        }
+        let left = line.left(t.anchor);
+        if line.pieces.is_empty() {
+            let at = (left, line.baseline);
+            push(
+                out,
+                letters(&line.text, plain, t.font_size, at, false, turn),
+                theme.paint(t.color),
+            );
+            continue;
+        }
+        for p in &line.pieces {
+            let piece = &line.text[p.start..p.end];
+            if piece.trim().is_empty() {
+                continue;
+            }
+            let color = theme.paint(if t.href(p).is_some() {
+                link_color(t.color)
+            } else {
+                t.color
+            });
+            let italic = p.marks.has(Marks::ITALIC);
+            let at = (left + p.dx, line.baseline);
+            push(
+                out,
+                letters(piece, p.face, t.font_size, at, italic, turn),
+                color,
+            );
+        }
+    }
+}
+
+/// Adds `path` to `out`, to the last run when it is of the same colour: one fill
+/// for a label instead of one per piece.
+fn push(out: &mut Runs, path: Option<Path>, color: Rgba) {
+    let Some(path) = path else { return };
+    match out.last_mut() {
+        Some((c, run)) if *c == color => run.push_path(&path),
+        _ => {
+            let mut run = PathBuilder::new();
+            run.push_path(&path);
+            out.push((color, run));
+        }
+    }
+}
+
+/// The outlines of `text` shaped in `face` at `font_size`, the pen starting at
+/// `(x, baseline)`, slanted about the baseline when `italic` (as the SVG's
+/// `<text transform>`), then turned with the item.
+fn letters(
+    text: &str,
+    face: FaceRef,
+    font_size: f32,
+    (x, baseline): (f32, f32),
+    italic: bool,
+    turn: Transform,
+) -> Option<Path> {
+    let scale = font_size / face.face().units_per_em;
+    let slant = if italic {
+        Transform::from_row(1.0, 0.0, -SLANT, 1.0, SLANT * baseline, 0.0)
+    } else {
+        Transform::identity()
+    };
+    let around = turn.pre_concat(slant);
+    let mut builder = PathBuilder::new();
+    let mut pen = 0i64;
+    for g in text::glyphs(text, face) {
+        if let Some(outline) = outline(face, g.id) {
+            let gx = x + (pen + i64::from(g.dx)) as f32 * scale;
+            let gy = baseline - g.dy as f32 * scale;
+            let place = around.pre_concat(Transform::from_row(scale, 0.0, 0.0, -scale, gx, gy));
+            if let Some(p) = outline.as_ref().clone().transform(place) {
+                builder.push_path(&p);
+            }
+        }
+        pen += i64::from(g.advance);
+    }
+    builder.finish()
+}
+
+/// The outline of glyph `id` of `face`, in font units (y up); `None` for a glyph
+/// with none (a space). Parsed once per process: a label's letters come back in
+/// every picture.
+///
+/// Kept for the life of the process, as the faces are: at most every glyph of
+/// the faces a picture used, a few MB for a CJK face's 65,000. Read under a shared
+/// lock, as every parse thread of every render asks it.
+fn outline(face: FaceRef, id: u16) -> Option<Arc<Path>> {
+    type Cache = HashMap<(u32, u16), Option<Arc<Path>>>;
+    static OUTLINES: OnceLock<RwLock<Cache>> = OnceLock::new();
+    let cache = OUTLINES.get_or_init(Default::default);
+    let key = (face.id(), id);
+    let known = cache
+        .read()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .get(&key)
+        .cloned();
+    if let Some(found) = known {
+        return found;
+    }
+    let mut builder = Outline(PathBuilder::new());
+    let made = face
+        .face()
+        .rb
+        .outline_glyph(ttf_parser::GlyphId(id), &mut builder)
+        .and_then(|_| builder.0.finish())
+        .map(Arc::new);
+    cache
+        .write()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .insert(key, made.clone());
+    made
+}
+
+/// A glyph outline collected into a tiny-skia path.
+struct Outline(PathBuilder);
+
+impl ttf_parser::OutlineBuilder for Outline {
+    fn move_to(&mut self, x: f32, y: f32) {
+        self.0.move_to(x, y);
+    }
+    fn line_to(&mut self, x: f32, y: f32) {
+        self.0.line_to(x, y);
+    }
+    fn quad_to(&mut self, x1: f32, y1: f32, x: f32, y: f32) {
+        self.0.quad_to(x1, y1, x, y);
+    }
+    fn curve_to(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, x: f32, y: f32) {
+        self.0.cubic_to(x1, y1, x2, y2, x, y);
+    }
+    fn close(&mut self) {
+        self.0.close();
+    }
+}

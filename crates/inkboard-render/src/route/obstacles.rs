@@ -1,0 +1,160 @@
+//! What a page's connectors route around ([`Obstacles`]): the boxes of its shapes and
+//! images and the walls of its frames, which of them each connector may cross, and
+//! the tests of whether a simple leg or a moved route keeps clear of them.
+
+use inkboard_core::{Geom, Kind, Object, Point, Rect};
+
+use crate::route::ends::{grow, EndInfo};
+use crate::route::orthogonal::CLEARANCE;
+
+/// How far the legs of a simple L route keep from shapes they pass, for it to count
+/// as clear.
+const L_CLEARANCE: f64 = 8.0;
+
+/// The obstacles of a page: the boxes of its shapes (frames aside) and images, and
+/// the four sides of each frame as walls of no thickness.
+pub(super) struct Obstacles {
+    pub(super) rects: Vec<Rect>,
+    /// The page object each came from.
+    owner: Vec<usize>,
+    /// For a wall, its frame's bounds.
+    frame: Vec<Option<Rect>>,
+}
+
+impl Obstacles {
+    pub(super) fn new(objects: &[Object]) -> Self {
+        let mut o = Obstacles {
+            rects: Vec::new(),
+            owner: Vec::new(),
+            frame: Vec::new(),
+        };
+        for (i, obj) in objects.iter().enumerate() {
+            match &obj.kind {
+                Kind::Shape(s) if s.geom == Geom::Frame => {
+                    // A turned frame's walls are those of its box around it, as
+                    // every other turned object is in the way of its box.
+                    let b = obj.own_extent().unwrap_or(s.bounds);
+                    for wall in [
+                        Rect::new(b.x, b.y, 0.0, b.h),
+                        Rect::new(b.right(), b.y, 0.0, b.h),
+                        Rect::new(b.x, b.y, b.w, 0.0),
+                        Rect::new(b.x, b.bottom(), b.w, 0.0),
+                    ] {
+                        o.rects.push(wall);
+                        o.owner.push(i);
+                        o.frame.push(Some(b));
+                    }
+                }
+                // A rotated shape or image is in the way of its box around it.
+                Kind::Shape(_) | Kind::Image(_) => {
+                    if let Some(extent) = obj.own_extent() {
+                        o.push(i, extent);
+                    }
+                }
+                _ => {}
+            }
+        }
+        o
+    }
+
+    fn push(&mut self, owner: usize, r: Rect) {
+        self.rects.push(r);
+        self.owner.push(owner);
+        self.frame.push(None);
+    }
+
+    /// The boxes of shapes and images, walls left out.
+    pub(super) fn solids(&self) -> impl Iterator<Item = Rect> + '_ {
+        self.rects
+            .iter()
+            .zip(&self.frame)
+            .filter(|(_, f)| f.is_none())
+            .map(|(r, _)| *r)
+    }
+
+    /// The obstacles a connector between `a` and `b` may cross (see the module
+    /// documentation), ascending.
+    pub(super) fn lifted(&self, a: &EndInfo, b: &EndInfo) -> Vec<usize> {
+        let own = |k: usize| Some(self.owner[k]) == a.object || Some(self.owner[k]) == b.object;
+        // A free end is a box of no size: under what it lies within the clearance of.
+        let under = |r: &Rect, e: &EndInfo| {
+            if e.shape.is_point() {
+                grow(*r).overlaps(&e.shape.bounds)
+            } else {
+                r.overlaps(&e.shape.bounds) && !e.shape.bounds.contains(r)
+            }
+        };
+        (0..self.rects.len())
+            .filter(|&k| {
+                if own(k) {
+                    return false;
+                }
+                let r = &self.rects[k];
+                match self.frame[k] {
+                    Some(f) => {
+                        let inside = |e: &EndInfo| {
+                            let p = e.anchor();
+                            f.x < p.x && p.x < f.right() && f.y < p.y && p.y < f.bottom()
+                        };
+                        inside(a) != inside(b)
+                            || (!a.shape.is_point() && r.overlaps(&a.shape.bounds))
+                            || (!b.shape.is_point() && r.overlaps(&b.shape.bounds))
+                    }
+                    None => under(r, a) || under(r, b),
+                }
+            })
+            .collect()
+    }
+}
+
+/// Whether the axis-parallel segment p–q runs through one of the boxes `solids`, or
+/// passes closer to one than [`L_CLEARANCE`] (a line grazing a shape reads as
+/// touching it). Boxes under either end (the ends themselves, a shape they sit on)
+/// do not count: every route would cross them.
+pub(super) fn blocked(solids: &[Rect], a: Rect, b: Rect, p: Point, q: Point) -> bool {
+    let Some(seg) = Rect::around([p, q]) else {
+        return false;
+    };
+    let under = |o: &Rect, end: &Rect| o.overlaps(end) || o.contains(end);
+    solids
+        .iter()
+        .any(|o| seg.overlaps(&o.grown(L_CLEARANCE)) && !under(o, &a) && !under(o, &b))
+}
+
+/// Whether a route keeps clear of the obstacles not lifted for it, its first leg of
+/// its start's own shape and its last leg of its end's, and has no leg turned
+/// back on itself.
+pub(super) fn clear(
+    points: &[Point],
+    a: &EndInfo,
+    b: &EndInfo,
+    lifted: &[usize],
+    obstacles: &Obstacles,
+) -> bool {
+    let n = points.len();
+    for (i, w) in points.windows(2).enumerate() {
+        let (p, q) = (w[0], w[1]);
+        if (p.x - q.x).abs() > 1e-9 && (p.y - q.y).abs() > 1e-9 {
+            return false;
+        }
+        let Some(seg) = Rect::around([p, q]) else {
+            continue;
+        };
+        for (k, r) in obstacles.rects.iter().enumerate() {
+            let owner = Some(obstacles.owner[k]);
+            if (i == 0 && owner == a.object) || (i + 2 == n && owner == b.object) {
+                continue;
+            }
+            let inside = r.grown(CLEARANCE - 1e-6).overlaps(&seg);
+            if inside && lifted.binary_search(&k).is_err() {
+                return false;
+            }
+        }
+    }
+    // A leg that turned back runs over its neighbour.
+    !points.windows(3).any(|w| {
+        let (d1x, d1y) = (w[1].x - w[0].x, w[1].y - w[0].y);
+        let (d2x, d2y) = (w[2].x - w[1].x, w[2].y - w[1].y);
+        d1x * d2x + d1y * d2y < -1e-9
+    })
+}

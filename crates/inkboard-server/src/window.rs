@@ -1,0 +1,417 @@
+//! The live editor on a stored board: `GET /b/BOARD` is the editor of
+//! `inkboard-app` (its `web/`), whose WebSocket `/b/BOARD/ws` speaks the live
+//! protocol of `docs/live-protocol.md` at a [`BoardDesk`]: one signed-in person
+//! on one board. Their edits are tool calls through the one engine over the
+//! store ([`Access`]), committed in their name; what anyone else commits, on this
+//! process or another, reaches the window through the board's broadcast in
+//! [`Held`] (fed by the store's events). A viewer's window reads, and each edit
+//! is refused by the store with the role it needs; a board the person holds no
+//! role on is the same 404 as a missing one.
+//!
+//! Drawings of a page are shared by the windows of this process that show it
+//! ([`Windows`]: one number and one cache entry per board while a window is
+//! open).
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{Path as UrlPath, Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use base64::Engine as _;
+use inkboard_app::desk::{Desk, Header};
+use inkboard_app::{Event, ViewCache};
+use inkboard_core::{Actor, Board};
+use inkboard_store::{BoardId, Role};
+use inkboard_tools::stored::StoredCell;
+use inkboard_tools::{Caller, ChangeLog, Engine, Reply, ToolError};
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+use tokio::sync::{broadcast, oneshot};
+
+use crate::guard::person;
+use crate::keeper::{Access, Member};
+use crate::pages::{blocking, not_found, not_signed_in};
+use crate::{Held, Shared};
+
+pub fn routes(shared: Arc<Shared>) -> Router<Arc<Shared>> {
+    // The editor's rich text is work done on request: for signed-in people only.
+    let rich = inkboard_app::editor::rich_text()
+        .route_layer(axum::middleware::from_fn_with_state(shared, people_only));
+    Router::new()
+        .route("/b/{board}", get(editor))
+        .route("/b/{board}/ws", get(socket))
+        .route("/b/{board}/export", get(export))
+        .route("/api/session", get(session))
+        .merge(inkboard_app::editor::files())
+        .merge(rich)
+}
+
+/// Lets through only a request whose session cookie signs a person in.
+async fn people_only(
+    State(shared): State<Arc<Shared>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    match person(shared.store(), request.headers()).await {
+        Some(_) => next.run(request).await,
+        None => not_signed_in(),
+    }
+}
+
+/// The windows this process serves: a number for each board shown (the live
+/// protocol names boards by number) and the drawings they share.
+#[derive(Default)]
+pub struct Windows {
+    open: Mutex<Shown>,
+    cache: ViewCache,
+}
+
+/// The boards windows show: each one's number and how many windows show it,
+/// and the last number given.
+#[derive(Default)]
+struct Shown {
+    boards: HashMap<BoardId, (u32, usize)>,
+    last: u32,
+}
+
+impl Windows {
+    /// A window opens on `board`: its number.
+    fn open(&self, board: &BoardId) -> u32 {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        let Shown { boards, last } = &mut *open;
+        let entry = boards.entry(board.clone()).or_insert_with(|| {
+            *last = last.wrapping_add(1).max(1);
+            (*last, 0)
+        });
+        entry.1 += 1;
+        entry.0
+    }
+
+    /// A window on `board` closed; the last one lets its drawings go.
+    fn close(&self, board: &BoardId) {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((key, count)) = open.boards.get_mut(board) {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                self.cache.forget(*key);
+                open.boards.remove(board);
+            }
+        }
+    }
+}
+
+/// One window: a person at one stored board.
+pub struct BoardDesk {
+    shared: Arc<Shared>,
+    board: BoardId,
+    key: u32,
+    who: Member,
+    cell: Arc<StoredCell>,
+    events: broadcast::Sender<Event>,
+    /// Dropped with the window: ends the task that passes the board's moves on.
+    _stop: oneshot::Sender<()>,
+}
+
+impl BoardDesk {
+    /// The desk of `who` at `board`, whose role the caller has checked. Loads the
+    /// board if this process does not hold it: call it off the async workers,
+    /// inside a Tokio runtime.
+    pub fn open(shared: Arc<Shared>, board: BoardId, who: Member) -> Result<Self, ToolError> {
+        let cell = shared.held.cell(&board)?;
+        let mut moved = shared.held.watch(&board)?;
+        let key = shared.windows.open(&board);
+        let (events, _) = broadcast::channel(64);
+        let (stop, mut stopped) = oneshot::channel::<()>();
+        let tell = events.clone();
+        tokio::runtime::Handle::current().spawn(async move {
+            loop {
+                tokio::select! {
+                    _ = &mut stopped => return,
+                    m = moved.recv() => match m {
+                        // Missed moves, or a move: the window looks at the revision.
+                        Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                            let _ = tell.send(Event::Changed { board: key });
+                        }
+                        Err(broadcast::error::RecvError::Closed) => return,
+                    },
+                }
+            }
+        });
+        Ok(BoardDesk {
+            shared,
+            board,
+            key,
+            who,
+            cell,
+            events,
+            _stop: stop,
+        })
+    }
+
+    fn held(&self) -> &Arc<Held> {
+        &self.shared.held
+    }
+
+    fn engine(&self) -> Engine {
+        Engine::stored(Arc::new(Access {
+            held: self.held().clone(),
+            who: self.who.clone(),
+        }))
+    }
+
+    fn caller(&self, window: u64) -> Caller {
+        Caller {
+            actor: Actor::User,
+            client: format!("window-{window}"),
+            board: None,
+            control: Default::default(),
+            committed: Default::default(),
+            view: false,
+        }
+    }
+}
+
+impl Drop for BoardDesk {
+    fn drop(&mut self) {
+        self.shared.windows.close(&self.board);
+    }
+}
+
+impl Desk for BoardDesk {
+    fn events(&self) -> broadcast::Receiver<Event> {
+        self.events.subscribe()
+    }
+
+    fn first(&self) -> u32 {
+        self.key
+    }
+
+    fn choose(&self, _board: Option<u32>, _path: Option<&Path>) -> Option<u32> {
+        // A window here shows the board of its address, whatever it showed before.
+        None
+    }
+
+    fn header(&self, _board: u32) -> Option<Header> {
+        // Read again each time: a person whose role was taken away sees no more.
+        let role = self
+            .held()
+            .store()
+            .role(&self.board, self.who.id)
+            .ok()
+            .flatten()?;
+        let mut copy = self.cell.lock();
+        if let Err(e) = self.held().catch_up(&self.cell, &mut copy) {
+            tracing::warn!(board = %self.board, "editor: not caught up: {e}");
+        }
+        let mut extra = Map::new();
+        extra.insert("role".into(), json!(role.as_str()));
+        extra.insert("who".into(), json!(self.who.display()));
+        Some(Header {
+            title: copy.board.title().to_string(),
+            path: None,
+            pages: copy.board.pages().iter().map(|p| p.name.clone()).collect(),
+            revision: copy.board.revision(),
+            undo: role != Role::Viewer && copy.history.can_undo(),
+            redo: role != Role::Viewer && copy.history.can_redo(),
+            // Every change is in the store as it is made.
+            save: "saved",
+            save_error: None,
+            offer: Value::Null,
+            imported: Value::Null,
+            extra,
+        })
+    }
+
+    fn look(&self, _board: u32, f: &mut dyn FnMut(&Board, &ChangeLog)) -> bool {
+        let mut copy = self.cell.lock();
+        if let Err(e) = self.held().catch_up(&self.cell, &mut copy) {
+            tracing::warn!(board = %self.board, "editor: not caught up: {e}");
+        }
+        f(&copy.board, &copy.log);
+        true
+    }
+
+    fn look_mut(&self, _board: u32, f: &mut dyn FnMut(&mut Board)) -> bool {
+        let mut copy = self.cell.lock();
+        if let Err(e) = self.held().catch_up(&self.cell, &mut copy) {
+            tracing::warn!(board = %self.board, "editor: not caught up: {e}");
+        }
+        f(&mut copy.board);
+        true
+    }
+
+    fn cache(&self) -> &ViewCache {
+        &self.shared.windows.cache
+    }
+
+    fn call(&self, _board: u32, window: u64, tool: &str, args: Value) -> Result<Reply, ToolError> {
+        let mut args = match args {
+            Value::Object(map) => map,
+            Value::Null => Map::new(),
+            _ => {
+                return Err(ToolError::Arguments(format!(
+                    "{tool}: arguments must be a JSON object"
+                )))
+            }
+        };
+        // The window's board is the one of its address (the window's rules
+        // refused any `path` it sent).
+        args.insert("board".into(), json!(self.board.as_str()));
+        self.engine()
+            .call_as(tool, Value::Object(args), &self.caller(window))
+    }
+
+    fn undo(&self, _board: u32, window: u64, redo: bool) -> Result<bool, ToolError> {
+        self.engine()
+            .undo_stored(self.board.as_str(), &self.caller(window), redo)
+    }
+}
+
+/// The board of an address, if the signed-in person holds a role on it; the
+/// same answer for a board that is missing or hidden.
+async fn reach(shared: &Arc<Shared>, headers: &HeaderMap, board: &str) -> Result<Member, Response> {
+    let Some(who) = person(shared.store(), headers).await else {
+        return Err(not_signed_in());
+    };
+    let Ok(id) = BoardId::parse(board) else {
+        return Err(not_found());
+    };
+    let store = shared.store().clone();
+    let user = who.id;
+    match blocking(move || store.role(&id, user)).await? {
+        Ok(Some(_)) => Ok(who),
+        Ok(None) => Err(not_found()),
+        Err(e) => Err(crate::pages::server_error(e)),
+    }
+}
+
+/// The editor's page, live over `/b/BOARD/ws`.
+async fn editor(
+    State(shared): State<Arc<Shared>>,
+    headers: HeaderMap,
+    UrlPath(board): UrlPath<String>,
+) -> Response {
+    if let Err(r) = reach(&shared, &headers, &board).await {
+        return r;
+    }
+    let base = format!("/b/{board}/");
+    let people = format!("/b/{board}/people");
+    let html = inkboard_app::editor::page(
+        &base,
+        &[("/", "Your boards"), (&people, "People and history")],
+    );
+    (
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        html,
+    )
+        .into_response()
+}
+
+/// A window's WebSocket on the board.
+async fn socket(
+    State(shared): State<Arc<Shared>>,
+    headers: HeaderMap,
+    UrlPath(board): UrlPath<String>,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    let who = match reach(&shared, &headers, &board).await {
+        Ok(who) => who,
+        Err(r) => return r,
+    };
+    let Ok(id) = BoardId::parse(&board) else {
+        return not_found();
+    };
+    let handle = tokio::runtime::Handle::current();
+    let opened = {
+        let shared = shared.clone();
+        blocking(move || {
+            let _runtime = handle.enter();
+            BoardDesk::open(shared, id, who)
+        })
+        .await
+    };
+    match opened {
+        Ok(Ok(desk)) => inkboard_app::editor::window(upgrade, Arc::new(desk)),
+        Ok(Err(e)) => crate::pages::server_error(e),
+        Err(r) => r,
+    }
+}
+
+#[derive(Deserialize)]
+struct ExportQuery {
+    page: Option<usize>,
+    format: String,
+    embed: Option<bool>,
+    scale: Option<f64>,
+    theme: Option<String>,
+}
+
+/// The editor's downloads: the `export` tool, run as the person.
+async fn export(
+    State(shared): State<Arc<Shared>>,
+    headers: HeaderMap,
+    UrlPath(board): UrlPath<String>,
+    Query(q): Query<ExportQuery>,
+) -> Response {
+    let who = match reach(&shared, &headers, &board).await {
+        Ok(who) => who,
+        Err(r) => return r,
+    };
+    let mut args = json!({"board": board, "format": q.format, "page": q.page.unwrap_or(1)});
+    for (key, value) in [
+        ("embed", q.embed.map(Value::from)),
+        ("scale", q.scale.map(Value::from)),
+        ("theme", q.theme.map(Value::from)),
+    ] {
+        if let Some(value) = value {
+            args[key] = value;
+        }
+    }
+    let held = shared.held.clone();
+    let done = blocking(move || {
+        let engine = Engine::stored(Arc::new(Access { held, who }));
+        engine.call_as("export", args, &Caller::agent("editor").as_person())
+    })
+    .await;
+    match done {
+        Ok(Ok(Reply::Json(v))) => {
+            let bytes = v["data"]
+                .as_str()
+                .and_then(|d| base64::engine::general_purpose::STANDARD.decode(d).ok())
+                .unwrap_or_default();
+            let mime = v["mime_type"]
+                .as_str()
+                .unwrap_or("application/octet-stream")
+                .to_string();
+            (
+                [
+                    (header::CONTENT_TYPE, mime),
+                    (header::CACHE_CONTROL, "no-store".to_string()),
+                    (header::CONTENT_DISPOSITION, "attachment".to_string()),
+                ],
+                bytes,
+            )
+                .into_response()
+        }
+        Ok(Err(e)) => (StatusCode::BAD_REQUEST, e.to_string()).into_response(),
+        Ok(Ok(_)) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+        Err(r) => r,
+    }
+}
+
+/// Whether the browser is still signed in (the editor asks when its socket
+/// closed: 401 says "signed out", no answer "the server is down").
+async fn session(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> StatusCode {
+    match person(shared.store(), &headers).await {
+        Some(_) => StatusCode::NO_CONTENT,
+        None => StatusCode::UNAUTHORIZED,
+    }
+}

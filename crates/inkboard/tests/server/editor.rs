@@ -1,0 +1,201 @@
+//! The live editor on the server, at its WebSocket (`/b/BOARD/ws`, the protocol
+//! of `docs/live-protocol.md`): a person's window hears of an agent's batch made
+//! on another process (on PostgreSQL: through `NOTIFY`), their own call is a
+//! commit in their name, a viewer's every edit is refused with the role it
+//! needs, and a stranger's socket is the same 404 as a missing board's.
+
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::HeaderValue;
+use tokio_tungstenite::tungstenite::{self, Message, WebSocket};
+
+use crate::harness::{Mcp, Place, Serve};
+use crate::web::sign_in;
+
+/// A browser window's socket, spoken by hand.
+struct Window {
+    ws: WebSocket<TcpStream>,
+}
+
+impl Window {
+    /// Opens `/b/BOARD/ws` with the session `cookie`; `Err(status)` when refused.
+    fn open(serve: &Serve, board: &str, cookie: &str) -> Result<Window, u16> {
+        let authority = serve.url.trim_start_matches("http://");
+        let mut request = format!("ws://{authority}/b/{board}/ws")
+            .into_client_request()
+            .expect("request");
+        let h = request.headers_mut();
+        h.insert("Cookie", HeaderValue::from_str(cookie).expect("cookie"));
+        h.insert("Origin", HeaderValue::from_str(&serve.url).expect("origin"));
+        h.insert(
+            "Sec-WebSocket-Protocol",
+            HeaderValue::from_static("inkboard"),
+        );
+        let stream = TcpStream::connect(authority).expect("connect");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(20)))
+            .expect("timeout");
+        match tungstenite::client(request, stream) {
+            Ok((ws, _)) => Ok(Window { ws }),
+            Err(tungstenite::HandshakeError::Failure(tungstenite::Error::Http(r))) => {
+                Err(r.status().as_u16())
+            }
+            Err(e) => panic!("handshake: {e}"),
+        }
+    }
+
+    fn send(&mut self, message: Value) {
+        self.ws
+            .send(Message::text(message.to_string()))
+            .expect("send");
+    }
+
+    /// Reads messages until one satisfies `wanted`; panics after 20 s.
+    fn until(&mut self, what: &str, wanted: impl Fn(&Value) -> bool) -> Value {
+        let end = Instant::now() + Duration::from_secs(20);
+        let mut seen = Vec::new();
+        while Instant::now() < end {
+            match self.ws.read() {
+                Ok(Message::Text(text)) => {
+                    let v: Value = serde_json::from_str(&text).expect("JSON");
+                    if wanted(&v) {
+                        return v;
+                    }
+                    seen.push(v["t"].to_string());
+                }
+                Ok(_) => {}
+                Err(e) => panic!("waiting for {what}: {e} (seen {seen:?})"),
+            }
+        }
+        panic!("no {what} in 20 s (seen {seen:?})");
+    }
+
+    /// `hello`, then the `board` message and the full scene.
+    fn hello(&mut self) -> (Value, Value) {
+        self.send(json!({"t": "hello", "page": 1}));
+        let board = self.until("the board message", |m| m["t"] == "board");
+        let scene = self.until("the full scene", |m| m["t"] == "scene" && m["full"] == true);
+        (board, scene)
+    }
+
+    /// A call as the window's person; answers its `reply`.
+    fn call(&mut self, seq: u64, tool: &str, args: Value) -> Value {
+        self.send(json!({"t": "call", "seq": seq, "tool": tool, "args": args}));
+        self.until("the reply", |m| m["t"] == "reply" && m["seq"] == seq)
+    }
+}
+
+pub fn live(place: &Place, servers: &[Serve]) {
+    let (a, b) = (&servers[0], &servers[servers.len() - 1]);
+    let token = place.person("eve");
+    place.admin(&["add-user", "vin"]);
+    place.admin(&["add-user", "zed"]);
+    let mut agent = Mcp::connect(b, &token);
+    let board = agent
+        .call("create_board", json!({"title": "Live"}))
+        .expect("create")["board"]
+        .as_str()
+        .expect("id")
+        .to_string();
+
+    // The person's window, on the other process than the agent's.
+    let eve = sign_in(place, a, "eve");
+    let mut window = Window::open(a, &board, &eve).expect("eve's window");
+    let (header, scene) = window.hello();
+    assert_eq!(header["title"], "Live", "{header}");
+    assert_eq!(header["role"], "owner", "{header}");
+    assert_eq!(header["save"], "saved");
+    assert_eq!(scene["order"], json!([]));
+
+    // An agent's batch elsewhere reaches the open window, marked as the agent's.
+    let done = agent
+        .call(
+            "batch",
+            json!({"board": board, "operations": [
+                {"tool": "add_shape", "args": {"text": "A"}},
+                {"tool": "add_shape", "args": {"text": "B", "x": 300}},
+            ]}),
+        )
+        .expect("batch");
+    let ids: Vec<String> = done["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| r["id"].as_str().expect("id").to_string())
+        .collect();
+    let moved = window.until("the agent's scene", |m| {
+        m["t"] == "scene" && ids.iter().all(|id| m["items"].get(id).is_some())
+    });
+    assert_eq!(moved["full"], false);
+    assert_eq!(moved["agent"], json!(ids), "{moved}");
+
+    // The person's own call: a commit in their name, seen by the agent.
+    let reply = window.call(
+        1,
+        "add_shape",
+        json!({"x": 0, "y": 200, "text": "Mine", "page": 1}),
+    );
+    assert_eq!(reply["ok"], true, "{reply}");
+    let mine = reply["result"]["id"].as_str().expect("id").to_string();
+    let changes = agent
+        .call("board_changes", json!({"board": board, "since": 0}))
+        .expect("changes");
+    let last = changes["changes"]
+        .as_array()
+        .expect("changes")
+        .last()
+        .cloned();
+    assert_eq!(
+        last.as_ref().map(|c| c["by"].clone()),
+        Some(json!("eve")),
+        "{changes}"
+    );
+    // A window's call names no other board: its `path` is refused.
+    let refused = window.call(2, "add_shape", json!({"path": "/etc/x", "page": 1}));
+    assert_eq!(refused["ok"], false);
+
+    // A viewer reads and follows, and every edit is refused with the role.
+    place.admin(&["share", &board, "vin", "viewer"]);
+    let vin = sign_in(place, b, "vin");
+    let mut viewer = Window::open(b, &board, &vin).expect("the viewer's window");
+    let (header, scene) = viewer.hello();
+    assert_eq!(header["role"], "viewer");
+    assert_eq!(header["undo"], false);
+    assert!(scene["items"].get(&mine).is_some(), "{scene}");
+    let denied = viewer.call(1, "add_shape", json!({"text": "No", "page": 1}));
+    assert_eq!(denied["ok"], false);
+    let error = denied["error"].as_str().unwrap_or_default();
+    assert!(error.contains("needs the editor role"), "{error}");
+    let denied = viewer.call(2, "delete", json!({"ids": [mine], "page": 1}));
+    assert_eq!(denied["ok"], false, "{denied}");
+    viewer.send(json!({"t": "undo"}));
+    let undone = viewer.until("the refused undo", |m| m["t"] == "error");
+    assert!(
+        undone["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("editor role"),
+        "{undone}"
+    );
+    let read = agent
+        .call("read_board", json!({"board": board}))
+        .expect("read");
+    assert_eq!(
+        read["page"]["objects"].as_array().map(Vec::len),
+        Some(3),
+        "{read}"
+    );
+
+    // A stranger's socket: the same 404 as a board that does not exist.
+    let zed = sign_in(place, a, "zed");
+    assert_eq!(Window::open(a, &board, &zed).err(), Some(404));
+    assert_eq!(Window::open(a, "nosuchboard0000", &zed).err(), Some(404));
+    // Without a session: not signed in.
+    assert_eq!(
+        Window::open(a, &board, "inkboard_session=nope").err(),
+        Some(401)
+    );
+}

@@ -1,0 +1,165 @@
+//! What a person's browser meets, over plain HTTP: a one-time sign-in link that
+//! sets the session cookie (HttpOnly, SameSite=Lax; not Secure on loopback), the
+//! list of their boards, a board page, sharing by its owner, another site's form
+//! and a foreign Host refused, a board they hold no role on answered as a
+//! missing one, and the editor's rich text for signed-in people only, its body
+//! capped.
+
+use inkboard_app::MAX_RICH_BODY;
+use serde_json::json;
+
+use crate::harness::{Mcp, Place, Serve};
+
+fn browser() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .build()
+        .into()
+}
+
+struct Page {
+    status: u16,
+    cookie: Option<String>,
+    body: String,
+}
+
+fn get(url: &str, cookie: Option<&str>) -> Page {
+    let mut r = browser().get(url);
+    if let Some(c) = cookie {
+        r = r.header("Cookie", c);
+    }
+    let mut answer = r.call().expect("GET");
+    Page {
+        status: answer.status().as_u16(),
+        cookie: answer
+            .headers()
+            .get("set-cookie")
+            .map(|v| v.to_str().unwrap_or_default().to_string()),
+        body: answer.body_mut().read_to_string().unwrap_or_default(),
+    }
+}
+
+fn post(url: &str, cookie: &str, origin: &str, form: &str) -> u16 {
+    browser()
+        .post(url)
+        .header("Cookie", cookie)
+        .header("Origin", origin)
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .send(form.to_string())
+        .expect("POST")
+        .status()
+        .as_u16()
+}
+
+/// POSTs JSON `body` from `origin`, signed in with `cookie` if given: the status
+/// and the answer.
+fn post_json(url: &str, cookie: Option<&str>, origin: &str, body: String) -> (u16, String) {
+    let mut r = browser()
+        .post(url)
+        .header("Origin", origin)
+        .header("Content-Type", "application/json");
+    if let Some(c) = cookie {
+        r = r.header("Cookie", c);
+    }
+    let mut answer = r.send(body).expect("POST");
+    let text = answer.body_mut().read_to_string().unwrap_or_default();
+    (answer.status().as_u16(), text)
+}
+
+/// Signs `name` in through a new link; answers the cookie to send.
+pub fn sign_in(place: &Place, serve: &Serve, name: &str) -> String {
+    let path = place.admin(&["link", name]);
+    assert!(path.starts_with("/s/inkl_"), "{path}");
+    let first = get(&format!("{}{path}", serve.url), None);
+    assert_eq!(first.status, 303, "{}", first.body);
+    let cookie = first.cookie.expect("a session cookie");
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"),
+        "{cookie}"
+    );
+    assert!(!cookie.contains("Secure"), "no https on loopback: {cookie}");
+    // Once only.
+    let again = get(&format!("{}{path}", serve.url), None);
+    assert_eq!(again.status, 403);
+    assert!(again.cookie.is_none());
+    cookie.split(';').next().expect("name=value").to_string()
+}
+
+pub fn people(place: &Place, servers: &[Serve]) {
+    let (a, b) = (&servers[0], &servers[servers.len() - 1]);
+    let token = place.person("jo");
+    place.admin(&["add-user", "kim"]);
+    let board = Mcp::connect(a, &token)
+        .call("create_board", json!({"title": "Jo's <plan>"}))
+        .expect("create")["board"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    let jo = sign_in(place, a, "jo");
+    let kim = sign_in(place, b, "kim");
+
+    // Signed out: asked to sign in; signed in: their boards, escaped.
+    assert_eq!(get(&format!("{}/", a.url), None).status, 401);
+    let home = get(&format!("{}/", a.url), Some(&jo));
+    assert_eq!(home.status, 200);
+    assert!(home.body.contains("Jo&#39;s &lt;plan&gt;"), "{}", home.body);
+    assert!(home.body.contains(&format!("/b/{board}")));
+
+    // Kim has no role: the board is not found, as a missing one, on both.
+    let hidden = get(&format!("{}/b/{board}", b.url), Some(&kim));
+    let missing = get(&format!("{}/b/nosuchboard0000", b.url), Some(&kim));
+    assert_eq!((hidden.status, missing.status), (404, 404));
+    assert_eq!(hidden.body, missing.body);
+
+    // The board is the live editor; the owner shares from its people's page;
+    // another site's form cannot.
+    let editor = get(&format!("{}/b/{board}", a.url), Some(&jo));
+    assert_eq!(editor.status, 200);
+    assert!(
+        editor.body.contains(&format!(
+            "<meta name=\"inkboard-base\" content=\"/b/{board}/\">"
+        )),
+        "{}",
+        editor.body
+    );
+    let page = get(&format!("{}/b/{board}/people", a.url), Some(&jo));
+    assert!(page.body.contains("id=share"), "{}", page.body);
+    let share = format!("{}/b/{board}/share", a.url);
+    assert_eq!(
+        post(&share, &jo, "http://evil.example", "name=kim&role=editor"),
+        403
+    );
+    assert_eq!(post(&share, &jo, &a.url, "name=kim&role=viewer"), 303);
+    let seen = get(&format!("{}/b/{board}/people", b.url), Some(&kim));
+    assert_eq!(seen.status, 200, "{}", seen.body);
+    assert!(!seen.body.contains("id=share"), "a viewer does not share");
+    let drawing = get(&format!("{}/b/{board}/page.svg", b.url), Some(&kim));
+    assert_eq!(drawing.status, 200);
+    assert!(drawing.body.contains("<svg"));
+    // A viewer's share is refused.
+    let kim_share = format!("{}/b/{board}/share", b.url);
+    assert_eq!(post(&kim_share, &kim, &b.url, "name=kim&role=owner"), 400);
+    let audit = place.admin(&["audit", "--limit", "20"]);
+    let _ = audit;
+
+    // The editor's rich text: for signed-in people, its body held to its cap.
+    let rich = format!("{}/api/rich", a.url);
+    let text = json!({"markdown": "**a**"}).to_string();
+    assert_eq!(post_json(&rich, None, &a.url, text.clone()).0, 401);
+    let (status, body) = post_json(&rich, Some(&jo), &a.url, text);
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("<b>a</b>"), "{body}");
+    let bare = json!({"markdown": "a", "pad": ""}).to_string().len();
+    let over = json!({"markdown": "a", "pad": "x".repeat(MAX_RICH_BODY + 1 - bare)}).to_string();
+    assert_eq!(over.len(), MAX_RICH_BODY + 1);
+    assert_eq!(post_json(&rich, Some(&jo), &a.url, over).0, 413);
+
+    // A name this server does not answer to (DNS rebinding) is refused.
+    let rebound = browser()
+        .get(&format!("{}/", a.url))
+        .header("Host", "rebound.example")
+        .call()
+        .expect("GET");
+    assert_eq!(rebound.status().as_u16(), 421);
+}
