@@ -205,7 +205,7 @@ fn the_model_gets_no_more_from_a_host_that_shows_the_view() {
     assert_eq!(app_only.len(), 4);
     // What the host hands the model is what every client gets (the `_meta` stays
     // with the host), within the same ceiling.
-    assert!(budget::model_bytes(&model) <= budget::MODEL_CEILING);
+    assert!(budget::model_bytes(&model) <= budget::MODEL_BUDGET);
     // The view's own tools are small, and kept from the model by the host.
     let app_bytes = budget::model_bytes(&app_only);
     assert!(
