@@ -47,7 +47,7 @@ pub use object::{
     Route, Shape, Side, Sizing, FRAME_TITLE_HEIGHT,
 };
 pub use order::Moved;
-pub use style::{Align, Dash, Font, Style, VAlign};
+pub use style::{Align, Dash, FillStyle, Font, Style, VAlign};
 pub use tx::{Actor, Commit, Savepoint, Step, Transaction};
 
 /// Names the values of a closed vocabulary (geometries, arrowheads, palette colours...)

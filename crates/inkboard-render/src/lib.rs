@@ -32,6 +32,7 @@ mod deadline;
 mod error;
 mod marks;
 mod resolve;
+mod rough;
 pub mod route;
 pub mod scene;
 pub mod shapes;

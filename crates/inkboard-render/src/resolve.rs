@@ -10,8 +10,8 @@
 use std::sync::OnceLock;
 
 use inkboard_core::{
-    Align, Board, Connector, Font, Geom, Image, Ink, Kind, Object, ObjectId, PageId, Point, Rect,
-    Shape, VAlign, Vocabulary,
+    Align, Board, Connector, FillStyle, Font, Geom, Image, Ink, Kind, Object, ObjectId, PageId,
+    Point, Rect, Shape, VAlign, Vocabulary,
 };
 
 use crate::deadline::{unstoppable, Deadline, Stopped};
@@ -140,10 +140,12 @@ fn resolve_object(
                     crate::marks::flip_paths(parts, s.bounds, object.flip);
                 }
             }
+            sketched(object, &s.style, s.geom, &mut item.parts);
         }
         Kind::Connector(c) => {
             if let Some(laid) = laid {
                 connector(c, laid, &mut item.parts, deadline)?;
+                crate::rough::sketch(&object.id, &c.style, false, &mut item.parts);
             }
         }
         Kind::Image(i) => image(i, object.flip, &mut item.parts),
@@ -182,7 +184,10 @@ fn shape(
     if !s.text.is_empty() {
         let (font_size, weight) = style::shape_font(s.geom, &s.style);
         let (align, valign) = style::shape_align(s.geom, &s.style);
-        let color = style::shape_text_color(s.geom, &s.style, fill);
+        // Hatching leaves the page showing between its lines: the text is set
+        // as on no fill, not white on a dark one.
+        let hatched = s.style.fill_style.is_some_and(|f| f != FillStyle::Solid);
+        let color = style::shape_text_color(s.geom, &s.style, fill.filter(|_| !hatched));
         if let Some(t) = shape_text(
             &s.text,
             crate::marks::flip_box(s.geom.text_box(b), b, flip),
@@ -197,6 +202,21 @@ fn shape(
         }
     }
     Ok(())
+}
+
+/// A shape's outline and details in its style's hand-drawn look (`rough`), not
+/// a note's shadow, which stays soft.
+fn sketched(object: &Object, style: &inkboard_core::Style, geom: Geom, parts: &mut Vec<Part>) {
+    let shadow = if geom == Geom::Note {
+        NOTE_SHADOW_LAYERS
+    } else {
+        0
+    };
+    if !crate::rough::plain(style) && parts.len() > shadow {
+        let mut rest = parts.split_off(shadow);
+        crate::rough::sketch(&object.id, style, true, &mut rest);
+        parts.append(&mut rest);
+    }
 }
 
 /// The parts a sticky note's shadow takes, drawn first.

@@ -77,7 +77,8 @@ pub(crate) fn number(v: f64) -> Number {
 }
 
 /// Inserts the style fields that are set, in the documented order: fill, stroke,
-/// stroke_width, dash, font_size, text_color, align, valign, font, opacity.
+/// stroke_width, dash, font_size, text_color, align, valign, font, opacity,
+/// roughness, fill_style.
 pub fn style_to_json(style: &Style, out: &mut Map<String, Value>) {
     let mut tree = Tree::default();
     tree.open_object();
@@ -120,6 +121,12 @@ fn write_style(style: &Style, out: &mut impl Sink, ink: bool) {
     }
     if let Some(n) = style.opacity {
         out.number_field("opacity", number(n));
+    }
+    if let Some(n) = style.roughness {
+        out.number_field("roughness", number(n));
+    }
+    if let Some(f) = style.fill_style {
+        out.text_field("fill_style", f.name());
     }
 }
 
@@ -500,6 +507,8 @@ fn read_style(f: &mut Fields, ink: bool) -> Result<Style, FormatError> {
         valign: f.word("valign")?,
         font: f.word("font")?,
         opacity: f.opt_number("opacity")?,
+        roughness: f.opt_number("roughness")?,
+        fill_style: f.word("fill_style")?,
     };
     // The model owns the ranges; its message names the field as it stands in files,
     // except ink's width.

@@ -34,6 +34,8 @@ const GLOSSARY: &[(&str, &str)] = &[
     ("valign", "Vertical alignment"),
     ("font", "sans, serif, mono or hand"),
     ("opacity", "0 to 1"),
+    ("roughness", "Hand-drawn look, 0 to 2"),
+    ("fill_style", "Fill pattern"),
     ("right_of", "Object id"),
     ("left_of", "Object id"),
     ("below", "Object id"),

@@ -97,6 +97,8 @@ fn given(a: &UpdateArgs) -> Vec<&'static str> {
         ("valign", s.valign.is_some()),
         ("font", s.font.is_some()),
         ("opacity", s.opacity.is_some()),
+        ("roughness", s.roughness.is_some()),
+        ("fill_style", s.fill_style.is_some()),
         ("from", a.from.is_some()),
         ("to", a.to.is_some()),
         ("route", a.route.is_some()),
