@@ -311,11 +311,6 @@ function fill() {
   if (has('dash')) {
     choice(section('Dash', mixed('dash')), 'dash', ['solid', 'dashed', 'dotted'], get('dash'), 'dash');
   }
-  if (has('roughness')) {
-    const s = section('Sketch', mixed('roughness', 'fill_style'));
-    choice(s, 'roughness', [0, 1, 2], get('roughness'), 'roughness', ROUGHNESS_NAMES, 'Roughness');
-    if (has('fill_style')) choice(s, 'fill_style', FILL_STYLES, get('fill_style'), 'fill-style', FILL_STYLE_NAMES, 'Fill');
-  }
   if (has('font_size')) {
     const s = section('Text', mixed('font_size', 'font', 'text_color', 'align'));
     select(s, 'font_size', [10, 12, 14, 16, 20, 24, 32, 48, 64], get('font_size'), 'font-size', 'Size');
@@ -330,6 +325,12 @@ function fill() {
     choice(s, 'end_arrow', ARROWS, get('end_arrow'), 'end-arrow', END_HEADS, 'End');
   }
   if (has('opacity')) opacityRow(section('Opacity', mixed('opacity')), get('opacity'), kind ? [] : styled());
+  // After opacity: the hand-drawn look is the least used, as in Excalidraw's panel.
+  if (has('roughness')) {
+    const s = section('Sketch', mixed('roughness', 'fill_style'));
+    choice(s, 'roughness', [0, 1, 2], get('roughness'), 'roughness', ROUGHNESS_NAMES, 'Roughness');
+    if (has('fill_style')) choice(s, 'fill_style', FILL_STYLES, get('fill_style'), 'fill-style', FILL_STYLE_NAMES, 'Fill');
+  }
   if (!kind) arrange();
 }
 
