@@ -192,13 +192,27 @@ describe('around the drawing', { timeout: 120000 }, () => {
     assert.deepEqual([...one.data.slice(0, 3)], [255, 255, 255]);
     assert.ok([...dark.data.slice(0, 3)].every((v) => v < 40), `dark background: ${[...dark.data.slice(0, 3)]}`);
     // Only the selection, and a transparent background, go in the address, as the
-    // export tool will name them.
+    // export tool names them, and the route draws them.
     await page.getByTestId('export').click();
     assert.equal(await page.getByTestId('export-selection').isDisabled(), true, 'nothing selected: no selection to export');
+    await page.getByTestId('export-dark').uncheck();
     await page.getByTestId('export-transparent').check();
     assert.match(await page.getByTestId('export-download').getAttribute('href'), /background=transparent/);
-    await page.getByTestId('export-dark').uncheck();
+    const clear = await png();
+    assert.equal(clear.data[3], 0, 'a transparent picture\'s corner is clear');
+    assert.equal(clear.width, one.width, 'the whole page');
+    await page.locator('g#s1').click();
+    await until(async () => (await page.evaluate(() => [...window.inkboard.selection()])).join() === 's1', { what: 's1 selected' });
+    await page.getByTestId('export').click();
     await page.getByTestId('export-transparent').uncheck();
+    await page.getByTestId('export-selection').check();
+    assert.match(await page.getByTestId('export-download').getAttribute('href'), /ids=s1/);
+    const only = await png();
+    assert.equal(only.data[3], 255, 'on the page\'s colour again');
+    // s1 alone (160 wide, with the padding) instead of both shapes (560 wide).
+    assert.ok(only.width < one.width / 2, `only s1: ${only.width} px, the page ${one.width} px`);
+    await page.getByTestId('export').click();
+    await page.getByTestId('export-selection').uncheck();
     await page.getByTestId('canvas').click({ position: { x: 5, y: 5 } });
     await page.getByTestId('export-dialog').waitFor({ state: 'detached' });
     await page.keyboard.press('Control+Shift+E');
@@ -207,7 +221,7 @@ describe('around the drawing', { timeout: 120000 }, () => {
     await page.getByTestId('export-dialog').waitFor({ state: 'detached' });
     // The route says what it does not take.
     const key = await page.evaluate(() => localStorage.getItem('inkboard-key'));
-    for (const q of ['scale=99', 'scale=0', 'theme=sepia']) {
+    for (const q of ['scale=99', 'scale=0', 'theme=sepia', 'background=none', 'ids=s404', 'ids=']) {
       const r = await page.request.get(`${s.app.origin}/export?format=png&${q}`, { headers: { 'X-Inkboard-Key': key } });
       assert.equal(r.status(), 400, `${q} is refused`);
     }

@@ -61,6 +61,20 @@ describe('connector type and arrowheads in the panel', { timeout: 120000 }, () =
     await waitFor((o) => o.c5.route === undefined, 'the route undone');
   });
 
+  it('offers a bar and a dot at either end, drawn by the renderer', async () => {
+    const before = await page.evaluate(() => document.querySelector('g#c5').innerHTML);
+    await button('end-arrow-bar').click();
+    await waitFor((o) => o.c5.end_arrow === 'bar', 'a bar at the end');
+    await button('start-arrow-dot').click();
+    await waitFor((o) => o.c5.start_arrow === 'dot', 'a dot at the start');
+    await until(async () => (await pressed('start-arrow-dot')) === 'true' && (await pressed('end-arrow-bar')) === 'true', { what: 'both marked' });
+    // The drawing on screen is the server's: it changed with the heads.
+    await until(async () => (await page.evaluate(() => document.querySelector('g#c5').innerHTML)) !== before, { what: 'drawn again' });
+    await page.keyboard.press('Control+z');
+    await page.keyboard.press('Control+z');
+    await waitFor((o) => o.c5.start_arrow === undefined && o.c5.end_arrow === undefined, 'both undone');
+  });
+
   it('marks values that differ between connectors as mixed; a click sets both in one step', async () => {
     await page.keyboard.down('Shift');
     await clickBoard(page, { x: 200, y: 330 });

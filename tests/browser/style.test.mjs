@@ -93,6 +93,8 @@ describe('style and flip', { timeout: 120000 }, () => {
     const c = (before.s4.x + (after.s4.x + after.s4.w)) / 2;
     assert.ok(Math.abs(after.s5.x + after.s5.w / 2 - (2 * c - (before.s5.x + before.s5.w / 2))) < 0.02, 's5 mirrored');
     assert.equal(after.s5.rotation, 330, 'its turn mirrored');
+    // Their own drawings turned over too (the renderer mirrors the outline).
+    assert.deepEqual([after.s4.flip_x, after.s5.flip_x], [true, true], 'flip_x set');
     assert.deepEqual(after.k6.points.map(([x, y]) => [Math.round(2 * c - x), y]), before.k6.points, 'the stroke mirrored');
     assert.equal(Math.round(2 * c - after.c7.to.x), before.c7.to.x, 'the free end mirrored');
     assert.equal(Math.round(2 * c - after.c7.waypoints[0][0]), before.c7.waypoints[0][0], 'the bend mirrored');
@@ -105,8 +107,13 @@ describe('style and flip', { timeout: 120000 }, () => {
     await select({ x: 50, y: 325 });
     await page.keyboard.press('Shift+v');
     await new Promise((r) => setTimeout(r, 300));
-    // One unturned rectangle about its own middle: it stays where it is.
-    assert.equal((await read()).s4.y, 300);
+    // One unturned rectangle about its own middle: it stays where it is, turned
+    // over (flip_y) in its box.
+    const one = await until(async () => {
+      const x = await read();
+      return x.s4.flip_y && x;
+    }, { what: 'flip_y set' });
+    assert.equal(one.s4.y, 300);
     await select({ x: 50, y: 325 }, { x: 150, y: 540 });
     await page.keyboard.press('Shift+v');
     const o = await until(async () => {

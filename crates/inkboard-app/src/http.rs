@@ -23,7 +23,7 @@ use axum::{Json, Router};
 use inkboard_core::{Actor, Vocabulary};
 use inkboard_render::Theme;
 use inkboard_tools::live::reply_to_wire;
-use inkboard_tools::{Caller, Canceller, Control, Picture, DRAWING_DEADLINE};
+use inkboard_tools::{Background, Caller, Canceller, Control, Look, Picture, DRAWING_DEADLINE};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -314,6 +314,10 @@ struct ExportQuery {
     scale: Option<f64>,
     /// `light` (the board's own colours, the default) or `dark`, as `export`'s `theme`.
     theme: Option<String>,
+    /// `transparent` or `solid` (the default), as `export`'s `background`.
+    background: Option<String>,
+    /// Only these objects, comma-separated, as `export`'s `ids`.
+    ids: Option<String>,
 }
 
 /// The largest PNG scale a download may ask for: a page is drawn that many times
@@ -342,6 +346,16 @@ async fn export(State(app): State<Arc<AppState>>, Query(q): Query<ExportQuery>) 
         Some(Ok(theme)) => theme,
         Some(Err(e)) => return refuse(StatusCode::BAD_REQUEST, &e.to_string()),
     };
+    let mut look = Look::new(scale, theme);
+    match q.background.as_deref().map(Background::parse) {
+        None => {}
+        Some(Ok(background)) => look.background = background,
+        Some(Err(e)) => return refuse(StatusCode::BAD_REQUEST, &e.to_string()),
+    }
+    let ids: Option<Vec<String>> = q
+        .ids
+        .as_deref()
+        .map(|ids| ids.split(',').map(|id| id.trim().to_string()).collect());
     // A download that the browser gave up on (the tab closed, the app stopping)
     // stops drawing at the next stage: the guard cancels it when this handler
     // is dropped. A drawing past its deadline stops as the tools' do.
@@ -356,11 +370,16 @@ async fn export(State(app): State<Arc<AppState>>, Query(q): Query<ExportQuery>) 
         let number = q.page.unwrap_or(1).clamp(1, board.pages().len().max(1));
         let page = board.pages().get(number - 1).map(|p| p.id);
         let page = page.ok_or_else(|| "the board has no page".to_string())?;
+        if let Some(ids) = &ids {
+            let (_, only) =
+                inkboard_tools::selection(&board, ids, Some(page)).map_err(|e| e.to_string())?;
+            look.only = Some(only);
+        }
         // PNG downloads at twice the board's size unless asked, for sharp
         // screens, in the board's own colours unless dark is asked for (whatever
         // the editor shows), as `export`'s default.
         let mut bytes = picture
-            .draw(&board, &[page], scale, theme, &control)
+            .draw(&board, &[page], &look, &control)
             .map_err(|e| e.to_string())?;
         // As `export` does: the download opens again as this board.
         if q.embed.unwrap_or(true) {

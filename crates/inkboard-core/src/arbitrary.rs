@@ -27,9 +27,9 @@ use proptest::sample::{select, Index};
 use proptest::test_runner::FileFailurePersistence;
 
 use crate::{
-    Actor, Align, Arrow, Board, Color, Connector, Dash, End, Extra, Font, Geom, Group, IdKind,
-    Image, ImageFormat, Ink, Kind, ModelError, Object, ObjectId, PageId, Palette, Point, Rect,
-    Rotation, Route, Shape, Side, Style, Transaction, VAlign, Vocabulary,
+    Actor, Align, Arrow, Board, Color, Connector, Dash, End, Extra, FillStyle, Font, Geom, Group,
+    IdKind, Image, ImageFormat, Ink, Kind, ModelError, Object, ObjectId, PageId, Palette, Point,
+    Rect, Rotation, Route, Shape, Side, Style, Transaction, VAlign, Vocabulary,
 };
 
 /// The settings of a property test file: `cases` cases unless `PROPTEST_CASES` says
@@ -108,6 +108,8 @@ pub fn style() -> impl Strategy<Value = Style> {
         some(select(VAlign::ALL)),
         some(select(Font::ALL)),
         some(hundredths(0, 100)),
+        some(hundredths(0, 200)),
+        some(select(FillStyle::ALL)),
     )
         .prop_map(
             |(
@@ -121,6 +123,8 @@ pub fn style() -> impl Strategy<Value = Style> {
                 valign,
                 font,
                 opacity,
+                roughness,
+                fill_style,
             )| {
                 Style {
                     fill,
@@ -133,6 +137,8 @@ pub fn style() -> impl Strategy<Value = Style> {
                     valign,
                     font,
                     opacity,
+                    roughness,
+                    fill_style,
                 }
             },
         )
@@ -586,10 +592,8 @@ impl Op {
                 let at = at.as_ref().map(|i| i.index(here.len() + 2));
                 let id = tx.new_id(id_kind(&kind));
                 let object = Object {
-                    id,
-                    kind,
-                    locked: false,
                     extra: extra.clone(),
+                    ..Object::new(id, kind)
                 };
                 tx.insert(page, at, object)
             }

@@ -67,6 +67,9 @@ pub enum ModelError {
         what: String,
         got: u64,
     },
+    /// A link that is too long or not safe to follow (see [`crate::Link`]).
+    #[error("link \"{link}\" is {why}")]
+    BadLink { link: String, why: &'static str },
     /// XML that declares entities where none are read, or entities that hold
     /// markup or refer to themselves (see [`crate::xml`]): a few bytes of them can
     /// expand to gigabytes.

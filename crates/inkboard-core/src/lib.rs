@@ -23,6 +23,7 @@ mod history;
 mod id;
 mod image;
 pub mod limits;
+mod link;
 mod merge;
 mod object;
 mod order;
@@ -39,13 +40,14 @@ pub use error::ModelError;
 pub use history::History;
 pub use id::{IdKind, ObjectId, PageId};
 pub use inkboard_geom::{Point, Rect, Rotation};
+pub use link::{Flip, Link, MAX_LINK};
 pub use merge::{MergeError, Overlap};
 pub use object::{
     Arrow, ByHand, Connector, End, Extra, Geom, Group, Image, ImageFormat, Ink, Kind, Object,
     Route, Shape, Side, Sizing, FRAME_TITLE_HEIGHT,
 };
 pub use order::Moved;
-pub use style::{Align, Dash, Font, Style, VAlign};
+pub use style::{Align, Dash, FillStyle, Font, Style, VAlign};
 pub use tx::{Actor, Commit, Savepoint, Step, Transaction};
 
 /// Names the values of a closed vocabulary (geometries, arrowheads, palette colours...)

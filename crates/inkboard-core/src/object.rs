@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::vocabulary;
-use crate::{IdKind, ObjectId, Point, Rect, Rotation, Style};
+use crate::{Flip, IdKind, Link, ObjectId, Point, Rect, Rotation, Style};
 
 vocabulary! {
     /// The outline of a shape. `note` is a sticky note, `text` a borderless text box,
@@ -107,9 +107,13 @@ vocabulary! {
 }
 
 vocabulary! {
-    /// The head drawn at a connector end.
+    /// The head drawn at a connector end: an open arrow, a filled triangle,
+    /// diamond or circle before the end, a bar across it, or a small dot on it
+    /// (as ER and UML diagrams draw; Excalidraw's and draw.io's heads map onto
+    /// these).
     pub enum Arrow as "arrow" {
         None = "none", Arrow = "arrow", Triangle = "triangle", Diamond = "diamond", Circle = "circle",
+        Bar = "bar", Dot = "dot",
     }
 }
 
@@ -384,6 +388,11 @@ pub struct Object {
     /// `locked: false`, or the editor's Unlock) changes that; its text and style
     /// may still change.
     pub locked: bool,
+    /// Where the object links to, if anywhere (tools set it on shapes and images).
+    pub link: Option<Link>,
+    /// A shape's or image's drawing mirrored in its box; other kinds keep
+    /// [`Flip::NONE`] (tools refuse to set it on them, the renderer ignores it).
+    pub flip: Flip,
     pub extra: Extra,
 }
 
@@ -393,6 +402,8 @@ impl Object {
             id,
             kind,
             locked: false,
+            link: None,
+            flip: Flip::NONE,
             extra: Extra::new(),
         }
     }

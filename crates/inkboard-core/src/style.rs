@@ -30,6 +30,13 @@ vocabulary! {
     }
 }
 
+vocabulary! {
+    /// How a fill is laid: flat (`solid`, the default), or drawn with parallel
+    /// lines in the fill's colour as by hand (`hachure`, and `cross-hatch` with
+    /// a second set across them).
+    pub enum FillStyle as "fill_style" { Solid = "solid", Hachure = "hachure", CrossHatch = "cross-hatch" }
+}
+
 /// The style of an object. `None` fields take the default for the object's kind.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Style {
@@ -44,11 +51,14 @@ pub struct Style {
     pub font: Option<Font>,
     /// From 0 (invisible) to 1 (opaque).
     pub opacity: Option<f64>,
+    /// How hand-drawn the lines look: 0 (clean, the default) to 2.
+    pub roughness: Option<f64>,
+    pub fill_style: Option<FillStyle>,
 }
 
 impl Style {
     /// The names of the fields, in the order they are documented and written.
-    pub const FIELDS: [&'static str; 10] = [
+    pub const FIELDS: [&'static str; 12] = [
         "fill",
         "stroke",
         "stroke_width",
@@ -59,6 +69,8 @@ impl Style {
         "valign",
         "font",
         "opacity",
+        "roughness",
+        "fill_style",
     ];
 
     /// Applies every field that `patch` sets, leaving the others as they are.
@@ -76,11 +88,14 @@ impl Style {
             align,
             valign,
             font,
-            opacity
+            opacity,
+            roughness,
+            fill_style
         );
     }
 
-    /// Checks the numeric fields: widths and sizes non-negative, opacity within 0..=1.
+    /// Checks the numeric fields: widths and sizes non-negative, opacity within
+    /// 0..=1, roughness within 0..=2.
     pub fn validate(&self) -> Result<(), ModelError> {
         let check = |what, v: Option<f64>, max: f64, extra| match v {
             Some(v) if !(v.is_finite() && (0.0..=max).contains(&v)) => Err(ModelError::BadNumber {
@@ -92,7 +107,8 @@ impl Style {
         };
         check("stroke_width", self.stroke_width, 1000.0, " from 0 to 1000")?;
         check("font_size", self.font_size, 1000.0, " from 0 to 1000")?;
-        check("opacity", self.opacity, 1.0, " from 0 to 1")
+        check("opacity", self.opacity, 1.0, " from 0 to 1")?;
+        check("roughness", self.roughness, 2.0, " from 0 to 2")
     }
 
     /// True when no field is set.

@@ -282,7 +282,15 @@ fn errors_name_the_field() {
         ),
         (
             json!({"id": "c1", "type": "connector", "from": "a", "to": "b", "end_arrow": "big"}),
-            "end_arrow: unknown arrow \"big\": use one of none, arrow, triangle, diamond, circle",
+            "end_arrow: unknown arrow \"big\": use one of none, arrow, triangle, diamond, circle, bar, dot",
+        ),
+        (
+            json!({"id": "s1", "type": "shape", "x": 0, "y": 0, "w": 1, "h": 1, "link": "javascript:alert(1)"}),
+            "link: link \"javascript:alert(1)\" is not a web or mail address: give an http:, https: or mailto: one, or a domain",
+        ),
+        (
+            json!({"id": "s1", "type": "shape", "x": 0, "y": 0, "w": 1, "h": 1, "flip_x": "yes"}),
+            "flip_x: expected true or false, got the text \"yes\"",
         ),
         (
             json!({"id": "c1", "type": "connector", "from": "a", "to": "b", "waypoints": [[1, 2], [3]]}),
@@ -367,4 +375,21 @@ fn reads_show_a_long_ink_stroke_by_some_of_its_points() {
     // A short stroke is shown whole, with no count.
     let short = &every_kind()[2];
     assert!(!object_to_json(short, Detail::Read).contains_key("point_count"));
+}
+
+#[test]
+fn link_and_flips_are_written_only_when_set_and_read_back() {
+    let plain = json!({"id": "s1", "type": "shape", "x": 0, "y": 0, "w": 10, "h": 10});
+    let o = object_from_json(&plain).unwrap();
+    assert_eq!(Value::Object(object_to_json(&o, Detail::File)), plain);
+    let marked = json!({"id": "s1", "type": "shape", "x": 0, "y": 0, "w": 10, "h": 10,
+        "link": "https://example.com/a", "flip_x": true, "flip_y": true});
+    let o = object_from_json(&marked).unwrap();
+    assert_eq!(
+        o.link.as_ref().map(|l| l.as_str()),
+        Some("https://example.com/a")
+    );
+    assert!(o.flip.x && o.flip.y);
+    assert!(o.extra.is_empty(), "known fields, not unknown ones");
+    assert_eq!(Value::Object(object_to_json(&o, Detail::File)), marked);
 }

@@ -446,3 +446,46 @@ fn pinned_sides_come_back_from_drawio() {
     };
     assert_eq!(sides(&back.board), sides(&board));
 }
+
+/// The hand-drawn look goes out as Excalidraw's `roughness` and `fillStyle` and
+/// comes back as it was; a clean, solid shape stays Excalidraw's architect
+/// (`roughness: 0`) with a solid fill, as every export wrote before.
+#[test]
+fn roughness_and_fill_style_come_back_from_excalidraw() {
+    let text = r#"{"format": "inkboard", "version": 3, "title": "Sketch", "next_id": 5, "pages": [{"id": "p1", "name": "Page 1", "objects": [
+        {"id": "s1", "type": "shape", "x": 0, "y": 0, "w": 120, "h": 60, "fill": "blue", "roughness": 2, "fill_style": "cross-hatch"},
+        {"id": "s2", "type": "shape", "x": 300, "y": 0, "w": 120, "h": 60, "fill": "green", "roughness": 1, "fill_style": "hachure"},
+        {"id": "s3", "type": "shape", "x": 0, "y": 200, "w": 120, "h": 60, "fill": "red"},
+        {"id": "c4", "type": "connector", "from": "s1", "to": "s2", "roughness": 1}
+    ]}]}"#;
+    let board = inkboard_format::board_from_json(text).unwrap();
+    let page = board.pages()[0].id;
+    let looks = |b: &Board| -> Vec<(Option<f64>, Option<String>)> {
+        b.pages()[0]
+            .objects
+            .iter()
+            .filter_map(|o| o.style())
+            .map(|s| (s.roughness, s.fill_style.map(|f| f.to_string())))
+            .collect()
+    };
+    let excalidraw = inkboard_interop::to_excalidraw(&board, page);
+    let elements: serde_json::Value = serde_json::from_str(&excalidraw).unwrap();
+    let s3 = elements["elements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["backgroundColor"] != "transparent" && e["y"] == 200.0)
+        .unwrap();
+    assert_eq!(
+        (&s3["roughness"], &s3["fillStyle"]),
+        (&serde_json::json!(0), &serde_json::json!("solid"))
+    );
+    assert!(
+        excalidraw.contains(r#""fillStyle": "cross-hatch""#)
+            || excalidraw.contains(r#""fillStyle":"cross-hatch""#),
+        "{excalidraw}"
+    );
+    let back = inkboard_interop::import(excalidraw.as_bytes(), Some("x.excalidraw")).unwrap();
+    assert_eq!(looks(&back.board), looks(&board));
+    assert!(back.lost.is_empty(), "{:?}", back.lost);
+}

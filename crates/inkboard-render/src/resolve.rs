@@ -10,8 +10,8 @@
 use std::sync::OnceLock;
 
 use inkboard_core::{
-    Align, Board, Connector, Font, Geom, Image, Ink, Kind, Object, ObjectId, PageId, Point, Rect,
-    Shape, VAlign, Vocabulary,
+    Align, Board, Connector, FillStyle, Font, Geom, Image, Ink, Kind, Object, ObjectId, PageId,
+    Point, Rect, Shape, VAlign, Vocabulary,
 };
 
 use crate::deadline::{unstoppable, Deadline, Stopped};
@@ -44,6 +44,7 @@ pub fn resolve_within(board: &Board, page: PageId, deadline: &Deadline) -> Resul
             bounds: empty_bounds(),
             items: Vec::new(),
             theme: Theme::Light,
+            background: true,
         });
     };
     let laid = connectors::layout(board, &p.objects, deadline)?;
@@ -56,7 +57,20 @@ pub fn resolve_within(board: &Board, page: PageId, deadline: &Deadline) -> Resul
             resolve_object(o, laid.as_ref(), deadline)
         })
         .collect::<Result<_, _>>()?;
-    let bounds = items
+    let bounds = padded_bounds(&items);
+    Ok(Scene {
+        page,
+        name: p.name.clone(),
+        bounds,
+        items,
+        theme: Theme::Light,
+        background: true,
+    })
+}
+
+/// The box around what `items` draw, with the page's padding: a scene's bounds.
+pub(crate) fn padded_bounds(items: &[Item]) -> Rect {
+    items
         .iter()
         .filter_map(item_extent)
         .reduce(|a, b| a.union(&b))
@@ -68,14 +82,7 @@ pub fn resolve_within(board: &Board, page: PageId, deadline: &Deadline) -> Resul
                 r.h + 2.0 * style::PADDING,
             )
         })
-        .unwrap_or_else(empty_bounds);
-    Ok(Scene {
-        page,
-        name: p.name.clone(),
-        bounds,
-        items,
-        theme: Theme::Light,
-    })
+        .unwrap_or_else(empty_bounds)
 }
 
 /// The drawn line of each connector on page `page`, as a polyline (curves
@@ -109,6 +116,7 @@ fn resolve_object(
         geom: None,
         opacity: object.style().map_or(1.0, style::opacity),
         parts: Vec::new(),
+        link: crate::marks::link(object),
         turn: object.own_bounds().and_then(|b| {
             let rotation = object.rotation();
             (!rotation.is_none()).then(|| Turn {
@@ -120,21 +128,39 @@ fn resolve_object(
     match &object.kind {
         Kind::Shape(s) => {
             item.geom = Some(inkboard_core::Vocabulary::name(s.geom));
-            shape(s, &mut item.parts, deadline)?;
+            shape(s, object.flip, &mut item.parts, deadline)?;
+            if !object.flip.is_none() {
+                // The outline and details, not the text, nor a note's shadow,
+                // which falls below whatever the outline's way round.
+                let shadow = match s.geom {
+                    Geom::Note => NOTE_SHADOW_LAYERS,
+                    _ => 0,
+                };
+                if let Some(parts) = item.parts.get_mut(shadow..) {
+                    crate::marks::flip_paths(parts, s.bounds, object.flip);
+                }
+            }
+            sketched(object, &s.style, s.geom, &mut item.parts);
         }
         Kind::Connector(c) => {
             if let Some(laid) = laid {
                 connector(c, laid, &mut item.parts, deadline)?;
+                crate::rough::sketch(&object.id, &c.style, false, &mut item.parts);
             }
         }
-        Kind::Image(i) => image(i, &mut item.parts),
+        Kind::Image(i) => image(i, object.flip, &mut item.parts),
         Kind::Ink(k) => ink(k, &mut item.parts),
         Kind::Group(_) => {}
     }
     Ok(item)
 }
 
-fn shape(s: &Shape, parts: &mut Vec<Part>, deadline: &Deadline) -> Result<(), Stopped> {
+fn shape(
+    s: &Shape,
+    flip: inkboard_core::Flip,
+    parts: &mut Vec<Part>,
+    deadline: &Deadline,
+) -> Result<(), Stopped> {
     let b = s.bounds;
     let fill = style::shape_fill(s.geom, &s.style);
     let stroke = style::shape_stroke(s.geom, &s.style);
@@ -158,10 +184,13 @@ fn shape(s: &Shape, parts: &mut Vec<Part>, deadline: &Deadline) -> Result<(), St
     if !s.text.is_empty() {
         let (font_size, weight) = style::shape_font(s.geom, &s.style);
         let (align, valign) = style::shape_align(s.geom, &s.style);
-        let color = style::shape_text_color(s.geom, &s.style, fill);
+        // Hatching leaves the page showing between its lines: the text is set
+        // as on no fill, not white on a dark one.
+        let hatched = s.style.fill_style.is_some_and(|f| f != FillStyle::Solid);
+        let color = style::shape_text_color(s.geom, &s.style, fill.filter(|_| !hatched));
         if let Some(t) = shape_text(
             &s.text,
-            s.geom.text_box(b),
+            crate::marks::flip_box(s.geom.text_box(b), b, flip),
             font_size,
             weight,
             (align, valign),
@@ -175,13 +204,31 @@ fn shape(s: &Shape, parts: &mut Vec<Part>, deadline: &Deadline) -> Result<(), St
     Ok(())
 }
 
+/// A shape's outline and details in its style's hand-drawn look (`rough`), not
+/// a note's shadow, which stays soft.
+fn sketched(object: &Object, style: &inkboard_core::Style, geom: Geom, parts: &mut Vec<Part>) {
+    let shadow = if geom == Geom::Note {
+        NOTE_SHADOW_LAYERS
+    } else {
+        0
+    };
+    if !crate::rough::plain(style) && parts.len() > shadow {
+        let mut rest = parts.split_off(shadow);
+        crate::rough::sketch(&object.id, style, true, &mut rest);
+        parts.append(&mut rest);
+    }
+}
+
+/// The parts a sticky note's shadow takes, drawn first.
+const NOTE_SHADOW_LAYERS: usize = 8;
+
 /// A soft shadow under a sticky note: translucent, growing, lowered copies of its
 /// outline. Layers instead of a blur filter keep PNGs fast and PDFs vector. Eight
 /// faint layers a fraction of a unit apart, over the same area as ever (grown by up
 /// to 2, lowered by 1.5 to 5): three darker ones a unit or more apart showed as
 /// separate edges when zoomed in (issue 35), these fade evenly.
 fn note_shadow(b: Rect, parts: &mut Vec<Part>) {
-    const LAYERS: usize = 8;
+    const LAYERS: usize = NOTE_SHADOW_LAYERS;
     for i in (0..LAYERS).rev() {
         let t = i as f64 / (LAYERS - 1) as f64;
         let (grow, drop, alpha) = (2.0 * t, 1.5 + 3.5 * t, 6u8);
@@ -375,11 +422,12 @@ fn label(
     Ok(())
 }
 
-fn image(i: &Image, parts: &mut Vec<Part>) {
+fn image(i: &Image, flip: inkboard_core::Flip, parts: &mut Vec<Part>) {
     parts.push(Part::Image(ImagePart {
         rect: i.bounds,
         format: i.format,
         data: i.data.clone(),
+        flip,
     }));
     // Images have no frame unless the style asks for one.
     if i.style.stroke.is_some() || i.style.stroke_width.is_some() {

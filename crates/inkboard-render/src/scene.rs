@@ -28,12 +28,35 @@ pub struct Scene {
     /// The colours the backends paint it in: light (the board's own, as
     /// [`resolve`](crate::resolve) gives it) unless [`Scene::in_theme`] says.
     pub theme: Theme,
+    /// Whether the backends paint the page's colour under the drawing (true as
+    /// resolved); a transparent export leaves it out ([`Scene::transparent`]).
+    pub background: bool,
 }
 
 impl Scene {
     /// The scene, to be painted in `theme`.
     pub fn in_theme(self, theme: Theme) -> Scene {
         Scene { theme, ..self }
+    }
+
+    /// The scene on no background: a PNG with an alpha channel, an SVG or PDF
+    /// page without the page's colour.
+    pub fn transparent(self) -> Scene {
+        Scene {
+            background: false,
+            ..self
+        }
+    }
+
+    /// The scene with only the items of `ids`, its bounds around them: an export
+    /// of a selection. The items keep what was resolved on the whole page
+    /// (connectors their routes around every shape), so the part looks as it does
+    /// there.
+    pub fn only(mut self, ids: &[ObjectId]) -> Scene {
+        let keep: std::collections::HashSet<&ObjectId> = ids.iter().collect();
+        self.items.retain(|item| keep.contains(&item.id));
+        self.bounds = crate::resolve::padded_bounds(&self.items);
+        self
     }
 }
 
@@ -52,6 +75,9 @@ pub struct Item {
     pub parts: Vec<Part>,
     /// The turn of a rotated shape or image, applied to all of its parts.
     pub turn: Option<Turn>,
+    /// Where the object links to (a safe web or mail address): an SVG `<a>`
+    /// and a PDF link over the item.
+    pub link: Option<String>,
 }
 
 /// A turn of an item's whole drawing about a point: a rotated shape or image,
@@ -232,4 +258,6 @@ pub struct ImagePart {
     pub rect: Rect,
     pub format: ImageFormat,
     pub data: Arc<[u8]>,
+    /// The picture mirrored in `rect`.
+    pub flip: inkboard_core::Flip,
 }

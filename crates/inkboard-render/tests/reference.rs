@@ -12,8 +12,8 @@ use std::path::PathBuf;
 
 use common::*;
 use inkboard_core::{
-    Align, Arrow, Color, Connector, Dash, Font, Geom, ImageFormat, Palette, Route, Style, VAlign,
-    Vocabulary,
+    Align, Arrow, Color, Connector, Dash, FillStyle, Font, Geom, ImageFormat, Palette, Route,
+    Style, VAlign, Vocabulary,
 };
 use inkboard_render::{resolve, to_png_scaled, to_svg_with, SvgOptions, Theme};
 
@@ -485,6 +485,19 @@ fn cases() -> Vec<Case> {
         ("arrow_triangle", |b| arrow(b, Arrow::Triangle)),
         ("arrow_diamond", |b| arrow(b, Arrow::Diamond)),
         ("arrow_circle", |b| arrow(b, Arrow::Circle)),
+        ("arrow_bar", |b| arrow(b, Arrow::Bar)),
+        ("arrow_dot", |b| arrow(b, Arrow::Dot)),
+        ("flip_triangle", |b| {
+            b.shape(Geom::Triangle, [0.0, 0.0, 100.0, 80.0], "up");
+            let down = b.shape(Geom::Triangle, [130.0, 0.0, 100.0, 80.0], "down");
+            let across = b.shape(Geom::Parallelogram, [260.0, 0.0, 120.0, 60.0], "across");
+            b.flip(&down, false, true);
+            b.flip(&across, true, false);
+        }),
+        ("fill_hachure", |b| sketch(b, 0.0, FillStyle::Hachure)),
+        ("fill_cross_hatch", |b| sketch(b, 0.0, FillStyle::CrossHatch)),
+        ("rough_1", |b| sketch(b, 1.0, FillStyle::Solid)),
+        ("rough_2", |b| sketch(b, 2.0, FillStyle::Hachure)),
         ("image_png", |b| {
             b.image([0.0, 0.0, 120.0, 80.0], ImageFormat::Png, gradient_png(12, 8));
         }),
@@ -608,6 +621,53 @@ fn routes(b: &mut Build, route: Route) {
         let t = b.shape(Geom::Rect, r, "");
         b.connect(obj(&hub), obj(&t), route, Arrow::Arrow);
     }
+}
+
+/// One shape of each kind of outline (straight, rounded, curved, open details),
+/// a note (whose shadow stays soft) and an arrow, all in one hand-drawn look.
+fn sketch(b: &mut Build, roughness: f64, fill_style: FillStyle) {
+    let look = |fill: Palette| {
+        style_with(|s| {
+            s.fill = Some(Color::Named(fill));
+            s.roughness = Some(roughness);
+            s.fill_style = Some(fill_style);
+        })
+    };
+    let a = b.styled(
+        Geom::Rect,
+        [0.0, 0.0, 120.0, 70.0],
+        "rect",
+        look(Palette::Blue),
+    );
+    let e = b.styled(
+        Geom::Ellipse,
+        [170.0, 0.0, 120.0, 70.0],
+        "ellipse",
+        look(Palette::Green),
+    );
+    b.styled(
+        Geom::Diamond,
+        [0.0, 110.0, 120.0, 80.0],
+        "diamond",
+        look(Palette::Red),
+    );
+    b.styled(
+        Geom::Cylinder,
+        [170.0, 110.0, 90.0, 80.0],
+        "",
+        look(Palette::Yellow),
+    );
+    b.styled(
+        Geom::Note,
+        [300.0, 110.0, 90.0, 80.0],
+        "note",
+        look(Palette::Yellow),
+    );
+    b.connector(Connector {
+        end_arrow: Arrow::Triangle,
+        style: style_with(|s| s.roughness = Some(roughness)),
+        ..Connector::new(obj(&a), obj(&e))
+    });
 }
 
 fn arrow(b: &mut Build, head: Arrow) {

@@ -49,10 +49,13 @@ impl ToolDef {
         for key in args.keys() {
             if !props.contains_key(key) {
                 let known: Vec<&str> = props.keys().map(String::as_str).collect();
+                // An argument's name is short: 40 characters of an unknown one
+                // say which it was, and leave room for the list of known ones
+                // (`update` takes 40) within a message's 400.
                 return Err(ToolError::args(format!(
                     "{} takes no argument '{}': use {}",
                     self.name,
-                    inkboard_core::echo::echo(key),
+                    inkboard_core::echo::echo_within(key, 40),
                     known.join(", ")
                 )));
             }

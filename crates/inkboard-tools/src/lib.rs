@@ -38,5 +38,6 @@ pub use live::{Caller, CommitSlot, Forward, Host, LiveBoard, LiveCell};
 pub use served::{server_catalog, MAX_EXPORT_BYTES, SERVER_COMMON_ARGS};
 pub use tool::Hints;
 pub use tools::import::{import_bytes, import_diagram, import_note, ImportedDiagram};
+pub use tools::pick::{selection, Background, Look};
 pub use tools::render::Picture;
 pub use tracking::ChangeLog;

@@ -302,7 +302,8 @@ impl BoardTool for ExportBytes {
                         "'all_pages' makes one file only as pdf: export the pages of an svg or png one at a time with 'page'",
                     ));
                 }
-                let drawn = p.draw(&board, &pages, scale, theme, control)?;
+                let look = crate::Look::new(scale, theme);
+                let drawn = p.draw(&board, &pages, &look, control)?;
                 let drawn = match a.embed.unwrap_or(true) {
                     true => p.carrying(&board, drawn),
                     false => drawn,

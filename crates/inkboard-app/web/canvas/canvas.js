@@ -11,6 +11,7 @@ import { state, emit, on, membersOf } from '../sync/state.js';
 import { hasBox, union, turnedExtent, rotationOf } from './geom.js';
 import * as sync from '../sync/sync.js';
 import { markUntitled } from './frametitle.js';
+import { markLinked } from './link.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const MIN_ZOOM = 0.05;
@@ -269,6 +270,7 @@ function draw(all) {
     for (const el of objectsG.children) {
       els.set(el.id, el);
       markUntitled(el, state.objects.get(el.id));
+      markLinked(el, state.objects.get(el.id));
     }
   } else {
     place(parse(ids.map((id) => svgs.get(id))));
@@ -313,6 +315,7 @@ function queueReorder() {
 function place(elements, items = null) {
   for (const el of elements) {
     markUntitled(el, items?.[el.id]?.obj ?? state.objects.get(el.id));
+    markLinked(el, items?.[el.id]?.obj ?? state.objects.get(el.id));
     const old = els.get(el.id);
     if (old) old.replaceWith(el);
     else objectsG.append(el);

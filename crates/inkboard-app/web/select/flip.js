@@ -5,11 +5,9 @@
 // stroke's points, and a connector's free ends, bends and pinned sides, are
 // mirrored themselves; a connector between two objects follows them.
 //
-// Limitation: the model has no "mirrored" flag, so a shape's own outline is not
-// turned over: a symmetric one (rectangle, ellipse, diamond, hexagon…) looks
-// flipped, but a triangle flipped upside down, a parallelogram flipped across, a
-// cylinder, cloud, star or note flipped, or an image, keep their own outline and
-// picture the right way round.
+// A shape's or image's own drawing is turned over too: `flip_x` or `flip_y`
+// toggles (the renderer mirrors its outline or picture in its box, its text
+// staying readable), so a triangle flipped up and down points down.
 
 import { state, emit } from '../sync/state.js';
 import { hasBox, union, rotationOf, normDeg } from '../canvas/geom.js';
@@ -39,6 +37,12 @@ export function mirrored(obj, axis, c) {
     else args.y = round(2 * c.y - obj.y - obj.h);
     const deg = rotationOf(obj);
     if (deg) args.rotation = round(normDeg(-deg));
+    // Mirrored then turned: M·R(r)·F = R(−r)·M·F, so the turn is negated and
+    // the flag toggled.
+    if (obj.type === 'shape' || obj.type === 'image') {
+      if (h) args.flip_x = !obj.flip_x;
+      else args.flip_y = !obj.flip_y;
+    }
     return args;
   }
   if (obj.type === 'ink') {

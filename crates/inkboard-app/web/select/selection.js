@@ -15,6 +15,7 @@ import {
   startMove, startResize, startRotate, startEndpoint, transformable, handleFrame, connectorEnds,
 } from './drag.js';
 import { drawBendHandles, isBendHandle, onLabel, startBend } from './bends.js';
+import { openLink } from '../canvas/link.js';
 
 const HANDLES = ['nw', 'n', 'ne', 'e', 'se', 's', 'sw', 'w'];
 const MAX_OUTLINES = 400;
@@ -145,6 +146,11 @@ export const selectTool = {
     }
     const hit = hitTest(e.clientX, e.clientY);
     const start = { x: e.clientX, y: e.clientY };
+    if (hit && (e.metaKey || e.ctrlKey) && !e.shiftKey && openLink(hit)) {
+      // Ctrl+click follows a link (a plain click selects, as in Excalidraw).
+      this.press = { start, noop: true };
+      return;
+    }
     if (hit) {
       if (e.shiftKey || e.metaKey || e.ctrlKey) {
         const next = new Set(state.selection);

@@ -21,6 +21,7 @@ import { toggleHelp } from './help.js';
 import { openFind } from './find.js';
 import { copyStyle, pasteStyle } from './stylecopy.js';
 import { flip } from '../select/flip.js';
+import { editLink } from '../canvas/link.js';
 import { startPresenting } from './present.js';
 
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
@@ -44,6 +45,7 @@ const ACTIONS = {
   'tool-lock': () => toggleToolLock(),
   find: () => openFind(),
   'copy-style': () => copyStyle(),
+  link: () => editLink(),
   'paste-style': () => pasteStyle(),
   export: () => emit('export'),
   present: () => startPresenting(),

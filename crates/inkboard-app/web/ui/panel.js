@@ -1,5 +1,5 @@
 // panel.js: the style panel on the right. Shows the fields that apply to what is
-// selected (fill, stroke, width, dash, font size and face, text colour, alignment,
+// selected (fill, stroke, width, dash, roughness and fill style, font size and face, text colour, alignment,
 // arrowheads and route for connectors, as buttons; opacity, as a slider whose
 // drag shows the new opacity on screen and sends one `update` when let go) with the selection's current
 // values (an unset field shows the value it is drawn with; values that differ are
@@ -21,22 +21,26 @@ import { cssFill, darkFill } from '../canvas/geom.js';
 import { shownColor, shownDark } from './theme.js';
 
 const COLORS = Object.keys(PALETTE);
-const SHAPE_FIELDS = ['fill', 'stroke', 'stroke_width', 'dash', 'font_size', 'font', 'text_color', 'align', 'opacity'];
+const SHAPE_FIELDS = ['fill', 'stroke', 'stroke_width', 'dash', 'roughness', 'fill_style', 'font_size', 'font', 'text_color', 'align', 'opacity'];
 /** The style fields (in `update`'s names) the panel shows for each type of object. */
 export const APPLIES = {
   shape: SHAPE_FIELDS,
-  connector: ['stroke', 'stroke_width', 'dash', 'font_size', 'font', 'text_color', 'start_arrow', 'end_arrow', 'route', 'opacity'],
+  connector: ['stroke', 'stroke_width', 'dash', 'roughness', 'font_size', 'font', 'text_color', 'start_arrow', 'end_arrow', 'route', 'opacity'],
   ink: ['stroke', 'stroke_width', 'dash', 'opacity'],
   image: ['opacity'],
   group: [],
 };
-const ARROWS = ['none', 'arrow', 'triangle', 'diamond', 'circle'];
+const ARROWS = ['none', 'arrow', 'triangle', 'diamond', 'circle', 'bar', 'dot'];
 /** The arrowheads as drawn at each end, for their buttons. */
-const END_HEADS = { none: '—', arrow: '→', triangle: '▶', diamond: '◆', circle: '●' };
-const START_HEADS = { none: '—', arrow: '←', triangle: '◀', diamond: '◆', circle: '●' };
+const END_HEADS = { none: '—', arrow: '→', triangle: '▶', diamond: '◆', circle: '●', bar: '⊣', dot: '•' };
+const START_HEADS = { none: '—', arrow: '←', triangle: '◀', diamond: '◆', circle: '●', bar: '⊢', dot: '•' };
 /** Route names as Excalidraw and draw.io say them: orthogonal is "elbow". */
 const ROUTES = ['straight', 'orthogonal', 'curved'];
 const ROUTE_NAMES = { straight: 'Straight', orthogonal: 'Elbow', curved: 'Curved' };
+/** The hand-drawn look: roughness as Excalidraw's three settings, and fill styles. */
+const ROUGHNESS_NAMES = { 0: 'Clean', 1: 'Rough', 2: 'Rougher' };
+const FILL_STYLES = ['solid', 'hachure', 'cross-hatch'];
+const FILL_STYLE_NAMES = { solid: 'Solid', hachure: 'Hachure', 'cross-hatch': 'Cross' };
 const TRANSPARENT = '#ffffff00';
 /** The look of an unset field, as the renderer's style.rs draws it. */
 const INK = '#1f2933';
@@ -113,6 +117,8 @@ function defaultOf(obj, field) {
     case 'stroke_width':
       return obj.type === 'ink' ? 3 : geom === 'frame' ? 1 : 2;
     case 'dash': return 'solid';
+    case 'roughness': return 0;
+    case 'fill_style': return 'solid';
     case 'font_size': return obj.type === 'connector' ? 14 : 16;
     case 'font': return 'sans';
     case 'text_color': {
@@ -233,7 +239,7 @@ function choice(parent, field, options, cur, testPrefix, labels = {}, caption = 
   if (cur.mixed) row.dataset.mixed = 'true';
   if (caption) el('span', { className: 'choices-caption', text: caption }, row);
   for (const o of options) {
-    const title = `${name}: ${(ROUTE_NAMES[o] ?? o).toLowerCase()}`;
+    const title = `${name}: ${String(ROUTE_NAMES[o] ?? (field === 'roughness' ? labels[o] : o)).toLowerCase()}`;
     const b = el('button', {
       type: 'button', className: 'choice', text: labels[o] ?? o, testid: `${testPrefix}-${o}`,
       title, 'aria-label': title, 'aria-pressed': String(cur.value === o),
@@ -319,6 +325,12 @@ function fill() {
     choice(s, 'end_arrow', ARROWS, get('end_arrow'), 'end-arrow', END_HEADS, 'End');
   }
   if (has('opacity')) opacityRow(section('Opacity', mixed('opacity')), get('opacity'), kind ? [] : styled());
+  // After opacity: the hand-drawn look is the least used, as in Excalidraw's panel.
+  if (has('roughness')) {
+    const s = section('Sketch', mixed('roughness', 'fill_style'));
+    choice(s, 'roughness', [0, 1, 2], get('roughness'), 'roughness', ROUGHNESS_NAMES, 'Roughness');
+    if (has('fill_style')) choice(s, 'fill_style', FILL_STYLES, get('fill_style'), 'fill-style', FILL_STYLE_NAMES, 'Fill');
+  }
   if (!kind) arrange();
 }
 

@@ -44,6 +44,8 @@ export const SECTIONS = [
     { action: 'save', label: 'Save now', keys: ['Ctrl+S'] },
     { action: 'find', label: 'Find text on the board', keys: ['Ctrl+F'] },
     { action: 'copy-style', label: 'Copy style', keys: ['Ctrl+Alt+C'] },
+    { action: 'link', label: 'Link the selection to an address', keys: ['Ctrl+K'] },
+    { action: 'open-link', label: 'Open a shape\'s link', keys: ['Ctrl+click'], gesture: true },
     { action: 'paste-style', label: 'Paste style', keys: ['Ctrl+Alt+V'] },
     { action: 'nudge', label: 'Nudge by 1 px (Shift: 10 px)', keys: ['Arrows', 'Shift+Arrows'], gesture: true },
   ]],

@@ -4,8 +4,8 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
 use inkboard_core::limits::{self, Limit};
 use inkboard_core::{
-    Arrow, Connector, End, Extra, Geom, Group, Image, ImageFormat, Ink, Kind, Object, Point, Rect,
-    Rotation, Route, Shape, Sizing, Style, Vocabulary,
+    Arrow, Connector, End, Extra, Flip, Geom, Group, Image, ImageFormat, Ink, Kind, Link, Object,
+    Point, Rect, Rotation, Route, Shape, Sizing, Style, Vocabulary,
 };
 use serde_json::{Map, Number, Value};
 
@@ -41,6 +41,8 @@ const IMAGE_KEYS: &[&str] = &[
     "id", "type", "x", "y", "w", "h", "rotation", "format", "data", "bytes", "locked",
 ];
 const INK_KEYS: &[&str] = &["id", "type", "points", "color", "width", "locked"];
+/// The fields any type may have after `locked`.
+const OBJECT_KEYS: &[&str] = &["link", "flip_x", "flip_y"];
 const GROUP_KEYS: &[&str] = &["id", "type", "ids", "locked"];
 
 /// The words of the `type` field.
@@ -75,7 +77,8 @@ pub(crate) fn number(v: f64) -> Number {
 }
 
 /// Inserts the style fields that are set, in the documented order: fill, stroke,
-/// stroke_width, dash, font_size, text_color, align, valign, font, opacity.
+/// stroke_width, dash, font_size, text_color, align, valign, font, opacity,
+/// roughness, fill_style.
 pub fn style_to_json(style: &Style, out: &mut Map<String, Value>) {
     let mut tree = Tree::default();
     tree.open_object();
@@ -119,6 +122,12 @@ fn write_style(style: &Style, out: &mut impl Sink, ink: bool) {
     if let Some(n) = style.opacity {
         out.number_field("opacity", number(n));
     }
+    if let Some(n) = style.roughness {
+        out.number_field("roughness", number(n));
+    }
+    if let Some(f) = style.fill_style {
+        out.text_field("fill_style", f.name());
+    }
 }
 
 /// Writes the unknown fields back, sorted (an `Extra` is a sorted map), skipping
@@ -128,8 +137,9 @@ fn write_style(style: &Style, out: &mut impl Sink, ink: bool) {
 /// string rather than lost.
 pub(crate) fn write_extra(extra: &Extra, known: &[&str], styled: bool, out: &mut impl Sink) {
     for (key, text) in extra {
-        let key_known =
-            known.contains(&key.as_str()) || (styled && Style::FIELDS.contains(&key.as_str()));
+        let key_known = known.contains(&key.as_str())
+            || OBJECT_KEYS.contains(&key.as_str())
+            || (styled && Style::FIELDS.contains(&key.as_str()));
         if key_known {
             continue;
         }
@@ -210,7 +220,10 @@ fn data_url(image: &Image) -> String {
 /// - group: `id, type, ids`;
 ///
 /// then `locked: true` on every type (left out when unlocked, so files without
-/// a lock read and write as before), then the object's unknown fields, sorted. Style fields come in the order of
+/// a lock read and write as before), `link` (an http:, https: or mailto:
+/// address, unless none), `flip_x` and `flip_y` (`true`: the drawing mirrored,
+/// unless not; the last three came after version 3 as the connector's bends did,
+/// and are kept by an older reader as unknown fields), then the object's unknown fields, sorted. Style fields come in the order of
 /// [`style_to_json`], each only when set.
 pub fn object_to_json(object: &Object, detail: Detail) -> Map<String, Value> {
     let mut tree = Tree::default();
@@ -342,6 +355,15 @@ pub(crate) fn write_object(object: &Object, detail: Detail, out: &mut impl Sink)
         out.key("locked");
         out.value(Value::Bool(true));
     }
+    if let Some(link) = &object.link {
+        out.text_field("link", link.as_str());
+    }
+    for (key, on) in [("flip_x", object.flip.x), ("flip_y", object.flip.y)] {
+        if on {
+            out.key(key);
+            out.value(Value::Bool(true));
+        }
+    }
     let styled = !matches!(object.kind, Kind::Group(_));
     write_extra(&object.extra, known, styled, out);
     out.close();
@@ -435,6 +457,14 @@ pub fn object_from_json_at(value: &Value, at: &str) -> Result<Object, FormatErro
         id,
         kind,
         locked: f.opt_bool("locked")?.unwrap_or(false),
+        link: match f.opt_string("link")? {
+            Some(text) => Some(Link::parse(text).map_err(|e| f.error("link", e.to_string()))?),
+            None => None,
+        },
+        flip: Flip {
+            x: f.opt_bool("flip_x")?.unwrap_or(false),
+            y: f.opt_bool("flip_y")?.unwrap_or(false),
+        },
         extra: f.extra(),
     };
     // The fields above checked their own numbers; the model checks the rest of
@@ -477,6 +507,8 @@ fn read_style(f: &mut Fields, ink: bool) -> Result<Style, FormatError> {
         valign: f.word("valign")?,
         font: f.word("font")?,
         opacity: f.opt_number("opacity")?,
+        roughness: f.opt_number("roughness")?,
+        fill_style: f.word("fill_style")?,
     };
     // The model owns the ranges; its message names the field as it stands in files,
     // except ink's width.

@@ -631,6 +631,8 @@ fn edge(
     for odd in [odd_start, odd_end].into_iter().flatten() {
         b.losses.add(LostKind::ArrowHead, &odd);
     }
+    let start_arrow = style::dot_sized(start_arrow, st.get("startSize"));
+    let end_arrow = style::dot_sized(end_arrow, st.get("endSize"));
     if c.link.is_some() {
         b.losses.add(LostKind::Link, &name);
     }

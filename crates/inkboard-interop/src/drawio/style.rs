@@ -130,6 +130,19 @@ pub(crate) fn vertex_kind(style: &CellStyle) -> VertexKind {
     }
 }
 
+/// The marker size (`startSize`, `endSize`) inkboard writes an oval at for a
+/// dot; an oval this small or smaller is read back as a dot.
+pub(crate) const DOT_SIZE: f64 = 4.0;
+
+/// A circle head whose draw.io marker size (`size`: `startSize` or `endSize`)
+/// is a dot's.
+pub(crate) fn dot_sized(arrow: Arrow, size: Option<&str>) -> Arrow {
+    match size.and_then(|s| s.trim().parse::<f64>().ok()) {
+        Some(s) if arrow == Arrow::Circle && s <= DOT_SIZE => Arrow::Dot,
+        _ => arrow,
+    }
+}
+
 /// The arrowhead for draw.io's `startArrow`/`endArrow` value, and the name when
 /// it had to be approximated.
 pub(crate) fn arrow(value: Option<&str>, default: Arrow) -> (Arrow, Option<String>) {
@@ -142,6 +155,7 @@ pub(crate) fn arrow(value: Option<&str>, default: Arrow) -> (Arrow, Option<Strin
         "block" | "blockThin" => Arrow::Triangle,
         "diamond" | "diamondThin" => Arrow::Diamond,
         "oval" | "circle" | "dot" => Arrow::Circle,
+        "dash" => Arrow::Bar,
         other => return (Arrow::Arrow, Some(other.to_string())),
     };
     (arrow, None)

@@ -159,6 +159,12 @@ fn cell(
                 arrow(c.start_arrow),
                 arrow(c.end_arrow)
             ));
+            // A dot is draw.io's oval at a small size (read back as a dot).
+            for (a, key) in [(c.start_arrow, "startSize"), (c.end_arrow, "endSize")] {
+                if a == Arrow::Dot {
+                    st.push_str(&format!("{key}={};", crate::drawio::style::DOT_SIZE));
+                }
+            }
             // A pinned side as draw.io's exit or entry point at its middle.
             let (from_side, to_side) = c.sides();
             for (side, prefix) in [(from_side, "exit"), (to_side, "entry")] {
@@ -294,7 +300,8 @@ fn arrow(a: Arrow) -> &'static str {
         Arrow::Arrow => "classic",
         Arrow::Triangle => "block",
         Arrow::Diamond => "diamond",
-        Arrow::Circle => "oval",
+        Arrow::Circle | Arrow::Dot => "oval",
+        Arrow::Bar => "dash",
     }
 }
 

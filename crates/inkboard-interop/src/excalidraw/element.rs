@@ -33,6 +33,8 @@ pub(crate) struct Element {
     pub stroke: Option<String>,
     pub background: Option<String>,
     pub fill_style: Option<String>,
+    /// 0 (architect), 1 (artist) or 2 (cartoonist).
+    pub roughness: Option<f64>,
     pub stroke_width: Option<f64>,
     pub stroke_style: Option<String>,
     pub opacity: Option<f64>,
@@ -149,6 +151,7 @@ impl Element {
             stroke: text("strokeColor"),
             background: text("backgroundColor"),
             fill_style: text("fillStyle"),
+            roughness: num("roughness"),
             stroke_width: num("strokeWidth"),
             stroke_style: text("strokeStyle"),
             opacity: num("opacity"),

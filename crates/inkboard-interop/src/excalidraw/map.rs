@@ -9,8 +9,8 @@ use std::collections::{HashMap, HashSet};
 
 use inkboard_core::limits::MAX_WAYPOINTS;
 use inkboard_core::{
-    Align, Arrow, Connector, Dash, End, Geom, Group, IdKind, Ink, Kind, ObjectId, Point, Route,
-    Shape, Style, VAlign,
+    Align, Arrow, Connector, Dash, End, FillStyle, Geom, Group, IdKind, Ink, Kind, ObjectId, Point,
+    Route, Shape, Style, VAlign,
 };
 
 use inkboard_core::Vocabulary as _;
@@ -241,11 +241,18 @@ fn paint(b: &mut BoardBuilder, value: Option<&str>) -> Option<inkboard_core::Col
     p.color()
 }
 
-/// Stroke, fill, dash, width and opacity of a shape or line.
+/// Stroke, fill, dash, width, opacity and hand-drawn look (roughness, hachure
+/// or cross-hatch fill) of a shape or line.
 fn shape_style(b: &mut BoardBuilder, e: &Element) -> Style {
     let fill = paint(b, e.background.as_deref());
     let filled = fill.is_some_and(|c| c.rgba()[3] > 0);
-    if filled && e.fill_style.as_deref().is_some_and(|f| f != "solid") {
+    let fill_style = match e.fill_style.as_deref() {
+        Some("hachure") => Some(FillStyle::Hachure),
+        Some("cross-hatch") => Some(FillStyle::CrossHatch),
+        _ => None,
+    };
+    // Excalidraw's other patterns (zigzag, dots) have no equal here.
+    if filled && fill_style.is_none() && e.fill_style.as_deref().is_some_and(|f| f != "solid") {
         b.losses.add(LostKind::PatternFill, &example(e, None));
     }
     Style {
@@ -258,6 +265,11 @@ fn shape_style(b: &mut BoardBuilder, e: &Element) -> Style {
             _ => None,
         },
         opacity: opacity(e),
+        roughness: e
+            .roughness
+            .filter(|r| r.is_finite() && *r > 0.0)
+            .map(|r| r.min(2.0)),
+        fill_style: fill_style.filter(|_| filled),
         ..Style::default()
     }
 }
@@ -390,7 +402,9 @@ fn arrowhead(b: &mut BoardBuilder, name: Option<&str>) -> Arrow {
         Some("arrow") => Arrow::Arrow,
         Some("triangle" | "triangle_outline") => Arrow::Triangle,
         Some("diamond" | "diamond_outline") => Arrow::Diamond,
-        Some("dot" | "circle" | "circle_outline") => Arrow::Circle,
+        Some("circle" | "circle_outline") => Arrow::Circle,
+        Some("dot") => Arrow::Dot,
+        Some("bar") => Arrow::Bar,
         Some(other) => {
             b.losses.add(LostKind::ArrowHead, other);
             Arrow::Arrow

@@ -219,6 +219,15 @@ fn is_text(o: &Object) -> bool {
     matches!(&o.kind, Kind::Shape(s) if s.geom == Geom::Text)
 }
 
+/// Excalidraw's `roughness`: a whole number as one (its three settings are 0, 1
+/// and 2), anything else as it is.
+fn roughness(style: &Style) -> Value {
+    match style.roughness {
+        Some(r) if r.fract() != 0.0 => json!(r),
+        r => json!(r.unwrap_or(0.0) as i64),
+    }
+}
+
 /// The fields every element has, for an object in `bounds` with `style`.
 fn base(id: &str, kind: &str, bounds: inkboard_core::Rect, style: &Style) -> Map<String, Value> {
     let seed = seed(id);
@@ -235,14 +244,14 @@ fn base(id: &str, kind: &str, bounds: inkboard_core::Rect, style: &Style) -> Map
         "angle": 0,
         "strokeColor": style.stroke.map_or(INK.to_string(), |c| colour(c, "transparent")),
         "backgroundColor": fill,
-        "fillStyle": "solid",
+        "fillStyle": style.fill_style.map_or("solid", |f| f.name()),
         "strokeWidth": style.stroke_width.unwrap_or(2.0),
         "strokeStyle": match style.dash {
             Some(Dash::Dashed) => "dashed",
             Some(Dash::Dotted) => "dotted",
             _ => "solid",
         },
-        "roughness": 0,
+        "roughness": roughness(style),
         "opacity": (style.opacity.unwrap_or(1.0) * 100.0).round(),
         "groupIds": [],
         "frameId": null,
@@ -418,5 +427,9 @@ fn arrowhead(a: Arrow) -> Value {
         Arrow::Triangle => json!("triangle"),
         Arrow::Diamond => json!("diamond"),
         Arrow::Circle => json!("circle"),
+        Arrow::Bar => json!("bar"),
+        // Excalidraw's older name for its filled circle: drawn as one there, read
+        // back as a dot here.
+        Arrow::Dot => json!("dot"),
     }
 }

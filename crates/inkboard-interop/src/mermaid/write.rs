@@ -70,7 +70,7 @@ pub fn to_mermaid(board: &Board, page: PageId) -> String {
         }
         let head = |a: Arrow, left: bool| match a {
             Arrow::None => "",
-            Arrow::Circle => "o",
+            Arrow::Circle | Arrow::Dot => "o",
             _ if left => "<",
             _ => ">",
         };

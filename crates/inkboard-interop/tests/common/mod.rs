@@ -71,6 +71,12 @@ fn style(s: &Style) -> String {
     if let Some(o) = s.opacity {
         parts.push(format!("opacity {}", n(o)));
     }
+    if let Some(r) = s.roughness {
+        parts.push(format!("rough {}", n(r)));
+    }
+    if let Some(f) = s.fill_style {
+        parts.push(f.to_string());
+    }
     if parts.is_empty() {
         String::new()
     } else {

@@ -146,7 +146,7 @@ fn document_with(
         out.push_str(&font_face_css_for(&families(scene)));
         out.push_str("</style>\n");
     }
-    if options.background {
+    if options.background && scene.background {
         let _ = writeln!(
             out,
             r#"<rect data-type="background" x="{}" y="{}" width="{}" height="{}" fill="{}"/>"#,
@@ -163,6 +163,7 @@ fn document_with(
             placeholder: placeholders.contains(&item.id),
             glyphs,
             theme: scene.theme,
+            links: true,
         };
         write_item(&mut out, item, how);
     }
@@ -202,6 +203,8 @@ pub fn item_svg(item: &Item) -> String {
         placeholder: false,
         glyphs: true,
         theme: Theme::Light,
+        // On screen a click selects: the editor follows a link on Ctrl+click.
+        links: false,
     };
     write_item(&mut out, item, how);
     out
@@ -210,12 +213,13 @@ pub fn item_svg(item: &Item) -> String {
 /// How an item is written: with its image as a placeholder (see `budget.rs`);
 /// with its letters, or only its text's decorations (code backgrounds, lines
 /// through and under) when the PNG backend draws the letters (`glyphs.rs`); in
-/// `theme`'s colours.
+/// `theme`'s colours; its parts inside an `<a>` to its link when `links`.
 #[derive(Clone, Copy)]
 struct How {
     placeholder: bool,
     glyphs: bool,
     theme: Theme,
+    links: bool,
 }
 
 fn write_item(out: &mut String, item: &Item, how: How) {
@@ -223,6 +227,7 @@ fn write_item(out: &mut String, item: &Item, how: How) {
         placeholder,
         glyphs,
         theme,
+        links,
     } = how;
     let _ = write!(out, r#"<g id="{}" data-type="{}""#, item.id, item.kind);
     if let Some(geom) = item.geom {
@@ -236,6 +241,13 @@ fn write_item(out: &mut String, item: &Item, how: How) {
         return;
     }
     out.push_str(">\n");
+    let link = item.link.as_deref().filter(|_| links);
+    if let Some(url) = link {
+        // A new tab that cannot reach back into this document.
+        out.push_str(r#"<a href=""#);
+        escape(out, url);
+        out.push_str("\" target=\"_blank\" rel=\"noopener noreferrer\">\n");
+    }
     if let Some(t) = item.turn {
         // About the box's centre, so the parts keep the object's own coordinates.
         // On an inner group: the outer one's transform is free for the editor,
@@ -258,6 +270,9 @@ fn write_item(out: &mut String, item: &Item, how: How) {
     }
     if item.turn.is_some() {
         out.push_str("</g>\n");
+    }
+    if link.is_some() {
+        out.push_str("</a>\n");
     }
     out.push_str("</g>\n");
 }
@@ -487,6 +502,29 @@ fn text_element(
 }
 
 fn image(out: &mut String, i: &ImagePart) {
+    if !i.flip.is_none() {
+        // Mirrored about the box's centre: scale by -1 on a flipped axis and
+        // move back by twice the centre.
+        let c = i.rect.center();
+        let (sx, tx) = if i.flip.x {
+            (-1.0, 2.0 * c.x)
+        } else {
+            (1.0, 0.0)
+        };
+        let (sy, ty) = if i.flip.y {
+            (-1.0, 2.0 * c.y)
+        } else {
+            (1.0, 0.0)
+        };
+        let _ = write!(
+            out,
+            r#"<g transform="matrix({} 0 0 {} {} {})">"#,
+            num(sx),
+            num(sy),
+            num(tx),
+            num(ty)
+        );
+    }
     let _ = write!(
         out,
         r#"<image x="{}" y="{}" width="{}" height="{}" preserveAspectRatio="xMidYMid meet" href="data:{};base64,"#,
@@ -498,6 +536,9 @@ fn image(out: &mut String, i: &ImagePart) {
     );
     base64::engine::general_purpose::STANDARD.encode_string(&i.data, out);
     out.push_str("\"/>\n");
+    if !i.flip.is_none() {
+        out.push_str("</g>\n");
+    }
 }
 
 /// A grey box with a cross where an image too costly to draw would be. Unlike

@@ -691,6 +691,23 @@ fn head(arrow: Arrow, tip: Point, dir: Point, width: f64, out: &mut Vec<(Vec<Seg
             out.push((shapes::ellipse(c, r, r), true));
             r * 1.5
         }
+        // A stroke across the line just before the end (at the end itself it
+        // would lie on the outline it meets); the line runs on to the tip.
+        Arrow::Bar => {
+            let back = len * 0.5;
+            out.push((
+                vec![Seg::Move(at(back, half)), Seg::Line(at(back, -half))],
+                false,
+            ));
+            0.0
+        }
+        // A dot centred on the end, smaller than a circle head: the line stops
+        // inside it.
+        Arrow::Dot => {
+            let r = 2.0 + 1.25 * width;
+            out.push((shapes::ellipse(tip, r, r), true));
+            r * 0.5
+        }
     }
 }
 

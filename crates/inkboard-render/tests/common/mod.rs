@@ -64,6 +64,16 @@ impl Build {
         id.clone()
     }
 
+    /// Mirrors a shape's or image's drawing in its box.
+    pub fn flip(&mut self, id: &ObjectId, x: bool, y: bool) -> ObjectId {
+        let mut o = self.board.object(id).expect("the object").clone();
+        o.flip = inkboard_core::Flip { x, y };
+        let mut tx = Transaction::begin(&mut self.board);
+        tx.replace(o).expect("replace");
+        tx.commit(Actor::Agent).expect("commit");
+        id.clone()
+    }
+
     pub fn connect(&mut self, from: End, to: End, route: Route, end_arrow: Arrow) -> ObjectId {
         self.connector(Connector {
             route,

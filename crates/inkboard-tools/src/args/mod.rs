@@ -9,6 +9,7 @@
 
 mod checks;
 pub(crate) mod glossary;
+pub(crate) mod marks;
 mod parse;
 
 pub(crate) use checks::{
@@ -20,7 +21,7 @@ use std::borrow::Cow;
 
 use inkboard_core::echo::echo;
 use inkboard_core::{
-    Align, Board, Color, Dash, Font, ObjectId, PageId, Point, Style, VAlign, Vocabulary,
+    Align, Board, Color, Dash, FillStyle, Font, ObjectId, PageId, Point, Style, VAlign, Vocabulary,
 };
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::DeserializeOwned;
@@ -292,6 +293,8 @@ pub struct StyleArgs {
     pub font: Option<Word<Font>>,
     /// 0 to 1.
     pub opacity: Option<f64>,
+    pub roughness: Option<f64>,
+    pub fill_style: Option<Word<FillStyle>>,
 }
 
 impl StyleArgs {
@@ -325,6 +328,8 @@ impl StyleArgs {
             valign: self.valign.map(|w| w.0),
             font: self.font.map(|w| w.0),
             opacity: self.opacity,
+            roughness: self.roughness,
+            fill_style: self.fill_style.map(|w| w.0),
         };
         style.validate()?;
         Ok(style)

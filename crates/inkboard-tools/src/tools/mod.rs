@@ -15,6 +15,7 @@ pub mod ink;
 pub mod layout;
 pub mod mermaid;
 pub mod page;
+pub mod pick;
 pub mod read;
 pub mod render;
 pub mod shape;

@@ -16,11 +16,12 @@ use inkboard_render::Theme;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::args::{PageRef, Word};
+use crate::args::{IdArg, PageRef, Word};
 use crate::control::DRAWING_DEADLINE;
 use crate::engine::Target as Source;
 use crate::live::Caller;
 use crate::tool::{to_value, BoardTool, Hints, Num, Tool};
+use crate::tools::pick::{self, Background, Look};
 use crate::Control;
 use crate::{Engine, Reply, ToolError};
 
@@ -295,6 +296,9 @@ pub struct ExportArgs {
     /// Replace a file already at output (default false: refused).
     overwrite: Option<bool>,
     theme: Option<Word<Theme>>,
+    background: Option<Word<Background>>,
+    /// Only these (and group members, frame contents).
+    ids: Option<Vec<IdArg>>,
 }
 
 #[derive(Serialize, JsonSchema)]
@@ -364,15 +368,15 @@ impl Picture {
         }
     }
 
-    /// `pages` of `board` in this format, PNG at `scale` pixels per unit, painted
-    /// in `theme`: a PDF holds every page, an SVG or PNG the first. Stops between
-    /// pages and before encoding once `control` is cancelled or past its deadline.
+    /// `pages` of `board` in this format, as `look` says (PNG at its scale, in
+    /// its theme, on its background, its objects only): a PDF holds every page,
+    /// an SVG or PNG the first. Stops between pages and before encoding once
+    /// `control` is cancelled or past its deadline.
     pub fn draw(
         self,
         board: &Board,
         pages: &[PageId],
-        scale: f64,
-        theme: Theme,
+        look: &Look,
         control: &Control,
     ) -> Result<Vec<u8>, ToolError> {
         let failed = |e: render::RenderError| control.drawing_failed(e);
@@ -380,7 +384,7 @@ impl Picture {
         let deadline = control.deadline();
         let resolve = |page: PageId| {
             render::resolve_within(board, page, &deadline)
-                .map(|scene| scene.in_theme(theme))
+                .map(|scene| look.apply(scene))
                 .map_err(|e| control.stopped(e))
         };
         match self {
@@ -402,7 +406,7 @@ impl Picture {
                 if self == Picture::Svg {
                     return Ok(render::to_svg(&scene, None).into_bytes());
                 }
-                render::to_png_scaled_within(&scene, None, scale as f32, &deadline)
+                render::to_png_scaled_within(&scene, None, look.scale as f32, &deadline)
                     .map(|p| p.data)
                     .map_err(failed)
             }
@@ -531,18 +535,46 @@ impl BoardTool for Export {
         let (board, page) = board_and_page(engine, &source, &a.page)?;
         let control = &caller.control.within(DRAWING_DEADLINE);
         let all = a.all_pages.unwrap_or(false);
+        let picture_only = |arg: &str| {
+            ToolError::args(format!(
+                "'{arg}' is for pictures, not a .{format} file: leave it out, or write .svg, .png or .pdf"
+            ))
+        };
+        if !matches!(target, Target::Picture(_)) {
+            let given = [
+                ("theme", a.theme.is_some()),
+                ("background", a.background.is_some()),
+                ("ids", a.ids.is_some()),
+            ];
+            if let Some((arg, _)) = given.iter().find(|(_, set)| *set) {
+                return Err(picture_only(arg));
+            }
+        }
+        let mut look = Look::new(scale, theme_of(&a.theme));
+        if let Some(w) = a.background {
+            look.background = w.0;
+        }
+        // A selection is of one page: the one asked for, else the page its
+        // objects are on.
+        let mut page = page;
+        if let Some(ids) = &a.ids {
+            if all {
+                return Err(ToolError::args(
+                    "'ids' are objects of one page: leave out all_pages",
+                ));
+            }
+            let asked = a.page.as_ref().map(|_| page);
+            let ids: Vec<String> = ids.iter().map(|id| id.0.clone()).collect();
+            let (on, only) = pick::selection(&board, &ids, asked)?;
+            page = on;
+            look.only = Some(only);
+        }
         let pages: Vec<PageId> = if all {
             board.pages().iter().map(|p| p.id).collect()
         } else {
             vec![page]
         };
         let embed = a.embed.unwrap_or(true);
-        if a.theme.is_some() && !matches!(target, Target::Picture(_)) {
-            return Err(ToolError::args(format!(
-                "'theme' is for pictures, not a .{format} file: leave it out, or write .svg, .png or .pdf"
-            )));
-        }
-        let theme = theme_of(&a.theme);
         let carry = |p: Picture, drawn: Vec<u8>| match embed {
             true => p.carrying(&board, drawn),
             false => drawn,
@@ -593,7 +625,7 @@ impl BoardTool for Export {
                     control.stage(i, pages.len(), || {
                         format!("drawing page {} of {}", i + 1, pages.len())
                     })?;
-                    let drawn = carry(p, p.draw(&board, &[*page], scale, theme, control)?);
+                    let drawn = carry(p, p.draw(&board, &[*page], &look, control)?);
                     total += file::write_export(out, &drawn, existing)?;
                     written.push(out.display().to_string());
                 }
@@ -601,7 +633,7 @@ impl BoardTool for Export {
             }
             Target::Picture(p) => {
                 control.stage(0, 2, || format!("drawing the {}", p.name()))?;
-                let drawn = carry(p, p.draw(&board, &pages, scale, theme, control)?);
+                let drawn = carry(p, p.draw(&board, &pages, &look, control)?);
                 // Nothing is written once the call is cancelled or too late.
                 control.stage(1, 2, || "writing the file".into())?;
                 (file::write_export(&output, &drawn, existing)?, Vec::new())

@@ -21,6 +21,9 @@ pub struct AddShapeArgs {
     w: Option<f64>,
     h: Option<f64>,
     rotation: Option<f64>,
+    link: Option<String>,
+    flip_x: Option<bool>,
+    flip_y: Option<bool>,
     #[serde(flatten)]
     style: StyleArgs,
     #[serde(flatten)]
@@ -46,6 +49,7 @@ impl EditTool for AddShape {
         let (x, y) = (finite("x", a.x)?, finite("y", a.y)?);
         let (w, h) = (positive("w", a.w)?, positive("h", a.h)?);
         let rotation = rotation("rotation", a.rotation)?.unwrap_or_default();
+        let link = crate::args::marks::link_arg(a.link.as_deref())?;
         let (w, h) = place::fit_size(geom, &text, &style, w, h);
         // A side and x/y would each say where the shape goes; `inside` with x/y says
         // where and in which frame.
@@ -101,6 +105,11 @@ impl EditTool for AddShape {
             _ => None,
         };
         let id = cx.tx.add(cx.page, index, shape)?;
+        if link.is_some() || a.flip_x.is_some() || a.flip_y.is_some() {
+            cx.tx.edit(&id, |o| {
+                crate::args::marks::apply(o, &link, a.flip_x, a.flip_y);
+            })?;
+        }
         Ok(Placed::new(&id, bounds))
     }
 }

@@ -48,6 +48,9 @@ pub struct UpdateArgs {
     width: Option<f64>,
     points: Option<Vec<[f64; 2]>>,
     locked: Option<bool>,
+    link: Option<String>,
+    flip_x: Option<bool>,
+    flip_y: Option<bool>,
 }
 
 impl Tool for Update {
@@ -94,6 +97,8 @@ fn given(a: &UpdateArgs) -> Vec<&'static str> {
         ("valign", s.valign.is_some()),
         ("font", s.font.is_some()),
         ("opacity", s.opacity.is_some()),
+        ("roughness", s.roughness.is_some()),
+        ("fill_style", s.fill_style.is_some()),
         ("from", a.from.is_some()),
         ("to", a.to.is_some()),
         ("route", a.route.is_some()),
@@ -108,6 +113,9 @@ fn given(a: &UpdateArgs) -> Vec<&'static str> {
         ("width", a.width.is_some()),
         ("points", a.points.is_some()),
         ("locked", a.locked.is_some()),
+        ("link", a.link.is_some()),
+        ("flip_x", a.flip_x.is_some()),
+        ("flip_y", a.flip_y.is_some()),
     ]
     .into_iter()
     .filter_map(|(name, set)| set.then_some(name))
@@ -130,6 +138,8 @@ const GEOMETRY: &[&str] = &[
     "to_side",
     "merge",
     "points",
+    "flip_x",
+    "flip_y",
 ];
 
 /// The fields that apply to an object of this kind.
@@ -165,6 +175,9 @@ fn applicable(kind: &Kind) -> Vec<&'static str> {
     };
     if matches!(kind, Kind::Shape(_) | Kind::Connector(_)) {
         fields.extend(Style::FIELDS);
+    }
+    if matches!(kind, Kind::Shape(_) | Kind::Image(_)) {
+        fields.extend(["link", "flip_x", "flip_y"]);
     }
     fields.push("locked");
     fields
@@ -204,6 +217,7 @@ impl EditTool for Update {
             .transpose()?;
         let label_at = a.label_at.map(crate::args::label_at).transpose()?;
         let points = a.points.as_deref().map(super::ink::points).transpose()?;
+        let link = crate::args::marks::link_arg(a.link.as_deref())?;
         let mut held = turn.map_or_else(HashMap::new, |_| shift::held_by_frames(cx.board(), &ids));
         for id in &ids {
             let object =
@@ -235,6 +249,7 @@ impl EditTool for Update {
             if let Some(locked) = a.locked {
                 changed.locked = locked;
             }
+            crate::args::marks::apply(&mut changed, &link, a.flip_x, a.flip_y);
             if let Some(s) = changed.style_mut() {
                 s.merge(&style);
             }

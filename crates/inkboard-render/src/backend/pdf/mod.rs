@@ -104,6 +104,20 @@ pub fn to_pdf_within(
 fn links(scene: &Scene, shrink: f32) -> Vec<(Rect, String)> {
     let (ox, oy) = (scene.bounds.x as f32, scene.bounds.y as f32);
     let mut out = Vec::new();
+    // An object's own link covers what it draws (the box around it, turned);
+    // links in its text come after, so a reader that takes the last area over a
+    // point follows the text's.
+    for item in &scene.items {
+        let (Some(url), Some(b)) = (&item.link, crate::item_extent(item)) else {
+            continue;
+        };
+        let (x, y, w, h) = (b.x as f32, b.y as f32, b.w as f32, b.h as f32);
+        if let Some(rect) =
+            Rect::from_xywh((x - ox) * shrink, (y - oy) * shrink, w * shrink, h * shrink)
+        {
+            out.push((rect, url.clone()));
+        }
+    }
     let texts = scene.items.iter().flat_map(|i| {
         i.parts.iter().filter_map(move |p| match p {
             Part::Text(t) => Some((t, i.turn)),
