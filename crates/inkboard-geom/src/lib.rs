@@ -15,4 +15,4 @@ mod segment;
 
 pub use plane::{Point, Rect, Rotation};
 pub use polyline::{crossings, length, point_along};
-pub use segment::{clipped_length, crosses, distance, orient};
+pub use segment::{clip, clipped_length, crosses, distance, orient};

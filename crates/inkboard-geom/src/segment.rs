@@ -27,6 +27,31 @@ pub fn crosses(a: Point, b: Point, c: Point, d: Point) -> bool {
         && ((d3 > eps && d4 < -eps) || (d3 < -eps && d4 > eps))
 }
 
+/// The part of segment a–b inside `r`, if any (Liang–Barsky clipping): where the
+/// renderer's checker finds a line under a label, and label placement too.
+pub fn clip(a: Point, b: Point, r: &Rect) -> Option<(Point, Point)> {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for (p, q) in [
+        (-dx, a.x - r.x),
+        (dx, r.right() - a.x),
+        (-dy, a.y - r.y),
+        (dy, r.bottom() - a.y),
+    ] {
+        if p.abs() < 1e-12 {
+            if q < 0.0 {
+                return None;
+            }
+        } else if p < 0.0 {
+            t0 = t0.max(q / p);
+        } else {
+            t1 = t1.min(q / p);
+        }
+    }
+    let at = |t: f64| Point::new(a.x + dx * t, a.y + dy * t);
+    (t1 > t0).then(|| (at(t0), at(t1)))
+}
+
 /// The length of segment a–b inside `r` (Liang–Barsky clipping).
 pub fn clipped_length(a: Point, b: Point, r: &Rect) -> f64 {
     let (dx, dy) = (b.x - a.x, b.y - a.y);

@@ -8,6 +8,7 @@
 //! background knocks the line out), so only other connectors' lines count against it.
 
 use inkboard_core::{End, Geom, Kind, Object, Point, Rect};
+use inkboard_geom::clip;
 
 use super::{cut, enters, index_of, Problem, ProblemKind, MAX_PER_KIND};
 use crate::route;
@@ -75,30 +76,6 @@ fn meet(a: &Rect, b: &Rect) -> Option<Rect> {
     let (x0, y0) = (a.x.max(b.x), a.y.max(b.y));
     let (x1, y1) = (a.right().min(b.right()), a.bottom().min(b.bottom()));
     (x1 - x0 > MEET && y1 - y0 > MEET).then(|| Rect::new(x0, y0, x1 - x0, y1 - y0))
-}
-
-/// The part of segment a–b inside `r`, if any (Liang–Barsky).
-fn clip(a: Point, b: Point, r: &Rect) -> Option<(Point, Point)> {
-    let (dx, dy) = (b.x - a.x, b.y - a.y);
-    let (mut t0, mut t1) = (0.0f64, 1.0f64);
-    for (p, q) in [
-        (-dx, a.x - r.x),
-        (dx, r.right() - a.x),
-        (-dy, a.y - r.y),
-        (dy, r.bottom() - a.y),
-    ] {
-        if p.abs() < 1e-12 {
-            if q < 0.0 {
-                return None;
-            }
-        } else if p < 0.0 {
-            t0 = t0.max(q / p);
-        } else {
-            t1 = t1.min(q / p);
-        }
-    }
-    let at = |t: f64| Point::new(a.x + dx * t, a.y + dy * t);
-    (t1 > t0).then(|| (at(t0), at(t1)))
 }
 
 /// How far `p` is from the polyline `line`.
