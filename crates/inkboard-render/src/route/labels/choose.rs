@@ -170,9 +170,11 @@ impl<'a> Choice<'a> {
     }
 
     /// The placed labels whose boxes candidate `c` comes too close to.
-    fn blockers(&self, c: Id) -> Vec<usize> {
-        (0..self.all.len())
-            .filter(|&k| self.chosen[k].is_some_and(|m| self.conflict(c, (k, m))))
+    fn blockers(&mut self, c: Id) -> Vec<usize> {
+        self.conflicting(c)
+            .into_iter()
+            .filter(|&(k, m)| self.chosen[k] == Some(m))
+            .map(|(k, _)| k)
             .collect()
     }
 
