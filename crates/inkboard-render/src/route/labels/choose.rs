@@ -39,11 +39,13 @@ pub(super) fn choose(
     while !left.is_empty() {
         deadline.check()?;
         // The most constrained label first; of equals, the first on the page.
-        let (at, &i) = left
+        let Some((at, &i)) = left
             .iter()
             .enumerate()
             .min_by_key(|(_, &i)| (stuck[i], page.free[i], i))
-            .expect("labels are left");
+        else {
+            break;
+        };
         // Removed in place, so the rest keep their page order.
         left.remove(at);
         match page.cheapest_free(i) {
@@ -190,18 +192,20 @@ impl<'a> Choice<'a> {
             let [b] = self.blockers((i, j))[..] else {
                 continue;
             };
-            let old = self.chosen[b];
+            let Some(old) = self.chosen[b] else {
+                continue;
+            };
             self.lift(b);
             // Its other candidates, cheapest first, clear of the rest and of `i`.
             let other = (0..self.all[b].len())
-                .find(|&m| Some(m) != old && self.clear((b, m)) && !self.conflict((i, j), (b, m)));
+                .find(|&m| m != old && self.clear((b, m)) && !self.conflict((i, j), (b, m)));
             match other {
                 Some(m) => {
                     self.place((b, m));
                     self.place((i, j));
                     return true;
                 }
-                None => self.place((b, old.expect("a blocker is placed"))),
+                None => self.place((b, old)),
             }
         }
         false
