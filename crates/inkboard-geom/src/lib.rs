@@ -15,4 +15,6 @@ mod segment;
 
 pub use plane::{Point, Rect, Rotation};
 pub use polyline::{crossings, length, point_along};
-pub use segment::{clip, clipped_length, crosses, distance, distance_to_segment, orient};
+pub use segment::{
+    clip, clip_span, clipped_length, crosses, distance, distance_to_segment, orient,
+};

@@ -30,7 +30,7 @@ pub fn crosses(a: Point, b: Point, c: Point, d: Point) -> bool {
 /// The part of segment a–b inside `r` (Liang–Barsky clipping), as the share of
 /// the way from `a` to `b` where it enters and where it leaves; `None` when the
 /// segment misses the box or only touches it.
-pub fn clip(a: Point, b: Point, r: &Rect) -> Option<(f64, f64)> {
+pub fn clip_span(a: Point, b: Point, r: &Rect) -> Option<(f64, f64)> {
     let (dx, dy) = (b.x - a.x, b.y - a.y);
     let (mut t0, mut t1) = (0.0f64, 1.0f64);
     for (p, q) in [
@@ -55,10 +55,17 @@ pub fn clip(a: Point, b: Point, r: &Rect) -> Option<(f64, f64)> {
     (t1 > t0).then_some((t0, t1))
 }
 
+/// The part of segment a–b inside `r`, as its two ends.
+pub fn clip(a: Point, b: Point, r: &Rect) -> Option<(Point, Point)> {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let at = |t: f64| Point::new(a.x + dx * t, a.y + dy * t);
+    clip_span(a, b, r).map(|(t0, t1)| (at(t0), at(t1)))
+}
+
 /// The length of segment a–b inside `r`.
 pub fn clipped_length(a: Point, b: Point, r: &Rect) -> f64 {
     let (dx, dy) = (b.x - a.x, b.y - a.y);
-    clip(a, b, r).map_or(0.0, |(t0, t1)| (t1 - t0) * (dx * dx + dy * dy).sqrt())
+    clip_span(a, b, r).map_or(0.0, |(t0, t1)| (t1 - t0) * (dx * dx + dy * dy).sqrt())
 }
 
 /// How far `p` is from the segment a–b.

@@ -296,8 +296,10 @@ fn labels_keep_off_shapes() {
     let (line, label) = &connectors(&b)[0];
     let label = label.unwrap();
     assert!(!label.overlaps(&note), "{label:?}");
-    // Still on its line, as near the middle as the note allows.
-    assert!((label.center().y - line[0].y).abs() < 1e-6, "{label:?}");
+    // On its line or right beside it (a few px off), as near the middle as the
+    // note allows: beside it, over the note, at the middle.
+    let y = line[0].y;
+    assert!(label.y - 4.0 <= y && y <= label.bottom() + 4.0, "{label:?}");
     assert!((label.center().x - 450.0).abs() < 200.0, "{label:?}");
 }
 

@@ -8,7 +8,7 @@
 //! background knocks the line out), so only other connectors' lines count against it.
 
 use inkboard_core::{End, Geom, Kind, Object, Point, Rect};
-use inkboard_geom::distance_to_segment;
+use inkboard_geom::{clip, distance_to_segment};
 
 use super::{cut, enters, index_of, Problem, ProblemKind, MAX_PER_KIND};
 use crate::route;
@@ -76,13 +76,6 @@ fn meet(a: &Rect, b: &Rect) -> Option<Rect> {
     let (x0, y0) = (a.x.max(b.x), a.y.max(b.y));
     let (x1, y1) = (a.right().min(b.right()), a.bottom().min(b.bottom()));
     (x1 - x0 > MEET && y1 - y0 > MEET).then(|| Rect::new(x0, y0, x1 - x0, y1 - y0))
-}
-
-/// The part of segment a–b inside `r`, if any.
-fn clip(a: Point, b: Point, r: &Rect) -> Option<(Point, Point)> {
-    let (dx, dy) = (b.x - a.x, b.y - a.y);
-    let at = |t: f64| Point::new(a.x + dx * t, a.y + dy * t);
-    inkboard_geom::clip(a, b, r).map(|(t0, t1)| (at(t0), at(t1)))
 }
 
 /// How far `p` is from the polyline `line`.

@@ -20,9 +20,10 @@
 //! 3. the orthogonal routes are nudged ([`nudge`]): segments sharing a channel are
 //!    set side by side, lone ones moved to the middle of their gap;
 //! 4. each route gets its ends on its shapes' outlines and its arrowheads;
-//! 5. each label is placed along its route, in page order ([`labels`](super::labels)): where it
-//!    covers no shape and no earlier label, hiding as little of other lines as it can;
-//!    a label given its place (`label_at`) sits there, and later labels keep off it.
+//! 5. the labels are placed together ([`labels`](super::labels)): beside or on a straight
+//!    piece of their route, where they cover no shape, line, arrowhead or other
+//!    label; a label given its place (`label_at`) sits there, and the others keep
+//!    off it.
 //!
 //! A connector with waypoints skips steps 1 to 3: it runs through them ([`bends`]).
 //! An end pinned to a side (`from_side`, `to_side`) leaves or enters by that side
@@ -59,7 +60,7 @@ use crate::deadline::{Deadline, Stopped};
 use crate::route::bends;
 use crate::route::choice::{self, side_ports, with_stubs};
 use crate::route::ends::{end_info, grow, onto_outlines, slide, EndInfo};
-use crate::route::labels::{label_size, Labels};
+use crate::route::labels::{label_size, place_all, Ground, Wanted};
 use crate::route::loops;
 use crate::route::merge;
 use crate::route::nudge::{self, Path};
@@ -67,6 +68,7 @@ use crate::route::obstacles::{clear, Obstacles};
 use crate::route::orthogonal::Router;
 use crate::route::ports;
 use crate::route::{self, Plan, Routed, Side};
+use crate::scene::Seg;
 use crate::style;
 
 /// The work (see `Router::work`: grid nodes built, edges visited, lines sorted,
@@ -376,9 +378,10 @@ fn ends_and_heads(
     Ok(routed)
 }
 
-/// Step 5, labels, in page order ([`labels`](super::labels)): those placed by hand first, so that
-/// every automatic one keeps off them. The result has one entry for each of the
-/// page's `count` objects.
+/// Step 5, labels, for the whole page at once ([`labels`](super::labels)): those
+/// placed by hand where they were put, the others where they cover no shape, line,
+/// arrowhead or other label. The result has one entry for each of the page's
+/// `count` objects.
 fn place_labels(
     page: Page,
     routed: Vec<Routed>,
@@ -386,27 +389,69 @@ fn place_labels(
     deadline: &Deadline,
 ) -> Result<Vec<Option<Laid>>, Stopped> {
     let Page {
-        connectors, solids, ..
+        connectors,
+        solids,
+        ends,
+        ..
     } = page;
     let lines: Vec<Vec<Point>> = routed.iter().map(|r| route::polyline(&r.line)).collect();
-    let mut labels = Labels::new(solids, &lines);
+    let heads: Vec<Vec<Rect>> = routed
+        .iter()
+        .map(|r| {
+            r.heads
+                .iter()
+                .filter_map(|(segs, _)| Rect::around(route::polyline(segs)))
+                .collect()
+        })
+        .collect();
     let by_hand: Vec<Option<Rect>> = connectors
         .iter()
         .zip(&routed)
         .map(|((_, c), routed)| {
             let (w, h) = label_size(c)?;
             let p = bends::along(&routed.line, c.label_at()?);
-            let r = Rect::new(p.x - w / 2.0, p.y - h / 2.0, w, h);
-            labels.keep(r);
-            Some(r)
+            Some(Rect::new(p.x - w / 2.0, p.y - h / 2.0, w, h))
         })
         .collect();
+    let fixed: Vec<Rect> = by_hand.iter().flatten().copied().collect();
+    let end_boxes = ends
+        .iter()
+        .map(|(a, b)| [Some(a.shape.bounds), Some(b.shape.bounds)])
+        .collect();
+    let mut ground = Ground::new(solids, &lines, &heads, end_boxes, &fixed);
+    let wanted: Vec<Wanted> = connectors
+        .iter()
+        .zip(&routed)
+        .zip(&by_hand)
+        .enumerate()
+        .filter(|(_, (_, hand))| hand.is_none())
+        .filter_map(|(k, (((_, c), routed), _))| {
+            let (a, b) = &ends[k];
+            let looped = (a.object.is_some() && a.object == b.object).then_some(a.shape.bounds);
+            Some(Wanted {
+                conn: k,
+                size: label_size(c)?,
+                track: &routed.label_track,
+                ends: !routed.line.iter().any(|s| matches!(s, Seg::Cubic(..))),
+                looped,
+            })
+        })
+        .collect();
+    let placed = place_all(&mut ground, &wanted, deadline)?;
+    let mut auto: Vec<Option<Rect>> = vec![None; connectors.len()];
+    for (w, r) in wanted.iter().zip(placed) {
+        auto[w.conn] = r;
+    }
     let mut out = vec![None; count];
-    for (k, (((i, c), routed), hand)) in connectors.iter().zip(routed).zip(by_hand).enumerate() {
-        deadline.check()?;
-        let label =
-            hand.or_else(|| label_size(c).map(|size| labels.place(k, &routed.label_track, size)));
-        out[*i] = Some(Laid { routed, label });
+    for (((i, _), routed), (hand, auto)) in connectors
+        .iter()
+        .zip(routed)
+        .zip(by_hand.into_iter().zip(auto))
+    {
+        out[*i] = Some(Laid {
+            routed,
+            label: hand.or(auto),
+        });
     }
     Ok(out)
 }
