@@ -388,6 +388,41 @@ fn a_second_server_on_one_sqlite_folder_is_refused() {
     assert!(said.contains("already serving"), "{said}");
 }
 
+/// `serve` says where its boards are as `admin --data` takes it: the folder
+/// that the default (XDG_DATA_HOME) resolves to, which `admin` then reaches.
+#[test]
+fn serve_prints_the_data_folder_admin_takes() {
+    use std::io::BufRead;
+    let home = tempfile::tempdir().expect("temp dir");
+    let mut serve = std::process::Command::new(harness::BIN)
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .env("XDG_DATA_HOME", home.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("serve");
+    let stderr = serve.stderr.take().expect("stderr");
+    let said = std::io::BufReader::new(stderr)
+        .lines()
+        .map_while(Result::ok)
+        .find(|l| l.contains("boards in"))
+        .unwrap_or_default();
+    let _ = serve.kill();
+    let _ = serve.wait();
+    let dir = home.path().join("inkboard");
+    let flag = format!("inkboard admin --data {} COMMAND", dir.display());
+    assert!(said.contains(&flag), "{said}");
+    // The folder it names is the one the boards are in.
+    let out = std::process::Command::new(harness::BIN)
+        .args(["admin", "--data"])
+        .arg(&dir)
+        .arg("users")
+        .output()
+        .expect("admin");
+    assert!(out.status.success());
+    assert!(dir.join("inkboard.db").is_file(), "{}", dir.display());
+}
+
 #[test]
 fn a_public_address_without_https_is_refused() {
     let place = Place::sqlite();
