@@ -18,7 +18,7 @@ pub enum AdminCommand {
     /// Remove a person: their tokens, links and sessions stop working; their
     /// name stays on the changes they made.
     RemoveUser { name: String },
-    /// List the people.
+    /// List the people, the removed ones said to be.
     Users,
     /// Make an API token for a person's agents; printed on the last line, once.
     Token {
@@ -104,8 +104,15 @@ pub fn run(place: Where, command: AdminCommand) -> anyhow::Result<ExitCode> {
             println!("removed {}", user.name);
         }
         AdminCommand::Users => {
+            // Removed people are listed too (their names stay on their
+            // changes), and said to be.
             for u in store.users().map_err(e)? {
-                println!("{}\tadded {}", u.name, when(u.created));
+                match u.removed {
+                    Some(r) => {
+                        println!("{}\tadded {}\tremoved {}", u.name, when(u.created), when(r))
+                    }
+                    None => println!("{}\tadded {}", u.name, when(u.created)),
+                }
             }
         }
         AdminCommand::Token { name: n, label } => {
