@@ -55,6 +55,9 @@ pub enum AdminCommand {
     Shares { board: String },
     /// Every board.
     Boards,
+    /// Delete a board with its history and roles, for good (the audit log
+    /// keeps its id). Anyone who had it open finds it gone.
+    DeleteBoard { board: String },
     /// The latest entries of the audit log.
     Audit {
         #[arg(long, default_value_t = 50)]
@@ -195,6 +198,10 @@ pub fn run(place: Where, command: AdminCommand) -> anyhow::Result<ExitCode> {
             for b in store.all_boards().map_err(e)? {
                 println!("{}\t{}\trevision {}", b.id, b.title, b.revision);
             }
+        }
+        AdminCommand::DeleteBoard { board: b } => {
+            store.delete_board(&board(&b)?, admin).map_err(e)?;
+            println!("board {b} deleted");
         }
         AdminCommand::Audit { limit } => {
             for a in store.audit(limit).map_err(e)? {

@@ -261,6 +261,22 @@ fn admin_lists_revokes_and_removes(place: &Place, serve: &Serve) {
         .call("board_changes", json!({"board": board, "since": 0}))
         .expect("board_changes");
     assert_eq!(changes["changes"][0]["by"], "ola's agent", "{changes}");
+
+    // Deleted for good: gone from the list, not found over MCP, audited.
+    assert_eq!(
+        place.admin(&["delete-board", &board]),
+        format!("board {board} deleted")
+    );
+    assert!(!place.admin_all(&["boards"]).contains(&board));
+    let gone = Mcp::connect(serve, &pat)
+        .call("read_board", json!({"board": board}))
+        .expect_err("a deleted board");
+    assert!(gone.contains("not found"), "{gone}");
+    let audit = place.admin(&["audit", "--limit", "1"]);
+    assert!(
+        audit.ends_with(&format!("admin\tboard.delete\tboard {board}")),
+        "{audit}"
+    );
 }
 
 /// 401 with `WWW-Authenticate: Bearer` for a missing and for a wrong token.
