@@ -2,7 +2,9 @@
 // people made and signed in with `inkboard admin`. A person opens their sign-in link, sees
 // their boards, opens one (`/b/BOARD`: the live editor) and draws a shape with the mouse (a
 // commit in their name); an agent's batch over `/mcp` with a bearer token appears without a
-// reload; a viewer sees the board but every edit is refused with the role it needs; a
+// reload, the note naming whose agent made it; an owner shares the board from the editor's
+// Share dialog (typed and clicked), which a viewer is not offered; a viewer's editor offers
+// no drawing tools, and an edit they still try is refused with the role it needs; a
 // stranger's `/b/BOARD` is the same 404 as a board that does not exist.
 
 import { before, after, describe, it } from 'node:test';
@@ -11,7 +13,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import {
-  BIN, tempDir, launch, newContext, drawnIds, until, dragBoard,
+  BIN, tempDir, launch, newContext, drawnIds, until, dragBoard, clickBoard,
 } from './lib.mjs';
 
 /** `inkboard admin --data DIR ARGS`: stdout's last line. */
@@ -142,6 +144,9 @@ describe('the team server\'s editor', { timeout: 180000 }, () => {
     await ann.evaluate(() => window.inkboard.ready);
     assert.equal(await ann.getByTestId('board-title').textContent(), 'Team plan');
     assert.equal((await drawnIds(ann)).length, 1, 'the agent\'s first shape');
+    // The header says who is signed in, and as what; an owner is offered Share.
+    assert.equal(await ann.getByTestId('who').textContent(), 'ann · owner');
+    assert.ok(await ann.getByTestId('share').isVisible(), 'the owner\'s Share button');
   });
 
   it('a shape drawn with the mouse is committed in the person\'s name', async () => {
@@ -181,6 +186,46 @@ describe('the team server\'s editor', { timeout: 180000 }, () => {
       return made.every((id) => now.includes(id)) && now.length === before.size + 3;
     }, { what: 'the batch drawn in the open editor' });
     assert.equal(await ann.evaluate(() => window.notReloaded), true);
+    // The note names whose agent it was, from the commit's author.
+    const note = ann.getByTestId('status-note');
+    await until(async () => (await note.textContent()) === 'ann\'s agent changed 3 objects', {
+      what: 'the agent\'s note naming ann',
+    });
+  });
+
+  it('the owner shares the board from the editor, and takes a role away', async () => {
+    admin(dir, 'add-user', 'bea');
+    await ann.getByTestId('share').click();
+    const dialog = ann.getByTestId('share-dialog');
+    await dialog.getByTestId('share-person-ann').waitFor();
+    await dialog.getByTestId('share-name').fill('bea');
+    await dialog.getByTestId('share-new-role').selectOption('viewer');
+    await dialog.getByTestId('share-add').click();
+    await dialog.getByTestId('share-person-bea').waitFor();
+    assert.equal(await dialog.getByTestId('share-role-bea').inputValue(), 'viewer');
+    assert.equal(await dialog.getByTestId('share-name').inputValue(), '', 'the field is cleared');
+    // Made an editor from the list.
+    await dialog.getByTestId('share-role-bea').selectOption('editor');
+    await until(async () => admin(dir, 'shares', board).includes('editor'), { what: 'bea an editor' });
+    // A name nobody has is refused in the server's words.
+    await dialog.getByTestId('share-name').fill('nobody');
+    await dialog.getByTestId('share-add').click();
+    await until(async () => /no person named/.test(await dialog.getByTestId('share-error').textContent()), {
+      what: 'the refusal',
+    });
+    // Removed with its button.
+    await dialog.getByTestId('share-remove-bea').click();
+    await dialog.getByTestId('share-person-bea').waitFor({ state: 'detached' });
+    const shares = execFileSync(BIN, ['admin', '--data', dir, 'shares', board], { encoding: 'utf8' });
+    assert.ok(!shares.includes('bea'), shares);
+    // Each change is in the audit log, in ann's name.
+    const audit = execFileSync(BIN, ['admin', '--data', dir, 'audit', '--limit', '3'], { encoding: 'utf8' });
+    const rows = audit.trim().split('\n').filter((l) => l.includes('bea'));
+    assert.equal(rows.length, 3, audit);
+    assert.ok(rows.every((l) => l.includes('ann')), audit);
+    assert.ok(/unshare/.test(rows[0]), audit);
+    await ann.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
   });
 
   it('a viewer sees the board, and every edit is refused with the role it needs', async () => {
@@ -192,11 +237,33 @@ describe('the team server\'s editor', { timeout: 180000 }, () => {
     const shown = await drawnIds(vic);
     assert.ok(shown.includes(drawn), 'the person\'s shape is shown to the viewer');
     const count = (await agent.call('read_board', { board })).page.objects.length;
-    await vic.getByTestId('tool-rect').click();
-    await vic.locator('[data-testid="canvas"][data-tool="rect"]').waitFor();
+    // Read-only: the header says so, no drawing tool is offered, nor Share, nor a key's tool.
+    assert.equal(await vic.getByTestId('who').textContent(), 'vic · viewer');
+    assert.equal(await vic.getByTestId('tool-rect').isVisible(), false);
+    assert.equal(await vic.getByTestId('tool-pen').isVisible(), false);
+    assert.ok(await vic.getByTestId('tool-select').isVisible());
+    assert.equal(await vic.getByTestId('share').isVisible(), false);
+    await vic.getByTestId('canvas').focus();
+    await vic.keyboard.press('r');
     await dragBoard(vic, { x: 600, y: 0 }, { x: 760, y: 100 });
+    assert.equal(await vic.getByTestId('canvas').getAttribute('data-tool'), 'select');
+    // An edit still tried (the person's shape selected and deleted) is refused.
+    await clickBoard(vic, { x: 380, y: 50 });
+    await until(async () => (await vic.evaluate(() => window.inkboard.selection())).includes(drawn), {
+      what: 'the shape selected',
+    });
+    await vic.keyboard.press('Delete');
     const note = vic.getByTestId('status-note');
     await until(async () => /editor role/.test(await note.textContent()), { what: 'the role message' });
+    // Nor may a viewer share: the route answers with the role it needs.
+    const answer = await vic.evaluate(async (b) => {
+      const res = await fetch(`/b/${b}/share`, {
+        method: 'POST', headers: { Accept: 'application/json' }, body: new URLSearchParams({ name: 'vic', role: 'owner' }),
+      });
+      return [res.status, (await res.json()).error];
+    }, board);
+    assert.equal(answer[0], 403);
+    assert.match(answer[1], /owner role/);
     assert.equal((await agent.call('read_board', { board })).page.objects.length, count, 'nothing written');
     assert.deepEqual((await drawnIds(vic)).sort(), shown.sort(), 'nothing drawn');
     // Ctrl+Z is refused too: the person's shape stays.

@@ -81,6 +81,13 @@ pub trait Desk: Send + Sync + 'static {
     /// Undoes (or redoes) the last step on `board`, as the window's person.
     fn undo(&self, board: u32, window: u64, redo: bool) -> Result<bool, ToolError>;
 
+    /// Who made `revisions` of `board`, by name and without repeats ("Ann's
+    /// agent"), where the desk knows (a team server); the application's boards
+    /// know only that an agent made them, and answer nothing.
+    fn authors(&self, _board: u32, _revisions: &[u64]) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The window got focus.
     fn focus(&self, _board: u32, _window: u64) {}
 

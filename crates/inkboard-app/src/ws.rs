@@ -186,6 +186,25 @@ fn preview_engine() -> &'static Engine {
     ENGINE.get_or_init(Engine::new)
 }
 
+/// A page's drawing now, the ids an agent changed in it, who made those
+/// changes (names, where the desk knows them) and the page number.
+type Drawing = (Arc<PageView>, Vec<String>, Vec<String>, usize);
+
+/// A `scene` message with `agent_by`, the names of who made the agent's
+/// changes in it ("Ann's agent"), when there are any: the scene is written as
+/// text and ends with its closing brace. Without names it is left as it was, so
+/// the application's scenes are unchanged.
+fn with_authors(mut scene: String, by: &[String]) -> String {
+    if by.is_empty() || !scene.ends_with('}') {
+        return scene;
+    }
+    scene.pop();
+    scene.push_str(",\"agent_by\":");
+    scene.push_str(&serde_json::to_string(by).unwrap_or_else(|_| "[]".into()));
+    scene.push('}');
+    scene
+}
+
 fn reply(seq: u64, result: Result<Value, String>) -> String {
     match result {
         Ok(result) => json!({"t": "reply", "seq": seq, "ok": true, "result": result}),
@@ -216,7 +235,7 @@ impl Session {
                 out
             }
             Intent::Draw { seq, ids } => match self.drawing(None).await {
-                Some((view, _, _)) => blocking(move || vec![fragments(seq, &view, &ids)])
+                Some((view, _, _, _)) => blocking(move || vec![fragments(seq, &view, &ids)])
                     .await
                     .unwrap_or_default(),
                 None => Vec::new(),
@@ -350,7 +369,7 @@ impl Session {
     /// Brings the window's page up to date: a `scene` message, if anything differs.
     async fn refresh(&mut self, full: bool) -> Vec<String> {
         let since = if full { None } else { Some(self.revision) };
-        let Some((view, agent, page)) = self.drawing(since).await else {
+        let Some((view, agent, by, page)) = self.drawing(since).await else {
             return Vec::new();
         };
         self.page = page;
@@ -359,7 +378,9 @@ impl Session {
         // to a bug there, the window is sent its page whole next time.
         let mut shown = std::mem::take(&mut self.shown);
         let diffed = blocking(move || {
-            let message = shown.diff(page, &view, full, agent);
+            let message = shown
+                .diff(page, &view, full, agent)
+                .map(|scene| with_authors(scene, &by));
             (shown, message)
         })
         .await;
@@ -371,9 +392,10 @@ impl Session {
     }
 
     /// The drawing of the window's page now, the agent's changes in it since
-    /// revision `since`, and the page number; `None` if the board is gone or, with
-    /// `since`, nothing changed after it.
-    async fn drawing(&self, since: Option<u64>) -> Option<(Arc<PageView>, Vec<String>, usize)> {
+    /// revision `since` and who made them (where the desk knows), and the page
+    /// number; `None` if the board is gone or, with `since`, nothing changed
+    /// after it.
+    async fn drawing(&self, since: Option<u64>) -> Option<Drawing> {
         let full = since.is_none();
         let since = since.unwrap_or(self.revision);
         let (desk, key, page) = (self.desk.clone(), self.board, self.page);
@@ -388,24 +410,36 @@ impl Session {
                 }
                 let page = page.clamp(1, pages.len());
                 let id = pages[page - 1].id;
+                let mut revisions = Vec::new();
                 let agent: Vec<String> = log
                     .changes_since(since)
                     .unwrap_or_default()
                     .into_iter()
                     .filter(|c| c.by == Actor::Agent && c.page == id)
-                    .filter_map(|c| c.id.map(|id| id.to_string()))
+                    .filter_map(|c| {
+                        if revisions.last() != Some(&c.revision) {
+                            revisions.push(c.revision);
+                        }
+                        c.id.map(|id| id.to_string())
+                    })
                     .collect();
                 let view = desk.cache().get(key, id, board.revision());
                 let copy = view.is_none().then(|| board.clone());
-                found = Some((view, copy, id, agent, page));
+                found = Some((view, copy, id, agent, revisions, page));
             });
-            let (view, copy, id, agent, page) = found?;
+            let (view, copy, id, agent, revisions, page) = found?;
+            // Asked after the look, whose closure holds the board's lock.
+            let by = if agent.is_empty() {
+                Vec::new()
+            } else {
+                desk.authors(key, &revisions)
+            };
             let view = match (view, copy) {
                 (Some(view), _) => view,
                 (None, Some(board)) => desk.cache().view(key, id, &board),
                 (None, None) => return None,
             };
-            Some((view, agent, page))
+            Some((view, agent, by, page))
         })
         .await;
         drawn.ok().flatten()

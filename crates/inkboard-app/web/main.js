@@ -18,6 +18,7 @@ import { hint } from './ui/shortcuts.js';
 import { storedView, storeView } from './sync/views.js';
 import { initTheme } from './ui/theme.js';
 import { initTitle } from './ui/title.js';
+import { initTeam } from './ui/team.js';
 
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
 
@@ -39,6 +40,7 @@ function boot() {
   initExportDialog($('export-slot'));
   initHistoryButtons();
   initPresentButton($('export-slot'));
+  initTeam(document.querySelector('.topbar .actions'));
 
   on('view', (v) => {
     if (shownKey) views.set(shownKey, v);
@@ -115,6 +117,8 @@ function onScene(msg) {
   // what it shows (drawing for the old view first would be wasted).
   const fresh = msg.full && key !== shownKey;
   applyScene(msg, { show: !fresh });
+  // Who made the agent's changes, where the server says (a team server: "Ann's agent").
+  state.agentBy = msg.agent_by ?? null;
   if (msg.agent?.length) flash(msg.agent);
   if (msg.full) {
     timings.objects = msg.order.length;

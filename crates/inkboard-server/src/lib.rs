@@ -11,6 +11,8 @@
 //!   failures rate limited ([`limit`]).
 //! - [`pages`]: what a person's browser sees: sign-in links, their boards, a
 //!   board with its history and, for its owners, sharing.
+//! - [`sharing`]: a board's people, and an owner's share and unshare, for the
+//!   people page's forms and the editor's Share dialog; each one audited.
 //! - [`window`]: the live editor of `inkboard-app` on a stored board, one
 //!   person's window at a time ([`window::BoardDesk`]).
 //! - [`transfer`]: a board moved whole between a file and the server
@@ -32,6 +34,7 @@ pub mod held;
 pub mod keeper;
 pub mod limit;
 pub mod pages;
+pub mod sharing;
 pub mod transfer;
 pub mod window;
 
@@ -181,6 +184,7 @@ pub fn router(shared: Arc<Shared>, mcp: axum::Router) -> axum::Router {
         .layer(from_fn_with_state(shared.clone(), guard::agents_only));
     pages::routes()
         .merge(window::routes(shared.clone()))
+        .merge(sharing::routes())
         .with_state(shared.clone())
         .merge(agents)
         .layer(DefaultBodyLimit::max(MAX_BODY))

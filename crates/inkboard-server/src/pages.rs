@@ -1,8 +1,8 @@
 //! What a person's browser is shown: `GET /s/LINK` uses a one-time sign-in link
 //! and sets the session cookie (HttpOnly, SameSite=Lax, Secure behind https); `/`
 //! lists their boards and makes one; `/b/BOARD/people` shows a board's people,
-//! who changed it, and to its owners the sharing form; `/b/BOARD/page.svg` draws
-//! a page. The board itself, `/b/BOARD`, is the live editor ([`crate::window`]). Every
+//! who changed it, and to its owners the sharing forms (posted to
+//! [`crate::sharing`]); `/b/BOARD/page.svg` draws a page. The board itself, `/b/BOARD`, is the live editor ([`crate::window`]). Every
 //! form is a POST whose Origin the guard has checked, from a page whose
 //! cookie is SameSite. Sign-in failures are rate limited per client address.
 
@@ -14,7 +14,7 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use base64::Engine as _;
-use inkboard_store::{BoardId, Operator, Role, UserName};
+use inkboard_store::{BoardId, Operator, Role};
 use inkboard_tools::{Caller, Engine, Reply};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -31,11 +31,10 @@ pub fn routes() -> Router<Arc<Shared>> {
         .route("/boards", post(create))
         .route("/b/{board}/people", get(board_page))
         .route("/b/{board}/page.svg", get(page_svg))
-        .route("/b/{board}/share", post(share))
 }
 
 /// Text made safe inside HTML.
-fn esc(text: &str) -> String {
+pub(crate) fn esc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -50,7 +49,7 @@ fn esc(text: &str) -> String {
     out
 }
 
-fn page(title: &str, body: &str) -> Html<String> {
+pub(crate) fn page(title: &str, body: &str) -> Html<String> {
     Html(format!(
         "<!doctype html><html lang=en><meta charset=utf-8><meta name=viewport content=\"width=device-width\">\
          <title>{} · inkboard</title><style>body{{font:16px system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}}\
@@ -292,8 +291,19 @@ async fn board_page(
     }
     body.push_str("</ol><h2>People</h2><ul id=people>");
     for s in &shares {
+        // An owner may take anyone's role away (the store keeps the last owner).
+        let remove = if role == Role::Owner {
+            format!(
+                " <form class=unshare method=post action=\"/b/{}/unshare\" style=\"display:inline\">\
+                 <input type=hidden name=name value=\"{}\"><button>Remove</button></form>",
+                esc(info.id.as_str()),
+                esc(s.name.as_str())
+            )
+        } else {
+            String::new()
+        };
         body.push_str(&format!(
-            "<li>{} <span class=muted>{}</span></li>",
+            "<li>{} <span class=muted>{}</span>{remove}</li>",
             esc(s.name.as_str()),
             s.role
         ));
@@ -339,50 +349,6 @@ async fn page_svg(
         Ok(Err(e)) if e.to_string().contains("not found") => not_found(),
         Ok(Err(e)) => (StatusCode::BAD_REQUEST, e.to_string()).into_response(),
         Ok(Ok(_)) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
-        Err(r) => r,
-    }
-}
-
-#[derive(Deserialize)]
-struct ShareForm {
-    name: String,
-    role: String,
-}
-
-async fn share(
-    State(shared): State<Arc<Shared>>,
-    headers: HeaderMap,
-    Path(board): Path<String>,
-    Form(form): Form<ShareForm>,
-) -> Response {
-    let Some(who) = person(shared.store(), &headers).await else {
-        return not_signed_in();
-    };
-    let Ok(id) = BoardId::parse(&board) else {
-        return not_found();
-    };
-    let store = shared.store().clone();
-    let done = blocking(move || {
-        let name = UserName::parse(form.name.trim())?;
-        let role = Role::parse(&form.role)?;
-        store.share(&id, &name, role, Operator::Person(who.id))
-    })
-    .await;
-    match done {
-        Ok(Ok(_)) => Redirect::to(&format!("/b/{board}/people")).into_response(),
-        Ok(Err(inkboard_store::StoreError::BoardNotFound(_))) => not_found(),
-        Ok(Err(e)) => (
-            StatusCode::BAD_REQUEST,
-            page(
-                "Not shared",
-                &format!(
-                    "<p>{}</p><p><a href=\"/b/{}\">Back</a></p>",
-                    esc(&e.to_string()),
-                    esc(&board)
-                ),
-            ),
-        )
-            .into_response(),
         Err(r) => r,
     }
 }

@@ -249,6 +249,17 @@ impl Desk for BoardDesk {
         &self.shared.windows.cache
     }
 
+    fn authors(&self, _board: u32, revisions: &[u64]) -> Vec<String> {
+        let copy = self.cell.lock();
+        let mut names: Vec<String> = Vec::new();
+        for who in revisions.iter().filter_map(|r| copy.authors.get(r)) {
+            if !names.contains(who) {
+                names.push(who.clone());
+            }
+        }
+        names
+    }
+
     fn call(&self, _board: u32, window: u64, tool: &str, args: Value) -> Result<Reply, ToolError> {
         let mut args = match args {
             Value::Object(map) => map,

@@ -18,7 +18,7 @@ pub enum AdminCommand {
     /// Remove a person: their tokens, links and sessions stop working; their
     /// name stays on the changes they made.
     RemoveUser { name: String },
-    /// List the people.
+    /// List the people, the removed ones said to be.
     Users,
     /// Make an API token for a person's agents; printed on the last line, once.
     Token {
@@ -55,6 +55,9 @@ pub enum AdminCommand {
     Shares { board: String },
     /// Every board.
     Boards,
+    /// Delete a board with its history and roles, for good (the audit log
+    /// keeps its id). Anyone who had it open finds it gone.
+    DeleteBoard { board: String },
     /// The latest entries of the audit log.
     Audit {
         #[arg(long, default_value_t = 50)]
@@ -104,8 +107,15 @@ pub fn run(place: Where, command: AdminCommand) -> anyhow::Result<ExitCode> {
             println!("removed {}", user.name);
         }
         AdminCommand::Users => {
+            // Removed people are listed too (their names stay on their
+            // changes), and said to be.
             for u in store.users().map_err(e)? {
-                println!("{}\tadded {}", u.name, when(u.created));
+                match u.removed {
+                    Some(r) => {
+                        println!("{}\tadded {}\tremoved {}", u.name, when(u.created), when(r))
+                    }
+                    None => println!("{}\tadded {}", u.name, when(u.created)),
+                }
             }
         }
         AdminCommand::Token { name: n, label } => {
@@ -188,6 +198,10 @@ pub fn run(place: Where, command: AdminCommand) -> anyhow::Result<ExitCode> {
             for b in store.all_boards().map_err(e)? {
                 println!("{}\t{}\trevision {}", b.id, b.title, b.revision);
             }
+        }
+        AdminCommand::DeleteBoard { board: b } => {
+            store.delete_board(&board(&b)?, admin).map_err(e)?;
+            println!("board {b} deleted");
         }
         AdminCommand::Audit { limit } => {
             for a in store.audit(limit).map_err(e)? {

@@ -137,8 +137,9 @@ enum Command {
     /// Run a team server: boards in a database, people and their agents with
     /// roles; prints its address (see docs/server.md).
     Serve {
-        /// The data folder, for the embedded SQLite database (default: the
-        /// per-user data folder).
+        /// The data folder, for the embedded SQLite database (default:
+        /// $XDG_DATA_HOME/inkboard, else ~/.local/share/inkboard); printed at
+        /// start, for `inkboard admin --data`.
         #[arg(long, conflicts_with = "database")]
         data: Option<PathBuf>,
         /// A PostgreSQL database (postgres://USER:PASSWORD@HOST:PORT/DB), which
@@ -156,12 +157,17 @@ enum Command {
     },
     /// Administer a team server's people, tokens, sign-in links and roles.
     Admin {
+        /// The data folder of the server's embedded SQLite database: the one
+        /// `inkboard serve` prints as "boards in DIR" when it starts (default
+        /// there: $XDG_DATA_HOME/inkboard, else ~/.local/share/inkboard).
         #[arg(
             long,
             conflicts_with = "database",
             required_unless_present = "database"
         )]
         data: Option<PathBuf>,
+        /// The server's PostgreSQL database, the URL given to `inkboard serve
+        /// --database` (postgres://USER:PASSWORD@HOST:PORT/DB).
         #[arg(long)]
         database: Option<String>,
         #[command(subcommand)]

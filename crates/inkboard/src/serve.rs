@@ -1,6 +1,7 @@
 //! `inkboard serve`: the team server. Opens the store (SQLite in the data folder,
 //! or PostgreSQL with `--database`), runs its migrations, listens, prints its
-//! address on stdout, and serves people (`inkboard_server::pages`), agents
+//! address on stdout (and on stderr where its boards are, as `inkboard admin`
+//! is to be pointed at them), and serves people (`inkboard_server::pages`), agents
 //! (`/mcp`, `served_mcp.rs`) and push/pull until SIGTERM or Ctrl+C.
 //!
 //! SQLite's notifications stay in one process, so a second `serve` on the same
@@ -40,6 +41,21 @@ impl Where {
         }
     }
 
+    /// Where the boards are, as `serve` tells it: the `admin` flag that reaches
+    /// them (the data folder, or PostgreSQL with the password left out).
+    pub fn told(&self) -> anyhow::Result<String> {
+        Ok(match &self.database {
+            Some(_) => {
+                "boards in PostgreSQL (inkboard admin --database URL, the URL given here)".into()
+            }
+            None => format!(
+                "boards in {} (SQLite; administer with: inkboard admin --data {} COMMAND)",
+                self.data_dir()?.display(),
+                shell_word(&self.data_dir()?.display().to_string())
+            ),
+        })
+    }
+
     pub fn open(&self) -> anyhow::Result<Store> {
         let location = self.location()?;
         if let Location::Sqlite(path) = &location {
@@ -50,6 +66,19 @@ impl Where {
         }
         Store::open(&location, Options::default())
             .map_err(|e| anyhow::anyhow!("cannot open the database: {e}"))
+    }
+}
+
+/// `text` as one word of a POSIX shell: as is when it is plain, else quoted.
+fn shell_word(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+:,@%=".contains(c));
+    if plain {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
     }
 }
 
@@ -102,6 +131,7 @@ pub fn run(place: Where, listen: String, public_url: Option<String>) -> anyhow::
     // Checked before anything is opened: refusing to serve in clear text on a
     // public address is the first answer.
     inkboard_server::Config::new(listen, public_url.as_deref())?;
+    let kept = place.told()?;
     let store = place.open()?;
     // Before the runtime: the store's PostgreSQL client is synchronous and runs
     // a runtime of its own, which must not start inside another (the listener
@@ -133,6 +163,8 @@ pub fn run(place: Where, listen: String, public_url: Option<String>) -> anyhow::
             let _ = out.flush();
         }
         eprintln!("inkboard: serving on {bound} (agents: {url}/mcp with a token; Ctrl+C to stop)");
+        // What `inkboard admin` needs to reach the same boards, ready to copy.
+        eprintln!("inkboard: {kept}");
         axum::serve(
             socket,
             app.into_make_service_with_connect_info::<SocketAddr>(),

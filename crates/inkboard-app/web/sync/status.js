@@ -1,6 +1,6 @@
 // status.js: the top-right status: saved / saving / not saved / error / conflict (from the
 // `board` message), the connection when it is lost, the last refused change, and a
-// short note when an agent changed something.
+// short note when an agent changed something (naming whose, on a team server).
 
 import { state, on } from './state.js';
 
@@ -26,8 +26,13 @@ export function initStatus(el) {
   on('error', (message) => show(message, 'error', 6000));
   on('reconnected', () => show('Reconnected to inkboard', 'info', 4000));
   on('info', (message) => show(message, 'info', 3000));
-  on('agent', (ids) => show(`An agent changed ${ids.length} object${ids.length === 1 ? '' : 's'}`, 'agent', 3000));
+  on('agent', (ids) => show(`${agentName()} changed ${ids.length} object${ids.length === 1 ? '' : 's'}`, 'agent', 3000));
   render();
+}
+
+/** Who made the agent's change: the names a team server sends ("Ann's agent"), else "An agent". */
+function agentName() {
+  return state.agentBy?.length ? state.agentBy.join(' and ') : 'An agent';
 }
 
 function show(text, kind, ms) {

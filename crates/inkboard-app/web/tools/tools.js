@@ -109,6 +109,8 @@ function created(id, by) {
 }
 
 export function setTool(name) {
+  // A viewer on a team server (team.js) only looks.
+  if (state.readOnly && name !== 'select' && name !== 'hand') return;
   if (name === 'image') {
     pickImages();
     return;

@@ -61,6 +61,15 @@ impl Place {
 
     /// `inkboard admin … ARGS`; answers stdout's last line.
     pub fn admin(&self, args: &[&str]) -> String {
+        self.admin_all(args)
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    /// `inkboard admin … ARGS`, which must succeed; answers its whole stdout.
+    pub fn admin_all(&self, args: &[&str]) -> String {
         let out = Command::new(BIN)
             .arg("admin")
             .args(self.args())
@@ -72,11 +81,7 @@ impl Place {
             "admin {args:?}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .last()
-            .unwrap_or_default()
-            .to_string()
+        String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
     /// A person and a token for their agent.

@@ -18,6 +18,7 @@ use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use base64::Engine as _;
 use harness::{Mcp, Place, Serve};
 use serde_json::{json, Value};
 
@@ -117,9 +118,163 @@ fn roles_and_not_found(place: &Place, servers: &[Serve]) {
         BTreeSet::from(["ann's agent", "bob's agent"]),
         "{changes}"
     );
-    let audit = place.admin(&["audit", "--limit", "3"]);
+    // Both shares are in the audit log, the administrator's, newest first.
+    let audit = place.admin_all(&["audit", "--limit", "2"]);
+    let rows: Vec<&str> = audit
+        .lines()
+        .map(|l| l.split_once('\t').map_or(l, |(_time, rest)| rest))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            format!("admin\tshare\tboard {board}\tfor bob\tas editor"),
+            format!("admin\tshare\tboard {board}\tfor bob\tas viewer"),
+        ],
+        "{audit}"
+    );
+}
+
+/// Render and import on a server board, over MCP: a page drawn as a PNG with
+/// its summary; a Mermaid flowchart added to a board, and a draw.io file made
+/// a new board of the caller's.
+fn render_and_import(place: &Place, serve: &Serve) {
+    let token = place.person("ria");
+    let mut ria = Mcp::connect(serve, &token);
+    let board = ria
+        .call("create_board", json!({"title": "Drawn"}))
+        .expect("create")["board"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    let added = ria
+        .call(
+            "import_mermaid",
+            json!({"board": board, "text": "flowchart LR\n  a[Ask] --> b[Answer]"}),
+        )
+        .expect("import_mermaid");
+    assert_eq!(ids(&mut ria, &board).len(), 3, "{added}");
+    let rendered = ria.request(
+        "tools/call",
+        json!({"name": "render", "arguments": {"board": board}}),
+    );
+    let result = &rendered["result"];
+    assert_ne!(result["isError"], json!(true), "{rendered}");
+    let image = result["content"]
+        .as_array()
+        .expect("content")
+        .iter()
+        .find(|c| c["type"] == "image")
+        .expect("an image");
+    assert_eq!(image["mimeType"], "image/png");
+    let png = base64::engine::general_purpose::STANDARD
+        .decode(image["data"].as_str().expect("data"))
+        .expect("base64");
+    assert!(png.starts_with(b"\x89PNG"), "a PNG");
+    assert_eq!(result["structuredContent"]["objects"], 3, "{result}");
+
+    // A draw.io file becomes a new board, Ria's own.
+    let drawio = r#"<mxfile><diagram name="One"><mxGraphModel><root><mxCell id="0"/><mxCell id="1" parent="0"/>
+        <mxCell id="2" value="Hello" style="rounded=1;" vertex="1" parent="1"><mxGeometry x="10" y="10" width="120" height="60" as="geometry"/></mxCell>
+        </root></mxGraphModel></diagram></mxfile>"#;
+    let imported = ria
+        .call("import", json!({"content": drawio, "name": "plan.drawio"}))
+        .expect("import");
+    let new = imported["board"]
+        .as_str()
+        .expect("the new board's id")
+        .to_string();
+    assert_ne!(new, board);
+    let listed = ria.call("list_boards", json!({})).expect("list");
     assert!(
-        audit.contains("share") || audit.contains("board"),
+        listed["boards"]
+            .as_array()
+            .expect("boards")
+            .iter()
+            .any(|b| b["board"] == json!(new) && b["role"] == "owner"),
+        "{listed}"
+    );
+    assert_eq!(ids(&mut ria, &new).len(), 1, "{imported}");
+}
+
+/// The administrator's lists, revocations and removals, end to end: `users`,
+/// `links` and `revoke-link` (a revoked link signs nobody in), `boards`,
+/// `shares` and `unshare` (the role gone over MCP too), `remove-user` (their
+/// token stops working, their name stays on their changes).
+fn admin_lists_revokes_and_removes(place: &Place, serve: &Serve) {
+    let token = place.person("ola");
+    place.admin(&["add-user", "pat"]);
+    let users = place.admin_all(&["users"]);
+    let names: Vec<&str> = users.lines().filter_map(|l| l.split('\t').next()).collect();
+    assert!(names.contains(&"ola") && names.contains(&"pat"), "{users}");
+
+    let link = place.admin(&["link", "pat"]);
+    let links = place.admin_all(&["links", "pat"]);
+    let row = links.lines().last().expect("pat's link");
+    assert!(row.contains("\tpat\texpires"), "{links}");
+    let id = row.split('\t').next().expect("id");
+    assert!(place.admin(&["revoke-link", id]).contains("revoked"));
+    assert!(place.admin_all(&["links", "pat"]).contains("revoked"));
+    let browser: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .build()
+        .into();
+    let used = browser
+        .get(&format!("{}{link}", serve.url))
+        .call()
+        .expect("GET");
+    assert_eq!(used.status().as_u16(), 403, "a revoked link");
+
+    let mut ola = Mcp::connect(serve, &token);
+    let board = ola
+        .call("create_board", json!({"title": "Ola's"}))
+        .expect("create")["board"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    let boards = place.admin_all(&["boards"]);
+    assert!(
+        boards.contains(&format!("{board}\tOla's\trevision 0")),
+        "{boards}"
+    );
+    place.admin(&["share", &board, "pat", "editor"]);
+    assert_eq!(
+        place.admin_all(&["shares", &board]),
+        "ola\towner\npat\teditor\n"
+    );
+    assert_eq!(place.admin(&["unshare", &board, "pat"]), "role taken away");
+    assert_eq!(place.admin(&["unshare", &board, "pat"]), "had no role");
+    assert_eq!(place.admin_all(&["shares", &board]), "ola\towner\n");
+
+    ola.call("add_shape", json!({"board": board, "text": "kept"}))
+        .expect("a change in ola's name");
+    place.admin(&["share", &board, "pat", "owner"]);
+    assert_eq!(place.admin(&["remove-user", "ola"]), "removed ola");
+    let names = place.admin_all(&["users"]);
+    let ola_row = names.lines().find(|l| l.starts_with("ola\t"));
+    assert!(ola_row.is_some_and(|l| l.contains("\tremoved ")), "{names}");
+    let refused = harness_client(serve, &token).post(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "x", "version": "1"}}}));
+    assert_eq!(refused.status, 401, "a removed person's token");
+    assert_eq!(place.admin_all(&["shares", &board]), "pat\towner\n");
+    let pat = place.admin(&["token", "pat"]);
+    let changes = Mcp::connect(serve, &pat)
+        .call("board_changes", json!({"board": board, "since": 0}))
+        .expect("board_changes");
+    assert_eq!(changes["changes"][0]["by"], "ola's agent", "{changes}");
+
+    // Deleted for good: gone from the list, not found over MCP, audited.
+    assert_eq!(
+        place.admin(&["delete-board", &board]),
+        format!("board {board} deleted")
+    );
+    assert!(!place.admin_all(&["boards"]).contains(&board));
+    let gone = Mcp::connect(serve, &pat)
+        .call("read_board", json!({"board": board}))
+        .expect_err("a deleted board");
+    assert!(gone.contains("not found"), "{gone}");
+    let audit = place.admin(&["audit", "--limit", "1"]);
+    assert!(
+        audit.ends_with(&format!("admin\tboard.delete\tboard {board}")),
         "{audit}"
     );
 }
@@ -343,6 +498,8 @@ fn suite(place: Place, processes: usize) {
     concurrent_writers(&place, &servers);
     killed_mid_write(&place, &mut servers);
     push_and_pull(&place, &servers[0]);
+    render_and_import(&place, &servers[0]);
+    admin_lists_revokes_and_removes(&place, &servers[servers.len() - 1]);
     web::people(&place, &servers);
     editor::live(&place, &servers);
     // A restart keeps everything.
@@ -386,6 +543,41 @@ fn a_second_server_on_one_sqlite_folder_is_refused() {
     assert!(!second.status.success());
     let said = String::from_utf8_lossy(&second.stderr);
     assert!(said.contains("already serving"), "{said}");
+}
+
+/// `serve` says where its boards are as `admin --data` takes it: the folder
+/// that the default (XDG_DATA_HOME) resolves to, which `admin` then reaches.
+#[test]
+fn serve_prints_the_data_folder_admin_takes() {
+    use std::io::BufRead;
+    let home = tempfile::tempdir().expect("temp dir");
+    let mut serve = std::process::Command::new(harness::BIN)
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .env("XDG_DATA_HOME", home.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("serve");
+    let stderr = serve.stderr.take().expect("stderr");
+    let said = std::io::BufReader::new(stderr)
+        .lines()
+        .map_while(Result::ok)
+        .find(|l| l.contains("boards in"))
+        .unwrap_or_default();
+    let _ = serve.kill();
+    let _ = serve.wait();
+    let dir = home.path().join("inkboard");
+    let flag = format!("inkboard admin --data {} COMMAND", dir.display());
+    assert!(said.contains(&flag), "{said}");
+    // The folder it names is the one the boards are in.
+    let out = std::process::Command::new(harness::BIN)
+        .args(["admin", "--data"])
+        .arg(&dir)
+        .arg("users")
+        .output()
+        .expect("admin");
+    assert!(out.status.success());
+    assert!(dir.join("inkboard.db").is_file(), "{}", dir.display());
 }
 
 #[test]

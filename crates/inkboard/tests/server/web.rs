@@ -1,6 +1,7 @@
 //! What a person's browser meets, over plain HTTP: a one-time sign-in link that
 //! sets the session cookie (HttpOnly, SameSite=Lax; not Secure on loopback), the
-//! list of their boards, a board page, sharing by its owner, another site's form
+//! list of their boards, a board page, sharing by its owner (the people page's
+//! form and the editor's dialog, each act in the audit log), another site's form
 //! and a foreign Host refused, a board they hold no role on answered as a
 //! missing one, and the editor's rich text for signed-in people only, its body
 //! capped.
@@ -137,11 +138,10 @@ pub fn people(place: &Place, servers: &[Serve]) {
     let drawing = get(&format!("{}/b/{board}/page.svg", b.url), Some(&kim));
     assert_eq!(drawing.status, 200);
     assert!(drawing.body.contains("<svg"));
-    // A viewer's share is refused.
+    // A viewer's share is refused with the role it takes.
     let kim_share = format!("{}/b/{board}/share", b.url);
-    assert_eq!(post(&kim_share, &kim, &b.url, "name=kim&role=owner"), 400);
-    let audit = place.admin(&["audit", "--limit", "20"]);
-    let _ = audit;
+    assert_eq!(post(&kim_share, &kim, &b.url, "name=kim&role=owner"), 403);
+    sharing_from_the_editor(place, a, b, &board, &jo, &kim);
 
     // The editor's rich text: for signed-in people, its body held to its cap.
     let rich = format!("{}/api/rich", a.url);
@@ -162,4 +162,116 @@ pub fn people(place: &Place, servers: &[Serve]) {
         .call()
         .expect("GET");
     assert_eq!(rebound.status().as_u16(), 421);
+}
+
+/// Sends `form` to a sharing route as the editor's Share dialog does (asking
+/// for JSON), or GETs it without a form: the status and the JSON answer.
+fn dialog(url: &str, cookie: &str, origin: &str, form: Option<&str>) -> (u16, serde_json::Value) {
+    let mut answer = match form {
+        Some(form) => browser()
+            .post(url)
+            .header("Cookie", cookie)
+            .header("Origin", origin)
+            .header("Accept", "application/json")
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .send(form.to_string()),
+        None => browser()
+            .get(url)
+            .header("Cookie", cookie)
+            .header("Accept", "application/json")
+            .call(),
+    }
+    .expect("a sharing route");
+    let text = answer.body_mut().read_to_string().unwrap_or_default();
+    let value = serde_json::from_str(&text).unwrap_or_else(|_| json!({ "text": text }));
+    (answer.status().as_u16(), value)
+}
+
+/// The editor's Share dialog's routes: the board's people for whoever holds a
+/// role, an owner's unshare, the refusals in words, and the audit rows they
+/// write (jo owns `board` and made kim a viewer through the people page).
+fn sharing_from_the_editor(place: &Place, a: &Serve, b: &Serve, board: &str, jo: &str, kim: &str) {
+    let shares = format!("{}/b/{board}/shares", a.url);
+    let (status, people) = dialog(&shares, jo, &a.url, None);
+    assert_eq!(status, 200, "{people}");
+    assert_eq!(
+        people,
+        json!({"role": "owner", "people": [{"name": "jo", "role": "owner"}, {"name": "kim", "role": "viewer"}]})
+    );
+    let (status, seen) = dialog(&format!("{}/b/{board}/shares", b.url), kim, &b.url, None);
+    assert_eq!((status, &seen["role"]), (200, &json!("viewer")), "{seen}");
+
+    // Refusals: a name nobody has, the last owner, another site, a viewer.
+    let share = format!("{}/b/{board}/share", a.url);
+    let unshare = format!("{}/b/{board}/unshare", a.url);
+    let (status, nobody) = dialog(&share, jo, &a.url, Some("name=nobody&role=viewer"));
+    assert_eq!(status, 400);
+    assert!(
+        nobody["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("no person named"),
+        "{nobody}"
+    );
+    let (status, last) = dialog(&unshare, jo, &a.url, Some("name=jo"));
+    assert_eq!(status, 400);
+    assert!(
+        last["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("last owner"),
+        "{last}"
+    );
+    assert_eq!(post(&unshare, jo, "http://evil.example", "name=kim"), 403);
+    let (status, refused) = dialog(
+        &format!("{}/b/{board}/unshare", b.url),
+        kim,
+        &b.url,
+        Some("name=jo"),
+    );
+    assert_eq!(status, 403, "{refused}");
+    assert!(
+        refused["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("owner role"),
+        "{refused}"
+    );
+
+    // The owner takes kim's role away: kim no longer finds the board.
+    let (status, after) = dialog(&unshare, jo, &a.url, Some("name=kim"));
+    assert_eq!(status, 200, "{after}");
+    assert_eq!(after["people"], json!([{"name": "jo", "role": "owner"}]));
+    let (status, hidden) = dialog(&format!("{}/b/{board}/shares", b.url), kim, &b.url, None);
+    let (_, missing) = dialog(
+        &format!("{}/b/nosuchboard0000/shares", b.url),
+        kim,
+        &b.url,
+        None,
+    );
+    assert_eq!(status, 404);
+    assert_eq!(hidden, missing);
+    let (status, _) = dialog(
+        &format!("{}/b/{board}/unshare", b.url),
+        kim,
+        &b.url,
+        Some("name=kim"),
+    );
+    assert_eq!(status, 404, "leaving a board one has no role on: not found");
+
+    // The audit log holds the share (the people page's form) and the unshare,
+    // in jo's name, and nothing of the refusals.
+    let audit = place.admin_all(&["audit", "--limit", "2"]);
+    let rows: Vec<&str> = audit
+        .lines()
+        .map(|l| l.split_once('\t').map_or(l, |(_time, rest)| rest))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            format!("jo\tunshare\tboard {board}\tfor kim\tas viewer"),
+            format!("jo\tshare\tboard {board}\tfor kim\tas viewer"),
+        ],
+        "{audit}"
+    );
 }
