@@ -38,6 +38,8 @@ describe('text in a turned shape', { timeout: 120000 }, () => {
         // Light outlines, so that only the text is ink in the pictures.
         { id: 's1', type: 'shape', x: 0, y: 0, w: 220, h: 80, text: 'Old words', rotation: 30, stroke: '#dddddd' },
         { id: 's2', type: 'shape', geom: 'ellipse', x: 400, y: 0, w: 200, h: 120, text: 'Other', rotation: 300, stroke: '#dddddd' },
+        // Upside down: its text sits in its wide half, now the top one.
+        { id: 's3', type: 'shape', geom: 'triangle', x: 0, y: 400, w: 220, h: 180, text: 'Low', flip_y: true, stroke: '#dddddd' },
       ],
     });
     ({ page } = s);
@@ -106,5 +108,13 @@ describe('text in a turned shape', { timeout: 120000 }, () => {
     near(r.box.x + r.box.width / 2, r.p.x, 3, 'editor centre x');
     near(r.box.y + r.box.height / 2, r.p.y, 3, 'editor centre y');
     sameInk(r.typing, r.drawn, 5);
+  });
+
+  it('a triangle flipped upside down: the editor sits in its wide half, where the text is drawn', async () => {
+    await page.evaluate(() => window.inkboard.setView({ x: -300, y: 250, zoom: 1 }));
+    const r = await typeInto('s3', { x: 110, y: 490 }, ['Top']);
+    // The wide half is the top one now: the text is above the shape's centre.
+    assert.ok(r.box.y + r.box.height / 2 < r.p.y - 10, `the editor is in the top half: ${JSON.stringify(r.box)} vs ${r.p.y}`);
+    sameInk(r.typing, r.drawn, 4);
   });
 });

@@ -20,7 +20,9 @@ use crate::http::{asset, rich, versioned_asset, MAX_BODY, MAX_RICH_BODY};
 pub fn files<S: Clone + Send + Sync + 'static>() -> Router<S> {
     Router::new()
         .route("/assets/{name}", get(asset))
-        .route("/assets/{version}/{name}", get(versioned_asset))
+        // A file in a subfolder of `web/` is named by its path from there, as
+        // in the application (`http::router`).
+        .route("/assets/{version}/{*name}", get(versioned_asset))
 }
 
 /// `/api/rich`, the text editor's rich text, its body held to

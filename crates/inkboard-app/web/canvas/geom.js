@@ -38,7 +38,7 @@ const SHARES = {
   cloud: [0.68, 0.62, 0.2, 6], star: [0.42, 0.34, 0.4, 2], text: [1, 1, 0, 2],
 };
 
-/** Where a shape's text goes, in board units. */
+/** Where a shape's text goes, in board units (`b`: the shape, or a plain box). */
 export function textBox(geom, b) {
   if (geom === 'frame') {
     return { x: b.x + 10, y: b.y, w: Math.max(0, b.w - 20), h: Math.min(FRAME_TITLE_HEIGHT, b.h) };
@@ -46,7 +46,12 @@ export function textBox(geom, b) {
   const [fw, fh, fy, pad] = SHARES[geom] ?? [1, 1, 0, 12];
   const w = Math.max(0, b.w * fw - 2 * pad);
   const h = Math.max(0, b.h * fh - 2 * pad);
-  return { x: b.x + (b.w - w) / 2, y: b.y + b.h * fy + pad, w, h };
+  const box = { x: b.x + (b.w - w) / 2, y: b.y + b.h * fy + pad, w, h };
+  // A flipped shape's text box is mirrored as its outline is (a flipped
+  // triangle's text sits in its wide half): inkboard-render's `flip_box`.
+  if (b.flip_x) box.x = 2 * b.x + b.w - box.x - box.w;
+  if (b.flip_y) box.y = 2 * b.y + b.h - box.y - box.h;
+  return box;
 }
 
 /** A colour as CSS: palette names resolved, hex kept. */

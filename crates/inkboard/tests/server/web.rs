@@ -124,6 +124,22 @@ pub fn people(place: &Place, servers: &[Serve]) {
         "{}",
         editor.body
     );
+    // Every file the editor's page names loads, those in the editor's
+    // subfolders too (`canvas/canvas.js`): a module that does not stops the page.
+    let files: Vec<&str> = editor
+        .body
+        .split("\"/assets/")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .collect();
+    assert!(
+        files.iter().any(|f| f.matches('/').count() >= 2),
+        "a module in a subfolder among {files:?}"
+    );
+    for file in files {
+        let answer = get(&format!("{}/assets/{file}", a.url), Some(&jo));
+        assert_eq!(answer.status, 200, "/assets/{file}");
+    }
     let page = get(&format!("{}/b/{board}/people", a.url), Some(&jo));
     assert!(page.body.contains("id=share"), "{}", page.body);
     let share = format!("{}/b/{board}/share", a.url);
