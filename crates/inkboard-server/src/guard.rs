@@ -72,7 +72,18 @@ pub async fn host_and_origin(
 }
 
 fn refuse(status: StatusCode, why: &'static str) -> Response {
-    (status, why).into_response()
+    closing((status, why).into_response())
+}
+
+/// A refusal ends its connection, and says so. Its request's body is never
+/// read, so the connection cannot carry another request; a client told
+/// `Connection: close` opens a new one, where one not told may send its next
+/// request down the connection as it closes (httpx did, in a guesser's loop).
+fn closing(mut response: Response) -> Response {
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
 }
 
 /// The client's address, for the rate limits. Behind the reverse proxy that a
@@ -120,7 +131,7 @@ pub fn unauthorized(why: &'static str) -> Response {
         header::WWW_AUTHENTICATE,
         HeaderValue::from_static("Bearer realm=\"inkboard\""),
     );
-    r
+    closing(r)
 }
 
 fn too_many() -> Response {
@@ -131,7 +142,7 @@ fn too_many() -> Response {
         .into_response();
     r.headers_mut()
         .insert(header::RETRY_AFTER, HeaderValue::from_static("60"));
-    r
+    closing(r)
 }
 
 /// Lets through only a request with a current API token; the token's person,
@@ -219,6 +230,21 @@ mod tests {
                 .insert("x-forwarded-for", HeaderValue::from_str(f).unwrap());
         }
         r
+    }
+
+    #[test]
+    fn a_refusal_closes_its_connection() {
+        for refusal in [
+            unauthorized("no"),
+            too_many(),
+            refuse(StatusCode::FORBIDDEN, "no"),
+        ] {
+            assert_eq!(refusal.headers()[header::CONNECTION], "close");
+        }
+        assert!(unauthorized("no").headers()[header::WWW_AUTHENTICATE]
+            .to_str()
+            .unwrap()
+            .starts_with("Bearer"));
     }
 
     #[test]

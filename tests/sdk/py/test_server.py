@@ -10,10 +10,14 @@ its output schema.
   `WWW-Authenticate: Bearer`), another site's Origin, board ids made to break out,
   failed token checks rate limited (429 with Retry-After);
 - two `serve` processes on one PostgreSQL database (../pg-cluster): each sees
-  the other's writes, writers on both at once all land."""
+  the other's writes, writers on both at once all land;
+- `kill -9` of a process mid-write (one of two on PostgreSQL, the one on SQLite):
+  its clients fail at once, nothing acknowledged is lost, the revisions have no
+  gap, and the process restarted on the same database and port takes writes."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -42,15 +46,20 @@ INITIALIZE = {
 class Server:
     """A running `inkboard serve` on `place` (`--data DIR` or `--database URL`)."""
 
-    def __init__(self, place: list[str]) -> None:
+    def __init__(self, place: list[str], listen: str = "127.0.0.1:0") -> None:
         self.place = place
-        self.proc = subprocess.Popen([BIN, "serve", *place, "--listen", "127.0.0.1:0"], stdout=subprocess.PIPE, text=True)
+        self.proc = subprocess.Popen([BIN, "serve", *place, "--listen", listen], stdout=subprocess.PIPE, text=True)
         assert self.proc.stdout is not None
         self.url = self.proc.stdout.readline().strip()
         assert self.url.startswith("http://127.0.0.1:"), self.url
 
     def stop(self) -> None:
         self.proc.terminate()
+        self.proc.wait(timeout=10)
+
+    def kill(self) -> None:
+        """SIGKILL: the process ends wherever it is."""
+        self.proc.kill()
         self.proc.wait(timeout=10)
 
 
@@ -222,3 +231,165 @@ async def test_two_processes_on_one_postgresql_database() -> None:
     finally:
         for s in servers:
             s.stop()
+
+
+CLEAN_FAILURE_S = 10
+
+
+def leaves(e: BaseException) -> list[BaseException]:
+    """The exceptions inside `e`'s (nested) exception groups, or `e` itself."""
+    if isinstance(e, BaseExceptionGroup):
+        return [leaf for inner in e.exceptions for leaf in leaves(inner)]
+    return [e]
+
+
+async def killed_mid_write(place: list[str], era: str, two: bool) -> None:
+    """Writers (each with its own token) send batches of three add_shape through
+    the process to be killed and, on PostgreSQL, through one that lives on; the
+    first is killed -9 once each writer has had batches acknowledged."""
+    people = ["ann", "bob", "cid", "dee"] if two else ["ann", "bob", "cid"]
+    tokens = {}
+    for person in people:
+        admin(place, "add-user", person)
+        tokens[person] = admin(place, "token", person)
+    servers = [Server(place), Server(place)] if two else [Server(place)]
+    victim = len(servers) - 1
+    # Who writes where: on PostgreSQL ann and dee on the survivor, bob and cid on the victim.
+    plan = [("ann", 0), ("bob", 1), ("cid", 1), ("dee", 0)] if two else [("ann", 0), ("bob", 0), ("cid", 0)]
+    try:
+        board = await session(servers[0], tokens["ann"], era, lambda c: made_board(c, "Crash"))
+        for person in people[1:]:
+            admin(place, "share", board, person, "editor")
+        since = 1
+        logs = [{"who": who, "at": at, "tag": f"w{n}", "acked": [], "failure": None, "cut": None} for n, (who, at) in enumerate(plan)]
+        stop_survivors = anyio.Event()
+
+        async def write(log: dict) -> None:
+            async def body(client: Client) -> None:
+                i = 0
+                while not (log["at"] != victim and stop_survivors.is_set()):
+                    operations = [{"tool": "add_shape", "args": {"text": f"{log['tag']}.{i}.{k}"}} for k in range(3)]
+                    log["cut"] = i
+                    with anyio.fail_after(CLEAN_FAILURE_S):
+                        out = await client.call_tool("batch", {"board": board, "operations": operations})
+                    assert not out.is_error, text(out)
+                    log["acked"].append((i, [r["id"] for r in out.structured_content["results"]]))
+                    log["cut"] = None
+                    i += 1
+                    if log["at"] != victim:
+                        # The survivors go on while the SDK gives the killed process's
+                        # clients up (up to 6 s of reconnecting in the 2025-11-25 era):
+                        # paced, so that board_changes stays under the SDK's 1 MiB event.
+                        await anyio.sleep(0.02)
+
+            try:
+                await session(servers[log["at"]], tokens[log["who"]], era, body)
+            except BaseException as e:  # noqa: BLE001 - what the SDK raises for a dead server, or a hang
+                if isinstance(e, anyio.get_cancelled_exc_class()):
+                    raise
+                log["failure"] = e
+
+        async with anyio.create_task_group() as tg:
+            for log in logs:
+                tg.start_soon(write, log)
+            with anyio.fail_after(60):
+                while not all(len(l["acked"]) >= 3 or l["failure"] for l in logs):
+                    await anyio.sleep(0.01)
+            assert all(l["failure"] is None for l in logs), [repr(l["failure"]) for l in logs]
+            killed_at = anyio.current_time()
+            servers[victim].kill()
+            with anyio.fail_after(60):
+                while not all(l["failure"] for l in logs if l["at"] == victim):
+                    await anyio.sleep(0.01)
+            failed_in = anyio.current_time() - killed_at
+            before = [len(l["acked"]) for l in logs]
+            with anyio.fail_after(60):
+                while not all(len(l["acked"]) >= b + 3 or l["failure"] for l, b in zip(logs, before) if l["at"] != victim):
+                    await anyio.sleep(0.01)
+            stop_survivors.set()
+        for log in logs:
+            if log["at"] == victim:
+                # A clean error from the SDK or its HTTP client: no timeout (the
+                # SDK's or ours), no failed check.
+                for e in leaves(log["failure"]):
+                    assert not isinstance(e, (TimeoutError, AssertionError)), f"{log['tag']} hung or failed: {e!r}"
+            else:
+                assert log["failure"] is None, f"{log['tag']} on the surviving process: {log['failure']!r}"
+        assert failed_in < CLEAN_FAILURE_S, f"the killed process's clients failed after {failed_in:.1f} s"
+
+        async def holds(client: Client, fresh: bool = False) -> int:
+            """Every acknowledged batch is on the board, whole, by its author; a cut
+            one whole or not at all; nothing else; one revision per batch, no gap
+            (a `fresh` process's history starts at its latest snapshot)."""
+            read = await client.call_tool("read_board", {"board": board})
+            objects = read.structured_content["page"]["objects"]
+            by_id = {o["id"]: o for o in objects}
+            assert len(by_id) == len(objects), "no id is on the board twice"
+            start = since
+            changes = await client.call_tool("board_changes", {"board": board, "since": since})
+            older = re.search(r"older than what this server has seen of the board \(revision (\d+)\)", text(changes))
+            if changes.is_error and older and fresh:
+                start = int(older.group(1))
+                changes = await client.call_tool("board_changes", {"board": board, "since": start})
+            assert not changes.is_error, text(changes)
+            changed = {c.get("id"): c for c in changes.structured_content["changes"]}
+            landed = 0
+            for log in logs:
+                for i, ids in log["acked"]:
+                    for k, object_id in enumerate(ids):
+                        assert object_id in by_id, f"acknowledged write lost: {log['tag']}.{i}.{k} ({object_id})"
+                        assert by_id[object_id]["text"] == f"{log['tag']}.{i}.{k}"
+                        if start == since or object_id in changed:
+                            assert changed[object_id]["by"] == f"{log['who']}'s agent"
+                    landed += 1
+                if log["cut"] is not None:
+                    cut = sum(1 for o in objects if str(o.get("text", "")).startswith(f"{log['tag']}.{log['cut']}."))
+                    assert cut in (0, 3), f"{log['tag']}'s cut batch landed whole or not at all: {cut} of 3"
+                    landed += cut // 3
+            revision = read.structured_content["revision"]
+            assert len(objects) == 3 + 3 * landed, "nothing but the writers' batches was written"
+            assert revision == since + landed, "one revision per batch that landed"
+            revisions = sorted({c["revision"] for c in changes.structured_content["changes"]})
+            assert revisions == list(range(start + 1, revision + 1)), "the revisions run without a gap"
+            return revision
+
+        with anyio.fail_after(60):
+            revision = await session(servers[0], tokens["ann"], era, holds) if two else None
+            # The killed process again, on the same database and the same port.
+            port = servers[victim].url.rsplit(":", 1)[1]
+            servers[victim] = Server(place, f"127.0.0.1:{port}")
+            assert servers[victim].url.endswith(f":{port}")
+
+            async def fresh(client: Client) -> int:
+                seen = await holds(client, fresh=True)
+                wrote = await client.call_tool("batch", {"board": board, "operations": [{"tool": "add_shape", "args": {"text": "after"}}]})
+                assert not wrote.is_error, text(wrote)
+                return seen
+
+            seen = await session(servers[victim], tokens["bob"], era, fresh)
+            if two:
+                assert seen == revision, "the restarted process reads what the survivor does"
+            for server in servers:
+                async def after(client: Client) -> None:
+                    r = await client.call_tool("board_changes", {"board": board, "since": seen})
+                    assert [(c["revision"], c["by"]) for c in r.structured_content["changes"]] == [(seen + 1, "bob's agent")]
+                await session(server, tokens["ann"], era, after)
+    finally:
+        for s in servers:
+            if s.proc.poll() is None:
+                s.stop()
+
+
+@pytest.mark.parametrize("era", list(ERAS))
+async def test_killed_mid_write_on_postgresql(era: str) -> None:
+    cluster = subprocess.run([str(PG_CLUSTER), str(os.getpid()), "sdk_py_kill"], capture_output=True, text=True)
+    if cluster.returncode == 3 and os.environ.get("CI") != "true":
+        pytest.skip(f"PostgreSQL is not installed: {cluster.stderr.strip()}")
+    assert cluster.returncode == 0, cluster.stderr
+    await killed_mid_write(["--database", cluster.stdout.strip()], era, True)
+
+
+@pytest.mark.parametrize("era", list(ERAS))
+async def test_killed_mid_write_on_sqlite(era: str) -> None:
+    with temp_dir() as name:
+        await killed_mid_write(["--data", name], era, False)
