@@ -142,9 +142,12 @@ struct Block {
     frames: Vec<usize>,
     content: Option<Rect>,
     title: f64,
+    /// Its leftmost lifeline and the room its titles need left of it.
+    room: Option<(usize, f64)>,
 }
 
-/// Places a sequence diagram.
+/// Places a sequence diagram. Every head index in its rows must be below
+/// `heads.len()` (the reader resolves names to indices, so they are).
 pub fn place(d: &Diagram) -> Placed {
     let n = d.heads.len();
     if n == 0 {
@@ -152,11 +155,15 @@ pub fn place(d: &Diagram) -> Placed {
     }
     let deepest = deepest_bars(d);
     // How far bars reach left and right of a lifeline, at their deepest.
-    let right = |p: usize| match deepest[p] {
+    // (Past the last lifeline there is none: nothing reaches.)
+    let right = |p: usize| match deepest.get(p).copied().unwrap_or(0) {
         0 => 0.0,
         k => BAR_HALF * (2.0 * k as f64 - 1.0),
     };
-    let left = |p: usize| if deepest[p] > 0 { BAR_HALF } else { 0.0 };
+    let left = |p: usize| match deepest.get(p).copied().unwrap_or(0) {
+        0 => 0.0,
+        _ => BAR_HALF,
+    };
     let widest_loop = |p: usize, lw: f64| right(p) + LOOP_MIN.0.max(lw / 2.0 + CLEAR);
 
     // Gaps between neighbouring lifelines, grown to what must lie in them.
@@ -172,9 +179,11 @@ pub fn place(d: &Diagram) -> Placed {
                 let k = if to > from { from } else { from - 1 };
                 (k, label.0 + right(k) + left(k + 1) + 2.0 * HEAD_ROOM)
             }
-            Row::Message { from, label, .. } => {
-                (from, widest_loop(from, label.0) + label.0 / 2.0 + CLEAR + left(from + 1))
-            }
+            // Room for the label on the loop's far side, or wholly beside it.
+            Row::Message { from, label, .. } => (
+                from,
+                widest_loop(from, label.0) + label.0 + 2.0 * CLEAR + left(from + 1),
+            ),
             Row::Note {
                 at: NoteAt::RightOf(p),
                 size,
@@ -187,6 +196,13 @@ pub fn place(d: &Diagram) -> Placed {
         };
         if let Some(g) = gaps.get_mut(gap) {
             *g = g.max(need);
+        }
+    }
+    let rooms = title_rooms(d, left);
+    for &(lm, room) in rooms.iter().flatten() {
+        if lm > 0 {
+            let g = &mut gaps[lm - 1];
+            *g = g.max(room + CLEAR + right(lm - 1));
         }
     }
     let mut xs = vec![d.heads[0].0 / 2.0];
@@ -210,6 +226,7 @@ pub fn place(d: &Diagram) -> Placed {
     let mut bars: Vec<Bar> = Vec::new();
     let mut open: Vec<Vec<usize>> = vec![Vec::new(); n];
     let mut blocks: Vec<Block> = Vec::new();
+    let mut opened = 0;
     let mut content: Option<Rect> = None;
     // The reach of the bars open on a lifeline now, left and right.
     let reach = |open: &[Vec<usize>], bars: &[Bar], p: usize| match open[p].last() {
@@ -252,7 +269,8 @@ pub fn place(d: &Diagram) -> Placed {
                     true => (xs[from] + fr, xs[to] - tl),
                     false => (xs[from] - fl, xs[to] + tr),
                 };
-                out.messages.push(vec![Point::new(a, line), Point::new(b, line)]);
+                out.messages
+                    .push(vec![Point::new(a, line), Point::new(b, line)]);
                 if deactivate {
                     end_bar(&mut bars, &mut open, from, line);
                 }
@@ -287,7 +305,7 @@ pub fn place(d: &Diagram) -> Placed {
                 if deactivate {
                     end_bar(&mut bars, &mut open, from, top + h);
                 }
-                let reach_x = loop_x + label.0 / 2.0 + CLEAR;
+                let reach_x = loop_x + label.0 + CLEAR;
                 add(&mut content, Rect::new(x, top, reach_x - x, h));
                 (last, y) = (top + h, top + h + ROW_GAP);
             }
@@ -315,7 +333,8 @@ pub fn place(d: &Diagram) -> Placed {
             Row::Deactivate(p) => end_bar(&mut bars, &mut open, p, last),
             Row::Open { title } => {
                 let top = y + 2.0;
-                out.frames.push((Rect::new(0.0, top, 0.0, 0.0), blocks.len()));
+                out.frames
+                    .push((Rect::new(0.0, top, 0.0, 0.0), blocks.len()));
                 if let (Some(outer), Some(c)) = (blocks.last_mut(), content.take()) {
                     add(&mut outer.content, c);
                 }
@@ -323,7 +342,9 @@ pub fn place(d: &Diagram) -> Placed {
                     frames: vec![out.frames.len() - 1],
                     content: None,
                     title,
+                    room: rooms.get(opened).copied().flatten(),
                 });
+                opened += 1;
                 content = None;
                 y = top + FRAME_TITLE_HEIGHT + 4.0;
             }
@@ -362,7 +383,10 @@ pub fn place(d: &Diagram) -> Placed {
                 // The block as its parent's content, and what the parent held
                 // before it.
                 content = blocks.last_mut().and_then(|b| b.content.take());
-                add(&mut content, Rect::new(span.0, top, span.1 - span.0, bottom - top));
+                add(
+                    &mut content,
+                    Rect::new(span.0, top, span.1 - span.0, bottom - top),
+                );
                 y = bottom + ROW_GAP;
             }
         }
@@ -388,6 +412,76 @@ pub fn place(d: &Diagram) -> Placed {
         .collect();
     shift_to_origin(&mut out, foot);
     out
+}
+
+/// For each block, in the order blocks open: its leftmost lifeline (of what its
+/// sections hold) and how far left of it the frame's edge must reach for the
+/// widest of its titles to sit between the edge and that lifeline, so that no
+/// lifeline runs through a title. A block holding one whose leftmost lifeline
+/// is the same reaches a frame's margin further.
+fn title_rooms(d: &Diagram, left: impl Fn(usize) -> f64) -> Vec<Option<(usize, f64)>> {
+    struct Open {
+        index: usize,
+        title: f64,
+        leftmost: Option<usize>,
+        inner: Vec<(usize, f64)>,
+    }
+    let mut rooms = Vec::new();
+    let mut open: Vec<Open> = Vec::new();
+    let mention = |open: &mut Vec<Open>, p: usize| {
+        if let Some(o) = open.last_mut() {
+            o.leftmost = Some(o.leftmost.map_or(p, |l| l.min(p)));
+        }
+    };
+    for row in &d.rows {
+        match *row {
+            Row::Message { from, to, .. } => {
+                mention(&mut open, from);
+                mention(&mut open, to);
+            }
+            Row::Note { at, .. } => match at {
+                NoteAt::LeftOf(p) | NoteAt::RightOf(p) => mention(&mut open, p),
+                NoteAt::Over(a, b) => {
+                    mention(&mut open, a);
+                    mention(&mut open, b);
+                }
+            },
+            Row::Activate(p) | Row::Deactivate(p) => mention(&mut open, p),
+            Row::Open { title } => {
+                rooms.push(None);
+                open.push(Open {
+                    index: rooms.len() - 1,
+                    title,
+                    leftmost: None,
+                    inner: Vec::new(),
+                });
+            }
+            Row::Section { title } => {
+                if let Some(o) = open.last_mut() {
+                    o.title = o.title.max(title);
+                }
+            }
+            Row::Close => {
+                let Some(o) = open.pop() else { continue };
+                let room = o.leftmost.map(|lm| {
+                    let own = o.title + 10.0 + CLEAR + left(lm);
+                    let inner = o
+                        .inner
+                        .iter()
+                        .filter(|(l, _)| *l == lm)
+                        .map(|(_, r)| r + FRAME_PAD)
+                        .fold(0.0, f64::max);
+                    (lm, own.max(inner).max(FRAME_PAD + left(lm)))
+                });
+                rooms[o.index] = room;
+                if let (Some(outer), Some((lm, r))) = (open.last_mut(), room) {
+                    outer.leftmost = Some(outer.leftmost.map_or(lm, |l| l.min(lm)));
+                    outer.inner.push((lm, r));
+                }
+            }
+        }
+    }
+    rooms
 }
 
 /// The deepest each lifeline's bars nest, over the whole diagram.
@@ -427,17 +521,15 @@ fn deepest_bars(d: &Diagram) -> Vec<usize> {
 /// A block's frames' left and right: round what its sections hold (every head
 /// when they hold nothing), wide enough for the longest title, and out past any
 /// bar its border would cut across lengthwise.
-fn frame_span(
-    block: &Block,
-    xs: &[f64],
-    bars: &[Bar],
-    (top, bottom): (f64, f64),
-) -> (f64, f64) {
+fn frame_span(block: &Block, xs: &[f64], bars: &[Bar], (top, bottom): (f64, f64)) -> (f64, f64) {
     let held = block.content.unwrap_or_else(|| {
         let (l, r) = (xs[0], xs[xs.len() - 1]);
         Rect::new(l, top, r - l, 0.0)
     });
     let (mut l, mut r) = (held.x - FRAME_PAD, held.right() + FRAME_PAD);
+    if let Some((lm, room)) = block.room {
+        l = l.min(xs[lm] - room);
+    }
     r = r.max(l + block.title + 2.0 * CLEAR);
     for b in bars {
         let (bt, bb) = (b.top, b.bottom.unwrap_or(f64::INFINITY));

@@ -143,7 +143,10 @@ fn limits_are_errors_with_a_place() {
         .unwrap_err()
         .to_string()
         .contains("blocks inside one another"));
-    let long = format!("sequenceDiagram\n{}", "A->>B: hi\n".repeat(sequence::MAX_EVENTS + 1));
+    let long = format!(
+        "sequenceDiagram\n{}",
+        "A->>B: hi\n".repeat(sequence::MAX_EVENTS + 1)
+    );
     assert!(sequence::parse(&long)
         .unwrap_err()
         .to_string()
@@ -159,7 +162,9 @@ fn no_text_makes_it_panic() {
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     for &(i, _) in &chars {
         let _ = sequence::parse(&text[..i]);
-        for c in ['-', '>', '<', '+', ':', ';', ',', '\n', '@', '{', '}', 'x', ')', 'é'] {
+        for c in [
+            '-', '>', '<', '+', ':', ';', ',', '\n', '@', '{', '}', 'x', ')', 'é',
+        ] {
             let mut changed = text.clone();
             changed.insert(i, c);
             let _ = sequence::parse(&changed);

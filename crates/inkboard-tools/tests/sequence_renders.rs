@@ -9,7 +9,8 @@
 //! - `lifelines`: every head has a dashed lifeline from its bottom straight down
 //!   to a point;
 //! - `order`: messages run top to bottom in the order written, each horizontal
-//!   between two points (a self-message a loop out to the right and back).
+//!   between two points (a self-message a loop out to the right and back);
+//! - `titles`: no lifeline runs through a frame's title.
 //!
 //! Its drawing is kept as reference renders, `tests/sequence/NAME.svg` and
 //! `NAME.png` (`UPDATE_EXPECT=1 cargo test -p inkboard-tools --test
@@ -66,7 +67,9 @@ fn rules(name: &str, board: &Board) -> Vec<String> {
         .collect();
     let mut last_y = f64::NEG_INFINITY;
     for o in &page.objects {
-        let Kind::Connector(c) = &o.kind else { continue };
+        let Kind::Connector(c) = &o.kind else {
+            continue;
+        };
         match (&c.from, &c.to) {
             (End::Object(head), End::Point(foot)) => {
                 let Some(b) = board.bounds(head) else {
@@ -75,7 +78,10 @@ fn rules(name: &str, board: &Board) -> Vec<String> {
                 };
                 let straight = (foot.x - b.center().x).abs() < 0.01 && foot.y > b.bottom();
                 if !straight || c.style.dash != Some(Dash::Dashed) {
-                    failures.push(format!("{name}: lifelines: {} is not dashed straight down", o.id));
+                    failures.push(format!(
+                        "{name}: lifelines: {} is not dashed straight down",
+                        o.id
+                    ));
                 }
             }
             (End::Point(a), End::Point(b)) => {
@@ -84,14 +90,49 @@ fn rules(name: &str, board: &Board) -> Vec<String> {
                     failures.push(format!("{name}: order: {} is not horizontal", o.id));
                 }
                 if loops && (b.x - a.x).abs() > 11.0 {
-                    failures.push(format!("{name}: order: self-message {} does not come back", o.id));
+                    failures.push(format!(
+                        "{name}: order: self-message {} does not come back",
+                        o.id
+                    ));
                 }
                 if a.y <= last_y {
-                    failures.push(format!("{name}: order: {} is above the message before it", o.id));
+                    failures.push(format!(
+                        "{name}: order: {} is above the message before it",
+                        o.id
+                    ));
                 }
                 last_y = a.y.max(b.y);
             }
-            _ => failures.push(format!("{name}: {} is neither a lifeline nor a message", o.id)),
+            _ => failures.push(format!(
+                "{name}: {} is neither a lifeline nor a message",
+                o.id
+            )),
+        }
+    }
+    let feet: Vec<f64> = page
+        .objects
+        .iter()
+        .filter_map(|o| match &o.kind {
+            Kind::Connector(c) => match (&c.from, &c.to) {
+                (End::Object(_), End::Point(p)) => Some(p.x),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    for o in &page.objects {
+        let Kind::Shape(s) = &o.kind else { continue };
+        if !o.is_frame() || s.text.is_empty() {
+            continue;
+        }
+        // The title's text, as the frame's band draws it from its left.
+        let w = inkboard_arrange::place::text_size(s.geom, &s.text, &s.style).0 - 20.0;
+        let (l, r) = (s.bounds.x + 10.0, s.bounds.x + 10.0 + w);
+        if feet.iter().any(|&x| x > l && x < r) {
+            failures.push(format!(
+                "{name}: titles: a lifeline runs through {:?}",
+                s.text
+            ));
         }
     }
     let lifelines = page
@@ -100,7 +141,10 @@ fn rules(name: &str, board: &Board) -> Vec<String> {
         .filter(|o| matches!(&o.kind, Kind::Connector(c) if matches!(c.from, End::Object(_))))
         .count();
     if lifelines != heads.len() {
-        failures.push(format!("{name}: lifelines: {lifelines} for {} heads", heads.len()));
+        failures.push(format!(
+            "{name}: lifelines: {lifelines} for {} heads",
+            heads.len()
+        ));
     }
     failures
 }
@@ -124,7 +168,11 @@ fn compare(actual: &[u8], expected: &[u8]) -> Result<(), String> {
     let differing = a
         .chunks_exact(channels.max(1))
         .zip(e.chunks_exact(channels.max(1)))
-        .filter(|(p, q)| p.iter().zip(*q).any(|(x, y)| x.abs_diff(*y) > CHANNEL_TOLERANCE))
+        .filter(|(p, q)| {
+            p.iter()
+                .zip(*q)
+                .any(|(x, y)| x.abs_diff(*y) > CHANNEL_TOLERANCE)
+        })
         .count();
     let share = differing as f64 / (aw as f64 * ah as f64);
     match share > PIXEL_SHARE {
@@ -142,7 +190,10 @@ fn sequence_diagrams_draw_clean() {
         .expect("the sequence fixtures")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|e| e == "mmd"))
-        .filter(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("bad-")))
+        .filter(|p| {
+            !p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("bad-"))
+        })
         .collect();
     inputs.sort();
     assert!(inputs.len() >= 15, "fixtures missing");
@@ -151,7 +202,10 @@ fn sequence_diagrams_draw_clean() {
     for input in &inputs {
         let name = input.file_stem().and_then(|n| n.to_str()).expect("a name");
         let folder = tempfile::tempdir().expect("a folder");
-        let board = imported(folder.path(), &std::fs::read_to_string(input).expect("read"));
+        let board = imported(
+            folder.path(),
+            &std::fs::read_to_string(input).expect("read"),
+        );
         failures.extend(rules(name, &board));
         let scene = resolve(&board, board.pages()[0].id);
         let options = SvgOptions {
@@ -160,7 +214,10 @@ fn sequence_diagrams_draw_clean() {
         };
         let svg = to_svg_with(&scene, None, options);
         let png = to_png_scaled(&scene, None, 1.0).expect("png");
-        let (svg_path, png_path) = (dir().join(format!("{name}.svg")), dir().join(format!("{name}.png")));
+        let (svg_path, png_path) = (
+            dir().join(format!("{name}.svg")),
+            dir().join(format!("{name}.png")),
+        );
         if update {
             std::fs::write(&svg_path, &svg).expect("write svg");
             std::fs::write(&png_path, &png.data).expect("write png");

@@ -42,8 +42,8 @@ use std::fmt;
 use inkboard_core::{Arrow, Connector, Dash, End, Style};
 
 pub use parse::parse;
-pub use sequence::Sequence;
 pub use report::{Counted, MAX_LINES_LISTED};
+pub use sequence::Sequence;
 
 /// The most nodes one import may make: past this, a diagram is better split.
 pub const MAX_NODES: usize = 1000;

@@ -86,9 +86,14 @@ pub enum Event {
     /// `deactivate A`: A's innermost bar ends.
     Deactivate(usize),
     /// A block opens: its first section, titled with its keyword and condition.
-    Open { kind: BlockKind, label: String },
+    Open {
+        kind: BlockKind,
+        label: String,
+    },
     /// `else`, `and` or `option`: the open block's next section.
-    Section { label: String },
+    Section {
+        label: String,
+    },
     /// `end`: the innermost open block closes.
     Close,
 }

@@ -213,7 +213,7 @@ impl<'a> Parser<'a> {
         // Set while inside front matter, a multi-line directive or an
         // `accDescr { }` block: what closes it.
         let mut skipping: Option<&str> = None;
-        let mut front_opened = 0;
+        let mut front_opened: Option<usize> = None;
         for raw in src.split_inclusive('\n') {
             let at = pos;
             pos += raw.len();
@@ -233,18 +233,15 @@ impl<'a> Parser<'a> {
                 continue;
             }
             let start = offset(at, line, trimmed);
-            if !header && self.events.is_empty() && trimmed.starts_with("---") {
-                if front_opened == 0 {
-                    self.note(
-                        NoteKind::FrontMatter,
-                        start,
-                        "front matter left out: its title and config have no equal on a board"
-                            .into(),
-                    );
-                    front_opened = start;
-                    skipping = Some("---");
-                    continue;
-                }
+            if !header && front_opened.is_none() && trimmed.starts_with("---") {
+                self.note(
+                    NoteKind::FrontMatter,
+                    start,
+                    "front matter left out: its title and config have no equal on a board".into(),
+                );
+                front_opened = Some(start);
+                skipping = Some("---");
+                continue;
             }
             if let Some(body) = trimmed.strip_prefix("%%{") {
                 let name: String = body
@@ -281,7 +278,9 @@ impl<'a> Parser<'a> {
                 // Statements may follow the header on its line, after a `;`.
                 body = &trimmed[word.len()..];
                 if !body.trim().is_empty() && !body.trim_start().starts_with(';') {
-                    return Err(self.error("the end of the line", offset(at, line, body.trim_start())));
+                    return Err(
+                        self.error("the end of the line", offset(at, line, body.trim_start()))
+                    );
                 }
             }
             for statement in statements(body) {
@@ -299,7 +298,7 @@ impl<'a> Parser<'a> {
             return Err(self.error(
                 format!(
                     "'---' to close the front matter opened on line {}",
-                    self.line(front_opened)
+                    self.line(front_opened.unwrap_or(0))
                 ),
                 src.len(),
             ));
@@ -510,7 +509,11 @@ impl<'a> Parser<'a> {
                 continue;
             };
             if after.starts_with([':', '{']) {
-                self.note(kind, at, format!("'{word}' left out: a board has no {what}"));
+                self.note(
+                    kind,
+                    at,
+                    format!("'{word}' left out: a board has no {what}"),
+                );
                 if after.starts_with('{') && !after.contains('}') {
                     return Ok(Some("}"));
                 }
@@ -576,11 +579,7 @@ impl<'a> Parser<'a> {
             ["left", "of", ..] => (2, 'l'),
             ["right", "of", ..] => (2, 'r'),
             ["over", ..] => (1, 'o'),
-            _ => {
-                return Err(
-                    self.error("'left of', 'right of' or 'over' after 'Note'", rest_at)
-                )
-            }
+            _ => return Err(self.error("'left of', 'right of' or 'over' after 'Note'", rest_at)),
         };
         let names = words[skip..].join(" ");
         let names_at = match words.get(skip) {
@@ -676,8 +675,7 @@ impl<'a> Parser<'a> {
             let at = offset(at, s, rest.trim_start());
             return Err(self.error(format!("a participant name after '{token}'"), at));
         }
-        if to_name.contains(['-', '<', '>']) && to_name.trim_start().starts_with(['-', '<', '>'])
-        {
+        if to_name.contains(['-', '<', '>']) && to_name.trim_start().starts_with(['-', '<', '>']) {
             return Err(self.error(format!("an arrow ({ARROW_LIST})"), at + i));
         }
         let from = self.participant(from_name, at)?;
@@ -762,7 +760,11 @@ fn split_as(rest: &str) -> Option<(&str, &str)> {
 
 /// The `type` of a participant's `@{ ... }` data, lowercased, if it has one.
 fn shape_type(data: &str) -> Option<String> {
-    let inner = data.trim_start_matches("@{").split('}').next().unwrap_or("");
+    let inner = data
+        .trim_start_matches("@{")
+        .split('}')
+        .next()
+        .unwrap_or("");
     inner.split(',').find_map(|pair| {
         let (key, value) = pair.split_once(':')?;
         let unquote = |t: &str| t.trim().trim_matches(['"', '\'']).to_ascii_lowercase();
