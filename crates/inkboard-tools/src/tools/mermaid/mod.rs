@@ -45,10 +45,10 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::layout::lay_out;
-use inkboard_interop::mermaid::{Counted, Diagram};
 use crate::args::finite;
 use crate::tool::{Cx, EditTool, Hints, Tool};
 use crate::ToolError;
+use inkboard_interop::mermaid::{Counted, Diagram};
 
 mod sequence;
 

@@ -22,7 +22,7 @@ use inkboard_arrange::place;
 use inkboard_arrange::sequence::{self, Diagram, NoteAt, Row};
 use inkboard_core::{
     Arrow, Color, Connector, Dash, End, Geom, Group, IdKind, Kind, Object, ObjectId, Point, Rect,
-    Route, Rotation, Shape, Side, Sizing, Style,
+    Rotation, Route, Shape, Side, Sizing, Style,
 };
 use inkboard_interop::mermaid::sequence::{
     Event, Head, Message, NotePlace, ParticipantKind, Sequence,
@@ -67,7 +67,9 @@ pub(super) fn draw(
     let diagram = Diagram {
         heads: heads
             .iter()
-            .map(|(geom, text)| at_least(place::text_size(*geom, text, &Style::default()), HEAD_MIN))
+            .map(|(geom, text)| {
+                at_least(place::text_size(*geom, text, &Style::default()), HEAD_MIN)
+            })
             .collect(),
         rows: rows(seq, &titles),
     };
