@@ -22,6 +22,7 @@
 //!   written back (frames as clusters, connectors restyled, crowded channels
 //!   widened as the renderer routes them).
 //! - [`flowchart`]: a flowchart's first placement, for the Mermaid import.
+//! - [`sequence`]: a sequence diagram's placement, for the Mermaid import.
 
 pub mod align;
 mod channels;
@@ -31,6 +32,7 @@ pub mod layout;
 mod links;
 pub mod locked;
 pub mod place;
+pub mod sequence;
 pub mod shift;
 
 pub use error::ArrangeError;

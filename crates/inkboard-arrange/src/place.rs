@@ -46,12 +46,7 @@ pub fn fit_text(geom: Geom, text: &str, style: &Style) -> (f64, f64) {
     if text.trim().is_empty() {
         return (min_w, min_h);
     }
-    let (size, weight) = shape_font(geom, style);
-    let rich = geom != Geom::Frame;
-    let block = text::layout_text(text, size, weight, wrap_width(geom, size), true, rich);
-    // Whole pixels, rounded up, so that the text box is never a hair too small.
-    let (w, h) = geom.size_for_text(block.width.ceil() as f64 + 1.0, block.height.ceil() as f64);
-    let (w, h) = (w.ceil(), h.ceil());
+    let (w, h) = text_size(geom, text, style);
     match geom {
         Geom::Text => (w, h),
         Geom::Frame => (w.max(min_w), min_h),
@@ -63,6 +58,18 @@ pub fn fit_text(geom: Geom, text: &str, style: &Style) -> (f64, f64) {
 /// is a frame. The id is borrowed from the board: this list is made for every
 /// placed shape, and on a page of thousands of objects cloning every id showed.
 pub type Obstacle<'a> = (&'a ObjectId, Rect, bool);
+
+/// The smallest shape of `geom` whose text box holds `text` as [`fit_text`]
+/// wraps it, with no floor of the geom's default size (a sequence diagram's
+/// notes and heads are smaller than a new shape).
+pub fn text_size(geom: Geom, text: &str, style: &Style) -> (f64, f64) {
+    let (size, weight) = shape_font(geom, style);
+    let rich = geom != Geom::Frame;
+    let block = text::layout_text(text, size, weight, wrap_width(geom, size), true, rich);
+    // Whole pixels, rounded up, so that the text box is never a hair too small.
+    let (w, h) = geom.size_for_text(block.width.ceil() as f64 + 1.0, block.height.ceil() as f64);
+    (w.ceil(), h.ceil())
+}
 
 /// The rectangles placed shapes must not overlap: shapes and images on the page,
 /// but for `ignore` (what is being moved, and so leaves its place).

@@ -22,8 +22,10 @@
 //! [`board_in_picture`] finds it again.
 //!
 //! [`mermaid`] reads a Mermaid flowchart into a typed, resolved
-//! [`mermaid::Flowchart`] (the tools' `import_mermaid` draws it, laid out by
-//! `inkboard-arrange`) and writes a page back as one ([`mermaid::to_mermaid`]).
+//! [`mermaid::Flowchart`] and a sequence diagram into a [`mermaid::Sequence`]
+//! ([`mermaid::read`] picks by the header; the tools' `import_mermaid` draws
+//! either, placed by `inkboard-arrange`) and writes a page back as a flowchart
+//! ([`mermaid::to_mermaid`]).
 //!
 //! ```
 //! let xml = br#"<mxGraphModel><root><mxCell id="0"/><mxCell id="1" parent="0"/>

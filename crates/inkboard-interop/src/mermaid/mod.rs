@@ -1,4 +1,5 @@
-//! Mermaid flowcharts, read into a typed [`Flowchart`] for `import_mermaid`.
+//! Mermaid flowcharts, read into a typed [`Flowchart`] for `import_mermaid`,
+//! and sequence diagrams, read by [`sequence`] ([`read`] picks by the header).
 //!
 //! Mermaid is what models write most fluently, so the reader is as generous as
 //! Mermaid itself: `flowchart`/`graph` headers with a direction (TD, TB, LR, RL,
@@ -22,12 +23,13 @@
 //! `linkStyle ... interpolate`) becomes a [`Note`] with its line, which the
 //! tool's answer lists.
 //!
-//! Limitations: other diagram types (sequence, class, state...) are refused.
+//! Limitations: other diagram types (class, state, ER...) are refused.
 
 mod css;
 mod label;
 mod parse;
 mod report;
+pub mod sequence;
 pub mod shapes;
 #[cfg(test)]
 mod tests;
@@ -41,6 +43,7 @@ use inkboard_core::{Arrow, Connector, Dash, End, Style};
 
 pub use parse::parse;
 pub use report::{Counted, MAX_LINES_LISTED};
+pub use sequence::Sequence;
 
 /// The most nodes one import may make: past this, a diagram is better split.
 pub const MAX_NODES: usize = 1000;
@@ -99,6 +102,9 @@ pub enum NoteKind {
     Shape,
     /// A link end drawn otherwise.
     Link,
+    /// A statement a board does not draw (a sequence diagram's `box`,
+    /// `create`, `destroy`, `title`, `links`).
+    Statement,
 }
 
 impl NoteKind {
@@ -115,7 +121,26 @@ impl NoteKind {
             NoteKind::ShapeData => "shape data",
             NoteKind::Shape => "shape",
             NoteKind::Link => "link",
+            NoteKind::Statement => "statement",
         }
+    }
+}
+
+/// A diagram `import_mermaid` draws, of the kind its header names.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Diagram {
+    Flowchart(Flowchart),
+    Sequence(Sequence),
+}
+
+/// Reads a Mermaid diagram of any kind this reader takes: a sequence diagram
+/// when its first statement (past comments, directives and front matter) is
+/// `sequenceDiagram`, else a flowchart ([`parse`] says what is wrong with it).
+pub fn read(text: &str) -> Result<Diagram, MermaidError> {
+    if sequence::is_sequence(text) {
+        sequence::parse(text).map(Diagram::Sequence)
+    } else {
+        parse(text).map(Diagram::Flowchart)
     }
 }
 
@@ -275,8 +300,8 @@ pub struct Subgraph {
 pub enum MermaidError {
     /// The text holds nothing but blanks and comments.
     Empty,
-    /// The first line names another kind of diagram.
-    NotFlowchart {
+    /// The first line names a kind of diagram the reader does not take.
+    Unsupported {
         line: usize,
         column: usize,
         found: String,
@@ -297,6 +322,14 @@ pub enum MermaidError {
         subgraph: String,
         opened: usize,
     },
+    /// A sequence diagram's block never closed by `end`.
+    UnclosedBlock {
+        line: usize,
+        column: usize,
+        /// Its keyword (`loop`, `alt`, `box`...).
+        block: &'static str,
+        opened: usize,
+    },
     /// More nodes, links or text than one import takes.
     TooBig {
         line: usize,
@@ -310,11 +343,11 @@ impl fmt::Display for MermaidError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MermaidError::Empty => f.write_str(
-                "the text holds no diagram: start it with a header like 'flowchart TD' or 'graph LR'",
+                "the text holds no diagram: start it with a header like 'flowchart TD', 'graph LR' or 'sequenceDiagram'",
             ),
-            MermaidError::NotFlowchart { line, column, found } => write!(
+            MermaidError::Unsupported { line, column, found } => write!(
                 f,
-                "line {line}, column {column}: only Mermaid flowcharts can be imported (a first line like 'flowchart TD' or 'graph LR'), found '{found}'"
+                "line {line}, column {column}: only Mermaid flowcharts and sequence diagrams can be imported (a first line like 'flowchart TD' or 'sequenceDiagram'), found '{found}'"
             ),
             MermaidError::Syntax {
                 line,
@@ -333,6 +366,15 @@ impl fmt::Display for MermaidError {
             } => write!(
                 f,
                 "line {line}, column {column}: expected 'end' to close subgraph '{subgraph}' (opened on line {opened}), found the end of the text"
+            ),
+            MermaidError::UnclosedBlock {
+                line,
+                column,
+                block,
+                opened,
+            } => write!(
+                f,
+                "line {line}, column {column}: expected 'end' to close '{block}' (opened on line {opened}), found the end of the text"
             ),
             MermaidError::TooBig {
                 line,

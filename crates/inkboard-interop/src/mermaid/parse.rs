@@ -427,14 +427,14 @@ impl<'a> Parser<'a> {
             "flowchart" | "graph" | "flowchart-elk" => {}
             _ if OTHER_DIAGRAMS.iter().any(|d| lower.starts_with(d)) => {
                 let (line, column) = self.line_col(start);
-                return Err(MermaidError::NotFlowchart {
+                return Err(MermaidError::Unsupported {
                     line,
                     column,
                     found: word.to_string(),
                 });
             }
             _ => return Err(self.error(
-                "a first line like 'flowchart TD' or 'graph LR' (only flowcharts can be imported)",
+                "a first line like 'flowchart TD', 'graph LR' or 'sequenceDiagram' (only flowcharts and sequence diagrams can be imported)",
                 start,
             )),
         }

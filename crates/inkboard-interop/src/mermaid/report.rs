@@ -1,4 +1,4 @@
-//! What a flowchart's drawing leaves out or draws otherwise, counted: the
+//! What a diagram's drawing leaves out or draws otherwise, counted: the
 //! notes of an import's answer, so that nothing is lost without a word.
 
 use inkboard_core::Vocabulary;
@@ -43,35 +43,41 @@ impl Flowchart {
                 line: e.line,
                 message: "cross end 'x' drawn as a diamond: a board has no cross".into(),
             });
-        let mut all: Vec<Note> = chart
+        let all: Vec<Note> = chart
             .notes
             .iter()
             .cloned()
             .chain(shapes)
             .chain(crosses)
             .collect();
-        all.sort_by_key(|n| n.line);
-        let mut out: Vec<Counted> = Vec::new();
-        for note in all {
-            let kind = note.kind;
-            match out
-                .iter_mut()
-                .find(|o| o.kind == kind && o.message == note.message)
-            {
-                Some(o) => {
-                    o.count += 1;
-                    if o.lines.len() < MAX_LINES_LISTED && o.lines.last() != Some(&note.line) {
-                        o.lines.push(note.line);
-                    }
-                }
-                None => out.push(Counted {
-                    kind,
-                    message: note.message,
-                    count: 1,
-                    lines: vec![note.line],
-                }),
-            }
-        }
-        out
+        count(all)
     }
+}
+
+/// Notes counted by kind and message, in the order of their lines (the order
+/// first written).
+pub(super) fn count(mut all: Vec<Note>) -> Vec<Counted> {
+    all.sort_by_key(|n| n.line);
+    let mut out: Vec<Counted> = Vec::new();
+    for note in all {
+        let kind = note.kind;
+        match out
+            .iter_mut()
+            .find(|o| o.kind == kind && o.message == note.message)
+        {
+            Some(o) => {
+                o.count += 1;
+                if o.lines.len() < MAX_LINES_LISTED && o.lines.last() != Some(&note.line) {
+                    o.lines.push(note.line);
+                }
+            }
+            None => out.push(Counted {
+                kind,
+                message: note.message,
+                count: 1,
+                lines: vec![note.line],
+            }),
+        }
+    }
+    out
 }

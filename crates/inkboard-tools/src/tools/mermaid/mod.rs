@@ -1,5 +1,6 @@
 //! `import_mermaid`: a Mermaid flowchart drawn on the page as shapes, connectors
-//! and frames (one per subgraph), laid out in the chart's direction, in free space.
+//! and frames (one per subgraph), laid out in the chart's direction, in free space;
+//! a sequence diagram is drawn by [`sequence`].
 //!
 //! The text is parsed first ([`inkboard_interop::mermaid`]), so a syntax error
 //! changes nothing. Then every object is made through the same model calls
@@ -47,13 +48,16 @@ use super::layout::lay_out;
 use crate::args::finite;
 use crate::tool::{Cx, EditTool, Hints, Tool};
 use crate::ToolError;
+use inkboard_interop::mermaid::{Counted, Diagram};
+
+mod sequence;
 
 pub struct ImportMermaid;
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ImportMermaidArgs {
-    /// Flowchart source
+    /// Flowchart or sequence diagram source
     text: String,
     x: Option<f64>,
     y: Option<f64>,
@@ -61,8 +65,8 @@ pub struct ImportMermaidArgs {
 
 impl Tool for ImportMermaid {
     const NAME: &'static str = "import_mermaid";
-    const TITLE: &'static str = "Import Mermaid flowchart";
-    const DESCRIPTION: &'static str = "Draw a Mermaid flowchart as shapes, connectors and frames (subgraphs), laid out in free space or from x,y.";
+    const TITLE: &'static str = "Import Mermaid diagram";
+    const DESCRIPTION: &'static str = "Draw a Mermaid flowchart (shapes, connectors, subgraph frames) or sequenceDiagram (participants, lifelines, messages, activations, block frames, notes) laid out in free space or from x,y.";
     const HINTS: Hints = Hints::ADD;
     type Args = ImportMermaidArgs;
     type Output = Imported;
@@ -71,7 +75,8 @@ impl Tool for ImportMermaid {
 /// What `import_mermaid` answers: the objects made, and what it left out.
 #[derive(Serialize, JsonSchema)]
 pub struct Imported {
-    /// The shapes, then the connectors, then the frames.
+    /// The shapes, then the connectors, then the frames (then, for a sequence
+    /// diagram, the groups holding a bar cut by frames).
     ids: Vec<String>,
     /// What the text says that the board does not show as Mermaid would, one
     /// entry per kind and message, in the order first written; absent when none.
@@ -91,8 +96,13 @@ struct NoteOutput {
 
 impl EditTool for ImportMermaid {
     fn run(cx: &mut Cx<'_, '_>, a: ImportMermaidArgs) -> Result<Imported, ToolError> {
-        let chart = mermaid::parse(&a.text).map_err(|e| ToolError::args(format!("'text': {e}")))?;
+        let diagram =
+            mermaid::read(&a.text).map_err(|e| ToolError::args(format!("'text': {e}")))?;
         let (x, y) = (finite("x", a.x)?, finite("y", a.y)?);
+        let chart = match diagram {
+            Diagram::Flowchart(chart) => chart,
+            Diagram::Sequence(s) => return sequence::draw(cx, &s, (x, y)),
+        };
         if chart.nodes.is_empty() && chart.subgraphs.is_empty() {
             return Err(ToolError::args(
                 "'text': the flowchart has no nodes: add some, like 'A[Start] --> B[End]'",
@@ -192,10 +202,16 @@ impl EditTool for ImportMermaid {
             .chain(connector_ids)
             .chain(frame_ids)
             .collect();
-        Ok(Imported {
+        Ok(Imported::new(&ids, chart.report()))
+    }
+}
+
+impl Imported {
+    /// The answer: the objects made, and what was left out.
+    fn new(ids: &[ObjectId], report: Vec<Counted>) -> Self {
+        Imported {
             ids: ids.iter().map(|i| i.to_string()).collect(),
-            notes: chart
-                .report()
+            notes: report
                 .into_iter()
                 .map(|n| NoteOutput {
                     kind: n.kind.name(),
@@ -204,7 +220,7 @@ impl EditTool for ImportMermaid {
                     lines: n.lines,
                 })
                 .collect(),
-        })
+        }
     }
 }
 

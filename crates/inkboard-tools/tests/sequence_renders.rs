@@ -1,0 +1,239 @@
+//! Sequence diagrams drawn (issue 32, item 1): each fixture of
+//! `inkboard-interop/tests/sequence/` (Mermaid's documentation examples and
+//! ours, sources in its `SOURCES.md`) is imported with `import_mermaid` into a
+//! new board and held to rules that fail on their own whatever the pictures say:
+//!
+//! - `problems`: the checker (`inkboard_render::check`) finds nothing on the
+//!   page: no label over a line, a shape or another label, nothing sticking out
+//!   of a frame, no shapes overlapping;
+//! - `lifelines`: every head has a dashed lifeline from its bottom straight down
+//!   to a point;
+//! - `order`: messages run top to bottom in the order written, each horizontal
+//!   between two points (a self-message a loop out to the right and back);
+//! - `titles`: no lifeline runs through a frame's title.
+//!
+//! Its drawing is kept as reference renders, `tests/sequence/NAME.svg` and
+//! `NAME.png` (`UPDATE_EXPECT=1 cargo test -p inkboard-tools --test
+//! sequence_renders` rewrites them: look at the PNGs before committing).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use inkboard_core::{Board, Dash, End, Kind};
+use inkboard_render::{resolve, to_png_scaled, to_svg_with, SvgOptions};
+use inkboard_tools::Engine;
+use serde_json::json;
+
+/// A channel may differ by this much before a pixel counts as different.
+const CHANNEL_TOLERANCE: u8 = 8;
+/// At most this share of pixels may differ.
+const PIXEL_SHARE: f64 = 0.002;
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../inkboard-interop/tests/sequence")
+}
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sequence")
+}
+
+/// Imports `text` into a new board in `folder` and reads it back.
+fn imported(folder: &Path, text: &str) -> Board {
+    let path = folder.join("seq.inkboard");
+    let engine = Engine::new();
+    engine
+        .call("create_board", json!({"path": path, "overwrite": true}))
+        .expect("create_board");
+    engine
+        .call("import_mermaid", json!({"path": path, "text": text}))
+        .expect("import_mermaid");
+    inkboard_format::load(&path).expect("load").board
+}
+
+/// The rules' failures for one board.
+fn rules(name: &str, board: &Board) -> Vec<String> {
+    let mut failures = Vec::new();
+    let page = &board.pages()[0];
+    for p in inkboard_render::check(board, page.id) {
+        failures.push(format!("{name}: problems: {:?} {}", p.kind, p.message));
+    }
+    let heads: Vec<_> = page
+        .objects
+        .iter()
+        .filter(|o| {
+            matches!(&o.kind, Kind::Shape(s) if !o.is_frame() && !s.text.is_empty() && s.geom != inkboard_core::Geom::Note)
+        })
+        .collect();
+    let mut last_y = f64::NEG_INFINITY;
+    for o in &page.objects {
+        let Kind::Connector(c) = &o.kind else {
+            continue;
+        };
+        match (&c.from, &c.to) {
+            (End::Object(head), End::Point(foot)) => {
+                let Some(b) = board.bounds(head) else {
+                    failures.push(format!("{name}: lifelines: {} has no head", o.id));
+                    continue;
+                };
+                let straight = (foot.x - b.center().x).abs() < 0.01 && foot.y > b.bottom();
+                if !straight || c.style.dash != Some(Dash::Dashed) {
+                    failures.push(format!(
+                        "{name}: lifelines: {} is not dashed straight down",
+                        o.id
+                    ));
+                }
+            }
+            (End::Point(a), End::Point(b)) => {
+                let loops = c.waypoints().len() == 2;
+                if !loops && (a.y - b.y).abs() > 0.01 {
+                    failures.push(format!("{name}: order: {} is not horizontal", o.id));
+                }
+                if loops && (b.x - a.x).abs() > 11.0 {
+                    failures.push(format!(
+                        "{name}: order: self-message {} does not come back",
+                        o.id
+                    ));
+                }
+                if a.y <= last_y {
+                    failures.push(format!(
+                        "{name}: order: {} is above the message before it",
+                        o.id
+                    ));
+                }
+                last_y = a.y.max(b.y);
+            }
+            _ => failures.push(format!(
+                "{name}: {} is neither a lifeline nor a message",
+                o.id
+            )),
+        }
+    }
+    let feet: Vec<f64> = page
+        .objects
+        .iter()
+        .filter_map(|o| match &o.kind {
+            Kind::Connector(c) => match (&c.from, &c.to) {
+                (End::Object(_), End::Point(p)) => Some(p.x),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    for o in &page.objects {
+        let Kind::Shape(s) = &o.kind else { continue };
+        if !o.is_frame() || s.text.is_empty() {
+            continue;
+        }
+        // The title's text, as the frame's band draws it from its left.
+        let w = inkboard_arrange::place::text_size(s.geom, &s.text, &s.style).0 - 20.0;
+        let (l, r) = (s.bounds.x + 10.0, s.bounds.x + 10.0 + w);
+        if feet.iter().any(|&x| x > l && x < r) {
+            failures.push(format!(
+                "{name}: titles: a lifeline runs through {:?}",
+                s.text
+            ));
+        }
+    }
+    let lifelines = page
+        .objects
+        .iter()
+        .filter(|o| matches!(&o.kind, Kind::Connector(c) if matches!(c.from, End::Object(_))))
+        .count();
+    if lifelines != heads.len() {
+        failures.push(format!(
+            "{name}: lifelines: {lifelines} for {} heads",
+            heads.len()
+        ));
+    }
+    failures
+}
+
+fn decode(data: &[u8]) -> (u32, u32, Vec<u8>) {
+    let decoder = png::Decoder::new(std::io::Cursor::new(data));
+    let mut reader = decoder.read_info().expect("png header");
+    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut buf).expect("png frame");
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+/// Compares two PNGs of one colour type; `Err` says how they differ.
+fn compare(actual: &[u8], expected: &[u8]) -> Result<(), String> {
+    let ((aw, ah, a), (ew, eh, e)) = (decode(actual), decode(expected));
+    if (aw, ah) != (ew, eh) || a.len() != e.len() {
+        return Err(format!("size {aw}×{ah}, expected {ew}×{eh}"));
+    }
+    let channels = a.len() / (aw as usize * ah as usize).max(1);
+    let differing = a
+        .chunks_exact(channels.max(1))
+        .zip(e.chunks_exact(channels.max(1)))
+        .filter(|(p, q)| {
+            p.iter()
+                .zip(*q)
+                .any(|(x, y)| x.abs_diff(*y) > CHANNEL_TOLERANCE)
+        })
+        .count();
+    let share = differing as f64 / (aw as f64 * ah as f64);
+    match share > PIXEL_SHARE {
+        true => Err(format!("{differing} pixels differ ({:.3}%)", share * 100.0)),
+        false => Ok(()),
+    }
+}
+
+#[test]
+fn sequence_diagrams_draw_clean() {
+    let runtime = tempfile::tempdir().expect("runtime dir");
+    // SAFETY: set before any engine runs in this process; no other thread reads it yet.
+    unsafe { std::env::set_var("INKBOARD_RUNTIME_DIR", runtime.path()) };
+    let mut inputs: Vec<PathBuf> = std::fs::read_dir(fixtures())
+        .expect("the sequence fixtures")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "mmd"))
+        .filter(|p| {
+            !p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("bad-"))
+        })
+        .collect();
+    inputs.sort();
+    assert!(inputs.len() >= 15, "fixtures missing");
+    let update = std::env::var_os("UPDATE_EXPECT").is_some();
+    let mut failures = Vec::new();
+    for input in &inputs {
+        let name = input.file_stem().and_then(|n| n.to_str()).expect("a name");
+        let folder = tempfile::tempdir().expect("a folder");
+        let board = imported(
+            folder.path(),
+            &std::fs::read_to_string(input).expect("read"),
+        );
+        failures.extend(rules(name, &board));
+        let scene = resolve(&board, board.pages()[0].id);
+        let options = SvgOptions {
+            embed_fonts: false,
+            background: true,
+        };
+        let svg = to_svg_with(&scene, None, options);
+        let png = to_png_scaled(&scene, None, 1.0).expect("png");
+        let (svg_path, png_path) = (
+            dir().join(format!("{name}.svg")),
+            dir().join(format!("{name}.png")),
+        );
+        if update {
+            std::fs::write(&svg_path, &svg).expect("write svg");
+            std::fs::write(&png_path, &png.data).expect("write png");
+            continue;
+        }
+        if std::fs::read_to_string(&svg_path).ok().as_deref() != Some(svg.as_str()) {
+            failures.push(format!("{name}: SVG differs from {}", svg_path.display()));
+        }
+        match std::fs::read(&png_path) {
+            Ok(expected) => {
+                if let Err(e) = compare(&png.data, &expected) {
+                    failures.push(format!("{name}: PNG {e}"));
+                }
+            }
+            Err(e) => failures.push(format!("{name}: {}: {e}", png_path.display())),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
