@@ -10,7 +10,7 @@
 //! label the placement finds clear is one the checker finds clear.
 
 use inkboard_core::{Point, Rect};
-use inkboard_geom::{clip, clipped_length, distance};
+use inkboard_geom::{clip, clipped_length, distance, distance_to_segment};
 
 use super::candidates::Candidate;
 use crate::route::buckets::Buckets;
@@ -136,8 +136,10 @@ impl Ground {
                 continue;
             }
             let along = |(p, q): (Point, Point)| {
-                c.host
-                    .is_some_and(|(h0, h1)| off(p, h0, h1) <= ALONG && off(q, h0, h1) <= ALONG)
+                c.host.is_some_and(|(h0, h1)| {
+                    distance_to_segment(p, h0, h1) <= ALONG
+                        && distance_to_segment(q, h0, h1) <= ALONG
+                })
             };
             match clip(a, b, &inner) {
                 Some(piece) if distance(piece.0, piece.1) > GRAZE && !along(piece) => {
@@ -174,16 +176,4 @@ fn covered(r: &Rect, s: &Rect) -> f64 {
     let w = r.right().min(s.right()) - r.x.max(s.x);
     let h = r.bottom().min(s.bottom()) - r.y.max(s.y);
     (w * h).max(1.0)
-}
-
-/// How far `p` is from segment a–b.
-fn off(p: Point, a: Point, b: Point) -> f64 {
-    let (dx, dy) = (b.x - a.x, b.y - a.y);
-    let dd = dx * dx + dy * dy;
-    let t = if dd > 1e-12 {
-        (((p.x - a.x) * dx + (p.y - a.y) * dy) / dd).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    (p.x - a.x - dx * t).hypot(p.y - a.y - dy * t)
 }
