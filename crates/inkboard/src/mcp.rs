@@ -205,23 +205,8 @@ impl ServerHandler for Server {
         caller.committed = Default::default();
         let committed = caller.committed.clone();
         let shown = chat::linked(&name) && shows_chat;
-        let (control, progress) = control_line(&context);
-        caller.control = control;
-        // notifications/cancelled cancels the context's token; the call sees it at
-        // its next stage. (rmcp then sends no answer, as MCP says.)
-        let cancel = {
-            let (ct, canceller) = (context.ct.clone(), caller.control.canceller());
-            tokio::spawn(async move {
-                ct.cancelled().await;
-                canceller.cancel();
-            })
-        };
         let started = std::time::Instant::now();
-        // The call, and its answer made MCP's (a picture of megabytes in
-        // base64), on a blocking thread: never on the async workers, and a bug
-        // anywhere in it is this request's error, not the server's end (the
-        // engine answers a panic in a tool itself, `Engine::call_as`).
-        let result = tokio::task::spawn_blocking(move || {
+        let mut result = run_call(&context, caller, move |caller| {
             let mut result = to_result(engine.call_as(&name, args, &caller));
             if is_chat_tool && result.is_error != Some(true) {
                 // The chat view reads the structured content; the drawing is not sent
@@ -232,16 +217,7 @@ impl ServerHandler for Server {
             }
             result
         })
-        .await
-        .map_err(|e| {
-            ErrorData::internal_error(format!("the tool stopped unexpectedly: {e}"), None)
-        });
-        cancel.abort();
-        // Every progress note goes out before the answer: none may follow it.
-        if let Some(progress) = progress {
-            let _ = progress.await;
-        }
-        let mut result = result?;
+        .await?;
         tracing::debug!(tool = %request.name, ms = started.elapsed().as_secs_f64() * 1e3, ok = result.is_error != Some(true), "tools/call");
         if shown {
             result.meta = self
@@ -287,6 +263,43 @@ impl Server {
         .ok()
         .flatten()
     }
+}
+
+/// Runs one tool call for `caller` with the request's control line: progress
+/// notes to the client, `notifications/cancelled` reaching the call at its next
+/// stage (rmcp then sends no answer, as MCP says). The call, and its answer
+/// made MCP's (a picture of megabytes in base64), run on a blocking thread:
+/// never on the async workers, and a bug anywhere in it is this request's
+/// error, not the server's end (the engine answers a panic in a tool itself,
+/// `Engine::call_as`).
+pub(crate) async fn run_call<F>(
+    context: &RequestContext<RoleServer>,
+    mut caller: Caller,
+    call: F,
+) -> Result<CallToolResult, ErrorData>
+where
+    F: FnOnce(Caller) -> CallToolResult + Send + 'static,
+{
+    let (control, progress) = control_line(context);
+    caller.control = control;
+    let cancel = {
+        let (ct, canceller) = (context.ct.clone(), caller.control.canceller());
+        tokio::spawn(async move {
+            ct.cancelled().await;
+            canceller.cancel();
+        })
+    };
+    let result = tokio::task::spawn_blocking(move || call(caller))
+        .await
+        .map_err(|e| {
+            ErrorData::internal_error(format!("the tool stopped unexpectedly: {e}"), None)
+        });
+    cancel.abort();
+    // Every progress note goes out before the answer: none may follow it.
+    if let Some(progress) = progress {
+        let _ = progress.await;
+    }
+    result
 }
 
 /// The control line of one call: progress goes to the client as

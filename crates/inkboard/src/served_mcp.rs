@@ -20,7 +20,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{json, Value};
 
-use crate::mcp::{control_line, to_result, tool};
+use crate::mcp::{run_call, to_result, tool};
 
 /// The MCP face of the server.
 #[derive(Clone)]
@@ -91,31 +91,13 @@ impl ServerHandler for Served {
         let (who, client) = caller_of(&context)
             .ok_or_else(|| ErrorData::internal_error("no caller on the request", None))?;
         let args = request.arguments.map(Value::Object).unwrap_or(json!({}));
-        let mut caller = Caller::agent(client);
-        let (control, progress) = control_line(&context);
-        caller.control = control;
-        let cancel = {
-            let (ct, canceller) = (context.ct.clone(), caller.control.canceller());
-            tokio::spawn(async move {
-                ct.cancelled().await;
-                canceller.cancel();
-            })
-        };
         let held = self.held.clone();
         let tool_name = name.clone();
-        let reply = tokio::task::spawn_blocking(move || {
+        let mut result = run_call(&context, Caller::agent(client), move |caller| {
             let engine = Engine::stored(Arc::new(Access { held, who }));
-            engine.call_as(&tool_name, args, &caller)
+            to_result(engine.call_as(&tool_name, args, &caller))
         })
-        .await
-        .map_err(|e| {
-            ErrorData::internal_error(format!("the tool stopped unexpectedly: {e}"), None)
-        });
-        cancel.abort();
-        if let Some(progress) = progress {
-            let _ = progress.await;
-        }
-        let mut result = to_result(reply?);
+        .await?;
         if name == "export" && result.is_error != Some(true) {
             // The file itself as an embedded resource, as MCP carries files; the
             // structured content says the same in JSON for clients that read it.
