@@ -18,6 +18,7 @@ import { icon } from './icons.js';
 import { keyHeaders, base } from '../sync/sync.js';
 import { hint } from './shortcuts.js';
 import { readStored, writeStored } from '../sync/stored.js';
+import { el, dismissable } from './popover.js';
 
 const FORMATS = [['png', 'PNG'], ['svg', 'SVG'], ['pdf', 'PDF']];
 const SCALES = [1, 2, 3];
@@ -26,6 +27,8 @@ const KEY = 'inkboard-export';
 let dialog = null;
 let opener = null;
 let download = null;
+/** Takes the dialog's Escape and outside-press closing off again. */
+let undismiss = null;
 /** The choices: {format, scale, transparent, selection, dark}. */
 const choices = { format: 'png', scale: 2, transparent: false, selection: false, dark: false, ...stored() };
 
@@ -77,17 +80,6 @@ export function exportHref() {
   return `${base()}export?${q}`;
 }
 
-function el(tag, props = {}, parent = null) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'text') e.textContent = v;
-    else if (k === 'testid') e.dataset.testid = v;
-    else if (k in e) e[k] = v;
-    else e.setAttribute(k, v);
-  }
-  parent?.append(e);
-  return e;
-}
 
 /** A row of buttons, one pressed: the format, the scale. */
 function choiceRow(parent, label, options, get, set, testid) {
@@ -144,17 +136,9 @@ function openExport() {
     fetchFile(download.href, download.download);
     closeExport();
   });
-  opener.setAttribute('aria-expanded', 'true');
+  undismiss = dismissable(dialog, opener, closeExport);
   update();
   dialog.querySelector(`[data-testid="export-format-${choices.format}"]`)?.focus({ preventScroll: true });
-  // Escape closes it at once: a key pressed before the next turn (input runs
-  // ahead of timers on a busy page) is not lost.
-  document.addEventListener('keydown', onKey, true);
-  // Next turn: the click that opened it is not a press outside.
-  setTimeout(() => {
-    if (!dialog) return;
-    document.addEventListener('pointerdown', onOutside, true);
-  });
 }
 
 export function closeExport() {
@@ -162,22 +146,11 @@ export function closeExport() {
   dialog.remove();
   dialog = null;
   download = null;
-  opener?.setAttribute('aria-expanded', 'false');
-  document.removeEventListener('pointerdown', onOutside, true);
-  document.removeEventListener('keydown', onKey, true);
+  undismiss?.();
+  undismiss = null;
 }
 
-function onOutside(e) {
-  if (dialog && !dialog.contains(e.target) && !opener.contains(e.target)) closeExport();
-}
 
-function onKey(e) {
-  if (e.key !== 'Escape') return;
-  e.preventDefault();
-  e.stopImmediatePropagation();
-  closeExport();
-  opener.focus({ preventScroll: true });
-}
 
 /** The dialog's controls as the choices and the selection say, and the address. */
 function update() {

@@ -8,11 +8,14 @@
 
 import { on } from '../sync/state.js';
 import { base } from '../sync/sync.js';
+import { el, dismissable } from './popover.js';
 
 const ROLES = ['viewer', 'editor', 'owner'];
 
 let opener = null;
 let dialog = null;
+/** Takes the dialog's Escape and outside-press closing off again. */
+let undismiss = null;
 let list = null;
 let error = null;
 
@@ -36,17 +39,6 @@ function offer(owner) {
   if (!owner) closeShare();
 }
 
-function el(tag, props = {}, parent = null) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'text') e.textContent = v;
-    else if (k === 'testid') e.dataset.testid = v;
-    else if (k in e) e[k] = v;
-    else e.setAttribute(k, v);
-  }
-  parent?.append(e);
-  return e;
-}
 
 function roleSelect(value, testid) {
   const s = el('select', { testid, 'aria-label': 'Role' });
@@ -78,9 +70,7 @@ function openShare() {
   });
   error = el('p', { testid: 'share-error', role: 'alert' }, dialog);
   error.style.cssText = 'color:var(--danger, #b91c1c);margin:6px 0 0;';
-  opener.setAttribute('aria-expanded', 'true');
-  document.addEventListener('keydown', onKey, true);
-  setTimeout(() => dialog && document.addEventListener('pointerdown', onOutside, true));
+  undismiss = dismissable(dialog, opener, closeShare);
   name.focus({ preventScroll: true });
   load();
 }
@@ -89,22 +79,11 @@ export function closeShare() {
   if (!dialog) return;
   dialog.remove();
   dialog = null;
-  opener?.setAttribute('aria-expanded', 'false');
-  document.removeEventListener('pointerdown', onOutside, true);
-  document.removeEventListener('keydown', onKey, true);
+  undismiss?.();
+  undismiss = null;
 }
 
-function onOutside(e) {
-  if (dialog && !dialog.contains(e.target) && !opener.contains(e.target)) closeShare();
-}
 
-function onKey(e) {
-  if (e.key !== 'Escape') return;
-  e.preventDefault();
-  e.stopImmediatePropagation();
-  closeShare();
-  opener.focus({ preventScroll: true });
-}
 
 /** Asks a sharing route for JSON: the board's people, or throws the server's words. */
 async function ask(route, form = null) {
