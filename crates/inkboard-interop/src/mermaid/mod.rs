@@ -27,6 +27,7 @@
 
 mod css;
 mod label;
+mod lines;
 mod parse;
 mod report;
 pub mod sequence;
@@ -80,7 +81,7 @@ pub struct Note {
 }
 
 /// What a [`Note`] is about: its `kind` in the answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NoteKind {
     /// A `click` (or `callback`, `href`) line.
     Click,

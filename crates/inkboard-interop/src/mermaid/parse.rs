@@ -12,6 +12,7 @@ use inkboard_core::Style;
 
 use super::css::style_of;
 use super::label::{clean_label, rich_label};
+use super::lines::Lines;
 use super::shapes;
 use super::{
     Direction, Edge, Endpoint, Flowchart, Head, MermaidError, Node, NodeShape, Note, NoteKind,
@@ -139,6 +140,7 @@ struct Open {
 
 struct Parser<'a> {
     src: &'a str,
+    lines: Lines,
     pos: usize,
     direction: Direction,
     nodes: Vec<RawNode>,
@@ -166,6 +168,7 @@ impl<'a> Parser<'a> {
     fn new(src: &'a str) -> Self {
         Parser {
             src,
+            lines: Lines::new(src),
             pos: 0,
             direction: Direction::Down,
             nodes: Vec::new(),
@@ -343,10 +346,7 @@ impl<'a> Parser<'a> {
     // ---- errors ----
 
     fn line_col(&self, pos: usize) -> (usize, usize) {
-        let before = &self.src[..pos];
-        let line = before.matches('\n').count() + 1;
-        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-        (line, column)
+        self.lines.line_col(self.src, pos)
     }
 
     /// What is at `pos`, in words.
@@ -404,7 +404,7 @@ impl<'a> Parser<'a> {
                     return Err(self.error(
                         format!(
                             "'---' to close the front matter opened on line {}",
-                            self.line_col(at).0
+                            self.lines.line(at)
                         ),
                         self.pos,
                     ));
@@ -734,7 +734,7 @@ impl<'a> Parser<'a> {
                             limit: MAX_EDGES,
                         });
                     }
-                    let line = self.line_col(at).0;
+                    let line = self.lines.line(at);
                     self.edges.push(RawEdge {
                         from,
                         to,

@@ -59,24 +59,29 @@ impl Flowchart {
 pub(super) fn count(mut all: Vec<Note>) -> Vec<Counted> {
     all.sort_by_key(|n| n.line);
     let mut out: Vec<Counted> = Vec::new();
+    // Where each kind and message is in `out`: a client writes the messages, so
+    // a search of `out` for each would be quadratic in them.
+    let mut at: std::collections::HashMap<(NoteKind, String), usize> =
+        std::collections::HashMap::new();
     for note in all {
         let kind = note.kind;
-        match out
-            .iter_mut()
-            .find(|o| o.kind == kind && o.message == note.message)
-        {
+        let key = (kind, note.message);
+        match at.get(&key).map(|&i| &mut out[i]) {
             Some(o) => {
                 o.count += 1;
                 if o.lines.len() < MAX_LINES_LISTED && o.lines.last() != Some(&note.line) {
                     o.lines.push(note.line);
                 }
             }
-            None => out.push(Counted {
-                kind,
-                message: note.message,
-                count: 1,
-                lines: vec![note.line],
-            }),
+            None => {
+                out.push(Counted {
+                    kind,
+                    message: key.1.clone(),
+                    count: 1,
+                    lines: vec![note.line],
+                });
+                at.insert(key, out.len() - 1);
+            }
         }
     }
     out

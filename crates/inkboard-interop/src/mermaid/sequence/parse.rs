@@ -11,6 +11,7 @@ use super::{
     SequenceNote, MAX_DEPTH, MAX_EVENTS, MAX_PARTICIPANTS,
 };
 use crate::mermaid::label::{clean_label, rich_label};
+use crate::mermaid::lines::Lines;
 use crate::mermaid::{MermaidError, Note, NoteKind, MAX_TEXT};
 
 type Result<T> = std::result::Result<T, MermaidError>;
@@ -84,6 +85,7 @@ pub fn parse(text: &str) -> Result<Sequence> {
     }
     let mut p = Parser {
         src: text,
+        lines: Lines::new(text),
         participants: Vec::new(),
         index: HashMap::new(),
         events: Vec::new(),
@@ -119,6 +121,7 @@ struct Open {
 
 struct Parser<'a> {
     src: &'a str,
+    lines: Lines,
     participants: Vec<Participant>,
     index: HashMap<String, usize>,
     events: Vec<Event>,
@@ -138,14 +141,11 @@ fn offset(at: usize, s: &str, part: &str) -> usize {
 
 impl<'a> Parser<'a> {
     fn line_col(&self, pos: usize) -> (usize, usize) {
-        let before = &self.src[..pos.min(self.src.len())];
-        let line = before.matches('\n').count() + 1;
-        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-        (line, column)
+        self.lines.line_col(self.src, pos)
     }
 
     fn line(&self, pos: usize) -> usize {
-        self.line_col(pos).0
+        self.lines.line(pos.min(self.src.len()))
     }
 
     /// An error at `pos`: `expected`, and what is there (its first word or
