@@ -32,6 +32,8 @@ const HEAD_GAP: f64 = 40.0;
 /// to its right (Mermaid overlaps them by half, which reads as two shapes on
 /// top of each other).
 const BAR_HALF: f64 = 5.0;
+/// The most pieces the activation bars of one diagram are cut into.
+const MAX_BAR_PIECES: usize = 20_000;
 /// Room kept between a label or a note and a lifeline or bar.
 const CLEAR: f64 = 10.0;
 /// Room kept between a message's label and the lifelines at its ends: past the
@@ -398,16 +400,23 @@ pub fn place(d: &Diagram) -> Placed {
         }
     }
     out.feet = xs.iter().map(|&x| Point::new(x, foot)).collect();
+    // Bars are cut at frame borders and under notes, up to MAX_BAR_PIECES in
+    // all: past that (thousands of bars under thousands of notes, which only a
+    // made-up diagram has) the rest are drawn whole, so the board stays small.
+    let mut pieces = 0;
     out.bars = bars
         .iter()
         .map(|b| {
             let x = xs[b.head] - BAR_HALF + 2.0 * BAR_HALF * b.step as f64;
             let bottom = b.bottom.unwrap_or(foot);
-            cut(
-                Rect::new(x, b.top, 2.0 * BAR_HALF, bottom - b.top),
-                &out.frames,
-                &out.notes,
-            )
+            let whole = Rect::new(x, b.top, 2.0 * BAR_HALF, bottom - b.top);
+            let cuts = cut(whole, &out.frames, &out.notes);
+            pieces += cuts.len();
+            if pieces > MAX_BAR_PIECES {
+                vec![whole]
+            } else {
+                cuts
+            }
         })
         .collect();
     shift_to_origin(&mut out, foot);
@@ -566,18 +575,39 @@ fn cut(bar: Rect, frames: &[(Rect, usize)], notes: &[Rect]) -> Vec<Rect> {
         pieces.push((from, y));
         from = y;
     }
-    for note in notes.iter().filter(|r| across(r)) {
-        pieces = pieces
-            .into_iter()
-            .flat_map(|(a, b)| {
-                if note.bottom() <= a || note.y >= b {
-                    return vec![(a, b)];
-                }
-                [(a, note.y.max(a)), (note.bottom().min(b), b)].to_vec()
-            })
-            .filter(|(a, b)| b - a >= 1.0)
-            .collect();
+    // The notes over it as disjoint spans, in order; each piece then loses
+    // what they cover in one sweep (a note per piece per note was cubic in a
+    // hostile diagram's notes and bars).
+    let mut under: Vec<(f64, f64)> = notes
+        .iter()
+        .filter(|r| across(r))
+        .map(|r| (r.y, r.bottom()))
+        .filter(|&(a, b)| b > bar.y && a < bar.bottom())
+        .collect();
+    under.sort_by(|p, q| p.0.total_cmp(&q.0));
+    let mut spans: Vec<(f64, f64)> = Vec::with_capacity(under.len());
+    for (a, b) in under {
+        match spans.last_mut() {
+            Some(last) if a <= last.1 => last.1 = last.1.max(b),
+            _ => spans.push((a, b)),
+        }
     }
+    let mut kept = Vec::with_capacity(pieces.len() + spans.len());
+    let mut first = 0;
+    for (mut a, b) in pieces {
+        while first < spans.len() && spans[first].1 <= a {
+            first += 1;
+        }
+        for &(na, nb) in &spans[first..] {
+            if na >= b {
+                break;
+            }
+            kept.push((a, na.max(a)));
+            a = nb.min(b).max(a);
+        }
+        kept.push((a, b));
+    }
+    let pieces: Vec<(f64, f64)> = kept.into_iter().filter(|(a, b)| b - a >= 1.0).collect();
     pieces
         .into_iter()
         .map(|(a, b)| Rect::new(bar.x, a, bar.w, b - a))
