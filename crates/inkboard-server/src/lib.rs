@@ -47,6 +47,9 @@ use inkboard_store::Store;
 pub use held::Held;
 pub use keeper::{Access, Member};
 
+/// The most a person's form (sign out, a new board, a share) may send.
+pub const MAX_FORM_BODY: usize = 16 * 1024;
+
 /// The largest request body the server reads (a pushed board, a tool call
 /// with an image): the file-size limit of a board, and some room.
 pub const MAX_BODY: usize = inkboard_core::limits::MAX_FILE_BYTES as usize + 1024 * 1024;
@@ -182,12 +185,15 @@ pub fn router(shared: Arc<Shared>, mcp: axum::Router) -> axum::Router {
     let agents = mcp
         .merge(transfer::routes().with_state(shared.clone()))
         .layer(from_fn_with_state(shared.clone(), guard::agents_only));
-    pages::routes()
-        .merge(window::routes(shared.clone()))
+    // People's forms (a title, a name and a role) are read before the handler
+    // knows who sent them: a small limit, where agents' pushes need MAX_BODY.
+    let forms = pages::routes()
         .merge(sharing::routes())
+        .layer(DefaultBodyLimit::max(MAX_FORM_BODY));
+    forms
+        .merge(window::routes(shared.clone()))
         .with_state(shared.clone())
-        .merge(agents)
-        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .merge(agents.layer(DefaultBodyLimit::max(MAX_BODY)))
         .layer(from_fn_with_state(shared.clone(), guard::host_and_origin))
         .layer(from_fn(guard::headers))
 }

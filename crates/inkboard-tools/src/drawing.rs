@@ -209,10 +209,16 @@ impl Shown {
 }
 
 /// The `fragments` message (JSON text) answering a window's `draw`: the fragments of
-/// the objects `ids` of `view` (ids not on the page are left out).
+/// the objects `ids` of `view` (ids not on the page are left out, and each id is
+/// answered once: a message naming one big image a million times must not
+/// make a string of gigabytes).
 pub fn fragments(seq: u64, view: &PageView, ids: &[String]) -> String {
     let mut items = String::new();
+    let mut seen = std::collections::HashSet::new();
     for id in ids {
+        if !seen.insert(id.as_str()) {
+            continue;
+        }
         if let Some(drawn) = view.items.get(id.as_str()) {
             if !items.is_empty() {
                 items.push(',');
@@ -258,6 +264,19 @@ mod tests {
             sizing: inkboard_core::Sizing::Fixed,
             rotation: inkboard_core::Rotation::NONE,
         })
+    }
+
+    #[test]
+    fn each_fragment_is_sent_once_however_often_it_is_asked() {
+        let mut board = Board::new("t", &[]);
+        let page = board.pages()[0].id;
+        let mut tx = Transaction::begin(&mut board);
+        let a = tx.add(page, None, shape("a", 0.0)).unwrap();
+        tx.commit(Actor::Agent).unwrap();
+        let view = draw(&board, page);
+        let once = fragments(1, &view, &[a.to_string()]);
+        let asked = vec![a.to_string(); 1000];
+        assert_eq!(fragments(1, &view, &asked), once);
     }
 
     #[test]

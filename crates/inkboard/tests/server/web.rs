@@ -140,6 +140,12 @@ pub fn people(place: &Place, servers: &[Serve]) {
         let answer = get(&format!("{}/assets/{file}", a.url), Some(&jo));
         assert_eq!(answer.status, 200, "/assets/{file}");
     }
+    // A form is read before its sender is known: a big one is refused unread.
+    let big = format!("name={}&role=viewer", "x".repeat(64 * 1024));
+    assert_eq!(
+        post(&format!("{}/b/{board}/share", a.url), "", &a.url, &big),
+        413
+    );
     let page = get(&format!("{}/b/{board}/people", a.url), Some(&jo));
     assert!(page.body.contains("id=share"), "{}", page.body);
     let share = format!("{}/b/{board}/share", a.url);
