@@ -8,7 +8,7 @@
 //! "ids": ["a", "b"]}]}`. An object is a shape (`"shape": geom, "box": [x, y, w,
 //! h]`, optional `"text"`, `"font"`, `"turn"`) or a connector (`"from"` and `"to"`:
 //! an object's name or a point `[x, y]`; optional `"route"`, `"text"`,
-//! `"start_arrow"`, `"end_arrow"`, `"dash"`, `"waypoints"`, `"sides"` (two sides or
+//! `"start_arrow"`, `"end_arrow"`, `"dash"`, `"roughness"`, `"waypoints"`, `"sides"` (two sides or
 //! nulls), `"label_at"`). Names are the corpus's own; the board's ids are mapped
 //! back to them in what is printed. Problems are compared as a kind and a set of
 //! names, so the order of the ids does not matter.
@@ -175,6 +175,7 @@ fn build(spec: &Value, file: &str) -> (Board, HashMap<ObjectId, String>) {
             if let Some(a) = o["end_arrow"].as_str() {
                 c.end_arrow = word::<Arrow>(a);
             }
+            c.style.roughness = o["roughness"].as_f64();
             if let Some(d) = o["dash"].as_str() {
                 c.style.dash = Some(word::<Dash>(d));
             }

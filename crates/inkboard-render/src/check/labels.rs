@@ -57,11 +57,14 @@ pub(super) fn carried<'a>(objects: &'a [Object], scene: &Scene) -> Vec<Carried<'
             for (k, part) in item.parts.iter().enumerate() {
                 let Part::Path(path) = part else { continue };
                 let points = route::polyline(&path.segs);
+                let before_text = matches!(item.parts.get(k + 1), Some(Part::Text(_)));
                 match (k, path.fill.is_some(), path.stroke.is_some()) {
-                    // The label's background: filled, never stroked.
-                    (_, true, false) => c.label = Rect::around(points),
+                    // The label's background: filled, never stroked, under its text.
+                    (_, true, false) if before_text => c.label = Rect::around(points),
                     (0, false, true) => c.line = points,
-                    (_, _, true) => c.heads.extend(Rect::around(points)),
+                    // A head, or a sketched head's fill (drawn apart from its
+                    // rough outline, `rough::Sketch::apply`).
+                    (_, true, _) | (_, _, true) => c.heads.extend(Rect::around(points)),
                     _ => {}
                 }
             }
