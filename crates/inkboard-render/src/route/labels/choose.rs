@@ -12,6 +12,9 @@
 //! free to start with, so a label is only ever placed over something when it has
 //! no clear place at all.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 use inkboard_core::Rect;
 
 use super::candidates::Candidate;
@@ -33,21 +36,24 @@ pub(super) fn choose(
     deadline: &Deadline,
 ) -> Result<Vec<Option<Rect>>, Stopped> {
     let mut page = Choice::new(all);
-    let mut left: Vec<usize> = (0..all.len()).filter(|&i| !all[i].is_empty()).collect();
     // A label with no clear place at all goes last, to take what the others leave.
     let stuck: Vec<bool> = page.free.iter().map(|&n| n == 0).collect();
-    while !left.is_empty() {
+    // The labels left, the most constrained first and, of equals, the first on
+    // the page: a heap whose entries are taken again when their label's count of
+    // free candidates changed since (each change pushes a fresh entry), so each
+    // turn costs a logarithm, not a scan of every label left.
+    let key = |page: &Choice, i: usize| Reverse((stuck[i], page.free[i], i));
+    let mut left: BinaryHeap<Reverse<(bool, usize, usize)>> = (0..all.len())
+        .filter(|&i| !all[i].is_empty())
+        .map(|i| key(&page, i))
+        .collect();
+    let mut done = vec![false; all.len()];
+    while let Some(Reverse((_, free, i))) = left.pop() {
+        if done[i] || free != page.free[i] {
+            continue;
+        }
         deadline.check()?;
-        // The most constrained label first; of equals, the first on the page.
-        let Some((at, &i)) = left
-            .iter()
-            .enumerate()
-            .min_by_key(|(_, &i)| (stuck[i], page.free[i], i))
-        else {
-            break;
-        };
-        // Removed in place, so the rest keep their page order.
-        left.remove(at);
+        done[i] = true;
         match page.cheapest_free(i) {
             Some(j) => page.place((i, j)),
             None => {
@@ -55,6 +61,11 @@ pub(super) fn choose(
                     let j = page.least_bad(i);
                     page.place((i, j));
                 }
+            }
+        }
+        for c in std::mem::take(&mut page.changed) {
+            if !done[c] {
+                left.push(key(&page, c));
             }
         }
     }
@@ -77,6 +88,8 @@ struct Choice<'a> {
     blocked: Vec<Vec<u32>>,
     /// For each label, how many of its clear candidates nothing blocks.
     free: Vec<usize>,
+    /// The labels whose `free` changed since the chooser last looked.
+    changed: Vec<usize>,
     chosen: Vec<Option<usize>>,
     near: Vec<u32>,
 }
@@ -107,6 +120,7 @@ impl<'a> Choice<'a> {
                 .iter()
                 .map(|c| c.iter().filter(|c| c.bad == 0.0).count())
                 .collect(),
+            changed: Vec::new(),
             chosen: vec![None; all.len()],
             near: Vec::new(),
         }
@@ -167,8 +181,9 @@ impl<'a> Choice<'a> {
         match (was, is) {
             (true, false) => self.free[i] -= 1,
             (false, true) => self.free[i] += 1,
-            _ => {}
+            _ => return,
         }
+        self.changed.push(i);
     }
 
     /// The placed labels whose boxes candidate `c` comes too close to.
