@@ -56,8 +56,8 @@ pub(crate) struct Candidate {
     pub covers: u32,
 }
 
-/// The candidates of label `w`, at most `most` of them (a few more when its
-/// route has many legs), cheapest first.
+/// The candidates of label `w`, about `most` of them (more when its route has
+/// many legs, never over [`MOST_TIMES`] × `most`), cheapest first.
 pub(super) fn candidates(w: &Wanted, most: usize) -> Vec<Candidate> {
     let track = w.track;
     let (wd, ht) = w.size;
@@ -192,8 +192,15 @@ pub(super) fn candidates(w: &Wanted, most: usize) -> Vec<Candidate> {
     }
     // Cheapest first; equal costs keep their order, so the page comes out the same.
     out.sort_by(|x, y| x.cost.total_cmp(&y.cost));
+    // A route of many legs still takes at least two boxes on each: past a few
+    // times the budget (a line through a thousand waypoints), only the cheapest
+    // go on to be judged against the page.
+    out.truncate(MOST_TIMES * most);
     out
 }
+
+/// How many times its budget of candidates a label may take at most.
+const MOST_TIMES: usize = 4;
 
 /// True when every segment of `track` is horizontal or vertical.
 pub(super) fn is_orthogonal(track: &[Point]) -> bool {

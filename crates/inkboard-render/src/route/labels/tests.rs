@@ -162,3 +162,25 @@ fn the_same_page_gives_the_same_places() {
     let again = place(Vec::new(), &tracks, &[], (70.0, 18.0));
     assert_eq!(first, again);
 }
+
+#[test]
+fn a_route_of_a_thousand_legs_gives_a_bounded_number_of_candidates() {
+    // A staircase through 1,000 waypoints, the most a connector may have.
+    let track: Vec<Point> = (0..=1000)
+        .map(|k| {
+            p(
+                10.0 * (k / 2) as f64 + 10.0 * (k % 2) as f64,
+                10.0 * (k / 2) as f64,
+            )
+        })
+        .collect();
+    let w = Wanted {
+        conn: 0,
+        size: (40.0, 16.0),
+        track: &track,
+        ends: true,
+        looped: None,
+    };
+    let found = candidates::candidates(&w, 64).len();
+    assert!(found <= 4 * 64, "{found} candidates");
+}
