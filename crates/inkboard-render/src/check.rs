@@ -531,12 +531,8 @@ fn through_shapes(board: &Board, objects: &[Object], lines: &[Line], problems: &
         })
         .collect();
     let index = index_of(solids.iter().map(|(_, _, _, e)| *e));
-    let frames: Vec<Rect> = solids
-        .iter()
-        .filter(|(_, _, g, _)| *g == Some(Geom::Frame))
-        .map(|(_, _, _, e)| *e)
-        .collect();
     let mut near = Vec::new();
+    let mut beside = Vec::new();
     let mut found = 0;
     for line in lines.iter().filter(|l| !l.told) {
         let Kind::Connector(c) = &line.object.kind else {
@@ -563,7 +559,7 @@ fn through_shapes(board: &Board, objects: &[Object], lines: &[Line], problems: &
                     r.overlaps(b) && !b.contains(&r)
                 }
             });
-            if excused || (frame && between_lanes(&frames, r, [ends[0].0, ends[1].0])) {
+            if excused {
                 continue;
             }
             let back = Rotation::degrees(-o.rotation().deg()).unwrap_or_default();
@@ -576,7 +572,19 @@ fn through_shapes(board: &Board, objects: &[Object], lines: &[Line], problems: &
                     local(w[1]),
                 )
             });
-            if through {
+            // Lanes are looked for only around a frame the line does run
+            // through, among the frames the index finds beside it.
+            let mut lanes = || {
+                index.query(&r.grown(2.0), &mut beside);
+                let frames: Vec<Rect> = beside
+                    .iter()
+                    .map(|&f| &solids[f as usize])
+                    .filter(|(_, _, g, _)| *g == Some(Geom::Frame))
+                    .map(|(_, _, _, e)| *e)
+                    .collect();
+                between_lanes(&frames, r, [ends[0].0, ends[1].0])
+            };
+            if through && !(frame && lanes()) {
                 if found == MAX_PER_KIND {
                     problems.push(cut(
                         ProblemKind::ThroughShape,
@@ -610,7 +618,7 @@ fn between_lanes(frames: &[Rect], lane: Rect, ends: [Rect; 2]) -> bool {
     frames.iter().filter(|f| **f != lane).any(|f| {
         let pool = f.contains(&lane) && ends.iter().all(|e| holds(f, e));
         // Borders: within a few px along one side, sharing part of it.
-        let near = Rect::new(f.x - 2.0, f.y - 2.0, f.w + 4.0, f.h + 4.0);
+        let near = f.grown(2.0);
         let bordering =
             near.overlaps(&lane) && !f.overlaps(&lane) && ends.iter().any(|e| holds(f, e));
         pool || bordering
