@@ -27,7 +27,7 @@ use inkboard_app::desk::{Desk, Header};
 use inkboard_app::{Event, ViewCache};
 use inkboard_core::{Actor, Board};
 use inkboard_store::{BoardId, Role};
-use inkboard_tools::stored::StoredCell;
+use inkboard_tools::stored::{StoredBoard, StoredCell};
 use inkboard_tools::{Caller, ChangeLog, Engine, Reply, ToolError};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -157,6 +157,25 @@ impl BoardDesk {
         &self.shared.held
     }
 
+    /// The person's role on the board now, from the store: none once it was
+    /// taken away.
+    fn role(&self) -> Option<Role> {
+        self.held()
+            .store()
+            .role(&self.board, self.who.id)
+            .ok()
+            .flatten()
+    }
+
+    /// The board's copy, brought to the store's revision first.
+    fn caught_up(&self) -> std::sync::MutexGuard<'_, StoredBoard> {
+        let mut copy = self.cell.lock();
+        if let Err(e) = self.held().catch_up(&self.cell, &mut copy) {
+            tracing::warn!(board = %self.board, "editor: not caught up: {e}");
+        }
+        copy
+    }
+
     fn engine(&self) -> Engine {
         Engine::stored(Arc::new(Access {
             held: self.held().clone(),
@@ -198,16 +217,8 @@ impl Desk for BoardDesk {
 
     fn header(&self, _board: u32) -> Option<Header> {
         // Read again each time: a person whose role was taken away sees no more.
-        let role = self
-            .held()
-            .store()
-            .role(&self.board, self.who.id)
-            .ok()
-            .flatten()?;
-        let mut copy = self.cell.lock();
-        if let Err(e) = self.held().catch_up(&self.cell, &mut copy) {
-            tracing::warn!(board = %self.board, "editor: not caught up: {e}");
-        }
+        let role = self.role()?;
+        let copy = self.caught_up();
         let mut extra = Map::new();
         extra.insert("role".into(), json!(role.as_str()));
         extra.insert("who".into(), json!(self.who.display()));
@@ -228,19 +239,21 @@ impl Desk for BoardDesk {
     }
 
     fn look(&self, _board: u32, f: &mut dyn FnMut(&Board, &ChangeLog)) -> bool {
-        let mut copy = self.cell.lock();
-        if let Err(e) = self.held().catch_up(&self.cell, &mut copy) {
-            tracing::warn!(board = %self.board, "editor: not caught up: {e}");
+        // Asked again each time, as the header is: a window whose person lost
+        // their role on the board is drawn nothing more.
+        if self.role().is_none() {
+            return false;
         }
+        let copy = self.caught_up();
         f(&copy.board, &copy.log);
         true
     }
 
     fn look_mut(&self, _board: u32, f: &mut dyn FnMut(&mut Board)) -> bool {
-        let mut copy = self.cell.lock();
-        if let Err(e) = self.held().catch_up(&self.cell, &mut copy) {
-            tracing::warn!(board = %self.board, "editor: not caught up: {e}");
+        if self.role().is_none() {
+            return false;
         }
+        let mut copy = self.caught_up();
         f(&mut copy.board);
         true
     }

@@ -73,6 +73,29 @@ impl Window {
         panic!("no {what} in 20 s (seen {seen:?})");
     }
 
+    /// Every message that comes within `time` (the socket closing ends it too).
+    fn heard_for(&mut self, time: Duration) -> Vec<Value> {
+        self.ws
+            .get_ref()
+            .set_read_timeout(Some(Duration::from_millis(200)))
+            .expect("timeout");
+        let end = Instant::now() + time;
+        let mut heard = Vec::new();
+        while Instant::now() < end {
+            match self.ws.read() {
+                Ok(Message::Text(text)) => heard.push(serde_json::from_str(&text).expect("JSON")),
+                Ok(_) => {}
+                Err(tungstenite::Error::Io(e))
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) => {}
+                Err(_) => break,
+            }
+        }
+        heard
+    }
+
     /// `hello`, then the `board` message and the full scene.
     fn hello(&mut self) -> (Value, Value) {
         self.send(json!({"t": "hello", "page": 1}));
@@ -187,6 +210,21 @@ pub fn live(place: &Place, servers: &[Serve]) {
         read["page"]["objects"].as_array().map(Vec::len),
         Some(3),
         "{read}"
+    );
+
+    // The viewer's role is taken away: their open window is drawn nothing more
+    // (the agent's next shape does not reach it), where before it followed.
+    place.admin(&["unshare", &board, "vin"]);
+    agent
+        .call(
+            "add_shape",
+            json!({"board": board, "page": 1, "text": "After", "x": 600, "y": 0}),
+        )
+        .expect("the agent's shape");
+    let heard = viewer.heard_for(Duration::from_secs(3));
+    assert!(
+        !heard.iter().any(|m| m.to_string().contains("After")),
+        "an unshared window still sees the board: {heard:?}"
     );
 
     // A stranger's socket: the same 404 as a board that does not exist.
