@@ -164,8 +164,11 @@ async def test_server_mode(era: str) -> None:
                 raise AssertionError("connected without a valid token")
 
             for token in ["", WRONG]:
-                with pytest.raises(Exception):
+                with pytest.raises(Exception) as no_token:
                     await session(server, token, era, nothing)
+                # The SDK's own refusal, not `nothing` finding itself connected
+                # (an AssertionError, also an Exception, anywhere in a group).
+                assert "connected without a valid token" not in repr(no_token.value), no_token.value
             async with httpx.AsyncClient() as raw:
                 url = server.url + "/mcp"
                 accept = {"Accept": "application/json, text/event-stream"}
