@@ -17,6 +17,7 @@ import { deleteSelection, duplicateSelection } from '../tools/clipboard.js';
 import { kindOf, remembered, remember } from '../tools/stylememory.js';
 import { align, distribute, order, group, ungroup, hasGroup, toggleLock, allLocked } from '../select/arrange.js';
 import { hint } from './shortcuts.js';
+import { el } from './popover.js';
 import { cssFill, darkFill } from '../canvas/geom.js';
 import { shownColor, shownDark } from './theme.js';
 
@@ -73,8 +74,8 @@ function setCollapsed(c) {
   build();
 }
 
-/** The selected objects that carry style: groups stand for their members. */
-function styled() {
+/** The selected objects that carry style, in order: groups stand for their members. */
+export function styled() {
   const out = [];
   const seen = new Set();
   const visit = (id, depth) => {
@@ -172,18 +173,6 @@ function apply(field, value) {
   if (!objs.length) return;
   remember(objs.map(kindOf), field, value);
   return sync.call('update', { ids: objs.map((o) => o.id), [field]: value }).catch(() => {});
-}
-
-function el(tag, props = {}, parent = null) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'text') e.textContent = v;
-    else if (k === 'testid') e.dataset.testid = v;
-    else if (k in e) e[k] = v;
-    else e.setAttribute(k, v);
-  }
-  if (parent) parent.append(e);
-  return e;
 }
 
 function section(title, mixedFields = []) {

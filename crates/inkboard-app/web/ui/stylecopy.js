@@ -5,32 +5,16 @@
 // fields that apply to it, in one call (one undo step). The copy is kept for the
 // page's life, across boards: a style names no object.
 
-import { state, emit, membersOf } from '../sync/state.js';
-import { APPLIES, valueOf } from './panel.js';
+import { emit } from '../sync/state.js';
+import { APPLIES, valueOf, styled } from './panel.js';
 import * as sync from '../sync/sync.js';
 
 /** The copied style: field -> value (null before the first copy). */
 let copied = null;
 
-/** The selected objects that carry style, groups standing for their members, in order. */
-function styledSelection() {
-  const out = [];
-  const seen = new Set();
-  const visit = (id, depth) => {
-    if (seen.has(id) || depth > 16) return;
-    seen.add(id);
-    const obj = state.objects.get(id);
-    if (!obj) return;
-    if (obj.type === 'group') for (const m of membersOf(obj)) visit(m, depth + 1);
-    else out.push(obj);
-  };
-  for (const id of state.selection) visit(id, 0);
-  return out;
-}
-
 /** Copies the style of the first selected object. Answers what was copied (or null). */
 export function copyStyle() {
-  const [obj] = styledSelection();
+  const [obj] = styled();
   if (!obj) return null;
   const style = {};
   for (const field of APPLIES[obj.type] ?? []) style[field] = valueOf(obj, field);
@@ -54,7 +38,7 @@ export function pasteStyle() {
     return null;
   }
   const byFields = new Map(); // "field,field" -> {args, ids}
-  for (const obj of styledSelection()) {
+  for (const obj of styled()) {
     const args = {};
     for (const field of APPLIES[obj.type] ?? []) if (field in copied) args[field] = copied[field];
     const key = Object.keys(args).join(',');
