@@ -100,6 +100,12 @@ pub fn client_key(request: &Request, config: &Config) -> String {
     let proxied = config.public_url.is_some() && peer.is_some_and(|ip| ip.is_loopback());
     let forwarded = proxied.then(|| forwarded_for(request.headers())).flatten();
     match (forwarded, peer) {
+        // An IPv6 client holds a whole /64 as a rule: counted as one, or each
+        // of its 2^64 addresses would be a fresh bucket.
+        (Some(std::net::IpAddr::V6(ip)), _) | (None, Some(std::net::IpAddr::V6(ip))) => {
+            let s = ip.segments();
+            format!("ip:{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+        }
         (Some(ip), _) | (None, Some(ip)) => format!("ip:{ip}"),
         (None, None) => "ip:unknown".to_string(),
     }
@@ -230,6 +236,17 @@ mod tests {
                 .insert("x-forwarded-for", HeaderValue::from_str(f).unwrap());
         }
         r
+    }
+
+    #[test]
+    fn an_ipv6_client_counts_by_its_64() {
+        let local = Config::new("127.0.0.1:8080".parse().unwrap(), None).unwrap();
+        let a = request("[2001:db8:1:2::7]:4000", None);
+        let b = request("[2001:db8:1:2:ffff::9]:4000", None);
+        let other = request("[2001:db8:1:3::7]:4000", None);
+        assert_eq!(client_key(&a, &local), "ip:2001:db8:1:2::/64");
+        assert_eq!(client_key(&a, &local), client_key(&b, &local));
+        assert_ne!(client_key(&a, &local), client_key(&other, &local));
     }
 
     #[test]

@@ -36,6 +36,15 @@ impl Limiter {
                 level + now.duration_since(*at).as_secs_f64() / REFILL.as_secs_f64() >= BURST
             };
             buckets.retain(|_, b| !full(b));
+            // A flood of keys that all failed lately: keep the newer half, so
+            // the map stays bounded and the next pass is MAX_KEYS / 2 failures
+            // away (a pass on every call would make each one a scan).
+            if buckets.len() > MAX_KEYS / 2 {
+                let mut times: Vec<Instant> = buckets.values().map(|(_, at)| *at).collect();
+                let middle = times.len() / 2;
+                let (_, &mut cut, _) = times.select_nth_unstable(middle);
+                buckets.retain(|_, (_, at)| *at > cut);
+            }
         }
         let (level, at) = buckets.get(key).copied().unwrap_or((BURST, now));
         let level =
@@ -82,5 +91,15 @@ mod tests {
         assert!(!limiter.allows(&["ip:1"]));
         assert!(!limiter.allows(&["ip:2", "ip:1"]));
         assert!(limiter.allows(&["ip:2"]));
+    }
+
+    #[test]
+    fn a_flood_of_new_keys_keeps_the_buckets_bounded() {
+        let limiter = Limiter::default();
+        for k in 0..MAX_KEYS + 10 {
+            limiter.failed(&[&format!("ip:{k}")]);
+        }
+        let kept = limiter.buckets.lock().unwrap().len();
+        assert!(kept <= MAX_KEYS / 2 + 10, "{kept} buckets");
     }
 }
