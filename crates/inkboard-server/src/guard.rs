@@ -140,7 +140,8 @@ pub fn unauthorized(why: &'static str) -> Response {
     closing(r)
 }
 
-fn too_many() -> Response {
+/// 429, with when to try again: failed sign-ins or token checks came too fast.
+pub(crate) fn too_many() -> Response {
     let mut r = (
         StatusCode::TOO_MANY_REQUESTS,
         "too many failed attempts: wait a minute",

@@ -103,11 +103,7 @@ async fn sign_in(
 ) -> Response {
     let ip = client_key(&request, &shared.config);
     if !shared.limiter.allows(&[&ip]) {
-        return (
-            StatusCode::TOO_MANY_REQUESTS,
-            "too many failed sign-ins: wait a minute",
-        )
-            .into_response();
+        return crate::guard::too_many();
     }
     let store = shared.store().clone();
     let redeemed = match blocking(move || store.redeem_link(&secret)).await {
