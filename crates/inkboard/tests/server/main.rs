@@ -10,6 +10,8 @@
 mod editor;
 mod harness;
 #[allow(dead_code)]
+#[path = "../common/budget.rs"]
+mod budget;
 #[path = "../../../inkboard-store/tests/suite/pg.rs"]
 mod pg;
 mod web;
@@ -627,20 +629,11 @@ fn server_tools_list_is_its_golden_and_within_budget() {
             );
         }
     }
-    let model: usize = tools
-        .iter()
-        .map(|t| {
-            let text = |k: &str| t.get(k).and_then(Value::as_str).map_or(0, str::len);
-            text("name")
-                + text("title")
-                + text("description")
-                + t.get("inputSchema").map_or(0, |s| s.to_string().len())
-        })
-        .sum();
+    let model = budget::model_bytes(tools);
     let whole = listed.to_string().len();
     eprintln!("server tools/list: {model} bytes to the model, {whole} bytes whole");
-    assert!(model <= 28 * 1024, "{model}");
-    assert!(whole <= 36 * 1024, "{whole}");
+    assert!(model <= budget::MODEL_BUDGET, "{model}");
+    assert!(whole <= budget::ANSWER_BUDGET, "{whole}");
     let text = serde_json::to_string_pretty(&listed).expect("json") + "\n";
     let golden = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/golden/server_tools_list.json");
