@@ -9,6 +9,7 @@ use std::time::Duration;
 use clap::Subcommand;
 use inkboard_store::{BoardId, Operator, Role, Store, Time, UserName};
 
+use crate::cli::say;
 use crate::serve::Where;
 
 #[derive(Subcommand)]
@@ -100,21 +101,24 @@ pub fn run(place: Where, command: AdminCommand) -> anyhow::Result<ExitCode> {
     match command {
         AdminCommand::AddUser { name: n } => {
             let user = store.add_user(&name(&n)?, admin).map_err(e)?;
-            println!("added {}", user.name);
+            say(&format!("added {}", user.name));
         }
         AdminCommand::RemoveUser { name: n } => {
             let user = store.remove_user(&name(&n)?, admin).map_err(e)?;
-            println!("removed {}", user.name);
+            say(&format!("removed {}", user.name));
         }
         AdminCommand::Users => {
             // Removed people are listed too (their names stay on their
             // changes), and said to be.
             for u in store.users().map_err(e)? {
                 match u.removed {
-                    Some(r) => {
-                        println!("{}\tadded {}\tremoved {}", u.name, when(u.created), when(r))
-                    }
-                    None => println!("{}\tadded {}", u.name, when(u.created)),
+                    Some(r) => say(&format!(
+                        "{}\tadded {}\tremoved {}",
+                        u.name,
+                        when(u.created),
+                        when(r)
+                    )),
+                    None => say(&format!("{}\tadded {}", u.name, when(u.created))),
                 }
             }
         }
@@ -124,7 +128,7 @@ pub fn run(place: Where, command: AdminCommand) -> anyhow::Result<ExitCode> {
                 "token {} for {}'s agents (shown once; agents send it as Authorization: Bearer TOKEN):",
                 info.id, info.user
             );
-            println!("{}", secret.expose());
+            say(secret.expose());
         }
         AdminCommand::Tokens { name: n } => {
             let n = n.as_deref().map(name).transpose()?;
@@ -134,12 +138,12 @@ pub fn run(place: Where, command: AdminCommand) -> anyhow::Result<ExitCode> {
                     (None, Some(u)) => format!("last used {}", when(u)),
                     (None, None) => "never used".into(),
                 };
-                println!("{}\t{}\t{}\t{}", t.id, t.user, t.label, state);
+                say(&format!("{}\t{}\t{}\t{}", t.id, t.user, t.label, state));
             }
         }
         AdminCommand::RevokeToken { id } => {
             let t = store.revoke_token(id, admin).map_err(e)?;
-            println!("token {} of {} revoked", t.id, t.user);
+            say(&format!("token {} of {} revoked", t.id, t.user));
         }
         AdminCommand::Link { name: n, minutes } => {
             let ttl = Duration::from_secs(minutes.saturating_mul(60));
@@ -150,7 +154,7 @@ pub fn run(place: Where, command: AdminCommand) -> anyhow::Result<ExitCode> {
                 info.user,
                 when(info.expires)
             );
-            println!("/s/{}", secret.expose());
+            say(&format!("/s/{}", secret.expose()));
         }
         AdminCommand::Links { name: n } => {
             let n = n.as_deref().map(name).transpose()?;
@@ -160,12 +164,12 @@ pub fn run(place: Where, command: AdminCommand) -> anyhow::Result<ExitCode> {
                     (None, Some(r)) => format!("revoked {}", when(r)),
                     (None, None) => format!("expires {}", when(l.expires)),
                 };
-                println!("{}\t{}\t{}", l.id, l.user, state);
+                say(&format!("{}\t{}\t{}", l.id, l.user, state));
             }
         }
         AdminCommand::RevokeLink { id } => {
             let l = store.revoke_link(id, admin).map_err(e)?;
-            println!("sign-in link {} of {} revoked", l.id, l.user);
+            say(&format!("sign-in link {} of {} revoked", l.id, l.user));
         }
         AdminCommand::Share {
             board: b,
@@ -176,32 +180,29 @@ pub fn run(place: Where, command: AdminCommand) -> anyhow::Result<ExitCode> {
             let s = store
                 .share(&board(&b)?, &name(&n)?, role, admin)
                 .map_err(e)?;
-            println!("{} is {} of {b}", s.name, s.role);
+            say(&format!("{} is {} of {b}", s.name, s.role));
         }
         AdminCommand::Unshare { board: b, name: n } => {
             let had = store.unshare(&board(&b)?, &name(&n)?, admin).map_err(e)?;
-            println!(
-                "{}",
-                if had {
-                    "role taken away"
-                } else {
-                    "had no role"
-                }
-            );
+            say(if had {
+                "role taken away"
+            } else {
+                "had no role"
+            });
         }
         AdminCommand::Shares { board: b } => {
             for s in store.shares(&board(&b)?, admin).map_err(e)? {
-                println!("{}\t{}", s.name, s.role);
+                say(&format!("{}\t{}", s.name, s.role));
             }
         }
         AdminCommand::Boards => {
             for b in store.all_boards().map_err(e)? {
-                println!("{}\t{}\trevision {}", b.id, b.title, b.revision);
+                say(&format!("{}\t{}\trevision {}", b.id, b.title, b.revision));
             }
         }
         AdminCommand::DeleteBoard { board: b } => {
             store.delete_board(&board(&b)?, admin).map_err(e)?;
-            println!("board {b} deleted");
+            say(&format!("board {b} deleted"));
         }
         AdminCommand::Audit { limit } => {
             for a in store.audit(limit).map_err(e)? {
@@ -223,7 +224,7 @@ pub fn run(place: Where, command: AdminCommand) -> anyhow::Result<ExitCode> {
                     line.push('\t');
                     line.push_str(&part);
                 }
-                println!("{line}");
+                say(&line);
             }
         }
     }

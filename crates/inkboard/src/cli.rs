@@ -443,7 +443,7 @@ fn drop_nulls(v: Value) -> Value {
 /// Prints a line to stdout, escape sequences and other characters that act on
 /// a terminal written out (`echo::for_terminal`); a closed pipe (`inkboard ... |
 /// head`) is not an error.
-fn say(text: &str) {
+pub(crate) fn say(text: &str) {
     use std::io::Write;
     let _ = writeln!(std::io::stdout(), "{}", echo::for_terminal(text));
 }
