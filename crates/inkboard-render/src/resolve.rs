@@ -93,11 +93,12 @@ pub fn connector_lines(board: &Board, page: PageId) -> Vec<(ObjectId, Vec<Point>
     let Some(p) = board.page(page) else {
         return Vec::new();
     };
-    let laid = unstoppable(connectors::layout(board, &p.objects, &Deadline::none()));
+    // The routes alone: their labels are not what `layout` asks about.
+    let routed = unstoppable(connectors::routes(board, &p.objects, &Deadline::none()));
     p.objects
         .iter()
-        .zip(laid)
-        .filter_map(|(o, laid)| Some((o.id.clone(), crate::route::polyline(&laid?.routed.line))))
+        .zip(routed)
+        .filter_map(|(o, routed)| Some((o.id.clone(), crate::route::polyline(&routed?.line))))
         .collect()
 }
 

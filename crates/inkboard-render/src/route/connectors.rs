@@ -212,6 +212,33 @@ pub(crate) fn layout(
     objects: &[Object],
     deadline: &Deadline,
 ) -> Result<Vec<Option<Laid>>, Stopped> {
+    let (page, routed) = route_page(board, objects, deadline)?;
+    place_labels(page, routed, objects.len(), deadline)
+}
+
+/// The connectors' routes among `objects`, as [`layout`] makes them, without
+/// placing their labels (steps 1 to 4): one entry per object, `Some` for
+/// connectors.
+pub(crate) fn routes(
+    board: &Board,
+    objects: &[Object],
+    deadline: &Deadline,
+) -> Result<Vec<Option<Routed>>, Stopped> {
+    let (page, routed) = route_page(board, objects, deadline)?;
+    let mut out: Vec<Option<Routed>> = (0..objects.len()).map(|_| None).collect();
+    for ((i, _), routed) in page.connectors.iter().zip(routed) {
+        out[*i] = Some(routed);
+    }
+    Ok(out)
+}
+
+/// Steps 1 to 4: the page's connectors searched, spread at their ports, nudged
+/// apart, and given their ends and heads.
+fn route_page<'a>(
+    board: &'a Board,
+    objects: &'a [Object],
+    deadline: &Deadline,
+) -> Result<(Page<'a>, Vec<Routed>), Stopped> {
     let page = Page::new(board, objects);
     let mut router = Router::new(&page.obstacles.rects, page.port_area());
     let mut drafts = draft(&page, &mut router, deadline)?;
@@ -220,7 +247,7 @@ pub(crate) fn layout(
     nudge_routes(&page, &drafts, &mut corners, deadline)?;
     let mut routed = ends_and_heads(&page, &drafts, corners, &offsets, deadline)?;
     merge::junction_dots(&page.connectors, &drafts, &mut routed);
-    place_labels(page, routed, objects.len(), deadline)
+    Ok((page, routed))
 }
 
 /// Step 1, searches and plans: the buses first, whose lines the searches then keep
