@@ -14,7 +14,7 @@ mod polyline;
 mod segment;
 
 pub use plane::{Point, Rect, Rotation};
-pub use polyline::{crossings, length, point_along};
+pub use polyline::{crossings, cubic_at, length, point_along};
 pub use segment::{
     clip, clip_span, clipped_length, crosses, distance, distance_to_segment, orient,
 };

@@ -38,6 +38,17 @@ pub fn crossings(a: &[Point], b: &[Point]) -> usize {
         .sum()
 }
 
+/// The point at `t` (0 to 1) on the cubic from `p0` to `p3` with controls `c1`
+/// and `c2`.
+pub fn cubic_at(p0: Point, c1: Point, c2: Point, p3: Point, t: f64) -> Point {
+    let u = 1.0 - t;
+    let (a, b, c, d) = (u * u * u, 3.0 * u * u * t, 3.0 * u * t * t, t * t * t);
+    Point {
+        x: a * p0.x + b * c1.x + c * c2.x + d * p3.x,
+        y: a * p0.y + b * c1.y + c * c2.y + d * p3.y,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,6 +14,7 @@
 //! and the paths stay exactly as they were.
 
 use inkboard_core::{FillStyle, ObjectId, Point, Style};
+use inkboard_geom::{cubic_at, distance};
 
 use crate::scene::{Part, PathPart, Seg, Stroke};
 
@@ -68,7 +69,7 @@ impl Pen<'_> {
 
     /// rough.js's `_line`: one bowed cubic from near `a` to near `b`.
     fn line(&mut self, a: Point, b: Point, overlay: bool, out: &mut Vec<Seg>) {
-        let len = ((b.x - a.x).powi(2) + (b.y - a.y).powi(2)).sqrt();
+        let len = distance(a, b);
         // Long lines wander less, as a hand steadies over a long stroke.
         let gain = if len < 200.0 {
             1.0
@@ -174,16 +175,6 @@ fn catmull_rom(points: &[Point], out: &mut Vec<Seg>) {
     }
 }
 
-/// A point on a cubic at `t`.
-fn bezier(p0: Point, c1: Point, c2: Point, p3: Point, t: f64) -> Point {
-    let u = 1.0 - t;
-    let (a, b, c, d) = (u * u * u, 3.0 * u * u * t, 3.0 * u * t * t, t * t * t);
-    Point {
-        x: a * p0.x + b * c1.x + c * c2.x + d * p3.x,
-        y: a * p0.y + b * c1.y + c * c2.y + d * p3.y,
-    }
-}
-
 /// Points taken along each cubic of a curve.
 const CURVE_STEPS: usize = 4;
 
@@ -222,7 +213,7 @@ pub(crate) fn rough_path(segs: &[Seg], roughness: f64, rng: &mut Rng) -> Vec<Seg
                         curve.push(a);
                     }
                     for k in 1..=CURVE_STEPS {
-                        curve.push(bezier(a, c1, c2, p, k as f64 / CURVE_STEPS as f64));
+                        curve.push(cubic_at(a, c1, c2, p, k as f64 / CURVE_STEPS as f64));
                     }
                 }
                 at = Some(p);
@@ -274,7 +265,7 @@ fn polygons(segs: &[Seg]) -> Vec<Vec<Point>> {
             Seg::Cubic(c1, c2, p) => {
                 if let Some(&a) = current.last() {
                     for k in 1..=8 {
-                        current.push(bezier(a, c1, c2, p, k as f64 / 8.0));
+                        current.push(cubic_at(a, c1, c2, p, k as f64 / 8.0));
                     }
                 }
             }

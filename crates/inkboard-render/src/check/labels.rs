@@ -124,7 +124,7 @@ pub(super) fn labels_over_lines(carried: &[Carried], problems: &mut Vec<Problem>
     for (i, c) in carried.iter().enumerate() {
         let Some(label) = c.label else { continue };
         // Inside the rounded corners, so a line passing a corner does not count.
-        let inner = Rect::new(label.x + 2.0, label.y + 2.0, label.w - 4.0, label.h - 4.0);
+        let inner = label.grown(-2.0);
         seg_index.query(&label, &mut near);
         let mut struck: Vec<usize> = Vec::new();
         for &k in &near {

@@ -27,7 +27,7 @@
 //! outline (see [`shapes`]).
 
 use inkboard_core::{Arrow, Geom, Point, Rect, Route};
-use inkboard_geom::{distance, length};
+use inkboard_geom::{cubic_at, distance, length};
 
 use crate::scene::Seg;
 use crate::shapes::{self, pt};
@@ -709,16 +709,6 @@ fn head(arrow: Arrow, tip: Point, dir: Point, width: f64, out: &mut Vec<(Vec<Seg
             r * 0.5
         }
     }
-}
-
-/// The point at parameter `t` of a cubic Bézier.
-fn cubic_at(p0: Point, c1: Point, c2: Point, p3: Point, t: f64) -> Point {
-    let u = 1.0 - t;
-    let (a, b, c, d) = (u * u * u, 3.0 * u * u * t, 3.0 * u * t * t, t * t * t);
-    pt(
-        a * p0.x + b * c1.x + c * c2.x + d * p3.x,
-        a * p0.y + b * c1.y + c * c2.y + d * p3.y,
-    )
 }
 
 /// The points of a path's outline, its curves flattened into 12 chords each: what
