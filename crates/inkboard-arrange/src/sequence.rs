@@ -22,9 +22,7 @@
 //! again at the foot); gaps are sized from the widest need anywhere, not row by
 //! row.
 
-use inkboard_core::{Point, Rect, Style, FRAME_TITLE_HEIGHT};
-use inkboard_render::style::{label_face, LABEL_FONT_SIZE};
-use inkboard_render::text;
+use inkboard_core::{Connector, End, Point, Rect, FRAME_TITLE_HEIGHT};
 
 /// The least gap between two heads.
 const HEAD_GAP: f64 = 40.0;
@@ -47,11 +45,6 @@ const ROW_GAP: f64 = 12.0;
 const LOOP_MIN: (f64, f64) = (30.0, 26.0);
 /// How far a note over two lifelines reaches past them.
 const NOTE_OVER: f64 = 20.0;
-/// The widest a connector label gets before it wraps, and the room round its text
-/// (the renderer's, `route::labels`, so that the room made is the room it takes).
-const LABEL_MAX_WIDTH: f32 = 220.0;
-const LABEL_PAD: (f64, f64) = (6.0, 2.0);
-
 /// A sequence diagram as placement sees it: the heads' sizes and the rows, top
 /// to bottom.
 #[derive(Clone, Debug, PartialEq)]
@@ -117,17 +110,11 @@ pub struct Placed {
 }
 
 /// The size of a connector's label background for `text`, as the renderer
-/// draws it; 0 × 0 for none.
+/// draws it (`inkboard_render::label_size`), in whole pixels; 0 × 0 for none.
 pub fn label_size(text: &str) -> (f64, f64) {
-    if text.is_empty() {
-        return (0.0, 0.0);
-    }
-    let face = label_face(&Style::default());
-    let block = text::layout(text, LABEL_FONT_SIZE, face, Some(LABEL_MAX_WIDTH));
-    (
-        (block.width as f64 + 2.0 * LABEL_PAD.0).ceil(),
-        (block.height as f64 + 2.0 * LABEL_PAD.1).ceil(),
-    )
+    let mut line = Connector::new(End::Point(Point::default()), End::Point(Point::default()));
+    line.text = text.to_string();
+    inkboard_render::label_size(&line).map_or((0.0, 0.0), |(w, h)| (w.ceil(), h.ceil()))
 }
 
 /// An open bar: its head, its step (0 for the outermost) and where it starts.

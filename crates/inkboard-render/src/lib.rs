@@ -50,6 +50,7 @@ pub use deadline::{Deadline, Stopped};
 pub use error::{RenderError, MAX_ELEMENTS};
 pub use inkboard_geom::clipped_length;
 pub use resolve::{connector_lines, item_extent, resolve, resolve_within};
+pub use route::labels::label_size;
 pub use route::nudge::MIN_SPACING as MIN_LINE_GAP;
 pub use scene::{Item, Part, Scene};
 pub use text::fonts::{font_face_css, fontdb, system_families};

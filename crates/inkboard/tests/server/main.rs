@@ -7,11 +7,11 @@
 //! process mid-write and a restart, and the server's `tools/list` (its golden and
 //! its budget).
 
-mod editor;
-mod harness;
 #[allow(dead_code)]
 #[path = "../common/budget.rs"]
 mod budget;
+mod editor;
+mod harness;
 #[path = "../../../inkboard-store/tests/suite/pg.rs"]
 mod pg;
 mod web;

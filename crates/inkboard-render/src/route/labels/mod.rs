@@ -54,7 +54,7 @@ pub(crate) fn label_font_size(c: &Connector) -> f32 {
 }
 
 /// The size of a connector's label background, if it shows a label.
-pub(crate) fn label_size(c: &Connector) -> Option<(f64, f64)> {
+pub fn label_size(c: &Connector) -> Option<(f64, f64)> {
     let font_size = label_font_size(c);
     if c.text.is_empty() || font_size <= 0.0 {
         return None;
