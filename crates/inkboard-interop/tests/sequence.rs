@@ -143,6 +143,16 @@ fn limits_are_errors_with_a_place() {
         .unwrap_err()
         .to_string()
         .contains("blocks inside one another"));
+    // Boxes are held to the same depth (they were not: 100,000 `box` lines
+    // grew the list of open blocks unbounded).
+    let boxes = format!(
+        "sequenceDiagram\n{}A->>B: hi\n",
+        "box x\n".repeat(sequence::MAX_DEPTH + 1)
+    );
+    assert!(sequence::parse(&boxes)
+        .unwrap_err()
+        .to_string()
+        .contains("blocks inside one another"));
     let long = format!(
         "sequenceDiagram\n{}",
         "A->>B: hi\n".repeat(sequence::MAX_EVENTS + 1)

@@ -475,6 +475,17 @@ impl<'a> Parser<'a> {
                     at,
                     "'box' left out: its participants are drawn in the row without it".into(),
                 );
+                // A box is open until its `end`, as a block is: held to the
+                // same depth, or `box` lines alone would grow the list unbounded.
+                if self.open.len() >= MAX_DEPTH {
+                    let (line, column) = self.line_col(at);
+                    return Err(MermaidError::TooBig {
+                        line,
+                        column,
+                        what: "blocks inside one another",
+                        limit: MAX_DEPTH,
+                    });
+                }
                 let line = self.line(at);
                 self.open.push(Open {
                     kind: None,
