@@ -376,6 +376,10 @@ struct ExportQuery {
     embed: Option<bool>,
     scale: Option<f64>,
     theme: Option<String>,
+    /// `transparent` or `solid`, as `export`'s `background`.
+    background: Option<String>,
+    /// Only these objects, comma-separated, as `export`'s `ids`.
+    ids: Option<String>,
 }
 
 /// The editor's downloads: the `export` tool, run as the person.
@@ -394,6 +398,16 @@ async fn export(
         ("embed", q.embed.map(Value::from)),
         ("scale", q.scale.map(Value::from)),
         ("theme", q.theme.map(Value::from)),
+        ("background", q.background.map(Value::from)),
+        (
+            "ids",
+            q.ids.map(|ids| {
+                ids.split(',')
+                    .map(|id| id.trim())
+                    .collect::<Vec<_>>()
+                    .into()
+            }),
+        ),
     ] {
         if let Some(value) = value {
             args[key] = value;

@@ -19,13 +19,14 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use crate::args::{PageRef, Word};
+use crate::args::{IdArg, PageRef, Word};
 use crate::catalog::{board as board_tool, catalog, Run, ToolDef};
 use crate::control::DRAWING_DEADLINE;
 use crate::live::Caller;
 use crate::tool::{to_value, BoardTool, Hints, Tool};
 use crate::tools::board::PageRow;
 use crate::tools::import::{import_bytes, LostRow};
+use crate::tools::pick::{self, Background};
 use crate::tools::render::{Diagram, Picture};
 use crate::{Engine, Reply, ToolError};
 
@@ -247,6 +248,9 @@ pub struct ExportBytesArgs {
     /// PNG pixels per board unit (default 1).
     scale: Option<f64>,
     theme: Option<Word<Theme>>,
+    background: Option<Word<Background>>,
+    /// Only these (and group members, frame contents).
+    ids: Option<Vec<IdArg>>,
 }
 
 #[derive(Serialize, JsonSchema)]
@@ -279,12 +283,27 @@ impl BoardTool for ExportBytes {
         })?;
         let format = a.format.trim().trim_start_matches('.').to_ascii_lowercase();
         let all = a.all_pages.unwrap_or(false);
+        let scale = crate::args::positive("scale", a.scale)?.unwrap_or(1.0);
+        let theme = a.theme.map_or(Theme::Light, |w| w.0);
+        let picture = matches!(format.as_str(), "svg" | "png" | "pdf");
+        if !picture && (a.background.is_some() || a.ids.is_some()) {
+            return Err(ToolError::args(format!(
+                "'background' and 'ids' are for pictures, not a .{format} file: leave them out, or export svg, png or pdf"
+            )));
+        }
+        let (page, look) = pick::export_look(
+            &board,
+            page,
+            a.page.is_some(),
+            all,
+            crate::Look::new(scale, theme),
+            a.background.map(|w| w.0),
+            a.ids.as_deref(),
+        )?;
         let pages: Vec<PageId> = match all {
             true => board.pages().iter().map(|p| p.id).collect(),
             false => vec![page],
         };
-        let scale = crate::args::positive("scale", a.scale)?.unwrap_or(1.0);
-        let theme = a.theme.map_or(Theme::Light, |w| w.0);
         let control = &caller.control.within(DRAWING_DEADLINE);
         let (bytes, mime) = match format.as_str() {
             "inkboard" => (
@@ -302,7 +321,6 @@ impl BoardTool for ExportBytes {
                         "'all_pages' makes one file only as pdf: export the pages of an svg or png one at a time with 'page'",
                     ));
                 }
-                let look = crate::Look::new(scale, theme);
                 let drawn = p.draw(&board, &pages, &look, control)?;
                 let drawn = match a.embed.unwrap_or(true) {
                     true => p.carrying(&board, drawn),

@@ -54,6 +54,36 @@ impl Look {
     }
 }
 
+/// The look of an export and the page it draws: `background`, and `ids` (a
+/// selection, of one page: the one asked for when `asked`, else the page its
+/// objects are on; refused with `all_pages`). `page` is the page named or the
+/// first. One reading for the `export` tool on a file and on a stored board.
+pub(crate) fn export_look(
+    board: &Board,
+    page: PageId,
+    asked: bool,
+    all: bool,
+    mut look: Look,
+    background: Option<Background>,
+    ids: Option<&[IdArg]>,
+) -> Result<(PageId, Look), ToolError> {
+    if let Some(b) = background {
+        look.background = b;
+    }
+    let Some(ids) = ids else {
+        return Ok((page, look));
+    };
+    if all {
+        return Err(ToolError::args(
+            "'ids' are objects of one page: leave out all_pages",
+        ));
+    }
+    let ids: Vec<String> = ids.iter().map(|id| id.0.clone()).collect();
+    let (on, only) = selection(board, &ids, asked.then_some(page))?;
+    look.only = Some(only);
+    Ok((on, look))
+}
+
 /// The objects an export of `ids` shows, all on one page, which is returned
 /// too: each object named, a group's members (and theirs), and what a frame
 /// holds, as a selection of them looks in the editor. Refuses an empty list, an

@@ -550,25 +550,15 @@ impl BoardTool for Export {
                 return Err(picture_only(arg));
             }
         }
-        let mut look = Look::new(scale, theme_of(&a.theme));
-        if let Some(w) = a.background {
-            look.background = w.0;
-        }
-        // A selection is of one page: the one asked for, else the page its
-        // objects are on.
-        let mut page = page;
-        if let Some(ids) = &a.ids {
-            if all {
-                return Err(ToolError::args(
-                    "'ids' are objects of one page: leave out all_pages",
-                ));
-            }
-            let asked = a.page.as_ref().map(|_| page);
-            let ids: Vec<String> = ids.iter().map(|id| id.0.clone()).collect();
-            let (on, only) = pick::selection(&board, &ids, asked)?;
-            page = on;
-            look.only = Some(only);
-        }
+        let (page, look) = pick::export_look(
+            &board,
+            page,
+            a.page.is_some(),
+            all,
+            Look::new(scale, theme_of(&a.theme)),
+            a.background.map(|w| w.0),
+            a.ids.as_deref(),
+        )?;
         let pages: Vec<PageId> = if all {
             board.pages().iter().map(|p| p.id).collect()
         } else {

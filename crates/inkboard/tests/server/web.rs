@@ -140,6 +140,34 @@ pub fn people(place: &Place, servers: &[Serve]) {
         let answer = get(&format!("{}/assets/{file}", a.url), Some(&jo));
         assert_eq!(answer.status, 200, "/assets/{file}");
     }
+    // The editor's download takes the dialog's choices: only the selection,
+    // on a transparent background.
+    let mut mcp = Mcp::connect(a, &token);
+    let mut shape = |text: &str, x: i32| {
+        mcp.call(
+            "add_shape",
+            json!({"board": board, "page": 1, "text": text, "x": x, "y": 0}),
+        )
+        .expect("a shape")["id"]
+            .as_str()
+            .expect("id")
+            .to_string()
+    };
+    let (kept, _) = (shape("Kept", 0), shape("Other", 300));
+    let export = |query: &str| get(&format!("{}/b/{board}/export?{query}", a.url), Some(&jo));
+    let whole = export("format=svg&embed=false");
+    let picked = export(&format!(
+        "format=svg&embed=false&ids={kept}&background=transparent"
+    ));
+    assert_eq!((whole.status, picked.status), (200, 200), "{}", picked.body);
+    assert!(whole.body.contains("Other") && whole.body.contains("Kept"));
+    assert!(
+        picked.body.contains("Kept") && !picked.body.contains("Other"),
+        "only the selection: {}",
+        picked.body
+    );
+    assert_ne!(whole.body, picked.body);
+
     // A form is read before its sender is known: a big one is refused unread.
     let big = format!("name={}&role=viewer", "x".repeat(64 * 1024));
     assert_eq!(
