@@ -250,11 +250,14 @@ impl Desk for BoardDesk {
     }
 
     fn look_mut(&self, _board: u32, f: &mut dyn FnMut(&mut Board)) -> bool {
-        if self.role().is_none() {
+        // A preview is of an edit: a viewer makes none. It runs on a copy, so
+        // the board's lock (which every commit here takes) is not held while a
+        // window tries a layout out.
+        if !matches!(self.role(), Some(Role::Editor | Role::Owner)) {
             return false;
         }
-        let mut copy = self.caught_up();
-        f(&mut copy.board);
+        let mut board = self.caught_up().board.clone();
+        f(&mut board);
         true
     }
 

@@ -203,6 +203,12 @@ pub fn live(place: &Place, servers: &[Serve]) {
             .contains("editor role"),
         "{undone}"
     );
+    // Nor does a viewer try edits out: a preview is refused too.
+    viewer.send(json!({"t": "preview", "seq": 9, "tool": "update",
+        "args": {"ids": [mine], "x": 500, "page": 1}}));
+    let preview = viewer.until("the preview", |m| m["t"] == "preview" && m["seq"] == 9);
+    assert_eq!(preview["items"], json!({}), "{preview}");
+    assert!(preview["error"].is_string(), "{preview}");
     let read = agent
         .call("read_board", json!({"board": board}))
         .expect("read");
