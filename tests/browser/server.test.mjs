@@ -266,10 +266,14 @@ describe('the team server\'s editor', { timeout: 180000 }, () => {
     assert.match(answer[1], /owner role/);
     assert.equal((await agent.call('read_board', { board })).page.objects.length, count, 'nothing written');
     assert.deepEqual((await drawnIds(vic)).sort(), shown.sort(), 'nothing drawn');
-    // Ctrl+Z is refused too: the person's shape stays.
+    // Ctrl+Z is refused too: the board is as it was, to the revision.
+    const before = await agent.call('read_board', { board });
     await vic.keyboard.press('Control+z');
     await new Promise((r) => setTimeout(r, 500));
-    assert.ok((await agent.call('read_board', { board })).page.objects.some((o) => o.id === drawn));
+    const after = await agent.call('read_board', { board });
+    assert.equal(typeof before.revision, 'number');
+    assert.equal(after.revision, before.revision, 'no revision from the viewer\'s undo');
+    assert.deepEqual(after.page.objects.map((o) => o.id), before.page.objects.map((o) => o.id));
     // The viewer still follows the board live.
     const more = await agent.call('add_shape', { board, x: 0, y: 400, w: 100, h: 50, text: 'Later' });
     await until(async () => (await drawnIds(vic)).includes(more.id), { what: 'the agent\'s shape at the viewer' });
