@@ -89,8 +89,20 @@ describe('style and flip', { timeout: 120000 }, () => {
       const o = await read();
       return o.s4.x !== before.s4.x && o;
     }, { what: 'flipped' });
-    // The box around them: s5 turned spans x 280..380 or so; mirrored about its middle.
+    // The mirror is the middle of the box around them all, worked out from
+    // before: s5 turned spans about x 280..380, c7's free end and bend, the stroke.
+    const span = (o) => {
+      const r = ((o.rotation ?? 0) * Math.PI) / 180;
+      const half = (o.w * Math.abs(Math.cos(r)) + o.h * Math.abs(Math.sin(r))) / 2;
+      return [o.x + o.w / 2 - half, o.x + o.w / 2 + half];
+    };
+    const xs = [
+      ...span(before.s4), ...span(before.s5), ...before.k6.points.map(([x]) => x),
+      before.c7.to.x, ...before.c7.waypoints.map(([x]) => x),
+    ];
+    const middle = (Math.min(...xs) + Math.max(...xs)) / 2;
     const c = (before.s4.x + (after.s4.x + after.s4.w)) / 2;
+    assert.ok(Math.abs(c - middle) < 1, `mirrored about x ${c}, the selection's middle is ${middle}`);
     assert.ok(Math.abs(after.s5.x + after.s5.w / 2 - (2 * c - (before.s5.x + before.s5.w / 2))) < 0.02, 's5 mirrored');
     assert.equal(after.s5.rotation, 330, 'its turn mirrored');
     // Their own drawings turned over too (the renderer mirrors the outline).
