@@ -355,8 +355,9 @@ fn now() -> (String, String) {
 }
 
 /// The calendar date of a day counted from 1970-01-01 (Howard Hinnant's
-/// `civil_from_days`), so that names need no date crate.
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
+/// `civil_from_days`), so that names need no date crate; also how `inkboard
+/// admin` writes the store's times.
+pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);
