@@ -191,6 +191,20 @@ impl<'a> Parser<'a> {
         });
     }
 
+    /// Refuses a block (or a box) opened at `pos` past [`MAX_DEPTH`] open ones.
+    fn deeper(&self, pos: usize) -> Result<()> {
+        if self.open.len() >= MAX_DEPTH {
+            let (line, column) = self.line_col(pos);
+            return Err(MermaidError::TooBig {
+                line,
+                column,
+                what: "blocks inside one another",
+                limit: MAX_DEPTH,
+            });
+        }
+        Ok(())
+    }
+
     fn push(&mut self, event: Event, pos: usize) -> Result<()> {
         if self.events.len() >= MAX_EVENTS {
             let (line, column) = self.line_col(pos);
@@ -405,15 +419,7 @@ impl<'a> Parser<'a> {
                     "break" => BlockKind::Break,
                     _ => BlockKind::Rect,
                 };
-                if self.open.len() >= MAX_DEPTH {
-                    let (line, column) = self.line_col(at);
-                    return Err(MermaidError::TooBig {
-                        line,
-                        column,
-                        what: "blocks inside one another",
-                        limit: MAX_DEPTH,
-                    });
-                }
+                self.deeper(at)?;
                 if kind == BlockKind::Rect {
                     self.note(
                         NoteKind::Style,
@@ -477,15 +483,7 @@ impl<'a> Parser<'a> {
                 );
                 // A box is open until its `end`, as a block is: held to the
                 // same depth, or `box` lines alone would grow the list unbounded.
-                if self.open.len() >= MAX_DEPTH {
-                    let (line, column) = self.line_col(at);
-                    return Err(MermaidError::TooBig {
-                        line,
-                        column,
-                        what: "blocks inside one another",
-                        limit: MAX_DEPTH,
-                    });
-                }
+                self.deeper(at)?;
                 let line = self.line(at);
                 self.open.push(Open {
                     kind: None,
