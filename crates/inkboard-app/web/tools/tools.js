@@ -39,6 +39,11 @@ const DRAG_START = 4;
 const tools = {};
 let container;
 let active = null; // pointer id of the press in progress
+// Tool picks so far (a re-pick of the current tool and the lock count), and
+// their number at the last press: an object whose answer comes after a pick
+// made since its press does not switch the tool back to Select.
+let picks = 0;
+let picksAtPress = 0;
 const buttons = new Map();
 
 export function initTools(canvasEl, toolbar) {
@@ -63,6 +68,7 @@ export function initTools(canvasEl, toolbar) {
     }
     container.setPointerCapture(e.pointerId);
     active = e.pointerId;
+    picksAtPress = picks;
     current().down(e);
   });
   container.addEventListener('pointermove', (e) => {
@@ -100,10 +106,14 @@ function current() {
 /**
  * After tool `by` made object `id`: back to Select with it selected, or, with
  * the tool lock on, the tool stays (and the panel keeps showing the next
- * object's style). A tool picked while the call was on its way is kept.
+ * object's style). A tool picked (or picked again) while the call was on its
+ * way is kept, and so is one already drawing the next object.
  */
 function created(id, by) {
-  if (state.toolLocked || state.tool !== by) return;
+  if (state.toolLocked || state.tool !== by || picks !== picksAtPress) return;
+  // The person is already drawing the next one (the answer came late): switching
+  // now would end that drawing where it got to.
+  if (active !== null || current().pending?.()) return;
   select([id]);
   setTool('select');
 }
@@ -111,6 +121,7 @@ function created(id, by) {
 export function setTool(name) {
   // A viewer on a team server (team.js) only looks.
   if (state.readOnly && name !== 'select' && name !== 'hand') return;
+  picks += 1;
   if (name === 'image') {
     pickImages();
     return;
@@ -143,6 +154,8 @@ export function finishTool() {
 
 /** Turns the tool lock on or off (Q): drawing tools then stay chosen after each object. */
 export function toggleToolLock() {
+  // A choice of how the tool behaves: an answer still on its way keeps the tool.
+  picks += 1;
   state.toolLocked = !state.toolLocked;
   const b = buttons.get('lock');
   b?.classList.toggle('active', state.toolLocked);
