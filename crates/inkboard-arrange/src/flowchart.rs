@@ -4,8 +4,9 @@
 //! knows which frame holds what, and the whole block's size must be known, so
 //! that free space can be found for it. [`plan`] does both from a [`Chart`]:
 //! the graph of a flowchart with its nodes' sizes, and nothing of Mermaid's
-//! syntax. [`spacing`] widens the layout's gaps for link labels, and
-//! [`keep_clear`] moves the laid-out block off what was on the page before.
+//! syntax. [`spacing`] widens the first placement's gaps for link labels (the
+//! layout then leaves each label its own room), and [`keep_clear`] moves the
+//! laid-out block off what was on the page before.
 //!
 //! Limitations: the first placement ranks by longest path and packs each rank
 //! in order, with no crossing reduction: only its nesting and size are kept.
@@ -70,8 +71,9 @@ const CONTENT_AT: (f64, f64) = (FRAME_PADDING, FRAME_TITLE_HEIGHT + FRAME_PADDIN
 /// An empty subgraph's frame (`layout` keeps the size of a frame holding nothing).
 pub const EMPTY_FRAME: (f64, f64) = (200.0, 100.0);
 
-/// The gap the layout leaves between shapes (layers get 1.5 times as much) for
-/// a chart running `direction` whose drawn links carry `labels`: wider than its
+/// The gap the first placement leaves between shapes (ranks get 1.5 times as
+/// much) for a chart running `direction` whose drawn links carry `labels`, so
+/// that its size is near the laid-out one's: wider than its
 /// default when links carry text, so that the text fits between the shapes it
 /// runs between (across the layers' gap going right or left, where labels sit
 /// on horizontal lines; a line's height going up or down). `None`: the default.

@@ -280,6 +280,9 @@ fn hub_size(page: &Page, u: usize, size: (f64, f64), options: &engine::Options) 
     }
 }
 
+/// An edge of a layout's graph (indices into its units) and its label's size.
+type Link = ((usize, usize), Option<(f64, f64)>);
+
 /// Sizes and places relative to the enclosing block, filled in by [`Plan::solve`].
 struct Plan<'a> {
     rel: HashMap<usize, (f64, f64)>,
@@ -295,9 +298,18 @@ struct Plan<'a> {
 }
 
 impl Plan<'_> {
-    /// The graph of `units` (measured) joined by `edges` (indices into `units`).
-    fn graph(&self, units: &[usize], edges: Vec<(usize, usize)>) -> engine::Graph {
-        engine::Graph {
+    /// The graph of `units` (measured) joined by `edges` (indices into `units`),
+    /// and their labels' sizes.
+    fn graph(
+        &self,
+        units: &[usize],
+        edges: Vec<Link>,
+    ) -> (engine::Graph, Vec<Option<engine::Size>>) {
+        let (edges, labels) = edges
+            .into_iter()
+            .map(|(e, l)| (e, l.map(|(w, h)| engine::Size::new(w, h))))
+            .unzip();
+        let graph = engine::Graph {
             nodes: units
                 .iter()
                 .map(|u| {
@@ -306,7 +318,8 @@ impl Plan<'_> {
                 })
                 .collect(),
             edges,
-        }
+        };
+        (graph, labels)
     }
 
     /// Lays out `units`, `depth` frames down (after the contents of the frames
@@ -335,19 +348,20 @@ impl Plan<'_> {
             }
             i = page.items[i].parent?;
         };
-        let mut edges: Vec<(usize, usize)> = page
+        let mut edges: Vec<Link> = page
             .links
             .iter()
-            .filter_map(|&(a, b)| Some((rep(a)?, rep(b)?)))
+            .zip(&page.labels)
+            .filter_map(|(&(a, b), &label)| Some(((rep(a)?, rep(b)?), label)))
             .collect();
         // Unconnected units would stand side by side across the direction (the
         // layered layout packs components that way); a direction asked for on
         // purpose means one after another along it.
         if in_row && edges.is_empty() {
-            edges = (1..units.len()).map(|k| (k - 1, k)).collect();
+            edges = (1..units.len()).map(|k| ((k - 1, k), None)).collect();
         }
-        let graph = self.graph(units, edges);
-        let out = engine::layout_until(&graph, &[], options, self.stop)?;
+        let (graph, labels) = self.graph(units, edges);
+        let out = engine::layout_labelled(&graph, &labels, &[], options, self.stop)?;
         for (&u, p) in units.iter().zip(&out.nodes) {
             self.rel.insert(u, (p.x, p.y));
         }
@@ -478,13 +492,14 @@ impl Plan<'_> {
             }
             i = page.items[i].parent?;
         };
-        let edges: Vec<(usize, usize)> = page
+        let edges: Vec<Link> = page
             .links
             .iter()
-            .filter_map(|&(a, b)| Some((rep(a, &last)?, rep(b, &first)?)))
+            .zip(&page.labels)
+            .filter_map(|(&(a, b), &label)| Some(((rep(a, &last)?, rep(b, &first)?), label)))
             .collect();
-        let graph = self.graph(&nodes, edges);
-        let out = engine::layout_until(&graph, &clusters, options, self.stop)?;
+        let (graph, labels) = self.graph(&nodes, edges);
+        let out = engine::layout_labelled(&graph, &labels, &clusters, options, self.stop)?;
         // Places relative to the frame holding each thing, or to the block.
         let corner = |c: Option<usize>| {
             c.map_or((0.0, 0.0), |c| {

@@ -32,7 +32,7 @@ fn chain(n: usize, m: usize, seed: u64) -> Graph {
 fn work(graph: &Graph) -> (u64, u32) {
     let never = || false;
     let watch = Watch::new(&never);
-    layout_watched(graph, &[], &Options::default(), &watch).expect("layout");
+    layout_watched(graph, &[], &[], &Options::default(), &watch).expect("layout");
     (watch.work(), watch.cut_short())
 }
 
@@ -93,6 +93,32 @@ fn the_findings_graph_takes_bounded_work() {
 }
 
 #[test]
+fn labels_keep_the_work_near_linear_and_bounded() {
+    // A layer of labels between every two layers adds a place per edge and
+    // layer crossed: the work grows with the places, near-linearly still, and
+    // the findings' graph with a label on every edge stays within a bound.
+    let labelled = |graph: &Graph| -> (u64, u32) {
+        let labels = vec![Some(Size::new(80.0, 20.0)); graph.edges.len()];
+        let never = || false;
+        let watch = Watch::new(&never);
+        layout_watched(graph, &labels, &[], &Options::default(), &watch).expect("layout");
+        (watch.work(), watch.cut_short())
+    };
+    let (small, cut) = labelled(&rows(200, 5, true));
+    assert_eq!(cut, 0, "no budget ran out");
+    let (large, _) = labelled(&rows(800, 5, true));
+    let log = |m: f64| m.log2();
+    let bound = 4.0 * log(800.0) / log(200.0) * 1.5;
+    let ratio = large as f64 / small as f64;
+    assert!(
+        ratio <= bound,
+        "{small} → {large} (×{ratio:.2}, at most ×{bound:.2})"
+    );
+    let (w, _) = labelled(&chain(200, 279, 7));
+    assert!(w <= 60_000_000, "work {w}");
+}
+
+#[test]
 fn a_stop_ends_the_layout_early() {
     // Asked to stop at its third question, the layout answers Stopped having
     // done a small part of its work, and asks no more once told.
@@ -104,7 +130,7 @@ fn a_stop_ends_the_layout_early() {
         asked.get() >= 3
     };
     let watch = Watch::new(&stop);
-    let out = layout_watched(&graph, &[], &Options::default(), &watch);
+    let out = layout_watched(&graph, &[], &[], &Options::default(), &watch);
     assert!(matches!(out, Err(LayoutError::Stopped)), "{out:?}");
     assert_eq!(asked.get(), 3);
     assert!(watch.work() * 10 < full, "{} of {full}", watch.work());
@@ -123,7 +149,7 @@ fn too_many_places_are_refused_before_the_work() {
     let graph = graph(n, edges);
     let (never, watch_work) = (|| false, std::cell::Cell::new(0));
     let watch = Watch::new(&never);
-    let out = layout_watched(&graph, &[], &Options::default(), &watch);
+    let out = layout_watched(&graph, &[], &[], &Options::default(), &watch);
     watch_work.set(watch.work());
     match out {
         Err(LayoutError::TooManyPlaces(places)) => assert!(places > crate::MAX_PLACES),

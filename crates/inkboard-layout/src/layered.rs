@@ -58,12 +58,20 @@ use crate::{acyclic, simplex, LayoutError};
 pub(crate) fn layout(
     boxes: &Boxes,
     edges: &[(usize, usize)],
+    labels: &[(f64, f64)],
     tree: &Tree,
     spacing: (f64, f64),
     watch: &Watch,
 ) -> Result<Placed, LayoutError> {
     let n = boxes.len();
     let normal = Normal::new(n, edges);
+    // The labels of the edges merged into one lie side by side on it.
+    let mut merged_labels = vec![(0.0, 0.0); normal.edges.len()];
+    for (m, &label) in normal.edge_of.iter().zip(labels) {
+        if let Some(m) = *m {
+            merged_labels[m] = beside(merged_labels[m], label);
+        }
+    }
     let mut at = vec![(0.0, 0.0); n];
     let mut merged_paths: Vec<Vec<(f64, f64)>> = vec![Vec::new(); normal.edges.len()];
     let mut boxes_out = vec![[0.0; 4]; tree.parent.len()];
@@ -92,7 +100,8 @@ pub(crate) fn layout(
         if watch.stopped_now() {
             return Err(LayoutError::Stopped);
         }
-        let comp = Component::new(nodes, edge_ids, &normal, boxes, tree, spacing, watch);
+        let mut comp = Component::new(nodes, edge_ids, &normal, boxes, tree, spacing, watch);
+        comp.labels = edge_ids.iter().map(|&e| merged_labels[e]).collect();
         let part = comp.layout()?;
         let shift = cursor - part.along.0;
         if let Some(nest) = &comp.nest {
@@ -154,6 +163,20 @@ pub fn channel_width(spans: impl IntoIterator<Item = (f64, f64, i64)>) -> f64 {
     TRACK * (most + 1) as f64
 }
 
+/// The room kept between a label and the lines and labels beside it along its
+/// layer, on each side.
+const LABEL_MARGIN: f64 = 8.0;
+
+/// Two labels (along, deep) set side by side along the layer: the first, a
+/// margin, the second; a label of no size is none.
+fn beside(a: (f64, f64), b: (f64, f64)) -> (f64, f64) {
+    match (a.0 > 0.0, b.0 > 0.0) {
+        (true, true) => (a.0 + LABEL_MARGIN + b.0, a.1.max(b.1)),
+        (true, false) => a,
+        _ => b,
+    }
+}
+
 /// How much a cluster's pull on each of its nodes weighs, when layers are
 /// assigned, against an edge's 1: more, so that a cluster spans as few layers
 /// as it can, as `dot` ranks each cluster on its own first and then places it
@@ -172,6 +195,8 @@ struct Component<'w> {
     d: Vec<f64>,
     /// (source, target, weight) in local numbers.
     edges: Vec<(usize, usize, i64)>,
+    /// The label of each edge, (along, deep); (0, 0) for none.
+    labels: Vec<(f64, f64)>,
     spacing: (f64, f64),
     /// Its clusters, if any, in local numbers.
     nest: Option<Local>,
@@ -219,6 +244,7 @@ impl<'w> Component<'w> {
             a: nodes.iter().map(|&v| boxes.a[v]).collect(),
             d: nodes.iter().map(|&v| boxes.d[v]).collect(),
             edges,
+            labels: Vec::new(),
             spacing,
             nest: Local::of(nodes, tree),
             watch,
@@ -263,19 +289,34 @@ impl<'w> Component<'w> {
         }
         // Orient every edge forward, merging edges that now coincide.
         let mut dag: Vec<(usize, usize, i64)> = Vec::new();
+        let mut dag_label: Vec<(f64, f64)> = Vec::new();
         let mut dag_index = std::collections::HashMap::new();
         let mut edge_dag = Vec::with_capacity(self.edges.len());
         for (e, &(s, t, w)) in self.edges.iter().enumerate() {
             let (s, t) = if flip[e] { (t, s) } else { (s, t) };
             let i = *dag_index.entry((s, t)).or_insert_with(|| {
                 dag.push((s, t, 0));
+                dag_label.push((0.0, 0.0));
                 dag.len() - 1
             });
             dag[i].2 += w;
+            let label = self.labels.get(e).copied().unwrap_or_default();
+            dag_label[i] = beside(dag_label[i], label);
             edge_dag.push(i);
         }
-        // 2. Layers.
+        // 2. Layers. With labels, doubled: a layer of labels between every two
+        // layers of nodes (see `layout_labelled`). Not with clusters: the
+        // orders of sibling frames are chosen by their area at equal crossings
+        // (below), and the layers of labels between them led that choice to
+        // frames stepping sideways down the page (1.7 times `dot`'s area on
+        // the sign-up flow of the clusters test) where they fold back without.
         let rank = self.rank(k, &dag);
+        let step: i64 = if self.nest.is_none() && dag_label.iter().any(|l| l.0 > 0.0) {
+            2
+        } else {
+            1
+        };
+        let rank: Vec<i64> = rank.iter().map(|&r| r * step).collect();
         let dummies: i64 = dag.iter().map(|&(s, t, _)| rank[t] - rank[s] - 1).sum();
         let places = k.saturating_add(dummies.max(0) as usize);
         if places > MAX_PLACES {
@@ -293,13 +334,24 @@ impl<'w> Component<'w> {
         });
         let mut segments: Vec<(usize, usize, i64)> = Vec::new();
         let mut chains: Vec<Vec<usize>> = Vec::with_capacity(dag.len());
-        for &(s, t, w) in &dag {
+        // The deepest label in each layer of labels.
+        let mut label_deep: Vec<(usize, f64)> = Vec::new();
+        for (&(s, t, w), &label) in dag.iter().zip(&dag_label) {
             let mut chain = vec![s];
             // A dummy lies in the innermost cluster holding both ends.
             let owner = nest.as_ref().and_then(|n| n.common(n.of[s], n.of[t]));
+            // The label's node: the dummy in the layer of labels nearest the
+            // middle of the edge, as wide as the label and its margins.
+            let middle = (rank[s] + rank[t]) / 2;
+            let label_layer = (step == 2 && label.0 > 0.0).then_some(middle - (1 - middle % 2));
             for r in rank[s] + 1..rank[t] {
                 layer_of.push(r as usize);
-                size.push(0.0);
+                if Some(r) == label_layer {
+                    size.push(label.0 + 2.0 * LABEL_MARGIN);
+                    label_deep.push((r as usize, label.1));
+                } else {
+                    size.push(0.0);
+                }
                 if let Some(n) = &mut nest {
                     n.of.push(owner);
                 }
@@ -326,9 +378,12 @@ impl<'w> Component<'w> {
         }
         // 5. and 6., for one order: positions along the layers, layers stacked.
         let place = |order: &[Vec<usize>]| -> (f64, Part) {
-            let (x, walls) = self.along(k, order, &size, &segments, nest.as_ref());
-            let thick = thickest(&layer_of[..k], &self.d);
-            let gaps = self.gaps(&x, &layer_of, &segments, thick.len());
+            let (x, walls) = self.along(k, order, &size, &segments, nest.as_ref(), step);
+            let mut thick = thickest(&layer_of[..k], &self.d);
+            for &(r, deep) in &label_deep {
+                thick[r] = thick[r].max(deep);
+            }
+            let gaps = self.gaps(&x, &layer_of, &segments, thick.len(), step);
             let (start, deep) = match &self.nest {
                 Some(l) => self.stack_clustered(&thick, gaps, &l.tree, &spans),
                 None => (crate::frame::starts_with_gaps(&thick, &gaps), Vec::new()),
@@ -481,6 +536,7 @@ impl<'w> Component<'w> {
         layer_of: &[usize],
         segs: &[(usize, usize, i64)],
         layers: usize,
+        step: i64,
     ) -> Vec<f64> {
         let mut spans: Vec<Vec<(f64, f64, i64)>> = vec![Vec::new(); layers];
         for &(u, v, w) in segs {
@@ -489,9 +545,13 @@ impl<'w> Component<'w> {
                 spans[layer_of[u]].push((a, b, w));
             }
         }
+        // With a layer of labels between two of nodes, each gap is half the
+        // layer spacing, so that the two layers of nodes are as far apart as
+        // without labels, plus the labels' depth.
+        let spacing = self.spacing.1 / step as f64;
         spans
             .into_iter()
-            .map(|ends| self.spacing.1.max(channel_width(ends)))
+            .map(|ends| spacing.max(channel_width(ends)))
             .collect()
     }
 
@@ -591,6 +651,7 @@ impl<'w> Component<'w> {
         size: &[f64],
         segs: &[(usize, usize, i64)],
         nest: Option<&Nest>,
+        step: i64,
     ) -> (Vec<f64>, Vec<(f64, f64)>) {
         let m = size.len();
         let c_n = nest.map_or(0, |n| n.parent.len());
@@ -662,9 +723,11 @@ impl<'w> Component<'w> {
         if let (Some(nest), Some(local)) = (nest, &self.nest) {
             let tree = &local.tree;
             for c in 0..c_n {
-                // A box as narrow as it may be: its width costs as an edge does.
+                // A box as narrow as it may be: its width costs as an edge does
+                // (an edge through a layer of labels is two segments, pulling
+                // twice as hard: so does the box then).
                 let least = tree.min[c].0.max(tree.pad[c].a0 + tree.pad[c].a1);
-                sep(left(c), right(c), least, CLUSTER_WIDTH_WEIGHT);
+                sep(left(c), right(c), least, CLUSTER_WIDTH_WEIGHT * step);
                 if let Some(p) = nest.parent[c] {
                     sep(left(p), left(c), tree.pad[p].a0, 0);
                     sep(right(c), right(p), tree.pad[p].a1, 0);

@@ -223,6 +223,16 @@ pub enum LayoutError {
     /// (edges between far layers need many), and each layer each cluster spans.
     #[error("the layered layout would need {0} places in its layers (a node, or an edge or a frame passing through a layer, takes one), more than the limit of {MAX_PLACES}: lay out fewer shapes at a time, or use the tree or grid layout")]
     TooManyPlaces(usize),
+    /// The labels given to [`layout_labelled`] are neither none nor one per
+    /// edge.
+    #[error("{labels} edge labels were given for {edges} edges: give one per edge, or none")]
+    LabelCount { labels: usize, edges: usize },
+    /// An edge's label has a width or height that is negative, not a number,
+    /// or over [`MAX_SIZE`].
+    #[error(
+        "the label of edge {edge} has a size of {w} × {h}: sizes must be between 0 and {MAX_SIZE}"
+    )]
+    BadLabelSize { edge: usize, w: f64, h: f64 },
     /// The caller's stop check ([`layout_until`]) said stop before the layout
     /// was done.
     #[error("the layout was stopped before it was done")]
@@ -256,8 +266,39 @@ pub fn layout_until(
     options: &Options,
     stop: &dyn Fn() -> bool,
 ) -> Result<Layout, LayoutError> {
+    layout_labelled(graph, &[], clusters, options, stop)
+}
+
+/// [`layout_until`] leaving room for the edges' labels: `labels` holds the
+/// size of each edge's label on the page, in the order of [`Graph::edges`]
+/// (`None`, or a side of zero: no label), or is empty when no edge has one.
+///
+/// The room is made as ELK makes it with its label dummy nodes and `dot` with
+/// its label nodes. In the layered layout, a component with a label has its
+/// layers doubled: between every two layers of nodes lies a layer of the
+/// labels of the edges crossing there, each label a node on its edge, as
+/// wide along the layer as its label (plus a margin), so that the ordering and
+/// the placement keep other lines and labels off it, and that layer as deep as
+/// its deepest label; the layer spacing is halved on either side of it, so a
+/// drawing whose labels are small is no larger than one without. The tree and
+/// the org chart widen the gap below a level by the deepest label of the
+/// edges leaving it, and keep a child as far from its siblings as its label is
+/// wide. Labels of edges in one place (repeated edges) lie side by side.
+///
+/// Limitations: the label's place is reserved, not chosen: the renderer
+/// routes the lines and places the labels, and finds this room free. The mind
+/// map and the grid leave no room for labels, nor does a layered component
+/// with clusters (its layers of labels changed which way sibling frames
+/// stand, for a larger drawing: see `layered.rs`).
+pub fn layout_labelled(
+    graph: &Graph,
+    labels: &[Option<Size>],
+    clusters: &[Cluster],
+    options: &Options,
+    stop: &dyn Fn() -> bool,
+) -> Result<Layout, LayoutError> {
     let watch = Watch::new(stop);
-    let out = layout_watched(graph, clusters, options, &watch);
+    let out = layout_watched(graph, labels, clusters, options, &watch);
     // A stop seen inside cut a search short, and what came of its plainer
     // answer (a layout, or an error such as `TooLarge` with another figure)
     // is not what the layout says without one: once seen, the stop is the
@@ -273,6 +314,7 @@ pub fn layout_until(
 /// [`layout_until`] with its watch, which also counts the work done.
 fn layout_watched(
     graph: &Graph,
+    labels: &[Option<Size>],
     clusters: &[Cluster],
     options: &Options,
     watch: &Watch,
@@ -281,17 +323,22 @@ fn layout_watched(
         return Err(LayoutError::Stopped);
     }
     check(graph, options)?;
+    let labels = check_labels(graph, labels)?;
     if !clusters.is_empty() && options.algorithm != Algorithm::Layered {
         return Err(LayoutError::ClustersNeedLayered);
     }
     let frame = Frame::new(options.direction);
     let tree = Tree::of(graph.nodes.len(), clusters, frame)?;
     let boxes = Boxes::of(graph, frame);
+    // Each label as (along, deep), as the nodes are.
+    let labels: Vec<(f64, f64)> = labels.iter().map(|&s| frame.along_deep(s)).collect();
     let spacing = (options.node_spacing, options.layer_spacing);
     let placed = match options.algorithm {
-        Algorithm::Layered => layered::layout(&boxes, &graph.edges, &tree, spacing, watch)?,
-        Algorithm::Tree => tree::layout(&boxes, &graph.edges, spacing, false),
-        Algorithm::OrgChart => tree::layout(&boxes, &graph.edges, spacing, true),
+        Algorithm::Layered => {
+            layered::layout(&boxes, &graph.edges, &labels, &tree, spacing, watch)?
+        }
+        Algorithm::Tree => tree::layout(&boxes, &graph.edges, &labels, spacing, false),
+        Algorithm::OrgChart => tree::layout(&boxes, &graph.edges, &labels, spacing, true),
         Algorithm::Grid => grid::layout(&boxes, &graph.edges, spacing),
         Algorithm::Mindmap => mindmap::layout(&boxes, &graph.edges, spacing),
     };
@@ -328,4 +375,33 @@ fn check(graph: &Graph, options: &Options) -> Result<(), LayoutError> {
         }
     }
     Ok(())
+}
+
+/// The label of each edge, checked: one per edge (all of zero size when
+/// `labels` is empty), a missing one of zero size.
+fn check_labels(graph: &Graph, labels: &[Option<Size>]) -> Result<Vec<Size>, LayoutError> {
+    if labels.is_empty() {
+        return Ok(vec![Size::default(); graph.edges.len()]);
+    }
+    if labels.len() != graph.edges.len() {
+        return Err(LayoutError::LabelCount {
+            labels: labels.len(),
+            edges: graph.edges.len(),
+        });
+    }
+    let ok = |v: f64| v.is_finite() && (0.0..=MAX_SIZE).contains(&v);
+    labels
+        .iter()
+        .enumerate()
+        .map(|(edge, s)| match s {
+            Some(s) if !ok(s.w) || !ok(s.h) => Err(LayoutError::BadLabelSize {
+                edge,
+                w: s.w,
+                h: s.h,
+            }),
+            // A label of no extent either way needs no room.
+            Some(s) if s.w > 0.0 && s.h > 0.0 => Ok(*s),
+            _ => Ok(Size::default()),
+        })
+        .collect()
 }

@@ -16,7 +16,7 @@
 use std::collections::VecDeque;
 
 use crate::acyclic;
-use crate::frame::{starts, thickest, Boxes, Placed};
+use crate::frame::{starts_with_gaps, thickest, Boxes, Placed};
 use crate::normal::Normal;
 
 /// A subtree's outline: for each level from its root down, the leftmost and
@@ -30,12 +30,22 @@ struct Contour {
 /// the org-chart style: set side by side they would make the level too wide.
 const STACK_FROM: usize = 4;
 
+/// The room kept between a label and the siblings beside it, on each side.
+const LABEL_MARGIN: f64 = 8.0;
+
 /// Lays out the tidy tree; `org`: in the org-chart style, where a parent whose
 /// children are all leaves, and many, has them stacked in two columns either
 /// side of its trunk ([`STACK_FROM`]) rather than set side by side.
+///
+/// `labels` (each edge's, along and deep; zero for none) make room as
+/// [`crate::layout_labelled`] says: the gap below a level is the layer spacing
+/// plus the deepest label of the edges crossing it, and a child is set apart
+/// from its siblings as if it were as wide as the label of the line into it
+/// (where that is wider), so that labels side by side do not meet.
 pub(crate) fn layout(
     boxes: &Boxes,
     edges: &[(usize, usize)],
+    labels: &[(f64, f64)],
     spacing: (f64, f64),
     org: bool,
 ) -> Placed {
@@ -48,6 +58,30 @@ pub(crate) fn layout(
         preorder,
     } = forest(n, edges);
     let gap = spacing.0;
+    // Each node's width for its siblings (its label's, where wider), and the
+    // deepest label crossing below each level.
+    let mut wide: Vec<f64> = boxes.a.clone();
+    let mut label_deep: Vec<f64> = Vec::new();
+    for (&(s, t), &(la, ld)) in edges.iter().zip(labels) {
+        if la <= 0.0 || s >= n || t >= n {
+            continue;
+        }
+        let child = match (parent[t] == s, parent[s] == t) {
+            (true, _) => Some(t),
+            (_, true) => Some(s),
+            _ => None,
+        };
+        if let Some(c) = child {
+            wide[c] = wide[c].max(la + 2.0 * LABEL_MARGIN);
+        }
+        if level[s].abs_diff(level[t]) == 1 {
+            let above = level[s].min(level[t]);
+            if label_deep.len() <= above {
+                label_deep.resize(above + 1, 0.0);
+            }
+            label_deep[above] = label_deep[above].max(ld);
+        }
+    }
     let mut contour: Vec<Option<Contour>> = (0..n).map(|_| None).collect();
     let mut rel = vec![0.0f64; n];
     // How far into its level a stacked leaf starts (the others are centred in it).
@@ -61,14 +95,14 @@ pub(crate) fn layout(
                 contour[c] = None;
             }
             let mut acc = acc;
-            let half = boxes.a[v] / 2.0;
+            let half = wide[v] / 2.0;
             acc.levels.push_front((-half, half));
             contour[v] = Some(acc);
             continue;
         }
         let subtrees: Vec<Contour> = children[v]
             .iter()
-            .map(|&c| contour[c].take().unwrap_or_else(|| leaf(boxes.a[c])))
+            .map(|&c| contour[c].take().unwrap_or_else(|| leaf(wide[c])))
             .collect();
         let (mut acc, offsets) = pack(subtrees, gap);
         let mid = match (offsets.first(), offsets.last()) {
@@ -79,13 +113,13 @@ pub(crate) fn layout(
             rel[c] = o - mid;
         }
         acc.shift -= mid;
-        let half = boxes.a[v] / 2.0;
+        let half = wide[v] / 2.0;
         acc.levels.push_front((-half - acc.shift, half - acc.shift));
         contour[v] = Some(acc);
     }
     let trees: Vec<Contour> = roots
         .iter()
-        .map(|&r| contour[r].take().unwrap_or_else(|| leaf(boxes.a[r])))
+        .map(|&r| contour[r].take().unwrap_or_else(|| leaf(wide[r])))
         .collect();
     let (_, root_at) = pack(trees, gap);
     let mut centre = vec![0.0f64; n];
@@ -102,7 +136,10 @@ pub(crate) fn layout(
         .map(|v| row_at[v].unwrap_or(0.0) + boxes.d[v])
         .collect();
     let thick = thickest(&level, &reach);
-    let start = starts(&thick, spacing.1);
+    let gaps: Vec<f64> = (0..thick.len())
+        .map(|l| spacing.1 + label_deep.get(l).copied().unwrap_or(0.0))
+        .collect();
+    let start = starts_with_gaps(&thick, &gaps);
     let at = (0..n)
         .map(|v| {
             let deep = match row_at[v] {

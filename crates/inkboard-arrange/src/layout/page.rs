@@ -34,6 +34,9 @@ pub(super) struct Page {
     pub(super) index: HashMap<ObjectId, usize>,
     /// (from, to) item indices of the connectors between two items.
     pub(super) links: Vec<(usize, usize)>,
+    /// The size of each link's label as the renderer draws it, if it shows one
+    /// (the layout leaves room for it).
+    pub(super) labels: Vec<Option<(f64, f64)>>,
     /// The items each frame holds directly, in page order (by item index).
     pub(super) kids: Vec<Vec<usize>>,
     /// How many links come into and go out of each item (loops aside).
@@ -92,18 +95,18 @@ impl Page {
             .enumerate()
             .map(|(i, it)| (it.id.clone(), i))
             .collect();
-        let links: Vec<(usize, usize)> = page
+        let (links, labels): (Vec<_>, Vec<_>) = page
             .objects
             .iter()
             .filter_map(|o| match &o.kind {
                 Kind::Connector(c) => {
                     let a = index.get(c.from.object()?)?;
                     let b = index.get(c.to.object()?)?;
-                    Some((*a, *b))
+                    Some(((*a, *b), inkboard_render::label_size(c)))
                 }
                 _ => None,
             })
-            .collect();
+            .unzip();
         // Counted once: asked for each item, a pass over the links each time
         // made a page of n shapes cost n times its links.
         let mut kids = vec![Vec::new(); items.len()];
@@ -121,6 +124,7 @@ impl Page {
             items,
             index,
             links,
+            labels,
             kids,
             ins,
             outs,

@@ -182,7 +182,16 @@ impl EditTool for ImportMermaid {
         let options = LayoutOptions {
             algorithm: Algorithm::Layered,
             direction: layout_direction(chart.direction),
-            spacing,
+            // The layout leaves each label its own room (a layer of labels
+            // between the layers of shapes): the gaps the first placement
+            // widened for the widest label would add to it. Not among frames,
+            // where the layout leaves labels no room of their own
+            // (`inkboard_layout::layout_labelled`): the wider gaps stay.
+            spacing: if chart.subgraphs.is_empty() {
+                None
+            } else {
+                spacing
+            },
         };
         // A subgraph's own `direction` runs inside its frame only; one without
         // follows the subgraph around it.
