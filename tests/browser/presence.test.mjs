@@ -316,6 +316,9 @@ describe('presence across two processes on one PostgreSQL', { timeout: 240000, s
   });
 
   it('a closed window leaves the others\' lists', async () => {
+    for (const who of [ann, bob]) {
+      await until(async () => (await listed(who.page)).includes('cy'), { what: 'cy listed first' });
+    }
     const started = Date.now();
     await cy.context.close();
     for (const who of [ann, bob]) {
