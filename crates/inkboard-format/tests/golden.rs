@@ -399,7 +399,9 @@ fn the_schema_takes_connector_end_labels() {
     assert_eq!((c.start_label(), c.end_label()), ("1", "0..*"));
     for bad in [
         doc(Value::from(1)),
-        doc(Value::from("x".repeat(inkboard_core::limits::MAX_TEXT_CHARS + 1))),
+        doc(Value::from(
+            "x".repeat(inkboard_core::limits::MAX_TEXT_CHARS + 1),
+        )),
     ] {
         assert!(schemas.validate(&bad, index).is_err());
         assert!(board_from_json(&bad.to_string()).is_err());

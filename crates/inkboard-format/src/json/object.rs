@@ -296,7 +296,10 @@ pub(crate) fn write_object(object: &Object, detail: Detail, out: &mut impl Sink)
                 out.key("merge");
                 out.value(Value::Bool(true));
             }
-            for (key, text) in [("start_label", c.start_label()), ("end_label", c.end_label())] {
+            for (key, text) in [
+                ("start_label", c.start_label()),
+                ("end_label", c.end_label()),
+            ] {
                 if !text.is_empty() {
                     out.text_field(key, text);
                 }
