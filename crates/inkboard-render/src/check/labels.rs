@@ -9,7 +9,7 @@
 //! background knocks the line out), so only other connectors' lines count against
 //! it; an end label belongs beside its line, so its own line counts too.
 
-use inkboard_core::{End, Geom, Kind, Object, Point, Rect};
+use inkboard_core::{End, Geom, Kind, Object, ObjectId, Point, Rect};
 use inkboard_geom::{clip, distance_to_segment};
 
 use super::{cut, enters, index_of, Problem, ProblemKind, MAX_PER_KIND};
@@ -108,6 +108,57 @@ fn how_to_move(end: Option<LabelEnd>) -> &'static str {
     }
 }
 
+/// The problem of label `end` of connector `a` struck through by the line of
+/// connector `b`, or by its own line (`None`: an end label only).
+fn struck_through(end: Option<LabelEnd>, a: &ObjectId, b: Option<&ObjectId>) -> Problem {
+    let (ids, message) = match (end, b) {
+        (None, b) => {
+            let b = b.unwrap_or(a);
+            (
+                vec![a.clone(), b.clone()],
+                format!(
+                    "The label of {a} lies over the line of {b}, which strikes it through; drag the label along its line (label_at) or move a shape so the lines part."
+                ),
+            )
+        }
+        (Some(_), None) => (
+            vec![a.clone()],
+            format!(
+                "The {} of {a} lies over its own line; {} or move a shape to give that end a longer straight piece.",
+                called(end),
+                how_to_move(end)
+            ),
+        ),
+        (Some(_), Some(b)) => (
+            vec![a.clone(), b.clone()],
+            format!(
+                "The {} of {a} lies over the line of {b}, which strikes it through; {} or move a shape so the lines part.",
+                called(end),
+                how_to_move(end)
+            ),
+        ),
+    };
+    Problem {
+        kind: ProblemKind::LabelOverLine,
+        ids,
+        message,
+    }
+}
+
+/// What the checker says of label `end` of connector `a` hiding `whose` arrowhead.
+fn hides_head(end: Option<LabelEnd>, a: &ObjectId, whose: &str) -> String {
+    match end {
+        None => format!(
+            "The label of {a} hides {whose}; drag the label toward the middle of its line (label_at) or lengthen the line."
+        ),
+        Some(_) => format!(
+            "The {} of {a} hides {whose}; {} or lengthen the line.",
+            called(end),
+            how_to_move(end)
+        ),
+    }
+}
+
 /// How far `p` is from the polyline `line`.
 fn distance(p: Point, line: &[Point]) -> f64 {
     line.windows(2)
@@ -173,33 +224,7 @@ pub(super) fn labels_over_lines(carried: &[Carried], problems: &mut Vec<Problem>
             struck.sort_unstable();
             for j in struck {
                 let (a, b) = (&c.object.id, &carried[j].object.id);
-                let problem = match end {
-                None => Problem {
-                    kind: ProblemKind::LabelOverLine,
-                    ids: vec![a.clone(), b.clone()],
-                    message: format!(
-                        "The label of {a} lies over the line of {b}, which strikes it through; drag the label along its line (label_at) or move a shape so the lines part."
-                    ),
-                },
-                Some(_) if j == i => Problem {
-                    kind: ProblemKind::LabelOverLine,
-                    ids: vec![a.clone()],
-                    message: format!(
-                        "The {} of {a} lies over its own line; {} or move a shape to give that end a longer straight piece.",
-                        called(end),
-                        how_to_move(end)
-                    ),
-                },
-                Some(_) => Problem {
-                    kind: ProblemKind::LabelOverLine,
-                    ids: vec![a.clone(), b.clone()],
-                    message: format!(
-                        "The {} of {a} lies over the line of {b}, which strikes it through; {} or move a shape so the lines part.",
-                        called(end),
-                        how_to_move(end)
-                    ),
-                },
-            };
+                let problem = struck_through(end, a, (j != i).then_some(b));
                 if !listed(&mut lines, problems, problem, "labels over lines") {
                     break;
                 }
@@ -220,16 +245,7 @@ pub(super) fn labels_over_lines(carried: &[Carried], problems: &mut Vec<Problem>
                     let b = &carried[j].object.id;
                     (vec![a.clone(), b.clone()], format!("the arrowhead of {b}"))
                 };
-                let message = match end {
-                None => format!(
-                    "The label of {a} hides {whose}; drag the label toward the middle of its line (label_at) or lengthen the line."
-                ),
-                Some(_) => format!(
-                    "The {} of {a} hides {whose}; {} or lengthen the line.",
-                    called(end),
-                    how_to_move(end)
-                ),
-            };
+                let message = hides_head(end, a, &whose);
                 let problem = Problem {
                     kind: ProblemKind::LabelOverArrowhead,
                     ids,
