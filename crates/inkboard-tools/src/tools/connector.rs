@@ -84,8 +84,8 @@ impl EditTool for AddConnector {
         connector.set_side(true, from_side);
         connector.set_side(false, to_side);
         connector.set_merge(a.merge.unwrap_or(false));
-        connector.set_end_label(true, a.start_label.unwrap_or_default());
-        connector.set_end_label(false, a.end_label.unwrap_or_default());
+        connector.set_end_label(true, crate::args::end_label("start_label", a.start_label)?);
+        connector.set_end_label(false, crate::args::end_label("end_label", a.end_label)?);
         let id = cx.tx.add(cx.page, None, Kind::Connector(connector))?;
         Ok(Id { id: id.to_string() })
     }

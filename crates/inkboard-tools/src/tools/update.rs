@@ -192,7 +192,7 @@ fn applicable(kind: &Kind) -> Vec<&'static str> {
 }
 
 impl EditTool for Update {
-    fn run(cx: &mut Cx<'_, '_>, a: UpdateArgs) -> Result<Ids, ToolError> {
+    fn run(cx: &mut Cx<'_, '_>, mut a: UpdateArgs) -> Result<Ids, ToolError> {
         let ids = targets(cx, &a.id, &a.ids)?;
         let fields = given(&a);
         if fields.is_empty() {
@@ -224,6 +224,12 @@ impl EditTool for Update {
             .map(crate::args::waypoints)
             .transpose()?;
         let label_at = a.label_at.map(crate::args::label_at).transpose()?;
+        let start_label = (a.start_label.take())
+            .map(|t| crate::args::end_label("start_label", t))
+            .transpose()?;
+        let end_label = (a.end_label.take())
+            .map(|t| crate::args::end_label("end_label", t))
+            .transpose()?;
         let points = a.points.as_deref().map(super::ink::points).transpose()?;
         let link = crate::args::marks::link_arg(a.link.as_deref())?;
         let mut held = turn.map_or_else(HashMap::new, |_| shift::held_by_frames(cx.board(), &ids));
@@ -325,11 +331,11 @@ impl EditTool for Update {
                         c.set_merge(m);
                     }
                     // null and "" both take an end label away.
-                    if let Some(t) = &a.start_label {
-                        c.set_end_label(true, t.clone().unwrap_or_default());
+                    if let Some(t) = &start_label {
+                        c.set_end_label(true, t.clone());
                     }
-                    if let Some(t) = &a.end_label {
-                        c.set_end_label(false, t.clone().unwrap_or_default());
+                    if let Some(t) = &end_label {
+                        c.set_end_label(false, t.clone());
                     }
                     // A side pinned on an end made free is refused when this call
                     // pins it, and otherwise let go: a free point has no sides.
