@@ -495,6 +495,10 @@ fn text_element(
     if anchor != "start" {
         let _ = write!(out, r#" text-anchor="{anchor}""#);
     }
+    if let Some(end) = t.end {
+        // Which end label it is, for the editor (which edits each on its own).
+        let _ = write!(out, r#" data-end="{}""#, end.name());
+    }
     paint(out, "fill", Some(look.color), look.theme);
     out.push_str(r#" xml:space="preserve">"#);
     escape(out, text);
