@@ -5,7 +5,7 @@
 // keyboard events: each sees the others listed in their colour, ann's pointer moves on bob's
 // screen, her selection is outlined there, bob follows her view and stops by panning, her
 // agent's call shows as "ann's agent", a change made on A appears on B (the latency printed,
-// not asserted: docs/performance.presence.md), a closed window leaves the list, and
+// not asserted: docs/performance.md, Team server), a closed window leaves the list, and
 // `kill -9` of process B takes bob and cy off ann's list within a few seconds.
 
 import { before, after, describe, it } from 'node:test';
