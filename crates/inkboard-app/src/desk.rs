@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use inkboard_core::{Actor, Board};
+use inkboard_tools::stored::Undone;
 use inkboard_tools::{Caller, ChangeLog, Reply, ToolError};
 use serde_json::{json, Map, Value};
 use tokio::sync::broadcast;
@@ -80,8 +81,10 @@ pub trait Desk: Send + Sync + 'static {
     /// checked: [`inkboard_tools::window_calls`]).
     fn call(&self, board: u32, window: u64, tool: &str, args: Value) -> Result<Reply, ToolError>;
 
-    /// Undoes (or redoes) the last step on `board`, as the window's person.
-    fn undo(&self, board: u32, window: u64, redo: bool) -> Result<bool, ToolError>;
+    /// Undoes (or redoes) the last step on `board`, as the window's person: on
+    /// a shared board their own last step, and what of it others changed since
+    /// stays (`kept` says what).
+    fn undo(&self, board: u32, window: u64, redo: bool) -> Result<Undone, ToolError>;
 
     /// Who made `revisions` of `board`, by name and without repeats ("Ann's
     /// agent"), where the desk knows (a team server); the application's boards
@@ -220,8 +223,11 @@ impl Desk for AppState {
         self.engine.call_as(tool, args, &caller)
     }
 
-    fn undo(&self, board: u32, _window: u64, redo: bool) -> Result<bool, ToolError> {
-        self.boards.undo(board, redo)
+    fn undo(&self, board: u32, _window: u64, redo: bool) -> Result<Undone, ToolError> {
+        Ok(match self.boards.undo(board, redo)? {
+            true => Undone::Done { kept: Vec::new() },
+            false => Undone::Nothing,
+        })
     }
 
     fn focus(&self, board: u32, window: u64) {

@@ -12,6 +12,7 @@ use std::sync::{Arc, OnceLock};
 
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
 use inkboard_core::Actor;
+use inkboard_tools::stored::Undone;
 use inkboard_tools::{Engine, Reply, ToolError};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -352,8 +353,18 @@ impl Session {
                 let result = blocking(move || desk.undo(board, window, redo)).await;
                 let mut out = self.refresh(false).await;
                 out.push(self.meta().await);
-                if let Ok(Err(e)) = result {
-                    out.push(json!({"t": "error", "error": e.to_string()}).to_string());
+                match result {
+                    Ok(Err(e)) => {
+                        out.push(json!({"t": "error", "error": e.to_string()}).to_string());
+                    }
+                    // What of one's own step others changed since stays, and the
+                    // person is told which.
+                    Ok(Ok(Undone::Done { kept })) if !kept.is_empty() => {
+                        let what = if redo { "Redone" } else { "Undone" };
+                        let error = format!("{what}, except: {}", kept.join("; "));
+                        out.push(json!({"t": "error", "error": error, "kept": kept}).to_string());
+                    }
+                    _ => {}
                 }
                 out
             }

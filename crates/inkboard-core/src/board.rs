@@ -356,6 +356,17 @@ impl Board {
         seen.is_some_and(|b| grown.contains(&b))
     }
 
+    /// Checks that every reference on `page` resolves there (connector ends, group
+    /// members) and that no group holds itself: what a commit checks of a page it
+    /// took something from, asked ahead of it by a caller that would rather leave
+    /// one change out than fail whole (the selective undo of a shared board).
+    pub fn check_page(&self, page: PageId) -> Result<(), ModelError> {
+        match self.page(page) {
+            Some(p) => self.check_references(page, p.objects.iter()),
+            None => Err(ModelError::NoSuchPage(page)),
+        }
+    }
+
     /// Checks that the references of `objects` resolve on `page`, and that no group
     /// among them holds itself.
     pub(crate) fn check_references<'a>(

@@ -266,7 +266,7 @@ fn apply(copy: &mut StoredBoard, change: &StoredChange) -> Result<(), ToolError>
     match tx.commit(by).map_err(|e| damaged(&e))? {
         Some(commit) => {
             let who = display_name(change.author_name.as_str(), change.author.kind);
-            copy.record_theirs(&commit, who);
+            copy.record_theirs(&commit, who, &crate::keeper::whose(change.author.user));
         }
         None => copy.board.advance_revision(change.revision),
     }

@@ -36,6 +36,12 @@ pub struct Access {
     pub who: Member,
 }
 
+/// The key of a person's own undo history on a board: their agent's steps are
+/// theirs too.
+pub fn whose(user: UserId) -> String {
+    user.0.to_string()
+}
+
 impl Access {
     fn board_id(&self, id: &str) -> Result<BoardId, ToolError> {
         BoardId::parse(id).map_err(|_| not_found(id))
@@ -43,6 +49,10 @@ impl Access {
 }
 
 impl Keeper for Access {
+    fn whose(&self) -> String {
+        whose(self.who.id)
+    }
+
     fn board(&self, id: &str) -> Result<Arc<StoredCell>, ToolError> {
         let board = self.board_id(id)?;
         match self

@@ -35,14 +35,14 @@ use inkboard_app::here::Here;
 use inkboard_app::{Event, ViewCache};
 use inkboard_core::{Actor, Board};
 use inkboard_store::{BoardId, Role};
-use inkboard_tools::stored::{StoredBoard, StoredCell};
+use inkboard_tools::stored::{StoredBoard, StoredCell, Undone};
 use inkboard_tools::{Caller, ChangeLog, Engine, Reply, ToolError};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use tokio::sync::{broadcast, oneshot};
 
 use crate::guard::person;
-use crate::keeper::{Access, Member};
+use crate::keeper::{whose, Access, Member};
 use crate::pages::{blocking, not_found, not_signed_in};
 use crate::presence::{color_of, Note, HEARTBEAT, MIN_GAP};
 use crate::{Held, Shared};
@@ -336,8 +336,8 @@ impl Desk for BoardDesk {
             path: None,
             pages: copy.board.pages().iter().map(|p| p.name.clone()).collect(),
             revision: copy.board.revision(),
-            undo: role != Role::Viewer && copy.history.can_undo(),
-            redo: role != Role::Viewer && copy.history.can_redo(),
+            undo: role != Role::Viewer && copy.own.can_undo(&whose(self.who.id)),
+            redo: role != Role::Viewer && copy.own.can_redo(&whose(self.who.id)),
             // Every change is in the store as it is made.
             save: "saved",
             save_error: None,
@@ -424,7 +424,7 @@ impl Desk for BoardDesk {
             .call_as(tool, Value::Object(args), &self.caller(window))
     }
 
-    fn undo(&self, _board: u32, window: u64, redo: bool) -> Result<bool, ToolError> {
+    fn undo(&self, _board: u32, window: u64, redo: bool) -> Result<Undone, ToolError> {
         self.engine()
             .undo_stored(self.board.as_str(), &self.caller(window), redo)
     }

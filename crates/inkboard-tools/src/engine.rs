@@ -384,7 +384,8 @@ impl Engine {
             }
             Target::Stored(cell) => {
                 let keeper = self.keeper.as_deref().ok_or_else(crate::stored::no_store)?;
-                return crate::stored::undo(keeper, cell, caller, redo);
+                return crate::stored::undo(keeper, cell, caller, redo)
+                    .map(|done| done != crate::stored::Undone::Nothing);
             }
         };
         must_exist(path)?;

@@ -186,6 +186,11 @@ function receive(msg) {
     case 'presence':
       takeNote(msg);
       break;
+    case 'error':
+      // An undo refused, or one that could not take back all of one's step
+      // (what others changed since stays): said on the status line.
+      emit('error', msg.error);
+      break;
     case 'switch':
       wanted.board = msg.board;
       wanted.page = 1;

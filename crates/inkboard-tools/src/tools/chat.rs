@@ -343,12 +343,14 @@ fn view(engine: &Engine, target: &Target, asked: &Asked<'_>) -> Result<ViewOutpu
             ))
         })?,
         Target::Stored(cell) => {
+            // A person's own steps and their agent's are what their undo takes.
+            let whose = engine.keeper().map(|k| k.whose()).unwrap_or_default();
             let copy = cell.lock();
             (
                 copy.board.clone(),
                 marked(&copy.log),
-                copy.history.can_undo(),
-                copy.history.can_redo(),
+                copy.own.can_undo(&whose),
+                copy.own.can_redo(&whose),
             )
         }
         Target::Live(cell) => {

@@ -19,7 +19,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use inkboard_core::{Board, Commit, History, Transaction};
+use inkboard_core::{Board, Commit, Transaction};
 
 use serde_json::{Map, Value};
 
@@ -30,16 +30,21 @@ use crate::tools::changes::BoardChangesOutput;
 use crate::tracking::ChangeLog;
 use crate::{Engine, ToolError};
 
+mod own;
+
+pub use own::{OwnHistory, Undone};
+
 /// How many times a call runs again when another process committed first.
 pub const ATTEMPTS: usize = 8;
 
 /// This process's copy of a stored board: the board at the revision it knows,
-/// the changes `board_changes` answers from, who made each of them, and the undo
-/// history of the calls made here.
+/// the changes `board_changes` answers from, who made each of them, and each
+/// person's own undo history.
 pub struct StoredBoard {
     pub board: Board,
     pub log: ChangeLog,
-    pub history: History,
+    /// Each person's steps, theirs and their agent's, to undo as their own.
+    pub own: OwnHistory,
     /// Who made each revision this copy has seen ("Ann", "Ann's agent").
     pub authors: BTreeMap<u64, String>,
     /// Per client, the last revision `board_changes` returned.
@@ -54,7 +59,7 @@ impl StoredBoard {
     pub fn new(board: Board) -> StoredBoard {
         StoredBoard {
             log: ChangeLog::new(board.revision()),
-            history: History::new(History::DEFAULT_LIMIT),
+            own: OwnHistory::default(),
             authors: BTreeMap::new(),
             last_returned: HashMap::new(),
             stale: false,
@@ -63,10 +68,12 @@ impl StoredBoard {
     }
 
     /// Records a change another process (or an earlier call) made, already
-    /// applied to the board: logged with its author.
-    pub fn record_theirs(&mut self, commit: &Commit, author: String) {
+    /// applied to the board: logged with its author, and a step `whose` (the
+    /// person, for their agent too) can undo as their own.
+    pub fn record_theirs(&mut self, commit: &Commit, author: String, whose: &str) {
         self.log.record(commit);
         self.authors.insert(commit.revision, author);
+        self.own.record(whose, commit);
     }
 }
 
@@ -121,6 +128,10 @@ pub struct Listed {
 
 /// What the engine needs of the store, for one caller.
 pub trait Keeper: Send + Sync {
+    /// Names the person the caller is or acts for: their steps and their agent's
+    /// are one undo history ([`OwnHistory`]).
+    fn whose(&self) -> String;
+
     /// The board `id`, if the caller holds a role on it; else an error that says
     /// "not found", exactly as for a board that does not exist.
     fn board(&self, id: &str) -> Result<Arc<StoredCell>, ToolError>;
@@ -175,7 +186,7 @@ pub(crate) fn edit<T>(
         };
         match keeper.commit(cell, &mut copy, &commit) {
             Ok(()) => {
-                copy.history.record(&commit);
+                copy.own.record(&keeper.whose(), &commit);
                 copy.log.record(&commit);
                 caller.committed.note(commit.revision);
                 return Ok(out);
@@ -193,37 +204,44 @@ pub(crate) fn edit<T>(
     Err(kept_moving())
 }
 
-/// Undoes (or redoes) the last step of this process's history on the board, as
-/// an edit: committed to the store, run again on a conflict.
+/// Undoes (or redoes) the caller's own last step on the board ([`own`]): taken
+/// back where no one changed it since, committed to the store as an edit, run
+/// again on a conflict.
 pub(crate) fn undo(
     keeper: &dyn Keeper,
     cell: &StoredCell,
     caller: &Caller,
     redo: bool,
-) -> Result<bool, ToolError> {
+) -> Result<Undone, ToolError> {
+    let whose = keeper.whose();
     for attempt in 0..ATTEMPTS {
         let mut copy = cell.lock();
         keeper.catch_up(cell, &mut copy)?;
-        // Kept to put back if the store refuses: the step then did not happen.
-        let before = copy.history.clone();
         let c = &mut *copy;
-        let step = if redo {
-            c.history.redo(&mut c.board, caller.actor)?
-        } else {
-            c.history.undo(&mut c.board, caller.actor)?
+        let Some(step) = c.own.take(&whose, redo) else {
+            return Ok(Undone::Nothing);
         };
-        let Some(commit) = step else {
-            return Ok(false);
+        let mut tx = Transaction::begin(&mut c.board);
+        let kept = own::take_back(&mut tx, &step);
+        let made = match tx.commit(caller.actor) {
+            Ok(Some(made)) => made,
+            // Everything it did was changed since: the step is spent.
+            Ok(None) => return Ok(Undone::Done { kept }),
+            Err(e) => {
+                c.own.put_back(&whose, redo, step);
+                return Err(e.into());
+            }
         };
-        match keeper.commit(cell, &mut copy, &commit) {
+        match keeper.commit(cell, &mut copy, &made) {
             Ok(()) => {
-                copy.log.record(&commit);
-                caller.committed.note(commit.revision);
-                return Ok(true);
+                copy.log.record(&made);
+                copy.own.keep_made(&whose, redo, made.clone());
+                caller.committed.note(made.revision);
+                return Ok(Undone::Done { kept });
             }
             Err(refused) => {
-                copy.board.revert(&commit)?;
-                copy.history = before;
+                copy.board.revert(&made)?;
+                copy.own.put_back(&whose, redo, step);
                 if let Refused::Failed(e) = refused {
                     return Err(e);
                 }
@@ -236,10 +254,15 @@ pub(crate) fn undo(
 }
 
 impl Engine {
-    /// Undoes (or redoes) the last step of this process's history on the stored
-    /// board `board`, as `caller` (an editor window's Ctrl+Z): committed to the
-    /// store in their name, refused as any write is without the role.
-    pub fn undo_stored(&self, board: &str, caller: &Caller, redo: bool) -> Result<bool, ToolError> {
+    /// Undoes (or redoes) the caller's own last step on the stored board `board`
+    /// (an editor window's Ctrl+Z): committed to the store in their name, refused
+    /// as any write is without the role.
+    pub fn undo_stored(
+        &self,
+        board: &str,
+        caller: &Caller,
+        redo: bool,
+    ) -> Result<Undone, ToolError> {
         let keeper = self.keeper().ok_or_else(no_store)?;
         let cell = keeper.board(board)?;
         undo(keeper.as_ref(), &cell, caller, redo)
