@@ -16,7 +16,8 @@
 //!
 //! Rates: a window's notes go out at most one per [`MIN_GAP`]; one sooner is
 //! not queued but kept as the latest, sent at the next tick. The publisher's
-//! queue is bounded: past [`QUEUE`] notes waiting, new ones are dropped.
+//! queue is bounded: past [`QUEUE`] notes waiting, new ones are dropped; what
+//! waits is sent in one round trip, each window's latest note only.
 
 use std::collections::HashMap;
 use std::hash::BuildHasher;
@@ -40,6 +41,8 @@ pub const EXPIRY: Duration = Duration::from_secs(5);
 pub const AGENT_GAP: Duration = Duration::from_millis(1000);
 /// How many notes may wait for the publisher.
 pub const QUEUE: usize = 256;
+/// The most notes the publisher sends in one round trip.
+const BATCH: usize = 64;
 /// The longest name a note carries (the store's names are shorter).
 const MAX_NAME_BYTES: usize = 400;
 /// The longest note id: a process tag, a dash, a window number.
@@ -202,10 +205,17 @@ pub struct Heard {
     pub text: std::sync::Arc<str>,
 }
 
+/// A note waiting for the publisher: its board, whose it is, its text.
+struct Queued {
+    board: BoardId,
+    id: String,
+    text: String,
+}
+
 /// This process's sender of notes: one thread, a bounded queue, and the tag
 /// that makes its windows' ids unique among processes.
 pub struct Publisher {
-    queue: SyncSender<(BoardId, String)>,
+    queue: SyncSender<Queued>,
     tag: String,
     windows: std::sync::atomic::AtomicU64,
     /// When each agent's note last went out, per board.
@@ -215,13 +225,31 @@ pub struct Publisher {
 impl Publisher {
     /// Starts the thread that sends notes through `store`.
     pub fn start(store: Store) -> Result<Publisher, StoreError> {
-        let (queue, notes) = sync_channel::<(BoardId, String)>(QUEUE);
+        let (queue, notes) = sync_channel::<Queued>(QUEUE);
         std::thread::Builder::new()
             .name("inkboard-presence".into())
             .spawn(move || {
-                for (board, text) in notes {
-                    if let Err(e) = store.signal(&board, &text) {
-                        tracing::debug!(%board, "presence not sent: {e}");
+                while let Ok(first) = notes.recv() {
+                    // What waits goes out in one round trip, each window's
+                    // latest only: a note says all of where its window is, so
+                    // an older one of the same window is of no use.
+                    let mut batch = vec![first];
+                    while batch.len() < BATCH {
+                        let Ok(next) = notes.try_recv() else {
+                            break;
+                        };
+                        match batch
+                            .iter_mut()
+                            .find(|q| q.board == next.board && q.id == next.id)
+                        {
+                            Some(older) => *older = next,
+                            None => batch.push(next),
+                        }
+                    }
+                    let signals: Vec<(BoardId, String)> =
+                        batch.into_iter().map(|q| (q.board, q.text)).collect();
+                    if let Err(e) = store.signal_all(&signals) {
+                        tracing::debug!("presence not sent: {e}");
                     }
                 }
             })
@@ -252,7 +280,12 @@ impl Publisher {
     /// Sends `note` about `board`, unless too many wait already (then it is
     /// dropped: the next one says as much). Answers whether it was queued.
     pub fn send(&self, board: &BoardId, note: &Note) -> bool {
-        match self.queue.try_send((board.clone(), note.text())) {
+        let queued = Queued {
+            board: board.clone(),
+            id: note.id.clone(),
+            text: note.text(),
+        };
+        match self.queue.try_send(queued) {
             Ok(()) => true,
             Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => false,
         }

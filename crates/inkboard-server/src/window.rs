@@ -47,6 +47,9 @@ use crate::pages::{blocking, not_found, not_signed_in};
 use crate::presence::{color_of, Note, HEARTBEAT, MIN_GAP};
 use crate::{Held, Shared};
 
+/// The most notes of others' presence a window's page may be behind by.
+const NOTES_BEHIND: usize = 16;
+
 pub fn routes(shared: Arc<Shared>) -> Router<Arc<Shared>> {
     // The editor's rich text is work done on request: for signed-in people only.
     let rich = inkboard_app::editor::rich_text()
@@ -193,7 +196,10 @@ impl BoardDesk {
         let mut heard = shared.held.notes(&board)?;
         let key = shared.windows.open(&board);
         let (events, _) = broadcast::channel(64);
-        let (notes, _) = broadcast::channel(256);
+        // Short: a window that falls behind skips to the latest notes (each
+        // says all of where its window is, and heartbeats say it again) rather
+        // than showing pointers seconds late.
+        let (notes, _) = broadcast::channel(NOTES_BEHIND);
         let (stop, mut stopped) = oneshot::channel::<()>();
         let tell = events.clone();
         let pass = notes.clone();

@@ -278,7 +278,16 @@ impl Store {
     /// not listening at that moment never hears; with SQLite it goes to this
     /// process's subscribers only.
     pub fn signal(&self, board: &BoardId, body: &str) -> Result<(), StoreError> {
-        if body.len() > MAX_SIGNAL_BYTES {
+        self.signal_all(&[(board.clone(), body.to_string())])
+    }
+
+    /// [`signal`](Self::signal) for several notes at once, in order: with
+    /// PostgreSQL one round trip for them all, so a process whose windows move
+    /// many pointers is not held to one round trip per note (at 200 notes a
+    /// second, one at a time fell seconds behind on a busy machine). A note over
+    /// [`MAX_SIGNAL_BYTES`] refuses the whole call, sending none.
+    pub fn signal_all(&self, notes: &[(BoardId, String)]) -> Result<(), StoreError> {
+        if notes.iter().any(|(_, body)| body.len() > MAX_SIGNAL_BYTES) {
             return Err(StoreError::invalid(
                 "signal",
                 format!("a presence note has at most {MAX_SIGNAL_BYTES} bytes"),
@@ -286,17 +295,36 @@ impl Store {
         }
         match &self.inner.backend {
             Backend::Sqlite(..) => {
-                self.inner.hub.publish(Event::Signal(notify::Signal {
-                    board: board.clone(),
-                    body: body.to_string(),
-                }));
+                for (board, body) in notes {
+                    self.inner.hub.publish(Event::Signal(notify::Signal {
+                        board: board.clone(),
+                        body: body.clone(),
+                    }));
+                }
                 Ok(())
             }
-            Backend::Postgres { pool, .. } => {
-                let payload = notify::signal_payload(board, body);
+            Backend::Postgres { pool, .. } if notes.len() == 1 => {
+                let payload = notify::signal_payload(&notes[0].0, &notes[0].1);
                 pool.get()?.execute(
                     "SELECT pg_notify('inkboard_presence', $1)",
                     &[db::Val::Text(&payload)],
+                )?;
+                Ok(())
+            }
+            Backend::Postgres { pool, .. } => {
+                // Joined by U+001F, which no payload holds (a board id is
+                // letters and digits, a note is JSON, whose strings escape
+                // control characters), and split again in the statement.
+                let payloads: Vec<String> = notes
+                    .iter()
+                    .map(|(board, body)| notify::signal_payload(board, body))
+                    .collect();
+                let joined = payloads.join("\u{1f}");
+                pool.get()?.execute(
+                    "SELECT pg_notify('inkboard_presence', note) \
+                     FROM unnest(string_to_array($1, chr(31))) WITH ORDINALITY AS n(note, at) \
+                     ORDER BY at",
+                    &[db::Val::Text(&joined)],
                 )?;
                 Ok(())
             }

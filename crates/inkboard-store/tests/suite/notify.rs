@@ -50,6 +50,31 @@ both! {
         assert_eq!(sub.recv_timeout(Duration::from_millis(300)), None);
     }
 
+    fn signals_sent_together_arrive_in_order(fx) {
+        let store = fx.open();
+        let ana = add(&store, "Ana");
+        let id = board(&store, &ana);
+        let other = board(&store, &ana);
+        let sub = store.subscribe().unwrap();
+        let notes: Vec<_> = (0..40)
+            .map(|i| {
+                let on = if i % 3 == 0 { &other } else { &id };
+                (on.clone(), format!(r#"{{"t":"presence","id":"w{i}","name":"a\u001fb:c"}}"#))
+            })
+            .collect();
+        store.signal_all(&notes).unwrap();
+        for (board, body) in &notes {
+            assert_eq!(next_signal(&sub), Signal { board: board.clone(), body: body.clone() });
+        }
+        // One note too long refuses them all, sending none.
+        let long = (id.clone(), "x".repeat(MAX_SIGNAL_BYTES + 1));
+        assert!(matches!(
+            store.signal_all(&[(id.clone(), "{}".into()), long]),
+            Err(StoreError::Invalid { .. })
+        ));
+        assert_eq!(sub.recv_timeout(Duration::from_millis(300)), None);
+    }
+
     fn a_commit_is_heard(fx) {
         let store = fx.open();
         let ana = add(&store, "Ana");

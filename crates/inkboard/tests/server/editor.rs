@@ -57,17 +57,12 @@ impl Window {
     pub fn until(&mut self, what: &str, wanted: impl Fn(&Value) -> bool) -> Value {
         let end = Instant::now() + Duration::from_secs(20);
         let mut seen = Vec::new();
-        while Instant::now() < end {
-            match self.ws.read() {
-                Ok(Message::Text(text)) => {
-                    let v: Value = serde_json::from_str(&text).expect("JSON");
-                    if wanted(&v) {
-                        return v;
-                    }
-                    seen.push(v["t"].to_string());
-                }
-                Ok(_) => {}
-                Err(e) => panic!("waiting for {what}: {e} (seen {seen:?})"),
+        while let Some(left) = end.checked_duration_since(Instant::now()) {
+            match self.next(left) {
+                Some(Some(v)) if wanted(&v) => return v,
+                Some(Some(v)) => seen.push(v["t"].to_string()),
+                Some(None) => {}
+                None => panic!("waiting for {what}: the socket closed (seen {seen:?})"),
             }
         }
         panic!("no {what} in 20 s (seen {seen:?})");
@@ -75,25 +70,38 @@ impl Window {
 
     /// Every message that comes within `time` (the socket closing ends it too).
     pub fn heard_for(&mut self, time: Duration) -> Vec<Value> {
-        self.ws
-            .get_ref()
-            .set_read_timeout(Some(Duration::from_millis(200)))
-            .expect("timeout");
         let end = Instant::now() + time;
         let mut heard = Vec::new();
         while Instant::now() < end {
-            match self.ws.read() {
-                Ok(Message::Text(text)) => heard.push(serde_json::from_str(&text).expect("JSON")),
-                Ok(_) => {}
-                Err(tungstenite::Error::Io(e))
-                    if matches!(
-                        e.kind(),
-                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                    ) => {}
-                Err(_) => break,
+            match self.next(Duration::from_millis(200)) {
+                Some(Some(m)) => heard.push(m),
+                Some(None) => {}
+                None => break,
             }
         }
         heard
+    }
+
+    /// The next message, waiting up to `wait`: `Some(None)` when none came,
+    /// `None` when the socket is closed.
+    pub fn next(&mut self, wait: Duration) -> Option<Option<Value>> {
+        self.ws
+            .get_ref()
+            .set_read_timeout(Some(wait.max(Duration::from_millis(1))))
+            .expect("timeout");
+        match self.ws.read() {
+            Ok(Message::Text(text)) => Some(Some(serde_json::from_str(&text).expect("JSON"))),
+            Ok(_) => Some(None),
+            Err(tungstenite::Error::Io(e))
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                Some(None)
+            }
+            Err(_) => None,
+        }
     }
 
     /// `hello`, then the `board` message and the full scene.

@@ -70,11 +70,7 @@ fn post_json(url: &str, cookie: Option<&str>, origin: &str, body: String) -> (u1
 
 /// Signs `name` in through a new link; answers the cookie to send.
 pub fn sign_in(place: &Place, serve: &Serve, name: &str) -> String {
-    let path = place.admin(&["link", name]);
-    assert!(path.starts_with("/s/inkl_"), "{path}");
-    let first = get(&format!("{}{path}", serve.url), None);
-    assert_eq!(first.status, 303, "{}", first.body);
-    let cookie = first.cookie.expect("a session cookie");
+    let (path, cookie) = follow_link(place, serve, name);
     assert!(
         cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"),
         "{cookie}"
@@ -85,6 +81,23 @@ pub fn sign_in(place: &Place, serve: &Serve, name: &str) -> String {
     assert_eq!(again.status, 403);
     assert!(again.cookie.is_none());
     cookie.split(';').next().expect("name=value").to_string()
+}
+
+/// Signs `name` in on `serve` with a new link, once (the benchmarks' way: a
+/// link tried again counts as a failed sign-in, and those are rate limited);
+/// answers the `name=value` of the session cookie.
+pub fn session_of(place: &Place, serve: &Serve, name: &str) -> String {
+    let (_, cookie) = follow_link(place, serve, name);
+    cookie.split(';').next().expect("name=value").to_string()
+}
+
+/// A new sign-in link for `name`, followed: its path and the `Set-Cookie`.
+fn follow_link(place: &Place, serve: &Serve, name: &str) -> (String, String) {
+    let path = place.admin(&["link", name]);
+    assert!(path.starts_with("/s/inkl_"), "{path}");
+    let first = get(&format!("{}{path}", serve.url), None);
+    assert_eq!(first.status, 303, "{}", first.body);
+    (path, first.cookie.expect("a session cookie"))
 }
 
 pub fn people(place: &Place, servers: &[Serve]) {
