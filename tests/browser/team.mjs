@@ -57,9 +57,9 @@ export function admin(url, ...args) {
   return out.trim().split('\n').pop();
 }
 
-/** `inkboard serve --database URL --listen 127.0.0.1:0`: {url, proc, stop}. */
-export async function serve(database) {
-  const proc = spawn(BIN, ['serve', '--database', database, '--listen', '127.0.0.1:0'], {
+/** `inkboard serve --database URL --listen LISTEN MORE...`: {url (its public URL), proc, stop}. */
+export async function serve(database, more = [], listen = '127.0.0.1:0') {
+  const proc = spawn(BIN, ['serve', '--database', database, '--listen', listen, ...more], {
     env: { ...process.env, INKBOARD_LOG: 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

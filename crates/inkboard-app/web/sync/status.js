@@ -3,6 +3,7 @@
 // short note when an agent changed something (naming whose, on a team server).
 
 import { state, on } from './state.js';
+import { count as waiting } from './outbox.js';
 
 let box;
 let save;
@@ -23,6 +24,7 @@ export function initStatus(el) {
   box.append(note, save);
   on('board', render);
   on('connection', render);
+  on('outbox', render);
   on('error', (message) => show(message, 'error', 6000));
   on('reconnected', () => show('Reconnected to inkboard', 'info', 4000));
   on('info', (message) => show(message, 'info', 3000));
@@ -65,7 +67,12 @@ function render() {
   } else if (state.connection !== 'online') {
     kind = 'offline';
     text = state.connection === 'connecting' ? 'Connecting…' : 'Offline, reconnecting…';
-    title = 'inkboard does not answer (it was stopped?); this tab signs in again by itself when inkboard serves this board again. Changes cannot be sent until then.';
+    title = 'inkboard does not answer (it was stopped?); this tab signs in again by itself when inkboard serves this board again. Changes made meanwhile are kept in this tab for 5 minutes and sent then.';
+  }
+  const n = waiting();
+  if (n) {
+    text = `${text} ${n} change${n === 1 ? '' : 's'} waiting`;
+    kind = 'offline';
   }
   save.textContent = text;
   save.title = title;

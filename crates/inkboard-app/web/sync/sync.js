@@ -7,6 +7,7 @@
 
 import { state, emit } from './state.js';
 import { takeNote } from './presence.js';
+import * as outbox from './outbox.js';
 
 let socket = null;
 let seq = 0;
@@ -164,6 +165,8 @@ function receive(msg) {
       wanted.page = msg.page;
       wanted.path = msg.path ?? null;
       handlers.onBoard?.(msg);
+      // Back on line, the board drawn again: what was changed offline goes now.
+      if (outbox.count()) outbox.flush(sendCall);
       break;
     case 'scene':
       handlers.onScene?.(msg);
@@ -244,12 +247,22 @@ function request(t, tool, args) {
   return ask({ t, tool, args: { page: state.page, ...args } }, 'Not connected to inkboard: the change was not sent.');
 }
 
-/** Runs a tool on this window's board as the user. Resolves with its result. */
+/**
+ * Runs a tool on this window's board as the user. Resolves with its result. Offline (or
+ * while changes made offline still wait), it waits in the outbox and is sent, in order,
+ * once the connection is back; what is refused then is said together.
+ */
 export function call(tool, args = {}) {
-  return request('call', tool, args).catch((err) => {
+  const full = { page: state.page, ...args };
+  if (state.connection !== 'online' || outbox.count()) return outbox.hold(tool, full);
+  return sendCall(tool, full).catch((err) => {
     emit('error', err.message);
     throw err;
   });
+}
+
+function sendCall(tool, args) {
+  return ask({ t: 'call', tool, args }, 'Not connected to inkboard: the change was not sent.');
 }
 
 /** Runs an edit tool on a draft; resolves with the `preview` message. */
