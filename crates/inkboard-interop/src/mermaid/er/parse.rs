@@ -496,10 +496,9 @@ fn last_name(s: &str) -> Option<(&str, &str)> {
         s.len()
     };
     let head = &s[..start];
-    start = if head.ends_with('"') {
-        head[..head.len() - 1].rfind('"')?
-    } else {
-        head.rfind(char::is_whitespace)? + 1
+    start = match head.strip_suffix('"') {
+        Some(quoted) => quoted.rfind('"')?,
+        None => head.rfind(char::is_whitespace)? + 1,
     };
     Some((s[..start].trim_end(), &s[start..]))
 }
