@@ -12,7 +12,7 @@ import {
 
 const near = (a, b, tol, what) => assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} is not within ${tol} of ${b}`);
 const GEOMS = ['rect', 'rounded', 'ellipse', 'diamond', 'triangle', 'hexagon', 'parallelogram',
-  'cylinder', 'cloud', 'star', 'note', 'text', 'frame'];
+  'cylinder', 'cloud', 'star', 'table', 'note', 'text', 'frame'];
 
 describe('the editing tools', { timeout: 120000 }, () => {
   let s;

@@ -42,6 +42,10 @@ fn wrap_width(geom: Geom, font_size: f32) -> Option<f32> {
 /// wrapped between words only (so no word is broken) at [`wrap_width`], and as
 /// wide as its widest line, so the renderer's fit rule draws it at its own size.
 pub fn fit_text(geom: Geom, text: &str, style: &Style) -> (f64, f64) {
+    if geom == Geom::Table {
+        // A table lays out its own rows and columns: its size is theirs.
+        return inkboard_render::table::natural_size(text, style);
+    }
     let (min_w, min_h) = geom.default_size();
     if text.trim().is_empty() {
         return (min_w, min_h);
@@ -63,6 +67,9 @@ pub type Obstacle<'a> = (&'a ObjectId, Rect, bool);
 /// wraps it, with no floor of the geom's default size (a sequence diagram's
 /// notes and heads are smaller than a new shape).
 pub fn text_size(geom: Geom, text: &str, style: &Style) -> (f64, f64) {
+    if geom == Geom::Table {
+        return inkboard_render::table::natural_size(text, style);
+    }
     let (size, weight) = shape_font(geom, style);
     let rich = geom != Geom::Frame;
     let block = text::layout_text(text, size, weight, wrap_width(geom, size), true, rich);
@@ -557,6 +564,9 @@ fn grows_over_nothing(all: &[Obstacle<'_>], home: &ObjectId, hb: Rect, at: &Rect
 
 /// The height a shape of width `w` needs for `text`, wrapped inside its text box.
 pub fn fit_height(geom: Geom, text: &str, style: &Style, w: f64) -> f64 {
+    if geom == Geom::Table {
+        return inkboard_render::table::natural_size(text, style).1;
+    }
     let min_h = geom.default_size().1;
     if text.trim().is_empty() || geom == Geom::Frame {
         return min_h;
@@ -604,7 +614,9 @@ pub fn refit(s: &Shape, placed: bool) -> Rect {
         return Rect::new(b.x, b.y, b.w, h);
     }
     let (w, h) = fit_text(s.geom, &s.text, &s.style);
-    if s.geom == Geom::Text || placed {
+    // A table reads from its title down, as text does: it grows below, as a row
+    // is added, rather than both ways.
+    if matches!(s.geom, Geom::Text | Geom::Table) || placed {
         Rect::new(b.x, b.y, w, h)
     } else {
         Rect::new(b.x + (b.w - w) / 2.0, b.y + (b.h - h) / 2.0, w, h)

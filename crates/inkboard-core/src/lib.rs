@@ -44,7 +44,7 @@ pub use link::{Flip, Link, MAX_LINK};
 pub use merge::{MergeError, Overlap};
 pub use object::{
     Arrow, ByHand, Connector, End, Extra, Geom, Group, Image, ImageFormat, Ink, Kind, Object,
-    Route, Shape, Side, Sizing, FRAME_TITLE_HEIGHT,
+    Route, Shape, Side, Sizing, Table, FRAME_TITLE_HEIGHT,
 };
 pub use order::Moved;
 pub use style::{Align, Dash, FillStyle, Font, Style, VAlign};

@@ -9,12 +9,14 @@ use crate::{Flip, IdKind, Link, ObjectId, Point, Rect, Rotation, Style};
 
 vocabulary! {
     /// The outline of a shape. `note` is a sticky note, `text` a borderless text box,
-    /// `frame` a titled area that holds other objects.
+    /// `frame` a titled area that holds other objects, `table` a titled box of rows
+    /// (an ER entity or a UML class: its text's first line is the title, each line
+    /// after it a row of cells split by `|`, a `---` line a new compartment).
     pub enum Geom as "geom" {
         Rect = "rect", Rounded = "rounded", Ellipse = "ellipse", Diamond = "diamond",
         Triangle = "triangle", Hexagon = "hexagon", Parallelogram = "parallelogram",
         Cylinder = "cylinder", Cloud = "cloud", Star = "star", Note = "note", Text = "text",
-        Frame = "frame",
+        Frame = "frame", Table = "table",
     }
 }
 
@@ -36,7 +38,9 @@ impl Geom {
             Geom::Cloud => (0.68, 0.62, 0.2, 6.0),
             Geom::Star => (0.42, 0.34, 0.4, 2.0),
             Geom::Text => (1.0, 1.0, 0.0, 2.0),
-            Geom::Rect | Geom::Rounded | Geom::Note | Geom::Frame => (1.0, 1.0, 0.0, 12.0),
+            Geom::Rect | Geom::Rounded | Geom::Note | Geom::Frame | Geom::Table => {
+                (1.0, 1.0, 0.0, 12.0)
+            }
         }
     }
 
@@ -77,6 +81,7 @@ impl Geom {
             Geom::Note => (160.0, 160.0),
             Geom::Text => (120.0, 24.0),
             Geom::Frame => (480.0, 320.0),
+            Geom::Table => (160.0, 36.0),
             Geom::Ellipse | Geom::Star | Geom::Diamond | Geom::Triangle | Geom::Hexagon => {
                 (120.0, 100.0)
             }
@@ -101,6 +106,69 @@ fn inverse_share(text: f64, share: f64, pad: f64) -> f64 {
     size
 }
 
+/// A table shape's text read into its parts: the first line is the title,
+/// every other line a row of cells split by `|`, a line of `---` the start of a
+/// new compartment; blank lines are skipped. The renderer lays it out
+/// (`inkboard_render::table`); importers and exporters read and write it here.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Table {
+    /// The first line: the entity's or class's name.
+    pub title: String,
+    /// The compartments under the title, each a list of rows, each a list of
+    /// cells. A table with rows and no `---` has one compartment.
+    pub compartments: Vec<Vec<Vec<String>>>,
+}
+
+impl Table {
+    /// Reads a table's text (see the module's documentation).
+    pub fn parse(text: &str) -> Table {
+        let mut lines = text.lines();
+        let title = lines.next().unwrap_or("").trim().to_string();
+        let mut compartments: Vec<Vec<Vec<String>>> = Vec::new();
+        for line in lines {
+            let line = line.trim();
+            if line.is_empty() {
+                continue;
+            }
+            if is_rule(line) {
+                compartments.push(Vec::new());
+                continue;
+            }
+            if compartments.is_empty() {
+                compartments.push(Vec::new());
+            }
+            let cells = line.split('|').map(|c| c.trim().to_string()).collect();
+            if let Some(last) = compartments.last_mut() {
+                last.push(cells);
+            }
+        }
+        Table {
+            title,
+            compartments,
+        }
+    }
+
+    /// The text that [`Table::parse`] reads back as this table.
+    pub fn to_text(&self) -> String {
+        let mut out = self.title.clone();
+        for (i, rows) in self.compartments.iter().enumerate() {
+            if i > 0 || rows.is_empty() {
+                out.push_str("\n---");
+            }
+            for row in rows {
+                out.push('\n');
+                out.push_str(&row.join(" | "));
+            }
+        }
+        out
+    }
+}
+
+/// A line of three or more dashes and nothing else.
+fn is_rule(line: &str) -> bool {
+    line.len() >= 3 && line.chars().all(|c| c == '-')
+}
+
 vocabulary! {
     /// How a connector runs between its ends.
     pub enum Route as "route" { Straight = "straight", Orthogonal = "orthogonal", Curved = "curved" }
@@ -110,10 +178,24 @@ vocabulary! {
     /// The head drawn at a connector end: an open arrow, a filled triangle,
     /// diamond or circle before the end, a bar across it, or a small dot on it
     /// (as ER and UML diagrams draw; Excalidraw's and draw.io's heads map onto
-    /// these).
+    /// these); or a crow's-foot end of an ER relationship, its cardinality at that
+    /// end: `one` (exactly one: two bars), `zero_or_one` (a circle and a bar),
+    /// `one_or_many` (a bar and a crow's foot), `zero_or_many` (a circle and a
+    /// crow's foot) or `many` (a crow's foot alone, draw.io's `ERmany`).
     pub enum Arrow as "arrow" {
         None = "none", Arrow = "arrow", Triangle = "triangle", Diamond = "diamond", Circle = "circle",
-        Bar = "bar", Dot = "dot",
+        Bar = "bar", Dot = "dot", One = "one", ZeroOrOne = "zero_or_one",
+        OneOrMany = "one_or_many", ZeroOrMany = "zero_or_many", Many = "many",
+    }
+}
+
+impl Arrow {
+    /// True for the crow's-foot ends of ER diagrams.
+    pub fn is_crows_foot(self) -> bool {
+        matches!(
+            self,
+            Arrow::One | Arrow::ZeroOrOne | Arrow::OneOrMany | Arrow::ZeroOrMany | Arrow::Many
+        )
     }
 }
 
@@ -528,5 +610,29 @@ impl Object {
     /// True for a shape with the `frame` outline.
     pub fn is_frame(&self) -> bool {
         matches!(&self.kind, Kind::Shape(s) if s.geom == Geom::Frame)
+    }
+}
+
+#[cfg(test)]
+mod table_tests {
+    use super::Table;
+
+    #[test]
+    fn reads_title_rows_cells_and_compartments() {
+        let t = Table::parse("Customer\nid | int | PK\n\nname | string\n---\n+pay()");
+        assert_eq!(t.title, "Customer");
+        assert_eq!(t.compartments.len(), 2);
+        assert_eq!(t.compartments[0][0], ["id", "int", "PK"]);
+        assert_eq!(t.compartments[0][1], ["name", "string"]);
+        assert_eq!(t.compartments[1][0], ["+pay()"]);
+        assert_eq!(Table::parse(&t.to_text()), t);
+    }
+
+    #[test]
+    fn an_empty_first_compartment_survives_a_round_trip() {
+        let t = Table::parse("Shape\n---\n---\n+area() float");
+        assert_eq!(t.compartments.len(), 2);
+        assert!(t.compartments[0].is_empty());
+        assert_eq!(Table::parse(&t.to_text()), t);
     }
 }

@@ -37,6 +37,7 @@ pub mod route;
 pub mod scene;
 pub mod shapes;
 pub mod style;
+pub mod table;
 pub mod text;
 pub mod theme;
 

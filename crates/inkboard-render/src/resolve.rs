@@ -162,6 +162,9 @@ fn shape(
     parts: &mut Vec<Part>,
     deadline: &Deadline,
 ) -> Result<(), Stopped> {
+    if s.geom == Geom::Table {
+        return crate::table::draw(s, parts, deadline);
+    }
     let b = s.bounds;
     let fill = style::shape_fill(s.geom, &s.style);
     let stroke = style::shape_stroke(s.geom, &s.style);

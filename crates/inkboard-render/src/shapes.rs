@@ -29,7 +29,7 @@ pub fn rounded_radius(b: Rect) -> f64 {
 /// outline (the caller decides); when it has one it is its box.
 pub fn outline(geom: Geom, b: Rect) -> Vec<Seg> {
     match geom {
-        Geom::Rect | Geom::Text => rect(b, 0.0),
+        Geom::Rect | Geom::Text | Geom::Table => rect(b, 0.0),
         Geom::Rounded => rect(b, rounded_radius(b)),
         Geom::Note => rect(b, 3f64.min(b.w / 4.0).min(b.h / 4.0)),
         Geom::Frame => rect(b, 8f64.min(b.w / 4.0).min(b.h / 4.0)),

@@ -38,6 +38,25 @@ fn cases() -> Vec<Case> {
         ("geom_star", |b| geom(b, Geom::Star)),
         ("geom_note", |b| geom(b, Geom::Note)),
         ("geom_text", |b| geom(b, Geom::Text)),
+        ("geom_table", |b| {
+            // An entity, a class with two compartments (a row of one cell
+            // spans), and a table set too small for its rows.
+            b.shape(
+                Geom::Table,
+                [0.0, 0.0, 260.0, 122.0],
+                "Customer\nint | id | PK\nstring | email | UK | login\nstring | name",
+            );
+            b.shape(
+                Geom::Table,
+                [290.0, 0.0, 190.0, 130.0],
+                "Order\n+id: int\n+placed: date\n---\n+total(): Money",
+            );
+            b.shape(
+                Geom::Table,
+                [0.0, 150.0, 120.0, 40.0],
+                "Small\nint | id\nint | too_many",
+            );
+        }),
         ("geom_frame", |b| {
             b.shape(Geom::Frame, [0.0, 0.0, 280.0, 170.0], "Frame title");
             b.shape(Geom::Rounded, [30.0, 60.0, 100.0, 60.0], "Inside");
@@ -487,6 +506,45 @@ fn cases() -> Vec<Case> {
         ("arrow_circle", |b| arrow(b, Arrow::Circle)),
         ("arrow_bar", |b| arrow(b, Arrow::Bar)),
         ("arrow_dot", |b| arrow(b, Arrow::Dot)),
+        ("arrow_one", |b| arrow(b, Arrow::One)),
+        ("arrow_zero_or_one", |b| arrow(b, Arrow::ZeroOrOne)),
+        ("arrow_one_or_many", |b| arrow(b, Arrow::OneOrMany)),
+        ("arrow_zero_or_many", |b| arrow(b, Arrow::ZeroOrMany)),
+        ("arrow_many", |b| arrow(b, Arrow::Many)),
+        ("er_crows_feet", |b| {
+            // Every end kind at both ends of a labelled relationship, between
+            // tables, one pair a row; and one running down, dashed.
+            let kinds = [
+                Arrow::One,
+                Arrow::ZeroOrOne,
+                Arrow::OneOrMany,
+                Arrow::ZeroOrMany,
+                Arrow::Many,
+            ];
+            for (i, k) in kinds.into_iter().enumerate() {
+                let y = i as f64 * 70.0;
+                let a = b.shape(Geom::Table, [0.0, y, 120.0, 32.0], k.name());
+                let c = b.shape(Geom::Table, [300.0, y, 120.0, 32.0], "B");
+                b.connector(Connector {
+                    start_arrow: k,
+                    end_arrow: k,
+                    text: "has".into(),
+                    ..Connector::new(obj(&a), obj(&c))
+                });
+            }
+            let top = b.shape(Geom::Table, [520.0, 0.0, 120.0, 32.0], "Up");
+            let down = b.shape(Geom::Table, [520.0, 250.0, 120.0, 32.0], "Down");
+            b.connector(Connector {
+                start_arrow: Arrow::One,
+                end_arrow: Arrow::ZeroOrMany,
+                text: "owns".into(),
+                style: Style {
+                    dash: Some(Dash::Dashed),
+                    ..Style::default()
+                },
+                ..Connector::new(obj(&top), obj(&down))
+            });
+        }),
         ("flip_triangle", |b| {
             b.shape(Geom::Triangle, [0.0, 0.0, 100.0, 80.0], "up");
             let down = b.shape(Geom::Triangle, [130.0, 0.0, 100.0, 80.0], "down");

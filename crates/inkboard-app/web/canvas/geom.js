@@ -5,7 +5,7 @@
 import { PALETTE, PASTEL } from './palette.js';
 
 export const GEOMS = ['rect', 'rounded', 'ellipse', 'diamond', 'triangle', 'hexagon',
-  'parallelogram', 'cylinder', 'cloud', 'star', 'note', 'text', 'frame'];
+  'parallelogram', 'cylinder', 'cloud', 'star', 'table', 'note', 'text', 'frame'];
 
 /** Size a shape gets when added by a click (Geom::default_size). */
 export function defaultSize(geom) {
@@ -13,6 +13,7 @@ export function defaultSize(geom) {
     case 'note': return [160, 160];
     case 'text': return [120, 24];
     case 'frame': return [480, 320];
+    case 'table': return [160, 36];
     case 'ellipse': case 'star': case 'diamond': case 'triangle': case 'hexagon': return [120, 100];
     default: return [120, 60];
   }

@@ -95,7 +95,8 @@ export function startEdit(id, end = null) {
   if (obj.type === 'shape') {
     box = textBox(obj.geom ?? 'rect', obj);
     const frame = obj.geom === 'frame';
-    align ??= frame ? 'left' : 'center';
+    // A table's text is its source (name, then a row a line), edited as written.
+    align ??= frame || obj.geom === 'table' ? 'left' : 'center';
     color = obj.text_color ? cssColor(obj.text_color)
       : frame ? '#3e4c59' : obj.fill && darkFill(cssFill(obj)) ? '#ffffff' : INK;
   } else {
@@ -105,7 +106,7 @@ export function startEdit(id, end = null) {
   }
   session = {
     id, box, align, color,
-    valign: obj.valign ?? 'middle',
+    valign: obj.valign ?? (obj.geom === 'table' ? 'top' : 'middle'),
     font: obj.font ?? 'sans',
     // As drawn: a fixed shape's text may be shrunk to fit (the renderer's rule).
     fontSize: (obj.type === 'shape' && drawnFontSize(id))
@@ -113,7 +114,8 @@ export function startEdit(id, end = null) {
     label: obj.type === 'connector',
     grow: obj.type === 'shape' && obj.geom === 'text' && obj.size === 'auto',
     // Shapes' text is rich text (Markdown subset); frame titles and labels are plain.
-    rich: obj.type === 'shape' && obj.geom !== 'frame',
+    // A table's rows are plain cells split by '|'.
+    rich: obj.type === 'shape' && obj.geom !== 'frame' && obj.geom !== 'table',
     // The renderer turns a shape's text with it, about the shape's centre.
     turn: obj.type === 'shape' && rotationOf(obj) ? { deg: rotationOf(obj), about: center(obj) } : null,
     // A frame's title is one line: Enter ends it, as in Excalidraw and tldraw.

@@ -27,6 +27,7 @@ import * as sync from '../sync/sync.js';
 const LABELS = {
   rounded: 'Rounded rectangle', triangle: 'Triangle', hexagon: 'Hexagon',
   parallelogram: 'Parallelogram', cylinder: 'Cylinder', cloud: 'Cloud', star: 'Star',
+  table: 'Table (ER entity, class)',
 };
 const GROUPS = [
   ['lock', 'select', 'hand'],

@@ -32,10 +32,18 @@ export const APPLIES = {
   image: ['opacity'],
   group: [],
 };
-const ARROWS = ['none', 'arrow', 'triangle', 'diamond', 'circle', 'bar', 'dot'];
-/** The arrowheads as drawn at each end, for their buttons. */
-const END_HEADS = { none: '—', arrow: '→', triangle: '▶', diamond: '◆', circle: '●', bar: '⊣', dot: '•' };
-const START_HEADS = { none: '—', arrow: '←', triangle: '◀', diamond: '◆', circle: '●', bar: '⊢', dot: '•' };
+const ARROWS = ['none', 'arrow', 'triangle', 'diamond', 'circle', 'bar', 'dot',
+  'one', 'zero_or_one', 'one_or_many', 'zero_or_many', 'many'];
+/** The arrowheads as drawn at each end, for their buttons (crow's feet as ER
+ * diagrams write them in text). */
+const END_HEADS = {
+  none: '—', arrow: '→', triangle: '▶', diamond: '◆', circle: '●', bar: '⊣', dot: '•',
+  one: '‖', zero_or_one: 'o|', one_or_many: '|<', zero_or_many: 'o<', many: '<',
+};
+const START_HEADS = {
+  none: '—', arrow: '←', triangle: '◀', diamond: '◆', circle: '●', bar: '⊢', dot: '•',
+  one: '‖', zero_or_one: '|o', one_or_many: '>|', zero_or_many: '>o', many: '>',
+};
 /** Route names as Excalidraw and draw.io say them: orthogonal is "elbow". */
 const ROUTES = ['straight', 'orthogonal', 'curved'];
 const ROUTE_NAMES = { straight: 'Straight', orthogonal: 'Elbow', curved: 'Curved' };

@@ -59,12 +59,22 @@ pub(crate) fn page(b: &mut BoardBuilder, cells: &[Cell]) {
     }
     let visits = walk(b, cells, &children, &roots);
 
-    // Pass 1: what each cell becomes.
+    // Pass 1: what each cell becomes. A table's rows and cells become its text
+    // (`table.rs`): `in_table` maps each to its table.
+    let mut in_table: HashMap<usize, usize> = HashMap::new();
     let mut plans: Vec<(usize, Plan)> = Vec::with_capacity(visits.len());
     let mut edge_texts: HashMap<usize, Vec<(f64, String)>> = HashMap::new();
     let mut origins: HashMap<usize, (f64, f64)> = HashMap::new();
     for v in &visits {
         let cell = &cells[v.cell];
+        if in_table.contains_key(&v.cell) {
+            continue;
+        }
+        if cell.vertex && !cell.edge && super::table::is_table(&CellStyle::parse(&cell.style)) {
+            let text = super::table::read(cells, &children, v.cell, &mut in_table);
+            plans.push((v.cell, table_plan(b, cell, v, text)));
+            continue;
+        }
         let parent = cell.parent.as_deref().and_then(|p| index.get(p)).copied();
         let parent_is_edge = parent.is_some_and(|p| cells[p].edge);
         if cell.vertex && parent_is_edge {
@@ -132,6 +142,11 @@ pub(crate) fn page(b: &mut BoardBuilder, cells: &[Cell]) {
             _ => main_id[*cell] = main_id[*cell].clone().or(Some(id.clone())),
         }
         ids.push(id);
+    }
+
+    // An edge to a table's row or cell attaches to the table.
+    for (&part, &table) in &in_table {
+        main_id[part] = main_id[table].clone();
     }
 
     // A group that ends up with no members (all its children were edge labels
@@ -247,6 +262,25 @@ fn bounds(b: &mut BoardBuilder, cell: &Cell, v: &Visit) -> Rect {
         _ => (v.origin.0 + g.x, v.origin.1 + g.y),
     };
     b.rect(x, y, g.w, g.h)
+}
+
+/// Plans a draw.io table: a table shape of its bounds and colours, whose text
+/// `table.rs` read from its rows.
+fn table_plan(b: &mut BoardBuilder, cell: &Cell, v: &Visit, text: String) -> Plan {
+    let st = CellStyle::parse(&cell.style);
+    let rotation = st
+        .num("rotation")
+        .and_then(inkboard_core::Rotation::degrees)
+        .unwrap_or_default();
+    let kind = Kind::Shape(Shape {
+        geom: Geom::Table,
+        bounds: bounds(b, cell, v),
+        text,
+        style: shape_style(b, &st),
+        sizing: inkboard_core::Sizing::Fixed,
+        rotation,
+    });
+    Plan::Ready { kind, main: true }
 }
 
 /// Plans a vertex: a shape, frame, image (with its label beside it) or group.
@@ -413,7 +447,7 @@ impl Cell {
     /// added [`MAX_FILLED`] bytes, the rest of the label kept as written: a
     /// label of many placeholders naming one long property would otherwise grow
     /// to their product (a 2.5 MB file, terabytes).
-    fn shown_label(&self, st: &CellStyle) -> String {
+    pub(super) fn shown_label(&self, st: &CellStyle) -> String {
         if !(self.placeholders || st.flag("placeholders")) || !self.label.contains('%') {
             return self.label.clone();
         }

@@ -8,6 +8,7 @@ mod container;
 mod label;
 mod map;
 mod style;
+mod table;
 mod write;
 
 pub use write::to_drawio;

@@ -156,6 +156,13 @@ pub(crate) fn arrow(value: Option<&str>, default: Arrow) -> (Arrow, Option<Strin
         "diamond" | "diamondThin" => Arrow::Diamond,
         "oval" | "circle" | "dot" => Arrow::Circle,
         "dash" => Arrow::Bar,
+        // draw.io's entity-relation ends. `ERone` (one bar) means one as
+        // `ERmandOne` (two) does.
+        "ERmandOne" | "ERone" => Arrow::One,
+        "ERzeroToOne" => Arrow::ZeroOrOne,
+        "ERoneToMany" => Arrow::OneOrMany,
+        "ERzeroToMany" => Arrow::ZeroOrMany,
+        "ERmany" => Arrow::Many,
         other => return (Arrow::Arrow, Some(other.to_string())),
     };
     (arrow, None)
@@ -245,9 +252,14 @@ mod tests {
         assert!(s.flag("dashed"));
         assert_eq!(arrow(None, Arrow::Arrow), (Arrow::Arrow, None));
         assert_eq!(arrow(Some("block"), Arrow::Arrow), (Arrow::Triangle, None));
+        assert_eq!(arrow(Some("ERmany"), Arrow::None), (Arrow::Many, None));
         assert_eq!(
-            arrow(Some("ERmany"), Arrow::None).1.as_deref(),
-            Some("ERmany")
+            arrow(Some("ERzeroToOne"), Arrow::None),
+            (Arrow::ZeroOrOne, None)
+        );
+        assert_eq!(
+            arrow(Some("openAsync2"), Arrow::None).1.as_deref(),
+            Some("openAsync2")
         );
         assert_eq!(
             route(&CellStyle::parse("edgeStyle=orthogonalEdgeStyle")),

@@ -2,7 +2,8 @@
 //! `<diagram>` per page, which draw.io opens as it opens its own. Each object is
 //! one cell whose id is the object's id, so connectors name their ends by them
 //! (`source`, `target`). Shapes are vertices with the style draw.io gives that
-//! outline, frames are swimlane containers, images carry their bytes as a data
+//! outline, frames are swimlane containers, tables draw.io's own tables
+//! (`table.rs`), images carry their bytes as a data
 //! URL in their style, groups are draw.io group cells holding their members (at
 //! coordinates relative to the group, as draw.io keeps them), and ink is a
 //! polyline edge through its points, bound to nothing and without arrowheads:
@@ -115,6 +116,12 @@ fn cell(
             line_style(&s.style, &mut st);
             rotation_style(o, &mut st);
             lock_style(o, &mut st);
+            if s.geom == Geom::Table {
+                let r = s.bounds;
+                let at = Rect::new(r.x - ox, r.y - oy, r.w, r.h);
+                super::table::write(o.id.as_str(), &up, &s.text, &st, at, x);
+                return;
+            }
             // Rich text is a label of HTML; text with no marks is written as shown.
             match (s.geom != Geom::Frame)
                 .then(|| super::label::rich_html(&s.text))
@@ -327,6 +334,7 @@ fn geom_style(geom: Geom) -> &'static str {
         Geom::Note => "shape=note;size=20;whiteSpace=wrap;",
         Geom::Text => "text;strokeColor=none;fillColor=none;whiteSpace=wrap;",
         Geom::Frame => "swimlane;startSize=32;container=1;collapsible=0;",
+        Geom::Table => super::table::STYLE,
     }
 }
 
@@ -338,6 +346,11 @@ fn arrow(a: Arrow) -> &'static str {
         Arrow::Diamond => "diamond",
         Arrow::Circle | Arrow::Dot => "oval",
         Arrow::Bar => "dash",
+        Arrow::One => "ERmandOne",
+        Arrow::ZeroOrOne => "ERzeroToOne",
+        Arrow::OneOrMany => "ERoneToMany",
+        Arrow::ZeroOrMany => "ERzeroToMany",
+        Arrow::Many => "ERmany",
     }
 }
 

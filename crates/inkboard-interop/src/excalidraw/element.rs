@@ -70,6 +70,9 @@ pub(crate) struct Element {
     /// A connector's end labels (`start_label`, `end_label`), which Excalidraw
     /// does not show.
     pub inkboard_ends: (Option<String>, Option<String>),
+    /// A connector's crow's-foot end kinds (`start_arrow`, `end_arrow`), which
+    /// Excalidraw's own heads draw without telling zero from one.
+    pub inkboard_arrows: (Option<String>, Option<String>),
     /// Excalidraw's lock: the element cannot be selected or moved.
     pub locked: bool,
 }
@@ -204,6 +207,7 @@ impl Element {
             inkboard_text: inkboard("text"),
             inkboard_route: inkboard("route"),
             inkboard_ends: (inkboard("start_label"), inkboard("end_label")),
+            inkboard_arrows: (inkboard("start_arrow"), inkboard("end_arrow")),
             locked: e.get("locked").and_then(Value::as_bool) == Some(true),
             kind,
         }

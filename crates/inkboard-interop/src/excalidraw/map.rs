@@ -374,8 +374,14 @@ fn connector(
     } else {
         Route::Straight
     };
-    let start_arrow = arrowhead(b, e.start_arrowhead.as_deref());
-    let end_arrow = arrowhead(b, e.end_arrowhead.as_deref());
+    let kept = |name: &Option<String>| {
+        name.as_deref()
+            .and_then(|w| <Arrow as inkboard_core::Vocabulary>::parse(w).ok())
+    };
+    let start_arrow =
+        kept(&e.inkboard_arrows.0).unwrap_or_else(|| arrowhead(b, e.start_arrowhead.as_deref()));
+    let end_arrow =
+        kept(&e.inkboard_arrows.1).unwrap_or_else(|| arrowhead(b, e.end_arrowhead.as_deref()));
     let mut style = shape_style(b, e);
     style.fill = None;
     if let Some(t) = label {
@@ -408,6 +414,9 @@ fn arrowhead(b: &mut BoardBuilder, name: Option<&str>) -> Arrow {
         Some("circle" | "circle_outline") => Arrow::Circle,
         Some("dot") => Arrow::Dot,
         Some("bar") => Arrow::Bar,
+        Some("crowfoot_one") => Arrow::One,
+        Some("crowfoot_many") => Arrow::Many,
+        Some("crowfoot_one_or_many") => Arrow::OneOrMany,
         Some(other) => {
             b.losses.add(LostKind::ArrowHead, other);
             Arrow::Arrow

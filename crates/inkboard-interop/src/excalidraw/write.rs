@@ -427,6 +427,11 @@ fn arrow(board: &Board, o: &Object, c: &Connector) -> Map<String, Value> {
             kept.insert(key.into(), json!(text));
         }
     }
+    for (key, a) in [("start_arrow", c.start_arrow), ("end_arrow", c.end_arrow)] {
+        if a.is_crows_foot() {
+            kept.insert(key.into(), json!(a.name()));
+        }
+    }
     if !kept.is_empty() {
         e.insert("customData".into(), json!({ "inkboard": kept }));
     }
@@ -444,5 +449,10 @@ fn arrowhead(a: Arrow) -> Value {
         // Excalidraw's older name for its filled circle: drawn as one there, read
         // back as a dot here.
         Arrow::Dot => json!("dot"),
+        // Excalidraw's crow's feet (0.18) draw these; the exact kind, zero or
+        // not, goes along in `customData` (`arrow`).
+        Arrow::One | Arrow::ZeroOrOne => json!("crowfoot_one"),
+        Arrow::OneOrMany => json!("crowfoot_one_or_many"),
+        Arrow::ZeroOrMany | Arrow::Many => json!("crowfoot_many"),
     }
 }

@@ -1,5 +1,6 @@
 //! Mermaid flowcharts, read into a typed [`Flowchart`] for `import_mermaid`,
-//! and sequence diagrams, read by [`sequence`] ([`read`] picks by the header).
+//! sequence diagrams, read by [`sequence`], and ER diagrams, read by [`er`]
+//! ([`read`] picks by the header).
 //!
 //! Mermaid is what models write most fluently, so the reader is as generous as
 //! Mermaid itself: `flowchart`/`graph` headers with a direction (TD, TB, LR, RL,
@@ -23,9 +24,10 @@
 //! `linkStyle ... interpolate`) becomes a [`Note`] with its line, which the
 //! tool's answer lists.
 //!
-//! Limitations: other diagram types (class, state, ER...) are refused.
+//! Limitations: other diagram types (class, state...) are refused.
 
 mod css;
+pub mod er;
 mod label;
 mod lines;
 mod parse;
@@ -42,6 +44,7 @@ use std::fmt;
 
 use inkboard_core::{Arrow, Connector, Dash, End, Style};
 
+pub use er::Er;
 pub use parse::parse;
 pub use report::{Counted, MAX_LINES_LISTED};
 pub use sequence::Sequence;
@@ -132,14 +135,17 @@ impl NoteKind {
 pub enum Diagram {
     Flowchart(Flowchart),
     Sequence(Sequence),
+    Er(Er),
 }
 
 /// Reads a Mermaid diagram of any kind this reader takes: a sequence diagram
 /// when its first statement (past comments, directives and front matter) is
-/// `sequenceDiagram`, else a flowchart ([`parse`] says what is wrong with it).
+/// `sequenceDiagram`, an ER diagram when it is `erDiagram`, else a flowchart ([`parse`] says what is wrong with it).
 pub fn read(text: &str) -> Result<Diagram, MermaidError> {
     if sequence::is_sequence(text) {
         sequence::parse(text).map(Diagram::Sequence)
+    } else if er::is_er(text) {
+        er::parse(text).map(Diagram::Er)
     } else {
         parse(text).map(Diagram::Flowchart)
     }
@@ -348,7 +354,7 @@ impl fmt::Display for MermaidError {
             ),
             MermaidError::Unsupported { line, column, found } => write!(
                 f,
-                "line {line}, column {column}: only Mermaid flowcharts and sequence diagrams can be imported (a first line like 'flowchart TD' or 'sequenceDiagram'), found '{found}'"
+                "line {line}, column {column}: only Mermaid flowcharts, sequence and ER diagrams can be imported (a first line like 'flowchart TD', 'sequenceDiagram' or 'erDiagram'), found '{found}'"
             ),
             MermaidError::Syntax {
                 line,

@@ -1,4 +1,5 @@
-//! A page as a Mermaid flowchart, for `export` to `.mmd`: the other direction
+//! A page as a Mermaid flowchart, for `export` to `.mmd` (a page of tables as
+//! an ER diagram, [`super::er::to_er`]): the other direction
 //! of [`parse`](super::parse), which reads it back into the same graph (the
 //! same nodes, labels and links).
 //!
@@ -27,6 +28,10 @@ type Node<'a> = (&'a Object, Rect, Geom, std::borrow::Cow<'a, str>);
 
 /// `page` of `board` as a Mermaid flowchart.
 pub fn to_mermaid(board: &Board, page: PageId) -> String {
+    // A page of tables is an ER diagram.
+    if super::er::is_er_page(board, page) {
+        return super::er::to_er(board, page);
+    }
     let mut out = String::from("flowchart TD\n");
     let Some(page) = board.page(page) else {
         return out;
@@ -158,7 +163,7 @@ fn node(id: &ObjectId, geom: Geom, label: &str) -> String {
         Geom::Note => return format!("{id}@{{ shape: note, label: {label} }}"),
         Geom::Cloud => return format!("{id}@{{ shape: cloud, label: {label} }}"),
         Geom::Text => return format!("{id}@{{ shape: text, label: {label} }}"),
-        Geom::Rect | Geom::Star | Geom::Frame => ("[", "]"),
+        Geom::Rect | Geom::Star | Geom::Frame | Geom::Table => ("[", "]"),
     };
     format!("{id}{open}{label}{close}")
 }

@@ -708,7 +708,67 @@ fn head(arrow: Arrow, tip: Point, dir: Point, width: f64, out: &mut Vec<(Vec<Seg
             out.push((shapes::ellipse(tip, r, r), true));
             r * 0.5
         }
+        Arrow::One | Arrow::ZeroOrOne | Arrow::OneOrMany | Arrow::ZeroOrMany | Arrow::Many => {
+            crows_foot(arrow, tip, dir, width, out)
+        }
     }
+}
+
+/// A crow's-foot end (ER notation, as draw.io's `ERmandOne`, `ERzeroToMany` and
+/// the rest draw it): at the end a crow's foot (many) or a bar (one), behind it
+/// a bar (at least one) or a hollow circle (zero). The line runs on to the tip
+/// between the marks, so it is the foot's middle toe; a circle stands in the
+/// line's way, so the line stops behind it and the head carries the stretch from
+/// the circle to the tip. Returns how far the line must pull back.
+fn crows_foot(
+    arrow: Arrow,
+    tip: Point,
+    dir: Point,
+    width: f64,
+    out: &mut Vec<(Vec<Seg>, bool)>,
+) -> f64 {
+    // At the default width the whole mark stays within the 24 px the router
+    // keeps straight at a port (`nudge::MIN_STUB`), so it never sits on a bend.
+    let unit = 10.0 + width;
+    let half = unit * 0.55;
+    let nrm = pt(-dir.y, dir.x);
+    let at = |back: f64, side: f64| add(add(tip, scale(dir, -back)), scale(nrm, side));
+    let bar = |back: f64, segs: &mut Vec<Seg>| {
+        segs.push(Seg::Move(at(back, half)));
+        segs.push(Seg::Line(at(back, -half)));
+    };
+    let many = matches!(arrow, Arrow::OneOrMany | Arrow::ZeroOrMany | Arrow::Many);
+    let mut segs = Vec::new();
+    // The mark at the end: a crow's foot spreading to the outline, or a bar.
+    let near = if many {
+        segs.extend([
+            Seg::Move(at(0.0, half)),
+            Seg::Line(at(unit, 0.0)),
+            Seg::Line(at(0.0, -half)),
+        ]);
+        unit
+    } else {
+        bar(unit * 0.5, &mut segs);
+        unit * 0.5
+    };
+    // The mark behind it: at least one (a bar), or zero (a circle).
+    let cut = match arrow {
+        Arrow::One | Arrow::OneOrMany => {
+            bar(near + unit * 0.4, &mut segs);
+            0.0
+        }
+        Arrow::ZeroOrOne | Arrow::ZeroOrMany => {
+            let r = unit * 0.33;
+            let centre = near + unit * 0.25 + r;
+            segs.push(Seg::Move(tip));
+            segs.push(Seg::Line(at(centre - r, 0.0)));
+            out.push((shapes::ellipse(at(centre, 0.0), r, r), false));
+            centre + r
+        }
+        _ => 0.0,
+    };
+    out.push((segs, false));
+    cut
 }
 
 /// The points of a path's outline, its curves flattened into 12 chords each: what

@@ -33,7 +33,7 @@ pub struct AddShapeArgs {
 impl Tool for AddShape {
     const NAME: &'static str = "add_shape";
     const TITLE: &'static str = "Add shape";
-    const DESCRIPTION: &'static str = "Add a shape (geom, default rect), sticky note (note), text or frame. Without x/y: in free space, or beside an object (right_of, left_of, below, above; gap 40), or inside a frame. Without w/h it fits its text, also after edits. Text is Markdown: **bold**, *italic*, ~~strike~~, `code`, [link](url), lines '- ' or '1. ' (\\* keeps a *).";
+    const DESCRIPTION: &'static str = "Add a shape (geom, default rect), sticky note (note), text, frame, or table (ER entity, UML class: text is the name, then a row per line, cells split by |, a line --- starts a compartment; it grows with its rows). Without x/y: in free space, or beside an object (right_of, left_of, below, above; gap 40), or inside a frame. Without w/h it fits its text, also after edits. Text is Markdown: **bold**, *italic*, ~~strike~~, `code`, [link](url), lines '- ' or '1. ' (\\* keeps a *).";
     const HINTS: Hints = Hints::ADD;
     type Args = AddShapeArgs;
     type Output = Placed;

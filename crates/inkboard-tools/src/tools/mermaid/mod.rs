@@ -1,6 +1,6 @@
 //! `import_mermaid`: a Mermaid flowchart drawn on the page as shapes, connectors
 //! and frames (one per subgraph), laid out in the chart's direction, in free space;
-//! a sequence diagram is drawn by [`sequence`].
+//! a sequence diagram is drawn by [`sequence`], an ER diagram by [`er`].
 //!
 //! The text is parsed first ([`inkboard_interop::mermaid`]), so a syntax error
 //! changes nothing. Then every object is made through the same model calls
@@ -50,6 +50,7 @@ use crate::tool::{Cx, EditTool, Hints, Tool};
 use crate::ToolError;
 use inkboard_interop::mermaid::{Counted, Diagram};
 
+mod er;
 mod sequence;
 
 pub struct ImportMermaid;
@@ -57,7 +58,7 @@ pub struct ImportMermaid;
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ImportMermaidArgs {
-    /// Flowchart or sequence diagram source
+    /// Flowchart, sequence or ER diagram source
     text: String,
     x: Option<f64>,
     y: Option<f64>,
@@ -66,7 +67,7 @@ pub struct ImportMermaidArgs {
 impl Tool for ImportMermaid {
     const NAME: &'static str = "import_mermaid";
     const TITLE: &'static str = "Import Mermaid diagram";
-    const DESCRIPTION: &'static str = "Draw a Mermaid flowchart (shapes, connectors, subgraph frames) or sequenceDiagram (participants, lifelines, messages, activations, block frames, notes) laid out in free space or from x,y.";
+    const DESCRIPTION: &'static str = "Draw a Mermaid flowchart (shapes, connectors, subgraph frames), sequenceDiagram (participants, lifelines, messages, activations, block frames, notes) or erDiagram (tables, crow's-foot ends) laid out in free space or from x,y.";
     const HINTS: Hints = Hints::ADD;
     type Args = ImportMermaidArgs;
     type Output = Imported;
@@ -102,6 +103,7 @@ impl EditTool for ImportMermaid {
         let chart = match diagram {
             Diagram::Flowchart(chart) => chart,
             Diagram::Sequence(s) => return sequence::draw(cx, &s, (x, y)),
+            Diagram::Er(er) => return er::draw(cx, &er, (x, y)),
         };
         if chart.nodes.is_empty() && chart.subgraphs.is_empty() {
             return Err(ToolError::args(
@@ -217,7 +219,7 @@ impl EditTool for ImportMermaid {
 
 impl Imported {
     /// The answer: the objects made, and what was left out.
-    fn new(ids: &[ObjectId], report: Vec<Counted>) -> Self {
+    pub(super) fn new(ids: &[ObjectId], report: Vec<Counted>) -> Self {
         Imported {
             ids: ids.iter().map(|i| i.to_string()).collect(),
             notes: report
@@ -275,7 +277,7 @@ fn first_placement(chart: &Flowchart) -> Chart {
 }
 
 /// The layout's name for a chart direction.
-fn layout_direction(d: Direction) -> LayoutDirection {
+pub(super) fn layout_direction(d: Direction) -> LayoutDirection {
     match d {
         Direction::Down => LayoutDirection::Down,
         Direction::Up => LayoutDirection::Up,

@@ -1,0 +1,163 @@
+//! Table shapes as draw.io's own tables (its Entity Relation palette's
+//! `shape=table`): a table cell titled with the table's name, a `tableRow` child
+//! per row, and a `partialRectangle` cell per cell in the row, so draw.io shows
+//! and edits them as its own. A rule between compartments is the `bottom=1`
+//! border of the row above it. `map.rs` reads such a table back into one table
+//! shape ([`read`]), its rows and cells becoming the shape's text, and edges to
+//! a row attached to the table.
+//!
+//! Limitations: draw.io lays rows out at even heights and columns at widths
+//! shared by their longest cell, which approximates inkboard's measured layout;
+//! an empty compartment has no row to carry its rule and is left out.
+
+use std::collections::HashMap;
+
+use inkboard_core::{Rect, Table};
+
+use super::cells::Cell;
+use super::label::html_to_text;
+use super::style::CellStyle;
+use super::write::escape;
+use crate::out::num;
+
+/// The height of the title band draw.io gives a table (`startSize`).
+pub(crate) const TITLE: f64 = 30.0;
+
+/// The style of a table cell before its colours and font.
+pub(crate) const STYLE: &str = "shape=table;startSize=30;container=1;collapsible=0;childLayout=tableLayout;fixedRows=1;rowLines=0;resizeLast=1;";
+
+/// The cells of table `id` (its style `st`, its bounds `r` relative to its
+/// parent `up`), the table cell first.
+pub(crate) fn write(id: &str, up: &str, text: &str, st: &str, r: Rect, x: &mut String) {
+    let table = Table::parse(text);
+    let cell = |x: &mut String, cid: &str, value: &str, style: &str, parent: &str, g: Rect| {
+        x.push_str(&format!(
+            "        <mxCell id=\"{}\" value=\"{}\" style=\"{}\" vertex=\"1\" parent=\"{}\">\n          <mxGeometry x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" as=\"geometry\" />\n        </mxCell>\n",
+            escape(cid),
+            escape(value),
+            escape(style),
+            escape(parent),
+            num(g.x),
+            num(g.y),
+            num(g.w),
+            num(g.h)
+        ));
+    };
+    cell(x, id, &table.title, st, up, r);
+    let rows: Vec<(usize, &Vec<String>)> = table
+        .compartments
+        .iter()
+        .enumerate()
+        .flat_map(|(k, rows)| rows.iter().map(move |row| (k, row)))
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    // Columns share the width by their longest cell; a row of one cell spans.
+    let mut longest: Vec<f64> = Vec::new();
+    for (_, row) in rows.iter().filter(|(_, r)| r.len() > 1) {
+        for (i, c) in row.iter().enumerate() {
+            let n = c.chars().count() as f64 + 2.0;
+            match longest.get_mut(i) {
+                Some(l) => *l = l.max(n),
+                None => longest.push(n),
+            }
+        }
+    }
+    let total: f64 = longest.iter().sum::<f64>().max(1.0);
+    let row_h = ((r.h - TITLE) / rows.len() as f64).max(1.0);
+    for (i, (k, row)) in rows.iter().enumerate() {
+        let rid = format!("{id}-row{}", i + 1);
+        // The last row of a compartment with another after it draws the rule.
+        let ruled = rows.get(i + 1).is_some_and(|(next, _)| next != k);
+        let style = format!(
+            "shape=tableRow;horizontal=0;startSize=0;swimlaneHead=0;swimlaneBody=0;fillColor=none;collapsible=0;dropTarget=0;points=[[0,0.5],[1,0.5]];portConstraint=eastwest;top=0;left=0;right=0;bottom={};",
+            u8::from(ruled)
+        );
+        let y = TITLE + i as f64 * row_h;
+        cell(x, &rid, "", &style, id, Rect::new(0.0, y, r.w, row_h));
+        let mut cx = 0.0;
+        for (j, value) in row.iter().enumerate() {
+            let w = if row.len() == 1 {
+                r.w
+            } else if j + 1 == row.len() {
+                (r.w - cx).max(1.0)
+            } else {
+                r.w * longest.get(j).copied().unwrap_or(1.0) / total
+            };
+            let style = "shape=partialRectangle;connectable=0;fillColor=none;top=0;left=0;bottom=0;right=0;align=left;spacingLeft=6;overflow=hidden;";
+            let cid = format!("{rid}-cell{}", j + 1);
+            cell(x, &cid, value, style, &rid, Rect::new(cx, 0.0, w, row_h));
+            cx += w;
+        }
+    }
+}
+
+/// True for a draw.io table cell.
+pub(crate) fn is_table(st: &CellStyle) -> bool {
+    st.get("shape") == Some("table")
+}
+
+/// The text of the table at `table` (an index into `cells`): its title, then
+/// its `tableRow` children top to bottom, each row's cells left to right split
+/// by `|`, a `---` after a row with a bottom border. Every row and cell read is
+/// added to `parts`, mapped to the table, so that edges to them attach to it.
+pub(crate) fn read(
+    cells: &[Cell],
+    children: &[Vec<usize>],
+    table: usize,
+    parts: &mut HashMap<usize, usize>,
+) -> String {
+    let text = |c: &Cell| {
+        let st = CellStyle::parse(&c.style);
+        let shown = c.shown_label(&st);
+        let plain = if st.flag("html") {
+            html_to_text(&shown).0
+        } else {
+            shown
+        };
+        plain.replace(['\n', '|'], " ").trim().to_string()
+    };
+    let by = |list: &[usize], key: fn(&Cell) -> f64| {
+        let mut v: Vec<usize> = list.iter().copied().filter(|&i| cells[i].vertex).collect();
+        v.sort_by(|&a, &b| key(&cells[a]).total_cmp(&key(&cells[b])));
+        v
+    };
+    let mut t = Table {
+        title: text(&cells[table]),
+        compartments: Vec::new(),
+    };
+    let rows = by(&children[table], |c| c.geometry.y);
+    let mut current: Vec<Vec<String>> = Vec::new();
+    for (i, &row) in rows.iter().enumerate() {
+        parts.insert(row, table);
+        let mut values: Vec<String> = by(&children[row], |c| c.geometry.x)
+            .into_iter()
+            .map(|c| {
+                parts.insert(c, table);
+                text(&cells[c])
+            })
+            .collect();
+        // Cells inside cells (none in draw.io's tables) are taken as part of it.
+        for &c in &children[row] {
+            for &inner in &children[c] {
+                parts.insert(inner, table);
+            }
+        }
+        while values.last().is_some_and(String::is_empty) {
+            values.pop();
+        }
+        if values.is_empty() {
+            values.push(String::new());
+        }
+        current.push(values);
+        let ruled = CellStyle::parse(&cells[row].style).flag("bottom");
+        if ruled && i + 1 < rows.len() {
+            t.compartments.push(std::mem::take(&mut current));
+        }
+    }
+    if !current.is_empty() {
+        t.compartments.push(current);
+    }
+    t.to_text()
+}

@@ -1,0 +1,247 @@
+//! Table shapes (`geom: "table"`): an ER entity or a UML class, drawn from its text.
+//!
+//! The text is the table: its first line is the title, set in a tinted band at the
+//! top; every other line is a row whose cells are split by `|` and set in columns
+//! as wide as their widest cell; a line of `---` starts a new compartment (a class's
+//! methods under its attributes), drawn as a rule across. Blank lines are skipped.
+//! A row of one cell spans the columns (a class's `+name: String`). The same
+//! measurement sizes an auto-sized table ([`natural_size`], used by
+//! `inkboard-arrange`) and places its cells ([`draw`]), with the renderer's own
+//! fonts, so a table sized to its rows holds them exactly and the checker does
+//! not call them overflowing.
+//!
+//! Limitations: cells are plain text (no Markdown) on one line each; a table set
+//! smaller than its rows draws them past its box and is reported as overflowing.
+
+use inkboard_core::{Rect, Shape, Style, Table};
+
+use crate::deadline::{Deadline, Stopped};
+use crate::resolve::shape_text;
+use crate::scene::{Part, PathPart, Seg, Stroke, TextPart};
+use crate::shapes::{self, pt};
+use crate::style;
+use crate::text::{self, Typeface, Weight, LINE_HEIGHT};
+
+/// The empty space left and right of the cells, and between columns, at the
+/// default font size (all spacing scales with the font size).
+const PAD_X: f32 = 10.0;
+const COLUMN_GAP: f32 = 16.0;
+/// The space above and below the title, and above and below a compartment's rows.
+const TITLE_PAD_Y: f32 = 6.0;
+const COMPARTMENT_PAD_Y: f32 = 4.0;
+/// Extra height of a row over its line of text.
+const ROW_PAD_Y: f32 = 4.0;
+/// The narrowest a table is drawn, so a short name still reads as a table.
+const MIN_WIDTH: f32 = 120.0;
+
+/// Where everything in a table goes, relative to its top-left corner, in px.
+#[derive(Clone, Debug, PartialEq)]
+struct Grid {
+    scale: f32,
+    title_h: f32,
+    row_h: f32,
+    /// The width of each column (cells of rows with more than one cell).
+    columns: Vec<f32>,
+    width: f32,
+    height: f32,
+}
+
+fn faces(style: &Style) -> (f32, Typeface, Typeface) {
+    let size = style
+        .font_size
+        .map_or(text::DEFAULT_FONT_SIZE, |s| s as f32);
+    let font = style.font.unwrap_or_default();
+    (
+        size,
+        Typeface::new(font, Weight::SemiBold),
+        Typeface::new(font, Weight::Regular),
+    )
+}
+
+fn width_of(text: &str, size: f32, face: Typeface) -> f32 {
+    if text.is_empty() {
+        return 0.0;
+    }
+    text::layout_text(text, size, face, None, true, false).width
+}
+
+fn grid(table: &Table, style: &Style) -> Grid {
+    let (size, bold, regular) = faces(style);
+    let scale = size / text::DEFAULT_FONT_SIZE;
+    let line = size * LINE_HEIGHT;
+    let mut columns: Vec<f32> = Vec::new();
+    let mut spanning: f32 = 0.0;
+    for row in table.compartments.iter().flatten() {
+        if row.len() == 1 {
+            spanning = spanning.max(width_of(&row[0], size, regular));
+            continue;
+        }
+        for (i, cell) in row.iter().enumerate() {
+            let w = width_of(cell, size, regular);
+            match columns.get_mut(i) {
+                Some(c) => *c = c.max(w),
+                None => columns.push(w),
+            }
+        }
+    }
+    let gaps = COLUMN_GAP * scale * columns.len().saturating_sub(1) as f32;
+    let cells = (columns.iter().sum::<f32>() + gaps).max(spanning);
+    let title = width_of(&table.title, size, bold);
+    // Whole pixels, and one spare, so the cells are never a hair too wide.
+    let width = (cells.max(title) + 2.0 * PAD_X * scale + 1.0)
+        .max(MIN_WIDTH * scale)
+        .ceil();
+    let title_h = (line + 2.0 * TITLE_PAD_Y * scale).ceil();
+    let row_h = line + ROW_PAD_Y * scale;
+    let body: f32 = table
+        .compartments
+        .iter()
+        .map(|rows| rows.len() as f32 * row_h + 2.0 * COMPARTMENT_PAD_Y * scale)
+        .sum();
+    Grid {
+        scale,
+        title_h,
+        row_h,
+        columns,
+        width,
+        height: (title_h + body).ceil(),
+    }
+}
+
+/// The size a table with this text and style takes: what an auto-sized table is
+/// given.
+pub fn natural_size(text: &str, style: &Style) -> (f64, f64) {
+    let g = grid(&Table::parse(text), style);
+    (f64::from(g.width), f64::from(g.height))
+}
+
+/// Draws table `s`: its box, the title band, the rules under the title and between
+/// compartments, and its cells.
+pub(crate) fn draw(s: &Shape, parts: &mut Vec<Part>, deadline: &Deadline) -> Result<(), Stopped> {
+    let b = s.bounds;
+    let table = Table::parse(&s.text);
+    let g = grid(&table, &s.style);
+    let fill = style::shape_fill(s.geom, &s.style);
+    let stroke = style::shape_stroke(s.geom, &s.style);
+    let outline = shapes::rect(b, 0.0);
+    if fill.is_some() {
+        parts.push(Part::Path(PathPart {
+            segs: outline.clone(),
+            fill,
+            stroke: None,
+        }));
+    }
+    let title_h = f64::from(g.title_h).min(b.h);
+    let ink = stroke.as_ref().map_or(style::INK, |s| s.color);
+    // The band: the outline's colour, faint, over the fill.
+    parts.push(Part::Path(PathPart {
+        segs: shapes::rect(Rect::new(b.x, b.y, b.w, title_h), 0.0),
+        fill: Some(ink.with_alpha(28)),
+        stroke: None,
+    }));
+    // Rules: under the title, and atop every compartment after the first.
+    let mut rules = Vec::new();
+    let mut top = b.y + title_h;
+    for rows in &table.compartments {
+        if top < b.bottom() - 0.5 {
+            rules.push(Seg::Move(pt(b.x, top)));
+            rules.push(Seg::Line(pt(b.right(), top)));
+        }
+        top += f64::from(rows.len() as f32 * g.row_h + 2.0 * COMPARTMENT_PAD_Y * g.scale);
+    }
+    if let (false, Some(stroke)) = (rules.is_empty(), &stroke) {
+        parts.push(Part::Path(PathPart {
+            segs: rules,
+            fill: None,
+            stroke: Some(Stroke {
+                width: (stroke.width * 0.5).max(1.0),
+                dash: Vec::new(),
+                ..stroke.clone()
+            }),
+        }));
+    }
+    if stroke.is_some() {
+        parts.push(Part::Path(PathPart {
+            segs: outline,
+            fill: None,
+            stroke,
+        }));
+    }
+    let overflows = f64::from(g.width) > b.w + 0.5 || f64::from(g.height) > b.h + 0.5;
+    let color = style::shape_text_color(s.geom, &s.style, fill);
+    let (size, bold, regular) = faces(&s.style);
+    let line = size * LINE_HEIGHT;
+    let pad = f64::from(PAD_X * g.scale);
+    // A box no text can outgrow, so a cell is never wrapped or shrunk: a table
+    // too small for its rows is reported, not squeezed.
+    let free = |x: f64, y: f64| Rect::new(x, y, 100_000.0, f64::from(line) * 2.0);
+    let top_align = (inkboard_core::Align::Left, inkboard_core::VAlign::Top);
+    if !table.title.is_empty() {
+        let title_y = b.y + f64::from(TITLE_PAD_Y * g.scale);
+        let centre = (inkboard_core::Align::Center, inkboard_core::VAlign::Top);
+        let tb = Rect::new(
+            b.x + pad,
+            title_y,
+            (b.w - 2.0 * pad).max(1.0),
+            f64::from(line) * 2.0,
+        );
+        if let Some(mut t) =
+            shape_text(&table.title, tb, size, bold, centre, color, false, deadline)?
+        {
+            t.overflows = overflows;
+            parts.push(Part::Text(t));
+        }
+    }
+    let mut cells: Option<TextPart> = None;
+    let mut y = b.y + title_h;
+    for rows in &table.compartments {
+        y += f64::from(COMPARTMENT_PAD_Y * g.scale);
+        for row in rows {
+            let text_y = y + f64::from(ROW_PAD_Y * g.scale / 2.0);
+            let mut x = b.x + pad;
+            for (i, cell) in row.iter().enumerate() {
+                if !cell.is_empty() {
+                    if let Some(t) = shape_text(
+                        cell,
+                        free(x, text_y),
+                        size,
+                        regular,
+                        top_align,
+                        color,
+                        false,
+                        deadline,
+                    )? {
+                        match &mut cells {
+                            Some(all) => all.lines.extend(t.lines),
+                            None => cells = Some(t),
+                        }
+                    }
+                }
+                x += f64::from(g.columns.get(i).copied().unwrap_or(0.0) + COLUMN_GAP * g.scale);
+            }
+            y += f64::from(g.row_h);
+        }
+        y += f64::from(COMPARTMENT_PAD_Y * g.scale);
+    }
+    if let Some(mut t) = cells {
+        t.overflows = overflows;
+        parts.push(Part::Text(t));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grows_with_its_rows_and_cells() {
+        let style = Style::default();
+        let (w1, h1) = natural_size("Order\nid | int | PK", &style);
+        let (w2, h2) = natural_size("Order\nid | int | PK\ncustomer_id | int | FK", &style);
+        assert!(h2 > h1, "{h1} -> {h2}");
+        assert!(w2 > w1, "{w1} -> {w2}");
+        let (_, h0) = natural_size("Order", &style);
+        assert!(h0 < h1);
+    }
+}
