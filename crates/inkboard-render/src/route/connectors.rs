@@ -23,7 +23,8 @@
 //!    something is searched again from its new ports;
 //! 3. the orthogonal routes are nudged ([`nudge`]): segments sharing a channel are
 //!    set side by side, lone ones moved to the middle of their gap (the labels'
-//!    likely boxes bound the gaps as shapes do);
+//!    boxes do not bound the gaps: a layered layout's label layer would pull its
+//!    lines about);
 //! 4. each route gets its ends on its shapes' outlines and its arrowheads;
 //! 5. the labels are placed together ([`labels`](super::labels)): beside or on a straight
 //!    piece of their route, where they cover no shape, line, arrowhead or other
@@ -71,7 +72,7 @@ use crate::route::loops;
 use crate::route::merge;
 use crate::route::nudge::{self, Path};
 use crate::route::obstacles::{clear, Obstacles};
-use crate::route::orthogonal::{Router, CLEARANCE};
+use crate::route::orthogonal::Router;
 use crate::route::ports;
 use crate::route::{self, Plan, Routed, Side};
 use crate::scene::{LabelEnd, Seg};
@@ -251,13 +252,8 @@ fn route_page<'a>(
     let mut router = Router::new(&page.obstacles.rects, page.port_area());
     let mut drafts = draft(&page, &mut router, deadline)?;
     loops::loop_corners(&page.connectors, &page.ends, &mut drafts, &page.solids);
-    let labels: Vec<Rect> = router
-        .labels()
-        .iter()
-        .map(|(_, r)| r.grown(-CLEARANCE))
-        .collect();
     let (offsets, mut corners) = spread_ports(&page, router, &mut drafts, deadline)?;
-    nudge_routes(&page, &drafts, &mut corners, &labels, deadline)?;
+    nudge_routes(&page, &drafts, &mut corners, deadline)?;
     let mut routed = ends_and_heads(&page, &drafts, corners, &offsets, deadline)?;
     merge::junction_dots(&page.connectors, &drafts, &mut routed);
     Ok((page, routed))
@@ -368,14 +364,11 @@ fn spread_ports(
 }
 
 /// Step 3, nudging ([`nudge`]): segments of the routes with corners that share a
-/// channel are set side by side, lone ones moved to the middle of their gap. The
-/// likely places of the labels (`labels`, from step 1) bound the channels as the
-/// shapes do, so a line kept off a label in step 1 is not moved back onto it.
+/// channel are set side by side, lone ones moved to the middle of their gap.
 fn nudge_routes(
     page: &Page,
     drafts: &[Draft],
     polylines: &mut Corners,
-    labels: &[Rect],
     deadline: &Deadline,
 ) -> Result<(), Stopped> {
     let mut paths: Vec<Path> = polylines
@@ -392,11 +385,7 @@ fn nudge_routes(
         })
         .collect();
     deadline.check()?;
-    // A segment never takes a bound from a box it runs through (its own label's
-    // among them): the obstacles are the shapes, then the labels.
-    let mut bounds = page.obstacles.rects.clone();
-    bounds.extend_from_slice(labels);
-    nudge::nudge(&mut paths, &bounds);
+    nudge::nudge(&mut paths, &page.obstacles.rects);
     Ok(())
 }
 

@@ -170,12 +170,6 @@ impl<'a> Router<'a> {
         self.labels.push((conn, grown));
     }
 
-    /// The labels remembered so far, grown by [`CLEARANCE`], with their
-    /// connectors.
-    pub fn labels(&self) -> &[(usize, Rect)] {
-        &self.labels
-    }
-
     /// The cheapest route from one of `starts` to one of `targets`, the obstacles
     /// `lifted` (ascending indices) out of the way, and the label of connector
     /// `own` (a route searched again) no obstacle to it. `None` when there is
