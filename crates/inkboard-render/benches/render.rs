@@ -56,13 +56,18 @@ fn flow_rich(shapes: usize, cols: usize) -> Board {
 /// longer one in turn.
 fn flow_labelled(shapes: usize, cols: usize) -> Board {
     flow_with(shapes, cols, true, rich_label, |i| {
-        if i % 2 == 0 { "yes" } else { "when stocked" }.to_string()
+        if i.is_multiple_of(2) {
+            "yes"
+        } else {
+            "when stocked"
+        }
+        .to_string()
     })
 }
 
 /// A label of [`flow_rich`].
 fn rich_label(i: usize) -> String {
-    if i % 10 == 0 {
+    if i.is_multiple_of(10) {
         format!("**Step {i}**\n- check\n- `ship`")
     } else {
         format!("**Step {i}**: *check* the `input` [docs](https://x.io)")

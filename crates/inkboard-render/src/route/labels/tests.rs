@@ -246,7 +246,7 @@ fn an_end_label_takes_the_free_side() {
     let r = place_end(
         Vec::new(),
         &line,
-        &[above.clone()],
+        std::slice::from_ref(&above),
         Vec::new(),
         LabelEnd::End,
         (30.0, 16.0),
