@@ -3,13 +3,16 @@
 //! - a 199-object flow (100 labelled shapes + 99 connectors): resolve, check of the
 //!   resolved scene and PNG at max_size 1600, what the `render` tool does;
 //! - the same flow with labels in four faces, and in rich text;
+//! - the rich-text flow with every connector labelled, its labels placed;
+//! - the sizes of the SVG and PDF of a 12-shape board and of the flows;
 //! - a 500-object page to a 1600×1200 PNG;
 //! - a 10-page PDF of such flows;
 //! - routing 300 orthogonal connectors around 200 shapes: resolve with and without
 //!   the connectors, the difference being the routing (search, nudging, labels).
 //!
 //! Run with `cargo bench -p inkboard-render --bench render`; add `-- flows` to run
-//! only the three 199-object flows (for profiling). Set `BENCH_OUT=DIR` to also write
+//! only the four 199-object flows, `-- labelled` for the labelled one alone (for
+//! profiling: `BENCH_RUNS=1` runs each figure once). Set `BENCH_OUT=DIR` to also write
 //! the pictures there for a look.
 
 use std::time::{Duration, Instant};
@@ -18,7 +21,7 @@ use inkboard_core::{
     Actor, Board, Connector, End, Geom, IdKind, Kind, Object, ObjectId, PageId, Rect, Route, Shape,
     Style, Transaction,
 };
-use inkboard_render::{check_scene, resolve, to_pdf, to_png, to_png_scaled};
+use inkboard_render::{check_scene, resolve, to_pdf, to_png, to_png_scaled, to_svg};
 
 const GEOMS: [Geom; 6] = [
     Geom::Rounded,
@@ -45,16 +48,45 @@ fn flow_scripts(shapes: usize, cols: usize) -> Board {
 /// The same flow in rich text: a bold step, italic, inline code and a link in each
 /// label, every tenth a two-item list.
 fn flow_rich(shapes: usize, cols: usize) -> Board {
-    flow_of(shapes, cols, true, |i| {
-        if i % 10 == 0 {
-            format!("**Step {i}**\n- check\n- `ship`")
+    flow_of(shapes, cols, true, rich_label)
+}
+
+/// The flow in rich text with every connector labelled, as `render` draws an
+/// agent's flowchart: the labels placed on the page (issue 31), a short and a
+/// longer one in turn.
+fn flow_labelled(shapes: usize, cols: usize) -> Board {
+    flow_with(shapes, cols, true, rich_label, |i| {
+        if i.is_multiple_of(2) {
+            "yes"
         } else {
-            format!("**Step {i}**: *check* the `input` [docs](https://x.io)")
+            "when stocked"
         }
+        .to_string()
     })
 }
 
+/// A label of [`flow_rich`].
+fn rich_label(i: usize) -> String {
+    if i.is_multiple_of(10) {
+        format!("**Step {i}**\n- check\n- `ship`")
+    } else {
+        format!("**Step {i}**: *check* the `input` [docs](https://x.io)")
+    }
+}
+
 fn flow_of(shapes: usize, cols: usize, connect: bool, label: impl Fn(usize) -> String) -> Board {
+    flow_with(shapes, cols, connect, label, |_| String::new())
+}
+
+/// `shapes` shapes labelled `label(i)` in rows of `cols`, with `connect` each
+/// joined to the next by a connector labelled `line(i)`.
+fn flow_with(
+    shapes: usize,
+    cols: usize,
+    connect: bool,
+    label: impl Fn(usize) -> String,
+    line: impl Fn(usize) -> String,
+) -> Board {
     let mut board = Board::new("bench", &[]);
     let mut tx = Transaction::begin(&mut board);
     let mut ids = Vec::new();
@@ -76,16 +108,89 @@ fn flow_of(shapes: usize, cols: usize, connect: bool, label: impl Fn(usize) -> S
         ids.push(id);
     }
     if connect {
-        for pair in ids.windows(2) {
+        for (i, pair) in ids.windows(2).enumerate() {
             let id = tx.new_id(IdKind::Connector);
             let mut c = Connector::new(End::Object(pair[0].clone()), End::Object(pair[1].clone()));
             c.route = Route::Orthogonal;
+            c.text = line(i);
             tx.insert(PageId(1), None, Object::new(id, Kind::Connector(c)))
                 .unwrap();
         }
     }
     tx.commit(Actor::Agent).unwrap();
     board
+}
+
+/// The twelve-shape flow of `tests/outputs.rs` (labelled steps, two decisions,
+/// two labelled connectors), whose SVG issue 31 measured at 680 KB when it
+/// embedded whole faces.
+fn twelve_shapes() -> Board {
+    const LABELS: [&str; 12] = [
+        "Order received",
+        "Check stock",
+        "In stock?",
+        "Reserve items",
+        "Back-order",
+        "Take payment",
+        "Payment ok?",
+        "Pack & label",
+        "Notify customer",
+        "Ship (2–3 days)",
+        "Refund",
+        "Done",
+    ];
+    let mut board = Board::new("bench", &[]);
+    let mut tx = Transaction::begin(&mut board);
+    let mut ids = Vec::new();
+    for (i, text) in LABELS.iter().enumerate() {
+        let id = tx.new_id(IdKind::Shape);
+        let (col, row) = ((i % 4) as f64, (i / 4) as f64);
+        let shape = Shape {
+            geom: if text.ends_with('?') {
+                Geom::Diamond
+            } else {
+                Geom::Rounded
+            },
+            bounds: Rect::new(col * 220.0, row * 160.0, 150.0, 80.0),
+            text: text.to_string(),
+            style: Style::default(),
+            sizing: inkboard_core::Sizing::Fixed,
+            rotation: inkboard_core::Rotation::NONE,
+        };
+        tx.insert(PageId(1), None, Object::new(id.clone(), Kind::Shape(shape)))
+            .unwrap();
+        ids.push(id);
+    }
+    for (i, pair) in ids.windows(2).enumerate() {
+        let id = tx.new_id(IdKind::Connector);
+        let mut c = Connector::new(End::Object(pair[0].clone()), End::Object(pair[1].clone()));
+        c.text = match i {
+            2 => "yes",
+            6 => "approved",
+            _ => "",
+        }
+        .into();
+        tx.insert(PageId(1), None, Object::new(id, Kind::Connector(c)))
+            .unwrap();
+    }
+    tx.commit(Actor::Agent).unwrap();
+    board
+}
+
+/// Prints the sizes of the SVG and PDF exports of `board`'s first page, and
+/// the SVG's time.
+fn export_sizes(name: &str, board: &Board) {
+    let page = PageId(1);
+    let scene = resolve(board, page);
+    let mut svg = 0;
+    let t = median(|| svg = to_svg(&scene, None).len(), 11);
+    let pdf = to_pdf(std::slice::from_ref(&scene), "bench").unwrap().len();
+    println!(
+        "{name}: SVG {svg} bytes ({:.1} KB, {:.1} ms), PDF {pdf} bytes ({:.1} KB)",
+        svg as f64 / 1024.0,
+        t.as_secs_f64() * 1e3,
+        pdf as f64 / 1024.0
+    );
 }
 
 /// A small deterministic random number generator (a linear congruential one), so
@@ -203,8 +308,18 @@ fn random_connectors(tx: &mut Transaction<'_>, ids: &[ObjectId], rng: &mut Lcg, 
     }
 }
 
+/// The median wall time of `runs` runs of `f` (`BENCH_RUNS` overrides the count,
+/// for profiling), after one to warm up. With `BENCH_CPU` set, also prints the
+/// process's CPU time a run (user and system, all threads): on a machine others
+/// share, wall time mostly measures the load.
 fn median(mut f: impl FnMut(), runs: usize) -> Duration {
+    let runs = std::env::var("BENCH_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(runs)
+        .max(1);
     f(); // warm up: fonts, caches
+    let cpu = cpu_time();
     let mut times: Vec<Duration> = (0..runs)
         .map(|_| {
             let t = Instant::now();
@@ -212,14 +327,41 @@ fn median(mut f: impl FnMut(), runs: usize) -> Duration {
             t.elapsed()
         })
         .collect();
+    if std::env::var_os("BENCH_CPU").is_some() {
+        let per_run = (cpu_time() - cpu) / runs as f64;
+        println!("    (CPU {:.1} ms a run)", per_run * 1e3);
+    }
     times.sort();
     times[runs / 2]
+}
+
+/// This process's CPU time so far, in seconds (Linux: `/proc/self/stat`, in
+/// clock ticks of 10 ms; 0 elsewhere).
+fn cpu_time() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // The fields after the command name (which may hold spaces) in brackets.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after it.
+    (ticks(11) + ticks(12)) / 100.0
 }
 
 fn main() {
     let out = std::env::var_os("BENCH_OUT").map(std::path::PathBuf::from);
     let page = PageId(1);
 
+    if std::env::args().any(|a| a == "labelled") {
+        labelled_flow(&out);
+        return;
+    }
     let board = flow(100, 10, true);
     assert_eq!(board.object_count(), 199);
     let mut size = (0, 0, 0);
@@ -288,9 +430,15 @@ fn main() {
         t.as_secs_f64() * 1e3
     );
 
+    let labelled = labelled_flow(&out);
+
     if std::env::args().any(|a| a == "flows") {
         return;
     }
+
+    export_sizes("12-shape board", &twelve_shapes());
+    export_sizes("199-object flow", &flow(100, 10, true));
+    export_sizes("199-object flow, rich text, labelled", &labelled);
 
     // 500 shapes in a 25 × 20 grid (a 4:3 page), drawn to exactly 1600 × 1200.
     let big = flow(500, 25, false);
@@ -393,6 +541,44 @@ fn main() {
         let scenes: Vec<_> = pages.iter().map(|b| resolve(b, page)).collect();
         std::fs::write(dir.join("ten.pdf"), to_pdf(&scenes, "Ten pages").unwrap()).unwrap();
     }
+}
+
+/// Measures the rich-text flow with every connector labelled, and returns it.
+fn labelled_flow(out: &Option<std::path::PathBuf>) -> Board {
+    let labelled = flow_labelled(100, 10);
+    let page = PageId(1);
+    let t = median(
+        || {
+            let scene = resolve(&labelled, page);
+            std::hint::black_box(check_scene(&labelled, &scene));
+            std::hint::black_box(to_png(&scene, None, 1600).unwrap());
+        },
+        21,
+    );
+    println!(
+        "199-object flow, rich text and every connector labelled (labels placed), resolve + check + PNG: {:.1} ms median (target <= 25 ms)",
+        t.as_secs_f64() * 1e3
+    );
+    let scene = resolve(&labelled, page);
+    let parts = [
+        ("resolve", median(|| drop(resolve(&labelled, page)), 21)),
+        ("check", median(|| drop(check_scene(&labelled, &scene)), 21)),
+        (
+            "png",
+            median(|| drop(to_png(&scene, None, 1600).unwrap()), 21),
+        ),
+    ];
+    for (name, t) in parts {
+        println!("  {name}: {:.1} ms", t.as_secs_f64() * 1e3);
+    }
+    if let Some(dir) = out {
+        std::fs::write(
+            dir.join("flow_labelled.png"),
+            to_png(&scene, None, 1600).unwrap().data,
+        )
+        .unwrap();
+    }
+    labelled
 }
 
 /// 100,000 shapes piled on a 2,000-unit square, so that almost every one overlaps

@@ -384,6 +384,31 @@ async fn flow200_and_read(dir: &Path) -> Vec<Row> {
         )
         .note(format!("image content {} (base64)", bytes(png_bytes))),
     );
+    // The same page exported to SVG and to PDF: the sizes an agent hands on
+    // (issue 31: the SVG embeds only the glyphs it draws).
+    for ext in ["svg", "pdf"] {
+        let mut samples = Samples::default();
+        let output = dir.join(format!("flow200.{ext}"));
+        for i in 0..WARMUP + ITERATIONS {
+            let m = server
+                .call(
+                    "export",
+                    json!({"path": last_board, "output": output, "overwrite": true}),
+                )
+                .await;
+            if i >= WARMUP {
+                samples.push(&m);
+            }
+        }
+        let size = std::fs::metadata(&output).map_or(0, |m| m.len() as usize);
+        rows.push(
+            Row::timing_only(
+                &format!("export of that page ({objects} objects) to {ext}"),
+                &mut samples,
+            )
+            .note(format!("file {}", bytes(size))),
+        );
+    }
     server.stop().await;
     rows
 }

@@ -387,10 +387,26 @@ fn item_nodes(tree: &usvg::Tree) -> (&[usvg::Node], tiny_skia::Transform) {
 }
 
 /// Squeezes RGBA pixels into RGB in place, at the start of the slice.
+///
+/// Four pixels at a time, read whole before they are written: the compiler turns
+/// that into a shuffle, where a copy of three bytes per pixel cost about a tenth
+/// of the PNG's time (callgrind, 199-object flow).
 fn squeeze(rgba: &mut [u8]) {
-    for i in 0..rgba.len() / 4 {
-        // Pixel i moves down to byte 3i; the pixels still to move start at 4(i + 1),
-        // past the bytes written, so nothing is overwritten before it is read.
+    let n = rgba.len() / 4;
+    let mut i = 0;
+    while i + 4 <= n {
+        // Pixels i..i+4 move down to bytes 3i..3i+12; the pixels still to move
+        // start at 4(i + 4), past the bytes written, so nothing is overwritten
+        // before it is read.
+        let mut px = [0u8; 16];
+        px.copy_from_slice(&rgba[4 * i..4 * i + 16]);
+        let rgb = [
+            px[0], px[1], px[2], px[4], px[5], px[6], px[8], px[9], px[10], px[12], px[13], px[14],
+        ];
+        rgba[3 * i..3 * i + 12].copy_from_slice(&rgb);
+        i += 4;
+    }
+    for i in i..n {
         rgba.copy_within(4 * i..4 * i + 3, 3 * i);
     }
 }
@@ -593,5 +609,16 @@ mod tests {
             differ * 2000 < pixels,
             "{differ} of {pixels} pixels differ from usvg's drawing"
         );
+    }
+
+    #[test]
+    fn squeeze_keeps_every_pixel_s_colour_in_order() {
+        // Lengths around the four-pixel steps: none, some and all left for the tail.
+        for pixels in [0, 1, 3, 4, 5, 8, 11, 64, 65] {
+            let mut rgba: Vec<u8> = (0..pixels * 4).map(|b| (b * 7 % 251) as u8).collect();
+            let want: Vec<u8> = rgba.chunks(4).flat_map(|p| [p[0], p[1], p[2]]).collect();
+            super::squeeze(&mut rgba);
+            assert_eq!(&rgba[..pixels * 3], &want[..], "{pixels} pixels");
+        }
     }
 }

@@ -198,7 +198,7 @@ fn search(
     flow: Option<Side>,
 ) -> Option<Draft> {
     let (starts, targets) = ports(a, b, flow);
-    let found = router.route(&starts, &targets, lifted)?;
+    let found = router.route(&starts, &targets, lifted, None)?;
     let (s, t) = (&starts[found.start], &targets[found.target]);
     let (sides, offsets) = ((s.side, t.side), (s.offset, t.offset));
     let points = with_stubs(found.points, a, b, sides, offsets);

@@ -9,7 +9,11 @@
 //!    Straight and curved connectors and loops get their [`Plan`] from their ends'
 //!    positions ([`route::plan`]), as does an orthogonal connector whose ends are
 //!    too close together for the grid or that no route reaches (its simple L or Z
-//!    then runs through whatever is in the way);
+//!    then runs through whatever is in the way). Once a connector is drafted, the
+//!    box its label will likely take (the middle of its longest leg), when that
+//!    leg is too short for the label to move aside, is given to the search as a
+//!    soft obstacle: the lines searched after it keep off that label, paying
+//!    dearly to run through it ([`likely_label`]);
 //! 2. ends that meet the same side of the same object are spread along that side at
 //!    evenly spaced ports instead of sharing its middle, ordered so that their lines
 //!    do not cross, within the part of the side whose ports land on that side of
@@ -18,7 +22,9 @@
 //!    last leg moves with its port, and a route that would then run into
 //!    something is searched again from its new ports;
 //! 3. the orthogonal routes are nudged ([`nudge`]): segments sharing a channel are
-//!    set side by side, lone ones moved to the middle of their gap;
+//!    set side by side, lone ones moved to the middle of their gap (the labels'
+//!    boxes do not bound the gaps: a layered layout's label layer would pull its
+//!    lines about);
 //! 4. each route gets its ends on its shapes' outlines and its arrowheads;
 //! 5. the labels are placed together ([`labels`](super::labels)): beside or on a straight
 //!    piece of their route, where they cover no shape, line, arrowhead or other
@@ -263,9 +269,36 @@ fn draft(page: &Page, router: &mut Router, deadline: &Deadline) -> Result<Vec<Dr
     let mut drafts: Vec<Draft> = Vec::with_capacity(page.connectors.len());
     for (k, bus) in buses.iter_mut().enumerate() {
         deadline.check()?;
-        drafts.push(choice::draft(page, k, bus.take(), router));
+        let draft = choice::draft(page, k, bus.take(), router);
+        if let Some(label) = likely_label(page, k, &draft) {
+            router.add_label(k, label);
+        }
+        drafts.push(draft);
     }
     Ok(drafts)
+}
+
+/// Where connector `k`'s label will likely sit, drafted as `draft`, if it has
+/// no room to move aside there: its cheapest place on an empty page
+/// ([`labels::likely`](super::labels::likely)), the middle of its longest leg.
+/// The searches after it keep off that box, so a later line does not take the
+/// stretch the label needs. Only for right-angled routes, whose corners step 1
+/// knows, and labels not placed by hand.
+fn likely_label(page: &Page, k: usize, draft: &Draft) -> Option<Rect> {
+    let c = page.connectors[k].1;
+    if c.label_at().is_some() {
+        return None;
+    }
+    let size = label_size(c)?;
+    let (a, b) = &page.ends[k];
+    let track = match draft {
+        Draft::Searched { points, .. } | Draft::Bus { points, .. } => points.clone(),
+        Draft::Planned(plan @ Plan::Orthogonal(..)) => {
+            route::points(a.shape, b.shape, *plan, (0.0, 0.0))
+        }
+        Draft::Planned(_) | Draft::ByHand => return None,
+    };
+    crate::route::labels::likely(&track, size)
 }
 
 /// Step 2, ports: sides too short for their ends give some to their neighbours
@@ -322,7 +355,7 @@ fn spread_ports(
             let starts = side_ports(a, sides.0.map(|s| (s, offsets[k].0)), false);
             let targets = side_ports(b, sides.1.map(|s| (s, offsets[k].1)), true);
             // Routes the search cannot give keep their shifted corners.
-            if let Some(found) = router.route(&starts, &targets, &page.lifted[k]) {
+            if let Some(found) = router.route(&starts, &targets, &page.lifted[k], Some(k)) {
                 polylines[k] = Some(with_stubs(found.points, a, b, *sides, offsets[k]));
             }
         }

@@ -18,6 +18,11 @@ use crate::route::orthogonal::{simplify, Dir, Found, Port};
 pub(super) const BEND: f64 = 40.0;
 /// What crossing an earlier route costs, in pixels of length.
 pub(super) const CROSSING: f64 = 24.0;
+/// What each grid edge inside an earlier connector's label box costs, in
+/// crossings ([`CROSSING`] each; 480 px): more than going round it by four
+/// bends and a detour, so a route keeps off a label wherever it has room to.
+/// Only labels with no room to move aside are such boxes (`labels::likely`).
+pub(super) const LABEL_WEIGHT: u8 = 20;
 /// What running along an earlier route costs, per pixel, where the channel has no
 /// room to set another line beside it.
 const CROWDING: f64 = 1.0;
@@ -61,13 +66,14 @@ pub(super) struct Grid {
 }
 
 impl Grid {
-    /// Makes this the grid of `window` around `grown` (obstacles' grown boxes) with
-    /// lines through `ports`. False when it would have more than [`MAX_NODES`]
-    /// nodes.
+    /// Makes this the grid of `window` around `grown` (obstacles' grown boxes) and
+    /// `soft` (boxes a route may cross at [`LABEL_WEIGHT`] an edge) with lines
+    /// through `ports`. False when it would have more than [`MAX_NODES`] nodes.
     pub(super) fn build(
         &mut self,
         window: Rect,
         grown: &[Rect],
+        soft: &[Rect],
         ports: impl Iterator<Item = Point>,
     ) -> bool {
         let (xs, ys) = (&mut self.xs, &mut self.ys);
@@ -79,7 +85,7 @@ impl Grid {
             xs.push(p.x);
             ys.push(p.y);
         }
-        for g in grown {
+        for g in grown.iter().chain(soft) {
             xs.extend([g.x, g.right()]);
             ys.extend([g.y, g.bottom()]);
         }
@@ -107,7 +113,10 @@ impl Grid {
             a.resize(n, 0);
         }
         for g in grown {
-            self.block(*g);
+            self.block(*g, None);
+        }
+        for g in soft {
+            self.block(*g, Some(LABEL_WEIGHT));
         }
         self.clear_channels();
         true
@@ -206,8 +215,9 @@ impl Grid {
 
     /// Blocks the edges a grown box covers: the horizontal edges on rows strictly
     /// inside it and the vertical edges on columns strictly inside it. Its edges
-    /// are grid lines or lie outside the window.
-    fn block(&mut self, g: Rect) {
+    /// are grid lines or lie outside the window. With a `weight`, the edges are
+    /// not blocked but cost that many crossings more.
+    fn block(&mut self, g: Rect, weight: Option<u8>) {
         let (nx, ny) = (self.xs.len(), self.ys.len());
         let at = |v: &[f64], c: f64| v.partition_point(|&x| x < c - 1e-6);
         // Lines from x0 up to x1 (both within the box), rows strictly inside.
@@ -221,7 +231,11 @@ impl Grid {
                 continue;
             }
             for i in x0..x1.saturating_sub(1) {
-                self.h_block[j * (nx - 1) + i] = true;
+                let e = j * (nx - 1) + i;
+                match weight {
+                    None => self.h_block[e] = true,
+                    Some(w) => self.h_cross[e] = self.h_cross[e].saturating_add(w),
+                }
             }
         }
         for i in x0..x1 {
@@ -229,7 +243,11 @@ impl Grid {
                 continue;
             }
             for j in y0..y1.saturating_sub(1) {
-                self.v_block[i * (ny - 1) + j] = true;
+                let e = i * (ny - 1) + j;
+                match weight {
+                    None => self.v_block[e] = true,
+                    Some(w) => self.v_cross[e] = self.v_cross[e].saturating_add(w),
+                }
             }
         }
     }

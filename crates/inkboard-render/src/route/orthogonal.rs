@@ -95,6 +95,12 @@ pub(crate) struct Router<'a> {
     /// Segments of the routes found so far, bucketed.
     routes: Vec<(Point, Point)>,
     route_cells: Buckets,
+    /// The labels of the connectors routed so far where they will likely sit
+    /// (grown by [`CLEARANCE`]), each with its connector: later routes pay to run
+    /// through them ([`LABEL_WEIGHT`](super::grid::LABEL_WEIGHT)), bucketed.
+    labels: Vec<(usize, Rect)>,
+    label_cells: Buckets,
+    soft: Vec<Rect>,
     /// The current window's grid and the search's memory, reused from search to
     /// search.
     grid: Grid,
@@ -123,6 +129,9 @@ impl<'a> Router<'a> {
             extent,
             routes: Vec::new(),
             route_cells: Buckets::new(extent, obstacles.len() * 4),
+            labels: Vec::new(),
+            label_cells: Buckets::new(extent, obstacles.len()),
+            soft: Vec::new(),
             grid: Grid::default(),
             scratch: Scratch::default(),
             found: Vec::new(),
@@ -151,9 +160,27 @@ impl<'a> Router<'a> {
         }
     }
 
+    /// Remembers connector `conn`'s label box, where it will likely sit, for the
+    /// searches after: they pay to run through it, so that a label placed for an
+    /// earlier line keeps a clear stretch of that line (issue 31). A soft
+    /// obstacle, not a wall: a route with no other way still runs through it.
+    pub fn add_label(&mut self, conn: usize, label: Rect) {
+        let grown = label.grown(CLEARANCE);
+        self.label_cells.insert(grown, self.labels.len() as u32);
+        self.labels.push((conn, grown));
+    }
+
     /// The cheapest route from one of `starts` to one of `targets`, the obstacles
-    /// `lifted` (ascending indices) out of the way. `None` when there is none.
-    pub fn route(&mut self, starts: &[Port], targets: &[Port], lifted: &[usize]) -> Option<Found> {
+    /// `lifted` (ascending indices) out of the way, and the label of connector
+    /// `own` (a route searched again) no obstacle to it. `None` when there is
+    /// none.
+    pub fn route(
+        &mut self,
+        starts: &[Port],
+        targets: &[Port],
+        lifted: &[usize],
+        own: Option<usize>,
+    ) -> Option<Found> {
         let ends = Rect::around(starts.iter().chain(targets).map(|p| p.at))?;
         // The least any route could cost, were the page empty: its length and bends.
         let least = starts
@@ -178,7 +205,7 @@ impl<'a> Router<'a> {
             }
             let window = ends.grown(margin);
             let whole = window.contains(&self.extent);
-            if !self.build(window, starts, targets, lifted) {
+            if !self.build(window, starts, targets, lifted, own) {
                 return best;
             }
             self.work += self.grid.xs.len() * self.grid.ys.len();
@@ -194,9 +221,16 @@ impl<'a> Router<'a> {
         }
     }
 
-    /// Builds the grid of `window`, with its obstacles and the earlier routes in it;
-    /// false when it would be too large.
-    fn build(&mut self, window: Rect, starts: &[Port], targets: &[Port], lifted: &[usize]) -> bool {
+    /// Builds the grid of `window`, with its obstacles, the earlier routes and
+    /// the labels in it (but `own`'s); false when it would be too large.
+    fn build(
+        &mut self,
+        window: Rect,
+        starts: &[Port],
+        targets: &[Port],
+        lifted: &[usize],
+        own: Option<usize>,
+    ) -> bool {
         self.near.query(&window, &mut self.found);
         self.boxes.clear();
         self.boxes.extend(
@@ -206,8 +240,17 @@ impl<'a> Router<'a> {
                 .filter(|i| lifted.binary_search(i).is_err())
                 .map(|i| self.obstacles[i].grown(CLEARANCE)),
         );
+        self.label_cells.query(&window, &mut self.found);
+        self.soft.clear();
+        self.soft.extend(
+            self.found
+                .iter()
+                .map(|&i| self.labels[i as usize])
+                .filter(|(conn, _)| Some(*conn) != own)
+                .map(|(_, r)| r),
+        );
         let ports = starts.iter().chain(targets).map(|p| p.at);
-        if !self.grid.build(window, &self.boxes, ports) {
+        if !self.grid.build(window, &self.boxes, &self.soft, ports) {
             return false;
         }
         self.route_cells.query(&window, &mut self.found);
@@ -260,13 +303,13 @@ mod tests {
         let wall = [Rect::new(40.0, -50.0, 20.0, 100.0)];
         let mut router = Router::new(&wall, Rect::new(0.0, 0.0, 100.0, 0.0));
         let (start, target) = (port(0.0, 0.0, 0), port(100.0, 0.0, 0));
-        let found = router.route(&[start], &[target], &[]).unwrap();
+        let found = router.route(&[start], &[target], &[], None).unwrap();
         assert_eq!(found.points.len(), 6, "{:?}", found.points);
         for q in &found.points {
             assert!(q.y.abs() >= 50.0 + CLEARANCE - 1e-9 || q.y == 0.0, "{q:?}");
         }
         // Lifting the wall lets the route run straight.
-        let found = router.route(&[start], &[target], &[0]).unwrap();
+        let found = router.route(&[start], &[target], &[0], None).unwrap();
         assert_eq!(found.points, vec![p(0.0, 0.0), p(100.0, 0.0)]);
     }
 
@@ -276,7 +319,7 @@ mod tests {
         let wall = [Rect::new(40.0, -1000.0, 20.0, 1500.0)];
         let mut router = Router::new(&wall, Rect::new(0.0, 0.0, 100.0, 0.0));
         let found = router
-            .route(&[port(0.0, 0.0, 0)], &[port(100.0, 0.0, 0)], &[])
+            .route(&[port(0.0, 0.0, 0)], &[port(100.0, 0.0, 0)], &[], None)
             .unwrap();
         assert!(
             found.points.iter().any(|q| q.y >= 500.0 + CLEARANCE - 1e-9),
@@ -292,7 +335,7 @@ mod tests {
         let mut router = Router::new(&[], Rect::new(0.0, -100.0, 100.0, 200.0));
         router.add(&[p(50.0, -20.0), p(50.0, 20.0)]);
         let found = router
-            .route(&[port(0.0, 0.0, 0)], &[port(100.0, 0.0, 0)], &[])
+            .route(&[port(0.0, 0.0, 0)], &[port(100.0, 0.0, 0)], &[], None)
             .unwrap();
         // Going round would cost four bends; crossing once is cheaper.
         assert_eq!(found.points.len(), 2);

@@ -212,7 +212,7 @@ pub(super) fn is_orthogonal(track: &[Point]) -> bool {
 /// The stretch a label prefers, as the indices of its first and last points: the
 /// longest leg of a polyline (of legs equally long, within a pixel, the one nearest
 /// the middle of the route), or the whole of any other track.
-fn preferred_leg(track: &[Point]) -> (usize, usize) {
+pub(super) fn preferred_leg(track: &[Point]) -> (usize, usize) {
     let segs = track.len().saturating_sub(1);
     if segs == 0 || !is_orthogonal(track) {
         return (0, segs);

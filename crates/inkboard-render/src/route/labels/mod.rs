@@ -30,8 +30,12 @@
 //! labels so that the work stays near-linear, and the [`Deadline`] is asked for
 //! each label.
 //!
-//! Limitations: lines are routed before labels and do not move for them, so a
-//! label whose route has no free stretch anywhere (a short line between shapes
+//! Routing keeps the lines searched after a connector off the box its label
+//! will likely take ([`likely`], the cheapest candidate on an empty page), so
+//! that stretch is usually free when the labels are placed here.
+//!
+//! Limitations: lines are routed before labels and do not move for them (past
+//! that reservation), so a label whose route has no free stretch anywhere (a short line between shapes
 //! packed close, crossed by others) takes its least bad box, which may still cover
 //! something; the checker then says so.
 
@@ -126,6 +130,44 @@ pub(crate) struct Wanted<'a> {
     /// For an end label, the end it belongs beside; `track` is then the drawn
     /// line, from its start to its end.
     pub end: Option<LabelEnd>,
+}
+
+/// How many times a label's length along its leg the leg must be for the label
+/// to dodge a line crossing it anywhere: a full label's room stays free on one
+/// side of the crossing, with room to spare.
+const ROOM_TO_DODGE: f64 = 3.0;
+
+/// The box a label of `size` on `track` (a route's corners, ends included) takes
+/// when nothing is in its way, if it is tight there: its cheapest candidate, on
+/// the middle of the longest leg, when that leg is too short for the label to
+/// move out of the way of a line crossing it (under [`ROOM_TO_DODGE`] times its
+/// length). Routing keeps later lines off it (`Router::add_label`); a label on a
+/// long leg moves along it instead, and reserving it would only bend other
+/// lines for nothing.
+pub(crate) fn likely(track: &[Point], size: (f64, f64)) -> Option<Rect> {
+    if track.len() < 2 || !candidates::is_orthogonal(track) {
+        return None;
+    }
+    let (i, j) = candidates::preferred_leg(track);
+    let (a, b) = (track[i], track[j]);
+    let along = if (a.y - b.y).abs() < 1e-9 {
+        size.0
+    } else {
+        size.1
+    };
+    let leg = (a.x - b.x).abs() + (a.y - b.y).abs();
+    if leg >= ROOM_TO_DODGE * along {
+        return None;
+    }
+    let w = Wanted {
+        conn: 0,
+        size,
+        track,
+        ends: true,
+        looped: None,
+        end: None,
+    };
+    candidates::candidates(&w, 4).first().map(|c| c.rect)
 }
 
 /// The boxes of the labels `wanted`, in the same order, placed together on the
