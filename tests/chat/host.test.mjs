@@ -96,6 +96,23 @@ test('the chat view draws a batch, a drag in it moves the shape in the file as t
     const texts = await view.locator(`g[id="${ids[2]}"] text`).allTextContents();
     assert.match(texts.join(''), /<img src=x/);
     assert.equal(await view.locator('img').count(), 0);
+    // Board text draws in inkboard's own Inter (the page's FontFace, cut to Latin),
+    // not the host's fallback: the faces loaded under the policy that lets no font
+    // be fetched, and without them the label "Backend" would be another width.
+    const faces = await host.inChat(async (id) => {
+      await document.fonts.ready;
+      const loaded = [...document.fonts].filter((f) => f.status === 'loaded').map((f) => `${f.family} ${f.weight}`);
+      const text = document.querySelector(`g[id="${id}"] text`);
+      const ours = text.getComputedTextLength();
+      const own = [...document.fonts];
+      own.forEach((f) => document.fonts.delete(f));
+      const fallback = text.getComputedTextLength();
+      own.forEach((f) => document.fonts.add(f));
+      return { loaded, ours, fallback, family: getComputedStyle(text).fontFamily };
+    }, ids[0]);
+    assert.deepEqual(faces.loaded.sort(), ['Inter 400', 'Inter 600']);
+    assert.match(faces.family, /^"?Inter"?$/);
+    assert.ok(Math.abs(faces.ours - faces.fallback) > 1, `drawn in our face: ${faces.ours} px, the host's ${faces.fallback} px`);
     // The agent's changes are marked, as in the editor.
     assert.ok(await view.locator('.agent-flash').count() >= 1, 'agent changes are marked');
 

@@ -96,7 +96,32 @@ fn build() -> Result<String, BundleError> {
     }
     Ok(PAGE
         .replacen("/*STYLES*/", &styles, 1)
+        .replacen("/*FONTS*/", &faces_json(), 1)
         .replacen("/*SCRIPT*/", &script, 1))
+}
+
+/// The fonts the chat view draws board text in: Inter, both weights, cut to Basic
+/// Latin and typographic punctuation (`inkboard_render::latin_faces`), since the chat
+/// view's document is built once and shows text it does not know yet. About 60 KB
+/// in base64; Latin-1, or the serif, mono and hand faces, would pass the document's
+/// 384 KiB budget, so their text draws in the system's faces. A JSON array of
+/// `{family, weight, data}`, `data` in base64, which `chat.js` hands to the FontFace
+/// API.
+fn faces_json() -> String {
+    use base64::Engine;
+    let faces = inkboard_render::latin_faces(&[inkboard_core::Font::Sans]);
+    let list: Vec<serde_json::Value> = faces
+        .iter()
+        .map(|f| {
+            serde_json::json!({
+                "family": f.family,
+                "weight": f.weight,
+                "data": base64::engine::general_purpose::STANDARD.encode(&f.data),
+            })
+        })
+        .collect();
+    // Base64 and the names hold no `<`: the JSON cannot end its `<script>` early.
+    serde_json::Value::Array(list).to_string()
 }
 
 /// One parsed module: what it imports, its body, what it exports.

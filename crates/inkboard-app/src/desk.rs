@@ -11,6 +11,7 @@
 //! `ws.rs`, for both.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use inkboard_core::{Actor, Board};
 use inkboard_tools::{Caller, ChangeLog, Reply, ToolError};
@@ -18,6 +19,7 @@ use serde_json::{json, Map, Value};
 use tokio::sync::broadcast;
 
 use crate::boards::{Event, SaveState};
+use crate::here::Here;
 use crate::outside::Choice;
 use crate::{AppState, ViewCache};
 
@@ -86,6 +88,25 @@ pub trait Desk: Send + Sync + 'static {
     /// know only that an agent made them, and answer nothing.
     fn authors(&self, _board: u32, _revisions: &[u64]) -> Vec<String> {
         Vec::new()
+    }
+
+    /// Who made `revisions` of `board`, for changes the window's person did not
+    /// make: `(revision, name, colour)`, so the window marks each change in its
+    /// author's colour ("Bob", "Ann's agent"). The application's boards have one
+    /// person, and answer nothing.
+    fn marks(&self, _board: u32, _revisions: &[u64]) -> Vec<(u64, String, String)> {
+        Vec::new()
+    }
+
+    /// Where the window's person is now (a `here` message, checked). Must not
+    /// block: it is called on the async workers. The application's boards have
+    /// one person, and ignore it.
+    fn here(&self, _here: Here) {}
+
+    /// Everyone else's presence on the window's board, as `presence` messages
+    /// ready to send; `None` where a desk has none (the application).
+    fn presence(&self) -> Option<broadcast::Receiver<Arc<str>>> {
+        None
     }
 
     /// The window got focus.

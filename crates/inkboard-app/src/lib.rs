@@ -19,6 +19,7 @@ mod browser_secrets;
 pub mod chat;
 pub mod desk;
 pub mod editor;
+pub mod here;
 mod http;
 pub mod imported;
 mod newfile;

@@ -15,10 +15,11 @@ use inkboard_core::Actor;
 use inkboard_tools::{Engine, Reply, ToolError};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::broadcast::{self, error::RecvError};
 
 use crate::boards::Event;
 use crate::desk::{Desk, Header};
+use crate::here::Here;
 use crate::view::{draw, fragments, PageView, Shown};
 use inkboard_tools::window_calls;
 
@@ -66,6 +67,13 @@ enum Intent {
     KeepImport {
         seq: u64,
     },
+    /// Where the person is (a team server's presence; `here.rs` checks it).
+    Here {
+        page: Option<u64>,
+        cursor: Option<[f64; 2]>,
+        sel: Option<Vec<String>>,
+        view: Option<[f64; 4]>,
+    },
 }
 
 /// What the window is looking at.
@@ -88,6 +96,7 @@ static WINDOWS: AtomicU64 = AtomicU64::new(1);
 /// Serves one window at `desk` until it goes away.
 pub async fn serve(mut socket: WebSocket, desk: Arc<dyn Desk>) {
     let mut events = desk.events();
+    let mut presence = desk.presence();
     let window = WINDOWS.fetch_add(1, Ordering::Relaxed);
     let board = desk.first();
     let mut session = Session {
@@ -117,6 +126,14 @@ pub async fn serve(mut socket: WebSocket, desk: Arc<dyn Desk>) {
                     }
                 }
             }
+            note = next_note(&mut presence) => match note {
+                Some(note) => {
+                    if send(&mut socket, note.to_string()).await.is_err() {
+                        return;
+                    }
+                }
+                None => presence = None,
+            },
             event = events.recv() => {
                 let out = match event {
                     Ok(Event::Changed { board }) if board == session.board => {
@@ -155,6 +172,22 @@ pub async fn serve(mut socket: WebSocket, desk: Arc<dyn Desk>) {
     }
 }
 
+/// The next note of others' presence; never, without any. Notes missed (the
+/// window was slow) are skipped: the next heartbeat says them again. `None`
+/// once the desk's presence is gone.
+async fn next_note(presence: &mut Option<broadcast::Receiver<Arc<str>>>) -> Option<Arc<str>> {
+    let Some(rx) = presence else {
+        return std::future::pending().await;
+    };
+    loop {
+        match rx.recv().await {
+            Ok(note) => return Some(note),
+            Err(RecvError::Lagged(_)) => continue,
+            Err(RecvError::Closed) => return None,
+        }
+    }
+}
+
 /// Reads a window's message. One of megabytes (an image inline) is parsed on a
 /// blocking thread, as every long task is.
 async fn read_intent(text: Utf8Bytes) -> Result<Intent, String> {
@@ -188,19 +221,64 @@ fn preview_engine() -> &'static Engine {
 
 /// A page's drawing now, the ids an agent changed in it, who made those
 /// changes (names, where the desk knows them) and the page number.
-type Drawing = (Arc<PageView>, Vec<String>, Vec<String>, usize);
+struct Drawing {
+    view: Arc<PageView>,
+    agent: Vec<String>,
+    by: Vec<String>,
+    page: usize,
+    /// Others' changes by author, with their colour (a team server): the
+    /// scene's `marks`.
+    marks: Value,
+}
+
+/// Others' changes grouped by author, as the scene's `marks`:
+/// `[{"name","color","ids"}]`, from `(revision, id)` pairs and the desk's
+/// `(revision, name, colour)`.
+fn group_marks(changed: &[(u64, String)], authors: &[(u64, String, String)]) -> Value {
+    let mut marks: Vec<(String, String, Vec<String>)> = Vec::new();
+    for (revision, name, color) in authors {
+        let ids = changed
+            .iter()
+            .filter(|(r, _)| r == revision)
+            .map(|(_, id)| id.clone());
+        match marks.iter_mut().find(|(n, _, _)| n == name) {
+            Some((_, _, known)) => {
+                for id in ids {
+                    if !known.contains(&id) {
+                        known.push(id);
+                    }
+                }
+            }
+            None => marks.push((name.clone(), color.clone(), ids.collect())),
+        }
+    }
+    marks.retain(|(_, _, ids)| !ids.is_empty());
+    Value::Array(
+        marks
+            .into_iter()
+            .map(|(name, color, ids)| json!({"name": name, "color": color, "ids": ids}))
+            .collect(),
+    )
+}
 
 /// A `scene` message with `agent_by`, the names of who made the agent's
 /// changes in it ("Ann's agent"), when there are any: the scene is written as
 /// text and ends with its closing brace. Without names it is left as it was, so
 /// the application's scenes are unchanged.
-fn with_authors(mut scene: String, by: &[String]) -> String {
-    if by.is_empty() || !scene.ends_with('}') {
+fn with_authors(mut scene: String, by: &[String], marks: &Value) -> String {
+    let no_marks = marks.as_array().is_none_or(|m| m.is_empty());
+    if (by.is_empty() && no_marks) || !scene.ends_with('}') {
         return scene;
     }
     scene.pop();
-    scene.push_str(",\"agent_by\":");
-    scene.push_str(&serde_json::to_string(by).unwrap_or_else(|_| "[]".into()));
+    if !by.is_empty() {
+        scene.push_str(",\"agent_by\":");
+        scene.push_str(&serde_json::to_string(by).unwrap_or_else(|_| "[]".into()));
+    }
+    if !no_marks {
+        scene.push_str(",\"marks\":");
+        scene.push_str(&marks.to_string());
+    }
     scene.push('}');
     scene
 }
@@ -235,7 +313,7 @@ impl Session {
                 out
             }
             Intent::Draw { seq, ids } => match self.drawing(None).await {
-                Some((view, _, _, _)) => blocking(move || vec![fragments(seq, &view, &ids)])
+                Some(Drawing { view, .. }) => blocking(move || vec![fragments(seq, &view, &ids)])
                     .await
                     .unwrap_or_default(),
                 None => Vec::new(),
@@ -301,6 +379,15 @@ impl Session {
                         .map_err(|e| e.to_string()),
                 ));
                 out
+            }
+            Intent::Here {
+                page,
+                cursor,
+                sel,
+                view,
+            } => {
+                self.desk.here(Here::new(page, cursor, sel, view));
+                Vec::new()
             }
             Intent::KeepImport { seq } => {
                 let (desk, board) = (self.desk.clone(), self.board);
@@ -369,7 +456,14 @@ impl Session {
     /// Brings the window's page up to date: a `scene` message, if anything differs.
     async fn refresh(&mut self, full: bool) -> Vec<String> {
         let since = if full { None } else { Some(self.revision) };
-        let Some((view, agent, by, page)) = self.drawing(since).await else {
+        let Some(Drawing {
+            view,
+            agent,
+            by,
+            page,
+            marks,
+        }) = self.drawing(since).await
+        else {
             return Vec::new();
         };
         self.page = page;
@@ -380,7 +474,7 @@ impl Session {
         let diffed = blocking(move || {
             let message = shown
                 .diff(page, &view, full, agent)
-                .map(|scene| with_authors(scene, &by));
+                .map(|scene| with_authors(scene, &by, &marks));
             (shown, message)
         })
         .await;
@@ -411,35 +505,58 @@ impl Session {
                 let page = page.clamp(1, pages.len());
                 let id = pages[page - 1].id;
                 let mut revisions = Vec::new();
-                let agent: Vec<String> = log
-                    .changes_since(since)
-                    .unwrap_or_default()
-                    .into_iter()
+                let changes = log.changes_since(since).unwrap_or_default();
+                let agent: Vec<String> = changes
+                    .iter()
                     .filter(|c| c.by == Actor::Agent && c.page == id)
                     .filter_map(|c| {
                         if revisions.last() != Some(&c.revision) {
                             revisions.push(c.revision);
                         }
-                        c.id.map(|id| id.to_string())
+                        c.id.as_ref().map(|id| id.to_string())
                     })
                     .collect();
+                // Every change on the page since, whoever made it: a desk that
+                // knows authors marks others' in their colour.
+                let changed: Vec<(u64, String)> = if full {
+                    Vec::new()
+                } else {
+                    changes
+                        .iter()
+                        .filter(|c| c.page == id)
+                        .filter_map(|c| Some((c.revision, c.id.as_ref()?.to_string())))
+                        .collect()
+                };
                 let view = desk.cache().get(key, id, board.revision());
                 let copy = view.is_none().then(|| board.clone());
-                found = Some((view, copy, id, agent, revisions, page));
+                found = Some((view, copy, id, agent, revisions, changed, page));
             });
-            let (view, copy, id, agent, revisions, page) = found?;
+            let (view, copy, id, agent, revisions, changed, page) = found?;
             // Asked after the look, whose closure holds the board's lock.
             let by = if agent.is_empty() {
                 Vec::new()
             } else {
                 desk.authors(key, &revisions)
             };
+            let marks = if changed.is_empty() {
+                Value::Null
+            } else {
+                let mut all: Vec<u64> = changed.iter().map(|(r, _)| *r).collect();
+                all.dedup();
+                group_marks(&changed, &desk.marks(key, &all))
+            };
             let view = match (view, copy) {
                 (Some(view), _) => view,
                 (None, Some(board)) => desk.cache().view(key, id, &board),
                 (None, None) => return None,
             };
-            Some((view, agent, by, page))
+            Some(Drawing {
+                view,
+                agent,
+                by,
+                page,
+                marks,
+            })
         })
         .await;
         drawn.ok().flatten()

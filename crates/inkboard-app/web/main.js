@@ -8,7 +8,7 @@ import * as sync from './sync/sync.js';
 import {
   applyScene, fitToContent, openView, drawnCount, whenDrawn, getView, setView, panBy, zoomAt, viewport,
 } from './canvas/canvas.js';
-import { flash } from './canvas/highlight.js';
+import { flash, mark } from './canvas/highlight.js';
 import { initSurface } from './surface.js';
 import { initBanner } from './sync/banner.js';
 import { initExportDialog } from './ui/exportdialog.js';
@@ -19,6 +19,8 @@ import { storedView, storeView } from './sync/views.js';
 import { initTheme } from './ui/theme.js';
 import { initTitle } from './ui/title.js';
 import { initTeam } from './ui/team.js';
+import { initPeople, followed } from './ui/people.js';
+import { initCursors } from './ui/cursors.js';
 
 const $ = (testid) => document.querySelector(`[data-testid="${testid}"]`);
 
@@ -41,6 +43,8 @@ function boot() {
   initHistoryButtons();
   initPresentButton($('export-slot'));
   initTeam(document.querySelector('.topbar .actions'));
+  initPeople(document.querySelector('.topbar .actions'), canvas);
+  initCursors(canvas);
 
   on('view', (v) => {
     if (shownKey) views.set(shownKey, v);
@@ -106,6 +110,9 @@ function fileName(path) {
   return path ? path.split(/[\\/]/).pop() : '';
 }
 
+/** The last scene with others' changes marked, and when it was shown (for tests). */
+let lastMarked = null;
+
 /** How long the last full scene took: parse (sync.js), place, fit, first frame (ms). */
 const timings = {};
 
@@ -119,7 +126,17 @@ function onScene(msg) {
   applyScene(msg, { show: !fresh });
   // Who made the agent's changes, where the server says (a team server: "Ann's agent").
   state.agentBy = msg.agent_by ?? null;
-  if (msg.agent?.length) flash(msg.agent);
+  // Others' changes in their authors' colours (a team server), an agent's the rest.
+  const marked = new Set();
+  for (const m of Array.isArray(msg.marks) ? msg.marks : []) {
+    mark(m.ids, m.color);
+    for (const id of m.ids) marked.add(id);
+  }
+  if (msg.agent?.length && marked.size) {
+    mark(msg.agent.filter((id) => !marked.has(id)));
+    emit('agent', msg.agent);
+  } else if (msg.agent?.length) flash(msg.agent);
+  if (msg.marks?.length) lastMarked = { at: performance.now(), marks: msg.marks };
   if (msg.full) {
     timings.objects = msg.order.length;
     timings.place = performance.now() - t0;
@@ -199,6 +216,10 @@ window.inkboard = {
   selection: () => [...state.selection],
   page: () => state.page,
   setView,
+  /** Whom this window follows, on a team server (a name), or null. */
+  following: followed,
+  /** The last scene that marked others' changes: {at (performance.now()), marks}. */
+  marked: () => lastMarked,
   fit: () => fitToContent(),
   perf: {
     /** Times of the last full scene: {objects, parse, place, fit, frame} in ms. */

@@ -358,6 +358,15 @@ fn end_plan() -> impl Strategy<Value = EndPlan> {
     ]
 }
 
+/// A connector's end label: mostly none or a cardinality, sometimes any text.
+fn end_label() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => Just(String::new()),
+        3 => "[0-9a-zA-Z .*]{1,5}",
+        1 => text(),
+    ]
+}
+
 fn new_object() -> impl Strategy<Value = New> {
     let connector = (
         end_plan(),
@@ -373,6 +382,7 @@ fn new_object() -> impl Strategy<Value = New> {
             option::of(select(Side::ALL)),
             option::of(select(Side::ALL)),
             any::<bool>(),
+            (end_label(), end_label()),
         ),
     )
         .prop_map(
@@ -392,6 +402,8 @@ fn new_object() -> impl Strategy<Value = New> {
                 body.set_side(true, pins.0);
                 body.set_side(false, pins.1);
                 body.set_merge(pins.2);
+                body.set_end_label(true, pins.3 .0);
+                body.set_end_label(false, pins.3 .1);
                 New::Connector { from, to, body }
             },
         );

@@ -300,6 +300,8 @@ fn check_named(object: &Object, name: impl Fn() -> String) -> Result<(), ModelEr
                 check_fraction("label_at", at)?;
             }
             check_text(&format!("the text of {}", name()), &c.text)?;
+            check_text(&format!("the start label of {}", name()), c.start_label())?;
+            check_text(&format!("the end label of {}", name()), c.end_label())?;
         }
         Kind::Image(i) => {
             check_rect(&i.bounds)?;

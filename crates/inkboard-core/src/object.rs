@@ -184,14 +184,15 @@ pub struct Connector {
     pub start_arrow: Arrow,
     pub end_arrow: Arrow,
     pub style: Style,
-    /// Bends, the label's place, pinned sides and merging, set by hand or by a
-    /// layout; `None` while all are automatic (what the setters below keep).
+    /// Bends, the label's place, pinned sides, merging and end labels, set by hand
+    /// or by a layout; `None` while none is set (what the setters below keep).
     /// Boxed because few connectors have them: an object stays as small as before,
     /// and a transaction step holds two.
     pub by_hand: Option<Box<ByHand>>,
 }
 
-/// What was decided for a connector rather than left to the router.
+/// What was decided for a connector rather than left to the router, and the
+/// texts at its ends: all rarely set, so they share one box.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ByHand {
     /// Points the line passes through, in order, in board coordinates (as
@@ -210,6 +211,10 @@ pub struct ByHand {
     /// junction dot where each branch leaves the shared line. Orthogonal routes
     /// only.
     pub merge: bool,
+    /// Short texts drawn beside the start and the end of the line (a role name or
+    /// a cardinality such as `1` or `0..*`, as in UML and ER diagrams); empty for
+    /// none. Plain text, not rich.
+    pub end_labels: (String, String),
 }
 
 impl ByHand {
@@ -219,6 +224,8 @@ impl ByHand {
             && self.label_at.is_none()
             && self.sides == (None, None)
             && !self.merge
+            && self.end_labels.0.is_empty()
+            && self.end_labels.1.is_empty()
     }
 }
 
@@ -286,6 +293,28 @@ impl Connector {
     /// Marks the connector as merging (or not) into a shared trunk.
     pub fn set_merge(&mut self, merge: bool) {
         self.edit_by_hand(|h| h.merge = merge);
+    }
+
+    /// The text beside the start of the line (empty: none).
+    pub fn start_label(&self) -> &str {
+        self.by_hand.as_ref().map_or("", |h| &h.end_labels.0)
+    }
+
+    /// The text beside the end of the line (empty: none).
+    pub fn end_label(&self) -> &str {
+        self.by_hand.as_ref().map_or("", |h| &h.end_labels.1)
+    }
+
+    /// Sets the text beside the start (`at_start`) or the end of the line; an
+    /// empty one takes it away.
+    pub fn set_end_label(&mut self, at_start: bool, text: String) {
+        self.edit_by_hand(|h| {
+            if at_start {
+                h.end_labels.0 = text;
+            } else {
+                h.end_labels.1 = text;
+            }
+        });
     }
 
     fn edit_by_hand(&mut self, f: impl FnOnce(&mut ByHand)) {

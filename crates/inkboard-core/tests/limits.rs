@@ -104,6 +104,20 @@ fn texts_count_characters_not_bytes() {
         message(add(label("x".repeat(MAX_TEXT_CHARS + 1)))),
         "the text of the connector being added has 100001 characters, more than the limit of 100000: shorten it, or split it over several objects"
     );
+    let end_label = |at_start: bool, text: String| {
+        let mut c = Connector::new(End::Point(Point::default()), End::Point(Point::default()));
+        c.set_end_label(at_start, text);
+        Kind::Connector(c)
+    };
+    add(end_label(false, "x".repeat(MAX_TEXT_CHARS))).unwrap();
+    assert_eq!(
+        message(add(end_label(true, "x".repeat(MAX_TEXT_CHARS + 1)))),
+        "the start label of the connector being added has 100001 characters, more than the limit of 100000: shorten it, or split it over several objects"
+    );
+    assert_eq!(
+        message(add(end_label(false, "x".repeat(MAX_TEXT_CHARS + 1)))),
+        "the end label of the connector being added has 100001 characters, more than the limit of 100000: shorten it, or split it over several objects"
+    );
 }
 
 #[test]

@@ -375,3 +375,35 @@ fn the_schema_takes_connector_bends() {
     assert!(schemas.validate(&bad, index).is_err());
     assert!(board_from_json(&bad.to_string()).is_err());
 }
+
+/// The schema knows a connector's end labels as the reader does: texts, within
+/// the text limit; anything else is refused by both.
+#[test]
+fn the_schema_takes_connector_end_labels() {
+    let (schemas, index) = schema();
+    let doc = |start: Value| -> Value {
+        serde_json::json!({"format": "inkboard", "version": 3, "title": "t", "next_id": 4,
+            "pages": [{"id": "p1", "name": "Page 1", "objects": [
+                {"id": "s1", "type": "shape", "x": 0, "y": 0, "w": 10, "h": 10},
+                {"id": "s2", "type": "shape", "x": 100, "y": 0, "w": 10, "h": 10},
+                {"id": "c3", "type": "connector", "from": "s1", "to": "s2",
+                 "start_label": start, "end_label": "0..*"}]}]})
+    };
+    let good = doc(Value::from("1"));
+    assert!(schemas.validate(&good, index).is_ok());
+    let board = board_from_json(&good.to_string()).unwrap();
+    let Some(inkboard_core::Kind::Connector(c)) = board.pages()[0].objects.get(2).map(|o| &o.kind)
+    else {
+        panic!("a connector");
+    };
+    assert_eq!((c.start_label(), c.end_label()), ("1", "0..*"));
+    for bad in [
+        doc(Value::from(1)),
+        doc(Value::from(
+            "x".repeat(inkboard_core::limits::MAX_TEXT_CHARS + 1),
+        )),
+    ] {
+        assert!(schemas.validate(&bad, index).is_err());
+        assert!(board_from_json(&bad.to_string()).is_err());
+    }
+}

@@ -145,6 +145,36 @@ fn connector_sides_and_merge_round_trip_and_are_left_out_when_automatic() {
     assert!(c.by_hand.is_none(), "nothing set keeps no box");
 }
 
+/// End labels are written only when set, after `merge`, and round-trip; taken
+/// away, the connector is written as before they existed and keeps no box.
+#[test]
+fn connector_end_labels_round_trip_and_are_left_out_when_empty() {
+    let mut c = Connector::new(End::Object(id("a")), End::Object(id("b")));
+    c.set_merge(true);
+    c.set_end_label(true, "1".into());
+    c.set_end_label(false, "0..* \"orders\"".into());
+    let labelled = Object::new(id("c1"), Kind::Connector(c.clone()));
+    let json = object_to_json(&labelled, Detail::File);
+    assert_eq!(
+        text(json.clone()),
+        r#"{"id":"c1","type":"connector","from":"a","to":"b","merge":true,"start_label":"1","end_label":"0..* \"orders\""}"#
+    );
+    assert_eq!(object_from_json(&Value::Object(json)).unwrap(), labelled);
+    c.set_end_label(true, String::new());
+    assert_eq!(c.start_label(), "");
+    assert_eq!(c.end_label(), "0..* \"orders\"");
+    c.set_end_label(false, String::new());
+    c.set_merge(false);
+    assert!(c.by_hand.is_none(), "nothing set keeps no box");
+    assert_eq!(
+        text(object_to_json(
+            &Object::new(id("c1"), Kind::Connector(c)),
+            Detail::File
+        )),
+        r#"{"id":"c1","type":"connector","from":"a","to":"b"}"#
+    );
+}
+
 fn every_kind() -> Vec<Object> {
     let mut note = shape("s1", Geom::Note);
     if let Kind::Shape(s) = &mut note.kind {
@@ -307,6 +337,10 @@ fn errors_name_the_field() {
         (
             json!({"id": "c1", "type": "connector", "from": "a", "to": "b", "merge": 1}),
             "merge: expected true or false, got the number 1",
+        ),
+        (
+            json!({"id": "c1", "type": "connector", "from": "a", "to": "b", "end_label": 1}),
+            "end_label: expected a text, got the number 1",
         ),
     ] {
         let got = object_from_json(&input).unwrap_err().to_string();

@@ -489,3 +489,104 @@ fn roughness_and_fill_style_come_back_from_excalidraw() {
     assert_eq!(looks(&back.board), looks(&board));
     assert!(back.lost.is_empty(), "{:?}", back.lost);
 }
+
+/// End labels go out as draw.io makes them: child `edgeLabel` cells of the edge
+/// at x -1 (source) and 1 (target), and come back as the same end labels; a
+/// draw.io file's child labels near an end (as people place them, not exactly at
+/// it) are end labels, one near the middle joins the connector's text.
+#[test]
+fn end_labels_come_back_from_drawio() {
+    let text = r#"{"format": "inkboard", "version": 3, "title": "Ends", "next_id": 4, "pages": [{"id": "p1", "name": "Page 1", "objects": [
+        {"id": "s1", "type": "shape", "x": 0, "y": 0, "w": 120, "h": 60},
+        {"id": "s2", "type": "shape", "x": 400, "y": 0, "w": 120, "h": 60},
+        {"id": "c3", "type": "connector", "from": "s1", "to": "s2", "text": "places", "start_label": "1", "end_label": "0..* <many>"}
+    ]}]}"#;
+    let board = inkboard_format::board_from_json(text).unwrap();
+    let drawio = inkboard_interop::to_drawio(&board);
+    for (id, at, value) in [
+        ("c3-start", "-1", "1"),
+        ("c3-end", "1", "0..* &lt;many&gt;"),
+    ] {
+        assert!(
+            drawio.contains(&format!(
+                r#"<mxCell id="{id}" value="{value}" style="edgeLabel;align=center;verticalAlign=middle;resizable=0;points=[];" vertex="1" connectable="0" parent="c3">
+          <mxGeometry x="{at}" relative="1" as="geometry">"#
+            )),
+            "{drawio}"
+        );
+    }
+    let back = inkboard_interop::import(drawio.as_bytes(), Some("x.drawio")).unwrap();
+    assert!(back.lost.is_empty(), "{:?}", back.lost);
+    let labels = |b: &Board| {
+        b.pages()[0]
+            .objects
+            .iter()
+            .find_map(|o| match &o.kind {
+                Kind::Connector(c) => Some((
+                    c.text.clone(),
+                    c.start_label().to_string(),
+                    c.end_label().to_string(),
+                )),
+                _ => None,
+            })
+            .unwrap()
+    };
+    assert_eq!(labels(&back.board), labels(&board));
+
+    // As draw.io itself saves them: near the ends, not exactly at them, and one
+    // label near the middle.
+    let file = r#"<mxfile><diagram id="d" name="P"><mxGraphModel><root>
+        <mxCell id="0" /><mxCell id="1" parent="0" />
+        <mxCell id="a" value="A" style="rounded=0;" vertex="1" parent="1"><mxGeometry x="0" y="0" width="120" height="60" as="geometry" /></mxCell>
+        <mxCell id="b" value="B" style="rounded=0;" vertex="1" parent="1"><mxGeometry x="400" y="0" width="120" height="60" as="geometry" /></mxCell>
+        <mxCell id="e" style="endArrow=none;html=1;" edge="1" parent="1" source="a" target="b"><mxGeometry relative="1" as="geometry" /></mxCell>
+        <mxCell id="l1" value="employer" style="edgeLabel;html=1;align=center;verticalAlign=middle;resizable=0;points=[];" vertex="1" connectable="0" parent="e"><mxGeometry x="-0.86" y="1" relative="1" as="geometry"><mxPoint x="-4" y="-11" as="offset" /></mxGeometry></mxCell>
+        <mxCell id="l2" value="works for" style="edgeLabel;html=1;" vertex="1" connectable="0" parent="e"><mxGeometry x="0.1" relative="1" as="geometry"><mxPoint as="offset" /></mxGeometry></mxCell>
+        <mxCell id="l3" value="employee" style="edgeLabel;html=1;" vertex="1" connectable="0" parent="e"><mxGeometry x="0.9" relative="1" as="geometry"><mxPoint as="offset" /></mxGeometry></mxCell>
+    </root></mxGraphModel></diagram></mxfile>"#;
+    let read = inkboard_interop::import(file.as_bytes(), Some("x.drawio")).unwrap();
+    assert!(read.lost.is_empty(), "{:?}", read.lost);
+    assert_eq!(
+        labels(&read.board),
+        ("works for".into(), "employer".into(), "employee".into())
+    );
+}
+
+/// Excalidraw has no end labels: they are not drawn there, and are kept in the
+/// arrow's `customData.inkboard`, so the board comes back with them.
+#[test]
+fn end_labels_come_back_from_excalidraw() {
+    let text = r#"{"format": "inkboard", "version": 3, "title": "Ends", "next_id": 4, "pages": [{"id": "p1", "name": "Page 1", "objects": [
+        {"id": "s1", "type": "shape", "x": 0, "y": 0, "w": 120, "h": 60},
+        {"id": "s2", "type": "shape", "x": 400, "y": 0, "w": 120, "h": 60},
+        {"id": "c3", "type": "connector", "from": "s1", "to": "s2", "route": "straight", "start_label": "1", "end_label": "0..*"}
+    ]}]}"#;
+    let board = inkboard_format::board_from_json(text).unwrap();
+    let excalidraw = inkboard_interop::to_excalidraw(&board, board.pages()[0].id);
+    assert!(
+        excalidraw.contains(
+            r#""customData": {
+        "inkboard": {
+          "start_label": "1",
+          "end_label": "0..*"
+        }
+      }"#
+        ),
+        "{excalidraw}"
+    );
+    assert!(
+        !excalidraw.contains(r#""text": "0..*""#),
+        "not drawn: {excalidraw}"
+    );
+    let back = inkboard_interop::import(excalidraw.as_bytes(), Some("x.excalidraw")).unwrap();
+    assert!(back.lost.is_empty(), "{:?}", back.lost);
+    let ends = back.board.pages()[0]
+        .objects
+        .iter()
+        .find_map(|o| match &o.kind {
+            Kind::Connector(c) => Some((c.start_label().to_string(), c.end_label().to_string())),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(ends, ("1".to_string(), "0..*".to_string()));
+}

@@ -53,7 +53,7 @@ pub use resolve::{connector_lines, item_extent, resolve, resolve_within};
 pub use route::labels::label_size;
 pub use route::nudge::MIN_SPACING as MIN_LINE_GAP;
 pub use scene::{Item, Part, Scene};
-pub use text::fonts::{font_face_css, fontdb, system_families};
+pub use text::fonts::{font_face_css, fontdb, latin_faces, system_families, WebFace};
 pub use theme::Theme;
 // `faces` and `fit` live in the text folder; these paths are kept for the callers
 // (tests, fuzz targets) that name them from the crate root.

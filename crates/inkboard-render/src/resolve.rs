@@ -16,10 +16,10 @@ use inkboard_core::{
 
 use crate::deadline::{unstoppable, Deadline, Stopped};
 use crate::route::connectors::{self, Laid};
-use crate::route::labels::{label_font_size, LABEL_PAD};
+use crate::route::labels::{end_label_font_size, label_font_size, END_LABEL_PAD, LABEL_PAD};
 use crate::scene::{
-    Anchor, FaceRun, ImagePart, Item, Part, PathPart, PlacedLine, Rgba, Scene, Seg, Stroke,
-    TextPart, Turn,
+    Anchor, FaceRun, ImagePart, Item, LabelEnd, Part, PathPart, PlacedLine, Rgba, Scene, Seg,
+    Stroke, TextPart, Turn,
 };
 use crate::shapes::{self, pt};
 use crate::style;
@@ -346,6 +346,7 @@ pub(crate) fn shape_text(
             .map(|u| inkboard_core::rich::safe_url(u))
             .collect(),
         overflows: fitted.overflows,
+        end: None,
     }))
 }
 
@@ -383,24 +384,34 @@ fn connector(
         }
     }
     if let Some(bg) = laid.label {
-        label(c, bg, parts, deadline)?;
+        label(c, None, bg, parts, deadline)?;
+    }
+    for end in LabelEnd::BOTH {
+        if let Some(bg) = laid.end_labels[end.index()] {
+            label(c, Some(end), bg, parts, deadline)?;
+        }
     }
     Ok(())
 }
 
-/// A connector's label: its text centred in `bg`, over a white rounded box.
+/// A connector's label, or its label at `end`: its text centred in `bg`, over a
+/// white rounded box.
 fn label(
     c: &Connector,
+    end: Option<LabelEnd>,
     bg: Rect,
     parts: &mut Vec<Part>,
     deadline: &Deadline,
 ) -> Result<(), Stopped> {
+    let ((pad_x, pad_y), text, font_size, corner) = match end {
+        None => (LABEL_PAD, c.text.as_str(), label_font_size(c), 4.0),
+        Some(end) => (END_LABEL_PAD, end.text(c), end_label_font_size(c), 2.0),
+    };
     parts.push(Part::Path(PathPart {
-        segs: shapes::rect(bg, 4.0),
+        segs: shapes::rect(bg, corner),
         fill: Some(style::BACKGROUND),
         stroke: None,
     }));
-    let (pad_x, pad_y) = LABEL_PAD;
     let tb = Rect::new(
         bg.x + pad_x,
         bg.y + pad_y,
@@ -409,16 +420,16 @@ fn label(
     );
     let color = c.style.text_color.map_or(style::INK, style::color);
     if let Some(t) = shape_text(
-        &c.text,
+        text,
         tb,
-        label_font_size(c),
+        font_size,
         style::label_face(&c.style),
         (Align::Center, VAlign::Middle),
         color,
         false,
         deadline,
     )? {
-        parts.push(Part::Text(t));
+        parts.push(Part::Text(TextPart { end, ..t }));
     }
     Ok(())
 }

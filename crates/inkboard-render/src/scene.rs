@@ -230,6 +230,46 @@ pub struct TextPart {
     /// past its edges (`Fitted::overflows`): what `check` reports as
     /// `text_overflow`, read here instead of fitting the text again.
     pub overflows: bool,
+    /// The end of its connector this text labels, for an end label (a role name
+    /// or a cardinality); `None` for any other text. The SVG marks it
+    /// (`data-end`), so the editor and the checker tell it from the main label.
+    pub end: Option<LabelEnd>,
+}
+
+/// Which end of its connector an end label is drawn beside.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LabelEnd {
+    Start,
+    End,
+}
+
+impl LabelEnd {
+    /// Both ends, start first: the order end labels are placed and drawn in.
+    pub const BOTH: [LabelEnd; 2] = [LabelEnd::Start, LabelEnd::End];
+
+    /// The word the SVG and the tools use for it (`start`, `end`).
+    pub fn name(self) -> &'static str {
+        match self {
+            LabelEnd::Start => "start",
+            LabelEnd::End => "end",
+        }
+    }
+
+    /// Its place in a pair of start and end: 0 for the start, 1 for the end.
+    pub fn index(self) -> usize {
+        match self {
+            LabelEnd::Start => 0,
+            LabelEnd::End => 1,
+        }
+    }
+
+    /// The connector's text for this end (empty: none).
+    pub fn text(self, c: &inkboard_core::Connector) -> &str {
+        match self {
+            LabelEnd::Start => c.start_label(),
+            LabelEnd::End => c.end_label(),
+        }
+    }
 }
 
 impl TextPart {

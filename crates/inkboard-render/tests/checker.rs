@@ -9,10 +9,13 @@
 //! h]`, optional `"text"`, `"font"`, `"turn"`) or a connector (`"from"` and `"to"`:
 //! an object's name or a point `[x, y]`; optional `"route"`, `"text"`,
 //! `"start_arrow"`, `"end_arrow"`, `"dash"`, `"roughness"`, `"waypoints"`, `"sides"` (two sides or
-//! nulls), `"label_at"`). Names are the corpus's own; the board's ids are mapped
+//! nulls), `"label_at"`, `"start_label"`, `"end_label"`). Names are the corpus's own; the board's ids are mapped
 //! back to them in what is printed. Problems are compared as a kind and a set of
 //! names, so the order of the ids does not matter, and matched one to one: a
 //! problem planted twice must be reported twice.
+//!
+//! `CHECKER_PNG=DIR` also draws each board into `DIR/NAME.png`, to look at what a
+//! board plants.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
@@ -65,6 +68,11 @@ fn the_checker_finds_every_planted_problem_and_nothing_else() {
             defective += 1;
         }
         let problems = inkboard_render::check(&board, PAGE);
+        if let Some(dir) = std::env::var_os("CHECKER_PNG") {
+            let scene = inkboard_render::resolve(&board, PAGE);
+            let png = inkboard_render::to_png_scaled(&scene, None, 2.0).expect("drawn");
+            std::fs::write(Path::new(&dir).join(format!("{name}.png")), png.data).expect("written");
+        }
         for p in &problems {
             assert!(!p.ids.is_empty(), "{name}: {p:?} names no object");
             assert!(
@@ -202,6 +210,11 @@ fn build(spec: &Value, file: &str) -> (Board, HashMap<ObjectId, String>) {
             if let Some(s) = o["sides"].as_array() {
                 for (at_start, side) in [(true, &s[0]), (false, &s[1])] {
                     c.set_side(at_start, side.as_str().map(word::<Side>));
+                }
+            }
+            for (at_start, key) in [(true, "start_label"), (false, "end_label")] {
+                if let Some(t) = o[key].as_str() {
+                    c.set_end_label(at_start, t.to_string());
                 }
             }
             if let Some(at) = o["label_at"].as_f64() {

@@ -92,6 +92,71 @@ fn svg_is_self_contained_and_valid() {
     assert_eq!(texts, 3, "one <text> per line: 3 one-line labels");
 }
 
+/// A twelve-shape flow of the kind an agent draws: labelled steps, a decision,
+/// labelled connectors, a bold title and a serif note.
+fn twelve_shapes() -> Build {
+    let mut b = Build::new();
+    let labels = [
+        "Order received",
+        "Check stock",
+        "In stock?",
+        "Reserve items",
+        "Back-order",
+        "Take payment",
+        "Payment ok?",
+        "Pack & label",
+        "Notify customer",
+        "Ship (2–3 days)",
+        "Refund",
+        "Done",
+    ];
+    let ids: Vec<_> = labels
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let (col, row) = ((i % 4) as f64, (i / 4) as f64);
+            let geom = if text.ends_with('?') {
+                Geom::Diamond
+            } else {
+                Geom::Rounded
+            };
+            b.shape(geom, [col * 220.0, row * 160.0, 150.0, 80.0], text)
+        })
+        .collect();
+    for (i, pair) in ids.windows(2).enumerate() {
+        match i {
+            2 => b.labelled(&pair[0], &pair[1], "yes"),
+            6 => b.labelled(&pair[0], &pair[1], "approved"),
+            _ => b.connect(
+                obj(&pair[0]),
+                obj(&pair[1]),
+                Route::Orthogonal,
+                Arrow::Arrow,
+            ),
+        };
+    }
+    b
+}
+
+#[test]
+fn svg_embeds_only_the_glyphs_it_draws() {
+    let b = twelve_shapes();
+    let scene = resolve(&b.board, PAGE);
+    let svg = to_svg(&scene, None);
+    // Whole faces were 680 KB for such a board; the subset of Inter is a few KB.
+    assert!(svg.len() < 60_000, "{} bytes", svg.len());
+    assert_eq!(svg.matches("@font-face").count(), 1, "Inter regular only");
+    // The text is still text, one `<text>` a line, as before.
+    for label in [
+        "Order received",
+        "Pack &amp; label",
+        "Ship (2–3 days)",
+        "approved",
+    ] {
+        assert!(svg.contains(&format!(">{label}</text>")), "{label}");
+    }
+}
+
 fn count_texts(g: &usvg::Group) -> usize {
     g.children()
         .iter()

@@ -1,6 +1,6 @@
 //! Reference renders: one small board per geom, style property, connector route
 //! (orthogonal ones round obstacles, through shared channels and across frames),
-//! label placement, arrowhead and text case, and a board in the dark theme. Each board's SVG is kept as a text
+//! label placement (end labels too), arrowhead and text case, and a board in the dark theme. Each board's SVG is kept as a text
 //! snapshot (`tests/reference/NAME.svg`) and its PNG, drawn at scale 1, is compared with
 //! `tests/reference/NAME.png` within a small pixel tolerance (anti-aliasing may
 //! differ by a shade between machines). Refresh both with `UPDATE_EXPECT=1`, and
@@ -562,6 +562,40 @@ fn cases() -> Vec<Case> {
             let a = b.shape(Geom::Rect, [0.0, 0.0, 80.0, 40.0], "a");
             let c = b.shape(Geom::Ellipse, [100.0, 0.0, 80.0, 40.0], "b");
             b.group(&[a, c]);
+        }),
+        // An ER sketch: cardinalities at both ends, across, down and round a
+        // corner, one relationship named, one end with an arrowhead.
+        ("end_labels_er", |b| {
+            let customer = b.shape(Geom::Rect, [0.0, 0.0, 120.0, 60.0], "Customer");
+            let order = b.shape(Geom::Rect, [300.0, 0.0, 120.0, 60.0], "Order");
+            let item = b.shape(Geom::Rect, [300.0, 200.0, 120.0, 60.0], "Line item");
+            let product = b.shape(Geom::Rect, [0.0, 200.0, 120.0, 60.0], "Product");
+            let ends = |c: &mut Connector, start: &str, end: &str| {
+                c.set_end_label(true, start.into());
+                c.set_end_label(false, end.into());
+            };
+            let mut places = Connector {
+                text: "places".into(),
+                end_arrow: Arrow::None,
+                ..Connector::new(obj(&customer), obj(&order))
+            };
+            ends(&mut places, "1", "0..*");
+            b.connector(places);
+            let mut holds = Connector {
+                end_arrow: Arrow::None,
+                ..Connector::new(obj(&order), obj(&item))
+            };
+            ends(&mut holds, "1", "1..*");
+            b.connector(holds);
+            let mut of = Connector::new(obj(&item), obj(&product));
+            ends(&mut of, "0..*", "1");
+            b.connector(of);
+            let mut buys = Connector {
+                end_arrow: Arrow::None,
+                ..Connector::new(obj(&customer), obj(&item))
+            };
+            ends(&mut buys, "buyer", "bought");
+            b.connector(buys);
         }),
         // Drawn in the dark theme (see `theme_of`): paper, ink, palette fills, a
         // note, a frame, a label, a link and code; the image keeps its colours.

@@ -8,7 +8,9 @@
 //! the broadcasts from one thread; the copies themselves are caught up when next
 //! used (a call, an editor redrawing), since a board nobody looks at need not
 //! follow every change. Copies nobody holds are let go once more than
-//! [`KEEP_IDLE`] boards are held.
+//! [`KEEP_IDLE`] boards are held. Presence signals (`presence.rs`) come the same
+//! way and go to a second broadcast per board, of their own, so a flood of
+//! cursors never makes a window miss (and redraw for) a move.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -21,6 +23,7 @@ use inkboard_tools::ToolError;
 use tokio::sync::broadcast;
 
 use crate::error::tool_error;
+use crate::presence::{Heard, Note, Publisher};
 
 /// How many boards' copies are kept while no call or editor holds them.
 pub const KEEP_IDLE: usize = 256;
@@ -35,12 +38,15 @@ pub type Moved = u64;
 struct Entry {
     cell: Arc<StoredCell>,
     moved: broadcast::Sender<Moved>,
+    /// Presence notes heard about the board.
+    notes: broadcast::Sender<Arc<Heard>>,
 }
 
 /// The boards this process holds. Cheap to share ([`Arc`]).
 pub struct Held {
     store: Store,
     boards: Mutex<HashMap<BoardId, Entry>>,
+    presence: Publisher,
 }
 
 impl Held {
@@ -49,6 +55,7 @@ impl Held {
     pub fn new(store: Store) -> Result<Arc<Held>, StoreError> {
         let events = store.subscribe()?;
         let held = Arc::new(Held {
+            presence: Publisher::start(store.clone())?,
             store,
             boards: Mutex::new(HashMap::new()),
         });
@@ -72,6 +79,11 @@ impl Held {
         &self.store
     }
 
+    /// Where this process's presence notes go out.
+    pub fn presence(&self) -> &Publisher {
+        &self.presence
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<BoardId, Entry>> {
         self.boards.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -84,6 +96,21 @@ impl Held {
             Event::Moved(m) => {
                 if let Some(entry) = boards.get(&m.board) {
                     let _ = entry.moved.send(m.revision);
+                }
+            }
+            Event::Signal(signal) => {
+                // Read (as hostile) only when a window here listens.
+                let Some(entry) = boards.get(&signal.board) else {
+                    return;
+                };
+                if entry.notes.receiver_count() == 0 {
+                    return;
+                }
+                if let Some(note) = Note::read(&signal.body) {
+                    let _ = entry.notes.send(Arc::new(Heard {
+                        text: note.text().into(),
+                        id: note.id,
+                    }));
                 }
             }
             Event::Reconnected => {
@@ -106,11 +133,16 @@ impl Held {
         let copy = self.load(board)?;
         let mut boards = self.lock();
         if boards.len() >= KEEP_IDLE {
-            boards.retain(|_, e| Arc::strong_count(&e.cell) > 1 || e.moved.receiver_count() > 0);
+            boards.retain(|_, e| {
+                Arc::strong_count(&e.cell) > 1
+                    || e.moved.receiver_count() > 0
+                    || e.notes.receiver_count() > 0
+            });
         }
         let entry = boards.entry(board.clone()).or_insert_with(|| Entry {
             cell: StoredCell::new(board.to_string(), copy),
             moved: broadcast::channel(64).0,
+            notes: broadcast::channel(256).0,
         });
         Ok(entry.cell.clone())
     }
@@ -124,6 +156,17 @@ impl Held {
             .get(board)
             .ok_or_else(|| ToolError::Io("the board was let go while opened".into()))?;
         Ok(entry.moved.subscribe())
+    }
+
+    /// Hears the presence notes about `board`, from every process (this one's
+    /// own windows' too: each skips its own).
+    pub fn notes(&self, board: &BoardId) -> Result<broadcast::Receiver<Arc<Heard>>, ToolError> {
+        self.cell(board)?;
+        let boards = self.lock();
+        let entry = boards
+            .get(board)
+            .ok_or_else(|| ToolError::Io("the board was let go while opened".into()))?;
+        Ok(entry.notes.subscribe())
     }
 
     /// Tells this process's watchers of `board` that it reached `revision`

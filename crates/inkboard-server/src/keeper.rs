@@ -51,7 +51,15 @@ impl Keeper for Access {
             .role(&board, self.who.id)
             .map_err(tool_error)?
         {
-            Some(_) => self.held.cell(&board),
+            Some(_) => {
+                // An agent's call on the board: the people there see it work.
+                if self.who.kind == AuthorKind::Agent {
+                    self.held
+                        .presence()
+                        .agent(&board, self.who.id, self.who.name.as_str());
+                }
+                self.held.cell(&board)
+            }
             None => Err(not_found(id)),
         }
     }
@@ -84,6 +92,11 @@ impl Keeper for Access {
         match done {
             Ok(done) => {
                 copy.authors.insert(commit.revision, self.who.display());
+                if self.who.kind == AuthorKind::Agent {
+                    self.held
+                        .presence()
+                        .agent(&board, self.who.id, self.who.name.as_str());
+                }
                 if done.snapshot_due {
                     self.held.snapshot_later(&board, copy);
                 }

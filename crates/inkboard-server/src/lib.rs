@@ -15,6 +15,8 @@
 //!   people page's forms and the editor's Share dialog; each one audited.
 //! - [`window`]: the live editor of `inkboard-app` on a stored board, one
 //!   person's window at a time ([`window::BoardDesk`]).
+//! - [`presence`]: who is on a board (windows' cursors, selections and views,
+//!   agents at work), between processes as store signals, never stored.
 //! - [`transfer`]: a board moved whole between a file and the server
 //!   (`inkboard push` / `pull`).
 //!
@@ -34,6 +36,7 @@ pub mod held;
 pub mod keeper;
 pub mod limit;
 pub mod pages;
+pub mod presence;
 pub mod sharing;
 pub mod transfer;
 pub mod window;

@@ -11,10 +11,17 @@
 //! Drawings of a page are shared by the windows of this process that show it
 //! ([`Windows`]: one number and one cache entry per board while a window is
 //! open).
+//!
+//! Each window is present on its board (`presence.rs`): its `here` goes out as
+//! a note at most once per [`MIN_GAP`] and again every [`HEARTBEAT`], `gone`
+//! when it closes, and everyone else's notes come to it while its person holds
+//! a role on the board (asked again at every heartbeat).
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{Path as UrlPath, Query, State};
@@ -24,6 +31,7 @@ use axum::routing::get;
 use axum::Router;
 use base64::Engine as _;
 use inkboard_app::desk::{Desk, Header};
+use inkboard_app::here::Here;
 use inkboard_app::{Event, ViewCache};
 use inkboard_core::{Actor, Board};
 use inkboard_store::{BoardId, Role};
@@ -36,6 +44,7 @@ use tokio::sync::{broadcast, oneshot};
 use crate::guard::person;
 use crate::keeper::{Access, Member};
 use crate::pages::{blocking, not_found, not_signed_in};
+use crate::presence::{color_of, Note, HEARTBEAT, MIN_GAP};
 use crate::{Held, Shared};
 
 pub fn routes(shared: Arc<Shared>) -> Router<Arc<Shared>> {
@@ -113,8 +122,65 @@ pub struct BoardDesk {
     who: Member,
     cell: Arc<StoredCell>,
     events: broadcast::Sender<Event>,
+    /// This window's presence.
+    presence: Arc<Mine>,
+    /// Others' notes, passed on by the window's task.
+    notes: broadcast::Sender<Arc<str>>,
     /// Dropped with the window: ends the task that passes the board's moves on.
     _stop: oneshot::Sender<()>,
+}
+
+/// A window's own presence: its id among every process's, and where it is.
+struct Mine {
+    id: String,
+    board: BoardId,
+    person: String,
+    /// Whether the person holds a role on the board (asked at each heartbeat).
+    allowed: AtomicBool,
+    state: Mutex<MineState>,
+}
+
+#[derive(Default)]
+struct MineState {
+    latest: Option<Here>,
+    /// The latest was not sent yet (it came sooner than [`MIN_GAP`]).
+    dirty: bool,
+    sent: Option<Instant>,
+}
+
+impl Mine {
+    /// Sends the latest state if it is due: `dirty` ones at the gap, all of
+    /// them at the heartbeat.
+    fn flush(&self, held: &Held, heartbeat: bool) {
+        if !self.allowed.load(Ordering::Relaxed) {
+            return;
+        }
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let due = state.sent.is_none_or(|t| t.elapsed() >= MIN_GAP);
+        if !(heartbeat || (state.dirty && due)) {
+            return;
+        }
+        if let Some(here) = &state.latest {
+            held.presence()
+                .send(&self.board, &Note::window(&self.id, &self.person, here));
+            state.sent = Some(Instant::now());
+            state.dirty = false;
+        }
+    }
+
+    /// A new `here`: sent now if the last went out [`MIN_GAP`] ago, else kept
+    /// as the latest for the next tick (never queued).
+    fn update(&self, held: &Held, here: Here) {
+        {
+            let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+            if state.latest.as_ref() == Some(&here) {
+                return;
+            }
+            state.latest = Some(here);
+            state.dirty = true;
+        }
+        self.flush(held, false);
+    }
 }
 
 impl BoardDesk {
@@ -124,11 +190,25 @@ impl BoardDesk {
     pub fn open(shared: Arc<Shared>, board: BoardId, who: Member) -> Result<Self, ToolError> {
         let cell = shared.held.cell(&board)?;
         let mut moved = shared.held.watch(&board)?;
+        let mut heard = shared.held.notes(&board)?;
         let key = shared.windows.open(&board);
         let (events, _) = broadcast::channel(64);
+        let (notes, _) = broadcast::channel(256);
         let (stop, mut stopped) = oneshot::channel::<()>();
         let tell = events.clone();
+        let pass = notes.clone();
+        let presence = Arc::new(Mine {
+            id: shared.held.presence().window_id(),
+            board: board.clone(),
+            person: who.name.as_str().to_string(),
+            allowed: AtomicBool::new(true),
+            state: Mutex::default(),
+        });
+        let (mine, held, user) = (presence.clone(), shared.held.clone(), who.id);
         tokio::runtime::Handle::current().spawn(async move {
+            let mut tick = tokio::time::interval(MIN_GAP * 2);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+            let mut beat = Instant::now();
             loop {
                 tokio::select! {
                     _ = &mut stopped => return,
@@ -139,6 +219,29 @@ impl BoardDesk {
                         }
                         Err(broadcast::error::RecvError::Closed) => return,
                     },
+                    h = heard.recv() => match h {
+                        Ok(h) => {
+                            if h.id != mine.id && mine.allowed.load(Ordering::Relaxed) {
+                                let _ = pass.send(h.text.clone());
+                            }
+                        }
+                        // Missed notes: their windows say them again soon.
+                        Err(broadcast::error::RecvError::Lagged(_)) => {}
+                        Err(broadcast::error::RecvError::Closed) => return,
+                    },
+                    _ = tick.tick() => {
+                        let heartbeat = beat.elapsed() >= HEARTBEAT;
+                        if heartbeat {
+                            beat = Instant::now();
+                            // A person whose role was taken away is no longer
+                            // present, and sees no one.
+                            let (store, board) = (held.store().clone(), mine.board.clone());
+                            let role = tokio::task::spawn_blocking(move || store.role(&board, user)).await;
+                            let allowed = !matches!(role, Ok(Ok(None)));
+                            mine.allowed.store(allowed, Ordering::Relaxed);
+                        }
+                        mine.flush(&held, heartbeat);
+                    }
                 }
             }
         });
@@ -149,6 +252,8 @@ impl BoardDesk {
             who,
             cell,
             events,
+            presence,
+            notes,
             _stop: stop,
         })
     }
@@ -198,6 +303,10 @@ impl BoardDesk {
 impl Drop for BoardDesk {
     fn drop(&mut self) {
         self.shared.windows.close(&self.board);
+        self.shared
+            .held
+            .presence()
+            .send(&self.board, &Note::gone(&self.presence.id));
     }
 }
 
@@ -274,6 +383,28 @@ impl Desk for BoardDesk {
             }
         }
         names
+    }
+
+    fn marks(&self, _board: u32, revisions: &[u64]) -> Vec<(u64, String, String)> {
+        let me = self.who.display();
+        let copy = self.cell.lock();
+        revisions
+            .iter()
+            .filter_map(|r| {
+                let who = copy.authors.get(r)?;
+                // A person's agent is marked in the person's colour.
+                let person = who.strip_suffix("'s agent").unwrap_or(who);
+                (*who != me).then(|| (*r, who.clone(), color_of(person).to_string()))
+            })
+            .collect()
+    }
+
+    fn here(&self, here: Here) {
+        self.presence.update(self.held(), here);
+    }
+
+    fn presence(&self) -> Option<broadcast::Receiver<Arc<str>>> {
+        Some(self.notes.subscribe())
     }
 
     fn call(&self, _board: u32, window: u64, tool: &str, args: Value) -> Result<Reply, ToolError> {

@@ -78,7 +78,7 @@ pub use error::StoreError;
 pub use json::Json;
 pub use migrate::{listed as migrations, SCHEMA_VERSION};
 pub use model::*;
-pub use notify::{BoardMoved, Event, Subscription};
+pub use notify::{BoardMoved, Event, Signal, Subscription, MAX_SIGNAL_BYTES};
 pub use secret::{Secret, SecretKind};
 
 use db::{transaction, Db};
@@ -269,6 +269,38 @@ impl Store {
             }
         }
         Ok(self.inner.hub.subscribe())
+    }
+
+    /// Tells every subscriber, on every process sharing the database, a note
+    /// about who is on `board` (`body`: at most [`MAX_SIGNAL_BYTES`], else
+    /// [`StoreError::Invalid`]). Nothing is stored: with PostgreSQL it is a
+    /// `NOTIFY` on `inkboard_presence` outside any transaction, which a process
+    /// not listening at that moment never hears; with SQLite it goes to this
+    /// process's subscribers only.
+    pub fn signal(&self, board: &BoardId, body: &str) -> Result<(), StoreError> {
+        if body.len() > MAX_SIGNAL_BYTES {
+            return Err(StoreError::invalid(
+                "signal",
+                format!("a presence note has at most {MAX_SIGNAL_BYTES} bytes"),
+            ));
+        }
+        match &self.inner.backend {
+            Backend::Sqlite(..) => {
+                self.inner.hub.publish(Event::Signal(notify::Signal {
+                    board: board.clone(),
+                    body: body.to_string(),
+                }));
+                Ok(())
+            }
+            Backend::Postgres { pool, .. } => {
+                let payload = notify::signal_payload(board, body);
+                pool.get()?.execute(
+                    "SELECT pg_notify('inkboard_presence', $1)",
+                    &[db::Val::Text(&payload)],
+                )?;
+                Ok(())
+            }
+        }
     }
 
     pub(crate) fn options(&self) -> &Options {

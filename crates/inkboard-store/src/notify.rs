@@ -5,13 +5,17 @@
 //! With PostgreSQL the events come from the database: every commit sends
 //! `NOTIFY inkboard_board, 'BOARD:REVISION'` in its transaction, and one thread per
 //! store listens on a connection of its own, so a change committed by any process
-//! reaches all of them. When that connection breaks, the thread connects again
+//! reaches all of them. The same thread hears `inkboard_presence`
+//! ([`Store::signal`]: `BOARD:BODY`, who is on a board and where their cursor is),
+//! which is never stored: a note sent while a process is not listening is lost,
+//! and its sender says it again soon (its heartbeat). When that connection breaks, the thread connects again
 //! (waiting longer each time, up to a few seconds) and then sends
 //! [`Event::Reconnected`], since notifications sent meanwhile are lost: a holder
 //! re-reads the revisions of the boards it holds. With SQLite, which one process
 //! owns, the store sends each event itself after the commit.
 //!
 //! [`Store::subscribe`]: crate::Store::subscribe
+//! [`Store::signal`]: crate::Store::signal
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -22,7 +26,7 @@ use postgres::fallible_iterator::FallibleIterator;
 use postgres::Config;
 
 use crate::model::BoardId;
-use crate::pg::CHANNEL;
+use crate::pg::{CHANNEL, PRESENCE_CHANNEL};
 use crate::StoreError;
 
 /// A board reached a new revision.
@@ -32,10 +36,25 @@ pub struct BoardMoved {
     pub revision: u64,
 }
 
+/// A note about who is on a board ([`crate::Store::signal`]), from any process.
+/// Its body is the sender's text, at most [`MAX_SIGNAL_BYTES`]: what it means is
+/// the server's business, which reads it as hostile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Signal {
+    pub board: BoardId,
+    pub body: String,
+}
+
+/// The longest body a signal carries: PostgreSQL refuses a `NOTIFY` payload of
+/// 8000 bytes or more, and the board's id and a colon come first.
+pub const MAX_SIGNAL_BYTES: usize = 7000;
+
 /// What a subscription receives.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
     Moved(BoardMoved),
+    /// Someone's presence on a board (never stored; see [`Signal`]).
+    Signal(Signal),
     /// The listening connection was lost and is back: boards may have moved
     /// without an event in between, so check the revisions of those you hold.
     Reconnected,
@@ -116,7 +135,7 @@ pub(crate) fn start_listener(config: Config, hub: Arc<Hub>) -> Result<(), StoreE
 
 fn listen(config: &Config) -> Result<postgres::Client, StoreError> {
     let mut client = config.connect(postgres::NoTls)?;
-    client.batch_execute(&format!("LISTEN {CHANNEL}"))?;
+    client.batch_execute(&format!("LISTEN {CHANNEL}; LISTEN {PRESENCE_CHANNEL}"))?;
     Ok(client)
 }
 
@@ -131,8 +150,13 @@ fn run(config: Config, hub: Arc<Hub>, mut client: postgres::Client) {
                 loop {
                     match iter.next() {
                         Ok(Some(n)) => {
-                            if let Some(moved) = parse(n.payload()) {
-                                hub.publish(Event::Moved(moved));
+                            let event = if n.channel() == PRESENCE_CHANNEL {
+                                parse_signal(n.payload()).map(Event::Signal)
+                            } else {
+                                parse(n.payload()).map(Event::Moved)
+                            };
+                            if let Some(event) = event {
+                                hub.publish(event);
                             }
                         }
                         // A quiet tick, or a connection closed (checked below).
@@ -175,6 +199,23 @@ fn parse(payload: &str) -> Option<BoardMoved> {
     })
 }
 
+/// Reads a `BOARD:BODY` presence payload (a board id holds no colon).
+fn parse_signal(payload: &str) -> Option<Signal> {
+    let (board, body) = payload.split_once(':')?;
+    if body.len() > MAX_SIGNAL_BYTES {
+        return None;
+    }
+    Some(Signal {
+        board: BoardId::parse(board).ok()?,
+        body: body.to_string(),
+    })
+}
+
+/// The payload of a presence signal.
+pub(crate) fn signal_payload(board: &BoardId, body: &str) -> String {
+    format!("{board}:{body}")
+}
+
 /// The payload a commit sends.
 pub(crate) fn payload(board: &BoardId, revision: u64) -> String {
     format!("{board}:{revision}")
@@ -197,5 +238,22 @@ mod tests {
         assert_eq!(parse("no-colon"), None);
         assert_eq!(parse("bad id!:3"), None);
         assert_eq!(parse("abc:-1"), None);
+    }
+
+    #[test]
+    fn signals_read_back_and_oversized_ones_are_dropped() {
+        let board = BoardId::parse("abc123").unwrap();
+        let body = r#"{"x":1,"note":"a:b"}"#;
+        assert_eq!(
+            parse_signal(&signal_payload(&board, body)),
+            Some(Signal {
+                board: board.clone(),
+                body: body.into()
+            })
+        );
+        assert_eq!(parse_signal("no-colon"), None);
+        assert_eq!(parse_signal("bad id!:{}"), None);
+        let big = "x".repeat(MAX_SIGNAL_BYTES + 1);
+        assert_eq!(parse_signal(&signal_payload(&board, &big)), None);
     }
 }

@@ -23,6 +23,8 @@ use crate::StoreError;
 
 /// The notification channel: its payload is `BOARD:REVISION`.
 pub(crate) const CHANNEL: &str = "inkboard_board";
+/// The presence channel: its payload is `BOARD:BODY` (`notify.rs`).
+pub(crate) const PRESENCE_CHANNEL: &str = "inkboard_presence";
 
 pub(crate) struct PgConn {
     client: Client,

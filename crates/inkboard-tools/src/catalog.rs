@@ -48,15 +48,20 @@ impl ToolDef {
         };
         for key in args.keys() {
             if !props.contains_key(key) {
-                let known: Vec<&str> = props.keys().map(String::as_str).collect();
+                let known = props
+                    .keys()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>()
+                    .join(", ");
                 // An argument's name is short: 40 characters of an unknown one
-                // say which it was, and leave room for the list of known ones
-                // (`update` takes 40) within a message's 400.
+                // say which it was; fewer when the list of known ones (`update`
+                // takes 42) leaves less room within a message's 400.
+                let fixed = self.name.len() + "takes no argument '': use ".len() + 1;
+                let room = 399usize.saturating_sub(fixed + known.len()).clamp(16, 40);
                 return Err(ToolError::args(format!(
-                    "{} takes no argument '{}': use {}",
+                    "{} takes no argument '{}': use {known}",
                     self.name,
-                    inkboard_core::echo::echo_within(key, 40),
-                    known.join(", ")
+                    inkboard_core::echo::echo_within(key, room),
                 )));
             }
         }

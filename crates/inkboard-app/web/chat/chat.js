@@ -27,6 +27,7 @@ let resolveDrawn;
 let drawn = new Promise((r) => { resolveDrawn = r; });
 
 function boot() {
+  loadFaces();
   const canvas = $('canvas');
   initSurface(canvas, $);
   initButtons();
@@ -43,6 +44,29 @@ function boot() {
   bridge.onEdit(remember);
   on('selection', () => queueContext());
   bridge.connect({ onBoard, onScene });
+}
+
+/**
+ * inkboard's own faces, cut to Latin by the server (`latin_faces`) and put in the page
+ * as JSON: handed to the FontFace API as bytes, which fetches nothing, so the host's
+ * `font-src` (which allows no font to be fetched) does not stop them. The board's
+ * text then draws in the faces it was measured with; a character the faces lack
+ * falls back to the system's face, as before.
+ */
+function loadFaces() {
+  let faces = [];
+  try {
+    faces = JSON.parse(document.getElementById('inkboard-fonts')?.textContent || '[]');
+  } catch {
+    return;
+  }
+  for (const { family, weight, data } of faces) {
+    const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+    const face = new FontFace(family, bytes, { weight: String(weight) });
+    // A face the browser refuses leaves the system's face: nothing to report.
+    face.loaded.catch(() => {});
+    document.fonts.add(face);
+  }
 }
 
 function onReady(host) {

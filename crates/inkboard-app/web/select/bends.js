@@ -108,7 +108,8 @@ function labelCentre(id) {
 
 /** The box of a connector's label text as drawn, or null without one. */
 function labelBox(id) {
-  const texts = elementOf(id)?.querySelectorAll('text');
+  // The label's own text: end labels (`data-end`) are not it.
+  const texts = elementOf(id)?.querySelectorAll('text:not([data-end])');
   if (!texts?.length) return null;
   let box = null;
   for (const t of texts) {
@@ -143,7 +144,7 @@ function squareUp(points) {
 export function onLabel(e, id) {
   const g = elementOf(id);
   return !!g && document.elementsFromPoint(e.clientX, e.clientY)
-    .some((el) => el.tagName === 'text' && g.contains(el));
+    .some((el) => el.tagName === 'text' && !el.dataset.end && g.contains(el));
 }
 
 /** Starts dragging handle `name` of connector `id` (the select tool's press). */

@@ -1,11 +1,12 @@
 // sync.js: the one WebSocket to the server (docs/live-protocol.md). Sends intents
-// (hello, view, focus, call, preview, draw, undo, redo, save, resolve), hands server messages to
+// (hello, view, focus, call, preview, draw, undo, redo, save, resolve, here), hands server messages to
 // the page, keeps one promise per `seq`, and reconnects with backoff. It keeps the page key
 // (given once in the sign-in redirect's fragment) in the origin's storage, which other ports
 // cannot read, and offers it with every connection: so a tab signs in again by itself when
 // inkboard restarts, and says whether it waits for inkboard or needs a new link.
 
 import { state, emit } from './state.js';
+import { takeNote } from './presence.js';
 
 let socket = null;
 let seq = 0;
@@ -182,6 +183,9 @@ function receive(msg) {
     case 'fragments':
       settle(msg);
       break;
+    case 'presence':
+      takeNote(msg);
+      break;
     case 'switch':
       wanted.board = msg.board;
       wanted.page = 1;
@@ -289,6 +293,11 @@ export function resolve(choice) {
 /** Saves a board imported from another program's file as the board file the banner offers. Resolves with {path}. */
 export function keepImport() {
   return ask({ t: 'keepimport' }, 'Not connected to inkboard: the board was not saved.');
+}
+
+/** Says where this window's person is (a team server's presence): {page, cursor, sel, view}. */
+export function here(msg) {
+  send({ t: 'here', ...msg });
 }
 
 /** Shows board `board` (page `page`) in this window; `path` names it if inkboard restarted. */

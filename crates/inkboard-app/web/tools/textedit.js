@@ -20,7 +20,10 @@
 // grammar is written once, in Rust, and the fit preview is asked with the Markdown.
 // Where there is no such call (the chat view), the text is edited as its Markdown
 // source with the shortcuts of richkeys.js. A frame's title and a connector's label
-// are plain, in a textarea.
+// are plain, in a textarea. So are a connector's end labels (`start_label`,
+// `end_label`: a role or a cardinality drawn beside an end), edited on one line
+// over the end label as drawn (the SVG marks it `data-end`), or beside its end
+// when it has none yet; only that label's text is hidden meanwhile.
 // A turned shape's textarea is turned with it, about the shape's centre, so the
 // text stands as it will be drawn while it is typed.
 // An editor opened on no text (a new sticky note's, which opens by itself, as in
@@ -33,7 +36,7 @@ import {
   LINE_HEIGHT, INK,
 } from '../canvas/geom.js';
 import {
-  elementOf, toContainer, getView, showPreview, clearPreview,
+  elementOf, toContainer, toBoard, getView, showPreview, clearPreview,
 } from '../canvas/canvas.js';
 import * as sync from '../sync/sync.js';
 import { richKey, guardLinks } from './richkeys.js';
@@ -42,7 +45,7 @@ import { styleArgs } from './stylememory.js';
 
 let container;
 let area = null;
-// {id?, box, fontSize, align, valign, color, label?, grow?, turn?, fit?, dom?, before?}
+// {id?, box, fontSize, align, valign, color, label?, end?, grow?, turn?, fit?, dom?, before?}
 let session = null;
 
 /** How long typing rests before its fit is asked for, in ms. */
@@ -60,7 +63,7 @@ export function initTextEdit(el) {
       cancelEdit();
       return;
     }
-    elementOf(session.id)?.classList.add('editing');
+    mark(session, true);
     // A scene puts the committed drawing back: the typed text is fitted again.
     if (session.fit) {
       session.fit.text = state.objects.get(session.id).text ?? '';
@@ -74,11 +77,18 @@ export function isEditing() {
   return session !== null;
 }
 
-/** Starts editing the text of a shape or connector. */
-export function startEdit(id) {
+/** The text an end label is set in, as the renderer's share of the label's size. */
+const END_LABEL_SCALE = 12 / 14;
+
+/**
+ * Starts editing the text of a shape or connector, or with `end` ('start' or
+ * 'end') the label at that end of a connector.
+ */
+export function startEdit(id, end = null) {
   finishEdit();
   const obj = state.objects.get(id);
   if (!obj || (obj.type !== 'shape' && obj.type !== 'connector')) return false;
+  if (end && obj.type === 'connector') return startEndEdit(obj, end);
   let box;
   let color;
   let align = obj.align;
@@ -112,8 +122,53 @@ export function startEdit(id) {
     fit: obj.type === 'shape' ? { text: obj.text ?? '', shown: obj.text ?? '', busy: false, timer: 0 } : null,
   };
   open(obj.text ?? '');
-  elementOf(id)?.classList.add('editing');
+  mark(session, true);
   return true;
+}
+
+/** Starts editing the label at `end` of connector `obj`: plain, one line. */
+function startEndEdit(obj, end) {
+  const fontSize = (obj.font_size || LABEL_FONT_SIZE) * END_LABEL_SCALE;
+  session = {
+    id: obj.id, end, box: endLabelBox(obj.id, end, fontSize), align: 'center', valign: 'middle',
+    color: cssColor(obj.text_color, INK), font: obj.font ?? 'sans', fontSize,
+    label: true, grow: false, rich: false, turn: null, oneLine: true, fit: null,
+  };
+  open(obj[`${end}_label`] ?? '');
+  mark(session, true);
+  return true;
+}
+
+/** Hides (or shows again) the drawn text that session `s` edits. */
+function mark(s, on) {
+  const el = s?.id && elementOf(s.id);
+  if (!el) return;
+  el.classList.toggle(s.end ? `editing-${s.end}` : 'editing', on);
+}
+
+/**
+ * Which end label of connector `id` a pointer at (clientX, clientY) means: the
+ * one under it, else the end of the line it is near (within 24 screen px, and
+ * in the quarter of the line by that end), else null.
+ */
+export function endAt(id, clientX, clientY) {
+  const el = elementOf(id);
+  if (!el) return null;
+  const under = document.elementsFromPoint(clientX, clientY)
+    .find((t) => t.tagName === 'text' && el.contains(t) && t.dataset.end);
+  if (under) return under.dataset.end;
+  const path = el.querySelector('path');
+  if (!path) return null;
+  const total = path.getTotalLength();
+  const p = toBoard(clientX, clientY);
+  const reach = Math.min(24 / getView().zoom, total / 4);
+  let best = null;
+  for (const [end, at] of [['start', 0], ['end', total]]) {
+    const q = path.getPointAtLength(at);
+    const d = Math.hypot(q.x - p.x, q.y - p.y);
+    if (d <= reach && (!best || d < best.d)) best = { end, d };
+  }
+  return best?.end ?? null;
 }
 
 /** Starts typing a new text shape at a board point (made when the typing ends). */
@@ -133,7 +188,7 @@ export function startNew(p) {
 
 function labelBox(id) {
   const el = elementOf(id);
-  const texts = el ? [...el.querySelectorAll('text')] : [];
+  const texts = el ? [...el.querySelectorAll('text:not([data-end])')] : [];
   if (texts.length) {
     let b = null;
     for (const t of texts) {
@@ -147,6 +202,32 @@ function labelBox(id) {
   const mid = path ? path.getPointAtLength(path.getTotalLength() / 2) : { x: 0, y: 0 };
   const h = LABEL_FONT_SIZE * LINE_HEIGHT;
   return { x: mid.x - 80, y: mid.y - h / 2, w: 160, h };
+}
+
+/**
+ * Where an end label is edited: over its text as drawn, or, without one yet,
+ * beside that end of the line (above and along it).
+ */
+function endLabelBox(id, end, fontSize) {
+  const el = elementOf(id);
+  let b = null;
+  for (const t of el ? el.querySelectorAll(`text[data-end="${end}"]`) : []) {
+    const r = t.getBBox();
+    b = union(b, { x: r.x, y: r.y, w: r.width, h: r.height });
+  }
+  if (b) {
+    const w = Math.max(60, b.w + 16);
+    return { x: b.x + b.w / 2 - w / 2, y: b.y, w, h: b.h };
+  }
+  const h = fontSize * LINE_HEIGHT;
+  const path = el?.querySelector('path');
+  if (!path) return { x: 0, y: 0, w: 60, h };
+  const total = path.getTotalLength();
+  const at = path.getPointAtLength(end === 'start' ? 0 : total);
+  const toward = path.getPointAtLength(end === 'start' ? Math.min(20, total) : Math.max(0, total - 20));
+  const cx = at.x + (toward.x - at.x) * 0.8;
+  const cy = at.y + (toward.y - at.y) * 0.8;
+  return { x: cx - 30, y: cy - h - 4, w: 60, h };
 }
 
 /** Whether rich text is edited formatted here (the editor has `/api/rich`). */
@@ -397,7 +478,7 @@ function close() {
   const s = session;
   session = null;
   if (s?.fit) clearTimeout(s.fit.timer);
-  if (s?.id) elementOf(s.id)?.classList.remove('editing');
+  mark(s, false);
   const a = area;
   area = null;
   const held = a ? (s?.dom ? a.innerHTML : a.value) : '';
@@ -425,6 +506,17 @@ export function finishEdit() {
 
 /** Sends the text typed in session `s`. */
 function commit(s, text) {
+  if (s.id && s.end) {
+    // An end label, one line; emptied, it goes.
+    const field = `${s.end}_label`;
+    const obj = state.objects.get(s.id);
+    const line = text.replace(/\s*\n\s*/g, ' ').trim();
+    if (obj && line !== (obj[field] ?? '')) {
+      sync.call('update', { id: s.id, [field]: line }).catch(() => {});
+    }
+    clearPreview();
+    return;
+  }
   if (s.id) {
     const obj = state.objects.get(s.id);
     if (!obj || text === (obj.text ?? '')) {

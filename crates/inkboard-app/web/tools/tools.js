@@ -15,7 +15,7 @@ import { selectTool } from '../select/selection.js';
 import { showTarget } from '../select/drag.js';
 import { connectorTool } from './connectortool.js';
 import { laserTool } from './laser.js';
-import { startEdit, startNew, isEditing, finishEdit } from './textedit.js';
+import { startEdit, startNew, isEditing, finishEdit, endAt } from './textedit.js';
 import { pickImages } from './images.js';
 import { icon } from '../ui/icons.js';
 import { eraserTool } from './eraser.js';
@@ -205,7 +205,8 @@ function onDoubleClick(e) {
     const obj = state.objects.get(id);
     if (obj.type === 'shape' || obj.type === 'connector') {
       select([id]);
-      startEdit(id);
+      // Near an end of a connector: that end's label.
+      startEdit(id, obj.type === 'connector' ? endAt(id, e.clientX, e.clientY) : null);
     }
     return;
   }

@@ -1,6 +1,7 @@
 // panel.js: the style panel on the right. Shows the fields that apply to what is
 // selected (fill, stroke, width, dash, roughness and fill style, font size and face, text colour, alignment,
-// arrowheads and route for connectors, as buttons; opacity, as a slider whose
+// arrowheads and route for connectors, as buttons, and a lone connector's end
+// labels, as text fields sent when Enter or leaving the field; opacity, as a slider whose
 // drag shows the new opacity on screen and sends one `update` when let go) with the selection's current
 // values (an unset field shows the value it is drawn with; values that differ are
 // marked "mixed"), and sends one `update` for the objects each change applies to.
@@ -256,9 +257,16 @@ function select(parent, field, options, cur, testid, label) {
 /** Rebuilds the panel, keeping the keyboard focus on the same control. */
 function build() {
   if (!panel) return;
-  const focused = panel.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
+  const active = panel.contains(document.activeElement) ? document.activeElement : null;
+  const focused = active?.dataset.testid;
+  // A text field being typed in keeps what was typed across the rebuild.
+  const typed = active?.tagName === 'INPUT' && active.type === 'text' ? active.value : null;
   fill();
-  if (focused) panel.querySelector(`[data-testid="${focused}"]`)?.focus({ preventScroll: true });
+  const again = focused && panel.querySelector(`[data-testid="${focused}"]`);
+  if (again) {
+    if (typed !== null) again.value = typed;
+    again.focus({ preventScroll: true });
+  }
 }
 
 function header(title) {
@@ -312,6 +320,10 @@ function fill() {
     choice(s, 'route', ROUTES, get('route'), 'route', ROUTE_NAMES, 'Type');
     choice(s, 'start_arrow', ARROWS, get('start_arrow'), 'start-arrow', START_HEADS, 'Start');
     choice(s, 'end_arrow', ARROWS, get('end_arrow'), 'end-arrow', END_HEADS, 'End');
+    if (!kind && objs.length === 1 && objs[0].type === 'connector') {
+      endLabel(s, objs[0], 'start', 'Start label');
+      endLabel(s, objs[0], 'end', 'End label');
+    }
   }
   if (has('opacity')) opacityRow(section('Opacity', mixed('opacity')), get('opacity'), kind ? [] : styled());
   // After opacity: the hand-drawn look is the least used, as in Excalidraw's panel.
@@ -352,6 +364,33 @@ function opacityRow(parent, cur, objs) {
     Promise.resolve(done).finally(() => {
       for (const e of drawn) e.style.opacity = '';
     });
+  });
+}
+
+/**
+ * The text field of connector `obj`'s label at `end` (a role or a cardinality):
+ * Enter or leaving it sends one `update` when it changed; Escape puts it back.
+ */
+function endLabel(parent, obj, end, label) {
+  const field = `${end}_label`;
+  const wrap = el('label', { className: 'field' }, parent);
+  el('span', { text: label }, wrap);
+  const input = el('input', {
+    type: 'text', value: obj[field] ?? '', placeholder: end === 'start' ? 'e.g. 1' : 'e.g. 0..*',
+    testid: `${end}-label`, 'aria-label': label, maxLength: 200,
+  }, wrap);
+  const send = () => {
+    const v = input.value.trim();
+    if (v !== (obj[field] ?? '')) sync.call('update', { id: obj.id, [field]: v }).catch(() => {});
+  };
+  input.addEventListener('change', send);
+  input.addEventListener('keydown', (e) => {
+    e.stopPropagation();
+    if (e.key === 'Enter') input.blur();
+    if (e.key === 'Escape') {
+      input.value = obj[field] ?? '';
+      input.blur();
+    }
   });
 }
 

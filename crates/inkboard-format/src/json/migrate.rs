@@ -21,7 +21,8 @@
 //!   connector's `waypoints` and `label_at` (its bends and label place, placed by
 //!   hand) came the same way, and are kept aside on older objects under
 //!   [`OLD_WAYPOINTS`] and [`OLD_LABEL_AT`]; so are its pinned sides and merge
-//!   (`from_side`, `to_side`, `merge`), under `…_before_v3` likewise.
+//!   (`from_side`, `to_side`, `merge`) and its end labels (`start_label`,
+//!   `end_label`), under `…_before_v3` likewise.
 
 use serde_json::{Map, Value};
 
@@ -51,6 +52,11 @@ pub(crate) const OLD_LABEL_AT: &str = "label_at_before_v3";
 pub(crate) const OLD_FROM_SIDE: &str = "from_side_before_v3";
 pub(crate) const OLD_TO_SIDE: &str = "to_side_before_v3";
 pub(crate) const OLD_MERGE: &str = "merge_before_v3";
+
+/// Where 2 → 3 keeps the `start_label` and `end_label` fields that version 2 did
+/// not know.
+pub(crate) const OLD_START_LABEL: &str = "start_label_before_v3";
+pub(crate) const OLD_END_LABEL: &str = "end_label_before_v3";
 
 // One step per version after the first: adding a version without its migration (or
 // the other way round) does not compile.
@@ -92,7 +98,7 @@ fn text_is_rich(doc: &mut Map<String, Value>) -> Result<(), FormatError> {
 }
 
 /// 2 → 3: an unknown `rotation`, `locked`, `waypoints`, `label_at`, `from_side`,
-/// `to_side` or `merge` on an object
+/// `to_side`, `merge`, `start_label` or `end_label` on an object
 /// kept aside, under `OLD_…` (unless that name is taken too: then the field stays
 /// where it is and, being the writer's, is read as version 3 reads it or refused
 /// with its place).
@@ -106,6 +112,8 @@ fn v3_fields_are_known(doc: &mut Map<String, Value>) -> Result<(), FormatError> 
             ("from_side", OLD_FROM_SIDE),
             ("to_side", OLD_TO_SIDE),
             ("merge", OLD_MERGE),
+            ("start_label", OLD_START_LABEL),
+            ("end_label", OLD_END_LABEL),
         ] {
             if o.contains_key(aside) {
                 continue;
@@ -258,6 +266,20 @@ mod tests {
         assert!(["from_side", "to_side", "merge"]
             .iter()
             .all(|k| o.get(k).is_none()));
+    }
+
+    #[test]
+    fn version_2_end_labels_are_kept_aside() {
+        let mut doc: Map<String, Value> = serde_json::from_str(
+            r#"{"version": 2, "pages": [{"objects": [
+                {"type": "connector", "start_label": 1, "end_label": ["many"]}]}]}"#,
+        )
+        .unwrap();
+        migrate(&mut doc, 2).unwrap();
+        let o = &doc["pages"][0]["objects"][0];
+        assert_eq!(o[OLD_START_LABEL], Value::from(1));
+        assert_eq!(o[OLD_END_LABEL], serde_json::json!(["many"]));
+        assert!(o.get("start_label").is_none() && o.get("end_label").is_none());
     }
 
     #[test]

@@ -36,6 +36,8 @@ const CONNECTOR_KEYS: &[&str] = &[
     "from_side",
     "to_side",
     "merge",
+    "start_label",
+    "end_label",
 ];
 const IMAGE_KEYS: &[&str] = &[
     "id", "type", "x", "y", "w", "h", "rotation", "format", "data", "bytes", "locked",
@@ -207,10 +209,12 @@ fn data_url(image: &Image) -> String {
 ///   automatically), `from_side` and `to_side` (the side of its object an end is
 ///   pinned to: top, right, bottom, left; unless the router's), `merge` (`true`:
 ///   shares its start port and trunk with the other merging connectors leaving
-///   that side; unless false), style; an end is an id or `{"x", "y"}`. The last five came
-///   after version 3 without a new version: a reader that does not know them keeps
-///   them as unknown fields and saves them back, losing only the bends and the
-///   label's place on screen (files without them are written as before);
+///   that side; unless false), `start_label` and `end_label` (short texts beside
+///   the line's start and end, such as a cardinality; unless empty), style; an end
+///   is an id or `{"x", "y"}`. The last seven came after version 3 without a new
+///   version: a reader that does not know them keeps them as unknown fields and
+///   saves them back, losing only the bends, the label's place and the end labels
+///   on screen (files without them are written as before);
 ///   a reader checks them like any field, with its place;
 /// - image: `id, type, x, y, w, h, rotation` (unless 0)`, format, data` (a data URL; [`Detail::Read`]:
 ///   `bytes`, their count), style;
@@ -291,6 +295,14 @@ pub(crate) fn write_object(object: &Object, detail: Detail, out: &mut impl Sink)
             if c.merge() {
                 out.key("merge");
                 out.value(Value::Bool(true));
+            }
+            for (key, text) in [
+                ("start_label", c.start_label()),
+                ("end_label", c.end_label()),
+            ] {
+                if !text.is_empty() {
+                    out.text_field(key, text);
+                }
             }
             write_style(&c.style, out, false);
             CONNECTOR_KEYS
@@ -408,6 +420,9 @@ pub fn object_from_json_at(value: &Value, at: &str) -> Result<Object, FormatErro
             c.set_side(true, f.word("from_side")?);
             c.set_side(false, f.word("to_side")?);
             c.set_merge(f.opt_bool("merge")?.unwrap_or(false));
+            for (at_start, key) in [(true, "start_label"), (false, "end_label")] {
+                c.set_end_label(at_start, f.opt_string(key)?.unwrap_or_default().to_string());
+            }
             c.style = read_style(&mut f, false)?;
             Kind::Connector(c)
         }

@@ -61,7 +61,7 @@ pub(crate) fn page(b: &mut BoardBuilder, cells: &[Cell]) {
 
     // Pass 1: what each cell becomes.
     let mut plans: Vec<(usize, Plan)> = Vec::with_capacity(visits.len());
-    let mut edge_texts: HashMap<usize, Vec<String>> = HashMap::new();
+    let mut edge_texts: HashMap<usize, Vec<(f64, String)>> = HashMap::new();
     let mut origins: HashMap<usize, (f64, f64)> = HashMap::new();
     for v in &visits {
         let cell = &cells[v.cell];
@@ -70,10 +70,17 @@ pub(crate) fn page(b: &mut BoardBuilder, cells: &[Cell]) {
         if cell.vertex && parent_is_edge {
             let (text, _) = label(b, cell, &CellStyle::parse(&cell.style));
             if !text.is_empty() {
+                // Where along the edge it sits, from -1 (source) to 1 (target).
+                let g = &cell.geometry;
+                let along = if g.relative && g.x.is_finite() {
+                    g.x
+                } else {
+                    0.0
+                };
                 edge_texts
                     .entry(parent.unwrap_or(0))
                     .or_default()
-                    .push(text);
+                    .push((along, text));
             }
         } else if cell.edge {
             if !cell.visible {
@@ -564,13 +571,19 @@ fn polyline(b: &mut BoardBuilder, cell: &Cell, origin: (f64, f64)) -> Option<Kin
     }))
 }
 
-/// Builds the connector for an edge cell.
+/// How near an end of its edge (-1 or 1) a child label must sit to be that
+/// end's label (draw.io puts an end label it makes at exactly -1 or 1).
+const AT_END: f64 = 0.75;
+
+/// Builds the connector for an edge cell; `labels` are its child labels, each
+/// with where it sits along it (-1 to 1): those near an end become that end's
+/// label, the others join its text.
 fn edge(
     b: &mut BoardBuilder,
     cells: &[Cell],
     cell: usize,
     origin: (f64, f64),
-    labels: Vec<String>,
+    labels: Vec<(f64, String)>,
     index: &HashMap<&str, usize>,
     main_id: &[Option<ObjectId>],
 ) -> Connector {
@@ -581,8 +594,19 @@ fn edge(
     let g = &c.geometry;
     let label_at = (!text.is_empty() && g.x != 0.0 && g.x.is_finite())
         .then(|| ((g.x + 1.0) / 2.0).clamp(0.0, 1.0));
+    let mut at_ends = (Vec::new(), Vec::new());
+    let mut middle = Vec::new();
+    for (along, t) in labels {
+        if along <= -AT_END {
+            at_ends.0.push(t);
+        } else if along >= AT_END {
+            at_ends.1.push(t);
+        } else {
+            middle.push(t);
+        }
+    }
     let text = std::iter::once(text)
-        .chain(labels)
+        .chain(middle)
         .filter(|t| !t.is_empty())
         .collect::<Vec<_>>()
         .join("\n");
@@ -651,6 +675,8 @@ fn edge(
     };
     c.set_waypoints(waypoints);
     c.set_label_at(label_at);
+    c.set_end_label(true, at_ends.0.join("\n"));
+    c.set_end_label(false, at_ends.1.join("\n"));
     // Exit and entry points at a side's middle pin that side (on a bound end).
     if c.from.object().is_some() {
         c.set_side(true, style::side(&st, "exit"));

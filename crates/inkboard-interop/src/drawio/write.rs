@@ -217,6 +217,7 @@ fn cell(
                 free(&c.from, a, "sourcePoint"),
                 free(&c.to, b, "targetPoint"),
             ));
+            end_labels(&id, c.start_label(), c.end_label(), (a, b), x);
         }
         Kind::Ink(k) => {
             // `inkboard=ink` says the line was ink to begin with, so reading it
@@ -252,6 +253,41 @@ fn cell(
                 at(&last, " as=\"targetPoint\""),
             ));
         }
+    }
+}
+
+/// A connector's end labels as draw.io keeps them: child `edgeLabel` cells of
+/// the edge at `x` -1 (its source) and 1 (its target) along it, each moved off
+/// the line by an offset: inward along the line and above it (right of a
+/// vertical one), so that draw.io shows it beside the end rather than on the
+/// shape's border. `ends` are the line's end points, start then end.
+fn end_labels(id: &str, start: &str, end: &str, ends: (Point, Point), x: &mut String) {
+    for (text, at, here, there, name) in [
+        (start, -1, ends.0, ends.1, "start"),
+        (end, 1, ends.1, ends.0, "end"),
+    ] {
+        if text.is_empty() {
+            continue;
+        }
+        let (dx, dy) = (there.x - here.x, there.y - here.y);
+        let len = dx.hypot(dy);
+        let u = if len > 1e-9 {
+            (dx / len, dy / len)
+        } else {
+            (1.0, 0.0)
+        };
+        // Across the line, toward the top (or the right of a vertical line).
+        let mut n = (u.1, -u.0);
+        if n.1 > 0.0 || (n.1 == 0.0 && n.0 < 0.0) {
+            n = (-n.0, -n.1);
+        }
+        let (ox, oy) = (u.0 * 16.0 + n.0 * 10.0, u.1 * 16.0 + n.1 * 10.0);
+        x.push_str(&format!(
+            "        <mxCell id=\"{id}-{name}\" value=\"{}\" style=\"edgeLabel;align=center;verticalAlign=middle;resizable=0;points=[];\" vertex=\"1\" connectable=\"0\" parent=\"{id}\">\n          <mxGeometry x=\"{at}\" relative=\"1\" as=\"geometry\">\n            <mxPoint x=\"{}\" y=\"{}\" as=\"offset\" />\n          </mxGeometry>\n        </mxCell>\n",
+            escape(text),
+            num(ox),
+            num(oy),
+        ));
     }
 }
 

@@ -67,6 +67,9 @@ pub(crate) struct Element {
     /// `customData.inkboard.text`: Excalidraw's own text is its shown form.
     pub inkboard_text: Option<String>,
     pub inkboard_route: Option<String>,
+    /// A connector's end labels (`start_label`, `end_label`), which Excalidraw
+    /// does not show.
+    pub inkboard_ends: (Option<String>, Option<String>),
     /// Excalidraw's lock: the element cannot be selected or moved.
     pub locked: bool,
 }
@@ -200,6 +203,7 @@ impl Element {
             inkboard_geom: inkboard("geom"),
             inkboard_text: inkboard("text"),
             inkboard_route: inkboard("route"),
+            inkboard_ends: (inkboard("start_label"), inkboard("end_label")),
             locked: e.get("locked").and_then(Value::as_bool) == Some(true),
             kind,
         }

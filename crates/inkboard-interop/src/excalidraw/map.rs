@@ -392,6 +392,9 @@ fn connector(
         by_hand: None,
     };
     c.set_waypoints(waypoints);
+    let (start, end) = e.inkboard_ends.clone();
+    c.set_end_label(true, start.unwrap_or_default());
+    c.set_end_label(false, end.unwrap_or_default());
     c
 }
 

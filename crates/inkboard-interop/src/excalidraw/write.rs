@@ -14,7 +14,9 @@
 //! What Excalidraw cannot say is kept where it looks: an outline it has no
 //! element for (triangle, hexagon, cloud...) is drawn as a rectangle and a
 //! connector's route is drawn straight, both recorded in the element's
-//! `customData.inkboard` (`geom`, `route`), which `map.rs` reads back.
+//! `customData.inkboard` (`geom`, `route`), which `map.rs` reads back; a
+//! connector's end labels, which Excalidraw has no place for, are kept there too
+//! (`start_label`, `end_label`) and not shown.
 //! Partly transparent colours lose their alpha; a fully transparent one is
 //! `transparent`.
 
@@ -411,11 +413,22 @@ fn arrow(board: &Board, o: &Object, c: &Connector) -> Map<String, Value> {
     e.insert("startArrowhead".into(), arrowhead(c.start_arrow));
     e.insert("endArrowhead".into(), arrowhead(c.end_arrow));
     e.insert("elbowed".into(), json!(false));
+    // What Excalidraw has no form for, kept where inkboard reads it back: the
+    // route, and the end labels (Excalidraw does not show them).
+    let mut kept = Map::new();
     if c.route != Route::Straight {
-        e.insert(
-            "customData".into(),
-            json!({ "inkboard": { "route": c.route.name() } }),
-        );
+        kept.insert("route".into(), json!(c.route.name()));
+    }
+    for (key, text) in [
+        ("start_label", c.start_label()),
+        ("end_label", c.end_label()),
+    ] {
+        if !text.is_empty() {
+            kept.insert(key.into(), json!(text));
+        }
+    }
+    if !kept.is_empty() {
+        e.insert("customData".into(), json!({ "inkboard": kept }));
     }
     e
 }

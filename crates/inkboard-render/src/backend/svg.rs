@@ -8,8 +8,9 @@
 //! system font for CJK...) is drawn as pieces, one `<text>` per face, each at its
 //! measured place (`text::Piece`). The
 //! bundled faces the picture uses are, by default, embedded as `@font-face` data
-//! URLs so that browsers use the very faces text was measured with; system faces
-//! are named only. The PNG and PDF backends parse this same SVG (without the
+//! URLs, each cut down to the characters drawn in it (`text/subset.rs`), so that
+//! browsers use the very faces text was measured with; system faces are named
+//! only. The PNG and PDF backends parse this same SVG (without the
 //! embedded fonts, which usvg ignores in favour of [`fontdb`](crate::fontdb)); the
 //! PNG's pieces ([`to_svg_pieces`]) leave out the letters it fills itself
 //! (`glyphs.rs`).
@@ -20,7 +21,8 @@ use base64::Engine;
 use inkboard_core::{ObjectId, Rect};
 
 use crate::text::faces;
-use crate::text::fonts::font_face_css_for;
+use crate::text::fonts::font_face_css_used;
+use crate::text::subset::UsedChars;
 use inkboard_core::rich::Marks;
 
 use crate::scene::{
@@ -35,8 +37,8 @@ use crate::theme::Theme;
 /// Choices for [`to_svg_with`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SvgOptions {
-    /// Embed the bundled fonts the picture uses as base64 `@font-face` rules (about
-    /// 700 KB for Inter). Without them the SVG names its families and relies on the
+    /// Embed the bundled faces the picture draws as base64 `@font-face` rules, each
+    /// a subset of the characters it draws (a few KB a face). Without them the SVG names its families and relies on the
     /// viewer having them.
     pub embed_fonts: bool,
     /// Paint the view first, as PNG and PDF pages are: white, or the page colour
@@ -142,9 +144,12 @@ fn document_with(
     );
     out.push('\n');
     if options.embed_fonts {
-        out.push_str("<style>");
-        out.push_str(&font_face_css_for(&families(scene)));
-        out.push_str("</style>\n");
+        let css = font_face_css_used(&used_chars(items));
+        if !css.is_empty() {
+            out.push_str("<style>");
+            out.push_str(&css);
+            out.push_str("</style>\n");
+        }
     }
     if options.background && scene.background {
         let _ = writeln!(
@@ -171,26 +176,25 @@ fn document_with(
     out
 }
 
-/// The families the scene's text is set in: Inter always (the document's font),
-/// then each other one once.
-fn families(scene: &Scene) -> Vec<&'static str> {
-    let mut out = vec![FONT_FAMILY];
-    let mut add = |f: &'static str| {
-        if !out.contains(&f) {
-            out.push(f);
-        }
-    };
-    for item in &scene.items {
+/// The characters `items` draw in each bundled face: the `<text>` elements
+/// [`text`] writes, each in the face its family and weight name.
+fn used_chars(items: &[Item]) -> UsedChars {
+    let mut used = UsedChars::default();
+    for item in items {
         for part in &item.parts {
-            if let Part::Text(t) = part {
-                add(faces::family(t.face.font));
-                for line in &t.lines {
-                    line.pieces.iter().for_each(|r| add(r.face.family()));
+            let Part::Text(t) = part else { continue };
+            let plain = faces::primary(t.face);
+            for line in &t.lines {
+                if line.pieces.is_empty() {
+                    used.add(plain, &line.text);
+                }
+                for p in &line.pieces {
+                    used.add(p.face, &line.text[p.start..p.end]);
                 }
             }
         }
     }
-    out
+    used
 }
 
 /// One object of a scene as its own `<g id="ID">` element, in board coordinates:
@@ -494,6 +498,10 @@ fn text_element(
     }
     if anchor != "start" {
         let _ = write!(out, r#" text-anchor="{anchor}""#);
+    }
+    if let Some(end) = t.end {
+        // Which end label it is, for the editor (which edits each on its own).
+        let _ = write!(out, r#" data-end="{}""#, end.name());
     }
     paint(out, "fill", Some(look.color), look.theme);
     out.push_str(r#" xml:space="preserve">"#);

@@ -23,7 +23,8 @@
 //! 5. the labels are placed together ([`labels`](super::labels)): beside or on a straight
 //!    piece of their route, where they cover no shape, line, arrowhead or other
 //!    label; a label given its place (`label_at`) sits there, and the others keep
-//!    off it.
+//!    off it. End labels (`start_label`, `end_label`) are placed with them, beside
+//!    the line near their end.
 //!
 //! A connector with waypoints skips steps 1 to 3: it runs through them ([`bends`]).
 //! An end pinned to a side (`from_side`, `to_side`) leaves or enters by that side
@@ -60,7 +61,7 @@ use crate::deadline::{Deadline, Stopped};
 use crate::route::bends;
 use crate::route::choice::{self, side_ports, with_stubs};
 use crate::route::ends::{end_info, grow, onto_outlines, slide, EndInfo};
-use crate::route::labels::{label_size, place_all, Ground, Wanted};
+use crate::route::labels::{end_label_size, label_size, place_all, Ground, Wanted};
 use crate::route::loops;
 use crate::route::merge;
 use crate::route::nudge::{self, Path};
@@ -68,7 +69,7 @@ use crate::route::obstacles::{clear, Obstacles};
 use crate::route::orthogonal::Router;
 use crate::route::ports;
 use crate::route::{self, Plan, Routed, Side};
-use crate::scene::Seg;
+use crate::scene::{LabelEnd, Seg};
 use crate::style;
 
 /// The work (see `Router::work`: grid nodes built, edges visited, lines sorted,
@@ -86,6 +87,8 @@ pub(crate) struct Laid {
     /// The label's background box, when the connector has a label to show; the text
     /// is centred in it.
     pub label: Option<Rect>,
+    /// The end labels' background boxes, start then end, for those it has.
+    pub end_labels: [Option<Rect>; 2],
 }
 
 /// How a connector runs, before its ends go onto their outlines.
@@ -446,7 +449,7 @@ fn place_labels(
         .map(|(a, b)| [Some(a.shape.bounds), Some(b.shape.bounds)])
         .collect();
     let mut ground = Ground::new(solids, &lines, &heads, end_boxes, &fixed);
-    let wanted: Vec<Wanted> = connectors
+    let mut wanted: Vec<Wanted> = connectors
         .iter()
         .zip(&routed)
         .zip(&by_hand)
@@ -461,23 +464,45 @@ fn place_labels(
                 track: &routed.label_track,
                 ends: !routed.line.iter().any(|s| matches!(s, Seg::Cubic(..))),
                 looped,
+                end: None,
             })
         })
         .collect();
+    // End labels after every label, so a page without them is placed as before.
+    for (k, (_, c)) in connectors.iter().enumerate() {
+        for end in LabelEnd::BOTH {
+            if let Some(size) = end_label_size(c, end) {
+                wanted.push(Wanted {
+                    conn: k,
+                    size,
+                    track: &lines[k],
+                    ends: true,
+                    looped: None,
+                    end: Some(end),
+                });
+            }
+        }
+    }
     let placed = place_all(&mut ground, &wanted, deadline)?;
     let mut auto: Vec<Option<Rect>> = vec![None; connectors.len()];
+    let mut at_ends: Vec<[Option<Rect>; 2]> = vec![[None; 2]; connectors.len()];
     for (w, r) in wanted.iter().zip(placed) {
-        auto[w.conn] = r;
+        match w.end {
+            None => auto[w.conn] = r,
+            Some(end) => at_ends[w.conn][end.index()] = r,
+        }
     }
     let mut out = vec![None; count];
-    for (((i, _), routed), (hand, auto)) in connectors
+    for ((((i, _), routed), (hand, auto)), end_labels) in connectors
         .iter()
         .zip(routed)
         .zip(by_hand.into_iter().zip(auto))
+        .zip(at_ends)
     {
         out[*i] = Some(Laid {
             routed,
             label: hand.or(auto),
+            end_labels,
         });
     }
     Ok(out)

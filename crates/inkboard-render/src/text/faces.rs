@@ -197,6 +197,11 @@ pub fn primary(tf: Typeface) -> FaceRef {
     bundled_faces()[primary_index(tf.font, tf.weight)]
 }
 
+/// The bundled file of `tf`'s primary face.
+pub(crate) fn bundled_file(tf: Typeface) -> &'static BundledFile {
+    &BUNDLED[primary_index(tf.font, tf.weight)]
+}
+
 /// A bundled file's data, for the font database and CSS.
 pub(crate) fn primary_data(tf: Typeface) -> &'static [u8] {
     BUNDLED[primary_index(tf.font, tf.weight)].data

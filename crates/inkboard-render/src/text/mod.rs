@@ -7,13 +7,15 @@
 //! faces. [`fit`] is the rule that fits a shape's text into its box (wrap, then
 //! shrink), shared by the renderer and the checker; `wrap` finds where long text breaks
 //! without measuring it all; `rich` lays out formatted text (Markdown marks) on top of
-//! the same measurement.
+//! the same measurement; `subset` cuts a bundled face down to the characters a
+//! picture draws, for the fonts an SVG embeds.
 
 pub mod faces;
 pub mod fit;
 pub(crate) mod fonts;
 mod measure;
 pub(crate) mod rich;
+pub(crate) mod subset;
 pub(crate) mod wrap;
 
 // The measurement is the face of this module, as it was before text had a folder:

@@ -1,10 +1,11 @@
 //! Moved boards reach subscribers: with SQLite from the store that committed; with
 //! PostgreSQL from any store on the database, through `LISTEN`/`NOTIFY`, and again
-//! after the listening connection is cut (with a `Reconnected` first).
+//! after the listening connection is cut (with a `Reconnected` first). Presence
+//! signals reach subscribers the same ways, and are never stored.
 
 use std::time::{Duration, Instant};
 
-use inkboard_store::{BoardMoved, Event, Subscription};
+use inkboard_store::{BoardMoved, Event, Signal, StoreError, Subscription, MAX_SIGNAL_BYTES};
 use serde_json::json;
 
 use crate::common::{add, board, both, commit_retrying, Fixture};
@@ -19,7 +20,36 @@ fn next_moved(sub: &Subscription) -> BoardMoved {
     }
 }
 
+/// The next `Signal` event: anything else first fails.
+fn next_signal(sub: &Subscription) -> Signal {
+    match sub.recv_timeout(WAIT) {
+        Some(Event::Signal(s)) => s,
+        other => panic!("expected a presence signal, got {other:?}"),
+    }
+}
+
 both! {
+    fn a_signal_is_heard_and_not_stored(fx) {
+        let store = fx.open();
+        let ana = add(&store, "Ana");
+        let id = board(&store, &ana);
+        let sub = store.subscribe().unwrap();
+        let body = r#"{"t":"presence","id":"w1","cursor":[1.5,2]}"#;
+        store.signal(&id, body).unwrap();
+        assert_eq!(next_signal(&sub), Signal { board: id.clone(), body: body.into() });
+        // The longest body goes; one byte more is refused before it is sent.
+        let longest = "x".repeat(MAX_SIGNAL_BYTES);
+        store.signal(&id, &longest).unwrap();
+        assert_eq!(next_signal(&sub).body.len(), MAX_SIGNAL_BYTES);
+        assert!(matches!(
+            store.signal(&id, &format!("{longest}x")),
+            Err(StoreError::Invalid { .. })
+        ));
+        // A signal is no revision.
+        assert_eq!(store.changes_after(&id, 0, 10).unwrap().len(), 0);
+        assert_eq!(sub.recv_timeout(Duration::from_millis(300)), None);
+    }
+
     fn a_commit_is_heard(fx) {
         let store = fx.open();
         let ana = add(&store, "Ana");
@@ -58,6 +88,16 @@ mod postgres_only {
             BoardMoved {
                 board: id.clone(),
                 revision
+            }
+        );
+
+        // A presence signal goes from one process to the other the same way.
+        here.signal(&id, "{}").unwrap();
+        assert_eq!(
+            next_signal(&sub),
+            Signal {
+                board: id.clone(),
+                body: "{}".into()
             }
         );
 

@@ -50,6 +50,14 @@ pub(crate) fn label_at(at: Option<f64>) -> Result<Option<f64>, ToolError> {
     Ok(at)
 }
 
+/// An end label (`name`: `start_label` or `end_label`) checked: within the text
+/// limit, named in the error; none (null) is empty, which takes it away.
+pub(crate) fn end_label(name: &str, text: Option<String>) -> Result<String, ToolError> {
+    let text = text.unwrap_or_default();
+    inkboard_core::limits::check_text(&format!("'{name}'"), &text)?;
+    Ok(text)
+}
+
 /// Checks that a pinned side (`name`: `from_side` or `to_side`) meets an
 /// object: a free end has no sides.
 pub(crate) fn side_on(

@@ -54,6 +54,8 @@ const GLOSSARY: &[(&str, &str)] = &[
     ("from_side", "Start's side"),
     ("to_side", "End's side"),
     ("merge", "Shared trunk"),
+    ("start_label", "Text by the start, e.g. 1"),
+    ("end_label", "Text by the end, e.g. 0..*"),
     ("color", "Ink colour"),
     ("width", "Ink width, px"),
     ("locked", "Keep in place"),

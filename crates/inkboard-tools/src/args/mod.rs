@@ -13,7 +13,8 @@ pub(crate) mod marks;
 mod parse;
 
 pub(crate) use checks::{
-    check_nesting, finite, gap, label_at, positive, rotation, shown_number, side_on, waypoints,
+    check_nesting, end_label, finite, gap, label_at, positive, rotation, shown_number, side_on,
+    waypoints,
 };
 pub(crate) use parse::{parse_args, plain_words};
 

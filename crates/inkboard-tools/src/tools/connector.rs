@@ -23,6 +23,8 @@ pub struct AddConnectorArgs {
     from_side: Option<Word<Side>>,
     to_side: Option<Word<Side>>,
     merge: Option<bool>,
+    start_label: Option<String>,
+    end_label: Option<String>,
     #[serde(flatten)]
     style: StyleArgs,
 }
@@ -82,6 +84,8 @@ impl EditTool for AddConnector {
         connector.set_side(true, from_side);
         connector.set_side(false, to_side);
         connector.set_merge(a.merge.unwrap_or(false));
+        connector.set_end_label(true, crate::args::end_label("start_label", a.start_label)?);
+        connector.set_end_label(false, crate::args::end_label("end_label", a.end_label)?);
         let id = cx.tx.add(cx.page, None, Kind::Connector(connector))?;
         Ok(Id { id: id.to_string() })
     }

@@ -42,6 +42,10 @@ pub struct UpdateArgs {
     #[serde(default, deserialize_with = "present")]
     to_side: Option<Option<Word<Side>>>,
     merge: Option<bool>,
+    #[serde(default, deserialize_with = "present")]
+    start_label: Option<Option<String>>,
+    #[serde(default, deserialize_with = "present")]
+    end_label: Option<Option<String>>,
     /// Ink colour.
     color: Option<ColorArg>,
     /// Ink width.
@@ -56,7 +60,7 @@ pub struct UpdateArgs {
 impl Tool for Update {
     const NAME: &'static str = "update";
     const TITLE: &'static str = "Update objects";
-    const DESCRIPTION: &'static str = "Change objects: only the fields given change (connectors: from, to, route, arrows, waypoints, label_at, sides; ink: color, width, points). Shapes sized to their text refit; w or h fixes the size. Turning a frame turns its contents. A locked object is not moved, resized or deleted by id (refused); carried along, it stays.";
+    const DESCRIPTION: &'static str = "Change objects: only the fields given change (connectors: from, to, route, arrows, waypoints, label_at, sides, end labels; ink: color, width, points). Shapes sized to their text refit; w or h fixes the size. Turning a frame turns its contents. A locked object is not moved, resized or deleted by id (refused); carried along, it stays.";
     const HINTS: Hints = Hints::EDIT;
     type Args = UpdateArgs;
     type Output = Ids;
@@ -109,6 +113,8 @@ fn given(a: &UpdateArgs) -> Vec<&'static str> {
         ("from_side", a.from_side.is_some()),
         ("to_side", a.to_side.is_some()),
         ("merge", a.merge.is_some()),
+        ("start_label", a.start_label.is_some()),
+        ("end_label", a.end_label.is_some()),
         ("color", a.color.is_some()),
         ("width", a.width.is_some()),
         ("points", a.points.is_some()),
@@ -159,6 +165,8 @@ fn applicable(kind: &Kind) -> Vec<&'static str> {
             "from_side",
             "to_side",
             "merge",
+            "start_label",
+            "end_label",
         ],
         Kind::Ink(_) => vec![
             "x",
@@ -184,7 +192,7 @@ fn applicable(kind: &Kind) -> Vec<&'static str> {
 }
 
 impl EditTool for Update {
-    fn run(cx: &mut Cx<'_, '_>, a: UpdateArgs) -> Result<Ids, ToolError> {
+    fn run(cx: &mut Cx<'_, '_>, mut a: UpdateArgs) -> Result<Ids, ToolError> {
         let ids = targets(cx, &a.id, &a.ids)?;
         let fields = given(&a);
         if fields.is_empty() {
@@ -216,6 +224,12 @@ impl EditTool for Update {
             .map(crate::args::waypoints)
             .transpose()?;
         let label_at = a.label_at.map(crate::args::label_at).transpose()?;
+        let start_label = (a.start_label.take())
+            .map(|t| crate::args::end_label("start_label", t))
+            .transpose()?;
+        let end_label = (a.end_label.take())
+            .map(|t| crate::args::end_label("end_label", t))
+            .transpose()?;
         let points = a.points.as_deref().map(super::ink::points).transpose()?;
         let link = crate::args::marks::link_arg(a.link.as_deref())?;
         let mut held = turn.map_or_else(HashMap::new, |_| shift::held_by_frames(cx.board(), &ids));
@@ -316,6 +330,13 @@ impl EditTool for Update {
                     if let Some(m) = a.merge {
                         c.set_merge(m);
                     }
+                    // null and "" both take an end label away.
+                    if let Some(t) = &start_label {
+                        c.set_end_label(true, t.clone());
+                    }
+                    if let Some(t) = &end_label {
+                        c.set_end_label(false, t.clone());
+                    }
                     // A side pinned on an end made free is refused when this call
                     // pins it, and otherwise let go: a free point has no sides.
                     let (pin_from, pin_to) = c.sides();
@@ -374,7 +395,7 @@ impl EditTool for Update {
 }
 
 /// Tells `"label_at": null` (set it back to automatic) from no `label_at`, and
-/// likewise for a pinned side.
+/// likewise for a pinned side and an end label (null takes it away).
 fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
     d: D,
 ) -> Result<Option<Option<T>>, D::Error> {

@@ -16,13 +16,13 @@ use crate::harness::{Mcp, Place, Serve};
 use crate::web::sign_in;
 
 /// A browser window's socket, spoken by hand.
-struct Window {
+pub struct Window {
     ws: WebSocket<TcpStream>,
 }
 
 impl Window {
     /// Opens `/b/BOARD/ws` with the session `cookie`; `Err(status)` when refused.
-    fn open(serve: &Serve, board: &str, cookie: &str) -> Result<Window, u16> {
+    pub fn open(serve: &Serve, board: &str, cookie: &str) -> Result<Window, u16> {
         let authority = serve.url.trim_start_matches("http://");
         let mut request = format!("ws://{authority}/b/{board}/ws")
             .into_client_request()
@@ -47,14 +47,14 @@ impl Window {
         }
     }
 
-    fn send(&mut self, message: Value) {
+    pub fn send(&mut self, message: Value) {
         self.ws
             .send(Message::text(message.to_string()))
             .expect("send");
     }
 
     /// Reads messages until one satisfies `wanted`; panics after 20 s.
-    fn until(&mut self, what: &str, wanted: impl Fn(&Value) -> bool) -> Value {
+    pub fn until(&mut self, what: &str, wanted: impl Fn(&Value) -> bool) -> Value {
         let end = Instant::now() + Duration::from_secs(20);
         let mut seen = Vec::new();
         while Instant::now() < end {
@@ -74,7 +74,7 @@ impl Window {
     }
 
     /// Every message that comes within `time` (the socket closing ends it too).
-    fn heard_for(&mut self, time: Duration) -> Vec<Value> {
+    pub fn heard_for(&mut self, time: Duration) -> Vec<Value> {
         self.ws
             .get_ref()
             .set_read_timeout(Some(Duration::from_millis(200)))
@@ -97,7 +97,7 @@ impl Window {
     }
 
     /// `hello`, then the `board` message and the full scene.
-    fn hello(&mut self) -> (Value, Value) {
+    pub fn hello(&mut self) -> (Value, Value) {
         self.send(json!({"t": "hello", "page": 1}));
         let board = self.until("the board message", |m| m["t"] == "board");
         let scene = self.until("the full scene", |m| m["t"] == "scene" && m["full"] == true);
@@ -105,7 +105,7 @@ impl Window {
     }
 
     /// A call as the window's person; answers its `reply`.
-    fn call(&mut self, seq: u64, tool: &str, args: Value) -> Value {
+    pub fn call(&mut self, seq: u64, tool: &str, args: Value) -> Value {
         self.send(json!({"t": "call", "seq": seq, "tool": tool, "args": args}));
         self.until("the reply", |m| m["t"] == "reply" && m["seq"] == seq)
     }

@@ -4,8 +4,8 @@
 //! on the embedded SQLite default (one process, restarted) and on PostgreSQL (two
 //! processes on one database, in the store's throwaway cluster, `pg.rs`), checking
 //! roles, not-found, 401s, writers on both processes at once, `kill -9` of a
-//! process mid-write and a restart, and the server's `tools/list` (its golden and
-//! its budget).
+//! process mid-write and a restart, the server's `tools/list` (its golden and
+//! its budget), and presence between windows on both processes (`presence.rs`).
 
 #[allow(dead_code)]
 #[path = "../common/budget.rs"]
@@ -14,6 +14,7 @@ mod editor;
 mod harness;
 #[path = "../../../inkboard-store/tests/suite/pg.rs"]
 mod pg;
+mod presence;
 mod web;
 
 use std::collections::BTreeSet;
@@ -504,6 +505,7 @@ fn suite(place: Place, processes: usize) {
     admin_lists_revokes_and_removes(&place, &servers[servers.len() - 1]);
     web::people(&place, &servers);
     editor::live(&place, &servers);
+    presence::present(&place, &servers);
     // A restart keeps everything.
     let token = place.person("hal");
     let mut hal = Mcp::connect(&servers[0], &token);

@@ -18,6 +18,12 @@
 //!    none moves the one label blocking one of its candidates elsewhere (local
 //!    repair), and failing that takes the least bad box it has.
 //!
+//! A connector's end labels (`start_label`, `end_label`: a role name or a
+//! cardinality) are placed with the others, after them in the same choice, each
+//! from candidates of its own ([`ends`]): beside the line close to its end, on
+//! either side, never on the line; the same judging keeps them off their end's
+//! shape, the arrowhead and every other line and label.
+//!
 //! A label placed by hand (`label_at`) stays where it was put, and the others keep
 //! off it. Everything runs in page order with ties broken by it, so a page always
 //! comes out the same; the candidates per label shrink on pages with very many
@@ -31,11 +37,13 @@
 
 mod candidates;
 mod choose;
+mod ends;
 mod ground;
 
 use inkboard_core::{Connector, Point, Rect};
 
 use crate::deadline::{Deadline, Stopped};
+use crate::scene::LabelEnd;
 use crate::style;
 use crate::text;
 
@@ -71,6 +79,37 @@ pub fn label_size(c: &Connector) -> Option<(f64, f64)> {
     ))
 }
 
+/// An end label's text is this much of its connector's label size: it is a
+/// footnote to the line, as in UML and ER drawings.
+const END_LABEL_SCALE: f32 = 12.0 / 14.0;
+/// Room between an end label's text and the edge of its background, across and
+/// down: less than a label's, so that it can sit close to its end.
+pub(crate) const END_LABEL_PAD: (f64, f64) = (3.0, 1.0);
+
+/// The font size of a connector's end labels.
+pub(crate) fn end_label_font_size(c: &Connector) -> f32 {
+    label_font_size(c) * END_LABEL_SCALE
+}
+
+/// The size of the background of connector `c`'s label at `end`, if it has one.
+pub(crate) fn end_label_size(c: &Connector, end: LabelEnd) -> Option<(f64, f64)> {
+    let font_size = end_label_font_size(c);
+    let text = end.text(c);
+    if text.is_empty() || font_size <= 0.0 {
+        return None;
+    }
+    let block = text::layout(
+        text,
+        font_size,
+        crate::style::label_face(&c.style),
+        Some(LABEL_MAX_WIDTH),
+    );
+    Some((
+        block.width as f64 + 2.0 * END_LABEL_PAD.0,
+        block.height as f64 + 2.0 * END_LABEL_PAD.1,
+    ))
+}
+
 /// One label to place.
 pub(crate) struct Wanted<'a> {
     /// Its connector's place among the page's connectors (as in [`Ground::new`]).
@@ -84,6 +123,9 @@ pub(crate) struct Wanted<'a> {
     pub ends: bool,
     /// For a self-loop, the box of its shape: the label sits outside the loop.
     pub looped: Option<Rect>,
+    /// For an end label, the end it belongs beside; `track` is then the drawn
+    /// line, from its start to its end.
+    pub end: Option<LabelEnd>,
 }
 
 /// The boxes of the labels `wanted`, in the same order, placed together on the
@@ -98,7 +140,10 @@ pub(crate) fn place_all(
     let mut all = Vec::with_capacity(wanted.len());
     for w in wanted {
         deadline.check()?;
-        let mut found = candidates::candidates(w, per_label);
+        let mut found = match w.end {
+            Some(end) => ends::candidates(w, end),
+            None => candidates::candidates(w, per_label),
+        };
         for c in &mut found {
             ground.judge(w.conn, c);
         }

@@ -2,6 +2,7 @@
 //! arrowheads that make one rule matter.
 
 use super::*;
+use crate::scene::LabelEnd;
 
 fn p(x: f64, y: f64) -> Point {
     Point { x, y }
@@ -33,6 +34,7 @@ fn place(
             track,
             ends: true,
             looped: None,
+            end: None,
         })
         .collect();
     place_all(&mut ground, &wanted, &Deadline::none())
@@ -139,6 +141,7 @@ fn a_self_loop_label_sits_outside_its_loop() {
         track: &track,
         ends: true,
         looped: Some(shape),
+        end: None,
     }];
     let r = place_all(&mut ground, &wanted, &Deadline::none()).expect("no deadline")[0]
         .expect("a place");
@@ -180,7 +183,74 @@ fn a_route_of_a_thousand_legs_gives_a_bounded_number_of_candidates() {
         track: &track,
         ends: true,
         looped: None,
+        end: None,
     };
     let found = candidates::candidates(&w, 64).len();
     assert!(found <= 4 * 64, "{found} candidates");
+}
+
+/// Places the end label of `size` at `end` of `line` (connector 0, whose end
+/// shapes are `ends`), with `shapes`, `others` (other connectors' lines) and
+/// `heads` (connector 0's arrowheads) on the page.
+fn place_end(
+    shapes: Vec<Rect>,
+    line: &[Point],
+    others: &[Vec<Point>],
+    heads: Vec<Rect>,
+    end: LabelEnd,
+    size: (f64, f64),
+) -> Rect {
+    let mut lines = vec![line.to_vec()];
+    lines.extend(others.iter().cloned());
+    let mut all_heads = vec![heads];
+    all_heads.resize(lines.len(), Vec::new());
+    let ends = vec![[None, None]; lines.len()];
+    let mut ground = Ground::new(shapes, &lines, &all_heads, ends, &[]);
+    let wanted = [Wanted {
+        conn: 0,
+        size,
+        track: line,
+        ends: true,
+        looped: None,
+        end: Some(end),
+    }];
+    place_all(&mut ground, &wanted, &Deadline::none()).expect("no deadline")[0].expect("a place")
+}
+
+#[test]
+fn an_end_label_sits_beside_its_end_clear_of_the_shape_and_the_arrowhead() {
+    // A line from the left into the left side of shape b, an arrowhead at b.
+    let b = Rect::new(300.0, -30.0, 100.0, 60.0);
+    let line = [p(0.0, 0.0), p(300.0, 0.0)];
+    let head = Rect::new(288.0, -5.0, 12.0, 10.0);
+    let size = (30.0, 16.0);
+    let r = place_end(vec![b], &line, &[], vec![head], LabelEnd::End, size);
+    assert!(!r.overlaps(&b) && !r.overlaps(&head), "{r:?}");
+    assert!(hidden(&r, &line) < 0.5, "off the line: {r:?}");
+    // Close to the end: its near edge within 1.5 label heights of it.
+    assert!(300.0 - r.right() <= 1.5 * size.1 + 2.0, "{r:?}");
+    assert!(r.bottom() <= 0.0 || r.y >= 0.0, "beside the line: {r:?}");
+    // The start's label sits by the start, not the end.
+    let s = place_end(vec![b], &line, &[], vec![head], LabelEnd::Start, size);
+    assert!(
+        s.x <= 1.5 * size.1 + 2.0 && hidden(&s, &line) < 0.5,
+        "{s:?}"
+    );
+}
+
+#[test]
+fn an_end_label_takes_the_free_side() {
+    // Another line runs just above the end of this one: the label goes below.
+    let line = [p(0.0, 0.0), p(300.0, 0.0)];
+    let above = vec![p(200.0, -12.0), p(320.0, -12.0)];
+    let r = place_end(
+        Vec::new(),
+        &line,
+        &[above.clone()],
+        Vec::new(),
+        LabelEnd::End,
+        (30.0, 16.0),
+    );
+    assert!(r.y >= 0.0, "below: {r:?}");
+    assert!(hidden(&r, &above) < 0.5, "{r:?}");
 }
