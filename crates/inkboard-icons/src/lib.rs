@@ -55,11 +55,7 @@ fn set() -> &'static Set {
                 Some(Entry {
                     name,
                     draws: cols.next()?,
-                    tags: cols
-                        .next()?
-                        .split(',')
-                        .filter(|t| !t.is_empty())
-                        .collect(),
+                    tags: cols.next()?.split(',').filter(|t| !t.is_empty()).collect(),
                     path: cols.next().unwrap_or(""),
                 })
             })
@@ -192,7 +188,7 @@ fn normalise(word: &str) -> String {
 fn suggest(key: &str) -> Vec<&'static str> {
     let entries = &set().entries;
     let mut out: Vec<&'static str> = Vec::new();
-    let mut push = |name: &'static str, out: &mut Vec<&'static str>| {
+    let push = |name: &'static str, out: &mut Vec<&'static str>| {
         if out.len() < MAX_SUGGESTIONS && !out.contains(&name) {
             out.push(name);
         }
@@ -208,6 +204,14 @@ fn suggest(key: &str) -> Vec<&'static str> {
     tagged.sort_by_key(|e| (e.name.len(), e.name));
     for e in tagged {
         push(e.name, &mut out);
+        // Then the diagram word for it, if the set has one (`queue` for
+        // `columns-4`): it says what the drawing means.
+        for alias in entries
+            .iter()
+            .filter(|a| a.draws == e.name && a.name != e.name)
+        {
+            push(alias.name, &mut out);
+        }
     }
     // As for colour names: a guess keeps most of what was written.
     let most = (1 + key.len() / 4).min(3);
@@ -264,7 +268,10 @@ mod tests {
 
     #[test]
     fn names_are_read_as_people_write_them() {
-        assert_eq!(Icon::parse(" Hard Drive ").map(Icon::name), Ok("hard-drive"));
+        assert_eq!(
+            Icon::parse(" Hard Drive ").map(Icon::name),
+            Ok("hard-drive")
+        );
         assert_eq!(Icon::parse("QUEUE").map(Icon::draws), Ok("columns-4"));
         assert_eq!(
             Icon::parse("queue").map(Icon::path),
@@ -278,7 +285,10 @@ mod tests {
         assert_eq!(e.nearest.first(), Some(&"database"));
         assert!(e.to_string().contains("did you mean \"database\""), "{e}");
         assert_eq!(Icon::parse("databse").unwrap_err().nearest[0], "database");
-        assert_eq!(Icon::parse("kafka").unwrap_err().nearest[0], "columns-4");
+        assert_eq!(
+            Icon::parse("kafka").unwrap_err().nearest[..2],
+            ["columns-4", "queue"]
+        );
         assert!(Icon::parse("qqqqqqqqqqq").unwrap_err().nearest.is_empty());
         assert!(Icon::parse("").is_err());
     }
@@ -286,9 +296,13 @@ mod tests {
     #[test]
     fn every_name_is_sorted_once_and_draws() {
         let names: Vec<_> = all().map(Icon::name).collect();
-        assert!(names.windows(2).all(|w| w[0] < w[1]), "the table is not sorted");
+        assert!(
+            names.windows(2).all(|w| w[0] < w[1]),
+            "the table is not sorted"
+        );
         for icon in all() {
-            assert!(icon.path().starts_with('M'), "{icon} has no path");
+            // A leading `m` is absolute, as SVG reads a path's first move.
+            assert!(icon.path().starts_with(['M', 'm']), "{icon} has no path");
         }
     }
 }
