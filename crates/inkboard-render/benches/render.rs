@@ -70,6 +70,7 @@ fn flow_of(shapes: usize, cols: usize, connect: bool, label: impl Fn(usize) -> S
             style: Style::default(),
             sizing: inkboard_core::Sizing::Fixed,
             rotation: inkboard_core::Rotation::NONE,
+            icon: None,
         };
         tx.insert(PageId(1), None, Object::new(id.clone(), Kind::Shape(shape)))
             .unwrap();
@@ -123,6 +124,7 @@ fn maze(connect: bool) -> Board {
             style: Style::default(),
             sizing: inkboard_core::Sizing::Fixed,
             rotation: inkboard_core::Rotation::NONE,
+            icon: None,
         };
         tx.insert(PageId(1), None, Object::new(id.clone(), Kind::Shape(shape)))
             .unwrap();
@@ -175,6 +177,7 @@ fn grid_maze() -> Board {
             style: Style::default(),
             sizing: inkboard_core::Sizing::Fixed,
             rotation: inkboard_core::Rotation::NONE,
+            icon: None,
         };
         tx.insert(PageId(1), None, Object::new(id.clone(), Kind::Shape(shape)))
             .unwrap();
@@ -412,6 +415,7 @@ fn piled_check(page: PageId) {
             style: Style::default(),
             sizing: inkboard_core::Sizing::Fixed,
             rotation: inkboard_core::Rotation::NONE,
+            icon: None,
         };
         tx.insert(PageId(1), None, Object::new(id, Kind::Shape(shape)))
             .unwrap();
@@ -462,6 +466,7 @@ fn far_maze() -> Board {
             style: Style::default(),
             sizing: inkboard_core::Sizing::Fixed,
             rotation: inkboard_core::Rotation::NONE,
+            icon: None,
         };
         tx.insert(PageId(1), None, Object::new(id.clone(), Kind::Shape(shape)))
             .unwrap();
