@@ -115,6 +115,11 @@ fn cell(
             line_style(&s.style, &mut st);
             rotation_style(o, &mut st);
             lock_style(o, &mut st);
+            // draw.io has no icon set of inkboard's: the name rides in a style
+            // key of inkboard's own, which draw.io keeps, so a round trip keeps it.
+            if let Some(icon) = &s.icon {
+                st.push_str(&format!("inkboardIcon={icon};"));
+            }
             // Rich text is a label of HTML; text with no marks is written as shown.
             match (s.geom != Geom::Frame)
                 .then(|| super::label::rich_html(&s.text))
