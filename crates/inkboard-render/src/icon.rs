@@ -1,8 +1,8 @@
 //! A shape's icon in the scene: its drawing from `inkboard-icons` (SVG path data in
 //! a 24-unit square) made into one stroked [`PathPart`] of the shape's item, so
-//! every back end (SVG, PNG and PDF, which draw from the SVG) and the editor (which
-//! shows the server's SVG) draw it alike: stroked in the shape's line colour (its
-//! text colour when it has no line), round caps and joins, never filled.
+//! every back end (SVG, PNG and PDF) and the editor (which shows the server's SVG)
+//! draw it alike: stroked in the line colour the shape's style sets (else its
+//! text's), round caps and joins, never filled.
 //!
 //! Where: above the text, centred on it (at the text box's side when the text is
 //! aligned left or right; at the start of a frame's title), in the room
@@ -10,7 +10,7 @@
 //! text-less shape too small to hold it. A name the set lacks (a newer version's
 //! icon in a file) draws nothing.
 
-use inkboard_core::{Align, Geom, Point, Rect, Shape, ICON_GAP};
+use inkboard_core::{Align, FillStyle, Geom, Point, Rect, Shape, ICON_GAP};
 use inkboard_icons::{Icon, STROKE_WIDTH, VIEW};
 
 use crate::scene::{Part, PathPart, Rgba, Seg, Stroke, TextPart};
@@ -50,14 +50,16 @@ pub(crate) fn add(s: &Shape, parts: &mut Vec<Part>) {
     }));
 }
 
-/// The colour an icon is drawn in: the shape's line colour, or, for a shape drawn
-/// without a line (text, a sticky note), its text's.
+/// The colour an icon is drawn in: the line colour the shape's style sets, else
+/// its text's, which is the default line's ink on a light fill, white on a dark
+/// one and a frame's title colour, so the icon reads where the text does.
 fn ink(s: &Shape) -> Rgba {
-    match style::shape_stroke(s.geom, &s.style) {
-        Some(stroke) => stroke.color,
-        None => {
+    match (s.style.stroke, style::shape_stroke(s.geom, &s.style)) {
+        (Some(_), Some(stroke)) => stroke.color,
+        _ => {
             let fill = style::shape_fill(s.geom, &s.style);
-            style::shape_text_color(s.geom, &s.style, fill)
+            let hatched = s.style.fill_style.is_some_and(|f| f != FillStyle::Solid);
+            style::shape_text_color(s.geom, &s.style, fill.filter(|_| !hatched))
         }
     }
 }
