@@ -60,7 +60,10 @@ const GLOSSARY: &[(&str, &str)] = &[
     ("width", "Ink width, px"),
     ("locked", "Keep in place"),
     ("link", "http(s) or mailto URL; \"\" removes"),
-    ("icon", "Icon drawn above the text: database, server, cloud, user, users, lock, queue, file, mail, phone, browser, laptop...; \"\" removes"),
+    (
+        "icon",
+        "Icon: database, server, cloud, user, lock, queue, mail, browser...; \"\" removes",
+    ),
     ("flip_x", "Mirror left-right"),
     ("flip_y", "Mirror up-down"),
     ("background", "Default solid"),
