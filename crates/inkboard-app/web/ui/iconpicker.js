@@ -80,7 +80,10 @@ export function iconSection(parent, shapes, rebuild) {
   b.setAttribute('aria-label', 'Choose an icon');
   if (shown) b.append(iconSvg(shown.path, 18));
   b.append(document.createTextNode(current === null ? 'Mixed' : current || 'None'));
-  b.addEventListener('click', () => {
+  b.addEventListener('click', (e) => {
+    // Not handed back to the board (surface.js does that for other buttons):
+    // the keyboard goes to the search that opens.
+    e.stopPropagation();
     picker.open = !picker.open;
     rebuild();
     // After the rebuild, which puts the focus back on this button: typing goes
