@@ -197,10 +197,7 @@ fn suggest(key: &str) -> Vec<&'static str> {
         return out;
     }
     // Shorter names first among the tagged: `database` before `database-backup`.
-    let mut tagged: Vec<&Entry> = entries
-        .iter()
-        .filter(|e| e.tags.iter().any(|t| *t == key))
-        .collect();
+    let mut tagged: Vec<&Entry> = entries.iter().filter(|e| e.tags.contains(&key)).collect();
     tagged.sort_by_key(|e| (e.name.len(), e.name));
     for e in tagged {
         push(e.name, &mut out);
