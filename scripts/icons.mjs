@@ -40,7 +40,11 @@ const f = (v) => String(Math.round(v * 1000) / 1000);
 function element([tag, a]) {
   switch (tag) {
     case "path":
-      return a.d;
+      // A path's first move is absolute even when written `m` (and its
+      // implicit pairs after it relative lines); joined after another element
+      // it would read from that element's end, so it starts from the origin
+      // (a lone move draws nothing).
+      return /^\s*m/.test(a.d) ? `M0 0${a.d.trim()}` : a.d;
     case "circle":
     case "ellipse": {
       const rx = n(a.rx ?? a.r), ry = n(a.ry ?? a.r), cx = n(a.cx), cy = n(a.cy);
