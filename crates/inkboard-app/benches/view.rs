@@ -30,6 +30,7 @@ fn page(n: usize) -> Board {
             style: Style::default(),
             sizing: inkboard_core::Sizing::Fixed,
             rotation: inkboard_core::Rotation::NONE,
+            icon: None,
         };
         tx.insert(PageId(1), None, Object::new(id.clone(), Kind::Shape(shape)))
             .expect("insert");

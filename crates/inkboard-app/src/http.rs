@@ -272,6 +272,17 @@ pub(crate) fn assets() -> impl Iterator<Item = (&'static str, &'static str)> {
 /// One of the compiled-in files by name; anything else (traversal included) is
 /// simply not there.
 fn asset_response(name: &str, cache: &'static str) -> Response {
+    if name == ICONS_JSON {
+        return (
+            [
+                (header::CONTENT_TYPE, "application/json"),
+                (header::CACHE_CONTROL, cache),
+                (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+            ],
+            icons_json(),
+        )
+            .into_response();
+    }
     match ASSETS.iter().find(|(n, _, _)| *n == name) {
         Some((_, mime, body)) => (
             [
@@ -284,6 +295,24 @@ fn asset_response(name: &str, cache: &'static str) -> Response {
             .into_response(),
         None => refuse(StatusCode::NOT_FOUND, "no such file"),
     }
+}
+
+/// The file the editor's icon picker reads the icon set from, beside its own.
+const ICONS_JSON: &str = "icons.json";
+
+/// The icon set as the editor's picker reads it, made once from
+/// `inkboard_icons::all()` (the set the renderer draws, so the picker offers
+/// exactly what `update` takes): `{"source", "version", "icons": [[name, tags,
+/// path], ...]}`, tags joined by commas, in name order.
+pub(crate) fn icons_json() -> &'static str {
+    static JSON: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    JSON.get_or_init(|| {
+        let (source, version) = inkboard_icons::source();
+        let icons: Vec<serde_json::Value> = inkboard_icons::all()
+            .map(|i| serde_json::json!([i.name(), i.tags().join(","), i.path()]))
+            .collect();
+        serde_json::json!({ "source": source, "version": version, "icons": icons }).to_string()
+    })
 }
 
 /// A browser that signed in (cookie and page key, checked by [`guard`]) asks

@@ -75,6 +75,7 @@ pub(crate) fn board_of(texts: &[&str]) -> Board {
             style: Style::default(),
             sizing: Sizing::Fixed,
             rotation: Rotation::NONE,
+            icon: None,
         };
         tx.insert(page, None, Object::new(id, Kind::Shape(shape)))
             .expect("a new shape");

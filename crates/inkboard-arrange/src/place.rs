@@ -42,6 +42,12 @@ fn wrap_width(geom: Geom, font_size: f32) -> Option<f32> {
 /// wrapped between words only (so no word is broken) at [`wrap_width`], and as
 /// wide as its widest line, so the renderer's fit rule draws it at its own size.
 pub fn fit_text(geom: Geom, text: &str, style: &Style) -> (f64, f64) {
+    fit_text_icon(geom, text, style, false)
+}
+
+/// [`fit_text`] with room for an icon above the text when `icon`
+/// ([`Geom::size_for_text_with_icon`]).
+fn fit_text_icon(geom: Geom, text: &str, style: &Style, icon: bool) -> (f64, f64) {
     if geom == Geom::Table {
         // A table lays out its own rows and columns: its size is theirs.
         return inkboard_render::table::natural_size(text, style);
@@ -50,7 +56,7 @@ pub fn fit_text(geom: Geom, text: &str, style: &Style) -> (f64, f64) {
     if text.trim().is_empty() {
         return (min_w, min_h);
     }
-    let (w, h) = text_size(geom, text, style);
+    let (w, h) = text_size_icon(geom, text, style, icon);
     match geom {
         Geom::Text => (w, h),
         Geom::Frame => (w.max(min_w), min_h),
@@ -67,6 +73,10 @@ pub type Obstacle<'a> = (&'a ObjectId, Rect, bool);
 /// wraps it, with no floor of the geom's default size (a sequence diagram's
 /// notes and heads are smaller than a new shape).
 pub fn text_size(geom: Geom, text: &str, style: &Style) -> (f64, f64) {
+    text_size_icon(geom, text, style, false)
+}
+
+fn text_size_icon(geom: Geom, text: &str, style: &Style, icon: bool) -> (f64, f64) {
     if geom == Geom::Table {
         return inkboard_render::table::natural_size(text, style);
     }
@@ -74,7 +84,11 @@ pub fn text_size(geom: Geom, text: &str, style: &Style) -> (f64, f64) {
     let rich = geom != Geom::Frame;
     let block = text::layout_text(text, size, weight, wrap_width(geom, size), true, rich);
     // Whole pixels, rounded up, so that the text box is never a hair too small.
-    let (w, h) = geom.size_for_text(block.width.ceil() as f64 + 1.0, block.height.ceil() as f64);
+    let (w, h) = geom.size_for_text_with_icon(
+        block.width.ceil() as f64 + 1.0,
+        block.height.ceil() as f64,
+        icon,
+    );
     (w.ceil(), h.ceil())
 }
 
@@ -563,7 +577,7 @@ fn grows_over_nothing(all: &[Obstacle<'_>], home: &ObjectId, hb: Rect, at: &Rect
 }
 
 /// The height a shape of width `w` needs for `text`, wrapped inside its text box.
-pub fn fit_height(geom: Geom, text: &str, style: &Style, w: f64) -> f64 {
+pub fn fit_height(geom: Geom, text: &str, style: &Style, w: f64, icon: bool) -> f64 {
     if geom == Geom::Table {
         return inkboard_render::table::natural_size(text, style).1;
     }
@@ -575,7 +589,7 @@ pub fn fit_height(geom: Geom, text: &str, style: &Style, w: f64) -> f64 {
     let inner = geom.text_box(Rect::new(0.0, 0.0, w, 10_000.0)).w;
     let block = text::layout_text(text, size, weight, Some(inner as f32), true, true);
     let h = geom
-        .size_for_text(block.width as f64, block.height.ceil() as f64)
+        .size_for_text_with_icon(block.width as f64, block.height.ceil() as f64, icon)
         .1
         .ceil();
     if geom == Geom::Text {
@@ -585,19 +599,20 @@ pub fn fit_height(geom: Geom, text: &str, style: &Style, w: f64) -> f64 {
     }
 }
 
-/// The size of a new shape: what was given, the rest fitted to the text.
+/// The size of a new shape: what was given, the rest fitted to the text (and
+/// to its icon above the text, when `icon`).
 pub fn fit_size(
     geom: Geom,
     text: &str,
     style: &inkboard_core::Style,
-    w: Option<f64>,
-    h: Option<f64>,
+    (w, h): (Option<f64>, Option<f64>),
+    icon: bool,
 ) -> (f64, f64) {
     match (w, h) {
         (Some(w), Some(h)) => (w, h),
-        (None, Some(h)) => (fit_text(geom, text, style).0, h),
-        (Some(w), None) => (w, fit_height(geom, text, style, w)),
-        (None, None) => fit_text(geom, text, style),
+        (None, Some(h)) => (fit_text_icon(geom, text, style, icon).0, h),
+        (Some(w), None) => (w, fit_height(geom, text, style, w, icon)),
+        (None, None) => fit_text_icon(geom, text, style, icon),
     }
 }
 
@@ -609,11 +624,12 @@ pub fn fit_size(
 /// unless the same call set `x` or `y` (`placed`): then the top-left is kept.
 pub fn refit(s: &Shape, placed: bool) -> Rect {
     let b = s.bounds;
+    let icon = s.icon.is_some();
     if s.geom == Geom::Note {
-        let h = fit_height(s.geom, &s.text, &s.style, b.w);
+        let h = fit_height(s.geom, &s.text, &s.style, b.w, icon);
         return Rect::new(b.x, b.y, b.w, h);
     }
-    let (w, h) = fit_text(s.geom, &s.text, &s.style);
+    let (w, h) = fit_text_icon(s.geom, &s.text, &s.style, icon);
     // A table reads from its title down, as text does: it grows below, as a row
     // is added, rather than both ways.
     if matches!(s.geom, Geom::Text | Geom::Table) || placed {

@@ -333,6 +333,7 @@ fn free_kind() -> impl Strategy<Value = Kind> {
                     style,
                     sizing,
                     rotation,
+                    icon: None,
                 })
             }
         ),

@@ -70,6 +70,9 @@ pub enum ModelError {
     /// A link that is too long or not safe to follow (see [`crate::Link`]).
     #[error("link \"{link}\" is {why}")]
     BadLink { link: String, why: &'static str },
+    /// An icon name not spelled as icon names are (see [`crate::IconName`]).
+    #[error("invalid icon name \"{0}\": icon names are lower-case words joined by '-', like \"hard-drive\"")]
+    BadIconName(String),
     /// XML that declares entities where none are read, or entities that hold
     /// markup or refer to themselves (see [`crate::xml`]): a few bytes of them can
     /// expand to gigabytes.

@@ -40,11 +40,11 @@ pub use error::ModelError;
 pub use history::History;
 pub use id::{IdKind, ObjectId, PageId};
 pub use inkboard_geom::{Point, Rect, Rotation};
-pub use link::{Flip, Link, MAX_LINK};
+pub use link::{Flip, IconName, Link, MAX_ICON_NAME, MAX_LINK};
 pub use merge::{MergeError, Overlap};
 pub use object::{
     Arrow, ByHand, Connector, End, Extra, Geom, Group, Image, ImageFormat, Ink, Kind, Object,
-    Route, Shape, Side, Sizing, Table, FRAME_TITLE_HEIGHT,
+    Route, Shape, Side, Sizing, Table, FRAME_TITLE_HEIGHT, ICON_GAP, ICON_SIDE,
 };
 pub use order::Moved;
 pub use style::{Align, Dash, FillStyle, Font, Style, VAlign};

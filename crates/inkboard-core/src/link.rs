@@ -1,7 +1,8 @@
 //! What an object carries besides its geometry and style: a [`Link`] to follow
 //! (a web or mail address, drawn as an SVG `<a>` and a PDF link, opened by the
-//! editor's Ctrl+click) and a [`Flip`] (a shape's or image's drawing mirrored in
-//! its box, for outlines that are not symmetric).
+//! editor's Ctrl+click), a [`Flip`] (a shape's or image's drawing mirrored in
+//! its box, for outlines that are not symmetric) and an [`IconName`] (the icon a
+//! shape shows, by name: the set itself is `inkboard-icons`').
 
 use crate::{echo, ModelError};
 
@@ -77,9 +78,69 @@ impl Flip {
     }
 }
 
+/// The longest icon name kept, in bytes: the set's longest is under 30.
+pub const MAX_ICON_NAME: usize = 64;
+
+/// The name of the icon a shape shows, as files and tools write it: lower-case
+/// ASCII letters and digits in words joined by single hyphens (`hard-drive`),
+/// at most [`MAX_ICON_NAME`] bytes. The model checks only the spelling, not that
+/// the set has it: a file from a newer version naming an icon this one lacks
+/// keeps the name (and draws nothing), so no data is lost. The tools check the
+/// name against the set (`inkboard_icons::Icon::parse`) before making one.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct IconName(Box<str>);
+
+impl IconName {
+    /// `name` if it is spelled as an icon name is.
+    pub fn parse(name: &str) -> Result<IconName, ModelError> {
+        let words_ok = !name.is_empty()
+            && name.len() <= MAX_ICON_NAME
+            && name.split('-').all(|w| {
+                !w.is_empty()
+                    && w.bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            });
+        if words_ok {
+            Ok(IconName(name.into()))
+        } else {
+            Err(ModelError::BadIconName(echo::echo(name).into_owned()))
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for IconName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn icon_names_are_lower_case_words_joined_by_hyphens() {
+        for good in ["database", "hard-drive", "columns-4", "a"] {
+            assert_eq!(IconName::parse(good).unwrap().as_str(), good);
+        }
+        for bad in [
+            "",
+            "Database",
+            "hard drive",
+            "-x",
+            "x-",
+            "a--b",
+            "ü",
+            "x\u{202e}",
+        ] {
+            assert!(IconName::parse(bad).is_err(), "{bad}");
+        }
+        assert!(IconName::parse(&"a".repeat(MAX_ICON_NAME + 1)).is_err());
+    }
 
     #[test]
     fn only_web_and_mail_addresses_are_links() {

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use crate::vocabulary;
-use crate::{Flip, IdKind, Link, ObjectId, Point, Rect, Rotation, Style};
+use crate::{Flip, IconName, IdKind, Link, ObjectId, Point, Rect, Rotation, Style};
 
 vocabulary! {
     /// The outline of a shape. `note` is a sticky note, `text` a borderless text box,
@@ -22,6 +22,13 @@ vocabulary! {
 
 /// Frames show their text as a title in a band of this height at their top.
 pub const FRAME_TITLE_HEIGHT: f64 = 32.0;
+
+/// The side of the icon a shape shows above its text, in px (Lucide's 24-unit
+/// drawings a little enlarged, about two lines of 16 px text high).
+pub const ICON_SIDE: f64 = 28.0;
+
+/// The room between a shape's icon and its text, in px.
+pub const ICON_GAP: f64 = 4.0;
 
 impl Geom {
     /// (share of the width for text, share of the height, vertical start as a share
@@ -60,6 +67,50 @@ impl Geom {
         let h = (bounds.h * fh - 2.0 * pad).max(0.0);
         let x = bounds.x + (bounds.w - w) / 2.0;
         Rect::new(x, bounds.y + bounds.h * fy + pad, w, h)
+    }
+
+    /// Where a shape's text goes when it also shows an icon (`icon`): the
+    /// [`text_box`](Geom::text_box) less the room the icon takes, a band at its top
+    /// ([`ICON_SIDE`] high, less in a small box) or, in a frame's title band, a
+    /// square at its start. The renderer, the sizing rules and the editor's text
+    /// editing all ask this, so the text is edited where it is drawn.
+    pub fn text_box_with_icon(self, bounds: Rect, icon: bool) -> Rect {
+        let tb = self.text_box(bounds);
+        if !icon {
+            return tb;
+        }
+        let side = self.icon_side(tb);
+        if self == Geom::Frame {
+            let room = (side + ICON_GAP).min(tb.w);
+            return Rect::new(tb.x + room, tb.y, tb.w - room, tb.h);
+        }
+        let room = (side + ICON_GAP).min(tb.h);
+        Rect::new(tb.x, tb.y + room, tb.w, tb.h - room)
+    }
+
+    /// The side of the icon a shape with text shows, in a text box `tb` of this
+    /// outline: [`ICON_SIDE`], but never more than half the box's height (a frame:
+    /// its title band less a margin) nor its width.
+    pub fn icon_side(self, tb: Rect) -> f64 {
+        let most = if self == Geom::Frame {
+            (tb.h - 12.0).min(20.0)
+        } else {
+            tb.h / 2.0
+        };
+        ICON_SIDE.min(most).min(tb.w).max(0.0)
+    }
+
+    /// [`size_for_text`](Geom::size_for_text) with room for an icon when `icon`:
+    /// its band above the text (beside a frame's title), so
+    /// [`text_box_with_icon`](Geom::text_box_with_icon) still holds the text.
+    pub fn size_for_text_with_icon(self, text_w: f64, text_h: f64, icon: bool) -> (f64, f64) {
+        if !icon {
+            return self.size_for_text(text_w, text_h);
+        }
+        if self == Geom::Frame {
+            return self.size_for_text(text_w + 20.0 + ICON_GAP, text_h);
+        }
+        self.size_for_text(text_w.max(ICON_SIDE), text_h + ICON_SIDE + ICON_GAP)
     }
 
     /// The smallest bounds whose [`text_box`](Geom::text_box) holds a text block of
@@ -254,6 +305,17 @@ pub struct Shape {
     pub sizing: Sizing,
     /// The turn about the centre of `bounds`; the bounds are the unrotated box.
     pub rotation: Rotation,
+    /// The icon drawn in it, above its text (`inkboard-icons` has the drawings).
+    pub icon: Option<IconName>,
+}
+
+impl Shape {
+    /// Where its text goes: its outline's text box, less its icon's room when it
+    /// has both an icon and text ([`Geom::text_box_with_icon`]).
+    pub fn text_box(&self) -> Rect {
+        let both = self.icon.is_some() && !self.text.is_empty();
+        self.geom.text_box_with_icon(self.bounds, both)
+    }
 }
 
 /// A line between two ends, with optional arrowheads and a label.

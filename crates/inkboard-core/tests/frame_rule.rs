@@ -47,6 +47,7 @@ fn shape(geom: Geom, v: &Value) -> Kind {
         style: Style::default(),
         sizing: Sizing::Fixed,
         rotation: rotation(v),
+        icon: None,
     })
 }
 

@@ -48,6 +48,7 @@ fn text_shape(text: String) -> Kind {
         style: Style::default(),
         sizing: inkboard_core::Sizing::Fixed,
         rotation: inkboard_core::Rotation::NONE,
+        icon: None,
     })
 }
 
@@ -162,6 +163,7 @@ fn coordinates_and_sizes_stay_in_range() {
             style: Style::default(),
             sizing: inkboard_core::Sizing::Fixed,
             rotation: inkboard_core::Rotation::NONE,
+            icon: None,
         })
     };
     add(at(MAX_COORD, MAX_COORD)).unwrap();

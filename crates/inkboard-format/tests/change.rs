@@ -35,6 +35,7 @@ fn shape(text: &str) -> Kind {
         style: Style::default(),
         sizing: inkboard_core::Sizing::Fixed,
         rotation: inkboard_core::Rotation::NONE,
+        icon: None,
     })
 }
 

@@ -26,6 +26,7 @@ fn shape(name: &str, geom: Geom) -> Object {
             style: Style::default(),
             sizing: inkboard_core::Sizing::Fixed,
             rotation: inkboard_core::Rotation::NONE,
+            icon: None,
         }),
     )
 }

@@ -190,6 +190,7 @@ proptest! {
                 style: Style::default(),
                 sizing: inkboard_core::Sizing::Fixed,
                 rotation: inkboard_core::Rotation::NONE,
+                icon: None,
             }),
         );
         let field = format!("x-{key}");

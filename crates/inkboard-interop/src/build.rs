@@ -179,6 +179,7 @@ pub(crate) fn placeholder(bounds: Rect, label: &str) -> Kind {
         },
         sizing: Sizing::Fixed,
         rotation: inkboard_core::Rotation::NONE,
+        icon: None,
     })
 }
 

@@ -102,6 +102,7 @@ fn flow_with(
             style: Style::default(),
             sizing: inkboard_core::Sizing::Fixed,
             rotation: inkboard_core::Rotation::NONE,
+            icon: None,
         };
         tx.insert(PageId(1), None, Object::new(id.clone(), Kind::Shape(shape)))
             .unwrap();
@@ -228,6 +229,7 @@ fn maze(connect: bool) -> Board {
             style: Style::default(),
             sizing: inkboard_core::Sizing::Fixed,
             rotation: inkboard_core::Rotation::NONE,
+            icon: None,
         };
         tx.insert(PageId(1), None, Object::new(id.clone(), Kind::Shape(shape)))
             .unwrap();
@@ -280,6 +282,7 @@ fn grid_maze() -> Board {
             style: Style::default(),
             sizing: inkboard_core::Sizing::Fixed,
             rotation: inkboard_core::Rotation::NONE,
+            icon: None,
         };
         tx.insert(PageId(1), None, Object::new(id.clone(), Kind::Shape(shape)))
             .unwrap();
@@ -598,6 +601,7 @@ fn piled_check(page: PageId) {
             style: Style::default(),
             sizing: inkboard_core::Sizing::Fixed,
             rotation: inkboard_core::Rotation::NONE,
+            icon: None,
         };
         tx.insert(PageId(1), None, Object::new(id, Kind::Shape(shape)))
             .unwrap();
@@ -648,6 +652,7 @@ fn far_maze() -> Board {
             style: Style::default(),
             sizing: inkboard_core::Sizing::Fixed,
             rotation: inkboard_core::Rotation::NONE,
+            icon: None,
         };
         tx.insert(PageId(1), None, Object::new(id.clone(), Kind::Shape(shape)))
             .unwrap();

@@ -30,6 +30,7 @@ mod backend;
 mod check;
 mod deadline;
 mod error;
+mod icon;
 mod marks;
 mod resolve;
 mod rough;

@@ -142,6 +142,9 @@ fn resolve_object(
                 }
             }
             sketched(object, &s.style, s.geom, &mut item.parts);
+            // After the flip and the sketch: an icon is drawn as its set draws
+            // it, the right way round and with clean lines, as the text is.
+            crate::icon::add(s, &mut item.parts);
         }
         Kind::Connector(c) => {
             if let Some(laid) = laid {
@@ -194,7 +197,7 @@ fn shape(
         let color = style::shape_text_color(s.geom, &s.style, fill.filter(|_| !hatched));
         if let Some(t) = shape_text(
             &s.text,
-            crate::marks::flip_box(s.geom.text_box(b), b, flip),
+            crate::marks::flip_box(s.text_box(), b, flip),
             font_size,
             weight,
             (align, valign),

@@ -168,6 +168,7 @@ fn build(spec: &Value, file: &str) -> (Board, HashMap<ObjectId, String>) {
                     style,
                     sizing: Sizing::Fixed,
                     rotation: Rotation::degrees(o["turn"].as_f64().unwrap_or(0.0)).expect("finite"),
+                    icon: None,
                 }),
             )
         } else {

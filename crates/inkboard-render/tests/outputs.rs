@@ -342,6 +342,7 @@ fn pdf_carries_the_title_and_a_bookmark_per_page() {
             style: Default::default(),
             sizing: inkboard_core::Sizing::Fixed,
             rotation: inkboard_core::Rotation::NONE,
+            icon: None,
         };
         tx.add(page, None, inkboard_core::Kind::Shape(shape))
             .expect("add");

@@ -680,6 +680,51 @@ fn cases() -> Vec<Case> {
             });
             b.image([220.0, 130.0, 120.0, 80.0], ImageFormat::Png, gradient_png(12, 8));
         }),
+        // Icons above their text on several outlines (the text moved down to
+        // make room), alone in a text-less shape, above a small one, before a
+        // frame's title, left-aligned, coloured by the line, and unknown (none).
+        ("icons", |b| {
+            let f = b.shape(Geom::Frame, [0.0, 0.0, 560.0, 300.0], "Checkout");
+            b.icon(&f, "users");
+            for (i, (geom, text, icon)) in [
+                (Geom::Rect, "API", "server"),
+                (Geom::Cylinder, "Orders", "database"),
+                (Geom::Ellipse, "Customer", "user"),
+                (Geom::Note, "Retry queue", "queue"),
+                (Geom::Rounded, "", "cloud"),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let s = b.shape(geom, [20.0 + i as f64 * 108.0, 50.0, 96.0, 90.0], text);
+                b.icon(&s, icon);
+            }
+            let left = b.styled(
+                Geom::Rounded,
+                [20.0, 170.0, 150.0, 90.0],
+                "Left, **blue**",
+                Style {
+                    align: Some(Align::Left),
+                    stroke: Some(Color::Named(Palette::Blue)),
+                    ..Style::default()
+                },
+            );
+            b.icon(&left, "mail");
+            let small = b.shape(Geom::Rect, [230.0, 220.0, 12.0, 12.0], "");
+            b.icon(&small, "lock");
+            let dark = b.styled(
+                Geom::Hexagon,
+                [300.0, 170.0, 110.0, 100.0],
+                "Phone",
+                Style {
+                    fill: Some(Color::Named(Palette::Black)),
+                    ..Style::default()
+                },
+            );
+            b.icon(&dark, "smartphone");
+            let unknown = b.shape(Geom::Rect, [430.0, 170.0, 110.0, 90.0], "Newer icon");
+            b.icon(&unknown, "not-in-this-set");
+        }),
     ]);
     v
 }

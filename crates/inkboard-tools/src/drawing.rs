@@ -263,6 +263,7 @@ mod tests {
             style: Style::default(),
             sizing: inkboard_core::Sizing::Fixed,
             rotation: inkboard_core::Rotation::NONE,
+            icon: None,
         })
     }
 

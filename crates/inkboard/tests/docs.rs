@@ -424,6 +424,58 @@ fn the_tool_reference_is_the_servers_tool_list() {
     );
 }
 
+const ICONS_BEGIN: &str = "<!-- generated: the icon list below is written by crates/inkboard/tests/docs.rs from inkboard_icons::all(); `UPDATE_EXPECT=1 cargo test -p inkboard --test docs` rewrites it -->";
+const ICONS_END: &str = "<!-- end of the icon list -->";
+
+/// The icon names as docs/tools.md lists them: in name order, a few to a line,
+/// an alias with the icon it draws.
+fn icon_list() -> String {
+    let names: Vec<String> = inkboard_icons::all()
+        .map(|i| match i.draws() == i.name() {
+            true => format!("`{}`", i.name()),
+            false => format!("`{}` → `{}`", i.name(), i.draws()),
+        })
+        .collect();
+    let mut out = String::new();
+    for line in names.chunks(8) {
+        out.push_str(&line.join(", "));
+        out.push_str(
+            ",
+",
+        );
+    }
+    if out.ends_with(",\n") {
+        out.truncate(out.len() - 2);
+        out.push_str(".\n");
+    }
+    out
+}
+
+#[test]
+fn the_icon_list_is_the_sets() {
+    let path = root().join("docs/tools.md");
+    let text = fs::read_to_string(&path).expect("docs/tools.md");
+    let (before, rest) = text
+        .split_once(&format!("{ICONS_BEGIN}\n"))
+        .expect("docs/tools.md has the icon list's first marker");
+    let (current, after) = rest
+        .split_once(&format!("{ICONS_END}\n"))
+        .expect("docs/tools.md has the icon list's end marker");
+    let generated = icon_list();
+    if current == generated {
+        return;
+    }
+    assert!(
+        updating(),
+        "docs/tools.md's icon list is not the set's (run with UPDATE_EXPECT=1)"
+    );
+    fs::write(
+        &path,
+        format!("{before}{ICONS_BEGIN}\n{generated}{ICONS_END}\n{after}"),
+    )
+    .expect("write docs/tools.md");
+}
+
 /// The project's own contract, where it sits beside the repository (the project's
 /// `shared/spec/`); a clone on its own has only the copy, which is then what counts.
 fn project_spec(name: &str) -> Option<String> {

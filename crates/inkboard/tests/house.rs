@@ -39,12 +39,19 @@ const CROWDED_FOR_NOW: &[&str] = &[];
 const ALLOWED: &[(&str, &[&str])] = &[
     // Plane geometry, under everything that measures.
     ("inkboard-geom", &[]),
+    // The icon set: names, tags and drawings, knowing nothing else.
+    ("inkboard-icons", &[]),
     ("inkboard-core", &["inkboard-geom"]),
     ("inkboard-layout", &["inkboard-geom"]),
     ("inkboard-format", &["inkboard-core"]),
     (
         "inkboard-render",
-        &["inkboard-geom", "inkboard-core", "inkboard-layout"],
+        &[
+            "inkboard-geom",
+            "inkboard-core",
+            "inkboard-layout",
+            "inkboard-icons",
+        ],
     ),
     ("inkboard-interop", &["inkboard-core"]),
     (
@@ -62,6 +69,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "inkboard-render",
             "inkboard-interop",
             "inkboard-arrange",
+            "inkboard-icons",
         ],
     ),
     // The web editor, and the team server (`inkboard serve`'s HTTP side) over
@@ -76,6 +84,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
 /// What the application and the team server may use: everything under them.
 const UNDER_THE_FRONTS: &[&str] = &[
     "inkboard-geom",
+    "inkboard-icons",
     "inkboard-core",
     "inkboard-format",
     "inkboard-render",
@@ -88,6 +97,7 @@ const UNDER_THE_FRONTS: &[&str] = &[
 /// What the team server may use: the editor's crate too.
 const UNDER_THE_SERVER: &[&str] = &[
     "inkboard-geom",
+    "inkboard-icons",
     "inkboard-core",
     "inkboard-format",
     "inkboard-render",

@@ -31,6 +31,9 @@ export function cssFont(font) {
   return `${faces.map((f) => `'${f}'`).join(', ')}, sans-serif`;
 }
 export const FRAME_TITLE_HEIGHT = 32;
+/** The side of a shape's icon above its text, and the room below it (inkboard-core's). */
+export const ICON_SIDE = 28;
+export const ICON_GAP = 4;
 export const INK = '#1f2933';
 
 const SHARES = {
@@ -42,12 +45,25 @@ const SHARES = {
 /** Where a shape's text goes, in board units (`b`: the shape, or a plain box). */
 export function textBox(geom, b) {
   if (geom === 'frame') {
-    return { x: b.x + 10, y: b.y, w: Math.max(0, b.w - 20), h: Math.min(FRAME_TITLE_HEIGHT, b.h) };
+    const box = { x: b.x + 10, y: b.y, w: Math.max(0, b.w - 20), h: Math.min(FRAME_TITLE_HEIGHT, b.h) };
+    if (b.icon && b.text) {
+      const room = Math.min(Math.max(0, Math.min(ICON_SIDE, box.h - 12, 20, box.w)) + ICON_GAP, box.w);
+      box.x += room;
+      box.w -= room;
+    }
+    return box;
   }
   const [fw, fh, fy, pad] = SHARES[geom] ?? [1, 1, 0, 12];
   const w = Math.max(0, b.w * fw - 2 * pad);
   const h = Math.max(0, b.h * fh - 2 * pad);
   const box = { x: b.x + (b.w - w) / 2, y: b.y + b.h * fy + pad, w, h };
+  // A shape with an icon and text keeps a band above the text for the icon:
+  // inkboard-core's `Geom::text_box_with_icon`.
+  if (b.icon && b.text) {
+    const room = Math.min(Math.min(ICON_SIDE, box.h / 2, box.w) + ICON_GAP, box.h);
+    box.y += room;
+    box.h -= room;
+  }
   // A flipped shape's text box is mirrored as its outline is (a flipped
   // triangle's text sits in its wide half): inkboard-render's `flip_box`.
   if (b.flip_x) box.x = 2 * b.x + b.w - box.x - box.w;

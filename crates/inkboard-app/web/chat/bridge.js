@@ -322,6 +322,11 @@ export function view(page) {
   load({ full: true }).catch(() => {});
 }
 
+/** The chat view loads nothing (its policy allows no fetch): no icon picker. */
+export function icons() {
+  return Promise.resolve(null);
+}
+
 export function takeKey() {}
 
 export function keyHeaders() {

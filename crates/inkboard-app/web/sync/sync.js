@@ -286,6 +286,21 @@ export async function rich(body) {
   return res.json();
 }
 
+/**
+ * The icon set shapes can show, for the icon picker: `{source, version, icons:
+ * [[name, tags, path], ...]}`, served beside the editor's files from the set the
+ * renderer draws. Asked once; the chat view's bridge.js has none.
+ */
+let iconSet = null;
+export function icons() {
+  iconSet ??= fetch('/assets/icons.json').then((res) => {
+    if (!res.ok) throw new Error(`icons: ${res.status}`);
+    return res.json();
+  });
+  iconSet.catch(() => { iconSet = null; });
+  return iconSet;
+}
+
 /** Asks for the fragments of objects `ids`; resolves with the `fragments` message. */
 export function draw(ids) {
   return ask({ t: 'draw', ids }, 'Not connected to inkboard.');

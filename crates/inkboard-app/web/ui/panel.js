@@ -7,7 +7,8 @@
 // marked "mixed"), and sends one `update` for the objects each change applies to.
 // While a drawing tool is active with nothing selected, it shows and sets the style
 // the next object of that kind takes (stylememory.js). Its Arrange section aligns,
-// distributes, orders, groups, locks, duplicates and deletes (arrange.js). It can be
+// distributes, orders, groups, locks, duplicates and deletes (arrange.js); its Icon
+// section picks a selected shape's icon (iconpicker.js). It can be
 // collapsed to its title bar; the browser remembers that.
 
 import { state, on, membersOf } from '../sync/state.js';
@@ -21,6 +22,7 @@ import { hint } from './shortcuts.js';
 import { el } from './popover.js';
 import { cssFill, darkFill } from '../canvas/geom.js';
 import { shownColor, shownDark } from './theme.js';
+import { iconSection } from './iconpicker.js';
 
 const COLORS = Object.keys(PALETTE);
 const SHAPE_FIELDS = ['fill', 'stroke', 'stroke_width', 'dash', 'roughness', 'fill_style', 'font_size', 'font', 'text_color', 'align', 'opacity'];
@@ -332,6 +334,10 @@ function fill() {
       endLabel(s, objs[0], 'start', 'Start label');
       endLabel(s, objs[0], 'end', 'End label');
     }
+  }
+  // A shape's icon, picked from the set with a search (iconpicker.js).
+  if (!kind && objs.length && objs.every((o) => o.type === 'shape')) {
+    iconSection(section('Icon'), objs, build);
   }
   if (has('opacity')) opacityRow(section('Opacity', mixed('opacity')), get('opacity'), kind ? [] : styled());
   // After opacity: the hand-drawn look is the least used, as in Excalidraw's panel.

@@ -22,6 +22,7 @@ fn board() -> Board {
                 style: Style::default(),
                 sizing: inkboard_core::Sizing::Fixed,
                 rotation: inkboard_core::Rotation::NONE,
+                icon: None,
             };
             tx.add(page, None, Kind::Shape(shape)).unwrap()
         })

@@ -27,6 +27,7 @@ pub fn shape_at(id: &ObjectId, bounds: Rect, text: &str) -> Object {
             style: Style::default(),
             sizing: inkboard_core::Sizing::Fixed,
             rotation: inkboard_core::Rotation::NONE,
+            icon: None,
         }),
     )
 }

@@ -4,8 +4,8 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
 use inkboard_core::limits::{self, Limit};
 use inkboard_core::{
-    Arrow, Connector, End, Extra, Flip, Geom, Group, Image, ImageFormat, Ink, Kind, Link, Object,
-    Point, Rect, Rotation, Route, Shape, Sizing, Style, Vocabulary,
+    Arrow, Connector, End, Extra, Flip, Geom, Group, IconName, Image, ImageFormat, Ink, Kind, Link,
+    Object, Point, Rect, Rotation, Route, Shape, Sizing, Style, Vocabulary,
 };
 use serde_json::{Map, Number, Value};
 
@@ -19,7 +19,7 @@ use crate::FormatError;
 /// with one of these names is not written, since reading it back would take it for
 /// the known field.
 const SHAPE_KEYS: &[&str] = &[
-    "id", "type", "geom", "x", "y", "w", "h", "rotation", "size", "text", "locked",
+    "id", "type", "geom", "x", "y", "w", "h", "rotation", "size", "text", "icon", "locked",
 ];
 const CONNECTOR_KEYS: &[&str] = &[
     "id",
@@ -166,6 +166,14 @@ fn write_rotation(out: &mut impl Sink, rotation: Rotation) {
     }
 }
 
+/// The optional `icon`: a name spelled as icon names are. Whether the set has it
+/// is not asked: a newer version's icon is kept, and drawn by nothing here.
+fn read_icon(f: &mut Fields) -> Result<Option<IconName>, FormatError> {
+    f.opt_string("icon")?
+        .map(|name| IconName::parse(name).map_err(|e| f.error("icon", e.to_string())))
+        .transpose()
+}
+
 /// The optional `rotation` in degrees, normalised into [0, 360).
 fn read_rotation(f: &mut Fields) -> Result<Rotation, FormatError> {
     match f.opt_number("rotation")? {
@@ -253,6 +261,9 @@ pub(crate) fn write_object(object: &Object, detail: Detail, out: &mut impl Sink)
             }
             if !s.text.is_empty() {
                 out.text_field("text", &s.text);
+            }
+            if let Some(icon) = &s.icon {
+                out.text_field("icon", icon.as_str());
             }
             write_style(&s.style, out, false);
             SHAPE_KEYS
@@ -401,6 +412,7 @@ pub fn object_from_json_at(value: &Value, at: &str) -> Result<Object, FormatErro
             sizing: f.word("size")?.unwrap_or(Sizing::Fixed),
             text: f.opt_string("text")?.unwrap_or_default().to_string(),
             style: read_style(&mut f, false)?,
+            icon: read_icon(&mut f)?,
         }),
         "connector" => {
             let from = read_end(&mut f, "from")?;

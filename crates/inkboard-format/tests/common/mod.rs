@@ -14,6 +14,7 @@ pub fn add_shape(board: &mut Board, text: &str) {
         style: Style::default(),
         sizing: inkboard_core::Sizing::Fixed,
         rotation: inkboard_core::Rotation::NONE,
+        icon: None,
     };
     tx.insert(page, None, Object::new(id, Kind::Shape(shape)))
         .unwrap();

@@ -296,6 +296,11 @@ fn vertex(b: &mut BoardBuilder, cell: &Cell, v: &Visit, plans: &mut Vec<(usize, 
         .num("rotation")
         .and_then(inkboard_core::Rotation::degrees)
         .unwrap_or_default();
+    // The icon inkboard wrote (`inkboardIcon`, a key draw.io keeps as it keeps
+    // every style key); a name not spelled as icons are is not one.
+    let icon = st
+        .get("inkboardIcon")
+        .and_then(|n| inkboard_core::IconName::parse(n).ok());
     // `text` is the label: a frame's title keeps it plain, other shapes take it as
     // rich text.
     let shape = |geom: Geom, text: String, style: Style| {
@@ -310,6 +315,7 @@ fn vertex(b: &mut BoardBuilder, cell: &Cell, v: &Visit, plans: &mut Vec<(usize, 
             style,
             sizing: inkboard_core::Sizing::Fixed,
             rotation,
+            icon: icon.clone(),
         })
     };
     let ready = |kind: Kind| Plan::Ready { kind, main: true };
@@ -375,6 +381,7 @@ fn vertex(b: &mut BoardBuilder, cell: &Cell, v: &Visit, plans: &mut Vec<(usize, 
                     },
                     sizing: inkboard_core::Sizing::Fixed,
                     rotation: inkboard_core::Rotation::NONE,
+                    icon: None,
                 });
                 plans.push((
                     v.cell,

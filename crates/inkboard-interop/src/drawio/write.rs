@@ -116,6 +116,11 @@ fn cell(
             line_style(&s.style, &mut st);
             rotation_style(o, &mut st);
             lock_style(o, &mut st);
+            // draw.io has no icon set of inkboard's: the name rides in a style
+            // key of inkboard's own, which draw.io keeps, so a round trip keeps it.
+            if let Some(icon) = &s.icon {
+                st.push_str(&format!("inkboardIcon={icon};"));
+            }
             if s.geom == Geom::Table {
                 let r = s.bounds;
                 let at = Rect::new(r.x - ox, r.y - oy, r.w, r.h);

@@ -161,6 +161,7 @@ fn element(b: &mut BoardBuilder, e: &Element, label: Option<&Element>, scene: &S
             style,
             sizing: inkboard_core::Sizing::Fixed,
             rotation,
+            icon: None,
         }))
     };
     // The outline inkboard recorded when it wrote a shape Excalidraw has no

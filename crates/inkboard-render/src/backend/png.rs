@@ -495,6 +495,7 @@ mod tests {
                 } else {
                     inkboard_core::Rotation::NONE
                 },
+                icon: None,
             };
             tx.insert(PageId(1), None, Object::new(id.clone(), Kind::Shape(shape)))
                 .unwrap();

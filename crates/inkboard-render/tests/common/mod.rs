@@ -48,6 +48,7 @@ impl Build {
                     style,
                     sizing: inkboard_core::Sizing::Fixed,
                     rotation: inkboard_core::Rotation::NONE,
+                    icon: None,
                 }),
             )
         })
@@ -58,6 +59,18 @@ impl Build {
         let mut o = self.board.object(id).expect("the object").clone();
         *o.rotation_mut().expect("a shape or image") =
             inkboard_core::Rotation::degrees(deg).expect("finite");
+        let mut tx = Transaction::begin(&mut self.board);
+        tx.replace(o).expect("replace");
+        tx.commit(Actor::Agent).expect("commit");
+        id.clone()
+    }
+
+    /// Gives a shape the icon `name` (spelled as icon names are).
+    pub fn icon(&mut self, id: &ObjectId, name: &str) -> ObjectId {
+        let mut o = self.board.object(id).expect("the object").clone();
+        if let Kind::Shape(s) = &mut o.kind {
+            s.icon = Some(inkboard_core::IconName::parse(name).expect("an icon name"));
+        }
         let mut tx = Transaction::begin(&mut self.board);
         tx.replace(o).expect("replace");
         tx.commit(Actor::Agent).expect("commit");

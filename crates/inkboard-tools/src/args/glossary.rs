@@ -60,6 +60,10 @@ const GLOSSARY: &[(&str, &str)] = &[
     ("width", "Ink width, px"),
     ("locked", "Keep in place"),
     ("link", "http(s) or mailto URL; \"\" removes"),
+    (
+        "icon",
+        "Icon: database, server, cloud, user, lock, queue, mail, browser...; \"\" removes",
+    ),
     ("flip_x", "Mirror left-right"),
     ("flip_y", "Mirror up-down"),
     ("background", "Default solid"),

@@ -22,6 +22,7 @@ pub struct AddShapeArgs {
     h: Option<f64>,
     rotation: Option<f64>,
     link: Option<String>,
+    icon: Option<String>,
     flip_x: Option<bool>,
     flip_y: Option<bool>,
     #[serde(flatten)]
@@ -50,7 +51,8 @@ impl EditTool for AddShape {
         let (w, h) = (positive("w", a.w)?, positive("h", a.h)?);
         let rotation = rotation("rotation", a.rotation)?.unwrap_or_default();
         let link = crate::args::marks::link_arg(a.link.as_deref())?;
-        let (w, h) = place::fit_size(geom, &text, &style, w, h);
+        let icon = crate::args::marks::icon_arg(Some(a.icon.as_deref()))?.flatten();
+        let (w, h) = place::fit_size(geom, &text, &style, (w, h), icon.is_some());
         // A side and x/y would each say where the shape goes; `inside` with x/y says
         // where and in which frame.
         if a.place.has_side() && (x.is_some() || y.is_some()) {
@@ -96,6 +98,7 @@ impl EditTool for AddShape {
             style,
             sizing,
             rotation,
+            icon,
         });
         // Frames go to the back, behind what they hold, but above the frame that
         // holds them.

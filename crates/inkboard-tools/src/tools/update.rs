@@ -53,6 +53,8 @@ pub struct UpdateArgs {
     points: Option<Vec<[f64; 2]>>,
     locked: Option<bool>,
     link: Option<String>,
+    #[serde(default, deserialize_with = "present")]
+    icon: Option<Option<String>>,
     flip_x: Option<bool>,
     flip_y: Option<bool>,
 }
@@ -120,6 +122,7 @@ fn given(a: &UpdateArgs) -> Vec<&'static str> {
         ("points", a.points.is_some()),
         ("locked", a.locked.is_some()),
         ("link", a.link.is_some()),
+        ("icon", a.icon.is_some()),
         ("flip_x", a.flip_x.is_some()),
         ("flip_y", a.flip_y.is_some()),
     ]
@@ -151,7 +154,7 @@ const GEOMETRY: &[&str] = &[
 /// The fields that apply to an object of this kind.
 fn applicable(kind: &Kind) -> Vec<&'static str> {
     let mut fields: Vec<&'static str> = match kind {
-        Kind::Shape(_) => vec!["text", "x", "y", "w", "h", "rotation", "geom"],
+        Kind::Shape(_) => vec!["text", "x", "y", "w", "h", "rotation", "geom", "icon"],
         Kind::Image(_) => vec!["x", "y", "w", "h", "rotation", "opacity"],
         Kind::Connector(_) => vec![
             "text",
@@ -232,6 +235,7 @@ impl EditTool for Update {
             .transpose()?;
         let points = a.points.as_deref().map(super::ink::points).transpose()?;
         let link = crate::args::marks::link_arg(a.link.as_deref())?;
+        let icon = crate::args::marks::icon_arg(a.icon.as_ref().map(|i| i.as_deref()))?;
         let mut held = turn.map_or_else(HashMap::new, |_| shift::held_by_frames(cx.board(), &ids));
         for id in &ids {
             let object =
@@ -278,6 +282,9 @@ impl EditTool for Update {
                     if let Some(g) = a.geom {
                         s.geom = g.0;
                     }
+                    if let Some(i) = &icon {
+                        s.icon = i.clone();
+                    }
                     s.bounds = resize(s.bounds, x, y, w, h);
                     if w.is_some() || h.is_some() {
                         // A size set by hand (or by the editor's handles) is kept.
@@ -289,7 +296,8 @@ impl EditTool for Update {
                     let refit = a.text.is_some()
                         || style.font_size.is_some()
                         || style.font.is_some()
-                        || a.geom.is_some();
+                        || a.geom.is_some()
+                        || icon.is_some();
                     let auto = s.sizing == Sizing::Auto || s.geom == Geom::Text;
                     if auto && refit && w.is_none() && h.is_none() && !guarded {
                         s.bounds = place::refit(s, x.is_some() || y.is_some());

@@ -141,6 +141,7 @@ impl EditTool for ImportMermaid {
                 style: node.style.clone(),
                 sizing: inkboard_core::Sizing::Fixed,
                 rotation: inkboard_core::Rotation::NONE,
+                icon: None,
             };
             let id = cx.tx.add(cx.page, None, Kind::Shape(shape))?;
             node_ids.push(id);
@@ -163,6 +164,7 @@ impl EditTool for ImportMermaid {
                 style: sub.style.clone(),
                 sizing: inkboard_core::Sizing::Fixed,
                 rotation: inkboard_core::Rotation::NONE,
+                icon: None,
             };
             let object = Object::new(frame_ids[s].clone(), Kind::Shape(shape));
             cx.tx.insert(cx.page, Some(slot), object)?;

@@ -87,6 +87,7 @@ pub(super) fn draw(
             style,
             sizing: Sizing::Fixed,
             rotation: Rotation::NONE,
+            icon: None,
         })
     };
 
