@@ -120,6 +120,7 @@ fn board_of(er: &Er) -> Board {
             style: Style::default(),
             sizing: Sizing::Auto,
             rotation: Rotation::NONE,
+            icon: None,
         };
         ids.push(tx.add(page, None, Kind::Shape(shape)).expect("add a table"));
     }

@@ -157,6 +157,7 @@ fn twelve_shapes() -> Board {
             style: Style::default(),
             sizing: inkboard_core::Sizing::Fixed,
             rotation: inkboard_core::Rotation::NONE,
+            icon: None,
         };
         tx.insert(PageId(1), None, Object::new(id.clone(), Kind::Shape(shape)))
             .unwrap();

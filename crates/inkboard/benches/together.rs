@@ -166,7 +166,10 @@ fn main() {
                                 "cursor": [w as f64, moves as f64], "sel": [], "view": [0, 0, 800, 600]}));
                             next_move += Duration::from_millis(50);
                         }
-                        let Some(Some(m)) = window.next(Duration::from_millis(10)) else {
+                        // A mover wakes in time for its next move; the others
+                        // only to see the stop.
+                        let wait = if w < movers { 10 } else { 100 };
+                        let Some(Some(m)) = window.next(Duration::from_millis(wait)) else {
                             continue;
                         };
                         let at = Instant::now();

@@ -264,6 +264,13 @@ fn bounds(b: &mut BoardBuilder, cell: &Cell, v: &Visit) -> Rect {
     b.rect(x, y, g.w, g.h)
 }
 
+/// The icon inkboard wrote (`inkboardIcon`, a key draw.io keeps as it keeps
+/// every style key); a name not spelled as icons are is not one.
+fn icon_of(st: &CellStyle) -> Option<inkboard_core::IconName> {
+    st.get("inkboardIcon")
+        .and_then(|n| inkboard_core::IconName::parse(n).ok())
+}
+
 /// Plans a draw.io table: a table shape of its bounds and colours, whose text
 /// `table.rs` read from its rows.
 fn table_plan(b: &mut BoardBuilder, cell: &Cell, v: &Visit, text: String) -> Plan {
@@ -279,6 +286,7 @@ fn table_plan(b: &mut BoardBuilder, cell: &Cell, v: &Visit, text: String) -> Pla
         style: shape_style(b, &st),
         sizing: inkboard_core::Sizing::Fixed,
         rotation,
+        icon: icon_of(&st),
     });
     Plan::Ready { kind, main: true }
 }
@@ -296,11 +304,7 @@ fn vertex(b: &mut BoardBuilder, cell: &Cell, v: &Visit, plans: &mut Vec<(usize, 
         .num("rotation")
         .and_then(inkboard_core::Rotation::degrees)
         .unwrap_or_default();
-    // The icon inkboard wrote (`inkboardIcon`, a key draw.io keeps as it keeps
-    // every style key); a name not spelled as icons are is not one.
-    let icon = st
-        .get("inkboardIcon")
-        .and_then(|n| inkboard_core::IconName::parse(n).ok());
+    let icon = icon_of(&st);
     // `text` is the label: a frame's title keeps it plain, other shapes take it as
     // rich text.
     let shape = |geom: Geom, text: String, style: Style| {

@@ -18,6 +18,8 @@ use crate::web::sign_in;
 /// A browser window's socket, spoken by hand.
 pub struct Window {
     ws: WebSocket<TcpStream>,
+    /// The socket's read timeout as last set (setting it is a system call).
+    wait: Option<Duration>,
 }
 
 impl Window {
@@ -39,7 +41,7 @@ impl Window {
             .set_read_timeout(Some(Duration::from_secs(20)))
             .expect("timeout");
         match tungstenite::client(request, stream) {
-            Ok((ws, _)) => Ok(Window { ws }),
+            Ok((ws, _)) => Ok(Window { ws, wait: None }),
             Err(tungstenite::HandshakeError::Failure(tungstenite::Error::Http(r))) => {
                 Err(r.status().as_u16())
             }
@@ -85,10 +87,14 @@ impl Window {
     /// The next message, waiting up to `wait`: `Some(None)` when none came,
     /// `None` when the socket is closed.
     pub fn next(&mut self, wait: Duration) -> Option<Option<Value>> {
-        self.ws
-            .get_ref()
-            .set_read_timeout(Some(wait.max(Duration::from_millis(1))))
-            .expect("timeout");
+        let wait = wait.max(Duration::from_millis(1));
+        if self.wait != Some(wait) {
+            self.ws
+                .get_ref()
+                .set_read_timeout(Some(wait))
+                .expect("timeout");
+            self.wait = Some(wait);
+        }
         match self.ws.read() {
             Ok(Message::Text(text)) => Some(Some(serde_json::from_str(&text).expect("JSON"))),
             Ok(_) => Some(None),

@@ -72,6 +72,7 @@ pub(super) fn draw(
             // Auto-sized: a row added later grows the table.
             sizing: Sizing::Auto,
             rotation: inkboard_core::Rotation::NONE,
+            icon: None,
         };
         ids.push(cx.tx.add(cx.page, None, Kind::Shape(shape))?);
     }
