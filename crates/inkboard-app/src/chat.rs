@@ -104,7 +104,8 @@ fn build() -> Result<String, BundleError> {
 /// Latin and typographic punctuation (`inkboard_render::latin_faces`), since the chat
 /// view's document is built once and shows text it does not know yet. About 60 KB
 /// in base64; Latin-1, or the serif, mono and hand faces, would pass the document's
-/// 384 KiB budget, so their text draws in the system's faces. A JSON array of
+/// 448 KiB budget (`crates/inkboard/tests/chat.rs`), so their text draws in the
+/// system's faces. A JSON array of
 /// `{family, weight, data}`, `data` in base64, which `chat.js` hands to the FontFace
 /// API.
 fn faces_json() -> String {
@@ -347,7 +348,14 @@ mod tests {
         ] {
             assert!(!doc.contains(needle), "the chat view holds {needle:?}");
         }
-        assert_eq!(doc.matches("<script").count(), 1);
+        // One script runs; the other holds the fonts as data (JSON).
+        assert_eq!(doc.matches("<script").count(), 2);
+        assert_eq!(doc.matches("<script type=\"module\">").count(), 1);
+        assert_eq!(
+            doc.matches("<script type=\"application/json\" id=\"inkboard-fonts\">")
+                .count(),
+            1
+        );
         assert!(doc.contains("connect-src 'none'"));
     }
 

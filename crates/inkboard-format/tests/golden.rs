@@ -107,12 +107,15 @@ fn golden_v1_loads_validates_and_saves_byte_identical() {
         .collect();
     assert_eq!(locked.len(), 4, "locked objects of four types: {locked:?}");
 
-    // What the example promises to cover.
+    // What the examples promise to cover: version 1's every object type and
+    // every geom of its time, version 3's the ones that came after (tables).
     let objects: Vec<_> = board.pages().iter().flat_map(|p| &p.objects).collect();
+    let newer: Vec<_> = v3_board.pages().iter().flat_map(|p| &p.objects).collect();
     let types: std::collections::BTreeSet<_> = objects.iter().map(|o| o.kind.type_name()).collect();
     assert_eq!(types.len(), 5, "every object type: {types:?}");
     let geoms: std::collections::BTreeSet<_> = objects
         .iter()
+        .chain(&newer)
         .filter_map(|o| match &o.kind {
             inkboard_core::Kind::Shape(s) => Some(s.geom),
             _ => None,

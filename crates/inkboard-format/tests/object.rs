@@ -301,7 +301,7 @@ fn errors_name_the_field() {
         (json!({"type": "shape"}), "missing \"id\": add it (a text)"),
         (
             json!({"id": "s1", "type": "shape", "geom": "circle", "x": 0, "y": 0, "w": 1, "h": 1}),
-            "geom: unknown geom \"circle\": use one of rect, rounded, ellipse, diamond, triangle, hexagon, parallelogram, cylinder, cloud, star, note, text, frame",
+            "geom: unknown geom \"circle\": use one of rect, rounded, ellipse, diamond, triangle, hexagon, parallelogram, cylinder, cloud, star, note, text, frame, table",
         ),
         (
             json!({"id": "c1", "type": "connector", "from": 3, "to": "s1"}),
@@ -313,7 +313,7 @@ fn errors_name_the_field() {
         ),
         (
             json!({"id": "c1", "type": "connector", "from": "a", "to": "b", "end_arrow": "big"}),
-            "end_arrow: unknown arrow \"big\": use one of none, arrow, triangle, diamond, circle, bar, dot",
+            "end_arrow: unknown arrow \"big\": use one of none, arrow, triangle, diamond, circle, bar, dot, one, zero_or_one, one_or_many, zero_or_many, many",
         ),
         (
             json!({"id": "s1", "type": "shape", "x": 0, "y": 0, "w": 1, "h": 1, "link": "javascript:alert(1)"}),
