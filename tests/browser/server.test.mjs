@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { HttpMcp } from './team.mjs';
 import {
   BIN, tempDir, launch, newContext, drawnIds, until, dragBoard, clickBoard,
 } from './lib.mjs';
@@ -44,52 +45,6 @@ async function serve(dir) {
       }
     },
   };
-}
-
-/** An agent: MCP over streamable HTTP with a bearer token. */
-class HttpMcp {
-  constructor(url, token) {
-    this.url = `${url}/mcp`;
-    this.token = token;
-    this.session = null;
-    this.next = 1;
-  }
-
-  async post(message) {
-    const headers = {
-      Accept: 'application/json, text/event-stream',
-      'Content-Type': 'application/json',
-      'MCP-Protocol-Version': '2025-11-25',
-      Authorization: `Bearer ${this.token}`,
-    };
-    if (this.session) headers['Mcp-Session-Id'] = this.session;
-    const res = await fetch(this.url, { method: 'POST', headers, body: JSON.stringify(message) });
-    this.session = res.headers.get('mcp-session-id') ?? this.session;
-    const body = await res.text();
-    if (message.id == null) return null;
-    assert.equal(res.status, 200, body);
-    const found = [body, ...body.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5))]
-      .map((t) => { try { return JSON.parse(t); } catch { return null; } })
-      .find((m) => m?.id === message.id);
-    assert.ok(found, `no answer in ${body}`);
-    return found;
-  }
-
-  async connect() {
-    await this.post({
-      jsonrpc: '2.0', id: this.next++, method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'browser-test', version: '0' } },
-    });
-    await this.post({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    return this;
-  }
-
-  async call(name, args) {
-    const answer = await this.post({ jsonrpc: '2.0', id: this.next++, method: 'tools/call', params: { name, arguments: args } });
-    const result = answer.result;
-    if (result.isError) throw new Error(result.content?.[0]?.text ?? JSON.stringify(result));
-    return result.structuredContent;
-  }
 }
 
 /** A page signed in through `link`, then at `path` with its first scene drawn. */

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod pictures;
+
 use std::path::{Path, PathBuf};
 
 use inkboard_tools::{Engine, Reply, ToolError};
