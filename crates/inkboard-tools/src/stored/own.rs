@@ -109,12 +109,16 @@ impl OwnHistory {
     }
 }
 
+/// Where an object was and what it held: its page, its place in the page's
+/// stacking order, the object.
+type Placed = (PageId, usize, Object);
+
 /// What one commit did to one object, from before its first step to after its
 /// last: `None` where the object was not there.
 struct Net {
     id: ObjectId,
-    before: Option<(PageId, usize, Object)>,
-    after: Option<(PageId, usize, Object)>,
+    before: Option<Placed>,
+    after: Option<Placed>,
 }
 
 /// What one commit did to the pages and the title, from first to last.
@@ -145,7 +149,7 @@ fn fold(commit: &Commit) -> (Vec<Net>, Pages) {
         });
         i
     };
-    let mut afters: Vec<(usize, Option<(PageId, usize, Object)>)> = Vec::new();
+    let mut afters: Vec<(usize, Option<Placed>)> = Vec::new();
     for step in &commit.steps {
         match step {
             Step::Insert {
@@ -300,7 +304,7 @@ fn bring_back_page(tx: &mut Transaction<'_>, index: usize, page: &Page, kept: &m
 
 /// An object the step deleted comes back where it was, unless what it joined is
 /// gone.
-fn bring_back(tx: &mut Transaction<'_>, before: &(PageId, usize, Object), kept: &mut Vec<String>) {
+fn bring_back(tx: &mut Transaction<'_>, before: &Placed, kept: &mut Vec<String>) {
     let (page, index, object) = before;
     if tx.board().locate(&object.id).is_some() {
         return;
@@ -337,8 +341,8 @@ fn take_away(tx: &mut Transaction<'_>, made: &Object, kept: &mut Vec<String>) {
 fn restore(
     tx: &mut Transaction<'_>,
     id: &ObjectId,
-    before: &(PageId, usize, Object),
-    after: &(PageId, usize, Object),
+    before: &Placed,
+    after: &Placed,
     kept: &mut Vec<String>,
 ) {
     let Some((page_now, index_now)) = tx.board().locate(id) else {

@@ -85,7 +85,9 @@ pub fn sign_in(place: &Place, serve: &Serve, name: &str) -> String {
 
 /// Signs `name` in on `serve` with a new link, once (the benchmarks' way: a
 /// link tried again counts as a failed sign-in, and those are rate limited);
-/// answers the `name=value` of the session cookie.
+/// answers the `name=value` of the session cookie. Used by
+/// `benches/together.rs`, which includes this file.
+#[allow(dead_code)]
 pub fn session_of(place: &Place, serve: &Serve, name: &str) -> String {
     let (_, cookie) = follow_link(place, serve, name);
     cookie.split(';').next().expect("name=value").to_string()
