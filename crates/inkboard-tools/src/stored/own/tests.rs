@@ -200,3 +200,62 @@ fn each_person_undoes_only_their_own_steps() {
     own.record("1", &bob);
     assert!(!own.can_redo("1"), "a new step of hers forgets her redo");
 }
+
+#[test]
+fn a_step_that_only_reordered_goes_back() {
+    let mut b = board();
+    let start = b.clone();
+    let mine = change(&mut b, |tx| tx.reorder(&id("c3"), 0).expect("reordered"));
+    let (made, kept) = taken_back(&mut b, &mine);
+    assert!(made.is_some(), "the order goes back");
+    assert!(kept.is_empty(), "{kept:?}");
+    assert_eq!(b.pages()[0].objects, start.pages()[0].objects);
+}
+
+/// A layout's step: every shape of a large page moved, in one call, with a
+/// connector between each pair. Taken back whole, each change checked against
+/// its own references (it once walked the whole page after each change: 20,000
+/// shapes took that many page walks).
+#[test]
+fn a_layout_of_a_large_page_goes_back_whole() {
+    const SHAPES: usize = 20_000;
+    let mut objects = Vec::new();
+    for i in 0..SHAPES {
+        objects.push(format!(
+            r#"{{"id": "s{i}", "type": "shape", "x": {x}, "y": 0, "w": 10, "h": 10}}"#,
+            x = i * 20
+        ));
+        if i % 2 == 1 {
+            objects.push(format!(
+                r#"{{"id": "c{i}", "type": "connector", "from": "s{}", "to": "s{i}"}}"#,
+                i - 1
+            ));
+        }
+    }
+    let mut b = board_from_json(&format!(
+        r#"{{"format": "inkboard", "version": 2, "title": "T", "revision": 1, "next_id": {n},
+        "pages": [{{"id": "p1", "name": "Page 1", "objects": [{}]}}]}}"#,
+        objects.join(","),
+        n = SHAPES * 2
+    ))
+    .expect("a board");
+    let start = b.clone();
+    let mine = change(&mut b, |tx| {
+        for i in 0..SHAPES {
+            tx.edit(&id(&format!("s{i}")), |o| {
+                if let Kind::Shape(s) = &mut o.kind {
+                    s.bounds.y += 100.0;
+                }
+            })
+            .expect("moved");
+        }
+    });
+    let started = std::time::Instant::now();
+    let (made, kept) = taken_back(&mut b, &mine);
+    eprintln!(
+        "took back a layout of {SHAPES} shapes in {:?}",
+        started.elapsed()
+    );
+    assert!(made.is_some() && kept.is_empty(), "{kept:?}");
+    assert_eq!(b.pages()[0].objects, start.pages()[0].objects);
+}
