@@ -1,5 +1,5 @@
 // outbox.js: changes made while the connection is down. A call the page cannot send waits
-// here, in order, for at most AGE_MS and at most MAX of them; when the connection is back
+// here, in order, for at most AGE_MS and at most MAX of them (MAX_CHARS in all); when the connection is back
 // and the board is drawn again, they are sent one by one as if made then, so the server's
 // rules merge them with what others did meanwhile (the last change of a property wins, a
 // deleted object stays deleted). What the server refuses is said once, together. A call
@@ -12,8 +12,14 @@ import { state, emit } from './state.js';
 export const AGE_MS = 5 * 60 * 1000;
 /** The most changes that wait; past that, a new one is refused at once. */
 export const MAX = 500;
+/**
+ * The most they may weigh together, as JSON characters: a pasted image is megabytes, and
+ * 500 of them would hold gigabytes in the tab.
+ */
+export const MAX_CHARS = 32 * 1024 * 1024;
 
-const waiting = []; // {tool, args, at, resolve}
+const waiting = []; // {tool, args, at, chars, resolve}
+let weight = 0;
 let flushing = false;
 
 /** How many changes wait to be sent. */
@@ -27,12 +33,14 @@ export function count() {
  * so the gesture that made it, long over, is not told again).
  */
 export function hold(tool, args) {
-  if (waiting.length >= MAX) {
-    emit('error', `Offline: ${MAX} changes already wait to be sent; this one was not kept.`);
+  const chars = JSON.stringify(args).length;
+  if (waiting.length >= MAX || weight + chars > MAX_CHARS) {
+    emit('error', 'Offline: too many changes already wait to be sent; this one was not kept.');
     return Promise.resolve(undefined);
   }
+  weight += chars;
   return new Promise((resolve) => {
-    waiting.push({ tool, args, at: Date.now(), resolve });
+    waiting.push({ tool, args, at: Date.now(), chars, resolve });
     emit('outbox', waiting.length);
   });
 }
@@ -49,8 +57,12 @@ export async function flush(send) {
   try {
     while (waiting.length && state.connection === 'online') {
       const next = waiting[0];
-      if (Date.now() - next.at > AGE_MS) {
+      const done = () => {
         waiting.shift();
+        weight -= next.chars;
+      };
+      if (Date.now() - next.at > AGE_MS) {
+        done();
         refused.push(`${next.tool}: made offline more than 5 minutes ago`);
         next.resolve(undefined);
         continue;
@@ -60,12 +72,12 @@ export async function flush(send) {
         result = await send(next.tool, next.args);
       } catch (err) {
         if (state.connection !== 'online') break; // kept for the next connection
-        waiting.shift();
+        done();
         refused.push(`${next.tool}: ${err.message}`);
         next.resolve(undefined);
         continue;
       }
-      waiting.shift();
+      done();
       sent += 1;
       next.resolve(result);
     }
