@@ -21,11 +21,10 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use inkboard_core::{Board, Dash, End, Kind};
-use inkboard_render::{resolve, to_png_scaled, to_svg_with, SvgOptions};
 use inkboard_tools::Engine;
 use serde_json::json;
 
-use common::pictures::compare;
+use common::pictures::{check_drawing, mermaid_fixtures};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../inkboard-interop/tests/sequence")
@@ -151,20 +150,8 @@ fn sequence_diagrams_draw_clean() {
     let runtime = tempfile::tempdir().expect("runtime dir");
     // SAFETY: set before any engine runs in this process; no other thread reads it yet.
     unsafe { std::env::set_var("INKBOARD_RUNTIME_DIR", runtime.path()) };
-    let mut inputs: Vec<PathBuf> = std::fs::read_dir(fixtures())
-        .expect("the sequence fixtures")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "mmd"))
-        .filter(|p| {
-            !p.file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with("bad-"))
-        })
-        .collect();
-    inputs.sort();
-    assert!(inputs.len() >= 15, "fixtures missing");
-    let update = std::env::var_os("UPDATE_EXPECT").is_some();
     let mut failures = Vec::new();
-    for input in &inputs {
+    for input in &mermaid_fixtures(&fixtures(), 15) {
         let name = input.file_stem().and_then(|n| n.to_str()).expect("a name");
         let folder = tempfile::tempdir().expect("a folder");
         let board = imported(
@@ -172,33 +159,7 @@ fn sequence_diagrams_draw_clean() {
             &std::fs::read_to_string(input).expect("read"),
         );
         failures.extend(rules(name, &board));
-        let scene = resolve(&board, board.pages()[0].id);
-        let options = SvgOptions {
-            embed_fonts: false,
-            background: true,
-        };
-        let svg = to_svg_with(&scene, None, options);
-        let png = to_png_scaled(&scene, None, 1.0).expect("png");
-        let (svg_path, png_path) = (
-            dir().join(format!("{name}.svg")),
-            dir().join(format!("{name}.png")),
-        );
-        if update {
-            std::fs::write(&svg_path, &svg).expect("write svg");
-            std::fs::write(&png_path, &png.data).expect("write png");
-            continue;
-        }
-        if std::fs::read_to_string(&svg_path).ok().as_deref() != Some(svg.as_str()) {
-            failures.push(format!("{name}: SVG differs from {}", svg_path.display()));
-        }
-        match std::fs::read(&png_path) {
-            Ok(expected) => {
-                if let Err(e) = compare(&png.data, &expected) {
-                    failures.push(format!("{name}: PNG {e}"));
-                }
-            }
-            Err(e) => failures.push(format!("{name}: {}: {e}", png_path.display())),
-        }
+        check_drawing(&board, name, &dir(), &mut failures);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -56,6 +56,19 @@ pub const MAX_EDGES: usize = 2000;
 /// The longest text accepted, in bytes.
 pub const MAX_TEXT: usize = 256 * 1024;
 
+/// Refuses a text over [`MAX_TEXT`] before any reader looks at it.
+fn check_size(text: &str) -> Result<(), MermaidError> {
+    if text.len() > MAX_TEXT {
+        return Err(MermaidError::TooBig {
+            line: 1,
+            column: 1,
+            what: "bytes of text",
+            limit: MAX_TEXT,
+        });
+    }
+    Ok(())
+}
+
 /// A parsed flowchart: what the text says, resolved, before any geometry.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Flowchart {

@@ -16,7 +16,7 @@ use super::lines::Lines;
 use super::shapes;
 use super::{
     Direction, Edge, Endpoint, Flowchart, Head, MermaidError, Node, NodeShape, Note, NoteKind,
-    Stroke, Subgraph, MAX_EDGES, MAX_NODES, MAX_TEXT,
+    Stroke, Subgraph, MAX_EDGES, MAX_NODES,
 };
 
 mod finish;
@@ -27,14 +27,7 @@ type Result<T> = std::result::Result<T, MermaidError>;
 
 /// Parses a Mermaid flowchart.
 pub fn parse(text: &str) -> Result<Flowchart> {
-    if text.len() > MAX_TEXT {
-        return Err(MermaidError::TooBig {
-            line: 1,
-            column: 1,
-            what: "bytes of text",
-            limit: MAX_TEXT,
-        });
-    }
+    crate::mermaid::check_size(text)?;
     let mut p = Parser::new(text);
     p.header()?;
     while p.skip_blank() {

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use super::{cardinality, Attribute, Entity, Er, Relationship, MAX_ENTITIES, MAX_RELATIONSHIPS};
 use crate::mermaid::label::clean_label;
 use crate::mermaid::lines::Lines;
-use crate::mermaid::{Direction, MermaidError, Note, NoteKind, MAX_TEXT};
+use crate::mermaid::{Direction, MermaidError, Note, NoteKind};
 
 type Result<T> = std::result::Result<T, MermaidError>;
 
@@ -27,14 +27,7 @@ pub(crate) fn is_er(text: &str) -> bool {
 
 /// Parses a Mermaid ER diagram.
 pub fn parse(text: &str) -> Result<Er> {
-    if text.len() > MAX_TEXT {
-        return Err(MermaidError::TooBig {
-            line: 1,
-            column: 1,
-            what: "bytes of text",
-            limit: MAX_TEXT,
-        });
-    }
+    crate::mermaid::check_size(text)?;
     let mut p = Parser::new(text);
     p.skip_preamble();
     let header = p.word();

@@ -12,7 +12,7 @@ use super::{
 };
 use crate::mermaid::label::{clean_label, rich_label};
 use crate::mermaid::lines::Lines;
-use crate::mermaid::{MermaidError, Note, NoteKind, MAX_TEXT};
+use crate::mermaid::{MermaidError, Note, NoteKind};
 
 type Result<T> = std::result::Result<T, MermaidError>;
 
@@ -75,14 +75,7 @@ pub(crate) fn is_sequence(text: &str) -> bool {
 
 /// Parses a Mermaid sequence diagram.
 pub fn parse(text: &str) -> Result<Sequence> {
-    if text.len() > MAX_TEXT {
-        return Err(MermaidError::TooBig {
-            line: 1,
-            column: 1,
-            what: "bytes of text",
-            limit: MAX_TEXT,
-        });
-    }
+    crate::mermaid::check_size(text)?;
     let mut p = Parser {
         src: text,
         lines: Lines::new(text),
