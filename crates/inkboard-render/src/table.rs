@@ -10,8 +10,13 @@
 //! fonts, so a table sized to its rows holds them exactly and the checker does
 //! not call them overflowing.
 //!
-//! Limitations: cells are plain text (no Markdown) on one line each; a table set
-//! smaller than its rows draws them past its box and is reported as overflowing.
+//! A cell wider than [`MAX_COLUMN`] (a spanning row or the title, wider than
+//! [`MAX_SPAN`]) wraps onto more lines, breaking a word too long for a line, and
+//! its row grows: a table is as wide as a reader can take in, and one long word
+//! cannot make it a 200,000 px strip whose every render measures it again.
+//!
+//! Limitations: cells are plain text (no Markdown); a table set smaller than its
+//! rows draws them past its box and is reported as overflowing.
 
 use inkboard_core::{Rect, Shape, Style, Table};
 
@@ -33,17 +38,38 @@ const COMPARTMENT_PAD_Y: f32 = 4.0;
 const ROW_PAD_Y: f32 = 4.0;
 /// The narrowest a table is drawn, so a short name still reads as a table.
 const MIN_WIDTH: f32 = 120.0;
+/// The widest a column's cells are set before they wrap, at the default size.
+const MAX_COLUMN: f32 = 320.0;
+/// The widest a row of one cell, or the title, is set before it wraps.
+const MAX_SPAN: f32 = 480.0;
+/// Added to every width text is wrapped at, so a cell exactly as wide as its
+/// column is not wrapped by a rounding error.
+const WRAP_SLACK: f32 = 0.5;
 
 /// Where everything in a table goes, relative to its top-left corner, in px.
 #[derive(Clone, Debug, PartialEq)]
 struct Grid {
     scale: f32,
     title_h: f32,
-    row_h: f32,
+    /// The height of each row, compartment by compartment: a line of text and
+    /// its padding, more where a cell wraps.
+    rows: Vec<Vec<f32>>,
     /// The width of each column (cells of rows with more than one cell).
     columns: Vec<f32>,
+    /// The width a row of one cell, and the title, are set in.
+    span: f32,
     width: f32,
     height: f32,
+}
+
+impl Grid {
+    /// The width the cell `i` of a row of `cells` cells is set in.
+    fn cell_width(&self, i: usize, cells: usize) -> f32 {
+        match cells {
+            1 => self.span,
+            _ => self.columns.get(i).copied().unwrap_or(0.0),
+        }
+    }
 }
 
 fn faces(style: &Style) -> (f32, Typeface, Typeface) {
@@ -65,10 +91,19 @@ fn width_of(text: &str, size: f32, face: Typeface) -> f32 {
     text::layout_text(text, size, face, None, true, false).width
 }
 
+/// The height of `text` set in `width` px, breaking words that do not fit.
+fn height_in(text: &str, size: f32, face: Typeface, width: f32) -> f32 {
+    let line = size * LINE_HEIGHT;
+    if text.is_empty() {
+        return line;
+    }
+    let block = text::layout_text(text, size, face, Some(width + WRAP_SLACK), false, false);
+    block.height.max(line)
+}
+
 fn grid(table: &Table, style: &Style) -> Grid {
     let (size, bold, regular) = faces(style);
     let scale = size / text::DEFAULT_FONT_SIZE;
-    let line = size * LINE_HEIGHT;
     let mut columns: Vec<f32> = Vec::new();
     let mut spanning: f32 = 0.0;
     for row in table.compartments.iter().flatten() {
@@ -77,7 +112,7 @@ fn grid(table: &Table, style: &Style) -> Grid {
             continue;
         }
         for (i, cell) in row.iter().enumerate() {
-            let w = width_of(cell, size, regular);
+            let w = width_of(cell, size, regular).min(MAX_COLUMN * scale);
             match columns.get_mut(i) {
                 Some(c) => *c = c.max(w),
                 None => columns.push(w),
@@ -85,27 +120,46 @@ fn grid(table: &Table, style: &Style) -> Grid {
         }
     }
     let gaps = COLUMN_GAP * scale * columns.len().saturating_sub(1) as f32;
-    let cells = (columns.iter().sum::<f32>() + gaps).max(spanning);
     let title = width_of(&table.title, size, bold);
+    let cells = (columns.iter().sum::<f32>() + gaps)
+        .max(spanning.min(MAX_SPAN * scale))
+        .max(title.min(MAX_SPAN * scale));
     // Whole pixels, and one spare, so the cells are never a hair too wide.
-    let width = (cells.max(title) + 2.0 * PAD_X * scale + 1.0)
+    let width = (cells + 2.0 * PAD_X * scale + 1.0)
         .max(MIN_WIDTH * scale)
         .ceil();
-    let title_h = (line + 2.0 * TITLE_PAD_Y * scale).ceil();
-    let row_h = line + ROW_PAD_Y * scale;
-    let body: f32 = table
-        .compartments
-        .iter()
-        .map(|rows| rows.len() as f32 * row_h + 2.0 * COMPARTMENT_PAD_Y * scale)
-        .sum();
-    Grid {
+    let span = width - 2.0 * PAD_X * scale - 1.0;
+    let title_h = (height_in(&table.title, size, bold, span) + 2.0 * TITLE_PAD_Y * scale).ceil();
+    let mut g = Grid {
         scale,
         title_h,
-        row_h,
+        rows: Vec::new(),
         columns,
+        span,
         width,
-        height: (title_h + body).ceil(),
-    }
+        height: 0.0,
+    };
+    g.rows = table
+        .compartments
+        .iter()
+        .map(|rows| {
+            rows.iter()
+                .map(|row| {
+                    let text = row.iter().enumerate().map(|(i, cell)| {
+                        height_in(cell, size, regular, g.cell_width(i, row.len()))
+                    });
+                    text.fold(0.0, f32::max) + ROW_PAD_Y * scale
+                })
+                .collect()
+        })
+        .collect();
+    let body: f32 = g
+        .rows
+        .iter()
+        .map(|rows| rows.iter().sum::<f32>() + 2.0 * COMPARTMENT_PAD_Y * scale)
+        .sum();
+    g.height = (title_h + body).ceil();
+    g
 }
 
 /// The size a table with this text and style takes: what an auto-sized table is
@@ -142,12 +196,12 @@ pub(crate) fn draw(s: &Shape, parts: &mut Vec<Part>, deadline: &Deadline) -> Res
     // Rules: under the title, and atop every compartment after the first.
     let mut rules = Vec::new();
     let mut top = b.y + title_h;
-    for rows in &table.compartments {
+    for rows in &g.rows {
         if top < b.bottom() - 0.5 {
             rules.push(Seg::Move(pt(b.x, top)));
             rules.push(Seg::Line(pt(b.right(), top)));
         }
-        top += f64::from(rows.len() as f32 * g.row_h + 2.0 * COMPARTMENT_PAD_Y * g.scale);
+        top += f64::from(rows.iter().sum::<f32>() + 2.0 * COMPARTMENT_PAD_Y * g.scale);
     }
     if let (false, Some(stroke)) = (rules.is_empty(), &stroke) {
         parts.push(Part::Path(PathPart {
@@ -170,20 +224,23 @@ pub(crate) fn draw(s: &Shape, parts: &mut Vec<Part>, deadline: &Deadline) -> Res
     let overflows = f64::from(g.width) > b.w + 0.5 || f64::from(g.height) > b.h + 0.5;
     let color = style::shape_text_color(s.geom, &s.style, fill);
     let (size, bold, regular) = faces(&s.style);
-    let line = size * LINE_HEIGHT;
     let pad = f64::from(PAD_X * g.scale);
-    // A box no text can outgrow, so a cell is never wrapped or shrunk: a table
-    // too small for its rows is reported, not squeezed.
-    let free = |x: f64, y: f64| Rect::new(x, y, 100_000.0, f64::from(line) * 2.0);
+    // A cell's box is its column by its row, with room to spare below, so a cell
+    // wraps as the grid measured it and is never shrunk: a table too small for its
+    // rows is reported, not squeezed.
+    let cell_box = |x: f64, y: f64, w: f32, h: f32| {
+        Rect::new(x, y, f64::from(w + WRAP_SLACK), f64::from(h) * 2.0)
+    };
     let top_align = (inkboard_core::Align::Left, inkboard_core::VAlign::Top);
     if !table.title.is_empty() {
         let title_y = b.y + f64::from(TITLE_PAD_Y * g.scale);
         let centre = (inkboard_core::Align::Center, inkboard_core::VAlign::Top);
+        // Centred in the box as drawn, which may be wider than the grid.
         let tb = Rect::new(
             b.x + pad,
             title_y,
             (b.w - 2.0 * pad).max(1.0),
-            f64::from(line) * 2.0,
+            f64::from(g.title_h) * 2.0,
         );
         if let Some(mut t) =
             shape_text(&table.title, tb, size, bold, centre, color, false, deadline)?
@@ -194,16 +251,16 @@ pub(crate) fn draw(s: &Shape, parts: &mut Vec<Part>, deadline: &Deadline) -> Res
     }
     let mut cells: Option<TextPart> = None;
     let mut y = b.y + title_h;
-    for rows in &table.compartments {
+    for (rows, heights) in table.compartments.iter().zip(&g.rows) {
         y += f64::from(COMPARTMENT_PAD_Y * g.scale);
-        for row in rows {
+        for (row, &row_h) in rows.iter().zip(heights) {
             let text_y = y + f64::from(ROW_PAD_Y * g.scale / 2.0);
             let mut x = b.x + pad;
             for (i, cell) in row.iter().enumerate() {
                 if !cell.is_empty() {
                     if let Some(t) = shape_text(
                         cell,
-                        free(x, text_y),
+                        cell_box(x, text_y, g.cell_width(i, row.len()), row_h),
                         size,
                         regular,
                         top_align,
@@ -219,7 +276,7 @@ pub(crate) fn draw(s: &Shape, parts: &mut Vec<Part>, deadline: &Deadline) -> Res
                 }
                 x += f64::from(g.columns.get(i).copied().unwrap_or(0.0) + COLUMN_GAP * g.scale);
             }
-            y += f64::from(g.row_h);
+            y += f64::from(row_h);
         }
         y += f64::from(COMPARTMENT_PAD_Y * g.scale);
     }
@@ -243,5 +300,17 @@ mod tests {
         assert!(w2 > w1, "{w1} -> {w2}");
         let (_, h0) = natural_size("Order", &style);
         assert!(h0 < h1);
+    }
+
+    #[test]
+    fn a_long_cell_wraps_and_its_row_grows() {
+        let style = Style::default();
+        let (w1, h1) = natural_size("Order\nid | int | PK", &style);
+        let word = "x".repeat(25_000);
+        let (w2, h2) = natural_size(&format!("Order\nid | {word} | PK"), &style);
+        assert!(w2 <= w1 + f64::from(MAX_COLUMN) + 1.0, "{w1} -> {w2}");
+        assert!(h2 > h1 * 10.0, "{h1} -> {h2}");
+        let (w3, _) = natural_size(&format!("{word}\n{word}"), &style);
+        assert!(w3 <= f64::from(MAX_SPAN + 2.0 * PAD_X + 1.0), "{w3}");
     }
 }
