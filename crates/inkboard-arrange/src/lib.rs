@@ -16,6 +16,8 @@
 //!   and shapes sized to fit their text ([`place::fit_text`]), measured with
 //!   the renderer's fonts.
 //! - [`shift`]: moving and turning objects with what they carry.
+//! - [`lifeline`]: a sequence diagram's columns and message order, as a
+//!   person edits them.
 //! - [`align`]: aligning, distributing and restacking, as an Arrange menu does.
 //! - [`locked`]: the one rule for locked objects.
 //! - [`layout`]: the page as a graph for `inkboard-layout` and its result
@@ -29,6 +31,7 @@ mod channels;
 mod error;
 pub mod flowchart;
 pub mod layout;
+pub mod lifeline;
 mod links;
 pub mod locked;
 pub mod place;

@@ -87,7 +87,8 @@ fn carried_bends(board: &Board, set: &[ObjectId]) -> Vec<ObjectId> {
         .collect()
 }
 
-/// Moves `ids` (and what moves with them, [`moving_set`]) by (dx, dy).
+/// Moves `ids` (and what moves with them, [`moving_set`]) by (dx, dy); a
+/// sequence diagram's head moved across takes its column ([`crate::lifeline`]).
 pub fn translate(
     tx: &mut Transaction<'_>,
     ids: &[ObjectId],
@@ -99,6 +100,12 @@ pub fn translate(
     }
     let mut set = moving_set(tx.board(), ids);
     set.extend(carried_bends(tx.board(), &set));
+    // A participant of a sequence diagram moved across takes its column along.
+    let columns = if dx == 0.0 {
+        crate::lifeline::Carried::default()
+    } else {
+        crate::lifeline::carried(tx.board(), &set)
+    };
     for id in set {
         tx.edit(&id, |o| match &mut o.kind {
             Kind::Shape(s) => s.bounds = s.bounds.translated(dx, dy),
@@ -128,7 +135,7 @@ pub fn translate(
             Kind::Group(_) => {}
         })?;
     }
-    Ok(())
+    crate::lifeline::carry(tx, &columns, dx)
 }
 
 /// Carries `ids` (the contents of `frame`, which has turned) with it: each point `p`

@@ -129,7 +129,9 @@ fn a_table_cell_of_a_long_word_wraps_inside_the_table() {
     };
     let table = &found["objects"][0];
     assert_eq!(table["id"], added["id"]);
-    let w = table["w"].as_f64().unwrap_or_else(|| panic!("a width in {table}"));
+    let w = table["w"]
+        .as_f64()
+        .unwrap_or_else(|| panic!("a width in {table}"));
     assert!((120.0..=600.0).contains(&w), "the table is {w} px wide");
     let e = engine.clone();
     let reply = guarded("render of the table", move || {

@@ -163,3 +163,125 @@ fn sequence_diagrams_draw_clean() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The messages of page 0 as (text, y of the start, x of the start and end), top
+/// to bottom.
+fn messages(board: &Board) -> Vec<(String, f64, f64, f64)> {
+    let mut out: Vec<_> = board.pages()[0]
+        .objects
+        .iter()
+        .filter_map(|o| match &o.kind {
+            Kind::Connector(c) => match (&c.from, &c.to) {
+                (End::Point(a), End::Point(b)) => Some((c.text.clone(), a.y.min(b.y), a.x, b.x)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    out.sort_by(|a, b| a.1.total_cmp(&b.1));
+    out
+}
+
+/// Editing a drawn sequence diagram as a person does (issue 32, item 1): `move`
+/// is what the editor's drag calls. A head moved across takes its lifeline, its
+/// activation bar and its ends of messages; a message moved down takes its place
+/// in the order, the others closing up, none moving across.
+#[test]
+fn a_participant_takes_its_column_and_a_message_takes_its_place() {
+    let folder = tempfile::tempdir().expect("a folder");
+    let path = folder.path().join("seq.inkboard");
+    let text = "sequenceDiagram\n  Alice->>+John: one\n  John-->>-Alice: two\n  Alice->>Bob: three\n  Bob->>Bob: four\n  Bob->>John: five\n";
+    let engine = Engine::new();
+    engine
+        .call("create_board", json!({"path": path}))
+        .expect("create_board");
+    engine
+        .call("import_mermaid", json!({"path": path, "text": text}))
+        .expect("import_mermaid");
+    let before = inkboard_format::load(&path).expect("load").board;
+    let page = &before.pages()[0];
+    let head = |name: &str| {
+        page.objects
+            .iter()
+            .find(|o| matches!(&o.kind, Kind::Shape(s) if s.text == name))
+            .map(|o| o.id.clone())
+            .expect("a head")
+    };
+    let john = head("John");
+    let john_x = before.bounds(&john).expect("bounds").center().x;
+    let bar = |board: &Board| {
+        board.pages()[0]
+            .objects
+            .iter()
+            .find_map(|o| match &o.kind {
+                Kind::Shape(s) if s.text.is_empty() && s.bounds.w < 20.0 => {
+                    Some(s.bounds.center().x)
+                }
+                _ => None,
+            })
+            .expect("an activation bar")
+    };
+    assert!(
+        (bar(&before) - john_x).abs() < 10.0,
+        "the bar stands on John's lifeline"
+    );
+
+    engine
+        .call(
+            "move",
+            json!({"path": path, "ids": [john.to_string()], "dx": 300}),
+        )
+        .expect("move John");
+    let moved = inkboard_format::load(&path).expect("load").board;
+    let mut failures = rules("moved", &moved);
+    failures.retain(|f| !f.contains("titles"));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        (bar(&moved) - bar(&before) - 300.0).abs() < 0.01,
+        "the bar went along"
+    );
+    for ((text, y0, a0, b0), (_, y1, a1, b1)) in messages(&before).iter().zip(messages(&moved)) {
+        let near = |x: f64| (x - john_x).abs() < 25.0;
+        let shift = |x: f64| if near(x) { 300.0 } else { 0.0 };
+        assert_eq!(*y0, y1, "{text} stays on its row");
+        assert!(
+            (a1 - a0 - shift(*a0)).abs() < 0.01,
+            "{text}'s start: {a0} -> {a1}"
+        );
+        assert!(
+            (b1 - b0 - shift(*b0)).abs() < 0.01,
+            "{text}'s end: {b0} -> {b1}"
+        );
+    }
+
+    // "one" dragged down past "three": it goes after it, and the rows keep their
+    // places and heights.
+    let rows: Vec<f64> = messages(&moved).iter().map(|m| m.1).collect();
+    let one = moved.pages()[0]
+        .objects
+        .iter()
+        .find(|o| matches!(&o.kind, Kind::Connector(c) if c.text == "one"))
+        .map(|o| o.id.clone())
+        .expect("message one");
+    let dy = rows[2] - rows[0] + 5.0;
+    engine
+        .call(
+            "move",
+            json!({"path": path, "ids": [one.to_string()], "dy": dy, "dx": 40}),
+        )
+        .expect("move a message");
+    let after = inkboard_format::load(&path).expect("load").board;
+    let order: Vec<String> = messages(&after).into_iter().map(|m| m.0).collect();
+    assert_eq!(order, ["two", "three", "one", "four", "five"]);
+    let tops: Vec<f64> = messages(&after).iter().map(|m| m.1).collect();
+    assert_eq!(tops[0], rows[0], "the first row stays where it was");
+    assert_eq!(tops[3], rows[3], "rows after the move's span stay");
+    for ((text, _, a0, b0), (_, _, a1, b1)) in messages(&moved)
+        .iter()
+        .filter(|m| m.0 != "one")
+        .zip(messages(&after).iter().filter(|m| m.0 != "one"))
+    {
+        assert_eq!((a0, b0), (a1, b1), "{text} moved across");
+    }
+    assert!(inkboard_render::check(&after, after.pages()[0].id).is_empty());
+}

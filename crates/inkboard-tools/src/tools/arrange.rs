@@ -60,6 +60,13 @@ impl EditTool for Move {
         }
         // With relative placement, the block of all the objects is placed (each
         // keeps its offset in it), and the frame it went into grows to hold it.
+        // A message of a sequence diagram moved up or down takes its place in the
+        // order of messages, as a person dragging it means.
+        if let ([id], true, None) = (ids.as_slice(), by, &relation) {
+            if inkboard_arrange::lifeline::reorder(cx.tx, id, dy.unwrap_or(0.0))? {
+                return Ok(Ids::of(&ids));
+            }
+        }
         let mut frame = None;
         let (dx, dy) = if let Some(relation) = relation {
             let block = block(cx.board(), &ids)?;

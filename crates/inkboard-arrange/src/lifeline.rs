@@ -1,0 +1,313 @@
+//! Sequence diagrams as a person edits them: a participant moved across takes
+//! its lifeline, its activation bars and its ends of messages along, and a
+//! message moved up or down takes its place in the order of messages.
+//!
+//! A sequence diagram is ordinary objects (as `import_mermaid` draws one, or a
+//! person by hand), read here by their geometry, nothing stored beside them:
+//! - a **lifeline** is a straight connector from a shape (its head) to a free
+//!   point straight below the head's centre;
+//! - a **message** is a connector whose two ends are free points on lifelines
+//!   (within [`REACH`] of the line, as an end at an activation bar's edge is),
+//!   a self-message one whose two ends are on the same lifeline;
+//! - an **activation bar** is a thin shape without text standing on a lifeline.
+//!
+//! [`carried`] says what moves with heads that move across ([`crate::shift`]
+//! moves it, for `move`, `align`, `distribute` and a drag alike); [`reorder`]
+//! moves messages into their new order.
+//!
+//! Limitations: bars stay where they are when messages are reordered; notes and
+//! frames do not move with a participant or a reordered message.
+
+use inkboard_core::{Board, End, Geom, Kind, ObjectId, PageId, Point, Rect, Route, Transaction};
+
+use crate::ArrangeError;
+
+/// How far from its lifeline a message's end may be: past an activation bar's
+/// edge, three nested bars deep.
+const REACH: f64 = 24.0;
+/// How far a lifeline's foot may stray from under its head's centre.
+const PLUMB: f64 = 1.0;
+/// The widest shape read as an activation bar.
+const BAR_MAX_WIDTH: f64 = 2.0 * REACH;
+
+/// A lifeline: connector `id` from head `head` down to `foot`, at `x`.
+#[derive(Clone, Debug, PartialEq)]
+struct Lifeline {
+    id: ObjectId,
+    head: ObjectId,
+    x: f64,
+    top: f64,
+    foot: f64,
+}
+
+impl Lifeline {
+    /// Whether point `p` lies on this lifeline, within [`REACH`].
+    fn holds(&self, p: Point) -> bool {
+        (p.x - self.x).abs() <= REACH && p.y >= self.top - 1.0 && p.y <= self.foot + 1.0
+    }
+}
+
+/// The lifelines of `page`.
+fn lifelines(board: &Board, page: PageId) -> Vec<Lifeline> {
+    let Some(page) = board.page(page) else {
+        return Vec::new();
+    };
+    page.objects
+        .iter()
+        .filter_map(|o| {
+            let Kind::Connector(c) = &o.kind else {
+                return None;
+            };
+            let (End::Object(head), End::Point(foot)) = (&c.from, &c.to) else {
+                return None;
+            };
+            if c.route != Route::Straight || !c.waypoints().is_empty() {
+                return None;
+            }
+            let b = shape_bounds(board, head)?;
+            let x = b.x + b.w / 2.0;
+            ((foot.x - x).abs() <= PLUMB && foot.y > b.bottom()).then(|| Lifeline {
+                id: o.id.clone(),
+                head: head.clone(),
+                x,
+                top: b.bottom(),
+                foot: foot.y,
+            })
+        })
+        .collect()
+}
+
+fn shape_bounds(board: &Board, id: &ObjectId) -> Option<Rect> {
+    match &board.object(id)?.kind {
+        Kind::Shape(s) if s.geom != Geom::Frame => Some(s.bounds),
+        _ => None,
+    }
+}
+
+/// The lifelines (indices into `lines`) that a connector's two ends lie on, if
+/// it is a message: the nearest at each end.
+fn message_ends(lines: &[Lifeline], kind: &Kind) -> Option<(usize, usize)> {
+    let Kind::Connector(c) = kind else {
+        return None;
+    };
+    let (End::Point(a), End::Point(b)) = (&c.from, &c.to) else {
+        return None;
+    };
+    let on = |p: &Point| {
+        lines
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.holds(*p))
+            .min_by(|(_, l), (_, m)| (l.x - p.x).abs().total_cmp(&(m.x - p.x).abs()))
+            .map(|(i, _)| i)
+    };
+    Some((on(a)?, on(b)?))
+}
+
+/// What moves across with heads that move across, besides the heads.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Carried {
+    /// Lifelines whose foot moves (their top follows the head).
+    pub feet: Vec<ObjectId>,
+    /// Messages, with which of their ends move (start, end); a message whose two
+    /// ends move takes its bends along.
+    pub ends: Vec<(ObjectId, bool, bool)>,
+    /// Activation bars.
+    pub bars: Vec<ObjectId>,
+}
+
+impl Carried {
+    pub fn is_empty(&self) -> bool {
+        self.feet.is_empty() && self.ends.is_empty() && self.bars.is_empty()
+    }
+}
+
+/// What moves with the heads among `set` (the objects that move) when they move
+/// across: their lifelines' feet, the ends of messages on those lifelines and the
+/// bars standing on them, unless those move already.
+pub fn carried(board: &Board, set: &[ObjectId]) -> Carried {
+    let Some((page, _)) = set.first().and_then(|id| board.locate(id)) else {
+        return Carried::default();
+    };
+    let lines = lifelines(board, page);
+    let moving: Vec<usize> = (0..lines.len())
+        .filter(|&i| set.contains(&lines[i].head) && !set.contains(&lines[i].id))
+        .collect();
+    let mut out = Carried::default();
+    if moving.is_empty() {
+        return out;
+    }
+    out.feet = moving.iter().map(|&i| lines[i].id.clone()).collect();
+    let Some(objects) = board.page(page).map(|p| p.objects.as_slice()) else {
+        return out;
+    };
+    for o in objects.iter().filter(|o| !o.locked && !set.contains(&o.id)) {
+        if let Some((a, b)) = message_ends(&lines, &o.kind) {
+            let (a, b) = (moving.contains(&a), moving.contains(&b));
+            if a || b {
+                out.ends.push((o.id.clone(), a, b));
+            }
+            continue;
+        }
+        let Kind::Shape(s) = &o.kind else { continue };
+        let is_bar = s.text.is_empty() && s.bounds.w <= BAR_MAX_WIDTH && s.geom != Geom::Frame;
+        let centre = s.bounds.center();
+        let on = |l: &Lifeline| {
+            (centre.x - l.x).abs() <= REACH
+                && s.bounds.y >= l.top - 1.0
+                && s.bounds.bottom() <= l.foot + 1.0
+        };
+        if is_bar && moving.iter().any(|&i| on(&lines[i])) {
+            out.bars.push(o.id.clone());
+        }
+    }
+    out
+}
+
+/// Moves what `carried` found across by `dx`.
+pub(crate) fn carry(
+    tx: &mut Transaction<'_>,
+    carried: &Carried,
+    dx: f64,
+) -> Result<(), ArrangeError> {
+    let across = |p: &mut Point| p.x += dx;
+    for id in &carried.feet {
+        tx.edit(id, |o| {
+            if let Kind::Connector(c) = &mut o.kind {
+                if let End::Point(p) = &mut c.to {
+                    across(p);
+                }
+            }
+        })?;
+    }
+    for (id, start, end) in &carried.ends {
+        tx.edit(id, |o| {
+            let Kind::Connector(c) = &mut o.kind else {
+                return;
+            };
+            for (moves, e) in [(*start, &mut c.from), (*end, &mut c.to)] {
+                if let (true, End::Point(p)) = (moves, e) {
+                    across(p);
+                }
+            }
+            if *start && *end {
+                c.waypoints_mut().iter_mut().for_each(across);
+            }
+        })?;
+    }
+    for id in &carried.bars {
+        tx.edit(id, |o| {
+            if let Kind::Shape(s) = &mut o.kind {
+                s.bounds = s.bounds.translated(dx, 0.0);
+            }
+        })?;
+    }
+    Ok(())
+}
+
+/// A message's row: the height of its start (the upper end).
+fn row(kind: &Kind) -> Option<(f64, f64)> {
+    let Kind::Connector(c) = kind else {
+        return None;
+    };
+    let (End::Point(a), End::Point(b)) = (&c.from, &c.to) else {
+        return None;
+    };
+    let low = c
+        .waypoints()
+        .iter()
+        .chain([a, b])
+        .map(|p| p.y)
+        .fold(f64::MIN, f64::max);
+    Some((a.y.min(b.y), low))
+}
+
+/// Moves message `id` up or down by `dy` as a person drags it: it takes its
+/// place among the messages of its diagram (those joined to its lifelines through
+/// messages), which close up behind it and make room in front, each keeping its
+/// row's height; nothing moves across. Answers false, changing nothing, when
+/// `id` is no message.
+pub fn reorder(tx: &mut Transaction<'_>, id: &ObjectId, dy: f64) -> Result<bool, ArrangeError> {
+    let board = tx.board();
+    let Some((page, _)) = board.locate(id) else {
+        return Ok(false);
+    };
+    let lines = lifelines(board, page);
+    let Some(objects) = board.page(page).map(|p| p.objects.as_slice()) else {
+        return Ok(false);
+    };
+    // Every message of the page, with its lifelines.
+    let messages: Vec<(ObjectId, (usize, usize), (f64, f64))> = objects
+        .iter()
+        .filter_map(|o| {
+            let ends = message_ends(&lines, &o.kind)?;
+            Some((o.id.clone(), ends, row(&o.kind)?))
+        })
+        .collect();
+    let Some(dragged) = messages.iter().position(|m| &m.0 == id) else {
+        return Ok(false);
+    };
+    // The dragged message's diagram: the lifelines its messages join, step by step.
+    let mut joined = vec![messages[dragged].1 .0, messages[dragged].1 .1];
+    loop {
+        let before = joined.len();
+        for (_, (a, b), _) in &messages {
+            if joined.contains(a) != joined.contains(b) {
+                joined.push(if joined.contains(a) { *b } else { *a });
+            }
+        }
+        if joined.len() == before {
+            break;
+        }
+    }
+    let mut diagram: Vec<&(ObjectId, (usize, usize), (f64, f64))> = messages
+        .iter()
+        .filter(|(_, (a, b), _)| joined.contains(a) && joined.contains(b))
+        .collect();
+    diagram.sort_by(|m, n| m.2 .0.total_cmp(&n.2 .0));
+    let tops: Vec<f64> = diagram.iter().map(|m| m.2 .0).collect();
+    // Each row's height: down to the next message; the last one's, its own drawing
+    // and the least gap between rows.
+    let least = tops
+        .windows(2)
+        .map(|w| w[1] - w[0])
+        .fold(f64::MAX, f64::min);
+    let heights: Vec<f64> = diagram
+        .iter()
+        .enumerate()
+        .map(|(i, m)| match tops.get(i + 1) {
+            Some(next) => next - m.2 .0,
+            None => (m.2 .1 - m.2 .0) + if least.is_finite() { least } else { 0.0 },
+        })
+        .collect();
+    let Some(from) = diagram.iter().position(|m| &m.0 == id) else {
+        return Ok(false);
+    };
+    let target = tops[from] + dy;
+    let mut order: Vec<usize> = (0..diagram.len()).filter(|&i| i != from).collect();
+    let to = order.iter().take_while(|&&i| tops[i] < target).count();
+    order.insert(to, from);
+    let mut y = tops[0];
+    let mut moves = Vec::new();
+    for &i in &order {
+        if (y - tops[i]).abs() > f64::EPSILON {
+            moves.push((diagram[i].0.clone(), y - tops[i]));
+        }
+        y += heights[i];
+    }
+    for (id, by) in moves {
+        tx.edit(&id, |o| {
+            let Kind::Connector(c) = &mut o.kind else {
+                return;
+            };
+            let down = |p: &mut Point| p.y += by;
+            for e in [&mut c.from, &mut c.to] {
+                if let End::Point(p) = e {
+                    down(p);
+                }
+            }
+            c.waypoints_mut().iter_mut().for_each(down);
+        })?;
+    }
+    Ok(true)
+}
