@@ -2,14 +2,8 @@
 //! its lifeline, its activation bars and its ends of messages along, and a
 //! message moved up or down takes its place in the order of messages.
 //!
-//! A sequence diagram is ordinary objects (as `import_mermaid` draws one, or a
-//! person by hand), read here by their geometry, nothing stored beside them:
-//! - a **lifeline** is a straight connector from a shape (its head) to a free
-//!   point straight below the head's centre;
-//! - a **message** is a connector whose two ends are free points on lifelines
-//!   (within [`REACH`] of the line, as an end at an activation bar's edge is),
-//!   a self-message one whose two ends are on the same lifeline;
-//! - an **activation bar** is a thin shape without text standing on a lifeline.
+//! A sequence diagram is ordinary objects, read by their geometry
+//! ([`inkboard_core::diagram::sequence`]: lifelines, messages, bars).
 //!
 //! [`carried`] says what moves with heads that move across ([`crate::shift`]
 //! moves it, for `move`, `align`, `distribute` and a drag alike); [`reorder`]
@@ -18,91 +12,10 @@
 //! Limitations: bars stay where they are when messages are reordered; notes and
 //! frames do not move with a participant or a reordered message.
 
-use inkboard_core::{Board, End, Geom, Kind, ObjectId, PageId, Point, Rect, Route, Transaction};
+use inkboard_core::diagram::sequence::{bar_on, lifelines, message_ends};
+use inkboard_core::{Board, End, Kind, ObjectId, Point, Transaction};
 
 use crate::ArrangeError;
-
-/// How far from its lifeline a message's end may be: past an activation bar's
-/// edge, three nested bars deep.
-const REACH: f64 = 24.0;
-/// How far a lifeline's foot may stray from under its head's centre.
-const PLUMB: f64 = 1.0;
-/// The widest shape read as an activation bar.
-const BAR_MAX_WIDTH: f64 = 2.0 * REACH;
-
-/// A lifeline: connector `id` from head `head` down to `foot`, at `x`.
-#[derive(Clone, Debug, PartialEq)]
-struct Lifeline {
-    id: ObjectId,
-    head: ObjectId,
-    x: f64,
-    top: f64,
-    foot: f64,
-}
-
-impl Lifeline {
-    /// Whether point `p` lies on this lifeline, within [`REACH`].
-    fn holds(&self, p: Point) -> bool {
-        (p.x - self.x).abs() <= REACH && p.y >= self.top - 1.0 && p.y <= self.foot + 1.0
-    }
-}
-
-/// The lifelines of `page`.
-fn lifelines(board: &Board, page: PageId) -> Vec<Lifeline> {
-    let Some(page) = board.page(page) else {
-        return Vec::new();
-    };
-    page.objects
-        .iter()
-        .filter_map(|o| {
-            let Kind::Connector(c) = &o.kind else {
-                return None;
-            };
-            let (End::Object(head), End::Point(foot)) = (&c.from, &c.to) else {
-                return None;
-            };
-            if c.route != Route::Straight || !c.waypoints().is_empty() {
-                return None;
-            }
-            let b = shape_bounds(board, head)?;
-            let x = b.x + b.w / 2.0;
-            ((foot.x - x).abs() <= PLUMB && foot.y > b.bottom()).then(|| Lifeline {
-                id: o.id.clone(),
-                head: head.clone(),
-                x,
-                top: b.bottom(),
-                foot: foot.y,
-            })
-        })
-        .collect()
-}
-
-fn shape_bounds(board: &Board, id: &ObjectId) -> Option<Rect> {
-    match &board.object(id)?.kind {
-        Kind::Shape(s) if s.geom != Geom::Frame => Some(s.bounds),
-        _ => None,
-    }
-}
-
-/// The lifelines (indices into `lines`) that a connector's two ends lie on, if
-/// it is a message: the nearest at each end.
-fn message_ends(lines: &[Lifeline], kind: &Kind) -> Option<(usize, usize)> {
-    let Kind::Connector(c) = kind else {
-        return None;
-    };
-    let (End::Point(a), End::Point(b)) = (&c.from, &c.to) else {
-        return None;
-    };
-    let on = |p: &Point| {
-        lines
-            .iter()
-            .enumerate()
-            .filter(|(_, l)| l.holds(*p))
-            .min_by(|(_, l), (_, m)| (l.x - p.x).abs().total_cmp(&(m.x - p.x).abs()))
-            .map(|(i, _)| i)
-    };
-    Some((on(a)?, on(b)?))
-}
 
 /// What moves across with heads that move across, besides the heads.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -149,15 +62,7 @@ pub fn carried(board: &Board, set: &[ObjectId]) -> Carried {
             }
             continue;
         }
-        let Kind::Shape(s) = &o.kind else { continue };
-        let is_bar = s.text.is_empty() && s.bounds.w <= BAR_MAX_WIDTH && s.geom != Geom::Frame;
-        let centre = s.bounds.center();
-        let on = |l: &Lifeline| {
-            (centre.x - l.x).abs() <= REACH
-                && s.bounds.y >= l.top - 1.0
-                && s.bounds.bottom() <= l.foot + 1.0
-        };
-        if is_bar && moving.iter().any(|&i| on(&lines[i])) {
+        if bar_on(&lines, o).is_some_and(|i| moving.contains(&i)) {
             out.bars.push(o.id.clone());
         }
     }

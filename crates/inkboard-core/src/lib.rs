@@ -17,6 +17,7 @@ pub mod arbitrary;
 mod board;
 mod change;
 mod color;
+pub mod diagram;
 pub mod echo;
 mod error;
 mod history;

@@ -285,3 +285,105 @@ fn a_participant_takes_its_column_and_a_message_takes_its_place() {
     }
     assert!(inkboard_render::check(&after, after.pages()[0].id).is_empty());
 }
+
+/// What a parsed diagram says, by participants' labels: what the round trips
+/// keep. A bar starts and ends at the last message (wherever its `activate` or
+/// `deactivate` is written after it, as the drawing shows it), so a message's
+/// `+` and `-` and every `activate` and `deactivate` are listed right after
+/// their message; a note over two lifelines names them left to right.
+fn story(seq: &inkboard_interop::mermaid::Sequence) -> Vec<String> {
+    use inkboard_interop::mermaid::sequence::{Event, NotePlace};
+    let name = |i: usize| seq.participants[i].label.clone();
+    let mut out: Vec<String> = seq
+        .participants
+        .iter()
+        .map(|p| format!("{:?} {}", p.kind, p.label))
+        .collect();
+    // Where the next activation goes: after the last message and its activations.
+    let mut after_message = out.len();
+    for e in &seq.events {
+        match e {
+            Event::Message(m) => {
+                after_message = out.len() + 1;
+                out.push(format!(
+                    "{} -> {}: {:?} dashed {} heads {:?} {:?}",
+                    name(m.from),
+                    name(m.to),
+                    m.text,
+                    m.dashed,
+                    m.start,
+                    m.end
+                ));
+                if m.activate {
+                    out.push(format!("activate {}", name(m.to)));
+                    after_message += 1;
+                }
+                if m.deactivate {
+                    out.push(format!("deactivate {}", name(m.from)));
+                    after_message += 1;
+                }
+            }
+            Event::Note(n) => out.push(match n.place {
+                NotePlace::LeftOf(i) => format!("note left of {}: {:?}", name(i), n.text),
+                NotePlace::RightOf(i) => format!("note right of {}: {:?}", name(i), n.text),
+                NotePlace::Over(i, j) => {
+                    let (i, j) = (i.min(j), i.max(j));
+                    format!("note over {},{}: {:?}", name(i), name(j), n.text)
+                }
+            }),
+            Event::Activate(i) | Event::Deactivate(i) => {
+                let verb = match e {
+                    Event::Activate(_) => "activate",
+                    _ => "deactivate",
+                };
+                out.insert(after_message, format!("{verb} {}", name(*i)));
+                after_message += 1;
+            }
+            Event::Open { kind, label } => out.push(format!("{} {label:?}", kind.keyword())),
+            Event::Section { label } => out.push(format!("section {label:?}")),
+            Event::Close => out.push("end".into()),
+        }
+    }
+    out
+}
+
+/// Each fixture imported, exported to `.mmd` with `export` and read again says
+/// what its text said: the same participants, messages, activations, notes and
+/// blocks, in the same order.
+#[test]
+fn sequence_diagrams_go_to_mermaid_and_back() {
+    let mut failures = Vec::new();
+    for input in &mermaid_fixtures(&fixtures(), 15) {
+        let name = input.file_stem().and_then(|n| n.to_str()).expect("a name");
+        let text = std::fs::read_to_string(input).expect("read");
+        let folder = tempfile::tempdir().expect("a folder");
+        let path = folder.path().join("seq.inkboard");
+        let out = folder.path().join("seq.mmd");
+        let engine = Engine::new();
+        engine
+            .call("create_board", json!({"path": path}))
+            .expect("create_board");
+        engine
+            .call("import_mermaid", json!({"path": path, "text": text}))
+            .expect("import_mermaid");
+        engine
+            .call("export", json!({"path": path, "output": out}))
+            .expect("export");
+        let written = std::fs::read_to_string(&out).expect("the export");
+        let parse = inkboard_interop::mermaid::sequence::parse;
+        let (want, got) = (parse(&text).expect("the fixture"), parse(&written));
+        let Ok(got) = got else {
+            failures.push(format!(
+                "{name}: the export does not read: {got:?}\n{written}"
+            ));
+            continue;
+        };
+        let (want, got) = (story(&want), story(&got));
+        if want != got {
+            failures.push(format!(
+                "{name}: read back otherwise:\n  want {want:#?}\n  got {got:#?}\n{written}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -1,5 +1,6 @@
 //! A page as a Mermaid flowchart, for `export` to `.mmd` (a page of tables as
-//! an ER diagram, [`super::er::to_er`]): the other direction
+//! an ER diagram, [`super::er::to_er`], one with lifelines as a sequence diagram,
+//! [`super::sequence::to_sequence`]): the other direction
 //! of [`parse`](super::parse), which reads it back into the same graph (the
 //! same nodes, labels and links).
 //!
@@ -28,7 +29,10 @@ type Node<'a> = (&'a Object, Rect, Geom, std::borrow::Cow<'a, str>);
 
 /// `page` of `board` as a Mermaid flowchart.
 pub fn to_mermaid(board: &Board, page: PageId) -> String {
-    // A page of tables is an ER diagram.
+    // A page with lifelines is a sequence diagram, a page of tables an ER diagram.
+    if super::sequence::is_sequence_page(board, page) {
+        return super::sequence::to_sequence(board, page);
+    }
     if super::er::is_er_page(board, page) {
         return super::er::to_er(board, page);
     }
@@ -171,10 +175,17 @@ fn node(id: &ObjectId, geom: Geom, label: &str) -> String {
 /// A label in double quotes, with what Mermaid would read as markup written as
 /// its entities, and line breaks as `<br>`.
 fn quoted(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
+    format!("\"{}\"", escaped(text, false))
+}
+
+/// `text` with what Mermaid would read as markup written as its entities, and
+/// line breaks as `<br>`; with `semicolon`, `;` too (a sequence diagram's
+/// statements end at one).
+pub(super) fn escaped(text: &str, semicolon: bool) -> String {
+    let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
+            ';' if semicolon => out.push_str("#59;"),
             '"' => out.push_str("#quot;"),
             '#' => out.push_str("#35;"),
             '&' => out.push_str("#amp;"),
@@ -188,7 +199,6 @@ fn quoted(text: &str) -> String {
             c => out.push(c),
         }
     }
-    out.push('"');
     out
 }
 

@@ -10,7 +10,9 @@
 //! step, or `off`), `%%` comments and `;` separators. Keywords are read in any
 //! case, as Mermaid reads them.
 //!
-//! This module only parses: [`parse`] makes text into a [`Sequence`], whose
+//! [`to_sequence`] writes a page's sequence diagram back as Mermaid text.
+//!
+//! [`parse`] makes text into a [`Sequence`], whose
 //! participants are resolved (each message, note and activation names one by
 //! index) and whose events keep the text's order. The tool `import_mermaid`
 //! places it with `inkboard-arrange`'s `sequence` module and draws it as
@@ -27,9 +29,15 @@
 //! its lifeline runs to the end); `rect` colours are left out.
 
 mod parse;
+mod write;
 
 pub(crate) use parse::is_sequence;
 pub use parse::parse;
+pub use write::{is_sequence_page, to_sequence};
+
+/// Above an actor's name in its head's text: a person, as a board has no
+/// stick-figure outline (what the import writes and the export reads).
+pub const PERSON: &str = "\u{1F464}";
 
 use super::{Counted, Note};
 

@@ -25,15 +25,13 @@ use inkboard_core::{
     Rotation, Route, Shape, Side, Sizing, Style,
 };
 use inkboard_interop::mermaid::sequence::{
-    Event, Head, Message, NotePlace, ParticipantKind, Sequence,
+    Event, Head, Message, NotePlace, ParticipantKind, Sequence, PERSON,
 };
 
 use super::Imported;
 use crate::tool::Cx;
 use crate::ToolError;
 
-/// Above an actor's name: a person, as a board has no stick-figure outline.
-const PERSON: &str = "👤";
 /// The smallest head: Mermaid's boxes are about this size.
 const HEAD_MIN: (f64, f64) = (110.0, 44.0);
 /// The smallest note.
