@@ -387,3 +387,47 @@ fn sequence_diagrams_go_to_mermaid_and_back() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Each fixture imported, exported to `.drawio` (every head with a box as
+/// draw.io's own `umlLifeline`) and imported from it again is the same diagram:
+/// its Mermaid text, which says everything the diagram holds, is the same.
+#[test]
+fn sequence_diagrams_go_to_drawio_and_back() {
+    let mut failures = Vec::new();
+    for input in &mermaid_fixtures(&fixtures(), 15) {
+        let name = input.file_stem().and_then(|n| n.to_str()).expect("a name");
+        let text = std::fs::read_to_string(input).expect("read");
+        let folder = tempfile::tempdir().expect("a folder");
+        let path = folder.path().join("seq.inkboard");
+        let drawio = folder.path().join("seq.drawio");
+        let back = folder.path().join("back.inkboard");
+        let engine = Engine::new();
+        engine
+            .call("create_board", json!({"path": path}))
+            .expect("create_board");
+        engine
+            .call("import_mermaid", json!({"path": path, "text": text}))
+            .expect("import_mermaid");
+        engine
+            .call("export", json!({"path": path, "output": drawio}))
+            .expect("export");
+        let xml = std::fs::read_to_string(&drawio).expect("the export");
+        let boxes = text.lines().filter(|l| l.contains("@{")).count();
+        if !xml.contains("shape=umlLifeline") && boxes == 0 {
+            failures.push(format!("{name}: no draw.io lifeline in the export"));
+        }
+        engine
+            .call("import", json!({"source": drawio, "path": back}))
+            .expect("import");
+        let mermaid =
+            |board: &Board| inkboard_interop::mermaid::to_mermaid(board, board.pages()[0].id);
+        let before = mermaid(&inkboard_format::load(&path).expect("load").board);
+        let after = mermaid(&inkboard_format::load(&back).expect("load").board);
+        if before != after {
+            failures.push(format!(
+                "{name}: read back otherwise:\n{before}\n---\n{after}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -90,7 +90,7 @@ enum Command {
         theme: Option<String>,
     },
     /// Export a board to .svg, .png, .pdf, .inkboard, .inkboard.json, .drawio,
-    /// .excalidraw or .mmd (a Mermaid flowchart).
+    /// .excalidraw or .mmd (Mermaid).
     Export {
         /// The board file.
         file: PathBuf,

@@ -30,6 +30,9 @@ enum Plan {
     Edge,
     /// A group of the cell's children.
     Group,
+    /// A lifeline's dashed line, from the cell's head (its main object) down to
+    /// this point, in this colour.
+    Lifeline(Point, Option<inkboard_core::Color>),
 }
 
 /// Where a visited cell sits: its parent and the origin its coordinates are
@@ -65,6 +68,8 @@ pub(crate) fn page(b: &mut BoardBuilder, cells: &[Cell]) {
     let mut plans: Vec<(usize, Plan)> = Vec::with_capacity(visits.len());
     let mut edge_texts: HashMap<usize, Vec<(f64, String)>> = HashMap::new();
     let mut origins: HashMap<usize, (f64, f64)> = HashMap::new();
+    // Each lifeline cell's line, across the page: an edge to it ends on the line.
+    let mut lifeline_x: HashMap<usize, f64> = HashMap::new();
     for v in &visits {
         let cell = &cells[v.cell];
         if in_table.contains_key(&v.cell) {
@@ -109,6 +114,10 @@ pub(crate) fn page(b: &mut BoardBuilder, cells: &[Cell]) {
             origins.insert(v.cell, v.origin);
             plans.push((v.cell, Plan::Edge));
         } else if cell.vertex {
+            if super::lifeline::is_lifeline(&CellStyle::parse(&cell.style)) {
+                let r = bounds(b, cell, v);
+                lifeline_x.insert(v.cell, r.x + r.w / 2.0);
+            }
             vertex(b, cell, v, &mut plans);
         } else {
             // The root and the layers hold the drawing; a hidden layer's content
@@ -132,7 +141,7 @@ pub(crate) fn page(b: &mut BoardBuilder, cells: &[Cell]) {
     for (cell, plan) in &plans {
         let id = b.id(match plan {
             Plan::Ready { kind, .. } => kind.id_kind(),
-            Plan::Edge => inkboard_core::IdKind::Connector,
+            Plan::Edge | Plan::Lifeline(..) => inkboard_core::IdKind::Connector,
             Plan::Group => inkboard_core::IdKind::Group,
         });
         match plan {
@@ -172,7 +181,12 @@ pub(crate) fn page(b: &mut BoardBuilder, cells: &[Cell]) {
             Plan::Edge => {
                 let texts = edge_texts.remove(&cell).unwrap_or_default();
                 let origin = origins.get(&cell).copied().unwrap_or((0.0, 0.0));
-                Kind::Connector(edge(b, cells, cell, origin, texts, &index, &main_id))
+                let ends = Ends {
+                    index: &index,
+                    main_id: &main_id,
+                    lifeline_x: &lifeline_x,
+                };
+                Kind::Connector(edge(b, cells, cell, origin, texts, &ends))
             }
             Plan::Group => {
                 let mut members: Vec<ObjectId> = companions.get(&cell).cloned().unwrap_or_default();
@@ -185,6 +199,10 @@ pub(crate) fn page(b: &mut BoardBuilder, cells: &[Cell]) {
                 }
                 Kind::Group(Group { members })
             }
+            Plan::Lifeline(foot, stroke) => match &main_id[cell] {
+                Some(head) => super::lifeline::line(head.clone(), foot, stroke),
+                None => continue,
+            },
         };
         b.push(id, kind);
         // draw.io's lock (Arrange > Lock): the cell cannot be selected or moved.
@@ -323,6 +341,22 @@ fn vertex(b: &mut BoardBuilder, cell: &Cell, v: &Visit, plans: &mut Vec<(usize, 
         })
     };
     let ready = |kind: Kind| Plan::Ready { kind, main: true };
+    if super::lifeline::is_lifeline(&st) {
+        let (head, text, foot) = super::lifeline::read(&st, rect, rich);
+        let stroke = style.stroke;
+        let kind = Kind::Shape(Shape {
+            geom: Geom::Rect,
+            bounds: head,
+            text,
+            style,
+            sizing: inkboard_core::Sizing::Fixed,
+            rotation,
+            icon,
+        });
+        plans.push((v.cell, ready(kind)));
+        plans.push((v.cell, Plan::Lifeline(b.point(foot.x, foot.y), stroke)));
+        return;
+    }
     match kind {
         VertexKind::Shape(geom) => plans.push((v.cell, ready(shape(geom, text, style)))),
         VertexKind::Frame => plans.push((v.cell, ready(shape(Geom::Frame, text, style)))),
@@ -629,8 +663,7 @@ fn edge(
     cell: usize,
     origin: (f64, f64),
     labels: Vec<(f64, String)>,
-    index: &HashMap<&str, usize>,
-    main_id: &[Option<ObjectId>],
+    ends: &Ends<'_>,
 ) -> Connector {
     let c = &cells[cell];
     let st = CellStyle::parse(&c.style);
@@ -663,20 +696,18 @@ fn edge(
         b,
         cells,
         c.source.as_deref(),
-        source_point.or(target_point),
+        (source_point, target_point),
         origin,
-        index,
-        main_id,
+        ends,
         &name,
     );
     let to = end(
         b,
         cells,
         c.target.as_deref(),
-        target_point.or(source_point),
+        (target_point, source_point),
         origin,
-        index,
-        main_id,
+        ends,
         &name,
     );
     // Waypoints are kept, as many as a connector holds (the rest reported).
@@ -732,20 +763,35 @@ fn edge(
     c
 }
 
+/// What edge ends are attached to: the cells by id, the object each became, and
+/// the lifelines' lines.
+struct Ends<'a> {
+    index: &'a HashMap<&'a str, usize>,
+    main_id: &'a [Option<ObjectId>],
+    lifeline_x: &'a HashMap<usize, f64>,
+}
+
 /// One end of an edge: the object it is attached to, or a free point (its own,
 /// or the other end's, or the origin), with the reason reported when it was
-/// attached to something the board cannot attach to.
-#[allow(clippy::too_many_arguments)]
+/// attached to something the board cannot attach to. An end attached to a
+/// lifeline at a point is that point's height on the line, as a message is.
 fn end(
     b: &mut BoardBuilder,
     cells: &[Cell],
     reference: Option<&str>,
-    point: Option<(f64, f64)>,
+    (own, other): (Option<(f64, f64)>, Option<(f64, f64)>),
     origin: (f64, f64),
-    index: &HashMap<&str, usize>,
-    main_id: &[Option<ObjectId>],
+    ends: &Ends<'_>,
     name: &str,
 ) -> End {
+    let Ends { index, main_id, .. } = ends;
+    let lifeline = reference
+        .and_then(|r| index.get(r))
+        .and_then(|i| ends.lifeline_x.get(i));
+    if let (Some(&x), Some((_, y))) = (lifeline, own) {
+        return End::Point(b.point(x, y));
+    }
+    let point = own.or(other);
     if let Some(reference) = reference {
         match index.get(reference) {
             Some(&i) if main_id[i].is_some() && !cells[i].edge => {

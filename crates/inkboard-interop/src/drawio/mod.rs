@@ -6,6 +6,7 @@
 mod cells;
 mod container;
 mod label;
+mod lifeline;
 mod map;
 mod style;
 mod table;

@@ -3,7 +3,8 @@
 //! one cell whose id is the object's id, so connectors name their ends by them
 //! (`source`, `target`). Shapes are vertices with the style draw.io gives that
 //! outline, frames are swimlane containers, tables draw.io's own tables
-//! (`table.rs`), images carry their bytes as a data
+//! (`table.rs`), a sequence diagram's head and lifeline one `umlLifeline` cell
+//! (`lifeline.rs`), images carry their bytes as a data
 //! URL in their style, groups are draw.io group cells holding their members (at
 //! coordinates relative to the group, as draw.io keeps them), and ink is a
 //! polyline edge through its points, bound to nothing and without arrowheads:
@@ -48,6 +49,7 @@ pub fn to_drawio(board: &Board) -> String {
 /// so that draw.io (and the importer) find the parent before the children.
 fn write_page(board: &Board, page: &Page, x: &mut String) {
     let parent = parents(page);
+    let lines = super::lifeline::Lifelines::of(board, page);
     let mut written: HashSet<ObjectId> = HashSet::new();
     for o in &page.objects {
         // The groups around this object first, outermost first.
@@ -56,12 +58,12 @@ fn write_page(board: &Board, page: &Page, x: &mut String) {
         for g in chain {
             if written.insert(g.clone()) {
                 if let Some(group) = page.objects.iter().find(|p| p.id == g) {
-                    cell(board, group, &parent, x);
+                    cell(board, group, &parent, &lines, x);
                 }
             }
         }
         if written.insert(o.id.clone()) {
-            cell(board, o, &parent, x);
+            cell(board, o, &parent, &lines, x);
         }
     }
 }
@@ -86,8 +88,13 @@ fn cell(
     board: &Board,
     o: &Object,
     parent: &std::collections::HashMap<ObjectId, ObjectId>,
+    lines: &super::lifeline::Lifelines,
     x: &mut String,
 ) {
+    // A lifeline is drawn by its head's cell.
+    if lines.is_line(&o.id) {
+        return;
+    }
     let (up, (ox, oy)) = origin(board, parent, &o.id);
     let id = escape(o.id.as_str());
     let geometry = |r: Rect| {
@@ -110,7 +117,12 @@ fn cell(
     };
     match &o.kind {
         Kind::Shape(s) => {
-            let mut st = geom_style(s.geom).to_string();
+            let shown = o.shown_text().unwrap_or_default();
+            let lifeline = lines.head(&o.id, &shown, s.bounds);
+            let mut st = match &lifeline {
+                Some((style, _, _)) => style.clone(),
+                None => geom_style(s.geom).to_string(),
+            };
             text_style(&s.style, &mut st);
             fill_style(&s.style, &mut st);
             line_style(&s.style, &mut st);
@@ -120,6 +132,10 @@ fn cell(
             // key of inkboard's own, which draw.io keeps, so a round trip keeps it.
             if let Some(icon) = &s.icon {
                 st.push_str(&format!("inkboardIcon={icon};"));
+            }
+            if let Some((_, value, bounds)) = lifeline {
+                vertex(&value, st, bounds, x);
+                return;
             }
             if s.geom == Geom::Table {
                 let r = s.bounds;
