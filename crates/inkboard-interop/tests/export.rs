@@ -591,11 +591,12 @@ fn end_labels_come_back_from_excalidraw() {
     assert_eq!(ends, ("1".to_string(), "0..*".to_string()));
 }
 
-/// A shape's icon goes to draw.io as the style key `inkboardIcon` and comes back,
-/// a name this version's set lacks too; Mermaid's flowchart has no place for one
-/// and leaves it out.
+/// A shape's icon goes to draw.io as the style key `inkboardIcon` and to
+/// Excalidraw in `customData.inkboard.icon`, and comes back from both, a name
+/// this version's set lacks too; Mermaid's flowchart has no place for one and
+/// leaves it out.
 #[test]
-fn icons_come_back_from_drawio() {
+fn icons_come_back_from_drawio_and_excalidraw() {
     let text = r#"{"format": "inkboard", "version": 3, "title": "Icons", "next_id": 9, "pages": [{"id": "p1", "name": "Page 1", "objects": [
         {"id": "s1", "type": "shape", "geom": "cylinder", "x": 0, "y": 0, "w": 120, "h": 90, "text": "Orders", "icon": "database"},
         {"id": "s2", "type": "shape", "x": 200, "y": 0, "w": 120, "h": 60, "icon": "a-newer-icon"},
@@ -624,6 +625,11 @@ fn icons_come_back_from_drawio() {
     assert_eq!(icons(&back.board), want, "from draw.io");
     assert!(back.lost.is_empty(), "{:?}", back.lost);
     let page = board.pages()[0].id;
+    let excalidraw = inkboard_interop::to_excalidraw(&board, page);
+    assert!(excalidraw.contains(r#""icon": "database""#), "{excalidraw}");
+    let back = inkboard_interop::import(excalidraw.as_bytes(), Some("x.excalidraw")).unwrap();
+    assert_eq!(icons(&back.board), want, "from Excalidraw");
+    assert!(back.lost.is_empty(), "{:?}", back.lost);
     let mermaid = inkboard_interop::mermaid::to_mermaid(&board, page);
     assert!(!mermaid.contains("database"), "{mermaid}");
 }

@@ -67,6 +67,8 @@ pub(crate) struct Element {
     /// `customData.inkboard.text`: Excalidraw's own text is its shown form.
     pub inkboard_text: Option<String>,
     pub inkboard_route: Option<String>,
+    /// A shape's icon (`icon`), which Excalidraw has no place for.
+    pub inkboard_icon: Option<String>,
     /// A connector's end labels (`start_label`, `end_label`), which Excalidraw
     /// does not show.
     pub inkboard_ends: (Option<String>, Option<String>),
@@ -206,6 +208,7 @@ impl Element {
             inkboard_geom: inkboard("geom"),
             inkboard_text: inkboard("text"),
             inkboard_route: inkboard("route"),
+            inkboard_icon: inkboard("icon"),
             inkboard_ends: (inkboard("start_label"), inkboard("end_label")),
             inkboard_arrows: (inkboard("start_arrow"), inkboard("end_arrow")),
             locked: e.get("locked").and_then(Value::as_bool) == Some(true),

@@ -161,7 +161,11 @@ fn element(b: &mut BoardBuilder, e: &Element, label: Option<&Element>, scene: &S
             style,
             sizing: inkboard_core::Sizing::Fixed,
             rotation,
-            icon: None,
+            // A name not spelled as icons are is not one.
+            icon: e
+                .inkboard_icon
+                .as_deref()
+                .and_then(|n| inkboard_core::IconName::parse(n).ok()),
         }))
     };
     // The outline inkboard recorded when it wrote a shape Excalidraw has no

@@ -124,6 +124,10 @@ fn write_page(
                         json!({ "inkboard": { "geom": g.name() } }),
                     );
                 }
+                // Excalidraw has no icons: the name goes along, for the way back.
+                if let Some(icon) = &s.icon {
+                    keep(&mut e, "icon", json!(icon.as_str()));
+                }
                 match s.geom {
                     Geom::Text => {
                         text_fields(&mut e, &o.shown_text().unwrap_or_default(), &s.style, None);
@@ -340,11 +344,17 @@ fn keep_rich_source(e: &mut Map<String, Value>, o: &Object) {
     if o.is_frame() || source == shown {
         return;
     }
+    keep(e, "text", json!(source));
+}
+
+/// Records `value` as `key` in the element's `customData.inkboard`, beside what
+/// is there already.
+fn keep(e: &mut Map<String, Value>, key: &str, value: Value) {
     let custom = e.entry("customData").or_insert_with(|| json!({}));
     if let Some(custom) = custom.as_object_mut() {
         let inkboard = custom.entry("inkboard").or_insert_with(|| json!({}));
         if let Some(inkboard) = inkboard.as_object_mut() {
-            inkboard.insert("text".into(), json!(source));
+            inkboard.insert(key.into(), value);
         }
     }
 }
