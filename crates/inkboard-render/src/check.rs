@@ -125,7 +125,18 @@ pub fn check_scene(board: &Board, scene: &Scene) -> Vec<Problem> {
             _ => None,
         })
         .collect();
-    overlaps(&solid, &mut problems);
+    // Activation bars on one lifeline overlap as they nest: meant, not a problem.
+    let lines = inkboard_core::diagram::sequence::lifelines(board, scene.page);
+    let bars: HashMap<&ObjectId, usize> = match lines.is_empty() {
+        true => HashMap::new(),
+        false => p
+            .objects
+            .iter()
+            .filter_map(|o| Some((&o.id, inkboard_core::diagram::sequence::bar_on(&lines, o)?)))
+            .collect(),
+    };
+    let meant = |a: &ObjectId, b: &ObjectId| bars.get(a).is_some_and(|l| bars.get(b) == Some(l));
+    overlaps(&solid, &meant, &mut problems);
 
     // The fit rule ran when the scene was resolved; its verdict is on each text.
     let overflowing: HashSet<&ObjectId> = scene
@@ -251,7 +262,11 @@ fn index_of(boxes: impl Iterator<Item = Rect> + Clone) -> Buckets {
 
 /// Pairs of solid objects that overlap, in z-order, found through a spatial
 /// index rather than by trying every pair.
-fn overlaps(solid: &[(&ObjectId, Footprint)], problems: &mut Vec<Problem>) {
+fn overlaps(
+    solid: &[(&ObjectId, Footprint)],
+    meant: &dyn Fn(&ObjectId, &ObjectId) -> bool,
+    problems: &mut Vec<Problem>,
+) {
     let index = index_of(solid.iter().map(|(_, f)| f.extent));
     let mut pairs = Vec::new();
     let mut near = Vec::new();
@@ -259,7 +274,7 @@ fn overlaps(solid: &[(&ObjectId, Footprint)], problems: &mut Vec<Problem>) {
     'all: for (i, (_, fa)) in solid.iter().enumerate() {
         index.query(&fa.extent, &mut near);
         for &j in near.iter().filter(|&&j| j as usize > i) {
-            if fa.overlaps(&solid[j as usize].1) {
+            if fa.overlaps(&solid[j as usize].1) && !meant(solid[i].0, solid[j as usize].0) {
                 if pairs.len() == MAX_PER_KIND {
                     more = true;
                     break 'all;
