@@ -168,17 +168,20 @@ export function packageDir(name) {
 }
 
 /**
- * Excalidraw's own functions (`restore`, `loadFromBlob`, `serializeAsJSON`,
- * `exportToSvg`) from the npm package `@excalidraw/excalidraw`, bundled by
+ * Excalidraw's own functions (`names`: by default `restore`, `loadFromBlob`,
+ * `serializeAsJSON`, `exportToSvg`) from the npm package `@excalidraw/excalidraw`, bundled by
  * esbuild into one script that sets `window.Excalidraw`: the package's modules
  * import React and others by bare name, which a page cannot resolve alone.
  */
-export async function excalidrawScript() {
+export async function excalidrawScript(
+  names = ['restore', 'restoreElements', 'loadFromBlob', 'serializeAsJSON', 'exportToSvg'],
+) {
+  const list = names.join(', ');
   const result = await build({
     stdin: {
       contents:
-        "import { restore, restoreElements, loadFromBlob, serializeAsJSON, exportToSvg } from '@excalidraw/excalidraw';\n" +
-        'window.Excalidraw = { restore, restoreElements, loadFromBlob, serializeAsJSON, exportToSvg };\n',
+        `import { ${list} } from '@excalidraw/excalidraw';\n` +
+        `window.Excalidraw = { ${list} };\n`,
       resolveDir: HERE,
       loader: 'js',
     },
