@@ -13,7 +13,7 @@ use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use inkboard_store::{AuthorKind, Store};
+use inkboard_store::AuthorKind;
 
 use crate::keeper::Member;
 use crate::limit::token_key;
@@ -209,19 +209,60 @@ pub fn session_cookie(headers: &HeaderMap) -> Option<String> {
         .map(|(_, v)| v.to_string())
 }
 
-/// The person a request's session cookie signs in, if any.
-pub async fn person(store: &Store, headers: &HeaderMap) -> Option<Member> {
-    let secret = session_cookie(headers)?;
-    let store = store.clone();
-    let session = tokio::task::spawn_blocking(move || store.check_session(&secret))
-        .await
-        .ok()?
-        .ok()??;
-    Some(Member {
-        id: session.user.id,
-        name: session.user.name,
-        kind: AuthorKind::Person,
-    })
+/// Who a request's session cookie signs in, found once a request by
+/// [`sessions`] and read by the people's handlers (`Extension<SignedIn>`).
+#[derive(Clone, Debug, Default)]
+pub struct SignedIn(pub Option<Member>);
+
+/// Finds who a request's session cookie signs in, for the handlers
+/// ([`SignedIn`]). A cookie that signs no one in counts as a failure against the
+/// client's address and the cookie, as a bad token does, so a flood of made-up
+/// cookies is refused (429) before the database is asked again; the allowance is
+/// larger than tokens' ([`crate::limit::COOKIE_BURST`]), as a browser keeps
+/// sending a cookie whose session ended.
+pub async fn sessions(
+    State(shared): State<Arc<Shared>>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let signed = match session_cookie(request.headers()) {
+        None => SignedIn(None),
+        Some(secret) => {
+            let ip = client_key(&request, &shared.config);
+            let prefix = cookie_key(&secret);
+            let keys = [ip.as_str(), prefix.as_str()];
+            if !shared.cookie_limiter.allows(&keys) {
+                return too_many();
+            }
+            let store = shared.store().clone();
+            let found = tokio::task::spawn_blocking(move || store.check_session(&secret)).await;
+            match found {
+                Ok(Ok(Some(session))) => SignedIn(Some(Member {
+                    id: session.user.id,
+                    name: session.user.name,
+                    kind: AuthorKind::Person,
+                })),
+                Ok(Ok(None)) => {
+                    shared.cookie_limiter.failed(&keys);
+                    SignedIn(None)
+                }
+                // The database not answering is no one's failure: signed out.
+                Ok(Err(e)) => {
+                    tracing::error!("session check: {e}");
+                    SignedIn(None)
+                }
+                Err(_) => SignedIn(None),
+            }
+        }
+    };
+    request.extensions_mut().insert(signed);
+    next.run(request).await
+}
+
+/// The limiter's key of a presented session cookie: its first characters.
+fn cookie_key(secret: &str) -> String {
+    let head: String = secret.chars().take(12).collect();
+    format!("cookie:{head}")
 }
 
 #[cfg(test)]

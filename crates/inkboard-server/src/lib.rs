@@ -168,6 +168,8 @@ pub struct Shared {
     pub held: Arc<Held>,
     pub config: Config,
     pub limiter: limit::Limiter,
+    /// Made-up session cookies' failures ([`limit::Limiter::cookies`]).
+    pub cookie_limiter: limit::Limiter,
     /// The editor windows open on this process.
     pub windows: window::Windows,
 }
@@ -193,8 +195,11 @@ pub fn router(shared: Arc<Shared>, mcp: axum::Router) -> axum::Router {
     let forms = pages::routes()
         .merge(sharing::routes())
         .layer(DefaultBodyLimit::max(MAX_FORM_BODY));
+    // Who a session cookie signs in is found once a request, bad cookies rate
+    // limited (`guard::sessions`).
     forms
-        .merge(window::routes(shared.clone()))
+        .merge(window::routes())
+        .layer(from_fn_with_state(shared.clone(), guard::sessions))
         .with_state(shared.clone())
         .merge(agents.layer(DefaultBodyLimit::max(MAX_BODY)))
         .layer(from_fn_with_state(shared.clone(), guard::host_and_origin))

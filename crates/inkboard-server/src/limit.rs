@@ -22,18 +22,48 @@ pub const REFILL: Duration = Duration::from_secs(6);
 /// Buckets kept before the full ones are forgotten.
 const MAX_KEYS: usize = 100_000;
 
+/// Made-up session cookies a key may send in a row: more than bad tokens, as a
+/// browser keeps sending a cookie whose session ended (its page asks again and
+/// again until its person signs in anew); a flood still gets one a second.
+pub const COOKIE_BURST: f64 = 100.0;
+/// One more made-up cookie allowed after each of these.
+pub const COOKIE_REFILL: Duration = Duration::from_secs(1);
+
 /// The failure buckets of one process.
-#[derive(Default)]
 pub struct Limiter {
     buckets: Mutex<HashMap<String, (f64, Instant)>>,
+    burst: f64,
+    refill: Duration,
+}
+
+impl Default for Limiter {
+    /// The limiter of sign-ins and tokens: [`BURST`] failures, one more each [`REFILL`].
+    fn default() -> Limiter {
+        Limiter::new(BURST, REFILL)
+    }
 }
 
 impl Limiter {
+    /// A limiter of `burst` failures in a row, one more after each `refill`.
+    pub fn new(burst: f64, refill: Duration) -> Limiter {
+        Limiter {
+            buckets: Mutex::default(),
+            burst,
+            refill,
+        }
+    }
+
+    /// The limiter of made-up session cookies ([`COOKIE_BURST`], [`COOKIE_REFILL`]).
+    pub fn cookies() -> Limiter {
+        Limiter::new(COOKIE_BURST, COOKIE_REFILL)
+    }
+
     fn level(&self, key: &str, now: Instant, take: bool) -> bool {
         let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
         if buckets.len() > MAX_KEYS {
+            let (burst, refill) = (self.burst, self.refill.as_secs_f64());
             let full = |(level, at): &(f64, Instant)| {
-                level + now.duration_since(*at).as_secs_f64() / REFILL.as_secs_f64() >= BURST
+                level + now.duration_since(*at).as_secs_f64() / refill >= burst
             };
             buckets.retain(|_, b| !full(b));
             // A flood of keys that all failed lately: keep the newer half, so
@@ -46,9 +76,9 @@ impl Limiter {
                 buckets.retain(|_, (_, at)| *at > cut);
             }
         }
-        let (level, at) = buckets.get(key).copied().unwrap_or((BURST, now));
-        let level =
-            (level + now.duration_since(at).as_secs_f64() / REFILL.as_secs_f64()).min(BURST);
+        let (level, at) = buckets.get(key).copied().unwrap_or((self.burst, now));
+        let level = (level + now.duration_since(at).as_secs_f64() / self.refill.as_secs_f64())
+            .min(self.burst);
         if take {
             buckets.insert(key.to_string(), ((level - 1.0).max(0.0), now));
         }

@@ -12,6 +12,7 @@ use axum::extract::{Form, Path, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
+use axum::Extension;
 use axum::Router;
 use base64::Engine as _;
 use inkboard_store::{BoardId, Operator, Role};
@@ -19,7 +20,7 @@ use inkboard_tools::{Caller, Engine, Reply};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::guard::{client_key, person, session_cookie, COOKIE};
+use crate::guard::{client_key, session_cookie, SignedIn, COOKIE};
 use crate::keeper::{Access, Member};
 use crate::Shared;
 
@@ -158,8 +159,11 @@ async fn sign_out(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Resp
     r
 }
 
-async fn home(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
-    let Some(who) = person(shared.store(), &headers).await else {
+async fn home(
+    State(shared): State<Arc<Shared>>,
+    Extension(SignedIn(who)): Extension<SignedIn>,
+) -> Response {
+    let Some(who) = who else {
         return not_signed_in();
     };
     let store = shared.store().clone();
@@ -210,10 +214,10 @@ async fn call(
 
 async fn create(
     State(shared): State<Arc<Shared>>,
-    headers: HeaderMap,
+    Extension(SignedIn(who)): Extension<SignedIn>,
     Form(form): Form<CreateForm>,
 ) -> Response {
-    let Some(who) = person(shared.store(), &headers).await else {
+    let Some(who) = who else {
         return not_signed_in();
     };
     match call(&shared, who, "create_board", json!({"title": form.title})).await {
@@ -240,10 +244,10 @@ struct PageQuery {
 
 async fn board_page(
     State(shared): State<Arc<Shared>>,
-    headers: HeaderMap,
+    Extension(SignedIn(who)): Extension<SignedIn>,
     Path(board): Path<String>,
 ) -> Response {
-    let Some(who) = person(shared.store(), &headers).await else {
+    let Some(who) = who else {
         return not_signed_in();
     };
     let Ok(id) = BoardId::parse(&board) else {
@@ -318,11 +322,11 @@ async fn board_page(
 
 async fn page_svg(
     State(shared): State<Arc<Shared>>,
-    headers: HeaderMap,
+    Extension(SignedIn(who)): Extension<SignedIn>,
     Path(board): Path<String>,
     Query(q): Query<PageQuery>,
 ) -> Response {
-    let Some(who) = person(shared.store(), &headers).await else {
+    let Some(who) = who else {
         return not_signed_in();
     };
     let args =

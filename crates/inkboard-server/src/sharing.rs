@@ -18,12 +18,12 @@ use axum::extract::{Form, Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 use inkboard_store::{BoardId, Operator, Role, Share, StoreError, UserName};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::guard::person;
+use crate::guard::SignedIn;
 use crate::keeper::Member;
 use crate::pages::{blocking, esc, not_found, not_signed_in, page, server_error};
 use crate::Shared;
@@ -59,9 +59,9 @@ struct Asker {
 
 /// The signed-in person and the board of the address, or the answer for
 /// someone signed out or an address that names no board.
-async fn asker(shared: &Shared, headers: &HeaderMap, board: &str) -> Result<Asker, Response> {
+fn asker(signed: SignedIn, headers: &HeaderMap, board: &str) -> Result<Asker, Response> {
     let json = wants_json(headers);
-    let Some(who) = person(shared.store(), headers).await else {
+    let Some(who) = signed.0 else {
         return Err(if json {
             refused(
                 StatusCode::UNAUTHORIZED,
@@ -113,9 +113,10 @@ fn people_json(role: Option<Role>, shares: &[Share]) -> Value {
 async fn list(
     State(shared): State<Arc<Shared>>,
     headers: HeaderMap,
+    Extension(signed): Extension<SignedIn>,
     Path(board): Path<String>,
 ) -> Response {
-    let Asker { who, board, .. } = match asker(&shared, &headers, &board).await {
+    let Asker { who, board, .. } = match asker(signed, &headers, &board) {
         Ok(a) => a,
         Err(r) => return r,
     };
@@ -136,10 +137,11 @@ async fn list(
 async fn share(
     State(shared): State<Arc<Shared>>,
     headers: HeaderMap,
+    Extension(signed): Extension<SignedIn>,
     Path(board): Path<String>,
     Form(form): Form<ShareForm>,
 ) -> Response {
-    let asker = match asker(&shared, &headers, &board).await {
+    let asker = match asker(signed, &headers, &board) {
         Ok(a) => a,
         Err(r) => return r,
     };
@@ -154,10 +156,11 @@ async fn share(
 async fn unshare(
     State(shared): State<Arc<Shared>>,
     headers: HeaderMap,
+    Extension(signed): Extension<SignedIn>,
     Path(board): Path<String>,
     Form(form): Form<UnshareForm>,
 ) -> Response {
-    let asker = match asker(&shared, &headers, &board).await {
+    let asker = match asker(signed, &headers, &board) {
         Ok(a) => a,
         Err(r) => return r,
     };

@@ -25,10 +25,10 @@ use std::time::Instant;
 
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{Path as UrlPath, Query, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::Router;
+use axum::{Extension, Router};
 use base64::Engine as _;
 use inkboard_app::desk::{Desk, Header};
 use inkboard_app::here::Here;
@@ -41,7 +41,7 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use tokio::sync::{broadcast, oneshot};
 
-use crate::guard::person;
+use crate::guard::SignedIn;
 use crate::keeper::{whose, Access, Member};
 use crate::pages::{blocking, not_found, not_signed_in};
 use crate::presence::{color_of, Note, HEARTBEAT, MIN_GAP};
@@ -50,10 +50,10 @@ use crate::{Held, Shared};
 /// The most notes of others' presence a window's page may be behind by.
 const NOTES_BEHIND: usize = 16;
 
-pub fn routes(shared: Arc<Shared>) -> Router<Arc<Shared>> {
+pub fn routes() -> Router<Arc<Shared>> {
     // The editor's rich text is work done on request: for signed-in people only.
-    let rich = inkboard_app::editor::rich_text()
-        .route_layer(axum::middleware::from_fn_with_state(shared, people_only));
+    let rich =
+        inkboard_app::editor::rich_text().route_layer(axum::middleware::from_fn(people_only));
     Router::new()
         .route("/b/{board}", get(editor))
         .route("/b/{board}/ws", get(socket))
@@ -64,14 +64,10 @@ pub fn routes(shared: Arc<Shared>) -> Router<Arc<Shared>> {
 }
 
 /// Lets through only a request whose session cookie signs a person in.
-async fn people_only(
-    State(shared): State<Arc<Shared>>,
-    request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> Response {
-    match person(shared.store(), request.headers()).await {
-        Some(_) => next.run(request).await,
-        None => not_signed_in(),
+async fn people_only(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    match request.extensions().get::<SignedIn>() {
+        Some(SignedIn(Some(_))) => next.run(request).await,
+        _ => not_signed_in(),
     }
 }
 
@@ -438,8 +434,8 @@ impl Desk for BoardDesk {
 
 /// The board of an address, if the signed-in person holds a role on it; the
 /// same answer for a board that is missing or hidden.
-async fn reach(shared: &Arc<Shared>, headers: &HeaderMap, board: &str) -> Result<Member, Response> {
-    let Some(who) = person(shared.store(), headers).await else {
+async fn reach(shared: &Arc<Shared>, signed: SignedIn, board: &str) -> Result<Member, Response> {
+    let Some(who) = signed.0 else {
         return Err(not_signed_in());
     };
     let Ok(id) = BoardId::parse(board) else {
@@ -457,10 +453,10 @@ async fn reach(shared: &Arc<Shared>, headers: &HeaderMap, board: &str) -> Result
 /// The editor's page, live over `/b/BOARD/ws`.
 async fn editor(
     State(shared): State<Arc<Shared>>,
-    headers: HeaderMap,
+    Extension(signed): Extension<SignedIn>,
     UrlPath(board): UrlPath<String>,
 ) -> Response {
-    if let Err(r) = reach(&shared, &headers, &board).await {
+    if let Err(r) = reach(&shared, signed.clone(), &board).await {
         return r;
     }
     let base = format!("/b/{board}/");
@@ -482,11 +478,11 @@ async fn editor(
 /// A window's WebSocket on the board.
 async fn socket(
     State(shared): State<Arc<Shared>>,
-    headers: HeaderMap,
+    Extension(signed): Extension<SignedIn>,
     UrlPath(board): UrlPath<String>,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    let who = match reach(&shared, &headers, &board).await {
+    let who = match reach(&shared, signed.clone(), &board).await {
         Ok(who) => who,
         Err(r) => return r,
     };
@@ -525,11 +521,11 @@ struct ExportQuery {
 /// The editor's downloads: the `export` tool, run as the person.
 async fn export(
     State(shared): State<Arc<Shared>>,
-    headers: HeaderMap,
+    Extension(signed): Extension<SignedIn>,
     UrlPath(board): UrlPath<String>,
     Query(q): Query<ExportQuery>,
 ) -> Response {
-    let who = match reach(&shared, &headers, &board).await {
+    let who = match reach(&shared, signed.clone(), &board).await {
         Ok(who) => who,
         Err(r) => return r,
     };
@@ -587,8 +583,8 @@ async fn export(
 
 /// Whether the browser is still signed in (the editor asks when its socket
 /// closed: 401 says "signed out", no answer "the server is down").
-async fn session(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> StatusCode {
-    match person(shared.store(), &headers).await {
+async fn session(Extension(SignedIn(who)): Extension<SignedIn>) -> StatusCode {
+    match who {
         Some(_) => StatusCode::NO_CONTENT,
         None => StatusCode::UNAUTHORIZED,
     }

@@ -152,6 +152,7 @@ pub fn run(place: Where, listen: String, public_url: Option<String>) -> anyhow::
             held: held.clone(),
             config,
             limiter: Default::default(),
+            cookie_limiter: inkboard_server::limit::Limiter::cookies(),
             windows: Default::default(),
         });
         let url = shared.config.base_url();

@@ -522,6 +522,11 @@ fn suite(place: Place, processes: usize) {
 }
 
 #[test]
+fn made_up_session_cookies_are_rate_limited() {
+    web::made_up_cookies_are_limited();
+}
+
+#[test]
 fn on_sqlite_one_process() {
     suite(Place::sqlite(), 1);
 }

@@ -340,3 +340,31 @@ fn sharing_from_the_editor(place: &Place, a: &Serve, b: &Serve, board: &str, jo:
         "{audit}"
     );
 }
+
+/// Made-up session cookies are rate limited as bad tokens are: each one that
+/// signs no one in counts against the client's address, and past a hundred (a
+/// browser keeps sending a cookie whose session ended) the address is answered 429 (with when to try again) before the database is asked, a real
+/// session from it too, until the bucket refills. A server of its own, so the
+/// other tests' address keeps its allowance.
+#[allow(dead_code)]
+pub fn made_up_cookies_are_limited() {
+    let place = Place::sqlite();
+    place.admin(&["add-user", "jo"]);
+    let place = &place;
+    let serve = Serve::start(place);
+    let real = session_of(place, &serve, "jo");
+    assert_eq!(get(&format!("{}/", serve.url), Some(&real)).status, 200);
+    for i in 0..inkboard_server::limit::COOKIE_BURST as usize {
+        let made_up = format!("inkboard_session=inks_madeup{i:040}");
+        let page = get(&format!("{}/", serve.url), Some(&made_up));
+        assert_eq!(page.status, 401, "made-up cookie {i}: {}", page.body);
+    }
+    let flood = get(
+        &format!("{}/", serve.url),
+        Some("inkboard_session=inks_one_more"),
+    );
+    assert_eq!(flood.status, 429, "{}", flood.body);
+    assert_eq!(get(&format!("{}/", serve.url), Some(&real)).status, 429);
+    // No cookie at all asks nothing of the database: signed out, as ever.
+    assert_eq!(get(&format!("{}/", serve.url), None).status, 401);
+}
