@@ -58,9 +58,10 @@ impl EditTool for Layout {
         };
         let spacing = crate::args::gap("spacing", a.spacing)?;
         let algorithm = a.algorithm.map_or(Algorithm::Layered, |w| w.0);
-        // A mind map spreads left and right unless asked otherwise.
+        // A mind map spreads left and right unless asked otherwise, and
+        // swimlanes are rows that the flow runs along.
         let default_direction = match algorithm {
-            Algorithm::Mindmap => Direction::Right,
+            Algorithm::Mindmap | Algorithm::Lanes => Direction::Right,
             _ => Direction::Down,
         };
         let opts = LayoutOptions {

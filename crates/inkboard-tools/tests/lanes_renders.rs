@@ -1,0 +1,210 @@
+//! Swimlanes drawn (issue 32, item 5): each fixture of `tests/lanes/`
+//! (`NAME.json`: a `batch` of operations building a pool of lanes, and the
+//! `layout` arguments) is built with the real tools, laid out with `layout`
+//! `"algorithm": "lanes"` going right, and again going down (`NAME-down`), and
+//! held to rules that fail on their own whatever the pictures say:
+//!
+//! - `problems`: the checker finds nothing on the page (no line through a
+//!   shape or a lane it has no business in, no crossing, no label on a line);
+//! - `lanes`: every shape is still held by the lane that held it, the lanes
+//!   keep their order across the flow, touch, are all of one length, and the
+//!   pool holds them;
+//! - `forward`: every line but the ones the fixture says go back ends beyond
+//!   its start along the flow.
+//!
+//! The board it comes to is kept as text (`NAME.board.txt`: each shape's text
+//! and box) and drawn as reference renders, `NAME.svg` and `NAME.png`
+//! (`UPDATE_EXPECT=1 cargo test -p inkboard-tools --test lanes_renders`
+//! rewrites them: look at the PNGs before committing).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use inkboard_core::{Board, Geom, Kind, ObjectId, Rect};
+use inkboard_tools::Engine;
+use serde_json::{json, Value};
+
+use common::pictures::check_drawing;
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/lanes")
+}
+
+/// The shapes of the first page: id, text, box, and whether it is a frame.
+fn shapes(board: &Board) -> Vec<(ObjectId, String, Rect, bool)> {
+    board.pages()[0]
+        .objects
+        .iter()
+        .filter_map(|o| match &o.kind {
+            Kind::Shape(s) => Some((
+                o.id.clone(),
+                s.text.clone(),
+                s.bounds,
+                s.geom == Geom::Frame,
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The innermost frame holding each shape that is not a frame (by text).
+fn lane_of(board: &Board) -> Vec<(String, Option<String>)> {
+    let all = shapes(board);
+    all.iter()
+        .filter(|s| !s.3)
+        .map(|(_, text, b, _)| {
+            let lane = all
+                .iter()
+                .filter(|f| f.3 && f.2.contains(b))
+                .min_by(|p, q| (p.2.w * p.2.h).total_cmp(&(q.2.w * q.2.h)))
+                .map(|f| f.1.clone());
+            (text.clone(), lane)
+        })
+        .collect()
+}
+
+/// The lanes (frames holding no frame, inside one) in their order across the
+/// flow.
+fn lanes(board: &Board, rows: bool) -> Vec<(String, Rect)> {
+    let all = shapes(board);
+    let mut out: Vec<(String, Rect)> = all
+        .iter()
+        .filter(|f| f.3 && !all.iter().any(|g| g.3 && g.0 != f.0 && f.2.contains(&g.2)))
+        .map(|f| (f.1.clone(), f.2))
+        .collect();
+    out.sort_by(|p, q| match rows {
+        true => p.1.y.total_cmp(&q.1.y),
+        false => p.1.x.total_cmp(&q.1.x),
+    });
+    out
+}
+
+/// A board built from `fixture`'s operations in `folder`, as read back, before
+/// and after `layout` with `args`.
+fn built(folder: &Path, fixture: &Value, args: &Value) -> (Board, Board) {
+    let path = folder.join("lanes.inkboard");
+    let engine = Engine::new();
+    engine
+        .call("create_board", json!({"path": path, "overwrite": true}))
+        .expect("create_board");
+    engine
+        .call(
+            "batch",
+            json!({"path": path, "operations": fixture["operations"]}),
+        )
+        .expect("batch");
+    let before = inkboard_format::load(&path).expect("load").board;
+    let mut args = args.clone();
+    args["path"] = json!(path);
+    engine.call("layout", args).expect("layout");
+    (before, inkboard_format::load(&path).expect("load").board)
+}
+
+/// The rules' failures for one laid-out board.
+fn rules(name: &str, before: &Board, board: &Board, rows: bool, back: usize) -> Vec<String> {
+    let mut failures = Vec::new();
+    let page = &board.pages()[0];
+    for p in inkboard_render::check(board, page.id) {
+        failures.push(format!("{name}: problems: {:?} {}", p.kind, p.message));
+    }
+    if lane_of(before) != lane_of(board) {
+        failures.push(format!(
+            "{name}: lanes: shapes changed lanes: {:?} became {:?}",
+            lane_of(before),
+            lane_of(board)
+        ));
+    }
+    let (was, now) = (lanes(before, true), lanes(board, rows));
+    let names = |l: &[(String, Rect)]| l.iter().map(|p| p.0.clone()).collect::<Vec<_>>();
+    if names(&was) != names(&now) {
+        failures.push(format!("{name}: lanes: order {:?}", names(&now)));
+    }
+    for w in now.windows(2) {
+        let (a, b) = (w[0].1, w[1].1);
+        let (touch, same) = match rows {
+            true => (a.bottom() == b.y, a.x == b.x && a.w == b.w),
+            false => (a.right() == b.x, a.y == b.y && a.h == b.h),
+        };
+        if !touch || !same {
+            failures.push(format!("{name}: lanes: {a:?} and {b:?} do not line up"));
+        }
+    }
+    let pool = shapes(board)
+        .into_iter()
+        .find(|s| s.1 == "Order process")
+        .expect("the pool");
+    if now.iter().any(|l| !pool.2.contains(&l.1)) {
+        failures.push(format!("{name}: lanes: the pool does not hold them all"));
+    }
+    let against = page
+        .objects
+        .iter()
+        .filter(|o| match &o.kind {
+            Kind::Connector(c) => {
+                let (Some(s), Some(t)) = (
+                    c.from.object().and_then(|id| board.bounds(id)),
+                    c.to.object().and_then(|id| board.bounds(id)),
+                ) else {
+                    return true;
+                };
+                match rows {
+                    true => t.x < s.right(),
+                    false => t.y < s.bottom(),
+                }
+            }
+            _ => false,
+        })
+        .count();
+    if against != back {
+        failures.push(format!(
+            "{name}: forward: {against} lines go back, not {back}"
+        ));
+    }
+    failures
+}
+
+/// Each shape's text and box, one a line, in page order.
+fn summary(board: &Board) -> String {
+    shapes(board)
+        .iter()
+        .map(|(_, text, r, _)| format!("{text}: {} {} {} {}\n", r.x, r.y, r.w, r.h))
+        .collect()
+}
+
+#[test]
+fn swimlanes_draw_clean() {
+    let runtime = tempfile::tempdir().expect("runtime dir");
+    // SAFETY: set before any engine runs in this process; no other thread reads it yet.
+    unsafe { std::env::set_var("INKBOARD_RUNTIME_DIR", runtime.path()) };
+    let mut failures = Vec::new();
+    let mut inputs: Vec<PathBuf> = std::fs::read_dir(dir())
+        .expect("the fixtures")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    inputs.sort();
+    assert!(!inputs.is_empty(), "no fixtures in {}", dir().display());
+    for input in &inputs {
+        let stem = input.file_stem().and_then(|n| n.to_str()).expect("a name");
+        let fixture: Value =
+            serde_json::from_str(&std::fs::read_to_string(input).expect("read")).expect("JSON");
+        let back = fixture["back"].as_u64().unwrap_or(0) as usize;
+        for (name, rows, direction) in [
+            (stem.to_string(), true, None),
+            (format!("{stem}-down"), false, Some("down")),
+        ] {
+            let mut args = fixture["layout"].clone();
+            if let Some(d) = direction {
+                args["direction"] = json!(d);
+            }
+            let folder = tempfile::tempdir().expect("a folder");
+            let (before, board) = built(folder.path(), &fixture, &args);
+            failures.extend(rules(&name, &before, &board, rows, back));
+            let txt = dir().join(format!("{name}.board.txt"));
+            failures.extend(common::expect_file(&txt, &summary(&board), &name));
+            check_drawing(&board, &name, &dir(), &mut failures);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
