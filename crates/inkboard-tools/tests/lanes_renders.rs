@@ -12,6 +12,10 @@
 //! - `forward`: every line but the ones the fixture says go back ends beyond
 //!   its start along the flow.
 //!
+//! - `drawio`: the lanes go to draw.io as swimlanes in their pool
+//!   (`horizontal=0` for rows), each shape a child of its lane, and come back
+//!   as the same frames holding the same shapes.
+//!
 //! The board it comes to is kept as text (`NAME.board.txt`: each shape's text
 //! and box) and drawn as reference renders, `NAME.svg` and `NAME.png`
 //! (`UPDATE_EXPECT=1 cargo test -p inkboard-tools --test lanes_renders`
@@ -164,6 +168,64 @@ fn rules(name: &str, before: &Board, board: &Board, rows: bool, back: usize) -> 
     failures
 }
 
+/// The failures of the draw.io round trip: the lanes go out as swimlanes in
+/// their pool (`horizontal=0` for rows), each shape in its lane, and come back
+/// as frames holding the same shapes at the same places.
+fn drawio(name: &str, board: &Board, rows: bool) -> Vec<String> {
+    let mut failures = Vec::new();
+    let xml = inkboard_interop::to_drawio(board);
+    let all = shapes(board);
+    let id_of = |text: &str| all.iter().find(|s| s.1 == text).map(|s| s.0.to_string());
+    let pool = id_of("Order process").expect("the pool");
+    let horizontal = xml.matches("horizontal=0;").count();
+    let want = if rows { 4 } else { 0 };
+    if horizontal != want {
+        failures.push(format!(
+            "{name}: drawio: {horizontal} horizontal swimlanes, not {want}"
+        ));
+    }
+    for (lane, _) in lanes(board, rows) {
+        let id = id_of(&lane).expect("a lane");
+        if !xml.contains(&format!("id=\"{id}\" value=\"{lane}\" style=\"swimlane;"))
+            || !xml.contains(&format!("parent=\"{pool}\">"))
+        {
+            failures.push(format!(
+                "{name}: drawio: lane {lane} is not a swimlane in the pool"
+            ));
+        }
+    }
+    for (text, lane) in lane_of(board) {
+        let (Some(id), Some(lane)) = (id_of(&text), lane.and_then(|l| id_of(&l))) else {
+            continue;
+        };
+        let cell = xml
+            .split("<mxCell ")
+            .find(|c| c.starts_with(&format!("id=\"{id}\"")));
+        if !cell.is_some_and(|c| c.contains(&format!("parent=\"{lane}\""))) {
+            failures.push(format!("{name}: drawio: {text} is not a child of its lane"));
+        }
+    }
+    let back = inkboard_interop::import(xml.as_bytes(), Some("lanes.drawio")).expect("import");
+    // draw.io draws a container's children right after it, so the page order
+    // comes back lane by lane: each shape is still over its lane.
+    let sorted = |b: &Board| {
+        let mut lines: Vec<String> = summary(b).lines().map(str::to_string).collect();
+        lines.sort();
+        lines
+    };
+    let mut lanes_back = lane_of(&back.board);
+    let mut lanes_now = lane_of(board);
+    lanes_back.sort();
+    lanes_now.sort();
+    if sorted(&back.board) != sorted(board) || lanes_back != lanes_now {
+        failures.push(format!(
+            "{name}: drawio: came back as\n{}",
+            summary(&back.board)
+        ));
+    }
+    failures
+}
+
 /// Each shape's text and box, one a line, in page order.
 fn summary(board: &Board) -> String {
     shapes(board)
@@ -201,6 +263,7 @@ fn swimlanes_draw_clean() {
             let folder = tempfile::tempdir().expect("a folder");
             let (before, board) = built(folder.path(), &fixture, &args);
             failures.extend(rules(&name, &before, &board, rows, back));
+            failures.extend(drawio(&name, &board, rows));
             let txt = dir().join(format!("{name}.board.txt"));
             failures.extend(common::expect_file(&txt, &summary(&board), &name));
             check_drawing(&board, &name, &dir(), &mut failures);

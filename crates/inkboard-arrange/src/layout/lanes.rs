@@ -20,9 +20,13 @@
 //! A frame inside a lane is one block, its contents laid out inside it first
 //! (layered, as [`super::Plan`] does for any frame laid out as one node).
 //!
+//! What a pool holds outside its lanes joins the lane nearest it across the
+//! flow, so a pool just split into lanes (the editor's "Make lanes") takes in
+//! the shapes it held.
+//!
 //! Limitations: the lanes' titles stand on top, as every frame's does (BPMN
-//! turns a row's title on its side at the left); shapes a pool holds outside
-//! its lanes stay where they are; ink in a lane stays where it was drawn.
+//! turns a row's title on its side at the left); ink in a lane stays where it
+//! was drawn.
 
 use std::collections::HashMap;
 
@@ -84,10 +88,12 @@ impl Axes {
 
     /// A frame's padding (before, after) along and across the flow: its title
     /// stands on top, which is before along a column and before across a row.
+    /// A row also keeps the title's room at its left, where draw.io draws a
+    /// horizontal lane's title (the export writes rows of lanes that way).
     fn pads(self) -> ((f64, f64), (f64, f64)) {
         let (p, t) = (FRAME_PADDING, TOP);
         if self.rows {
-            ((p, p), (t, p))
+            ((t, p), (t, p))
         } else {
             ((t, p), (p, p))
         }
@@ -140,6 +146,40 @@ pub(super) fn arrange(
             units.push(k);
             lane_of.push(l);
         }
+    }
+    // What a pool holds outside its lanes (dropped across a border, or there
+    // before the pool was split into lanes) joins the lane its centre is in
+    // across the flow, or the nearest.
+    let mut first = 0;
+    for g in &groups {
+        let Some(pool) = g.pool else {
+            first += g.lanes.len();
+            continue;
+        };
+        for k in page.children(pool) {
+            let item = &page.items[k];
+            if item.ink || g.lanes.contains(&k) {
+                continue;
+            }
+            let at = axes
+                .split((item.bounds.center().x, item.bounds.center().y))
+                .1;
+            let distance = |l: &usize| {
+                let r = page.items[*l].bounds;
+                let lo = axes.split((r.x, r.y)).1;
+                let thick = axes.split((r.w, r.h)).1;
+                (lo - at).max(at - lo - thick).max(0.0)
+            };
+            let Some(l) = (0..g.lanes.len())
+                .min_by(|&p, &q| distance(&g.lanes[p]).total_cmp(&distance(&g.lanes[q])))
+            else {
+                continue;
+            };
+            plan.measure(&page, k, &options, 1)?;
+            units.push(k);
+            lane_of.push(first + l);
+        }
+        first += g.lanes.len();
     }
     let slot: HashMap<usize, usize> = units.iter().enumerate().map(|(k, &u)| (u, k)).collect();
     let rep = |mut i: usize| loop {

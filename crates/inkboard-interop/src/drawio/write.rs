@@ -12,9 +12,10 @@
 //! keeps every style key, tells it that nothing changed kind).
 //!
 //! Limitations: draw.io has no partly transparent colours (the alpha is
-//! dropped, a fully transparent one is `none`), frames do not hold the objects
-//! over them (draw.io would move them with the frame only if they were its
-//! children, which would change their z-order), and text is plain, never HTML.
+//! dropped, a fully transparent one is `none`), frames other than swimlanes
+//! (`lanes.rs`) do not hold the objects over them (draw.io would move them with
+//! the frame only if they were its children, which would change their z-order),
+//! and text is plain, never HTML.
 
 use std::collections::HashSet;
 
@@ -47,7 +48,11 @@ pub fn to_drawio(board: &Board) -> String {
 /// The cells of one page, in z-order, each group just before its first member
 /// so that draw.io (and the importer) find the parent before the children.
 fn write_page(board: &Board, page: &Page, x: &mut String) {
-    let parent = parents(page);
+    let mut parent = parents(page);
+    // Swimlanes go in their pools, and what is in a lane in the lane.
+    let lanes = super::lanes::lanes(board, page, &parent);
+    parent.extend(lanes.parent);
+    let rows = lanes.rows;
     let mut written: HashSet<ObjectId> = HashSet::new();
     for o in &page.objects {
         // The groups around this object first, outermost first.
@@ -56,12 +61,12 @@ fn write_page(board: &Board, page: &Page, x: &mut String) {
         for g in chain {
             if written.insert(g.clone()) {
                 if let Some(group) = page.objects.iter().find(|p| p.id == g) {
-                    cell(board, group, &parent, x);
+                    cell(board, group, &parent, &rows, x);
                 }
             }
         }
         if written.insert(o.id.clone()) {
-            cell(board, o, &parent, x);
+            cell(board, o, &parent, &rows, x);
         }
     }
 }
@@ -86,6 +91,7 @@ fn cell(
     board: &Board,
     o: &Object,
     parent: &std::collections::HashMap<ObjectId, ObjectId>,
+    rows: &HashSet<ObjectId>,
     x: &mut String,
 ) {
     let (up, (ox, oy)) = origin(board, parent, &o.id);
@@ -111,6 +117,10 @@ fn cell(
     match &o.kind {
         Kind::Shape(s) => {
             let mut st = geom_style(s.geom).to_string();
+            // A row of lanes (and its pool) has its title down its left side.
+            if rows.contains(&o.id) {
+                st.push_str("horizontal=0;");
+            }
             text_style(&s.style, &mut st);
             fill_style(&s.style, &mut st);
             line_style(&s.style, &mut st);
