@@ -71,12 +71,13 @@ describe('swimlanes from the page', { timeout: 180000 }, () => {
     const to = { x: lane2.x + lane2.w - 150, y: lane2.y + lane2.h / 2 + 10 };
     await dragBoard(page, centre(o.s4), to);
     await waitFor((n) => holds(lane2, n.s4), 'Pay dropped in Lane 2');
+    const dropped = (await objects()).s4;
 
     await menu({ x: o.s1.x + 40, y: o.s1.y + 12 }, 'menu-lanes-layout');
     await until(async () => {
       const n = await objects();
       const now = (await lanes())[1];
-      return n.s4.x < to.x - 100 && holds(now, n.s4);
+      return (n.s4.x !== dropped.x || n.s4.y !== dropped.y) && holds(now, n.s4);
     }, { what: 'Pay laid out in Lane 2' });
     const n = await objects();
     const after = await lanes();

@@ -271,3 +271,67 @@ fn swimlanes_draw_clean() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// How long `layout` with lanes takes on a large page: 5 lanes of 100 shapes
+/// each in a pool, each shape linked to the next in its lane and every tenth
+/// to a shape of the next lane. A figure for `docs/performance.lanes.md`:
+/// `cargo test -p inkboard-tools --test lanes_renders -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn a_large_pool_in_time() {
+    let (lanes, per) = (5usize, 100usize);
+    let mut ops = vec![
+        json!({"tool": "add_shape", "args": {"geom": "frame", "text": "Pool",
+        "x": 0, "y": 0, "w": 20000, "h": 400 * lanes as f64 + 100.0}}),
+    ];
+    for l in 0..lanes {
+        ops.push(
+            json!({"tool": "add_shape", "args": {"geom": "frame", "text": format!("Lane {l}"),
+            "x": 20, "y": 50 + 400 * l, "w": 19960, "h": 390}}),
+        );
+    }
+    let first = ops.len();
+    for l in 0..lanes {
+        for k in 0..per {
+            ops.push(
+                json!({"tool": "add_shape", "args": {"text": format!("s{l}.{k}"),
+                "x": 40 + 190 * k, "y": 120 + 400 * l}}),
+            );
+        }
+    }
+    let id = |l: usize, k: usize| format!("${}.id", first + l * per + k);
+    for l in 0..lanes {
+        for k in 1..per {
+            ops.push(
+                json!({"tool": "add_connector", "args": {"from": id(l, k - 1), "to": id(l, k)}}),
+            );
+            if k % 10 == 0 && l + 1 < lanes {
+                ops.push(json!({"tool": "add_connector", "args": {"from": id(l, k), "to": id(l + 1, k)}}));
+            }
+        }
+    }
+    let folder = tempfile::tempdir().expect("a folder");
+    let path = folder.path().join("large.inkboard");
+    let engine = Engine::new();
+    engine
+        .call("create_board", json!({"path": path, "overwrite": true}))
+        .expect("create_board");
+    engine
+        .call("batch", json!({"path": path, "operations": ops}))
+        .expect("batch");
+    let started = std::time::Instant::now();
+    engine
+        .call("layout", json!({"path": path, "algorithm": "lanes"}))
+        .expect("layout");
+    let laid = started.elapsed();
+    let board = inkboard_format::load(&path).expect("load").board;
+    let started = std::time::Instant::now();
+    let problems = inkboard_render::check(&board, board.pages()[0].id);
+    println!(
+        "lanes: {} shapes in {lanes} lanes laid out in {:.2} s; checked in {:.2} s, {} problems",
+        lanes * per,
+        laid.as_secs_f64(),
+        started.elapsed().as_secs_f64(),
+        problems.len()
+    );
+}
