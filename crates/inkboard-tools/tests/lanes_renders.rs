@@ -280,45 +280,73 @@ fn swimlanes_draw_clean() {
 #[ignore]
 fn a_large_pool_in_time() {
     let (lanes, per) = (5usize, 100usize);
-    let mut ops = vec![
-        json!({"tool": "add_shape", "args": {"geom": "frame", "text": "Pool",
-        "x": 0, "y": 0, "w": 20000, "h": 400 * lanes as f64 + 100.0}}),
-    ];
-    for l in 0..lanes {
-        ops.push(
-            json!({"tool": "add_shape", "args": {"geom": "frame", "text": format!("Lane {l}"),
-            "x": 20, "y": 50 + 400 * l, "w": 19960, "h": 390}}),
-        );
-    }
-    let first = ops.len();
-    for l in 0..lanes {
-        for k in 0..per {
-            ops.push(
-                json!({"tool": "add_shape", "args": {"text": format!("s{l}.{k}"),
-                "x": 40 + 190 * k, "y": 120 + 400 * l}}),
-            );
-        }
-    }
-    let id = |l: usize, k: usize| format!("${}.id", first + l * per + k);
-    for l in 0..lanes {
-        for k in 1..per {
-            ops.push(
-                json!({"tool": "add_connector", "args": {"from": id(l, k - 1), "to": id(l, k)}}),
-            );
-            if k % 10 == 0 && l + 1 < lanes {
-                ops.push(json!({"tool": "add_connector", "args": {"from": id(l, k), "to": id(l + 1, k)}}));
-            }
-        }
-    }
     let folder = tempfile::tempdir().expect("a folder");
     let path = folder.path().join("large.inkboard");
     let engine = Engine::new();
     engine
         .call("create_board", json!({"path": path, "overwrite": true}))
         .expect("create_board");
-    engine
-        .call("batch", json!({"path": path, "operations": ops}))
-        .expect("batch");
+    // In batches of at most 200 operations, ids read from each answer.
+    let batch = |ops: Vec<Value>| -> Vec<String> {
+        let out = engine
+            .call("batch", json!({"path": path, "operations": ops}))
+            .expect("batch");
+        let inkboard_tools::Reply::Json(out) = out else {
+            panic!("batch answers JSON");
+        };
+        out["results"]
+            .as_array()
+            .map(|r| {
+                r.iter()
+                    .filter_map(|v| v["id"].as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut frames = vec![
+        json!({"tool": "add_shape", "args": {"geom": "frame", "text": "Pool",
+        "x": 0, "y": 0, "w": 20000, "h": 400 * lanes + 100}}),
+    ];
+    for l in 0..lanes {
+        frames.push(
+            json!({"tool": "add_shape", "args": {"geom": "frame", "text": format!("Lane {l}"),
+            "x": 20, "y": 50 + 400 * l, "w": 19960, "h": 390}}),
+        );
+    }
+    batch(frames);
+    let mut ids: Vec<Vec<String>> = Vec::new();
+    for l in 0..lanes {
+        ids.push(batch(
+            (0..per)
+                .map(|k| {
+                    json!({"tool": "add_shape", "args": {"text": format!("s{l}.{k}"),
+                        "x": 40 + 190 * k, "y": 120 + 400 * l}})
+                })
+                .collect(),
+        ));
+    }
+    let mut links = Vec::new();
+    for l in 0..lanes {
+        for k in 1..per {
+            links.push((ids[l][k - 1].clone(), ids[l][k].clone()));
+            if k % 10 == 0 && l + 1 < lanes {
+                links.push((ids[l][k].clone(), ids[l + 1][k].clone()));
+            }
+        }
+    }
+    assert_eq!(
+        ids.iter().map(Vec::len).sum::<usize>(),
+        lanes * per,
+        "the shapes' ids"
+    );
+    for chunk in links.chunks(200) {
+        batch(
+            chunk
+                .iter()
+                .map(|(a, b)| json!({"tool": "add_connector", "args": {"from": a, "to": b}}))
+                .collect(),
+        );
+    }
     let started = std::time::Instant::now();
     engine
         .call("layout", json!({"path": path, "algorithm": "lanes"}))
@@ -327,9 +355,20 @@ fn a_large_pool_in_time() {
     let board = inkboard_format::load(&path).expect("load").board;
     let started = std::time::Instant::now();
     let problems = inkboard_render::check(&board, board.pages()[0].id);
+    let pool = shapes(&board)
+        .into_iter()
+        .find(|s| s.1 == "Pool")
+        .expect("the pool");
+    let lines = board.pages()[0]
+        .objects
+        .iter()
+        .filter(|o| matches!(o.kind, Kind::Connector(_)))
+        .count();
     println!(
-        "lanes: {} shapes in {lanes} lanes laid out in {:.2} s; checked in {:.2} s, {} problems",
+        "lanes: {} shapes and {lines} lines in {lanes} lanes (pool {:.0} × {:.0}) laid out in {:.2} s; checked in {:.2} s, {} problems",
         lanes * per,
+        pool.2.w,
+        pool.2.h,
         laid.as_secs_f64(),
         started.elapsed().as_secs_f64(),
         problems.len()
