@@ -374,3 +374,44 @@ fn a_large_pool_in_time() {
         problems.len()
     );
 }
+
+/// A pool as draw.io's own template draws it (`tests/lanes/drawio-pool.drawio`:
+/// a horizontal pool of three horizontal lanes, each shape a child of its lane
+/// at coordinates relative to it) comes in with `import` as a frame holding
+/// three frames, each holding its shape; `layout` with lanes then keeps each
+/// shape in its lane, and the checker finds nothing, the line from the first
+/// lane to the third crossing the second.
+#[test]
+fn a_drawio_pool_comes_in_as_lanes() {
+    let runtime = tempfile::tempdir().expect("runtime dir");
+    // SAFETY: set before any engine runs in this process; no other thread reads it yet.
+    unsafe { std::env::set_var("INKBOARD_RUNTIME_DIR", runtime.path()) };
+    let folder = tempfile::tempdir().expect("a folder");
+    let path = folder.path().join("pool.inkboard");
+    let engine = Engine::new();
+    engine
+        .call(
+            "import",
+            json!({"path": path, "source": dir().join("drawio-pool.drawio")}),
+        )
+        .expect("import");
+    let before = inkboard_format::load(&path).expect("load").board;
+    let want = vec![
+        ("Order".to_string(), Some("Customer".to_string())),
+        ("Confirm".to_string(), Some("Shop".to_string())),
+        ("Deliver".to_string(), Some("Courier".to_string())),
+    ];
+    assert_eq!(lane_of(&before), want, "each shape in its lane");
+    let names: Vec<String> = lanes(&before, true).into_iter().map(|l| l.0).collect();
+    assert_eq!(names, ["Customer", "Shop", "Courier"]);
+    engine
+        .call("layout", json!({"path": path, "algorithm": "lanes"}))
+        .expect("layout");
+    let board = inkboard_format::load(&path).expect("load").board;
+    assert_eq!(lane_of(&board), want, "each shape still in its lane");
+    let problems: Vec<String> = inkboard_render::check(&board, board.pages()[0].id)
+        .into_iter()
+        .map(|p| p.message)
+        .collect();
+    assert!(problems.is_empty(), "{problems:#?}");
+}
