@@ -188,7 +188,7 @@ pub(super) fn arrange(
         }
         i = page.items[i].parent?;
     };
-    let links: Vec<((usize, usize), Option<(f64, f64)>)> = page
+    let links: Vec<super::Link> = page
         .links
         .iter()
         .zip(&page.labels)
