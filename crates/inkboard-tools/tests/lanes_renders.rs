@@ -414,4 +414,53 @@ fn a_drawio_pool_comes_in_as_lanes() {
         .map(|p| p.message)
         .collect();
     assert!(problems.is_empty(), "{problems:#?}");
+    // The line from the first lane to the third runs straight across the
+    // second: no longer than the way between its ends' centres, with a turn's
+    // slack, and through the second lane.
+    let page = &board.pages()[0];
+    let all = shapes(&board);
+    let at = |text: &str| all.iter().find(|s| s.1 == text).expect("a shape").clone();
+    let (order, deliver, shop) = (at("Order"), at("Deliver"), at("Shop"));
+    let scene = inkboard_render::resolve(&board, page.id);
+    let line = page
+        .objects
+        .iter()
+        .find(|o| match &o.kind {
+            Kind::Connector(c) => {
+                c.from.object() == Some(&order.0) && c.to.object() == Some(&deliver.0)
+            }
+            _ => false,
+        })
+        .expect("the line from Order to Deliver");
+    let item = scene.items.iter().find(|i| i.id == line.id).expect("drawn");
+    let segs = item
+        .parts
+        .iter()
+        .find_map(|p| match p {
+            inkboard_render::scene::Part::Path(p) => Some(&p.segs),
+            _ => None,
+        })
+        .expect("a path");
+    let points = inkboard_render::route::polyline(segs);
+    let length: f64 = points
+        .windows(2)
+        .map(|w| (w[1].x - w[0].x).abs() + (w[1].y - w[0].y).abs())
+        .sum();
+    let (a, b) = (order.2.center(), deliver.2.center());
+    let direct = (b.x - a.x).abs() + (b.y - a.y).abs();
+    assert!(
+        length <= direct + 40.0,
+        "{length} px for {direct} px: {points:?}"
+    );
+    let inner = shop.2.grown(-1.0);
+    assert!(
+        points
+            .iter()
+            .any(|p| inner.x < p.x && p.x < inner.right() && inner.y < p.y && p.y < inner.bottom())
+            || points.windows(2).any(|w| {
+                let r = inkboard_core::Rect::around([w[0], w[1]]).expect("a segment");
+                r.overlaps(&inner)
+            }),
+        "the line does not cross the Shop lane: {points:?}"
+    );
 }
