@@ -30,6 +30,9 @@ pub enum ArrangeError {
     /// The objects named for a layout hold no shape, image or ink.
     #[error("'ids' holds no shapes or images to lay out: give shape ids, or leave 'ids' out to lay out the whole page")]
     NothingToLayOut,
+    /// A swimlane layout found no frame to use as a lane.
+    #[error("'lanes' lays out frames as lanes, and there is none: add frames (a frame holding frames is a pool of lanes), or name them in 'ids'")]
+    NoLanes,
     /// The layout crate refused the graph (sizes, frames), in its own words.
     #[error("layout: {0}")]
     Layout(inkboard_layout::LayoutError),

@@ -28,6 +28,9 @@
 //!   layers that the routes crowd (lines closer than 8 px) are then widened
 //!   (`channels.rs`).
 //!
+//! With the `lanes` algorithm the frames are lanes instead, and `lanes.rs`
+//! places everything (swimlanes, issue 32).
+//!
 //! The Mermaid import calls [`arrange_with`] directly, naming the frames whose
 //! contents run in a direction of their own (a subgraph's `direction` line): each
 //! such frame is still one node of the layout around it, so its inner direction
@@ -51,6 +54,7 @@ use crate::place::{self, Side, FRAME_PADDING};
 use crate::{shift, ArrangeError};
 use page::Page;
 
+mod lanes;
 mod page;
 #[cfg(test)]
 mod tests;
@@ -59,7 +63,7 @@ inkboard_core::vocabulary! {
     /// How `layout` arranges shapes.
     pub enum Algorithm as "algorithm" {
         Layered = "layered", Tree = "tree", OrgChart = "org_chart", Grid = "grid",
-        Mindmap = "mindmap",
+        Mindmap = "mindmap", Lanes = "lanes",
     }
 }
 
@@ -97,6 +101,9 @@ pub fn arrange(
     opts: &LayoutOptions,
     stop: &dyn Fn() -> bool,
 ) -> Result<Vec<ObjectId>, ArrangeError> {
+    if opts.algorithm == Algorithm::Lanes {
+        return lanes::arrange(tx, page, ids, opts, stop);
+    }
     arrange_with(tx, page, ids, opts, &HashMap::new(), stop)
 }
 
@@ -128,7 +135,9 @@ pub fn arrange_with(
     let spacing = opts.spacing.unwrap_or(SPACING);
     let options = engine::Options {
         algorithm: match opts.algorithm {
-            Algorithm::Layered => engine::Algorithm::Layered,
+            // Lanes are laid out by `lanes.rs`; asked here (by the Mermaid
+            // import, which never asks), they are a layered layout.
+            Algorithm::Layered | Algorithm::Lanes => engine::Algorithm::Layered,
             Algorithm::Tree => engine::Algorithm::Tree,
             Algorithm::Grid => engine::Algorithm::Grid,
             Algorithm::Mindmap => engine::Algorithm::Mindmap,

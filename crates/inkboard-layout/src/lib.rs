@@ -11,7 +11,8 @@
 //!
 //! The layered layout also takes clusters ([`layout_clustered`]): groups of
 //! nodes drawn inside one box (a frame), laid out with the rest of the graph as
-//! `dot` lays out its `subgraph cluster_…` (see [`Cluster`]).
+//! `dot` lays out its `subgraph cluster_…` (see [`Cluster`]). [`ranks`] gives
+//! the layered layout's layers alone, for a caller that places nodes itself.
 //!
 //! ```
 //! use inkboard_layout::{layout, Graph, Options, Size};
@@ -34,11 +35,13 @@ pub mod metrics;
 mod mindmap;
 mod normal;
 mod order;
+mod rank;
 mod simplex;
 mod tree;
 mod watch;
 
 pub use layered::{channel_width, MAX_PLACES};
+pub use rank::ranks;
 
 /// A node's top-left corner, a point of an edge's path, and a cluster's box: the
 /// plane of `inkboard-geom`, the one the model and the renderer use.

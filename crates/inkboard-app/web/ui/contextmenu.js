@@ -1,6 +1,7 @@
 // contextmenu.js: the right-click menu of the board. On an object it selects it
 // (unless it is part of the selection) and offers clipboard, duplicate, delete,
-// stacking order, align, distribute, group and lock; on a locked object (which the
+// stacking order, align, distribute, group and lock, and on a frame its swimlanes
+// (lanes.js: make lanes, add one, lay them out); on a locked object (which the
 // mouse otherwise looks through), Unlock and Copy; on empty board, paste here,
 // select all and fit. Each item runs the same action as its key and shows that key,
 // from shortcuts.js. Escape, a click elsewhere or the wheel closes it.
@@ -13,6 +14,7 @@ import { align, distribute, order, group, ungroup, hasGroup, toggleLock, allLock
 import { shortcut } from './shortcuts.js';
 import { toggleHelp } from './help.js';
 import { hasOwnRoute, resetRoute } from '../select/bends.js';
+import { lanesOf, makeLanes, addLane, layoutLanes } from '../select/lanes.js';
 
 let menu = null;
 
@@ -77,6 +79,17 @@ function items(at) {
   out.push(['lock', 'Lock', () => toggleLock()]);
   const [only] = state.selection;
   if (n === 1 && hasOwnRoute(only)) out.push(null, ['reset-route', 'Reset route', () => resetRoute(only)]);
+  // A frame can be made a pool of swimlanes, and a pool given one more lane or laid out again.
+  const obj = n === 1 ? state.objects.get(only) : null;
+  if (obj?.type === 'shape' && obj.geom === 'frame') {
+    out.push(null);
+    if (lanesOf(only).length) {
+      out.push(['lanes:add', 'Add lane', () => addLane(only)]);
+      out.push(['lanes:layout', 'Lay out lanes', () => layoutLanes(only)]);
+    } else {
+      out.push(['lanes:make', 'Make lanes', () => makeLanes(only)]);
+    }
+  }
   return out;
 }
 

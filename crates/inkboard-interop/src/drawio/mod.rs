@@ -1,11 +1,13 @@
 //! draw.io: `.drawio`/`.xml` files, `.drawio.svg` and `.drawio.png` pictures.
 //! `container.rs` finds the `<mxfile>` text in whichever wrapper it came in and
 //! inflates compressed pages, `cells.rs` reads each page's cells, and `map.rs`
-//! makes them into objects.
+//! makes them into objects; `write.rs` writes a board out (`lanes.rs`: its
+//! swimlanes as draw.io's pools and lanes).
 
 mod cells;
 mod container;
 mod label;
+mod lanes;
 mod lifeline;
 mod map;
 mod style;

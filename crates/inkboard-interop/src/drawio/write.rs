@@ -13,9 +13,10 @@
 //! keeps every style key, tells it that nothing changed kind).
 //!
 //! Limitations: draw.io has no partly transparent colours (the alpha is
-//! dropped, a fully transparent one is `none`), frames do not hold the objects
-//! over them (draw.io would move them with the frame only if they were its
-//! children, which would change their z-order), and text is plain, never HTML.
+//! dropped, a fully transparent one is `none`), frames other than swimlanes
+//! (`lanes.rs`) do not hold the objects over them (draw.io would move them with
+//! the frame only if they were its children, which would change their z-order),
+//! and text is plain, never HTML.
 
 use std::collections::HashSet;
 
@@ -48,7 +49,11 @@ pub fn to_drawio(board: &Board) -> String {
 /// The cells of one page, in z-order, each group just before its first member
 /// so that draw.io (and the importer) find the parent before the children.
 fn write_page(board: &Board, page: &Page, x: &mut String) {
-    let parent = parents(page);
+    let mut parent = parents(page);
+    // Swimlanes go in their pools, and what is in a lane in the lane.
+    let lanes = super::lanes::lanes(board, page, &parent);
+    parent.extend(lanes.parent);
+    let rows = lanes.rows;
     let lines = super::lifeline::Lifelines::of(board, page);
     let mut written: HashSet<ObjectId> = HashSet::new();
     for o in &page.objects {
@@ -58,12 +63,12 @@ fn write_page(board: &Board, page: &Page, x: &mut String) {
         for g in chain {
             if written.insert(g.clone()) {
                 if let Some(group) = page.objects.iter().find(|p| p.id == g) {
-                    cell(board, group, &parent, &lines, x);
+                    cell(board, group, &parent, (&rows, &lines), x);
                 }
             }
         }
         if written.insert(o.id.clone()) {
-            cell(board, o, &parent, &lines, x);
+            cell(board, o, &parent, (&rows, &lines), x);
         }
     }
 }
@@ -88,7 +93,7 @@ fn cell(
     board: &Board,
     o: &Object,
     parent: &std::collections::HashMap<ObjectId, ObjectId>,
-    lines: &super::lifeline::Lifelines,
+    (rows, lines): (&HashSet<ObjectId>, &super::lifeline::Lifelines),
     x: &mut String,
 ) {
     // A lifeline is drawn by its head's cell.
@@ -123,6 +128,10 @@ fn cell(
                 Some((style, _, _)) => style.clone(),
                 None => geom_style(s.geom).to_string(),
             };
+            // A row of lanes (and its pool) has its title down its left side.
+            if rows.contains(&o.id) {
+                st.push_str("horizontal=0;");
+            }
             text_style(&s.style, &mut st);
             fill_style(&s.style, &mut st);
             line_style(&s.style, &mut st);

@@ -1,6 +1,13 @@
 //! What a page's connectors route around ([`Obstacles`]): the boxes of its shapes and
 //! images and the walls of its frames, which of them each connector may cross, and
 //! the tests of whether a simple leg or a moved route keeps clear of them.
+//!
+//! A frame's walls are crossed by the lines with one end inside it; and a lane's
+//! (a frame bordering another frame, as the lanes of a swimlane do) also by the
+//! lines between other lanes that pass it, so that a line from the first lane
+//! to the third runs straight across the second instead of round every lane
+//! (issue 32). The checker excuses the same lines (`check.rs`,
+//! `between_lanes`).
 
 use inkboard_core::{Geom, Kind, Object, Point, Rect};
 
@@ -19,7 +26,21 @@ pub(super) struct Obstacles {
     owner: Vec<usize>,
     /// For a wall, its frame's bounds.
     frame: Vec<Option<Rect>>,
+    /// For a wall of a lane, the lane's neighbours (an index into `lanes`).
+    lane: Vec<Option<usize>>,
+    lanes: Vec<Lane>,
 }
+
+/// What makes a frame a lane that lines may cross: the frames it borders, and
+/// the frames holding it (its pool).
+struct Lane {
+    borders: Vec<Rect>,
+    pools: Vec<Rect>,
+}
+
+/// How near two frames' sides must be for them to border each other: the
+/// checker's measure.
+const BORDER: f64 = 2.0;
 
 impl Obstacles {
     pub(super) fn new(objects: &[Object]) -> Self {
@@ -27,13 +48,23 @@ impl Obstacles {
             rects: Vec::new(),
             owner: Vec::new(),
             frame: Vec::new(),
+            lane: Vec::new(),
+            lanes: Vec::new(),
         };
+        let lanes = lanes(objects);
         for (i, obj) in objects.iter().enumerate() {
             match &obj.kind {
                 Kind::Shape(s) if s.geom == Geom::Frame => {
                     // A turned frame's walls are those of its box around it, as
                     // every other turned object is in the way of its box.
                     let b = obj.own_extent().unwrap_or(s.bounds);
+                    let lane = lanes.get(&i).map(|l| {
+                        o.lanes.push(Lane {
+                            borders: l.0.clone(),
+                            pools: l.1.clone(),
+                        });
+                        o.lanes.len() - 1
+                    });
                     for wall in [
                         Rect::new(b.x, b.y, 0.0, b.h),
                         Rect::new(b.right(), b.y, 0.0, b.h),
@@ -43,6 +74,7 @@ impl Obstacles {
                         o.rects.push(wall);
                         o.owner.push(i);
                         o.frame.push(Some(b));
+                        o.lane.push(lane);
                     }
                 }
                 // A rotated shape or image is in the way of its box around it.
@@ -61,6 +93,7 @@ impl Obstacles {
         self.rects.push(r);
         self.owner.push(owner);
         self.frame.push(None);
+        self.lane.push(None);
     }
 
     /// The boxes of shapes and images, walls left out.
@@ -92,19 +125,74 @@ impl Obstacles {
                 let r = &self.rects[k];
                 match self.frame[k] {
                     Some(f) => {
-                        let inside = |e: &EndInfo| {
+                        let holds = |f: &Rect, e: &EndInfo| {
                             let p = e.anchor();
                             f.x < p.x && p.x < f.right() && f.y < p.y && p.y < f.bottom()
+                        };
+                        let inside = |e: &EndInfo| holds(&f, e);
+                        // A lane between the lanes of the ends: one it borders
+                        // holds an end, or a pool holding it holds both.
+                        let between = || {
+                            self.lane[k].is_some_and(|l| {
+                                let l = &self.lanes[l];
+                                !inside(a)
+                                    && !inside(b)
+                                    && (l.borders.iter().any(|g| holds(g, a) || holds(g, b))
+                                        || l.pools.iter().any(|p| holds(p, a) && holds(p, b)))
+                            })
                         };
                         inside(a) != inside(b)
                             || (!a.shape.is_point() && r.overlaps(&a.shape.bounds))
                             || (!b.shape.is_point() && r.overlaps(&b.shape.bounds))
+                            || between()
                     }
                     None => under(r, a) || under(r, b),
                 }
             })
             .collect()
     }
+}
+
+/// The frames of `objects` that border another frame (by object index), each
+/// with the frames it borders and those holding it. Found by a sweep along x,
+/// so that frames far apart are never compared.
+fn lanes(objects: &[Object]) -> std::collections::HashMap<usize, (Vec<Rect>, Vec<Rect>)> {
+    let mut frames: Vec<(usize, Rect)> = objects
+        .iter()
+        .enumerate()
+        .filter_map(|(i, o)| match &o.kind {
+            Kind::Shape(s) if s.geom == Geom::Frame => {
+                Some((i, o.own_extent().unwrap_or(s.bounds)))
+            }
+            _ => None,
+        })
+        .collect();
+    frames.sort_by(|p, q| p.1.x.total_cmp(&q.1.x).then(p.0.cmp(&q.0)));
+    let mut out: std::collections::HashMap<usize, (Vec<Rect>, Vec<Rect>)> =
+        std::collections::HashMap::new();
+    for (k, &(i, f)) in frames.iter().enumerate() {
+        for &(j, g) in &frames[k + 1..] {
+            if g.x > f.right() + BORDER {
+                break;
+            }
+            if g.grown(BORDER).overlaps(&f) && !g.overlaps(&f) {
+                out.entry(i).or_default().0.push(g);
+                out.entry(j).or_default().0.push(f);
+            }
+        }
+    }
+    for (&i, (_, pools)) in out.iter_mut() {
+        let Some(&(_, f)) = frames.iter().find(|p| p.0 == i) else {
+            continue;
+        };
+        pools.extend(
+            frames
+                .iter()
+                .filter(|&&(j, g)| j != i && g.contains(&f))
+                .map(|p| p.1),
+        );
+    }
+    out
 }
 
 /// Whether the axis-parallel segment p–q runs through one of the boxes `solids`, or

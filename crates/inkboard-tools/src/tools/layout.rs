@@ -37,7 +37,7 @@ pub struct LayoutArgs {
 impl Tool for Layout {
     const NAME: &'static str = "layout";
     const TITLE: &'static str = "Lay out shapes";
-    const DESCRIPTION: &'static str = "Arrange shapes (default all) so none overlap and connectors flow one way (default layered, down); frames fit their contents. With ids only those move, beside what they link to. mindmap: root centred, branches both sides; org_chart: tree, merged trunks, many leaves stacked.";
+    const DESCRIPTION: &'static str = "Arrange shapes (default all): no overlaps, connectors one way (default layered, down); frames fit contents. ids: only those move, beside their links. mindmap: two-sided branches; org_chart: merged trunks, leaves stacked; lanes: frames (or a pool's) as swimlanes keeping their shapes, flow right.";
     const HINTS: Hints = Hints::EDIT;
     type Args = LayoutArgs;
     type Output = Ids;
@@ -58,9 +58,10 @@ impl EditTool for Layout {
         };
         let spacing = crate::args::gap("spacing", a.spacing)?;
         let algorithm = a.algorithm.map_or(Algorithm::Layered, |w| w.0);
-        // A mind map spreads left and right unless asked otherwise.
+        // A mind map spreads left and right unless asked otherwise, and
+        // swimlanes are rows that the flow runs along.
         let default_direction = match algorithm {
-            Algorithm::Mindmap => Direction::Right,
+            Algorithm::Mindmap | Algorithm::Lanes => Direction::Right,
             _ => Direction::Down,
         };
         let opts = LayoutOptions {
