@@ -155,6 +155,8 @@ fn node(id: &ObjectId, geom: Geom, label: &str) -> String {
     let (open, close) = match geom {
         Geom::Rounded => ("(", ")"),
         Geom::Ellipse => ("((", "))"),
+        // Mermaid's double circle is the nearest to a ring around a disc.
+        Geom::EndState => ("(((", ")))"),
         Geom::Diamond => ("{", "}"),
         Geom::Hexagon => ("{{", "}}"),
         Geom::Parallelogram => ("[/", "/]"),
