@@ -1,5 +1,6 @@
 //! A page as a Mermaid flowchart, for `export` to `.mmd` (a page of tables as
-//! an ER diagram, [`super::er::to_er`]): the other direction
+//! an ER diagram, [`super::er::to_er`], one with a state diagram's start or end
+//! as a state diagram, [`super::state::to_state`]): the other direction
 //! of [`parse`](super::parse), which reads it back into the same graph (the
 //! same nodes, labels and links).
 //!
@@ -31,6 +32,10 @@ pub fn to_mermaid(board: &Board, page: PageId) -> String {
     // A page of tables is an ER diagram.
     if super::er::is_er_page(board, page) {
         return super::er::to_er(board, page);
+    }
+    // A page with a state diagram's start or end is a state diagram.
+    if super::state::is_state_page(board, page) {
+        return super::state::to_state(board, page);
     }
     let mut out = String::from("flowchart TD\n");
     let Some(page) = board.page(page) else {
