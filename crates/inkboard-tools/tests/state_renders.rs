@@ -125,7 +125,15 @@ fn rules(name: &str, board: &Board, d: &StateDiagram) -> Vec<String> {
             ));
         }
     }
-    for ((id, n), note) in notes.iter().zip(&d.notes_beside) {
+    for note in &d.notes_beside {
+        // Notes on states come before notes on composite states: found by text.
+        let Some((id, n)) = notes
+            .iter()
+            .find(|(_, s)| inkboard_core::rich::plain(&s.text) == note.text)
+        else {
+            failures.push(format!("{name}: notes: {:?} missing", note.text));
+            continue;
+        };
         let of = match note.of {
             Endpoint::State(s) => states[s].1.bounds,
             Endpoint::Composite(c) => *frame_of(c),
