@@ -203,7 +203,7 @@ describe('the editing tools', { timeout: 120000 }, () => {
   it('the end state tool draws a ring around a disc, 30 by 30', async () => {
     await page.getByTestId('tool-end_state').click();
     const before = await ids();
-    await clickBoard(page, { x: 700, y: 600 });
+    await clickBoard(page, { x: -300, y: 100 });
     const [id, o] = await newObject(page, before, 'the end state');
     assert.deepEqual([o.geom, o.w, o.h], ['end_state', 30, 30]);
     // The server's drawing: the ring, then the disc filled in the outline's colour.

@@ -230,3 +230,22 @@ fn drawio_start_and_end_states_are_read() {
         ]
     );
 }
+
+#[test]
+fn the_end_state_goes_to_excalidraw_as_a_circle_and_back() {
+    let board = marks();
+    let json = inkboard_interop::to_excalidraw(&board, board.pages()[0].id);
+    assert!(json.contains("\"end_state\""), "{json}");
+    let back = inkboard_interop::import(json.as_bytes(), Some("state.excalidraw")).expect("import");
+    let geoms = |b: &Board| -> Vec<String> {
+        b.pages()[0]
+            .objects
+            .iter()
+            .filter_map(|o| match &o.kind {
+                Kind::Shape(s) => Some(s.geom.name().to_string()),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(geoms(&back.board), geoms(&board));
+}
