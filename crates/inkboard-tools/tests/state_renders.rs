@@ -181,8 +181,9 @@ fn rules(name: &str, board: &Board, d: &StateDiagram) -> Vec<String> {
     failures
 }
 
-/// What a diagram says, by labels: states by kind and label in their
-/// composite's title, transitions by their ends' labels. Round trips keep it.
+/// What a diagram says, by labels: its direction, states by kind and label in
+/// their composite's title, transitions by their ends' labels. Round trips
+/// keep it.
 fn said(d: &StateDiagram) -> Vec<String> {
     let within = |p: Option<usize>| -> String {
         let titles: Vec<&str> = d
@@ -221,6 +222,7 @@ fn said(d: &StateDiagram) -> Vec<String> {
             .map(|n| format!("note {} {} {:?}", n.left, end(n.of), n.text)),
     );
     out.sort();
+    out.insert(0, format!("direction {:?}", d.direction));
     out
 }
 

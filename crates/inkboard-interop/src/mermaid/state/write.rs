@@ -15,8 +15,12 @@
 //! ends (where `[*]` means that composite's start or end). A sticky note beside
 //! a state (level with it, within 200 px) is a note on its left or right.
 //!
-//! Limitations: positions, sizes, styles and directions are left out, and so
-//! is a connector with a free end; a label loses its line breaks.
+//! The diagram's `direction` is the way its transitions run on the page (the
+//! sum of their steps), written when it is not down.
+//!
+//! Limitations: positions, sizes, styles and composite states' own directions
+//! are left out, and so is a connector with a free end; a label loses its line
+//! breaks.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
@@ -184,6 +188,9 @@ pub fn to_state(board: &Board, page: PageId) -> String {
         taken.insert(name.clone());
         names[i] = name;
     }
+    if let Some(d) = direction(&items, &links) {
+        let _ = writeln!(out, "  direction {d}");
+    }
     let mut w = Writer {
         items: &items,
         names: &names,
@@ -196,6 +203,27 @@ pub fn to_state(board: &Board, page: PageId) -> String {
     };
     w.scope(None, 1);
     out
+}
+
+/// The way the transitions run on the page, when it is not down (Mermaid's
+/// default): the sum of their steps between shapes' centres, across or up.
+fn direction(items: &[Item], links: &[(usize, usize, String)]) -> Option<&'static str> {
+    let (mut dx, mut dy) = (0.0, 0.0);
+    for &(a, b, _) in links {
+        if items[a].role == Role::Frame || items[b].role == Role::Frame {
+            continue;
+        }
+        let (p, q) = (items[a].bounds.center(), items[b].bounds.center());
+        dx += q.x - p.x;
+        dy += q.y - p.y;
+    }
+    if f64::abs(dx) > f64::abs(dy) {
+        Some(if dx > 0.0 { "LR" } else { "RL" })
+    } else if dy < 0.0 {
+        Some("BT")
+    } else {
+        None
+    }
 }
 
 /// Each note's state (an index into the items) and side (`true`: left of it).
