@@ -320,7 +320,8 @@ fn note(text: &str, bounds: Rect) -> Shape {
     }
 }
 
-/// A state with room for its notes: the box the layout places.
+/// A state with room for its notes: the box the layout places, the state in
+/// its middle and its notes' columns on either side.
 struct Room {
     /// The state's own size.
     state: (f64, f64),
@@ -349,9 +350,12 @@ impl Room {
         };
         let (lw, lh) = column(&left);
         let (rw, rh) = column(&right);
+        // As much room on both sides: the state stays in the middle of its
+        // box, where the layout lines it up with its neighbours.
+        let side = lw.max(rw);
         Room {
             state: (state.w, state.h),
-            size: (lw + state.w + rw, state.h.max(lh).max(rh)),
+            size: (2.0 * side + state.w, state.h.max(lh).max(rh)),
             left,
             right,
         }
@@ -360,15 +364,10 @@ impl Room {
     /// Where the state and its notes go in `at`, the box the layout gave (it
     /// may have widened it for many lines: the state takes what was added).
     fn cut(&self, at: Rect) -> (Rect, Vec<(usize, Rect)>) {
-        let lw = self
-            .left
-            .iter()
-            .map(|(_, s)| s.0 + NOTE_GAP)
-            .fold(0.0, f64::max);
         let w = self.state.0 + (at.w - self.size.0).max(0.0);
         let h = self.state.1 + (at.h - self.size.1).max(0.0);
-        let cy = at.y + at.h / 2.0;
-        let state = Rect::new(at.x + lw, cy - h / 2.0, w, h);
+        let (cx, cy) = (at.x + at.w / 2.0, at.y + at.h / 2.0);
+        let state = Rect::new(cx - w / 2.0, cy - h / 2.0, w, h);
         let mut notes = Vec::new();
         for (side, left) in [(&self.left, true), (&self.right, false)] {
             let total: f64 = side.iter().map(|(_, s)| s.1 + NOTE_GAP).sum::<f64>() - NOTE_GAP;
