@@ -12,7 +12,7 @@ import {
 
 const near = (a, b, tol, what) => assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} is not within ${tol} of ${b}`);
 const GEOMS = ['rect', 'rounded', 'ellipse', 'diamond', 'triangle', 'hexagon', 'parallelogram',
-  'cylinder', 'cloud', 'star', 'table', 'note', 'text', 'frame'];
+  'cylinder', 'cloud', 'star', 'table', 'end_state', 'note', 'text', 'frame'];
 
 describe('the editing tools', { timeout: 120000 }, () => {
   let s;
@@ -198,5 +198,17 @@ describe('the editing tools', { timeout: 120000 }, () => {
       `[data-testid="board-svg"] g[id="${id}"] [fill="${hex}"]`), [note.id, pastel]),
     { what: `the note drawn in ${pastel}` });
     await page.keyboard.press('Escape');
+  });
+
+  it('the end state tool draws a ring around a disc, 30 by 30', async () => {
+    await page.getByTestId('tool-end_state').click();
+    const before = await ids();
+    await clickBoard(page, { x: -300, y: 100 });
+    const [id, o] = await newObject(page, before, 'the end state');
+    assert.deepEqual([o.geom, o.w, o.h], ['end_state', 30, 30]);
+    // The server's drawing: the ring, then the disc filled in the outline's colour.
+    await until(() => page.evaluate((k) => document.querySelectorAll(
+      `[data-testid="board-svg"] g[id="${k}"] path`).length >= 2, id),
+    { what: 'the ring and the disc drawn' });
   });
 });

@@ -365,8 +365,9 @@ impl Plan<'_> {
             .collect();
         // Unconnected units would stand side by side across the direction (the
         // layered layout packs components that way); a direction asked for on
-        // purpose means one after another along it.
-        if in_row && edges.is_empty() {
+        // purpose means one after another along it. Connectors within one unit
+        // (inside a frame among them) join no two of them.
+        if in_row && edges.iter().all(|((a, b), _)| a == b) {
             edges = (1..units.len()).map(|k| ((k - 1, k), None)).collect();
         }
         let (graph, labels) = self.graph(units, edges);

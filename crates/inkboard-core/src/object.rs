@@ -11,12 +11,15 @@ vocabulary! {
     /// The outline of a shape. `note` is a sticky note, `text` a borderless text box,
     /// `frame` a titled area that holds other objects, `table` a titled box of rows
     /// (an ER entity or a UML class: its text's first line is the title, each line
-    /// after it a row of cells split by `|`, a `---` line a new compartment).
+    /// after it a row of cells split by `|`, a `---` line a new compartment),
+    /// `end_state` a state diagram's end: a ring around a filled disc (UML's final
+    /// state; a start is a filled `ellipse`, which needs no geom of its own).
     pub enum Geom as "geom" {
         Rect = "rect", Rounded = "rounded", Ellipse = "ellipse", Diamond = "diamond",
         Triangle = "triangle", Hexagon = "hexagon", Parallelogram = "parallelogram",
         Cylinder = "cylinder", Cloud = "cloud", Star = "star", Note = "note", Text = "text",
         Frame = "frame", Table = "table",
+        EndState = "end_state",
     }
 }
 
@@ -36,7 +39,7 @@ impl Geom {
     /// both ways: to wrap text inside a shape and to size a shape around its text.
     fn text_box_shares(self) -> (f64, f64, f64, f64) {
         match self {
-            Geom::Ellipse => (0.72, 0.72, 0.14, 6.0),
+            Geom::Ellipse | Geom::EndState => (0.72, 0.72, 0.14, 6.0),
             Geom::Diamond => (0.56, 0.56, 0.22, 4.0),
             Geom::Triangle => (0.5, 0.45, 0.48, 4.0),
             Geom::Hexagon => (0.7, 0.9, 0.05, 8.0),
@@ -133,6 +136,8 @@ impl Geom {
             Geom::Text => (120.0, 24.0),
             Geom::Frame => (480.0, 320.0),
             Geom::Table => (160.0, 36.0),
+            // UML's final state is a small mark, not a box for text.
+            Geom::EndState => (30.0, 30.0),
             Geom::Ellipse | Geom::Star | Geom::Diamond | Geom::Triangle | Geom::Hexagon => {
                 (120.0, 100.0)
             }

@@ -301,7 +301,7 @@ fn errors_name_the_field() {
         (json!({"type": "shape"}), "missing \"id\": add it (a text)"),
         (
             json!({"id": "s1", "type": "shape", "geom": "circle", "x": 0, "y": 0, "w": 1, "h": 1}),
-            "geom: unknown geom \"circle\": use one of rect, rounded, ellipse, diamond, triangle, hexagon, parallelogram, cylinder, cloud, star, note, text, frame, table",
+            "geom: unknown geom \"circle\": use one of rect, rounded, ellipse, diamond, triangle, hexagon, parallelogram, cylinder, cloud, star, note, text, frame, table, end_state",
         ),
         (
             json!({"id": "c1", "type": "connector", "from": 3, "to": "s1"}),

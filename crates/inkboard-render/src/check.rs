@@ -653,7 +653,7 @@ fn enters(geom: Option<Geom>, r: Rect, a: Point, b: Point) -> bool {
         return false;
     }
     match geom {
-        Some(Geom::Ellipse | Geom::Cloud) => {
+        Some(Geom::Ellipse | Geom::Cloud | Geom::EndState) => {
             // The least of |(p - c) / radii|² along the segment, below one.
             let c = r.center();
             let (rx, ry) = (inner.w / 2.0, inner.h / 2.0);

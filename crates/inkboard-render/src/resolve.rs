@@ -181,6 +181,15 @@ fn shape(
             stroke: stroke.clone(),
         }));
     }
+    if let Some(disc) = shapes::disc(s.geom, b) {
+        // In the outline's colour: an end state drawn in red has a red disc.
+        let ink = stroke.as_ref().map_or(style::INK, |k| k.color);
+        parts.push(Part::Path(PathPart {
+            segs: disc,
+            fill: Some(ink),
+            stroke: None,
+        }));
+    }
     if let (Some(details), Some(stroke)) = (shapes::details(s.geom, b), stroke) {
         parts.push(Part::Path(PathPart {
             segs: details,

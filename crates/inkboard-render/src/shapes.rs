@@ -33,7 +33,7 @@ pub fn outline(geom: Geom, b: Rect) -> Vec<Seg> {
         Geom::Rounded => rect(b, rounded_radius(b)),
         Geom::Note => rect(b, 3f64.min(b.w / 4.0).min(b.h / 4.0)),
         Geom::Frame => rect(b, 8f64.min(b.w / 4.0).min(b.h / 4.0)),
-        Geom::Ellipse => ellipse(b.center(), b.w / 2.0, b.h / 2.0),
+        Geom::Ellipse | Geom::EndState => ellipse(b.center(), b.w / 2.0, b.h / 2.0),
         Geom::Cylinder => cylinder(b).0,
         Geom::Cloud => cloud(b),
         Geom::Diamond | Geom::Triangle | Geom::Hexagon | Geom::Parallelogram | Geom::Star => {
@@ -46,6 +46,13 @@ pub fn outline(geom: Geom, b: Rect) -> Vec<Seg> {
 /// cylinder's top.
 pub fn details(geom: Geom, b: Rect) -> Option<Vec<Seg>> {
     (geom == Geom::Cylinder).then(|| cylinder(b).1)
+}
+
+/// A solid mark drawn inside the outline in the outline's colour: the disc in
+/// an end state's ring, a little over half its size, as UML draws the final
+/// state (the gap between ring and disc is what tells it from a start).
+pub fn disc(geom: Geom, b: Rect) -> Option<Vec<Seg>> {
+    (geom == Geom::EndState).then(|| ellipse(b.center(), b.w * 0.3, b.h * 0.3))
 }
 
 /// A rectangle with corner radius `r` (0: square corners).
@@ -239,7 +246,7 @@ pub fn boundary_from(geom: Option<Geom>, b: Rect, origin: Point, dir: Point) -> 
         return origin;
     }
     match geom {
-        Some(Geom::Ellipse | Geom::Cloud) => {
+        Some(Geom::Ellipse | Geom::Cloud | Geom::EndState) => {
             let c = b.center();
             let (rx, ry) = ((b.w / 2.0).max(1e-9), (b.h / 2.0).max(1e-9));
             // The larger root of |((origin + t·dir) - c) / r|² = 1.

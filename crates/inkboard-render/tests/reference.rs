@@ -545,6 +545,45 @@ fn cases() -> Vec<Case> {
                 ..Connector::new(obj(&top), obj(&down))
             });
         }),
+        ("geom_end_state", |b| {
+            // The end alone, large, and drawn in red (the disc takes the
+            // outline's colour).
+            b.shape(Geom::EndState, [0.0, 0.0, 30.0, 30.0], "");
+            b.shape(Geom::EndState, [60.0, 0.0, 80.0, 80.0], "");
+            b.styled(
+                Geom::EndState,
+                [170.0, 0.0, 30.0, 30.0],
+                "",
+                style_with(|s| s.stroke = Some(Color::Named(Palette::Red))),
+            );
+        }),
+        ("state_shapes", |b| {
+            // A state diagram's marks as the Mermaid import draws them: a start
+            // (a filled circle), a fork bar, two states, a choice, an end;
+            // connectors meet each outline.
+            let black = || {
+                style_with(|s| {
+                    s.fill = Some(Color::Named(Palette::Black));
+                    s.stroke = Some(Color::Named(Palette::Black));
+                })
+            };
+            let start = b.styled(Geom::Ellipse, [110.0, 0.0, 24.0, 24.0], "", black());
+            let fork = b.styled(Geom::Rect, [62.0, 70.0, 120.0, 8.0], "", black());
+            let left = b.shape(Geom::Rounded, [0.0, 130.0, 100.0, 44.0], "Left");
+            let right = b.shape(Geom::Rounded, [144.0, 130.0, 100.0, 44.0], "Right");
+            let choice = b.shape(Geom::Diamond, [106.0, 220.0, 32.0, 32.0], "");
+            let end = b.shape(Geom::EndState, [107.0, 300.0, 30.0, 30.0], "");
+            for (a, c) in [
+                (&start, &fork),
+                (&fork, &left),
+                (&fork, &right),
+                (&left, &choice),
+                (&right, &choice),
+                (&choice, &end),
+            ] {
+                b.connect(obj(a), obj(c), Route::Straight, Arrow::Arrow);
+            }
+        }),
         ("flip_triangle", |b| {
             b.shape(Geom::Triangle, [0.0, 0.0, 100.0, 80.0], "up");
             let down = b.shape(Geom::Triangle, [130.0, 0.0, 100.0, 80.0], "down");

@@ -5,7 +5,7 @@
 import { PALETTE, PASTEL } from './palette.js';
 
 export const GEOMS = ['rect', 'rounded', 'ellipse', 'diamond', 'triangle', 'hexagon',
-  'parallelogram', 'cylinder', 'cloud', 'star', 'table', 'note', 'text', 'frame'];
+  'parallelogram', 'cylinder', 'cloud', 'star', 'table', 'end_state', 'note', 'text', 'frame'];
 
 /** Size a shape gets when added by a click (Geom::default_size). */
 export function defaultSize(geom) {
@@ -14,6 +14,7 @@ export function defaultSize(geom) {
     case 'text': return [120, 24];
     case 'frame': return [480, 320];
     case 'table': return [160, 36];
+    case 'end_state': return [30, 30];
     case 'ellipse': case 'star': case 'diamond': case 'triangle': case 'hexagon': return [120, 100];
     default: return [120, 60];
   }
@@ -37,7 +38,7 @@ export const ICON_GAP = 4;
 export const INK = '#1f2933';
 
 const SHARES = {
-  ellipse: [0.72, 0.72, 0.14, 6], diamond: [0.56, 0.56, 0.22, 4], triangle: [0.5, 0.45, 0.48, 4],
+  ellipse: [0.72, 0.72, 0.14, 6], end_state: [0.72, 0.72, 0.14, 6], diamond: [0.56, 0.56, 0.22, 4], triangle: [0.5, 0.45, 0.48, 4],
   hexagon: [0.7, 0.9, 0.05, 8], parallelogram: [0.72, 1, 0, 10], cylinder: [1, 0.7, 0.22, 10],
   cloud: [0.68, 0.62, 0.2, 6], star: [0.42, 0.34, 0.4, 2], text: [1, 1, 0, 2],
 };

@@ -27,7 +27,7 @@ import * as sync from '../sync/sync.js';
 const LABELS = {
   rounded: 'Rounded rectangle', triangle: 'Triangle', hexagon: 'Hexagon',
   parallelogram: 'Parallelogram', cylinder: 'Cylinder', cloud: 'Cloud', star: 'Star',
-  table: 'Table (ER entity, class)',
+  table: 'Table (ER entity, class)', end_state: 'End state (state diagram)',
 };
 const GROUPS = [
   ['lock', 'select', 'hand'],

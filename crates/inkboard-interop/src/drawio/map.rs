@@ -316,7 +316,13 @@ fn vertex(b: &mut BoardBuilder, cell: &Cell, v: &Visit, plans: &mut Vec<(usize, 
     let kind = style::vertex_kind(&st);
     let (text, rich) = label(b, cell, &st);
     common_losses(b, cell, &st, &kind);
-    let style = shape_style(b, &st);
+    let mut style = shape_style(b, &st);
+    if kind == VertexKind::Shape(Geom::EndState) {
+        // Its fill colour is the disc's, which inkboard draws in the outline's.
+        style.fill = None;
+    } else if st.get("shape") == Some("startState") && style.fill.is_none() {
+        style.fill = Some(inkboard_core::Color::Named(inkboard_core::Palette::Black));
+    }
     // draw.io's `rotation` is degrees clockwise about the centre, as inkboard's.
     let rotation = st
         .num("rotation")

@@ -112,7 +112,9 @@ pub(crate) fn vertex_kind(style: &CellStyle) -> VertexKind {
         None | Some("rect" | "rectangle" | "label") => {
             VertexKind::Shape(if rounded { Geom::Rounded } else { Geom::Rect })
         }
-        Some("ellipse" | "doubleEllipse") => VertexKind::Shape(Geom::Ellipse),
+        // draw.io's UML start state is a filled circle: an ellipse of its fill.
+        Some("ellipse" | "doubleEllipse" | "startState") => VertexKind::Shape(Geom::Ellipse),
+        Some("endState") => VertexKind::Shape(Geom::EndState),
         Some("rhombus") => VertexKind::Shape(Geom::Diamond),
         Some("triangle") => VertexKind::Shape(Geom::Triangle),
         Some("hexagon") => VertexKind::Shape(Geom::Hexagon),

@@ -133,7 +133,17 @@ fn cell(
                 st.push_str("horizontal=0;");
             }
             text_style(&s.style, &mut st);
-            fill_style(&s.style, &mut st);
+            if s.geom == Geom::EndState {
+                // draw.io fills an end state's disc with its fill colour, which
+                // inkboard draws in the outline's: the ring's own fill is lost.
+                let disc = s.style.stroke.and_then(hex);
+                st.push_str(&format!(
+                    "fillColor={};",
+                    disc.as_deref().unwrap_or("#000000")
+                ));
+            } else {
+                fill_style(&s.style, &mut st);
+            }
             line_style(&s.style, &mut st);
             rotation_style(o, &mut st);
             lock_style(o, &mut st);
@@ -365,6 +375,8 @@ fn geom_style(geom: Geom) -> &'static str {
         Geom::Text => "text;strokeColor=none;fillColor=none;whiteSpace=wrap;",
         Geom::Frame => "swimlane;startSize=32;container=1;collapsible=0;",
         Geom::Table => super::table::STYLE,
+        // draw.io's own UML final state: a ring around a disc of its fill colour.
+        Geom::EndState => "ellipse;html=1;shape=endState;",
     }
 }
 

@@ -108,6 +108,8 @@ fn write_page(
                 let (kind, extra) = match s.geom {
                     Geom::Rect | Geom::Rounded | Geom::Note => ("rectangle", None),
                     Geom::Ellipse => ("ellipse", None),
+                    // A circle in Excalidraw, its ring-and-disc kept in customData.
+                    Geom::EndState => ("ellipse", Some(Geom::EndState)),
                     Geom::Diamond => ("diamond", None),
                     Geom::Text => ("text", None),
                     Geom::Frame => ("frame", None),

@@ -1,6 +1,6 @@
 //! Mermaid flowcharts, read into a typed [`Flowchart`] for `import_mermaid`,
-//! sequence diagrams, read by [`sequence`], and ER diagrams, read by [`er`]
-//! ([`read`] picks by the header).
+//! sequence diagrams, read by [`sequence`], ER diagrams, read by [`er`], and
+//! state diagrams, read by [`state`] ([`read`] picks by the header).
 //!
 //! Mermaid is what models write most fluently, so the reader is as generous as
 //! Mermaid itself: `flowchart`/`graph` headers with a direction (TD, TB, LR, RL,
@@ -24,7 +24,7 @@
 //! `linkStyle ... interpolate`) becomes a [`Note`] with its line, which the
 //! tool's answer lists.
 //!
-//! Limitations: other diagram types (class, state...) are refused.
+//! Limitations: other diagram types (class, gantt...) are refused.
 
 mod css;
 pub mod er;
@@ -34,6 +34,7 @@ mod parse;
 mod report;
 pub mod sequence;
 pub mod shapes;
+pub mod state;
 #[cfg(test)]
 mod tests;
 mod write;
@@ -48,6 +49,7 @@ pub use er::Er;
 pub use parse::parse;
 pub use report::{Counted, MAX_LINES_LISTED};
 pub use sequence::Sequence;
+pub use state::StateDiagram;
 
 /// The most nodes one import may make: past this, a diagram is better split.
 pub const MAX_NODES: usize = 1000;
@@ -149,16 +151,21 @@ pub enum Diagram {
     Flowchart(Flowchart),
     Sequence(Sequence),
     Er(Er),
+    State(StateDiagram),
 }
 
 /// Reads a Mermaid diagram of any kind this reader takes: a sequence diagram
 /// when its first statement (past comments, directives and front matter) is
-/// `sequenceDiagram`, an ER diagram when it is `erDiagram`, else a flowchart ([`parse`] says what is wrong with it).
+/// `sequenceDiagram`, an ER diagram when it is `erDiagram`, a state diagram
+/// when it is `stateDiagram-v2` or `stateDiagram`, else a flowchart ([`parse`]
+/// says what is wrong with it).
 pub fn read(text: &str) -> Result<Diagram, MermaidError> {
     if sequence::is_sequence(text) {
         sequence::parse(text).map(Diagram::Sequence)
     } else if er::is_er(text) {
         er::parse(text).map(Diagram::Er)
+    } else if state::is_state(text) {
+        state::parse(text).map(Diagram::State)
     } else {
         parse(text).map(Diagram::Flowchart)
     }
@@ -367,7 +374,7 @@ impl fmt::Display for MermaidError {
             ),
             MermaidError::Unsupported { line, column, found } => write!(
                 f,
-                "line {line}, column {column}: only Mermaid flowcharts, sequence and ER diagrams can be imported (a first line like 'flowchart TD', 'sequenceDiagram' or 'erDiagram'), found '{found}'"
+                "line {line}, column {column}: only Mermaid flowcharts, sequence, ER and state diagrams can be imported (a first line like 'flowchart TD', 'sequenceDiagram', 'erDiagram' or 'stateDiagram-v2'), found '{found}'"
             ),
             MermaidError::Syntax {
                 line,

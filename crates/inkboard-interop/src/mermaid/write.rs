@@ -1,6 +1,7 @@
 //! A page as a Mermaid flowchart, for `export` to `.mmd` (a page of tables as
 //! an ER diagram, [`super::er::to_er`], one with lifelines as a sequence diagram,
-//! [`super::sequence::to_sequence`]): the other direction
+//! [`super::sequence::to_sequence`], one with a state diagram's start or end as a
+//! state diagram, [`super::state::to_state`]): the other direction
 //! of [`parse`](super::parse), which reads it back into the same graph (the
 //! same nodes, labels and links).
 //!
@@ -35,6 +36,10 @@ pub fn to_mermaid(board: &Board, page: PageId) -> String {
     }
     if super::er::is_er_page(board, page) {
         return super::er::to_er(board, page);
+    }
+    // A page with a state diagram's start or end is a state diagram.
+    if super::state::is_state_page(board, page) {
+        return super::state::to_state(board, page);
     }
     let mut out = String::from("flowchart TD\n");
     let Some(page) = board.page(page) else {
@@ -159,6 +164,8 @@ fn node(id: &ObjectId, geom: Geom, label: &str) -> String {
     let (open, close) = match geom {
         Geom::Rounded => ("(", ")"),
         Geom::Ellipse => ("((", "))"),
+        // Mermaid's double circle is the nearest to a ring around a disc.
+        Geom::EndState => ("(((", ")))"),
         Geom::Diamond => ("{", "}"),
         Geom::Hexagon => ("{{", "}}"),
         Geom::Parallelogram => ("[/", "/]"),

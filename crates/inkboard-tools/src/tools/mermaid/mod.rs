@@ -1,6 +1,7 @@
 //! `import_mermaid`: a Mermaid flowchart drawn on the page as shapes, connectors
 //! and frames (one per subgraph), laid out in the chart's direction, in free space;
-//! a sequence diagram is drawn by [`sequence`], an ER diagram by [`er`].
+//! a sequence diagram is drawn by [`sequence`], an ER diagram by [`er`], a
+//! state diagram by [`state`].
 //!
 //! The text is parsed first ([`inkboard_interop::mermaid`]), so a syntax error
 //! changes nothing. Then every object is made through the same model calls
@@ -52,13 +53,14 @@ use inkboard_interop::mermaid::{Counted, Diagram};
 
 mod er;
 mod sequence;
+mod state;
 
 pub struct ImportMermaid;
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ImportMermaidArgs {
-    /// Flowchart, sequence or ER diagram source
+    /// Mermaid diagram source
     text: String,
     x: Option<f64>,
     y: Option<f64>,
@@ -67,7 +69,7 @@ pub struct ImportMermaidArgs {
 impl Tool for ImportMermaid {
     const NAME: &'static str = "import_mermaid";
     const TITLE: &'static str = "Import Mermaid diagram";
-    const DESCRIPTION: &'static str = "Draw a Mermaid flowchart (shapes, connectors, subgraph frames), sequenceDiagram (participants, lifelines, messages, activations, block frames, notes) or erDiagram (tables, crow's-foot ends) laid out in free space or from x,y.";
+    const DESCRIPTION: &'static str = "Draw Mermaid flowchart (shapes, connectors, subgraph frames), sequenceDiagram (lifelines, messages, activations, blocks, notes), erDiagram (tables, crow's-foot ends) or stateDiagram (states, composites, choice, fork, notes) in free space or at x,y.";
     const HINTS: Hints = Hints::ADD;
     type Args = ImportMermaidArgs;
     type Output = Imported;
@@ -104,6 +106,7 @@ impl EditTool for ImportMermaid {
             Diagram::Flowchart(chart) => chart,
             Diagram::Sequence(s) => return sequence::draw(cx, &s, (x, y)),
             Diagram::Er(er) => return er::draw(cx, &er, (x, y)),
+            Diagram::State(d) => return state::draw(cx, &d, (x, y)),
         };
         if chart.nodes.is_empty() && chart.subgraphs.is_empty() {
             return Err(ToolError::args(
