@@ -4,7 +4,9 @@
 //! top; every other line is a row whose cells are split by `|` and set in columns
 //! as wide as their widest cell; a line of `---` starts a new compartment (a class's
 //! methods under its attributes), drawn as a rule across. Blank lines are skipped.
-//! A row of one cell spans the columns (a class's `+name: String`). The same
+//! A row of one cell spans the columns (a class's `+name: String`). A title
+//! that starts with a UML stereotype (`<<interface>> Shape`) is set on two
+//! lines, the stereotype in guillemets (`«interface»`) above the name. The same
 //! measurement sizes an auto-sized table ([`natural_size`], used by
 //! `inkboard-arrange`) and places its cells ([`draw`]), with the renderer's own
 //! fonts, so a table sized to its rows holds them exactly and the checker does
@@ -86,12 +88,18 @@ fn grid(table: &Table, style: &Style) -> Grid {
     }
     let gaps = COLUMN_GAP * scale * columns.len().saturating_sub(1) as f32;
     let cells = (columns.iter().sum::<f32>() + gaps).max(spanning);
-    let title = width_of(&table.title, size, bold);
+    let (stereotype, name) = title_lines(table);
+    let title = width_of(name, size, bold).max(
+        stereotype
+            .as_deref()
+            .map_or(0.0, |s| width_of(s, size, regular)),
+    );
+    let title_lines = if stereotype.is_some() { 2.0 } else { 1.0 };
     // Whole pixels, and one spare, so the cells are never a hair too wide.
     let width = (cells.max(title) + 2.0 * PAD_X * scale + 1.0)
         .max(MIN_WIDTH * scale)
         .ceil();
-    let title_h = (line + 2.0 * TITLE_PAD_Y * scale).ceil();
+    let title_h = (line * title_lines + 2.0 * TITLE_PAD_Y * scale).ceil();
     let row_h = line + ROW_PAD_Y * scale;
     let body: f32 = table
         .compartments
@@ -106,6 +114,13 @@ fn grid(table: &Table, style: &Style) -> Grid {
         width,
         height: (title_h + body).ceil(),
     }
+}
+
+/// The title as drawn: the stereotype in guillemets, if there is one, and the
+/// name.
+fn title_lines(table: &Table) -> (Option<String>, &str) {
+    let (stereotype, name) = table.stereotype();
+    (stereotype.map(|s| format!("\u{ab}{s}\u{bb}")), name)
 }
 
 /// The size a table with this text and style takes: what an auto-sized table is
@@ -176,18 +191,37 @@ pub(crate) fn draw(s: &Shape, parts: &mut Vec<Part>, deadline: &Deadline) -> Res
     // too small for its rows is reported, not squeezed.
     let free = |x: f64, y: f64| Rect::new(x, y, 100_000.0, f64::from(line) * 2.0);
     let top_align = (inkboard_core::Align::Left, inkboard_core::VAlign::Top);
-    if !table.title.is_empty() {
-        let title_y = b.y + f64::from(TITLE_PAD_Y * g.scale);
-        let centre = (inkboard_core::Align::Center, inkboard_core::VAlign::Top);
-        let tb = Rect::new(
+    let (stereotype, name) = title_lines(&table);
+    let mut title_y = b.y + f64::from(TITLE_PAD_Y * g.scale);
+    let centre = (inkboard_core::Align::Center, inkboard_core::VAlign::Top);
+    let title_box = |y: f64| {
+        Rect::new(
             b.x + pad,
-            title_y,
+            y,
             (b.w - 2.0 * pad).max(1.0),
             f64::from(line) * 2.0,
-        );
-        if let Some(mut t) =
-            shape_text(&table.title, tb, size, bold, centre, color, false, deadline)?
-        {
+        )
+    };
+    if let Some(stereotype) = stereotype {
+        let tb = title_box(title_y);
+        if let Some(mut t) = shape_text(
+            &stereotype,
+            tb,
+            size,
+            regular,
+            centre,
+            color,
+            false,
+            deadline,
+        )? {
+            t.overflows = overflows;
+            parts.push(Part::Text(t));
+        }
+        title_y += f64::from(line);
+    }
+    if !name.is_empty() {
+        let tb = title_box(title_y);
+        if let Some(mut t) = shape_text(name, tb, size, bold, centre, color, false, deadline)? {
             t.overflows = overflows;
             parts.push(Part::Text(t));
         }
@@ -243,5 +277,14 @@ mod tests {
         assert!(w2 > w1, "{w1} -> {w2}");
         let (_, h0) = natural_size("Order", &style);
         assert!(h0 < h1);
+    }
+
+    #[test]
+    fn a_stereotype_takes_a_line_of_its_own_above_the_name() {
+        let style = Style::default();
+        let (_, plain) = natural_size("Shape\n---\n+area() double", &style);
+        let (_, typed) = natural_size("<<interface>> Shape\n---\n+area() double", &style);
+        let line = f64::from(text::DEFAULT_FONT_SIZE * LINE_HEIGHT);
+        assert!((typed - plain - line).abs() < 1.5, "{plain} -> {typed}");
     }
 }

@@ -702,6 +702,8 @@ fn edge(
     }
     let start_arrow = style::dot_sized(start_arrow, st.get("startSize"));
     let end_arrow = style::dot_sized(end_arrow, st.get("endSize"));
+    let start_arrow = style::hollowed(start_arrow, st.get("startFill"));
+    let end_arrow = style::hollowed(end_arrow, st.get("endFill"));
     if c.link.is_some() {
         b.losses.add(LostKind::Link, &name);
     }

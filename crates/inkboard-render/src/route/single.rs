@@ -685,6 +685,36 @@ fn head(arrow: Arrow, tip: Point, dir: Point, width: f64, out: &mut Vec<(Vec<Seg
             ));
             long * 0.9
         }
+        // UML's hollow ends: the outline alone, bigger than the filled heads so
+        // the hollow reads at a glance; the line stops at the outline, as
+        // nothing covers it inside.
+        Arrow::HollowTriangle => {
+            let (len, half) = (len * 1.25, half * 1.25);
+            out.push((
+                vec![
+                    Seg::Move(tip),
+                    Seg::Line(at(len, half)),
+                    Seg::Line(at(len, -half)),
+                    Seg::Close,
+                ],
+                false,
+            ));
+            len
+        }
+        Arrow::HollowDiamond => {
+            let long = len * 1.6;
+            out.push((
+                vec![
+                    Seg::Move(tip),
+                    Seg::Line(at(long / 2.0, half * 0.8)),
+                    Seg::Line(at(long, 0.0)),
+                    Seg::Line(at(long / 2.0, -half * 0.8)),
+                    Seg::Close,
+                ],
+                false,
+            ));
+            long
+        }
         Arrow::Circle => {
             let r = len * 0.36;
             let c = at(r, 0.0);
