@@ -8,7 +8,8 @@
 //!
 //! Limitations: draw.io lays rows out at even heights and columns at widths
 //! shared by their longest cell, which approximates inkboard's measured layout;
-//! an empty compartment has no row to carry its rule and is left out.
+//! an empty compartment of an ER table has no row to carry its rule and is left
+//! out (a class's gets an empty row).
 
 use std::collections::HashMap;
 
@@ -44,11 +45,18 @@ pub(crate) fn write(id: &str, up: &str, text: &str, st: &str, r: Rect, x: &mut S
         ));
     };
     cell(x, id, &table.title, st, up, r);
+    // A class's empty compartment (a class with no attributes, or no methods)
+    // gets an empty row to carry its rule, so it comes back.
+    let blank = vec![String::new()];
+    let class = table.is_class();
     let rows: Vec<(usize, &Vec<String>)> = table
         .compartments
         .iter()
         .enumerate()
-        .flat_map(|(k, rows)| rows.iter().map(move |row| (k, row)))
+        .flat_map(|(k, rows)| {
+            let placeholder = (class && rows.is_empty()).then_some((k, &blank));
+            rows.iter().map(move |row| (k, row)).chain(placeholder)
+        })
         .collect();
     if rows.is_empty() {
         return;
@@ -129,6 +137,8 @@ pub(crate) fn read(
     };
     let rows = by(&children[table], |c| c.geometry.y);
     let mut current: Vec<Vec<String>> = Vec::new();
+    // Whether a row has been read since the last rule.
+    let mut open = false;
     for (i, &row) in rows.iter().enumerate() {
         parts.insert(row, table);
         let mut values: Vec<String> = by(&children[row], |c| c.geometry.x)
@@ -147,16 +157,19 @@ pub(crate) fn read(
         while values.last().is_some_and(String::is_empty) {
             values.pop();
         }
-        if values.is_empty() {
-            values.push(String::new());
+        // An empty row holds nothing (a table's text skips blank lines), but
+        // its rule still closes its compartment: a class's empty one.
+        if !values.is_empty() {
+            current.push(values);
         }
-        current.push(values);
+        open = true;
         let ruled = CellStyle::parse(&cells[row].style).flag("bottom");
         if ruled && i + 1 < rows.len() {
             t.compartments.push(std::mem::take(&mut current));
+            open = false;
         }
     }
-    if !current.is_empty() {
+    if open {
         t.compartments.push(current);
     }
     t.to_text()

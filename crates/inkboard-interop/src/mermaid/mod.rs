@@ -1,6 +1,6 @@
 //! Mermaid flowcharts, read into a typed [`Flowchart`] for `import_mermaid`,
-//! sequence diagrams, read by [`sequence`], and ER diagrams, read by [`er`]
-//! ([`read`] picks by the header).
+//! sequence diagrams, read by [`sequence`], ER diagrams, read by [`er`], and
+//! class diagrams, read by [`class`] ([`read`] picks by the header).
 //!
 //! Mermaid is what models write most fluently, so the reader is as generous as
 //! Mermaid itself: `flowchart`/`graph` headers with a direction (TD, TB, LR, RL,
@@ -24,8 +24,9 @@
 //! `linkStyle ... interpolate`) becomes a [`Note`] with its line, which the
 //! tool's answer lists.
 //!
-//! Limitations: other diagram types (class, state...) are refused.
+//! Limitations: other diagram types (state, gantt...) are refused.
 
+pub mod class;
 mod css;
 pub mod er;
 mod label;
@@ -44,6 +45,7 @@ use std::fmt;
 
 use inkboard_core::{Arrow, Connector, Dash, End, Style};
 
+pub use class::ClassDiagram;
 pub use er::Er;
 pub use parse::parse;
 pub use report::{Counted, MAX_LINES_LISTED};
@@ -149,16 +151,20 @@ pub enum Diagram {
     Flowchart(Flowchart),
     Sequence(Sequence),
     Er(Er),
+    Class(ClassDiagram),
 }
 
 /// Reads a Mermaid diagram of any kind this reader takes: a sequence diagram
 /// when its first statement (past comments, directives and front matter) is
-/// `sequenceDiagram`, an ER diagram when it is `erDiagram`, else a flowchart ([`parse`] says what is wrong with it).
+/// `sequenceDiagram`, an ER diagram when it is `erDiagram`, a class diagram when
+/// it is `classDiagram`, else a flowchart ([`parse`] says what is wrong with it).
 pub fn read(text: &str) -> Result<Diagram, MermaidError> {
     if sequence::is_sequence(text) {
         sequence::parse(text).map(Diagram::Sequence)
     } else if er::is_er(text) {
         er::parse(text).map(Diagram::Er)
+    } else if class::is_class(text) {
+        class::parse(text).map(Diagram::Class)
     } else {
         parse(text).map(Diagram::Flowchart)
     }
@@ -367,7 +373,7 @@ impl fmt::Display for MermaidError {
             ),
             MermaidError::Unsupported { line, column, found } => write!(
                 f,
-                "line {line}, column {column}: only Mermaid flowcharts, sequence and ER diagrams can be imported (a first line like 'flowchart TD', 'sequenceDiagram' or 'erDiagram'), found '{found}'"
+                "line {line}, column {column}: only Mermaid flowcharts, sequence, ER and class diagrams can be imported (a first line like 'flowchart TD', 'sequenceDiagram', 'erDiagram' or 'classDiagram'), found '{found}'"
             ),
             MermaidError::Syntax {
                 line,

@@ -184,7 +184,7 @@ fn errors_say_where_and_what() {
     );
     assert_eq!(
         error("sequenceDiagram\nA->>B: hi"),
-        "line 1, column 1: only Mermaid flowcharts, sequence and ER diagrams can be imported (a first line like 'flowchart TD', 'sequenceDiagram' or 'erDiagram'), found 'sequenceDiagram'"
+        "line 1, column 1: only Mermaid flowcharts, sequence, ER and class diagrams can be imported (a first line like 'flowchart TD', 'sequenceDiagram', 'erDiagram' or 'classDiagram'), found 'sequenceDiagram'"
     );
     assert_eq!(
         error("graph XY\nA-->B"),

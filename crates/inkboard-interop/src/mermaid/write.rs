@@ -28,7 +28,10 @@ type Node<'a> = (&'a Object, Rect, Geom, std::borrow::Cow<'a, str>);
 
 /// `page` of `board` as a Mermaid flowchart.
 pub fn to_mermaid(board: &Board, page: PageId) -> String {
-    // A page of tables is an ER diagram.
+    // A page of classes is a class diagram; one of other tables an ER diagram.
+    if super::class::is_class_page(board, page) {
+        return super::class::to_class(board, page);
+    }
     if super::er::is_er_page(board, page) {
         return super::er::to_er(board, page);
     }
