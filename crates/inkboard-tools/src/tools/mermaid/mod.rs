@@ -1,6 +1,7 @@
 //! `import_mermaid`: a Mermaid flowchart drawn on the page as shapes, connectors
 //! and frames (one per subgraph), laid out in the chart's direction, in free space;
-//! a sequence diagram is drawn by [`sequence`], an ER diagram by [`er`].
+//! a sequence diagram is drawn by [`sequence`], an ER diagram by [`er`], a
+//! class diagram by [`class`].
 //!
 //! The text is parsed first ([`inkboard_interop::mermaid`]), so a syntax error
 //! changes nothing. Then every object is made through the same model calls
@@ -50,6 +51,7 @@ use crate::tool::{Cx, EditTool, Hints, Tool};
 use crate::ToolError;
 use inkboard_interop::mermaid::{Counted, Diagram};
 
+mod class;
 mod er;
 mod sequence;
 
@@ -104,6 +106,7 @@ impl EditTool for ImportMermaid {
             Diagram::Flowchart(chart) => chart,
             Diagram::Sequence(s) => return sequence::draw(cx, &s, (x, y)),
             Diagram::Er(er) => return er::draw(cx, &er, (x, y)),
+            Diagram::Class(d) => return class::draw(cx, &d, (x, y)),
         };
         if chart.nodes.is_empty() && chart.subgraphs.is_empty() {
             return Err(ToolError::args(
