@@ -60,7 +60,7 @@ pub struct ImportMermaid;
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ImportMermaidArgs {
-    /// Flowchart, sequence or ER diagram source
+    /// Mermaid source
     text: String,
     x: Option<f64>,
     y: Option<f64>,
@@ -69,7 +69,7 @@ pub struct ImportMermaidArgs {
 impl Tool for ImportMermaid {
     const NAME: &'static str = "import_mermaid";
     const TITLE: &'static str = "Import Mermaid diagram";
-    const DESCRIPTION: &'static str = "Draw a Mermaid flowchart (shapes, connectors, subgraph frames), sequenceDiagram (participants, lifelines, messages, activations, block frames, notes) or erDiagram (tables, crow's-foot ends) laid out in free space or from x,y.";
+    const DESCRIPTION: &'static str = "Draw a Mermaid flowchart (shapes, connectors, subgraph frames), sequenceDiagram (lifelines, messages, activations, block frames, notes), erDiagram (tables, crow's-foot ends) or classDiagram (class tables, UML ends, namespace frames) laid out in free space or at x,y.";
     const HINTS: Hints = Hints::ADD;
     type Args = ImportMermaidArgs;
     type Output = Imported;
