@@ -690,29 +690,19 @@ fn head(arrow: Arrow, tip: Point, dir: Point, width: f64, out: &mut Vec<(Vec<Seg
         // nothing covers it inside.
         Arrow::HollowTriangle => {
             let (len, half) = (len * 1.25, half * 1.25);
-            out.push((
-                vec![
-                    Seg::Move(tip),
-                    Seg::Line(at(len, half)),
-                    Seg::Line(at(len, -half)),
-                    Seg::Close,
-                ],
-                false,
-            ));
+            let corners = [tip, at(len, half), at(len, -half)];
+            out.push((shapes::polygon_path(&corners), false));
             len
         }
         Arrow::HollowDiamond => {
-            let long = len * 1.6;
-            out.push((
-                vec![
-                    Seg::Move(tip),
-                    Seg::Line(at(long / 2.0, half * 0.8)),
-                    Seg::Line(at(long, 0.0)),
-                    Seg::Line(at(long / 2.0, -half * 0.8)),
-                    Seg::Close,
-                ],
-                false,
-            ));
+            let (long, side) = (len * 1.6, half * 0.8);
+            let corners = [
+                tip,
+                at(long / 2.0, side),
+                at(long, 0.0),
+                at(long / 2.0, -side),
+            ];
+            out.push((shapes::polygon_path(&corners), false));
             long
         }
         Arrow::Circle => {
