@@ -343,3 +343,48 @@ fn uml_ends_go_to_excalidraw_and_back() {
     };
     assert_eq!(ends(&back.board), ends(&board));
 }
+
+/// draw.io's own UML class (its palette's swimlane stacking text rows and
+/// `line` separators) comes in as a class table: its name, its rows as
+/// members, a separator as the methods' compartment.
+#[test]
+fn drawios_own_uml_classes_come_in_as_class_tables() {
+    let xml = std::fs::read(dir().join("drawio-template-uml_1.xml")).expect("the template");
+    let back = inkboard_interop::import(&xml, Some("uml_1.xml")).expect("import");
+    let classes: Vec<inkboard_core::Table> = back.board.pages()[0]
+        .objects
+        .iter()
+        .filter_map(|o| match &o.kind {
+            Kind::Shape(s) if s.geom == Geom::Table => Some(inkboard_core::Table::parse(&s.text)),
+            _ => None,
+        })
+        .collect();
+    assert!(classes.len() >= 2, "{classes:?}");
+    for c in &classes {
+        assert_eq!(c.title, "Classname");
+        assert!(c.is_class(), "{c:?}");
+        assert!(
+            c.compartments[0].iter().all(|r| r == &["+ field: type"]),
+            "{c:?}"
+        );
+    }
+    let hand = r#"<mxfile><diagram name="P"><mxGraphModel><root><mxCell id="0"/><mxCell id="1" parent="0"/>
+<mxCell id="c" value="&lt;i&gt;«interface»&lt;/i&gt;&lt;br&gt;&lt;b&gt;Shape&lt;/b&gt;" style="swimlane;html=1;fontStyle=1;childLayout=stackLayout;startSize=40;" vertex="1" parent="1"><mxGeometry x="0" y="0" width="160" height="120" as="geometry"/></mxCell>
+<mxCell id="f" value="- sides: int" style="text;strokeColor=none;fillColor=none;align=left;" vertex="1" parent="c"><mxGeometry y="40" width="160" height="26" as="geometry"/></mxCell>
+<mxCell id="l" value="" style="line;strokeWidth=1;fillColor=none;" vertex="1" parent="c"><mxGeometry y="66" width="160" height="8" as="geometry"/></mxCell>
+<mxCell id="m" value="+ area(): double&lt;br&gt;+ draw()" style="text;html=1;strokeColor=none;fillColor=none;align=left;" vertex="1" parent="c"><mxGeometry y="74" width="160" height="40" as="geometry"/></mxCell>
+</root></mxGraphModel></diagram></mxfile>"#;
+    let back = inkboard_interop::import(hand.as_bytes(), Some("shape.drawio")).expect("import");
+    let texts: Vec<&str> = back.board.pages()[0]
+        .objects
+        .iter()
+        .filter_map(|o| match &o.kind {
+            Kind::Shape(s) => Some(s.text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        texts,
+        ["<<interface>> Shape\n- sides: int\n---\n+ area(): double\n+ draw()"]
+    );
+}

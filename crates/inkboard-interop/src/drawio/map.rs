@@ -75,6 +75,11 @@ pub(crate) fn page(b: &mut BoardBuilder, cells: &[Cell]) {
             plans.push((v.cell, table_plan(b, cell, v, text)));
             continue;
         }
+        if cell.vertex && !cell.edge && super::table::is_uml_class(cells, &children, v.cell) {
+            let text = super::table::read_class(cells, &children, v.cell, &mut in_table);
+            plans.push((v.cell, table_plan(b, cell, v, text)));
+            continue;
+        }
         let parent = cell.parent.as_deref().and_then(|p| index.get(p)).copied();
         let parent_is_edge = parent.is_some_and(|p| cells[p].edge);
         if cell.vertex && parent_is_edge {

@@ -6,6 +6,10 @@
 //! shape ([`read`]), its rows and cells becoming the shape's text, and edges to
 //! a row attached to the table.
 //!
+//! draw.io's own UML class (a swimlane stacking text rows and `line`
+//! separators) is read as a class table too ([`read_class`]); it is written
+//! back as a table.
+//!
 //! Limitations: draw.io lays rows out at even heights and columns at widths
 //! shared by their longest cell, which approximates inkboard's measured layout;
 //! an empty compartment of an ER table has no row to carry its rule and is left
@@ -104,6 +108,76 @@ pub(crate) fn write(id: &str, up: &str, text: &str, st: &str, r: Rect, x: &mut S
 /// True for a draw.io table cell.
 pub(crate) fn is_table(st: &CellStyle) -> bool {
     st.get("shape") == Some("table")
+}
+
+/// True for draw.io's own UML class (its UML palette's "Class"): a swimlane
+/// laid out as a stack (`childLayout=stackLayout`) whose children are text rows
+/// and `line` separators, none with children of its own.
+pub(crate) fn is_uml_class(cells: &[Cell], children: &[Vec<usize>], class: usize) -> bool {
+    let st = CellStyle::parse(&cells[class].style);
+    let rows = &children[class];
+    st.has_name("swimlane")
+        && st.get("childLayout") == Some("stackLayout")
+        && !rows.is_empty()
+        && rows.iter().all(|&r| {
+            let rs = CellStyle::parse(&cells[r].style);
+            cells[r].vertex
+                && !cells[r].edge
+                && children[r].is_empty()
+                && (rs.has_name("text") || rs.has_name("line"))
+        })
+}
+
+/// The text of draw.io's UML class at `class` as a class table: its title (a
+/// first line `«interface»` or `<<interface>>` made the annotation), each line
+/// of each text row a row, a `line` separator a new compartment; at least the
+/// two a class has. Every row read is added to `parts`, mapped to the class.
+pub(crate) fn read_class(
+    cells: &[Cell],
+    children: &[Vec<usize>],
+    class: usize,
+    parts: &mut HashMap<usize, usize>,
+) -> String {
+    let lines = |c: &Cell| -> Vec<String> {
+        let st = CellStyle::parse(&c.style);
+        let shown = c.shown_label(&st);
+        let plain = if st.flag("html") {
+            html_to_text(&shown).0
+        } else {
+            shown
+        };
+        plain
+            .lines()
+            .map(|l| l.replace('|', "/").trim().to_string())
+            .filter(|l| !l.is_empty())
+            .collect()
+    };
+    let head = lines(&cells[class]);
+    let title = match head.as_slice() {
+        [first, name, ..] if first.starts_with(['«', '<']) => {
+            let a = first.trim_matches(['«', '»', '<', '>']).trim();
+            format!("<<{a}>> {name}")
+        }
+        _ => head.join(" "),
+    };
+    let mut rows: Vec<usize> = children[class].clone();
+    rows.sort_by(|&a, &b| cells[a].geometry.y.total_cmp(&cells[b].geometry.y));
+    let mut t = Table {
+        title,
+        compartments: vec![Vec::new()],
+    };
+    for r in rows {
+        parts.insert(r, class);
+        if CellStyle::parse(&cells[r].style).has_name("line") {
+            t.compartments.push(Vec::new());
+        } else if let Some(last) = t.compartments.last_mut() {
+            last.extend(lines(&cells[r]).into_iter().map(|l| vec![l]));
+        }
+    }
+    if t.compartments.len() < 2 {
+        t.compartments.push(Vec::new());
+    }
+    t.to_text()
 }
 
 /// The text of the table at `table` (an index into `cells`): its title, then
