@@ -59,7 +59,7 @@ pub(super) fn draw(
         nodes: nodes
             .iter()
             .map(|(geom, text, ns)| flowchart::Node {
-                size: place::fit_text(*geom, text, &style),
+                size: node_size(*geom, text, &style),
                 subgraph: *ns,
             })
             .collect(),
@@ -174,4 +174,14 @@ pub(super) fn draw(
         .chain(frame_ids)
         .collect();
     Ok(Imported::new(&all, d.report()))
+}
+
+/// A class's natural size; a note's, its text's with no floor of a new note's
+/// square (a note beside a class is a remark, not a card), at least 100 by 40.
+fn node_size(geom: Geom, text: &str, style: &Style) -> (f64, f64) {
+    if geom == Geom::Note {
+        let (w, h) = place::text_size(geom, text, style);
+        return (w.max(100.0), h.max(40.0));
+    }
+    place::fit_text(geom, text, style)
 }
