@@ -90,7 +90,8 @@ enum Command {
         theme: Option<String>,
     },
     /// Export a board to .svg, .png, .pdf, .inkboard, .inkboard.json, .drawio,
-    /// .excalidraw or .mmd (a Mermaid flowchart).
+    /// .excalidraw or .mmd (Mermaid: a flowchart, or an ER or class diagram for a
+    /// page of tables or classes).
     Export {
         /// The board file.
         file: PathBuf,
