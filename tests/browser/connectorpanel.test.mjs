@@ -75,6 +75,22 @@ describe('connector type and arrowheads in the panel', { timeout: 120000 }, () =
     await waitFor((o) => o.c5.start_arrow === undefined && o.c5.end_arrow === undefined, 'both undone');
   });
 
+  it('offers the UML ends, drawn hollow by the renderer', async () => {
+    assert.equal(await button('end-arrow-hollow_triangle').textContent(), '▷');
+    assert.equal(await button('start-arrow-hollow_diamond').textContent(), '◇');
+    await button('end-arrow-hollow_triangle').click();
+    await waitFor((o) => o.c5.end_arrow === 'hollow_triangle', 'a hollow triangle at the end');
+    await button('start-arrow-hollow_diamond').click();
+    await waitFor((o) => o.c5.start_arrow === 'hollow_diamond', 'a hollow diamond at the start');
+    // The heads on screen are the server's: closed outlines, not filled.
+    const hollow = () => page.evaluate(() => [...document.querySelectorAll('g#c5 path')]
+      .filter((p) => /[zZ]\s*$/.test(p.getAttribute('d') ?? '') && p.getAttribute('fill') === 'none').length);
+    await until(async () => (await hollow()) === 2, { what: 'two hollow heads drawn' });
+    await page.keyboard.press('Control+z');
+    await page.keyboard.press('Control+z');
+    await waitFor((o) => o.c5.start_arrow === undefined && o.c5.end_arrow === undefined, 'both undone');
+  });
+
   it('marks values that differ between connectors as mixed; a click sets both in one step', async () => {
     await page.keyboard.down('Shift');
     await clickBoard(page, { x: 200, y: 330 });

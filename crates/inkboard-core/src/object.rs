@@ -220,6 +220,28 @@ impl Table {
     }
 }
 
+impl Table {
+    /// The title split into a UML stereotype and the name: `<<interface>> Shape`
+    /// is `(Some("interface"), "Shape")`; a title with no `<<...>>` first is all
+    /// name.
+    pub fn stereotype(&self) -> (Option<&str>, &str) {
+        let title = self.title.trim();
+        if let Some(rest) = title.strip_prefix("<<") {
+            if let Some(end) = rest.find(">>") {
+                let name = rest[end + 2..].trim();
+                return (Some(rest[..end].trim()), name);
+            }
+        }
+        (None, title)
+    }
+
+    /// True when the table is a UML class rather than an ER entity: it has a
+    /// stereotype, or more than one compartment (attributes, then methods).
+    pub fn is_class(&self) -> bool {
+        self.compartments.len() > 1 || self.stereotype().0.is_some()
+    }
+}
+
 /// A line of three or more dashes and nothing else.
 fn is_rule(line: &str) -> bool {
     line.len() >= 3 && line.chars().all(|c| c == '-')
@@ -237,15 +259,27 @@ vocabulary! {
     /// these); or a crow's-foot end of an ER relationship, its cardinality at that
     /// end: `one` (exactly one: two bars), `zero_or_one` (a circle and a bar),
     /// `one_or_many` (a bar and a crow's foot), `zero_or_many` (a circle and a
-    /// crow's foot) or `many` (a crow's foot alone, draw.io's `ERmany`).
+    /// crow's foot) or `many` (a crow's foot alone, draw.io's `ERmany`); or a
+    /// hollow UML end: `hollow_triangle` (inheritance, realization) or
+    /// `hollow_diamond` (aggregation; the filled `diamond` is composition).
     pub enum Arrow as "arrow" {
         None = "none", Arrow = "arrow", Triangle = "triangle", Diamond = "diamond", Circle = "circle",
         Bar = "bar", Dot = "dot", One = "one", ZeroOrOne = "zero_or_one",
         OneOrMany = "one_or_many", ZeroOrMany = "zero_or_many", Many = "many",
+        HollowTriangle = "hollow_triangle", HollowDiamond = "hollow_diamond",
     }
 }
 
 impl Arrow {
+    /// True for the ends only a UML class diagram draws: the hollow triangle and
+    /// the diamonds (composition and aggregation).
+    pub fn is_uml(self) -> bool {
+        matches!(
+            self,
+            Arrow::HollowTriangle | Arrow::HollowDiamond | Arrow::Diamond
+        )
+    }
+
     /// True for the crow's-foot ends of ER diagrams.
     pub fn is_crows_foot(self) -> bool {
         matches!(
@@ -693,6 +727,18 @@ mod table_tests {
         assert_eq!(t.compartments[0][1], ["name", "string"]);
         assert_eq!(t.compartments[1][0], ["+pay()"]);
         assert_eq!(Table::parse(&t.to_text()), t);
+    }
+
+    #[test]
+    fn a_class_has_a_stereotype_or_two_compartments() {
+        let t = Table::parse("<<interface>> Shape\n---\n+area() double");
+        assert_eq!(t.stereotype(), (Some("interface"), "Shape"));
+        assert!(t.is_class());
+        let empty = Table::parse("Duck\n---\n---");
+        assert_eq!(empty.compartments.len(), 2);
+        assert!(empty.is_class());
+        assert!(!Table::parse("ORDER\nint | id | PK").is_class());
+        assert_eq!(Table::parse("ORDER").stereotype(), (None, "ORDER"));
     }
 
     #[test]

@@ -313,7 +313,7 @@ fn errors_name_the_field() {
         ),
         (
             json!({"id": "c1", "type": "connector", "from": "a", "to": "b", "end_arrow": "big"}),
-            "end_arrow: unknown arrow \"big\": use one of none, arrow, triangle, diamond, circle, bar, dot, one, zero_or_one, one_or_many, zero_or_many, many",
+            "end_arrow: unknown arrow \"big\": use one of none, arrow, triangle, diamond, circle, bar, dot, one, zero_or_one, one_or_many, zero_or_many, many, hollow_triangle, hollow_diamond",
         ),
         (
             json!({"id": "s1", "type": "shape", "x": 0, "y": 0, "w": 1, "h": 1, "link": "javascript:alert(1)"}),

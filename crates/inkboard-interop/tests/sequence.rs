@@ -115,8 +115,8 @@ fn the_header_picks_the_reader() {
     assert!(matches!(read(sequence), Ok(Diagram::Sequence(_))));
     assert!(matches!(read("graph TD\nA-->B"), Ok(Diagram::Flowchart(_))));
     assert_eq!(
-        read("classDiagram\nA <|-- B").unwrap_err().to_string(),
-        "line 1, column 1: only Mermaid flowcharts, sequence, ER and state diagrams can be imported (a first line like 'flowchart TD', 'sequenceDiagram', 'erDiagram' or 'stateDiagram-v2'), found 'classDiagram'"
+        read("gantt\n  title A plan").unwrap_err().to_string(),
+        "line 1, column 1: only Mermaid flowcharts, sequence, ER, state and class diagrams can be imported (a first line like 'flowchart TD', 'sequenceDiagram', 'erDiagram', 'stateDiagram-v2' or 'classDiagram'), found 'gantt'"
     );
 }
 

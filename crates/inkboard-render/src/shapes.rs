@@ -156,7 +156,8 @@ pub fn polygon(geom: Geom, b: Rect) -> Option<Vec<Point>> {
     })
 }
 
-fn polygon_path(points: &[Point]) -> Vec<Seg> {
+/// A closed path through `points`.
+pub(crate) fn polygon_path(points: &[Point]) -> Vec<Seg> {
     let mut segs = Vec::with_capacity(points.len() + 1);
     for (i, p) in points.iter().enumerate() {
         segs.push(if i == 0 { Seg::Move(*p) } else { Seg::Line(*p) });

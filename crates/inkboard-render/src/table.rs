@@ -4,7 +4,9 @@
 //! top; every other line is a row whose cells are split by `|` and set in columns
 //! as wide as their widest cell; a line of `---` starts a new compartment (a class's
 //! methods under its attributes), drawn as a rule across. Blank lines are skipped.
-//! A row of one cell spans the columns (a class's `+name: String`). The same
+//! A row of one cell spans the columns (a class's `+name: String`). A title
+//! that starts with a UML stereotype (`<<interface>> Shape`) is set on two
+//! lines, the stereotype in guillemets (`«interface»`) above the name. The same
 //! measurement sizes an auto-sized table ([`natural_size`], used by
 //! `inkboard-arrange`) and places its cells ([`draw`]), with the renderer's own
 //! fonts, so a table sized to its rows holds them exactly and the checker does
@@ -120,7 +122,12 @@ fn grid(table: &Table, style: &Style) -> Grid {
         }
     }
     let gaps = COLUMN_GAP * scale * columns.len().saturating_sub(1) as f32;
-    let title = width_of(&table.title, size, bold);
+    let (stereotype, name) = title_lines(table);
+    let title = width_of(name, size, bold).max(
+        stereotype
+            .as_deref()
+            .map_or(0.0, |s| width_of(s, size, regular)),
+    );
     let cells = (columns.iter().sum::<f32>() + gaps)
         .max(spanning.min(MAX_SPAN * scale))
         .max(title.min(MAX_SPAN * scale));
@@ -129,7 +136,10 @@ fn grid(table: &Table, style: &Style) -> Grid {
         .max(MIN_WIDTH * scale)
         .ceil();
     let span = width - 2.0 * PAD_X * scale - 1.0;
-    let title_h = (height_in(&table.title, size, bold, span) + 2.0 * TITLE_PAD_Y * scale).ceil();
+    let above = stereotype
+        .as_deref()
+        .map_or(0.0, |s| height_in(s, size, regular, span));
+    let title_h = (above + height_in(name, size, bold, span) + 2.0 * TITLE_PAD_Y * scale).ceil();
     let mut g = Grid {
         scale,
         title_h,
@@ -160,6 +170,13 @@ fn grid(table: &Table, style: &Style) -> Grid {
         .sum();
     g.height = (title_h + body).ceil();
     g
+}
+
+/// The title as drawn: the stereotype in guillemets, if there is one, and the
+/// name.
+fn title_lines(table: &Table) -> (Option<String>, &str) {
+    let (stereotype, name) = table.stereotype();
+    (stereotype.map(|s| format!("\u{ab}{s}\u{bb}")), name)
 }
 
 /// The size a table with this text and style takes: what an auto-sized table is
@@ -232,19 +249,38 @@ pub(crate) fn draw(s: &Shape, parts: &mut Vec<Part>, deadline: &Deadline) -> Res
         Rect::new(x, y, f64::from(w + WRAP_SLACK), f64::from(h) * 2.0)
     };
     let top_align = (inkboard_core::Align::Left, inkboard_core::VAlign::Top);
-    if !table.title.is_empty() {
-        let title_y = b.y + f64::from(TITLE_PAD_Y * g.scale);
-        let centre = (inkboard_core::Align::Center, inkboard_core::VAlign::Top);
-        // Centred in the box as drawn, which may be wider than the grid.
-        let tb = Rect::new(
+    let (stereotype, name) = title_lines(&table);
+    let mut title_y = b.y + f64::from(TITLE_PAD_Y * g.scale);
+    let centre = (inkboard_core::Align::Center, inkboard_core::VAlign::Top);
+    // Centred in the box as drawn, which may be wider than the grid.
+    let title_box = |y: f64| {
+        Rect::new(
             b.x + pad,
-            title_y,
+            y,
             (b.w - 2.0 * pad).max(1.0),
             f64::from(g.title_h) * 2.0,
-        );
-        if let Some(mut t) =
-            shape_text(&table.title, tb, size, bold, centre, color, false, deadline)?
-        {
+        )
+    };
+    if let Some(stereotype) = stereotype {
+        let tb = title_box(title_y);
+        if let Some(mut t) = shape_text(
+            &stereotype,
+            tb,
+            size,
+            regular,
+            centre,
+            color,
+            false,
+            deadline,
+        )? {
+            t.overflows = overflows;
+            parts.push(Part::Text(t));
+        }
+        title_y += f64::from(height_in(&stereotype, size, regular, g.span));
+    }
+    if !name.is_empty() {
+        let tb = title_box(title_y);
+        if let Some(mut t) = shape_text(name, tb, size, bold, centre, color, false, deadline)? {
             t.overflows = overflows;
             parts.push(Part::Text(t));
         }
@@ -300,6 +336,15 @@ mod tests {
         assert!(w2 > w1, "{w1} -> {w2}");
         let (_, h0) = natural_size("Order", &style);
         assert!(h0 < h1);
+    }
+
+    #[test]
+    fn a_stereotype_takes_a_line_of_its_own_above_the_name() {
+        let style = Style::default();
+        let (_, plain) = natural_size("Shape\n---\n+area() double", &style);
+        let (_, typed) = natural_size("<<interface>> Shape\n---\n+area() double", &style);
+        let line = f64::from(text::DEFAULT_FONT_SIZE * LINE_HEIGHT);
+        assert!((typed - plain - line).abs() < 1.5, "{plain} -> {typed}");
     }
 
     #[test]

@@ -511,6 +511,8 @@ fn cases() -> Vec<Case> {
         ("arrow_one_or_many", |b| arrow(b, Arrow::OneOrMany)),
         ("arrow_zero_or_many", |b| arrow(b, Arrow::ZeroOrMany)),
         ("arrow_many", |b| arrow(b, Arrow::Many)),
+        ("arrow_hollow_triangle", |b| arrow(b, Arrow::HollowTriangle)),
+        ("arrow_hollow_diamond", |b| arrow(b, Arrow::HollowDiamond)),
         ("er_crows_feet", |b| {
             // Every end kind at both ends of a labelled relationship, between
             // tables, one pair a row; and one running down, dashed.
@@ -583,6 +585,56 @@ fn cases() -> Vec<Case> {
             ] {
                 b.connect(obj(a), obj(c), Route::Straight, Arrow::Arrow);
             }
+        }),
+        ("uml_class", |b| {
+            // A UML class diagram: an interface (its stereotype above its
+            // name), a realization (dashed, hollow triangle), an inheritance,
+            // an aggregation with cardinalities and a composition.
+            let table = |b: &mut Build, x: f64, y: f64, text: &str| {
+                let (w, h) = inkboard_render::table::natural_size(text, &Style::default());
+                b.shape(Geom::Table, [x, y, w, h], text)
+            };
+            let shape = table(b, 200.0, 0.0, "<<interface>> Shape\n---\n+area() double");
+            let circle = table(
+                b,
+                0.0,
+                220.0,
+                "Circle\n-radius: double\n---\n+area() double",
+            );
+            let square = table(b, 300.0, 220.0, "Square\n-side: double\n---\n+area() double");
+            let canvas = table(
+                b,
+                560.0,
+                0.0,
+                "Canvas\n-shapes: List<Shape>\n---\n+draw()\n+add(Shape s)",
+            );
+            let layer = table(b, 560.0, 220.0, "Layer\n+name: String\n---");
+            b.connector(Connector {
+                end_arrow: Arrow::HollowTriangle,
+                style: Style {
+                    dash: Some(Dash::Dashed),
+                    ..Style::default()
+                },
+                ..Connector::new(obj(&circle), obj(&shape))
+            });
+            b.connector(Connector {
+                end_arrow: Arrow::HollowTriangle,
+                ..Connector::new(obj(&square), obj(&shape))
+            });
+            let mut holds = Connector {
+                start_arrow: Arrow::HollowDiamond,
+                end_arrow: Arrow::None,
+                ..Connector::new(obj(&canvas), obj(&shape))
+            };
+            holds.set_end_label(true, "1".into());
+            holds.set_end_label(false, "*".into());
+            b.connector(holds);
+            b.connector(Connector {
+                start_arrow: Arrow::Diamond,
+                end_arrow: Arrow::None,
+                text: "layers".into(),
+                ..Connector::new(obj(&canvas), obj(&layer))
+            });
         }),
         ("flip_triangle", |b| {
             b.shape(Geom::Triangle, [0.0, 0.0, 100.0, 80.0], "up");

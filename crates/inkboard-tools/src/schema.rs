@@ -94,9 +94,31 @@ fn compact(value: &mut Value) {
 }
 
 /// The compact schema of a tool's result: like [`schema_of`], without
-/// descriptions, since the field names and the tool's description say enough.
+/// descriptions, since the field names and the tool's description say enough,
+/// and with the fields' own fields left out (a nested object is an `object`, a
+/// list of them a list of `object`s): a client checks the answer's shape by it,
+/// no model reads it, and it counts in the `tools/list` budget.
 pub(crate) fn output_schema_of<T: JsonSchema>() -> Map<String, Value> {
-    rewritten(schema_of::<T>(), strip_descriptions)
+    let mut schema = rewritten(schema_of::<T>(), strip_descriptions);
+    if let Some(Value::Object(fields)) = schema.get_mut("properties") {
+        for field in fields.values_mut() {
+            shallow(field);
+            if let Some(items) = field.get_mut("items") {
+                shallow(items);
+            }
+        }
+    }
+    schema
+}
+
+/// An object's schema without its fields: `{"type": "object"}`.
+fn shallow(schema: &mut Value) {
+    if let Value::Object(map) = schema {
+        if map.remove("properties").is_some() {
+            map.remove("additionalProperties");
+            map.insert("type".into(), "object".into());
+        }
+    }
 }
 
 /// `schema` after `rewrite`, which walks it as a JSON value.

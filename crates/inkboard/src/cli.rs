@@ -90,7 +90,8 @@ enum Command {
         theme: Option<String>,
     },
     /// Export a board to .svg, .png, .pdf, .inkboard, .inkboard.json, .drawio,
-    /// .excalidraw or .mmd (Mermaid).
+    /// .excalidraw or .mmd (Mermaid: a flowchart, or the sequence, ER, class or
+    /// state diagram a page holds).
     Export {
         /// The board file.
         file: PathBuf,

@@ -35,16 +35,19 @@ export const APPLIES = {
   group: [],
 };
 const ARROWS = ['none', 'arrow', 'triangle', 'diamond', 'circle', 'bar', 'dot',
-  'one', 'zero_or_one', 'one_or_many', 'zero_or_many', 'many'];
+  'one', 'zero_or_one', 'one_or_many', 'zero_or_many', 'many',
+  'hollow_triangle', 'hollow_diamond'];
 /** The arrowheads as drawn at each end, for their buttons (crow's feet as ER
  * diagrams write them in text). */
 const END_HEADS = {
   none: '—', arrow: '→', triangle: '▶', diamond: '◆', circle: '●', bar: '⊣', dot: '•',
   one: '‖', zero_or_one: 'o|', one_or_many: '|<', zero_or_many: 'o<', many: '<',
+  hollow_triangle: '▷', hollow_diamond: '◇',
 };
 const START_HEADS = {
   none: '—', arrow: '←', triangle: '◀', diamond: '◆', circle: '●', bar: '⊢', dot: '•',
   one: '‖', zero_or_one: '|o', one_or_many: '>|', zero_or_many: '>o', many: '>',
+  hollow_triangle: '◁', hollow_diamond: '◇',
 };
 /** Route names as Excalidraw and draw.io say them: orthogonal is "elbow". */
 const ROUTES = ['straight', 'orthogonal', 'curved'];

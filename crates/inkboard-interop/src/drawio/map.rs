@@ -80,6 +80,11 @@ pub(crate) fn page(b: &mut BoardBuilder, cells: &[Cell]) {
             plans.push((v.cell, table_plan(b, cell, v, text)));
             continue;
         }
+        if cell.vertex && !cell.edge && super::table::is_uml_class(cells, &children, v.cell) {
+            let text = super::table::read_class(cells, &children, v.cell, &mut in_table);
+            plans.push((v.cell, table_plan(b, cell, v, text)));
+            continue;
+        }
         let parent = cell.parent.as_deref().and_then(|p| index.get(p)).copied();
         let parent_is_edge = parent.is_some_and(|p| cells[p].edge);
         if cell.vertex && parent_is_edge {
@@ -739,6 +744,8 @@ fn edge(
     }
     let start_arrow = style::dot_sized(start_arrow, st.get("startSize"));
     let end_arrow = style::dot_sized(end_arrow, st.get("endSize"));
+    let start_arrow = style::hollowed(start_arrow, st.get("startFill"));
+    let end_arrow = style::hollowed(end_arrow, st.get("endFill"));
     if c.link.is_some() {
         b.losses.add(LostKind::Link, &name);
     }

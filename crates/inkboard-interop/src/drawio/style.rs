@@ -145,6 +145,16 @@ pub(crate) fn dot_sized(arrow: Arrow, size: Option<&str>) -> Arrow {
     }
 }
 
+/// A block or diamond head drawn hollow when draw.io's `startFill`/`endFill`
+/// (`fill`) is `0`: UML's inheritance and aggregation ends.
+pub(crate) fn hollowed(arrow: Arrow, fill: Option<&str>) -> Arrow {
+    match (arrow, fill.map(str::trim)) {
+        (Arrow::Triangle, Some("0")) => Arrow::HollowTriangle,
+        (Arrow::Diamond, Some("0")) => Arrow::HollowDiamond,
+        _ => arrow,
+    }
+}
+
 /// The arrowhead for draw.io's `startArrow`/`endArrow` value, and the name when
 /// it had to be approximated.
 pub(crate) fn arrow(value: Option<&str>, default: Arrow) -> (Arrow, Option<String>) {
@@ -255,6 +265,10 @@ mod tests {
         assert_eq!(arrow(None, Arrow::Arrow), (Arrow::Arrow, None));
         assert_eq!(arrow(Some("block"), Arrow::Arrow), (Arrow::Triangle, None));
         assert_eq!(arrow(Some("ERmany"), Arrow::None), (Arrow::Many, None));
+        assert_eq!(hollowed(Arrow::Triangle, Some("0")), Arrow::HollowTriangle);
+        assert_eq!(hollowed(Arrow::Diamond, Some("0")), Arrow::HollowDiamond);
+        assert_eq!(hollowed(Arrow::Diamond, Some("1")), Arrow::Diamond);
+        assert_eq!(hollowed(Arrow::Arrow, Some("0")), Arrow::Arrow);
         assert_eq!(
             arrow(Some("ERzeroToOne"), Arrow::None),
             (Arrow::ZeroOrOne, None)

@@ -6,9 +6,14 @@
 //! shape ([`read`]), its rows and cells becoming the shape's text, and edges to
 //! a row attached to the table.
 //!
+//! draw.io's own UML class (a swimlane stacking text rows and `line`
+//! separators) is read as a class table too ([`read_class`]); it is written
+//! back as a table.
+//!
 //! Limitations: draw.io lays rows out at even heights and columns at widths
 //! shared by their longest cell, which approximates inkboard's measured layout;
-//! an empty compartment has no row to carry its rule and is left out.
+//! an empty compartment of an ER table has no row to carry its rule and is left
+//! out (a class's gets an empty row).
 
 use std::collections::HashMap;
 
@@ -44,11 +49,18 @@ pub(crate) fn write(id: &str, up: &str, text: &str, st: &str, r: Rect, x: &mut S
         ));
     };
     cell(x, id, &table.title, st, up, r);
+    // A class's empty compartment (a class with no attributes, or no methods)
+    // gets an empty row to carry its rule, so it comes back.
+    let blank = vec![String::new()];
+    let class = table.is_class();
     let rows: Vec<(usize, &Vec<String>)> = table
         .compartments
         .iter()
         .enumerate()
-        .flat_map(|(k, rows)| rows.iter().map(move |row| (k, row)))
+        .flat_map(|(k, rows)| {
+            let placeholder = (class && rows.is_empty()).then_some((k, &blank));
+            rows.iter().map(move |row| (k, row)).chain(placeholder)
+        })
         .collect();
     if rows.is_empty() {
         return;
@@ -98,6 +110,76 @@ pub(crate) fn is_table(st: &CellStyle) -> bool {
     st.get("shape") == Some("table")
 }
 
+/// True for draw.io's own UML class (its UML palette's "Class"): a swimlane
+/// laid out as a stack (`childLayout=stackLayout`) whose children are text rows
+/// and `line` separators, none with children of its own.
+pub(crate) fn is_uml_class(cells: &[Cell], children: &[Vec<usize>], class: usize) -> bool {
+    let st = CellStyle::parse(&cells[class].style);
+    let rows = &children[class];
+    st.has_name("swimlane")
+        && st.get("childLayout") == Some("stackLayout")
+        && !rows.is_empty()
+        && rows.iter().all(|&r| {
+            let rs = CellStyle::parse(&cells[r].style);
+            cells[r].vertex
+                && !cells[r].edge
+                && children[r].is_empty()
+                && (rs.has_name("text") || rs.has_name("line"))
+        })
+}
+
+/// The text of draw.io's UML class at `class` as a class table: its title (a
+/// first line `«interface»` or `<<interface>>` made the annotation), each line
+/// of each text row a row, a `line` separator a new compartment; at least the
+/// two a class has. Every row read is added to `parts`, mapped to the class.
+pub(crate) fn read_class(
+    cells: &[Cell],
+    children: &[Vec<usize>],
+    class: usize,
+    parts: &mut HashMap<usize, usize>,
+) -> String {
+    let lines = |c: &Cell| -> Vec<String> {
+        let st = CellStyle::parse(&c.style);
+        let shown = c.shown_label(&st);
+        let plain = if st.flag("html") {
+            html_to_text(&shown).0
+        } else {
+            shown
+        };
+        plain
+            .lines()
+            .map(|l| l.replace('|', "/").trim().to_string())
+            .filter(|l| !l.is_empty())
+            .collect()
+    };
+    let head = lines(&cells[class]);
+    let title = match head.as_slice() {
+        [first, name, ..] if first.starts_with(['«', '<']) => {
+            let a = first.trim_matches(['«', '»', '<', '>']).trim();
+            format!("<<{a}>> {name}")
+        }
+        _ => head.join(" "),
+    };
+    let mut rows: Vec<usize> = children[class].clone();
+    rows.sort_by(|&a, &b| cells[a].geometry.y.total_cmp(&cells[b].geometry.y));
+    let mut t = Table {
+        title,
+        compartments: vec![Vec::new()],
+    };
+    for r in rows {
+        parts.insert(r, class);
+        if CellStyle::parse(&cells[r].style).has_name("line") {
+            t.compartments.push(Vec::new());
+        } else if let Some(last) = t.compartments.last_mut() {
+            last.extend(lines(&cells[r]).into_iter().map(|l| vec![l]));
+        }
+    }
+    if t.compartments.len() < 2 {
+        t.compartments.push(Vec::new());
+    }
+    t.to_text()
+}
+
 /// The text of the table at `table` (an index into `cells`): its title, then
 /// its `tableRow` children top to bottom, each row's cells left to right split
 /// by `|`, a `---` after a row with a bottom border. Every row and cell read is
@@ -129,6 +211,8 @@ pub(crate) fn read(
     };
     let rows = by(&children[table], |c| c.geometry.y);
     let mut current: Vec<Vec<String>> = Vec::new();
+    // Whether a row has been read since the last rule.
+    let mut open = false;
     for (i, &row) in rows.iter().enumerate() {
         parts.insert(row, table);
         let mut values: Vec<String> = by(&children[row], |c| c.geometry.x)
@@ -147,16 +231,19 @@ pub(crate) fn read(
         while values.last().is_some_and(String::is_empty) {
             values.pop();
         }
-        if values.is_empty() {
-            values.push(String::new());
+        // An empty row holds nothing (a table's text skips blank lines), but
+        // its rule still closes its compartment: a class's empty one.
+        if !values.is_empty() {
+            current.push(values);
         }
-        current.push(values);
+        open = true;
         let ruled = CellStyle::parse(&cells[row].style).flag("bottom");
         if ruled && i + 1 < rows.len() {
             t.compartments.push(std::mem::take(&mut current));
+            open = false;
         }
     }
-    if !current.is_empty() {
+    if open {
         t.compartments.push(current);
     }
     t.to_text()

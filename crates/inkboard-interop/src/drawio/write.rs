@@ -206,6 +206,12 @@ fn cell(
                 arrow(c.start_arrow),
                 arrow(c.end_arrow)
             ));
+            // UML's hollow ends are draw.io's block and thin diamond, unfilled.
+            for (a, key) in [(c.start_arrow, "startFill"), (c.end_arrow, "endFill")] {
+                if matches!(a, Arrow::HollowTriangle | Arrow::HollowDiamond) {
+                    st.push_str(&format!("{key}=0;"));
+                }
+            }
             // A dot is draw.io's oval at a small size (read back as a dot).
             for (a, key) in [(c.start_arrow, "startSize"), (c.end_arrow, "endSize")] {
                 if a == Arrow::Dot {
@@ -383,9 +389,12 @@ fn geom_style(geom: Geom) -> &'static str {
 fn arrow(a: Arrow) -> &'static str {
     match a {
         Arrow::None => "none",
-        Arrow::Arrow => "classic",
-        Arrow::Triangle => "block",
-        Arrow::Diamond => "diamond",
+        // Our arrow is an open V: draw.io's `open` (its `classic` is filled).
+        Arrow::Arrow => "open",
+        Arrow::Triangle | Arrow::HollowTriangle => "block",
+        // UML's composition and aggregation ends, as draw.io's UML shapes draw
+        // them.
+        Arrow::Diamond | Arrow::HollowDiamond => "diamondThin",
         Arrow::Circle | Arrow::Dot => "oval",
         Arrow::Bar => "dash",
         Arrow::One => "ERmandOne",

@@ -414,8 +414,10 @@ fn arrowhead(b: &mut BoardBuilder, name: Option<&str>) -> Arrow {
     match name {
         None => Arrow::None,
         Some("arrow") => Arrow::Arrow,
-        Some("triangle" | "triangle_outline") => Arrow::Triangle,
-        Some("diamond" | "diamond_outline") => Arrow::Diamond,
+        Some("triangle") => Arrow::Triangle,
+        Some("diamond") => Arrow::Diamond,
+        Some("triangle_outline") => Arrow::HollowTriangle,
+        Some("diamond_outline") => Arrow::HollowDiamond,
         Some("circle" | "circle_outline") => Arrow::Circle,
         Some("dot") => Arrow::Dot,
         Some("bar") => Arrow::Bar,

@@ -440,7 +440,7 @@ fn arrow(board: &Board, o: &Object, c: &Connector) -> Map<String, Value> {
         }
     }
     for (key, a) in [("start_arrow", c.start_arrow), ("end_arrow", c.end_arrow)] {
-        if a.is_crows_foot() {
+        if a.is_crows_foot() || matches!(a, Arrow::HollowTriangle | Arrow::HollowDiamond) {
             kept.insert(key.into(), json!(a.name()));
         }
     }
@@ -456,6 +456,9 @@ fn arrowhead(a: Arrow) -> Value {
         Arrow::Arrow => json!("arrow"),
         Arrow::Triangle => json!("triangle"),
         Arrow::Diamond => json!("diamond"),
+        // Excalidraw's outlined heads; the kind goes along in `customData` too.
+        Arrow::HollowTriangle => json!("triangle_outline"),
+        Arrow::HollowDiamond => json!("diamond_outline"),
         Arrow::Circle => json!("circle"),
         Arrow::Bar => json!("bar"),
         // Excalidraw's older name for its filled circle: drawn as one there, read

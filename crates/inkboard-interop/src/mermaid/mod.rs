@@ -1,6 +1,7 @@
 //! Mermaid flowcharts, read into a typed [`Flowchart`] for `import_mermaid`,
-//! sequence diagrams, read by [`sequence`], ER diagrams, read by [`er`], and
-//! state diagrams, read by [`state`] ([`read`] picks by the header).
+//! sequence diagrams, read by [`sequence`], ER diagrams by [`er`], state
+//! diagrams by [`state`] and class diagrams by [`class`] ([`read`] picks by the
+//! header).
 //!
 //! Mermaid is what models write most fluently, so the reader is as generous as
 //! Mermaid itself: `flowchart`/`graph` headers with a direction (TD, TB, LR, RL,
@@ -24,8 +25,9 @@
 //! `linkStyle ... interpolate`) becomes a [`Note`] with its line, which the
 //! tool's answer lists.
 //!
-//! Limitations: other diagram types (class, gantt...) are refused.
+//! Limitations: other diagram types (gantt, pie...) are refused.
 
+pub mod class;
 mod css;
 pub mod er;
 mod label;
@@ -45,6 +47,7 @@ use std::fmt;
 
 use inkboard_core::{Arrow, Connector, Dash, End, Style};
 
+pub use class::ClassDiagram;
 pub use er::Er;
 pub use parse::parse;
 pub use report::{Counted, MAX_LINES_LISTED};
@@ -152,13 +155,14 @@ pub enum Diagram {
     Sequence(Sequence),
     Er(Er),
     State(StateDiagram),
+    Class(ClassDiagram),
 }
 
 /// Reads a Mermaid diagram of any kind this reader takes: a sequence diagram
 /// when its first statement (past comments, directives and front matter) is
 /// `sequenceDiagram`, an ER diagram when it is `erDiagram`, a state diagram
-/// when it is `stateDiagram-v2` or `stateDiagram`, else a flowchart ([`parse`]
-/// says what is wrong with it).
+/// when it is `stateDiagram-v2` or `stateDiagram`, a class diagram when it is
+/// `classDiagram`, else a flowchart ([`parse`] says what is wrong with it).
 pub fn read(text: &str) -> Result<Diagram, MermaidError> {
     if sequence::is_sequence(text) {
         sequence::parse(text).map(Diagram::Sequence)
@@ -166,6 +170,8 @@ pub fn read(text: &str) -> Result<Diagram, MermaidError> {
         er::parse(text).map(Diagram::Er)
     } else if state::is_state(text) {
         state::parse(text).map(Diagram::State)
+    } else if class::is_class(text) {
+        class::parse(text).map(Diagram::Class)
     } else {
         parse(text).map(Diagram::Flowchart)
     }
@@ -374,7 +380,7 @@ impl fmt::Display for MermaidError {
             ),
             MermaidError::Unsupported { line, column, found } => write!(
                 f,
-                "line {line}, column {column}: only Mermaid flowcharts, sequence, ER and state diagrams can be imported (a first line like 'flowchart TD', 'sequenceDiagram', 'erDiagram' or 'stateDiagram-v2'), found '{found}'"
+                "line {line}, column {column}: only Mermaid flowcharts, sequence, ER, state and class diagrams can be imported (a first line like 'flowchart TD', 'sequenceDiagram', 'erDiagram', 'stateDiagram-v2' or 'classDiagram'), found '{found}'"
             ),
             MermaidError::Syntax {
                 line,

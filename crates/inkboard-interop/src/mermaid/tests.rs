@@ -184,7 +184,7 @@ fn errors_say_where_and_what() {
     );
     assert_eq!(
         error("sequenceDiagram\nA->>B: hi"),
-        "line 1, column 1: only Mermaid flowcharts, sequence, ER and state diagrams can be imported (a first line like 'flowchart TD', 'sequenceDiagram', 'erDiagram' or 'stateDiagram-v2'), found 'sequenceDiagram'"
+        "line 1, column 1: only Mermaid flowcharts, sequence, ER, state and class diagrams can be imported (a first line like 'flowchart TD', 'sequenceDiagram', 'erDiagram', 'stateDiagram-v2' or 'classDiagram'), found 'sequenceDiagram'"
     );
     assert_eq!(
         error("graph XY\nA-->B"),

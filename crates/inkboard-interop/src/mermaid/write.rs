@@ -30,9 +30,13 @@ type Node<'a> = (&'a Object, Rect, Geom, std::borrow::Cow<'a, str>);
 
 /// `page` of `board` as a Mermaid flowchart.
 pub fn to_mermaid(board: &Board, page: PageId) -> String {
-    // A page with lifelines is a sequence diagram, a page of tables an ER diagram.
+    // A page with lifelines is a sequence diagram, a page of classes a class
+    // diagram, one of other tables an ER diagram.
     if super::sequence::is_sequence_page(board, page) {
         return super::sequence::to_sequence(board, page);
+    }
+    if super::class::is_class_page(board, page) {
+        return super::class::to_class(board, page);
     }
     if super::er::is_er_page(board, page) {
         return super::er::to_er(board, page);

@@ -685,6 +685,26 @@ fn head(arrow: Arrow, tip: Point, dir: Point, width: f64, out: &mut Vec<(Vec<Seg
             ));
             long * 0.9
         }
+        // UML's hollow ends: the outline alone, bigger than the filled heads so
+        // the hollow reads at a glance; the line stops at the outline, as
+        // nothing covers it inside.
+        Arrow::HollowTriangle => {
+            let (len, half) = (len * 1.25, half * 1.25);
+            let corners = [tip, at(len, half), at(len, -half)];
+            out.push((shapes::polygon_path(&corners), false));
+            len
+        }
+        Arrow::HollowDiamond => {
+            let (long, side) = (len * 1.6, half * 0.8);
+            let corners = [
+                tip,
+                at(long / 2.0, side),
+                at(long, 0.0),
+                at(long / 2.0, -side),
+            ];
+            out.push((shapes::polygon_path(&corners), false));
+            long
+        }
         Arrow::Circle => {
             let r = len * 0.36;
             let c = at(r, 0.0);

@@ -32,7 +32,7 @@ pub struct AddConnectorArgs {
 impl Tool for AddConnector {
     const NAME: &'static str = "add_connector";
     const TITLE: &'static str = "Add connector";
-    const DESCRIPTION: &'static str = "Connect two objects or points with a line that follows the objects. Default: orthogonal, arrow at the end. ER cardinalities are the ends one, zero_or_one, one_or_many, zero_or_many, many. merge: lines leaving one side share a trunk.";
+    const DESCRIPTION: &'static str = "Connect two objects or points with a line that follows them. Default: orthogonal, arrow at the end. ER ends: one, zero_or_one, one_or_many, zero_or_many, many. UML: hollow_triangle inherits, diamond composes, hollow_diamond aggregates. merge: lines leaving one side share a trunk.";
     const HINTS: Hints = Hints::ADD;
     type Args = AddConnectorArgs;
     type Output = Id;

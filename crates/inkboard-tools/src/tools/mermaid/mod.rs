@@ -1,7 +1,7 @@
 //! `import_mermaid`: a Mermaid flowchart drawn on the page as shapes, connectors
 //! and frames (one per subgraph), laid out in the chart's direction, in free space;
 //! a sequence diagram is drawn by [`sequence`], an ER diagram by [`er`], a
-//! state diagram by [`state`].
+//! state diagram by [`state`], a class diagram by [`class`].
 //!
 //! The text is parsed first ([`inkboard_interop::mermaid`]), so a syntax error
 //! changes nothing. Then every object is made through the same model calls
@@ -51,6 +51,7 @@ use crate::tool::{Cx, EditTool, Hints, Tool};
 use crate::ToolError;
 use inkboard_interop::mermaid::{Counted, Diagram};
 
+mod class;
 mod er;
 mod sequence;
 mod state;
@@ -60,7 +61,7 @@ pub struct ImportMermaid;
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ImportMermaidArgs {
-    /// Mermaid diagram source
+    /// Mermaid source
     text: String,
     x: Option<f64>,
     y: Option<f64>,
@@ -69,7 +70,7 @@ pub struct ImportMermaidArgs {
 impl Tool for ImportMermaid {
     const NAME: &'static str = "import_mermaid";
     const TITLE: &'static str = "Import Mermaid diagram";
-    const DESCRIPTION: &'static str = "Draw Mermaid flowchart (shapes, connectors, subgraph frames), sequenceDiagram (lifelines, messages, activations, blocks, notes), erDiagram (tables, crow's-foot ends) or stateDiagram (states, composites, choice, fork, notes) in free space or at x,y.";
+    const DESCRIPTION: &'static str = "Draw Mermaid flowchart (shapes, connectors, subgraph frames), sequenceDiagram (lifelines, messages, activations, blocks, notes), erDiagram (tables, crow's-foot ends), classDiagram (class tables, UML ends, namespaces) or stateDiagram (states, composites, choice, fork, notes) in free space or at x,y.";
     const HINTS: Hints = Hints::ADD;
     type Args = ImportMermaidArgs;
     type Output = Imported;
@@ -107,6 +108,7 @@ impl EditTool for ImportMermaid {
             Diagram::Sequence(s) => return sequence::draw(cx, &s, (x, y)),
             Diagram::Er(er) => return er::draw(cx, &er, (x, y)),
             Diagram::State(d) => return state::draw(cx, &d, (x, y)),
+            Diagram::Class(d) => return class::draw(cx, &d, (x, y)),
         };
         if chart.nodes.is_empty() && chart.subgraphs.is_empty() {
             return Err(ToolError::args(
