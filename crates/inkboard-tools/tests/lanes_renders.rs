@@ -274,7 +274,7 @@ fn swimlanes_draw_clean() {
 
 /// How long `layout` with lanes takes on a large page: 5 lanes of 100 shapes
 /// each in a pool, each shape linked to the next in its lane and every tenth
-/// to a shape of the next lane. A figure for `docs/performance.lanes.md`:
+/// to a shape of the next lane. A figure for `docs/performance.md` (Diagrams):
 /// `cargo test -p inkboard-tools --test lanes_renders -- --ignored --nocapture`.
 #[test]
 #[ignore]
