@@ -110,7 +110,11 @@ pub(crate) fn carry(
     Ok(())
 }
 
-/// A message's row: the height of its start (the upper end).
+/// A message: its id, the lifelines its ends are on, and its row ([`row`]).
+type Message = (ObjectId, (usize, usize), (f64, f64));
+
+/// A message's row: the height of its start (the upper end), and of its lowest
+/// point.
 fn row(kind: &Kind) -> Option<(f64, f64)> {
     let Kind::Connector(c) = kind else {
         return None;
@@ -142,7 +146,7 @@ pub fn reorder(tx: &mut Transaction<'_>, id: &ObjectId, dy: f64) -> Result<bool,
         return Ok(false);
     };
     // Every message of the page, with its lifelines.
-    let messages: Vec<(ObjectId, (usize, usize), (f64, f64))> = objects
+    let messages: Vec<Message> = objects
         .iter()
         .filter_map(|o| {
             let ends = message_ends(&lines, &o.kind)?;
@@ -165,7 +169,7 @@ pub fn reorder(tx: &mut Transaction<'_>, id: &ObjectId, dy: f64) -> Result<bool,
             break;
         }
     }
-    let mut diagram: Vec<&(ObjectId, (usize, usize), (f64, f64))> = messages
+    let mut diagram: Vec<&Message> = messages
         .iter()
         .filter(|(_, (a, b), _)| joined.contains(a) && joined.contains(b))
         .collect();

@@ -59,7 +59,7 @@ struct Asker {
 
 /// The signed-in person and the board of the address, or the answer for
 /// someone signed out or an address that names no board.
-fn asker(signed: SignedIn, headers: &HeaderMap, board: &str) -> Result<Asker, Response> {
+async fn asker(signed: SignedIn, headers: &HeaderMap, board: &str) -> Result<Asker, Response> {
     let json = wants_json(headers);
     let Some(who) = signed.0 else {
         return Err(if json {
@@ -116,7 +116,7 @@ async fn list(
     Extension(signed): Extension<SignedIn>,
     Path(board): Path<String>,
 ) -> Response {
-    let Asker { who, board, .. } = match asker(signed, &headers, &board) {
+    let Asker { who, board, .. } = match asker(signed, &headers, &board).await {
         Ok(a) => a,
         Err(r) => return r,
     };
@@ -141,7 +141,7 @@ async fn share(
     Path(board): Path<String>,
     Form(form): Form<ShareForm>,
 ) -> Response {
-    let asker = match asker(signed, &headers, &board) {
+    let asker = match asker(signed, &headers, &board).await {
         Ok(a) => a,
         Err(r) => return r,
     };
@@ -160,7 +160,7 @@ async fn unshare(
     Path(board): Path<String>,
     Form(form): Form<UnshareForm>,
 ) -> Response {
-    let asker = match asker(signed, &headers, &board) {
+    let asker = match asker(signed, &headers, &board).await {
         Ok(a) => a,
         Err(r) => return r,
     };

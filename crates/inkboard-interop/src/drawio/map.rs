@@ -776,6 +776,9 @@ fn edge(
     c
 }
 
+/// A point of a cell's geometry, as draw.io writes it.
+type Spot = (f64, f64);
+
 /// What edge ends are attached to: the cells by id, the object each became, and
 /// the lifelines' lines.
 struct Ends<'a> {
@@ -792,7 +795,7 @@ fn end(
     b: &mut BoardBuilder,
     cells: &[Cell],
     reference: Option<&str>,
-    (own, other): (Option<(f64, f64)>, Option<(f64, f64)>),
+    (own, other): (Option<Spot>, Option<Spot>),
     origin: (f64, f64),
     ends: &Ends<'_>,
     name: &str,

@@ -163,6 +163,39 @@ pub enum Diagram {
 /// `sequenceDiagram`, an ER diagram when it is `erDiagram`, a state diagram
 /// when it is `stateDiagram-v2` or `stateDiagram`, a class diagram when it is
 /// `classDiagram`, else a flowchart ([`parse`] says what is wrong with it).
+/// The first word of `text`'s first statement, past blank lines, `%%` comments,
+/// `%%{...}%%` directives and `---` front matter: what says which kind of
+/// diagram it is (letters, digits and `-`, as in `classDiagram-v2`).
+pub(crate) fn first_word(text: &str) -> String {
+    let (mut front, mut directive, mut first) = (false, false, true);
+    for line in text.lines().map(str::trim) {
+        if directive {
+            directive = !line.contains("}%%");
+            continue;
+        }
+        if front {
+            front = line != "---";
+            continue;
+        }
+        if line.is_empty() || (line.starts_with("%%") && !line.starts_with("%%{")) {
+            continue;
+        }
+        if line.starts_with("%%{") {
+            directive = !line.contains("}%%");
+            continue;
+        }
+        if first && line.starts_with("---") {
+            (front, first) = (true, false);
+            continue;
+        }
+        return line
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect();
+    }
+    String::new()
+}
+
 pub fn read(text: &str) -> Result<Diagram, MermaidError> {
     if sequence::is_sequence(text) {
         sequence::parse(text).map(Diagram::Sequence)

@@ -21,35 +21,8 @@ const STATEMENT: &str = "a relation like 'Animal <|-- Duck', a member like 'Duck
 /// True when the first statement of `text` (past blank lines, comments,
 /// directives and front matter) is `classDiagram` (or `classDiagram-v2`).
 pub(crate) fn is_class(text: &str) -> bool {
-    let (mut front, mut directive, mut first) = (false, false, true);
-    for line in text.lines().map(str::trim) {
-        if directive {
-            directive = !line.contains("}%%");
-            continue;
-        }
-        if front {
-            front = line != "---";
-            continue;
-        }
-        if line.is_empty() || (line.starts_with("%%") && !line.starts_with("%%{")) {
-            continue;
-        }
-        if line.starts_with("%%{") {
-            directive = !line.contains("}%%");
-            continue;
-        }
-        if first && line.starts_with("---") {
-            (front, first) = (true, false);
-            continue;
-        }
-        let word: String = line
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
-            .collect();
-        return word.eq_ignore_ascii_case("classDiagram")
-            || word.eq_ignore_ascii_case("classDiagram-v2");
-    }
-    false
+    let word = crate::mermaid::first_word(text);
+    word.eq_ignore_ascii_case("classDiagram") || word.eq_ignore_ascii_case("classDiagram-v2")
 }
 
 /// Parses a Mermaid class diagram.

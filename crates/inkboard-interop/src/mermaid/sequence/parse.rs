@@ -40,37 +40,7 @@ const STATEMENTS: &str = "a message like 'Alice->>Bob: Hello', or a statement (p
 /// True when the first statement of `text` (past blank lines, comments,
 /// directives and front matter) is `sequenceDiagram`.
 pub(crate) fn is_sequence(text: &str) -> bool {
-    let (mut front, mut directive, mut first) = (false, false, true);
-    for line in text.lines().map(str::trim) {
-        if directive {
-            directive = !line.contains("}%%");
-            continue;
-        }
-        if front {
-            front = line != "---";
-            continue;
-        }
-        if line.is_empty() {
-            continue;
-        }
-        if line.starts_with("%%{") {
-            directive = !line.contains("}%%");
-            continue;
-        }
-        if line.starts_with("%%") {
-            continue;
-        }
-        if first && line.starts_with("---") {
-            (front, first) = (true, false);
-            continue;
-        }
-        let word: String = line
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric())
-            .collect();
-        return word.eq_ignore_ascii_case("sequenceDiagram");
-    }
-    false
+    crate::mermaid::first_word(text).eq_ignore_ascii_case("sequenceDiagram")
 }
 
 /// Parses a Mermaid sequence diagram.

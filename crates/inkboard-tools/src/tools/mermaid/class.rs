@@ -12,8 +12,8 @@
 use inkboard_arrange::flowchart::{self, Chart};
 use inkboard_arrange::{place, Algorithm, LayoutOptions};
 use inkboard_core::{
-    Arrow, Connector, Dash, End, Geom, IdKind, Kind, Object, ObjectId, Rect, Rotation, Shape,
-    Sizing, Style,
+    Arrow, Connector, Dash, End, Geom, IdKind, Kind, Object, ObjectId, Rotation, Shape, Sizing,
+    Style,
 };
 use inkboard_interop::mermaid::ClassDiagram;
 
@@ -79,14 +79,7 @@ pub(super) fn draw(
             .collect(),
     };
     let plan = flowchart::plan(&chart, spacing);
-    let before: Vec<Rect> = place::obstacles(cx.board(), cx.page, &[])
-        .into_iter()
-        .map(|(_, bounds, _)| bounds)
-        .collect();
-    let (ox, oy) = match (x, y) {
-        (Some(x), Some(y)) => (x, y),
-        _ => place::free_spot_with(cx.board(), cx.page, x, y, plan.size.0, plan.size.1),
-    };
+    let (before, (ox, oy)) = super::landing(cx, plan.size, (x, y));
     let mut ids: Vec<ObjectId> = Vec::with_capacity(nodes.len());
     for (i, (geom, text, _)) in nodes.into_iter().enumerate() {
         let shape = Shape {

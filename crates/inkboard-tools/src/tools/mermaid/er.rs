@@ -9,7 +9,7 @@
 
 use inkboard_arrange::flowchart::{self, Chart};
 use inkboard_arrange::{place, Algorithm, LayoutOptions};
-use inkboard_core::{End, Geom, Kind, ObjectId, Rect, Shape, Sizing, Style};
+use inkboard_core::{End, Geom, Kind, ObjectId, Shape, Sizing, Style};
 use inkboard_interop::mermaid::Er;
 
 use super::{layout_direction, Imported};
@@ -54,14 +54,7 @@ pub(super) fn draw(
         subgraphs: Vec::new(),
     };
     let plan = flowchart::plan(&chart, spacing);
-    let before: Vec<Rect> = place::obstacles(cx.board(), cx.page, &[])
-        .into_iter()
-        .map(|(_, bounds, _)| bounds)
-        .collect();
-    let (ox, oy) = match (x, y) {
-        (Some(x), Some(y)) => (x, y),
-        _ => place::free_spot_with(cx.board(), cx.page, x, y, plan.size.0, plan.size.1),
-    };
+    let (before, (ox, oy)) = super::landing(cx, plan.size, (x, y));
     let mut ids: Vec<ObjectId> = Vec::with_capacity(er.entities.len());
     for (i, text) in texts.into_iter().enumerate() {
         let shape = Shape {

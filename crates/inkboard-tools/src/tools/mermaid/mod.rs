@@ -127,15 +127,7 @@ impl EditTool for ImportMermaid {
         );
         let plan = flowchart::plan(&first_placement(&chart), spacing);
 
-        // What was on the page before: the import must not land on it.
-        let before: Vec<Rect> = place::obstacles(cx.board(), cx.page, &[])
-            .into_iter()
-            .map(|(_, bounds, _)| bounds)
-            .collect();
-        let (ox, oy) = match (x, y) {
-            (Some(x), Some(y)) => (x, y),
-            _ => place::free_spot_with(cx.board(), cx.page, x, y, plan.size.0, plan.size.1),
-        };
+        let (before, (ox, oy)) = landing(cx, plan.size, (x, y));
 
         let mut node_ids = Vec::with_capacity(chart.nodes.len());
         for (i, node) in chart.nodes.iter().enumerate() {
@@ -291,4 +283,23 @@ pub(super) fn layout_direction(d: Direction) -> LayoutDirection {
         Direction::Right => LayoutDirection::Right,
         Direction::Left => LayoutDirection::Left,
     }
+}
+
+/// Where an import lands: what was on the page before (the import must not land
+/// on it, nor later steps move it), and the top-left of a block of `size`, at
+/// `x`, `y` or in free space.
+fn landing(
+    cx: &Cx<'_, '_>,
+    size: (f64, f64),
+    (x, y): (Option<f64>, Option<f64>),
+) -> (Vec<Rect>, (f64, f64)) {
+    let before = place::obstacles(cx.board(), cx.page, &[])
+        .into_iter()
+        .map(|(_, bounds, _)| bounds)
+        .collect();
+    let at = match (x, y) {
+        (Some(x), Some(y)) => (x, y),
+        _ => place::free_spot_with(cx.board(), cx.page, x, y, size.0, size.1),
+    };
+    (before, at)
 }

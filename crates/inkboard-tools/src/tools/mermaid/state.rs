@@ -108,14 +108,7 @@ pub(super) fn draw(
             .collect(),
     };
     let plan = flowchart::plan(&chart, spacing);
-    let before: Vec<Rect> = place::obstacles(cx.board(), cx.page, &[])
-        .into_iter()
-        .map(|(_, bounds, _)| bounds)
-        .collect();
-    let (ox, oy) = match (x, y) {
-        (Some(x), Some(y)) => (x, y),
-        _ => place::free_spot_with(cx.board(), cx.page, x, y, plan.size.0, plan.size.1),
-    };
+    let (before, (ox, oy)) = super::landing(cx, plan.size, (x, y));
 
     let mut state_ids = Vec::with_capacity(d.states.len());
     for (i, mut shape) in shapes.into_iter().enumerate() {
