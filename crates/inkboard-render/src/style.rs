@@ -54,6 +54,27 @@ pub fn shape_font(geom: Geom, style: &Style) -> (f32, Typeface) {
     (size, Typeface::new(style.font.unwrap_or_default(), weight))
 }
 
+/// Where a frame's title is drawn: its text's width (at most the title band's)
+/// by the band's height, from the band's start; `None` for a frame without a title
+/// or a turned one. Labels keep off it, and the checker says when one does not.
+pub fn frame_title_box(object: &inkboard_core::Object) -> Option<inkboard_core::Rect> {
+    let inkboard_core::Kind::Shape(s) = &object.kind else {
+        return None;
+    };
+    if s.geom != Geom::Frame || s.text.is_empty() || object.rotation().deg() != 0.0 {
+        return None;
+    }
+    let band = s.geom.text_box_with_icon(s.bounds, s.icon.is_some());
+    let (size, face) = shape_font(s.geom, &s.style);
+    let width = crate::text::layout_text(&s.text, size, face, None, true, false).width;
+    Some(inkboard_core::Rect::new(
+        band.x,
+        band.y,
+        f64::from(width).min(band.w),
+        band.h,
+    ))
+}
+
 /// The face of a connector's label: the style's font, Regular.
 pub fn label_face(style: &Style) -> Typeface {
     Typeface::new(style.font.unwrap_or_default(), Weight::Regular)

@@ -313,7 +313,8 @@ pub(super) fn labels_overlapping(carried: &[Carried], problems: &mut Vec<Problem
 
 /// Labels over a shape or an image: over its outline, not merely its box. A shape
 /// under one of the label's connector's ends (a background holding it) is where the
-/// label belongs, and frames hold labels as they hold everything else.
+/// label belongs, and frames hold labels as they hold everything else, but for
+/// their title ([`crate::style::frame_title_box`]), which a label must not cover.
 pub(super) fn labels_over_shapes(
     board: &inkboard_core::Board,
     objects: &[Object],
@@ -327,6 +328,8 @@ pub(super) fn labels_over_shapes(
                 Some((o, s.bounds, Some(s.geom), o.own_extent()?))
             }
             Kind::Image(i) => Some((o, i.bounds, None, o.own_extent()?)),
+            // A frame's title, as a box of its own.
+            Kind::Shape(_) => crate::style::frame_title_box(o).map(|t| (o, t, None, t)),
             _ => None,
         })
         .collect();
@@ -364,6 +367,9 @@ pub(super) fn labels_over_shapes(
                 }
                 let (a, b) = (&c.object.id, &o.id);
                 let message = match end {
+                None if o.is_frame() => format!(
+                    "The label of {a} covers the title of {b}; drag the label along its line (label_at), or move the connector's ends or {b}."
+                ),
                 None => format!(
                     "The label of {a} covers part of {b}; drag the label along its line (label_at), or move {b} or the connector's ends to make room."
                 ),

@@ -222,7 +222,11 @@ pub(crate) fn layout(
     deadline: &Deadline,
 ) -> Result<Vec<Option<Laid>>, Stopped> {
     let (page, routed) = route_page(board, objects, deadline)?;
-    place_labels(page, routed, objects.len(), deadline)
+    let titles: Vec<Rect> = objects
+        .iter()
+        .filter_map(crate::style::frame_title_box)
+        .collect();
+    place_labels(page, routed, &titles, objects.len(), deadline)
 }
 
 /// The connectors' routes among `objects`, as [`layout`] makes them, without
@@ -443,11 +447,12 @@ fn ends_and_heads(
 
 /// Step 5, labels, for the whole page at once ([`labels`](super::labels)): those
 /// placed by hand where they were put, the others where they cover no shape, line,
-/// arrowhead or other label. The result has one entry for each of the page's
-/// `count` objects.
+/// arrowhead, other label or frame's title (`titles`). The result has one entry
+/// for each of the page's `count` objects.
 fn place_labels(
     page: Page,
     routed: Vec<Routed>,
+    titles: &[Rect],
     count: usize,
     deadline: &Deadline,
 ) -> Result<Vec<Option<Laid>>, Stopped> {
@@ -476,7 +481,8 @@ fn place_labels(
             Some(Rect::new(p.x - w / 2.0, p.y - h / 2.0, w, h))
         })
         .collect();
-    let fixed: Vec<Rect> = by_hand.iter().flatten().copied().collect();
+    // A frame's title reads as badly under a label as a label placed by hand.
+    let fixed: Vec<Rect> = by_hand.iter().flatten().chain(titles).copied().collect();
     let end_boxes = ends
         .iter()
         .map(|(a, b)| [Some(a.shape.bounds), Some(b.shape.bounds)])
