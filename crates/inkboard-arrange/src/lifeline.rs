@@ -157,16 +157,22 @@ pub fn reorder(tx: &mut Transaction<'_>, id: &ObjectId, dy: f64) -> Result<bool,
         return Ok(false);
     };
     // The dragged message's diagram: the lifelines its messages join, step by step.
-    let mut joined = vec![messages[dragged].1 .0, messages[dragged].1 .1];
-    loop {
-        let before = joined.len();
-        for (_, (a, b), _) in &messages {
-            if joined.contains(a) != joined.contains(b) {
-                joined.push(if joined.contains(a) { *b } else { *a });
+    // The lifelines joined to its own through messages, found once each (a walk
+    // over the messages of each lifeline reached), so a page of many lifelines
+    // costs its messages, not their square.
+    let mut by_line: std::collections::HashMap<usize, Vec<usize>> = Default::default();
+    for (_, (a, b), _) in &messages {
+        by_line.entry(*a).or_default().push(*b);
+        by_line.entry(*b).or_default().push(*a);
+    }
+    let (a, b) = messages[dragged].1;
+    let mut joined: std::collections::HashSet<usize> = [a, b].into();
+    let mut todo = vec![a, b];
+    while let Some(line) = todo.pop() {
+        for &next in by_line.get(&line).into_iter().flatten() {
+            if joined.insert(next) {
+                todo.push(next);
             }
-        }
-        if joined.len() == before {
-            break;
         }
     }
     let mut diagram: Vec<&Message> = messages

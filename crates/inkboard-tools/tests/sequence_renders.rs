@@ -431,3 +431,59 @@ fn sequence_diagrams_go_to_drawio_and_back() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A page of 3,000 participants joined in a chain of messages: moving a message
+/// finds its diagram through the chain once (it walked all the messages again for
+/// each lifeline it added, each time looking through those found: about 10^10
+/// steps with the messages last first, as here), and the checker finds each
+/// message's lifelines by a search, not a walk through all of them.
+#[test]
+fn a_long_chain_of_lifelines_is_reordered_and_checked_in_bounded_work() {
+    const N: usize = 3_000;
+    let (mut objects, mut messages) = (Vec::new(), Vec::new());
+    for i in 0..N {
+        let x = i as f64 * 150.0;
+        objects.push(json!({"id": format!("s{}", 3 * i + 1), "type": "shape", "x": x, "y": 0, "w": 110, "h": 44, "text": format!("P{i}")}));
+        objects.push(json!({"id": format!("c{}", 3 * i + 2), "type": "connector", "from": format!("s{}", 3 * i + 1), "to": {"x": x + 55.0, "y": 400}, "route": "straight", "end_arrow": "none"}));
+        if i + 1 < N {
+            let y = 60.0 + (i % 300) as f64;
+            messages.push(json!({"id": format!("c{}", 3 * i + 3), "type": "connector", "from": {"x": x + 55.0, "y": y}, "to": {"x": x + 205.0, "y": y}, "route": "straight"}));
+        }
+    }
+    // Last first: a walk of the messages in page order reaches one more lifeline a pass.
+    objects.extend(messages.into_iter().rev());
+    let board = json!({"format": "inkboard", "version": 3, "title": "chain", "next_id": 3 * N + 1,
+        "pages": [{"id": "p1", "name": "Page 1", "objects": objects}]});
+    let folder = tempfile::tempdir().expect("a folder");
+    let path = folder.path().join("chain.inkboard");
+    std::fs::write(&path, board.to_string()).expect("write");
+    let engine = Engine::new();
+    let started = std::time::Instant::now();
+    engine
+        .call("move", json!({"path": path, "ids": ["c3"], "dy": 1000}))
+        .expect("move the first message");
+    let after = inkboard_format::load(&path).expect("load").board;
+    let page = &after.pages()[0];
+    let first = page
+        .objects
+        .iter()
+        .find(|o| o.id.as_str() == "c3")
+        .expect("c3");
+    let Kind::Connector(c) = &first.kind else {
+        panic!("c3 is a connector")
+    };
+    let End::Point(p) = c.from else {
+        panic!("a free end")
+    };
+    assert!(p.y > 300.0, "moved to the end of the order: {p:?}");
+    let problems = inkboard_render::check(&after, page.id);
+    assert!(problems
+        .iter()
+        .all(|p| p.kind != inkboard_render::ProblemKind::ShapeOverlap));
+    // A guard against a stall, not a speed target (seconds in a debug build).
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(120),
+        "{:?}",
+        started.elapsed()
+    );
+}

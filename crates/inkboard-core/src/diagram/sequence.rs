@@ -37,12 +37,15 @@ impl Lifeline {
     }
 }
 
-/// The lifelines of page `page`, in the page's order.
+/// The lifelines of page `page`, left to right (the order [`message_ends`] and
+/// [`bar_on`] search them in, by `x`, so a page of many lifelines costs a
+/// search each, not a walk through all of them).
 pub fn lifelines(board: &Board, page: PageId) -> Vec<Lifeline> {
     let Some(page) = board.page(page) else {
         return Vec::new();
     };
-    page.objects
+    let mut lines = page
+        .objects
         .iter()
         .filter_map(|o| {
             let Kind::Connector(c) = &o.kind else {
@@ -67,7 +70,16 @@ pub fn lifelines(board: &Board, page: PageId) -> Vec<Lifeline> {
                 foot: foot.y,
             })
         })
-        .collect()
+        .collect::<Vec<_>>();
+    // Stable: lifelines at one `x` keep the page's order.
+    lines.sort_by(|a, b| a.x.total_cmp(&b.x));
+    lines
+}
+
+/// The lifelines of `lines` (sorted by `x`) within [`REACH`] of `x`, by index.
+fn near(lines: &[Lifeline], x: f64) -> impl Iterator<Item = usize> + '_ {
+    let first = lines.partition_point(|l| l.x < x - REACH);
+    (first..lines.len()).take_while(move |&i| lines[i].x <= x + REACH)
 }
 
 /// The lifelines (indices into `lines`) that object `kind`'s two ends lie on, if
@@ -80,12 +92,13 @@ pub fn message_ends(lines: &[Lifeline], kind: &Kind) -> Option<(usize, usize)> {
         return None;
     };
     let on = |p: &Point| {
-        lines
-            .iter()
-            .enumerate()
-            .filter(|(_, l)| l.holds(*p))
-            .min_by(|(_, l), (_, m)| (l.x - p.x).abs().total_cmp(&(m.x - p.x).abs()))
-            .map(|(i, _)| i)
+        near(lines, p.x)
+            .filter(|&i| lines[i].holds(*p))
+            .min_by(|&i, &j| {
+                (lines[i].x - p.x)
+                    .abs()
+                    .total_cmp(&(lines[j].x - p.x).abs())
+            })
     };
     Some((on(a)?, on(b)?))
 }
@@ -101,9 +114,8 @@ pub fn bar_on(lines: &[Lifeline], object: &Object) -> Option<usize> {
         return None;
     }
     let centre = s.bounds.center();
-    lines.iter().position(|l| {
-        (centre.x - l.x).abs() <= REACH
-            && s.bounds.y >= l.top - 1.0
-            && s.bounds.bottom() <= l.foot + 1.0
+    near(lines, centre.x).find(|&i| {
+        let l = &lines[i];
+        s.bounds.y >= l.top - 1.0 && s.bounds.bottom() <= l.foot + 1.0
     })
 }
