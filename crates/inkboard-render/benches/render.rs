@@ -581,6 +581,7 @@ fn labelled_flow(out: &Option<std::path::PathBuf>) -> Board {
             to_png(&scene, None, 1600).unwrap().data,
         )
         .unwrap();
+        std::fs::write(dir.join("flow_labelled.svg"), to_svg(&scene, None)).unwrap();
     }
     labelled
 }

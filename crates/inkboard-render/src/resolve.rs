@@ -117,6 +117,7 @@ fn resolve_object(
         geom: None,
         opacity: object.style().map_or(1.0, style::opacity),
         parts: Vec::new(),
+        shadow: 0,
         link: crate::marks::link(object),
         turn: object.own_bounds().and_then(|b| {
             let rotation = object.rotation();
@@ -130,18 +131,17 @@ fn resolve_object(
         Kind::Shape(s) => {
             item.geom = Some(inkboard_core::Vocabulary::name(s.geom));
             shape(s, object.flip, &mut item.parts, deadline)?;
+            if s.geom == Geom::Note {
+                item.shadow = NOTE_SHADOW_LAYERS.min(item.parts.len());
+            }
             if !object.flip.is_none() {
                 // The outline and details, not the text, nor a note's shadow,
                 // which falls below whatever the outline's way round.
-                let shadow = match s.geom {
-                    Geom::Note => NOTE_SHADOW_LAYERS,
-                    _ => 0,
-                };
-                if let Some(parts) = item.parts.get_mut(shadow..) {
+                if let Some(parts) = item.parts.get_mut(item.shadow..) {
                     crate::marks::flip_paths(parts, s.bounds, object.flip);
                 }
             }
-            sketched(object, &s.style, s.geom, &mut item.parts);
+            sketched(object, &s.style, item.shadow, &mut item.parts);
             // After the flip and the sketch: an icon is drawn as its set draws
             // it, the right way round and with clean lines, as the text is.
             crate::icon::add(s, &mut item.parts);
@@ -221,13 +221,8 @@ fn shape(
 }
 
 /// A shape's outline and details in its style's hand-drawn look (`rough`), not
-/// a note's shadow, which stays soft.
-fn sketched(object: &Object, style: &inkboard_core::Style, geom: Geom, parts: &mut Vec<Part>) {
-    let shadow = if geom == Geom::Note {
-        NOTE_SHADOW_LAYERS
-    } else {
-        0
-    };
+/// the `shadow` first parts (a note's shadow), which stay soft.
+fn sketched(object: &Object, style: &inkboard_core::Style, shadow: usize, parts: &mut Vec<Part>) {
     if !crate::rough::plain(style) && parts.len() > shadow {
         let mut rest = parts.split_off(shadow);
         crate::rough::sketch(&object.id, style, true, &mut rest);

@@ -73,6 +73,9 @@ pub struct Item {
     /// What to draw, in order. A group has none: its members are items of their own.
     /// Parts are in the object's own, unrotated place; `turn` turns them all.
     pub parts: Vec<Part>,
+    /// How many of the first parts are a soft shadow (a sticky note's), which a
+    /// backend may draw another way (the PNG one, from a cached sprite).
+    pub shadow: usize,
     /// The turn of a rotated shape or image, applied to all of its parts.
     pub turn: Option<Turn>,
     /// Where the object links to (a safe web or mail address): an SVG `<a>`

@@ -6,10 +6,12 @@
 //! render, and two thirds with CJK and emoji. A scene's text is already laid out
 //! ([`PlacedLine`]), in faces loaded once (`text/faces.rs`), so the PNG backend shapes
 //! each piece with those faces and the shared plans of `text/measure.rs`, takes each glyph's
-//! outline from a cache kept for the life of the process, and fills the outlines
-//! itself, right after the item's other parts, which usvg still draws from the SVG
-//! written without the letters (`svg::to_svg_pieces`). The shaper, the faces and the
-//! places are the ones usvg would use for that SVG, so the letters are the same.
+//! outline from a cache kept for the life of the process, and draws the letters
+//! itself (from cached coverage masks, `coverage.rs`; a turned item's as one
+//! filled path), right after the item's other parts, which usvg still draws from
+//! the SVG written without the letters (`svg::to_svg_pieces`). The shaper, the
+//! faces and the places are the ones usvg would use for that SVG, so the letters
+//! are the same, to a quarter pixel.
 //!
 //! An item whose letters are not its last parts, that is translucent as a whole
 //! (an item's opacity applies to its parts composited together), or whose text
@@ -23,16 +25,28 @@ use inkboard_core::rich::Marks;
 use rustybuzz::ttf_parser;
 use tiny_skia::{Path, PathBuilder, Transform};
 
+use crate::backend::coverage::Letter;
 use crate::backend::svg::{link_color, SLANT};
 use crate::scene::{Item, Part, Rgba, TextPart};
 use crate::text;
 use crate::text::faces::{self, FaceRef};
 use crate::theme::Theme;
 
-/// Letters of one colour, as one path in board units.
+/// Letters of one colour, in drawing order.
 pub(crate) struct Ink {
-    pub path: Path,
     pub color: Rgba,
+    /// Where they lie on the board: what a band they miss skips.
+    pub bounds: tiny_skia::Rect,
+    pub letters: Letters,
+}
+
+/// How a run of letters is drawn.
+pub(crate) enum Letters {
+    /// Each from its cached coverage (`coverage.rs`).
+    Cached(Vec<Letter>),
+    /// As one path in board units: the letters of a turned item, whose masks
+    /// would be turned too.
+    Outlines(Path),
 }
 
 /// Whether the PNG backend draws `item`'s letters itself (see the module's notes):
@@ -76,29 +90,79 @@ pub(crate) fn ink(item: &Item, theme: Theme) -> Vec<Ink> {
     if !draws_text(item) {
         return Vec::new();
     }
-    let turn = item.turn.map_or(Transform::identity(), |t| {
+    let turn = item.turn.map(|t| {
         Transform::from_rotate_at(t.rotation.deg() as f32, t.about.x as f32, t.about.y as f32)
     });
     let mut runs = Vec::new();
     for part in &item.parts {
         if let Part::Text(t) = part {
-            text_ink(t, turn, theme, &mut runs);
+            text_ink(t, theme, &mut runs);
         }
     }
     runs.into_iter()
-        .filter_map(|(color, b)| {
+        .filter_map(|(color, letters)| {
+            let bounds = bounds(&letters, turn)?;
+            let letters = match turn {
+                None => Letters::Cached(letters),
+                Some(turn) => Letters::Outlines(outlines(&letters, turn)?),
+            };
             Some(Ink {
-                path: b.finish()?,
                 color,
+                bounds,
+                letters,
             })
         })
         .collect()
 }
 
-/// Runs of letters of one colour, being built, in drawing order.
-type Runs = Vec<(Rgba, PathBuilder)>;
+/// Where `letters` lie on the board, turned by `turn`.
+fn bounds(letters: &[Letter], turn: Option<Transform>) -> Option<tiny_skia::Rect> {
+    let turn = turn.unwrap_or_default();
+    let mut out: Option<tiny_skia::Rect> = None;
+    for l in letters {
+        let Some(r) = l.outline.bounds().transform(turn.pre_concat(on_board(l))) else {
+            continue;
+        };
+        out = Some(match out {
+            None => r,
+            Some(o) => tiny_skia::Rect::from_ltrb(
+                o.left().min(r.left()),
+                o.top().min(r.top()),
+                o.right().max(r.right()),
+                o.bottom().max(r.bottom()),
+            )?,
+        });
+    }
+    out
+}
 
-fn text_ink(t: &TextPart, turn: Transform, theme: Theme, out: &mut Runs) {
+/// The outlines of `letters`, turned by `turn`, as one path in board units.
+fn outlines(letters: &[Letter], turn: Transform) -> Option<Path> {
+    let mut builder = PathBuilder::new();
+    for l in letters {
+        if let Some(p) = l
+            .outline
+            .as_ref()
+            .clone()
+            .transform(turn.pre_concat(on_board(l)))
+        {
+            builder.push_path(&p);
+        }
+    }
+    builder.finish()
+}
+
+/// From `l`'s font units (y up) to board units: placed at its pen, scaled, and
+/// slanted about the baseline when italic (as the SVG's `<text transform>`).
+fn on_board(l: &Letter) -> Transform {
+    let skew = if l.italic { SLANT * l.scale } else { 0.0 };
+    Transform::from_row(l.scale, 0.0, skew, -l.scale, l.x, l.baseline)
+}
+
+/// Runs of letters of one colour, being built, in drawing order.
+type Runs = Vec<(Rgba, Vec<Letter>)>;
+
+fn text_ink(t: &TextPart, theme: Theme, out: &mut Runs) {
     let plain = faces::primary(t.face);
     for line in &t.lines {
         if line.text.is_empty() {
@@ -107,11 +171,8 @@ fn text_ink(t: &TextPart, turn: Transform, theme: Theme, out: &mut Runs) {
         let left = line.left(t.anchor);
         if line.pieces.is_empty() {
             let at = (left, line.baseline);
-            push(
-                out,
-                letters(&line.text, plain, t.font_size, at, false, turn),
-                theme.paint(t.color),
-            );
+            let run = run(out, theme.paint(t.color));
+            letters(&line.text, plain, t.font_size, at, false, run);
             continue;
         }
         for p in &line.pieces {
@@ -126,61 +187,51 @@ fn text_ink(t: &TextPart, turn: Transform, theme: Theme, out: &mut Runs) {
             });
             let italic = p.marks.has(Marks::ITALIC);
             let at = (left + p.dx, line.baseline);
-            push(
-                out,
-                letters(piece, p.face, t.font_size, at, italic, turn),
-                color,
-            );
+            letters(piece, p.face, t.font_size, at, italic, run(out, color));
         }
     }
 }
 
-/// Adds `path` to `out`, to the last run when it is of the same colour: one fill
-/// for a label instead of one per piece.
-fn push(out: &mut Runs, path: Option<Path>, color: Rgba) {
-    let Some(path) = path else { return };
-    match out.last_mut() {
-        Some((c, run)) if *c == color => run.push_path(&path),
-        _ => {
-            let mut run = PathBuilder::new();
-            run.push_path(&path);
-            out.push((color, run));
-        }
+/// The run of `out` letters of `color` go on: the last when it is of that
+/// colour (one run for a label instead of one per piece), else a new one.
+fn run(out: &mut Runs, color: Rgba) -> &mut Vec<Letter> {
+    if out.last().is_none_or(|(c, _)| *c != color) {
+        out.push((color, Vec::new()));
     }
+    &mut out.last_mut().expect("a run was just pushed").1
 }
 
-/// The outlines of `text` shaped in `face` at `font_size`, the pen starting at
+/// The letters of `text` shaped in `face` at `font_size`, the pen starting at
 /// `(x, baseline)`, slanted about the baseline when `italic` (as the SVG's
-/// `<text transform>`), then turned with the item.
+/// `<text transform>`), added to `out`.
 fn letters(
     text: &str,
     face: FaceRef,
     font_size: f32,
     (x, baseline): (f32, f32),
     italic: bool,
-    turn: Transform,
-) -> Option<Path> {
+    out: &mut Vec<Letter>,
+) {
     let scale = font_size / face.face().units_per_em;
-    let slant = if italic {
-        Transform::from_row(1.0, 0.0, -SLANT, 1.0, SLANT * baseline, 0.0)
-    } else {
-        Transform::identity()
-    };
-    let around = turn.pre_concat(slant);
-    let mut builder = PathBuilder::new();
     let mut pen = 0i64;
     for g in text::glyphs(text, face) {
         if let Some(outline) = outline(face, g.id) {
-            let gx = x + (pen + i64::from(g.dx)) as f32 * scale;
             let gy = baseline - g.dy as f32 * scale;
-            let place = around.pre_concat(Transform::from_row(scale, 0.0, 0.0, -scale, gx, gy));
-            if let Some(p) = outline.as_ref().clone().transform(place) {
-                builder.push_path(&p);
-            }
+            // The slant turns about the line's baseline, not the letter's.
+            let lean = if italic { SLANT * (gy - baseline) } else { 0.0 };
+            out.push(Letter {
+                face: face.id(),
+                glyph: g.id,
+                outline,
+                x: x + (pen + i64::from(g.dx)) as f32 * scale - lean,
+                baseline: gy,
+                scale,
+                em: font_size,
+                italic,
+            });
         }
         pen += i64::from(g.advance);
     }
-    builder.finish()
 }
 
 /// The outline of glyph `id` of `face`, in font units (y up); `None` for a glyph

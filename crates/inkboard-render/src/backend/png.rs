@@ -1,15 +1,17 @@
 //! The PNG backend: the scene's SVG parsed by usvg with the bundled fonts only,
 //! rasterised by resvg on the page's colour (white, or the dark theme's), its
 //! letters filled from the glyph outlines of the scene's own layout (`glyphs.rs`:
-//! usvg's layout of `<text>` was a third to two thirds of a render), and encoded
+//! usvg's layout of `<text>` was a third to two thirds of a render) through
+//! masks cached per letter, size and phase (`coverage.rs`), and encoded
 //! with the png crate's fast settings
 //! (fdeflate with the Paeth filter: a tenth of the default level's time for about
 //! twice the bytes, which matters at 1600 px and for agents waiting on a render).
 
 use inkboard_core::{ObjectId, Rect};
 
-use crate::backend::glyphs::{self, Ink};
+use crate::backend::glyphs::{self, Ink, Letters};
 use crate::backend::svg::to_svg_pieces;
+use crate::backend::{coverage, shadows};
 use crate::deadline::Deadline;
 use crate::scene::{Item, Rgba, Scene};
 use crate::style::BACKGROUND;
@@ -128,6 +130,7 @@ fn draw(
                 true => scene.theme.paint(BACKGROUND),
                 false => Rgba([0, 0, 0, 0]),
             },
+            theme: scene.theme,
         },
         bands(scene.items.len()),
         workers,
@@ -200,6 +203,7 @@ struct Frame {
     width: u32,
     height: u32,
     background: Rgba,
+    theme: Theme,
 }
 
 /// Parses the pieces of [`to_svg_pieces`] and lays out their items' letters, each
@@ -342,11 +346,24 @@ fn draw_layer(
             && r.top() <= band.bottom()
             && r.bottom() >= band.top()
     };
+    let place = coverage::Place {
+        origin: (frame.view.x as f32, frame.view.y as f32),
+        px_per_unit: scale,
+        top,
+    };
     let (nodes, root) = item_nodes(&layer.tree);
     let above = from_svg.pre_concat(root);
     let mut nodes = nodes.iter().peekable();
+    let shadow_place = shadows::Place {
+        origin: (frame.view.x, frame.view.y),
+        scale: f64::from(scale),
+        top: f64::from(top),
+    };
     for (item, inks) in layer.items.iter().zip(&layer.inks) {
         deadline.check()?;
+        if shadows::drawn_apart(item) {
+            shadows::draw(pixmap, item, frame.theme, &shadow_place);
+        }
         if let Some(node) = nodes.next_if(|n| n.id() == item.id.as_str()) {
             if let Some(b) = node.abs_layer_bounding_box() {
                 if inside(b.to_rect(), from_svg) {
@@ -356,19 +373,21 @@ fn draw_layer(
                 }
             }
         }
-        for ink in inks {
-            if inside(ink.path.bounds(), from_board) {
-                let [r, g, b, a] = ink.color.0;
-                let mut paint = tiny_skia::Paint::default();
-                paint.set_color_rgba8(r, g, b, a);
-                paint.anti_alias = true;
-                pixmap.fill_path(
-                    &ink.path,
-                    &paint,
-                    tiny_skia::FillRule::Winding,
-                    from_board,
-                    None,
-                );
+        for ink in inks.iter().filter(|ink| inside(ink.bounds, from_board)) {
+            match &ink.letters {
+                Letters::Cached(letters) => {
+                    for letter in letters {
+                        coverage::draw(pixmap, letter, ink.color, place);
+                    }
+                }
+                Letters::Outlines(path) => {
+                    let [r, g, b, a] = ink.color.0;
+                    let mut paint = tiny_skia::Paint::default();
+                    paint.set_color_rgba8(r, g, b, a);
+                    paint.anti_alias = true;
+                    let rule = tiny_skia::FillRule::Winding;
+                    pixmap.fill_path(path, &paint, rule, from_board, None);
+                }
             }
         }
     }
@@ -560,21 +579,16 @@ mod tests {
         }
     }
 
-    /// The letters the PNG backend fills from glyph outlines (`glyphs.rs`) are the
-    /// ones usvg draws from the SVG's `<text>`: the same faces, glyphs and places,
-    /// to within anti-aliasing.
-    #[test]
-    fn letters_drawn_from_outlines_are_the_ones_usvg_draws() {
-        let board = board();
-        let scene = resolve(&board, PageId(1));
+    /// The scene drawn by this backend and by resvg from the whole SVG (letters
+    /// and shadows in it), at `scale`, as RGB pixels.
+    fn ours_and_usvgs(scene: &crate::Scene, scale: f32) -> (Vec<u8>, Vec<u8>) {
         let v = scene.bounds;
-        let scale = 1.5;
         let size = (
             (v.w as f32 * scale).ceil() as u32,
             (v.h as f32 * scale).ceil() as u32,
         );
         let ours = pixels(
-            &draw(&scene, v, scale, size, 2, &Deadline::none())
+            &draw(scene, v, scale, size, 2, &Deadline::none())
                 .unwrap()
                 .data,
         );
@@ -582,12 +596,11 @@ mod tests {
             embed_fonts: false,
             background: true,
         };
-        let svg = crate::backend::svg::to_svg_drawing(&scene, Some(v), options, &[]);
-        assert!(svg.contains("<text"), "the SVG has the text");
+        let svg = crate::backend::svg::to_svg_drawing(scene, Some(v), options, &[]);
         let tree = usvg::Tree::from_str(&svg, &crate::text::fonts::usvg_options()).unwrap();
         let mut pixmap = tiny_skia::Pixmap::new(size.0, size.1).unwrap();
         // As `draw_bands`: the view's rect may end inside the last pixel.
-        let [r, g, b, a] = BACKGROUND.0;
+        let [r, g, b, a] = scene.theme.paint(BACKGROUND).0;
         pixmap.fill(tiny_skia::Color::from_rgba8(r, g, b, a));
         resvg::render(
             &tree,
@@ -600,16 +613,99 @@ mod tests {
             .flat_map(|p| [p[0], p[1], p[2]])
             .collect();
         assert_eq!(ours.len(), theirs.len());
+        (ours, theirs)
+    }
+
+    /// How many pixels differ by more than `by` in a channel.
+    fn differing(ours: &[u8], theirs: &[u8], by: u8) -> usize {
+        ours.chunks(3)
+            .zip(theirs.chunks(3))
+            .filter(|(p, q)| p.iter().zip(q.iter()).any(|(a, b)| a.abs_diff(*b) > by))
+            .count()
+    }
+
+    /// The letters the PNG backend draws from glyph outlines (`glyphs.rs`,
+    /// `coverage.rs`) are the ones usvg draws from the SVG's `<text>`: the same
+    /// faces, glyphs and places, to within anti-aliasing and a quarter pixel.
+    #[test]
+    fn letters_drawn_from_outlines_are_the_ones_usvg_draws() {
+        let scene = resolve(&board(), PageId(1));
+        assert!(crate::backend::svg::to_svg(&scene, None).contains("<text"));
+        let (ours, theirs) = ours_and_usvgs(&scene, 1.5);
         let pixels = ours.len() / 3;
-        let differ = (0..pixels)
-            .filter(|&i| (0..3).any(|c| ours[3 * i + c].abs_diff(theirs[3 * i + c]) > 32))
-            .count();
+        let differ = differing(&ours, &theirs, 32);
         let ink = (0..pixels).filter(|&i| theirs[3 * i] < 128).count();
         assert!(ink > 20_000, "the picture has letters: {ink} dark pixels");
+        // Letters are placed to a quarter pixel (`coverage.rs`), so an edge may
+        // move by an eighth and cross one of the four sub-scanlines a row is
+        // sampled at: 0.31% of these pixels. Half a pixel off makes it 2.1%,
+        // a whole one 3%.
         assert!(
-            differ * 2000 < pixels,
+            differ * 200 < pixels,
             "{differ} of {pixels} pixels differ from usvg's drawing"
         );
+    }
+
+    /// Notes' shadows drawn from cached sprites (`shadows.rs`) are the layers the
+    /// SVG draws, to within a shade: over one another, in both themes, at a
+    /// scale that puts notes at every quarter-pixel phase.
+    #[test]
+    fn shadows_drawn_from_sprites_are_the_layers_usvg_draws() {
+        let mut board = Board::new("shadows", &[]);
+        let mut tx = Transaction::begin(&mut board);
+        for i in 0..24 {
+            let shape = Shape {
+                geom: Geom::Note,
+                bounds: Rect::new(
+                    (i % 6) as f64 * 97.3,
+                    (i / 6) as f64 * 61.9,
+                    80.0 + (i % 2) as f64 * 13.0,
+                    50.0,
+                ),
+                text: String::new(),
+                style: Style::default(),
+                sizing: Sizing::Fixed,
+                rotation: inkboard_core::Rotation::NONE,
+                icon: None,
+            };
+            let id = tx.new_id(IdKind::Shape);
+            tx.insert(PageId(1), None, Object::new(id, Kind::Shape(shape)))
+                .unwrap();
+        }
+        tx.commit(Actor::Agent).unwrap();
+        for theme in [crate::Theme::Light, crate::Theme::Dark] {
+            let scene = resolve(&board, PageId(1)).in_theme(theme);
+            assert!(
+                scene.items.iter().all(crate::backend::shadows::drawn_apart),
+                "every note's shadow is drawn from its sprite"
+            );
+            let (ours, theirs) = ours_and_usvgs(&scene, 1.37);
+            // A shadow is faint and soft: placed to a quarter pixel, it moves by
+            // an eighth at most, which shifts a shade in the columns and rows
+            // where its layers' edges bunch (under the note's own edge): at most
+            // 9 levels there, on the page the same pixels elsewhere.
+            let differ = differing(&ours, &theirs, 10);
+            assert_eq!(
+                differ, 0,
+                "{theme:?}: {differ} pixels differ by more than 10"
+            );
+            // Yet it is there, and a shade off on average at most: the shadow's
+            // pixels are darker than the page.
+            let page = theirs[0];
+            let shaded: Vec<usize> = (0..theirs.len())
+                .filter(|&i| theirs[i] < page && theirs[i] > page.saturating_sub(60))
+                .collect();
+            assert!(shaded.len() > 1000, "{theme:?}: {} shaded", shaded.len());
+            let off: usize = shaded
+                .iter()
+                .map(|&i| ours[i].abs_diff(theirs[i]) as usize)
+                .sum();
+            assert!(
+                off < shaded.len() * 3,
+                "{theme:?}: {:.2} levels off on average",
+                off as f64 / shaded.len() as f64
+            );
+        }
     }
 
     #[test]

@@ -167,6 +167,7 @@ fn document_with(
         let how = How {
             placeholder: placeholders.contains(&item.id),
             glyphs,
+            shadow: !(own_text && crate::backend::shadows::drawn_apart(item)),
             theme: scene.theme,
             links: true,
         };
@@ -206,6 +207,7 @@ pub fn item_svg(item: &Item) -> String {
     let how = How {
         placeholder: false,
         glyphs: true,
+        shadow: true,
         theme: Theme::Light,
         // On screen a click selects: the editor follows a link on Ctrl+click.
         links: false,
@@ -217,11 +219,13 @@ pub fn item_svg(item: &Item) -> String {
 /// How an item is written: with its image as a placeholder (see `budget.rs`);
 /// with its letters, or only its text's decorations (code backgrounds, lines
 /// through and under) when the PNG backend draws the letters (`glyphs.rs`); in
-/// `theme`'s colours; its parts inside an `<a>` to its link when `links`.
+/// `theme`'s colours; its parts inside an `<a>` to its link when `links`; with
+/// its shadow, unless the PNG backend draws it (`shadows.rs`).
 #[derive(Clone, Copy)]
 struct How {
     placeholder: bool,
     glyphs: bool,
+    shadow: bool,
     theme: Theme,
     links: bool,
 }
@@ -230,9 +234,14 @@ fn write_item(out: &mut String, item: &Item, how: How) {
     let How {
         placeholder,
         glyphs,
+        shadow,
         theme,
         links,
     } = how;
+    let parts = match shadow {
+        true => &item.parts[..],
+        false => &item.parts[item.shadow.min(item.parts.len())..],
+    };
     let _ = write!(out, r#"<g id="{}" data-type="{}""#, item.id, item.kind);
     if let Some(geom) = item.geom {
         let _ = write!(out, r#" data-geom="{geom}""#);
@@ -240,7 +249,7 @@ fn write_item(out: &mut String, item: &Item, how: How) {
     if item.opacity < 1.0 {
         let _ = write!(out, r#" opacity="{}""#, num(item.opacity as f64));
     }
-    if item.parts.is_empty() {
+    if parts.is_empty() {
         out.push_str("/>\n");
         return;
     }
@@ -264,7 +273,7 @@ fn write_item(out: &mut String, item: &Item, how: How) {
             num(t.about.y)
         );
     }
-    for part in &item.parts {
+    for part in parts {
         match part {
             Part::Path(p) => path(out, p, theme),
             Part::Text(t) => text(out, t, theme, glyphs),
