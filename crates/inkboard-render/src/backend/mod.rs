@@ -10,6 +10,7 @@
 
 pub(crate) mod budget;
 pub(crate) mod coverage;
+pub(crate) mod encode;
 pub(crate) mod glyphs;
 pub(crate) mod pdf;
 pub(crate) mod png;

@@ -2,16 +2,17 @@
 //! rasterised by resvg on the page's colour (white, or the dark theme's), its
 //! letters filled from the glyph outlines of the scene's own layout (`glyphs.rs`:
 //! usvg's layout of `<text>` was a third to two thirds of a render) through
-//! masks cached per letter, size and phase (`coverage.rs`), and encoded
-//! with the png crate's fast settings
-//! (fdeflate with the Paeth filter: a tenth of the default level's time for about
-//! twice the bytes, which matters at 1600 px and for agents waiting on a render).
+//! masks cached per letter, size and phase (`coverage.rs`), notes' shadows from
+//! cached sprites (`shadows.rs`), and encoded fast (`encode.rs`: rows filtered
+//! with Paeth on the drawing threads, fdeflate's fast deflate: a tenth of the
+//! default level's time for about twice the bytes, which matters at 1600 px and
+//! for agents waiting on a render).
 
 use inkboard_core::{ObjectId, Rect};
 
 use crate::backend::glyphs::{self, Ink, Letters};
 use crate::backend::svg::to_svg_pieces;
-use crate::backend::{coverage, shadows};
+use crate::backend::{coverage, encode, shadows};
 use crate::deadline::Deadline;
 use crate::scene::{Item, Rgba, Scene};
 use crate::style::BACKGROUND;
@@ -118,7 +119,7 @@ fn draw(
     deadline.check()?;
     let pieces = to_svg_pieces(scene, Some(v), &not_drawn, workers);
     let layers = parse_pieces(&pieces, scene.theme, &scene.name, deadline)?;
-    let rgb = draw_bands(
+    let filtered = draw_bands(
         &layers,
         Frame {
             view: v,
@@ -137,7 +138,7 @@ fn draw(
         deadline,
     )?;
     deadline.check()?;
-    let data = encode(&rgb, width, height, scene.background)?;
+    let data = encode::write(&filtered, width, height, scene.background)?;
     Ok(Png {
         data,
         width,
@@ -241,15 +242,15 @@ fn parse_pieces<'a>(
     })
 }
 
-/// Draws the layers, in order, on the frame's background, as `bands` horizontal bands shared
-/// among `workers` threads, and returns the RGB pixels of the whole picture (RGBA,
-/// not premultiplied, when the background is not opaque).
+/// Draws the layers, in order, on the frame's background, as `bands` horizontal
+/// bands shared among `workers` threads, each band then filtered as PNG rows on
+/// its thread (`encode.rs`), and returns the filtered rows of the whole picture:
+/// RGB when the background is opaque (tiny-skia's premultiplied pixels are then
+/// the plain colours), else plain RGBA.
 ///
-/// The background is opaque, so the premultiplied pixels tiny-skia hands out are
-/// the plain colours. Each band squeezes its alpha bytes out in place, and the
-/// bands' RGB rows are then moved together: a second buffer (6 MB at 1600 px)
-/// cost more in fresh pages than the copying itself (measured: 28.5 → 23.5 ms
-/// for the 199-object flow).
+/// An opaque band is filtered in place, and the bands' rows are then moved
+/// together: a second buffer (6 MB at 1600 px) cost more in fresh pages than
+/// the copying itself (measured: 28.5 → 23.5 ms for the 199-object flow).
 fn draw_bands(
     layers: &[Layer<'_>],
     frame: Frame,
@@ -268,7 +269,8 @@ fn draw_bands(
     let row = width as usize * 4;
     let rows_per_band = (height as usize).div_ceil(bands.max(1));
     let mut pixels = vec![0u8; row * height as usize];
-    let draw = |i: usize, band: &mut [u8]| -> Result<(), RenderError> {
+    type Filtered = (usize, Option<Vec<u8>>, usize);
+    let draw = |i: usize, band: &mut [u8]| -> Result<Filtered, RenderError> {
         deadline.check()?;
         let rows = (band.len() / row) as u32;
         let top = (i * rows_per_band) as f32;
@@ -283,11 +285,8 @@ fn draw_bands(
         for layer in layers {
             draw_layer(layer, frame, top, &mut pixmap, deadline)?;
         }
-        match opaque {
-            true => squeeze(band),
-            false => unpremultiply(band),
-        }
-        Ok(())
+        let (apart, len) = encode::filter_band(band, width as usize, opaque);
+        Ok((i, apart, len))
     };
     // Thread k draws bands k, k + workers, ...: neighbouring bands cost alike.
     let workers = workers.clamp(1, bands.max(1));
@@ -295,23 +294,31 @@ fn draw_bands(
     for (i, band) in pixels.chunks_mut(rows_per_band * row).enumerate() {
         shares[i % workers].push((i, band));
     }
-    let run = |share: Vec<(usize, &mut [u8])>| share.into_iter().try_for_each(|(i, b)| draw(i, b));
-    std::thread::scope(|s| {
+    let run = |share: Vec<(usize, &mut [u8])>| -> Result<Vec<Filtered>, RenderError> {
+        share.into_iter().map(|(i, b)| draw(i, b)).collect()
+    };
+    let mut filtered = std::thread::scope(|s| {
         let mut shares = shares.into_iter();
         let first = shares.next().unwrap_or_default();
         let others: Vec<_> = shares.map(|share| s.spawn(move || run(share))).collect();
-        run(first)?;
-        others.into_iter().try_for_each(join)
+        let mut all = run(first)?;
+        for handle in others {
+            all.extend(join(handle)?);
+        }
+        Ok::<_, RenderError>(all)
     })?;
+    filtered.sort_by_key(|(i, ..)| *i);
     if !opaque {
-        return Ok(pixels);
+        return Ok(filtered
+            .into_iter()
+            .flat_map(|(_, apart, len)| apart.unwrap_or_default().into_iter().take(len))
+            .collect());
     }
-    // Band k's RGB rows sit at the start of its RGBA rows; moving them down in
-    // order never overwrites rows still to move.
-    let band_rgb = rows_per_band * width as usize * 3;
+    // Band k's filtered rows sit at the start of its RGBA rows; moving them down
+    // in order never overwrites rows still to move.
     let mut at = 0;
-    for start in (0..pixels.len()).step_by(rows_per_band * row) {
-        let len = ((pixels.len() - start) / 4 * 3).min(band_rgb);
+    for (i, _, len) in filtered {
+        let start = i * rows_per_band * row;
         pixels.copy_within(start..start + len, at);
         at += len;
     }
@@ -405,76 +412,11 @@ fn item_nodes(tree: &usvg::Tree) -> (&[usvg::Node], tiny_skia::Transform) {
     }
 }
 
-/// Squeezes RGBA pixels into RGB in place, at the start of the slice.
-///
-/// Four pixels at a time, read whole before they are written: the compiler turns
-/// that into a shuffle, where a copy of three bytes per pixel cost about a tenth
-/// of the PNG's time (callgrind, 199-object flow).
-fn squeeze(rgba: &mut [u8]) {
-    let n = rgba.len() / 4;
-    let mut i = 0;
-    while i + 4 <= n {
-        // Pixels i..i+4 move down to bytes 3i..3i+12; the pixels still to move
-        // start at 4(i + 4), past the bytes written, so nothing is overwritten
-        // before it is read.
-        let mut px = [0u8; 16];
-        px.copy_from_slice(&rgba[4 * i..4 * i + 16]);
-        let rgb = [
-            px[0], px[1], px[2], px[4], px[5], px[6], px[8], px[9], px[10], px[12], px[13], px[14],
-        ];
-        rgba[3 * i..3 * i + 12].copy_from_slice(&rgb);
-        i += 4;
-    }
-    for i in i..n {
-        rgba.copy_within(4 * i..4 * i + 3, 3 * i);
-    }
-}
-
-/// Turns tiny-skia's premultiplied RGBA into the plain RGBA a PNG holds, in place.
-fn unpremultiply(rgba: &mut [u8]) {
-    for px in rgba.chunks_exact_mut(4) {
-        let a = px[3] as u32;
-        if a != 0 && a != 255 {
-            for c in &mut px[..3] {
-                *c = ((*c as u32 * 255 + a / 2) / a).min(255) as u8;
-            }
-        }
-    }
-}
-
 /// The result of a scoped thread; a panic in it goes on in this thread.
 fn join<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
     handle
         .join()
         .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-}
-
-/// Encodes RGB pixels (RGBA when `opaque` is false) as a PNG.
-fn encode(rgb: &[u8], width: u32, height: u32, opaque: bool) -> Result<Vec<u8>, RenderError> {
-    let mut data = Vec::with_capacity(rgb.len() / 8);
-    {
-        let mut encoder = png::Encoder::new(&mut data, width, height);
-        encoder.set_color(match opaque {
-            true => png::ColorType::Rgb,
-            false => png::ColorType::Rgba,
-        });
-        encoder.set_depth(png::BitDepth::Eight);
-        encoder.set_compression(png::Compression::Fast);
-        // Measured on the 199-object flow at 1600 px: Paeth costs a third of the
-        // adaptive filter's time (2.3 vs 6.8 ms) for 5% more bytes (509 vs 483 KB);
-        // the default "balanced" deflate would take 36 ms for 210 KB.
-        encoder.set_filter(png::Filter::Paeth);
-        let mut writer = encoder
-            .write_header()
-            .map_err(|e| RenderError::Png(e.to_string()))?;
-        writer
-            .write_image_data(rgb)
-            .map_err(|e| RenderError::Png(e.to_string()))?;
-        writer
-            .finish()
-            .map_err(|e| RenderError::Png(e.to_string()))?;
-    }
-    Ok(data)
 }
 
 #[cfg(test)]
@@ -705,17 +647,6 @@ mod tests {
                 "{theme:?}: {:.2} levels off on average",
                 off as f64 / shaded.len() as f64
             );
-        }
-    }
-
-    #[test]
-    fn squeeze_keeps_every_pixel_s_colour_in_order() {
-        // Lengths around the four-pixel steps: none, some and all left for the tail.
-        for pixels in [0, 1, 3, 4, 5, 8, 11, 64, 65] {
-            let mut rgba: Vec<u8> = (0..pixels * 4).map(|b| (b * 7 % 251) as u8).collect();
-            let want: Vec<u8> = rgba.chunks(4).flat_map(|p| [p[0], p[1], p[2]]).collect();
-            super::squeeze(&mut rgba);
-            assert_eq!(&rgba[..pixels * 3], &want[..], "{pixels} pixels");
         }
     }
 }
