@@ -214,7 +214,7 @@ fn letters(
 ) {
     let scale = font_size / face.face().units_per_em;
     let mut pen = 0i64;
-    for g in text::glyphs(text, face) {
+    for g in shaped(text, face).iter() {
         if let Some(outline) = outline(face, g.id) {
             let gy = baseline - g.dy as f32 * scale;
             // The slant turns about the line's baseline, not the letter's.
@@ -232,6 +232,48 @@ fn letters(
         }
         pen += i64::from(g.advance);
     }
+}
+
+/// The glyphs of `text` shaped in `face`, remembered for the process: a board's
+/// labels come back in every picture, and shaping them again was a tenth of a
+/// 199-object flow's PNG (callgrind). The pictures' threads live for one picture,
+/// so the memory is shared, read under a shared lock. Bounded in bytes of text
+/// (as `measure.rs`'s advances): past `REMEMBERED_BYTES` it starts afresh, and
+/// a text longer than `LONGEST` is shaped each time.
+fn shaped(text: &str, face: FaceRef) -> Arc<[text::Glyph]> {
+    const REMEMBERED_BYTES: usize = 1 << 20;
+    const LONGEST: usize = 4096;
+    type Memory = (usize, HashMap<u32, HashMap<Box<str>, Arc<[text::Glyph]>>>);
+    static SHAPED: OnceLock<RwLock<Memory>> = OnceLock::new();
+    let memory = SHAPED.get_or_init(Default::default);
+    if text.len() > LONGEST {
+        return text::glyphs(text, face).into();
+    }
+    let known = memory
+        .read()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .1
+        .get(&face.id())
+        .and_then(|m| m.get(text).cloned());
+    if let Some(known) = known {
+        return known;
+    }
+    let glyphs: Arc<[text::Glyph]> = text::glyphs(text, face).into();
+    let mut memory = memory
+        .write()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let (bytes, m) = &mut *memory;
+    // An entry's own keeping: its text, its glyphs and some 64 bytes.
+    let cost = text.len() + glyphs.len() * std::mem::size_of::<text::Glyph>() + 64;
+    if *bytes + cost > REMEMBERED_BYTES {
+        m.clear();
+        *bytes = 0;
+    }
+    *bytes += cost;
+    m.entry(face.id())
+        .or_default()
+        .insert(text.into(), glyphs.clone());
+    glyphs
 }
 
 /// The outline of glyph `id` of `face`, in font units (y up); `None` for a glyph
