@@ -1,0 +1,322 @@
+//! Straightening (step 3b of a page's layout, after nudging): a route with corners
+//! between two shapes that face each other across a gap (it leaves one by its
+//! bottom and enters the other by its top, or right and left, and so on) whose
+//! facing sides overlap along the gap is drawn as one straight line instead, its
+//! two ports slid to meet, as ELK and `dot` place ports facing their other end.
+//!
+//! Port spreading ([`ports`](super::ports)) sets each side's ports evenly along it
+//! without looking at where the other end's port is, so a line between two shapes
+//! in line got a jog of two bends wherever the two fans did not match. The straight
+//! line is taken only where it is as good a line as the route: it keeps clear of
+//! the page's shapes as a searched route does ([`clear`]), runs no closer than
+//! [`MIN_SPACING`] beside another line, keeps [`MIN_PORT_STEP`] from the other
+//! ports of its two sides, and crosses no more lines than the route did. Where the
+//! two ends overlap over a stretch, the line goes through the point of it that
+//! moves the ports least (one of them not at all, when it can).
+//!
+//! A labelled line goes straight only when it crosses no line and is long
+//! enough for its label, so that the label has a clear stretch of it; and no
+//! line goes straight through the place another's label will likely take (as
+//! the searches keep off it, see `connectors::likely_label`).
+//!
+//! Limitations: the routes are straightened one at a time in page order against
+//! the lines as they are then.
+
+use inkboard_core::{Point, Rect};
+
+use crate::deadline::{Deadline, Stopped};
+use crate::route::connectors::{Corners, Draft, Page};
+use crate::route::ends::facing_part;
+use crate::route::labels::{self, label_size};
+use crate::route::nudge::MIN_SPACING;
+use crate::route::obstacles::clear;
+use crate::route::ports::MIN_PORT_STEP;
+use crate::route::Side;
+
+/// The most segment tests the pass may make on one page: about a tenth of a second.
+/// A page of thousands of routes keeps the rest of its jogs rather than take
+/// quadratic time.
+const BUDGET: usize = 20_000_000;
+
+/// The length a straight line with a label keeps beyond the label's own, for
+/// its arrowhead and the room either side.
+const LABEL_ROOM: f64 = 48.0;
+
+/// The step between the places along the overlap that are tried, besides its ends'
+/// current ports and its middle.
+const STEP: f64 = 4.0;
+
+/// Straightens the routes of `page` that can go straight (see the module
+/// documentation), in page order.
+pub(super) fn straighten(
+    page: &Page,
+    drafts: &[Draft],
+    corners: &mut Corners,
+    deadline: &Deadline,
+) -> Result<(), Stopped> {
+    let mut work = 0usize;
+    let mut labels: Vec<Option<Rect>> = (0..corners.len())
+        .map(|k| likely_label(page, corners, k))
+        .collect();
+    for k in 0..corners.len() {
+        if work > BUDGET {
+            break;
+        }
+        deadline.check()?;
+        let Some(line) = straight_for(page, drafts, corners, &labels, k, &mut work) else {
+            continue;
+        };
+        corners[k] = Some(line.to_vec());
+        labels[k] = likely_label(page, corners, k);
+    }
+    Ok(())
+}
+
+/// Where connector `k`'s label will likely sit on its route as it is, when it
+/// has a label not placed by hand and its route too little room to move it
+/// aside ([`labels::likely`]): other lines keep off that box, as the searches do.
+fn likely_label(page: &Page, corners: &Corners, k: usize) -> Option<Rect> {
+    let c = page.connectors[k].1;
+    if c.label_at().is_some() {
+        return None;
+    }
+    labels::likely(corners[k].as_ref()?, label_size(c)?)
+}
+
+/// The straight line connector `k` can take instead of its route, if it has one.
+fn straight_for(
+    page: &Page,
+    drafts: &[Draft],
+    corners: &Corners,
+    labels: &[Option<Rect>],
+    k: usize,
+    work: &mut usize,
+) -> Option<[Point; 2]> {
+    let points = corners[k].as_ref()?;
+    if points.len() < 3 {
+        return None;
+    }
+    let (a, b) = &page.ends[k];
+    let (Some(sa), Some(sb)) = drafts[k].sides() else {
+        return None;
+    };
+    if sb != sa.opposite() || a.shape.is_point() || b.shape.is_point() || a.object == b.object {
+        return None;
+    }
+    // The gap between the two sides, measured along `sa`'s outward normal.
+    let n = sa.normal();
+    let depth = |p: Point| p.x * n.x + p.y * n.y;
+    let from = crate::route::ends::side_point(a.shape.bounds, sa, 0.0, 0.0);
+    let to = crate::route::ends::side_point(b.shape.bounds, sb, 0.0, 0.0);
+    if depth(to) - depth(from) < 1.0 {
+        return None;
+    }
+    let (lo_a, hi_a) = facing_part(a.shape, sa);
+    let (lo_b, hi_b) = facing_part(b.shape, sb);
+    let (lo, hi) = (lo_a.max(lo_b), hi_a.min(hi_b));
+    if lo > hi {
+        return None;
+    }
+    let at = |t: f64, p: Point| {
+        if sa.is_vertical() {
+            Point { x: p.x, y: t }
+        } else {
+            Point { x: t, y: p.y }
+        }
+    };
+    let line = |t: f64| [at(t, from), at(t, to)];
+    let start = sa.coord(points[0]);
+    let end = sa.coord(points[points.len() - 1]);
+    // A label in the middle of the line needs a stretch of it free of other
+    // lines, clear of the arrowheads: a straight line with a label crosses
+    // nothing, and is long enough for it.
+    let c = page.connectors[k].1;
+    let label = label_size(c).filter(|_| c.label_at().is_none());
+    if let Some((w, h)) = label {
+        let along = if sa.is_vertical() { w } else { h };
+        if depth(to) - depth(from) < along + LABEL_ROOM {
+            return None;
+        }
+    }
+    let most = if label.is_some() {
+        0
+    } else {
+        crossings_of(points, corners, k, work)
+    };
+    for t in candidates(start, end, lo, hi) {
+        let cand = line(t);
+        if !clear(&cand, a, b, &page.lifted[k], &page.obstacles) {
+            continue;
+        }
+        let seg = Rect::around(cand).unwrap_or_default();
+        let on_label = labels
+            .iter()
+            .enumerate()
+            .any(|(j, r)| j != k && r.is_some_and(|r| r.overlaps(&seg)));
+        if !on_label
+            && fits(page, drafts, corners, k, &cand, sa, work)
+            && crossings_of(&cand, corners, k, work) <= most
+        {
+            return Some(cand);
+        }
+    }
+    None
+}
+
+/// The places along the overlap `lo..=hi` to try, best first: where one port is
+/// now (the other moves), then the middle of the two, then the rest by distance
+/// from it.
+fn candidates(start: f64, end: f64, lo: f64, hi: f64) -> Vec<f64> {
+    let mid = ((start + end) / 2.0).clamp(lo, hi);
+    let mut out: Vec<f64> = [start, end]
+        .into_iter()
+        .filter(|t| (lo..=hi).contains(t))
+        .collect();
+    out.push(mid);
+    let steps = ((hi - lo) / STEP).floor() as usize;
+    let mut rest: Vec<f64> = (0..=steps).map(|i| lo + i as f64 * STEP).collect();
+    rest.push(hi);
+    rest.sort_by(|x, y| (x - mid).abs().total_cmp(&(y - mid).abs()));
+    out.extend(rest);
+    out.dedup_by(|x, y| (*x - *y).abs() < 0.5);
+    out
+}
+
+/// Whether the straight line `cand` for connector `k`, leaving by side `sa`, keeps
+/// [`MIN_SPACING`] from the lines beside it and [`MIN_PORT_STEP`] from the other
+/// ports of its two sides.
+fn fits(
+    page: &Page,
+    drafts: &[Draft],
+    corners: &Corners,
+    k: usize,
+    cand: &[Point; 2],
+    sa: Side,
+    work: &mut usize,
+) -> bool {
+    let t = sa.coord(cand[0]);
+    let (a, b) = &page.ends[k];
+    let mine = [(a.object, sa), (b.object, sa.opposite())];
+    // Along the line: its extent across the sides (the coordinate `coord` does not
+    // measure).
+    let across = |p: Point| if sa.is_vertical() { p.x } else { p.y };
+    let (c0, c1) = min_max(across(cand[0]), across(cand[1]));
+    for (j, other) in corners.iter().enumerate() {
+        if j == k {
+            continue;
+        }
+        let Some(other) = other else { continue };
+        // Ports of the same sides.
+        let (oa, ob) = &page.ends[j];
+        let (s0, s1) = drafts[j].sides();
+        let ports = [
+            (oa.object, s0, other.first()),
+            (ob.object, s1, other.last()),
+        ];
+        for (object, side, p) in ports {
+            let (Some(side), Some(p)) = (side, p) else {
+                continue;
+            };
+            if object.is_some()
+                && mine.contains(&(object, side))
+                && (sa.coord(*p) - t).abs() < MIN_PORT_STEP
+            {
+                return false;
+            }
+        }
+        *work += other.len();
+        for w in other.windows(2) {
+            let (p, q) = (w[0], w[1]);
+            // Parallel to the line: it runs along the same coordinate `across`.
+            if (sa.coord(p) - sa.coord(q)).abs() > 1e-6 {
+                continue;
+            }
+            let (d0, d1) = min_max(across(p), across(q));
+            let overlap = d1.min(c1) - d0.max(c0);
+            if overlap > 0.5 && (sa.coord(p) - t).abs() < MIN_SPACING {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// How many segments of the other routes the polyline `points` of connector `k`
+/// crosses.
+fn crossings_of(points: &[Point], corners: &Corners, k: usize, work: &mut usize) -> usize {
+    let mut count = 0;
+    for (j, other) in corners.iter().enumerate() {
+        let Some(other) = other.as_ref().filter(|_| j != k) else {
+            continue;
+        };
+        *work += other.len() * points.len();
+        for s in points.windows(2) {
+            for o in other.windows(2) {
+                if crosses((s[0], s[1]), (o[0], o[1])) {
+                    count += 1;
+                }
+            }
+        }
+    }
+    count
+}
+
+/// Whether two axis-parallel segments cross, each passing strictly through the
+/// other (touching at an end, or running along each other, is no crossing).
+fn crosses(s: (Point, Point), o: (Point, Point)) -> bool {
+    const EPS: f64 = 0.5;
+    let vertical = |s: (Point, Point)| (s.0.x - s.1.x).abs() < 1e-6;
+    let (v, h) = match (vertical(s), vertical(o)) {
+        (true, false) => (s, o),
+        (false, true) => (o, s),
+        _ => return false,
+    };
+    let (y0, y1) = min_max(v.0.y, v.1.y);
+    let (x0, x1) = min_max(h.0.x, h.1.x);
+    let (x, y) = (v.0.x, h.0.y);
+    x > x0 + EPS && x < x1 - EPS && y > y0 + EPS && y < y1 - EPS
+}
+
+fn min_max(a: f64, b: f64) -> (f64, f64) {
+    if a <= b {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(x: f64, y: f64) -> Point {
+        Point { x, y }
+    }
+
+    #[test]
+    fn a_turn_and_a_line_through_it_cross_once() {
+        assert!(crosses(
+            (p(5.0, 0.0), p(5.0, 10.0)),
+            (p(0.0, 5.0), p(10.0, 5.0))
+        ));
+        // Touching at an end is not a crossing.
+        assert!(!crosses(
+            (p(5.0, 0.0), p(5.0, 5.0)),
+            (p(0.0, 5.0), p(10.0, 5.0))
+        ));
+        // Nor is running along.
+        assert!(!crosses(
+            (p(0.0, 5.0), p(5.0, 5.0)),
+            (p(2.0, 5.0), p(10.0, 5.0))
+        ));
+    }
+
+    #[test]
+    fn the_ports_where_they_are_come_first() {
+        let c = candidates(10.0, 30.0, 0.0, 40.0);
+        assert_eq!(&c[..3], &[10.0, 30.0, 20.0]);
+        // A port outside the overlap is not tried where it is.
+        let c = candidates(-10.0, 30.0, 0.0, 40.0);
+        assert_eq!(&c[..2], &[30.0, 10.0]);
+    }
+}
