@@ -63,10 +63,12 @@ pub(super) fn straighten(
             break;
         }
         deadline.check()?;
-        let Some(line) = straight_for(page, drafts, corners, &labels, k, &mut work) else {
-            continue;
+        let better = match straight_for(page, drafts, corners, &labels, k, &mut work) {
+            Some(line) => Some(line.to_vec()),
+            None => z_for(page, drafts, corners, &labels, k, &mut work),
         };
-        corners[k] = Some(line.to_vec());
+        let Some(better) = better else { continue };
+        corners[k] = Some(better);
         labels[k] = likely_label(page, corners, k);
     }
     Ok(())
@@ -154,8 +156,95 @@ fn straight_for(
             .enumerate()
             .any(|(j, r)| j != k && r.is_some_and(|r| r.overlaps(&seg)));
         if !on_label
-            && fits(page, drafts, corners, k, &cand, sa, work)
+            && fits(page, drafts, corners, k, &cand, sa, true, work)
             && crossings_of(&cand, corners, k, work) <= most
+        {
+            return Some(cand);
+        }
+    }
+    None
+}
+
+/// The shortest leg a route with one jog keeps at either end, room for its
+/// arrowhead.
+const MIN_END_LEG: f64 = 16.0;
+
+/// A route of one jog (two bends) connector `k` can take instead of its route
+/// of four bends or more, from the same ports, if it has one: between two
+/// shapes facing each other across a gap, a long edge the search drew round
+/// its layers' shapes and the nudging set on tracks of their own often has
+/// a Z free beside it. The Z's crossing leg is tried on the route's own tracks
+/// first, then across the gap; it must be as clear as the route (see
+/// [`straight_for`]). Not for a labelled line, whose label was found room on
+/// the route it has.
+fn z_for(
+    page: &Page,
+    drafts: &[Draft],
+    corners: &Corners,
+    labels: &[Option<Rect>],
+    k: usize,
+    work: &mut usize,
+) -> Option<Vec<Point>> {
+    let points = corners[k].as_ref()?;
+    if points.len() < 6 {
+        return None;
+    }
+    let (a, b) = &page.ends[k];
+    let (Some(sa), Some(sb)) = drafts[k].sides() else {
+        return None;
+    };
+    let c = page.connectors[k].1;
+    if sb != sa.opposite()
+        || a.shape.is_point()
+        || b.shape.is_point()
+        || a.object == b.object
+        || (label_size(c).is_some() && c.label_at().is_none())
+    {
+        return None;
+    }
+    let n = sa.normal();
+    let depth = |p: Point| p.x * n.x + p.y * n.y;
+    let (p0, pn) = (points[0], points[points.len() - 1]);
+    if (sa.coord(p0) - sa.coord(pn)).abs() < 1.0 {
+        return None;
+    }
+    let (d0, d1) = (depth(p0), depth(pn));
+    if d1 - d0 < 2.0 * MIN_END_LEG {
+        return None;
+    }
+    // The point of `p` at depth `d` (along `sa`'s normal).
+    let to_depth = |p: Point, d: f64| {
+        let by = d - depth(p);
+        Point {
+            x: p.x + n.x * by,
+            y: p.y + n.y * by,
+        }
+    };
+    let mut tracks: Vec<f64> = points[1..points.len() - 1]
+        .iter()
+        .map(|&p| depth(p))
+        .collect();
+    let steps = ((d1 - d0) / STEP).floor() as usize;
+    tracks.extend((1..steps).map(|i| d0 + i as f64 * STEP));
+    let old = crossings_of(points, corners, k, work);
+    for d in tracks {
+        if d < d0 + MIN_END_LEG || d > d1 - MIN_END_LEG {
+            continue;
+        }
+        let cand = vec![p0, to_depth(p0, d), to_depth(pn, d), pn];
+        if !clear(&cand, a, b, &page.lifted[k], &page.obstacles) {
+            continue;
+        }
+        let on_label = cand.windows(2).any(|w| {
+            let seg = Rect::around([w[0], w[1]]).unwrap_or_default();
+            labels
+                .iter()
+                .enumerate()
+                .any(|(j, r)| j != k && r.is_some_and(|r| r.overlaps(&seg)))
+        });
+        if !on_label
+            && fits(page, drafts, corners, k, &cand, sa, false, work)
+            && crossings_of(&cand, corners, k, work) <= old
         {
             return Some(cand);
         }
@@ -182,25 +271,25 @@ fn candidates(start: f64, end: f64, lo: f64, hi: f64) -> Vec<f64> {
     out
 }
 
-/// Whether the straight line `cand` for connector `k`, leaving by side `sa`, keeps
-/// [`MIN_SPACING`] from the lines beside it and [`MIN_PORT_STEP`] from the other
-/// ports of its two sides.
+/// Whether the route `cand` for connector `k`, leaving by side `sa`, keeps
+/// [`MIN_SPACING`] from the lines beside it and, when its ports `moved`,
+/// [`MIN_PORT_STEP`] from the other ports of its two sides.
+#[allow(clippy::too_many_arguments)]
 fn fits(
     page: &Page,
     drafts: &[Draft],
     corners: &Corners,
     k: usize,
-    cand: &[Point; 2],
+    cand: &[Point],
     sa: Side,
+    moved: bool,
     work: &mut usize,
 ) -> bool {
-    let t = sa.coord(cand[0]);
     let (a, b) = &page.ends[k];
-    let mine = [(a.object, sa), (b.object, sa.opposite())];
-    // Along the line: its extent across the sides (the coordinate `coord` does not
-    // measure).
-    let across = |p: Point| if sa.is_vertical() { p.x } else { p.y };
-    let (c0, c1) = min_max(across(cand[0]), across(cand[1]));
+    let mine = [
+        (a.object, sa, cand[0]),
+        (b.object, sa.opposite(), cand[cand.len() - 1]),
+    ];
     for (j, other) in corners.iter().enumerate() {
         if j == k {
             continue;
@@ -217,28 +306,46 @@ fn fits(
             let (Some(side), Some(p)) = (side, p) else {
                 continue;
             };
-            if object.is_some()
-                && mine.contains(&(object, side))
-                && (sa.coord(*p) - t).abs() < MIN_PORT_STEP
-            {
+            let near = mine.iter().any(|&(o, s, q)| {
+                o == object && s == side && (sa.coord(*p) - sa.coord(q)).abs() < MIN_PORT_STEP
+            });
+            if moved && object.is_some() && near {
                 return false;
             }
         }
-        *work += other.len();
-        for w in other.windows(2) {
-            let (p, q) = (w[0], w[1]);
-            // Parallel to the line: it runs along the same coordinate `across`.
-            if (sa.coord(p) - sa.coord(q)).abs() > 1e-6 {
-                continue;
-            }
-            let (d0, d1) = min_max(across(p), across(q));
-            let overlap = d1.min(c1) - d0.max(c0);
-            if overlap > 0.5 && (sa.coord(p) - t).abs() < MIN_SPACING {
-                return false;
+        *work += other.len() * cand.len();
+        for s in cand.windows(2) {
+            for w in other.windows(2) {
+                if side_by_side((s[0], s[1]), (w[0], w[1])) {
+                    return false;
+                }
             }
         }
     }
     true
+}
+
+/// Whether two axis-parallel segments run side by side closer than
+/// [`MIN_SPACING`] over more than half a pixel.
+fn side_by_side(s: (Point, Point), o: (Point, Point)) -> bool {
+    let vertical = |s: (Point, Point)| (s.0.x - s.1.x).abs() < 1e-6;
+    let horizontal = |s: (Point, Point)| (s.0.y - s.1.y).abs() < 1e-6;
+    let (gap, (a0, a1), (b0, b1)) = if vertical(s) && vertical(o) && !horizontal(s) {
+        (
+            (s.0.x - o.0.x).abs(),
+            min_max(s.0.y, s.1.y),
+            min_max(o.0.y, o.1.y),
+        )
+    } else if horizontal(s) && horizontal(o) && !vertical(s) {
+        (
+            (s.0.y - o.0.y).abs(),
+            min_max(s.0.x, s.1.x),
+            min_max(o.0.x, o.1.x),
+        )
+    } else {
+        return false;
+    };
+    gap < MIN_SPACING && a1.min(b1) - a0.max(b0) > 0.5
 }
 
 /// How many segments of the other routes the polyline `points` of connector `k`
