@@ -14,6 +14,13 @@
 //! two ends overlap over a stretch, the line goes through the point of it that
 //! moves the ports least (one of them not at all, when it can).
 //!
+//! Two more ways to fewer bends, on the same terms: a route of four bends or
+//! more between facing sides takes a single jog from the same ports where one
+//! is clear (a long edge the search took round its layers' shapes, set on
+//! tracks of its own by the nudging, often has a Z free beside it); and a
+//! route whose first or last leg ends in a jog loses it when the leg before
+//! can run on into the end's side, its port slid there.
+//!
 //! A labelled line goes straight only when it crosses no line and is long
 //! enough for its label, so that the label has a clear stretch of it; and no
 //! line goes straight through the place another's label will likely take (as
@@ -67,9 +74,16 @@ pub(super) fn straighten(
             Some(line) => Some(line.to_vec()),
             None => z_for(page, drafts, corners, &labels, k, &mut work),
         };
-        let Some(better) = better else { continue };
-        corners[k] = Some(better);
-        labels[k] = likely_label(page, corners, k);
+        if let Some(better) = better {
+            corners[k] = Some(better);
+            labels[k] = likely_label(page, corners, k);
+        }
+        for at_end in [true, false] {
+            if let Some(better) = slid_for(page, drafts, corners, &labels, k, at_end, &mut work) {
+                corners[k] = Some(better);
+                labels[k] = likely_label(page, corners, k);
+            }
+        }
     }
     Ok(())
 }
@@ -156,7 +170,7 @@ fn straight_for(
             .enumerate()
             .any(|(j, r)| j != k && r.is_some_and(|r| r.overlaps(&seg)));
         if !on_label
-            && fits(page, drafts, corners, k, &cand, sa, true, work)
+            && fits(page, drafts, corners, k, &cand, (sa, sb), true, work)
             && crossings_of(&cand, corners, k, work) <= most
         {
             return Some(cand);
@@ -243,13 +257,89 @@ fn z_for(
                 .any(|(j, r)| j != k && r.is_some_and(|r| r.overlaps(&seg)))
         });
         if !on_label
-            && fits(page, drafts, corners, k, &cand, sa, false, work)
+            && fits(page, drafts, corners, k, &cand, (sa, sb), false, work)
             && crossings_of(&cand, corners, k, work) <= old
         {
             return Some(cand);
         }
     }
     None
+}
+
+/// Connector `k`'s route with its last jog (`at_end`) or its first gone, if it
+/// can lose it: the leg before the jog runs on into the end's side, its port
+/// slid there, when that side's part for ports reaches so far and the route so
+/// changed is as clear as the route (see [`straight_for`]). Not for a
+/// labelled line, whose label was found room on the route it has.
+fn slid_for(
+    page: &Page,
+    drafts: &[Draft],
+    corners: &Corners,
+    labels: &[Option<Rect>],
+    k: usize,
+    at_end: bool,
+    work: &mut usize,
+) -> Option<Vec<Point>> {
+    let points = corners[k].as_ref()?;
+    let n = points.len();
+    if n < 4 {
+        return None;
+    }
+    let (a, b) = &page.ends[k];
+    let (Some(sa), Some(sb)) = drafts[k].sides() else {
+        return None;
+    };
+    let c = page.connectors[k].1;
+    if a.object == b.object || (label_size(c).is_some() && c.label_at().is_none()) {
+        return None;
+    }
+    // The end, its side, its port, the corner after it and the one after that.
+    let (e, side, port, p1, p2) = if at_end {
+        (b, sb, points[n - 1], points[n - 2], points[n - 3])
+    } else {
+        (a, sa, points[0], points[1], points[2])
+    };
+    if e.shape.is_point() {
+        return None;
+    }
+    // The leg from the port runs along the side's normal, the jog along the side.
+    let along = |p: Point, q: Point| (side.coord(p) - side.coord(q)).abs() < 1e-6;
+    if !along(port, p1) || along(p1, p2) {
+        return None;
+    }
+    let t = side.coord(p2);
+    let (lo, hi) = facing_part(e.shape, side);
+    if !(lo..=hi).contains(&t) {
+        return None;
+    }
+    let slid = if side.is_vertical() {
+        Point { x: port.x, y: t }
+    } else {
+        Point { x: t, y: port.y }
+    };
+    let mut cand: Vec<Point> = if at_end {
+        points[..n - 2].iter().copied().chain([slid]).collect()
+    } else {
+        [slid]
+            .into_iter()
+            .chain(points[3..].iter().copied())
+            .collect()
+    };
+    crate::route::orthogonal::simplify(&mut cand);
+    if cand.len() < 2 || !clear(&cand, a, b, &page.lifted[k], &page.obstacles) {
+        return None;
+    }
+    let on_label = cand.windows(2).any(|w| {
+        let seg = Rect::around([w[0], w[1]]).unwrap_or_default();
+        labels
+            .iter()
+            .enumerate()
+            .any(|(j, r)| j != k && r.is_some_and(|r| r.overlaps(&seg)))
+    });
+    let ok = !on_label
+        && fits(page, drafts, corners, k, &cand, (sa, sb), true, work)
+        && crossings_of(&cand, corners, k, work) <= crossings_of(points, corners, k, work);
+    ok.then_some(cand)
 }
 
 /// The places along the overlap `lo..=hi` to try, best first: where one port is
@@ -273,7 +363,8 @@ fn candidates(start: f64, end: f64, lo: f64, hi: f64) -> Vec<f64> {
 
 /// Whether the route `cand` for connector `k`, leaving by side `sa`, keeps
 /// [`MIN_SPACING`] from the lines beside it and, when its ports `moved`,
-/// [`MIN_PORT_STEP`] from the other ports of its two sides.
+/// [`MIN_PORT_STEP`] from the other ports of its two sides (`sa` at its
+/// start, `sb` at its end).
 #[allow(clippy::too_many_arguments)]
 fn fits(
     page: &Page,
@@ -281,14 +372,14 @@ fn fits(
     corners: &Corners,
     k: usize,
     cand: &[Point],
-    sa: Side,
+    (sa, sb): (Side, Side),
     moved: bool,
     work: &mut usize,
 ) -> bool {
     let (a, b) = &page.ends[k];
     let mine = [
         (a.object, sa, cand[0]),
-        (b.object, sa.opposite(), cand[cand.len() - 1]),
+        (b.object, sb, cand[cand.len() - 1]),
     ];
     for (j, other) in corners.iter().enumerate() {
         if j == k {
@@ -307,7 +398,7 @@ fn fits(
                 continue;
             };
             let near = mine.iter().any(|&(o, s, q)| {
-                o == object && s == side && (sa.coord(*p) - sa.coord(q)).abs() < MIN_PORT_STEP
+                o == object && s == side && (s.coord(*p) - s.coord(q)).abs() < MIN_PORT_STEP
             });
             if moved && object.is_some() && near {
                 return false;
