@@ -40,14 +40,23 @@ use crate::route::obstacles::clear;
 use crate::route::ports::MIN_PORT_STEP;
 use crate::route::Side;
 
-/// The most segment tests the pass may make on one page: about a tenth of a second.
+/// The most segment tests the pass may make on one page: a few milliseconds.
 /// A page of thousands of routes keeps the rest of its jogs rather than take
 /// quadratic time.
-const BUDGET: usize = 20_000_000;
+const BUDGET: usize = 4_000_000;
 
 /// The length a straight line with a label keeps beyond the label's own, for
 /// its arrowhead and the room either side.
 const LABEL_ROOM: f64 = 48.0;
+
+/// The step between the places across the gap tried for a Z's crossing leg,
+/// after the route's own tracks: the nudging's spacing.
+const Z_STEP: f64 = 12.0;
+
+/// The most places tried for one route's straight line or Z: a wide overlap or
+/// a deep gap is not searched to its end, each try costing a walk of the
+/// page's lines.
+const MAX_TRIES: usize = 24;
 
 /// The step between the places along the overlap that are tried, besides its ends'
 /// current ports and its middle.
@@ -159,7 +168,7 @@ fn straight_for(
     } else {
         crossings_of(points, corners, k, work)
     };
-    for t in candidates(start, end, lo, hi) {
+    for t in candidates(start, end, lo, hi).into_iter().take(MAX_TRIES) {
         let cand = line(t);
         if !clear(&cand, a, b, &page.lifted[k], &page.obstacles) {
             continue;
@@ -238,8 +247,9 @@ fn z_for(
         .iter()
         .map(|&p| depth(p))
         .collect();
-    let steps = ((d1 - d0) / STEP).floor() as usize;
-    tracks.extend((1..steps).map(|i| d0 + i as f64 * STEP));
+    let steps = ((d1 - d0) / Z_STEP).floor() as usize;
+    tracks.extend((1..steps).map(|i| d0 + i as f64 * Z_STEP));
+    tracks.truncate(MAX_TRIES);
     let old = crossings_of(points, corners, k, work);
     for d in tracks {
         if d < d0 + MIN_END_LEG || d > d1 - MIN_END_LEG {
