@@ -9,7 +9,9 @@
 //! - in a fixture marked `rule flow`, every edge to a node in a lower layer leaves
 //!   its source's bottom and enters its target's top (`ports_follow_the_flow`);
 //! - in a fixture marked `rule crossings N`, the drawing has at most N crossings
-//!   (`small_flowcharts_do_not_cross`).
+//!   (`small_flowcharts_do_not_cross`);
+//! - an edge named by `rule straight A B` (the edge from A to B) is drawn as one
+//!   straight line, without a bend (`lines_between_shapes_in_line_run_straight`).
 //!
 //! The fixtures are `tests/routing/*.txt`: `a -> b` lines (nodes appear as
 //! named), `node NAME GEOM [WxH]` for a node's shape, `rule ...` for the rules
@@ -39,6 +41,8 @@ struct Fixture {
     edges: Vec<(usize, usize)>,
     crossings: Option<usize>,
     flow: bool,
+    /// The edges (by name of their ends) that must be drawn straight.
+    straight: Vec<(String, String)>,
 }
 
 fn dir() -> PathBuf {
@@ -64,6 +68,7 @@ fn parse(path: &Path) -> Fixture {
         edges: Vec::new(),
         crossings: None,
         flow: false,
+        straight: Vec::new(),
     };
     fn node(f: &mut Fixture, name: &str) -> usize {
         if let Some(i) = f.names.iter().position(|n| n == name) {
@@ -80,6 +85,7 @@ fn parse(path: &Path) -> Fixture {
             [w, ..] if w.starts_with('#') => {}
             ["rule", "crossings", n] => f.crossings = Some(n.parse().unwrap()),
             ["rule", "flow"] => f.flow = true,
+            ["rule", "straight", a, b] => f.straight.push((a.to_string(), b.to_string())),
             ["node", name, geom, rest @ ..] => {
                 let i = node(&mut f, name);
                 let geom = match *geom {
@@ -387,6 +393,26 @@ fn small_flowcharts_do_not_cross() {
         }
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn lines_between_shapes_in_line_run_straight() {
+    let mut bad = Vec::new();
+    for (f, d) in drawn() {
+        for (a, b) in &f.straight {
+            let at = |n: &str| f.names.iter().position(|x| x == n);
+            let (Some(s), Some(t)) = (at(a), at(b)) else {
+                panic!("{}: rule straight {a} {b} names no node", f.name);
+            };
+            let Some(k) = f.edges.iter().position(|&e| e == (s, t)) else {
+                panic!("{}: rule straight {a} {b} names no edge", f.name);
+            };
+            if d.lines[k].len() != 2 {
+                bad.push(format!("{}: {a}->{b} runs {:?}", f.name, d.lines[k]));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "lines with bends:\n{}", bad.join("\n"));
 }
 
 #[test]

@@ -25,6 +25,9 @@
 //!    set side by side, lone ones moved to the middle of their gap (the labels'
 //!    boxes do not bound the gaps: a layered layout's label layer would pull its
 //!    lines about);
+//!    A route between two shapes facing each other across a gap, whose sides
+//!    overlap along it, is then drawn straight, its ports slid to meet, where the
+//!    straight line is as clear as the route ([`straight`]);
 //! 4. each route gets its ends on its shapes' outlines and its arrowheads;
 //! 5. the labels are placed together ([`labels`](super::labels)): beside or on a straight
 //!    piece of their route, where they cover no shape, line, arrowhead or other
@@ -58,8 +61,7 @@
 //! ([`ports`]).
 //!
 //! Limitations: routes are searched one after the other, so an early route may take
-//! a channel a later one needed more; a side keeps only one straight-across line
-//! straight, others get a small jog.
+//! a channel a later one needed more.
 
 use inkboard_core::{Board, Connector, Kind, Object, Point, Rect, Route};
 
@@ -74,6 +76,7 @@ use crate::route::nudge::{self, Path};
 use crate::route::obstacles::{clear, Obstacles};
 use crate::route::orthogonal::Router;
 use crate::route::ports;
+use crate::route::straight;
 use crate::route::{self, Plan, Routed, Side};
 use crate::scene::{LabelEnd, Seg};
 use crate::style;
@@ -211,7 +214,7 @@ impl<'a> Page<'a> {
 
 /// Each connector's corners, where it has them after step 2: searched and
 /// orthogonal routes, and loops.
-type Corners = Vec<Option<Vec<Point>>>;
+pub(super) type Corners = Vec<Option<Vec<Point>>>;
 
 /// Lays out the connectors among `objects` (a page's objects, in order). The result
 /// has one entry per object: `Some` for connectors. `deadline` is checked for each
@@ -258,6 +261,7 @@ fn route_page<'a>(
     loops::loop_corners(&page.connectors, &page.ends, &mut drafts, &page.solids);
     let (offsets, mut corners) = spread_ports(&page, router, &mut drafts, deadline)?;
     nudge_routes(&page, &drafts, &mut corners, deadline)?;
+    straight::straighten(&page, &drafts, &mut corners, deadline)?;
     let mut routed = ends_and_heads(&page, &drafts, corners, &offsets, deadline)?;
     merge::junction_dots(&page.connectors, &drafts, &mut routed);
     Ok((page, routed))
