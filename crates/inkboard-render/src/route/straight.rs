@@ -33,7 +33,7 @@ use inkboard_core::{Point, Rect};
 
 use crate::deadline::{Deadline, Stopped};
 use crate::route::connectors::{Corners, Draft, Page};
-use crate::route::ends::facing_part;
+use crate::route::ends::{facing_part, EndInfo};
 use crate::route::labels::{self, label_size};
 use crate::route::nudge::MIN_SPACING;
 use crate::route::obstacles::clear;
@@ -108,6 +108,21 @@ fn likely_label(page: &Page, corners: &Corners, k: usize) -> Option<Rect> {
     labels::likely(corners[k].as_ref()?, label_size(c)?)
 }
 
+/// Connector `k`'s ends and the sides its route leaves and enters by, when
+/// those face each other (opposite sides of two different shapes).
+fn facing<'a>(
+    page: &'a Page,
+    drafts: &[Draft],
+    k: usize,
+) -> Option<(&'a EndInfo, &'a EndInfo, Side, Side)> {
+    let (a, b) = &page.ends[k];
+    let (Some(sa), Some(sb)) = drafts[k].sides() else {
+        return None;
+    };
+    let faces = sb == sa.opposite() && !a.shape.is_point() && !b.shape.is_point();
+    (faces && a.object != b.object).then_some((a, b, sa, sb))
+}
+
 /// The straight line connector `k` can take instead of its route, if it has one.
 fn straight_for(
     page: &Page,
@@ -121,13 +136,7 @@ fn straight_for(
     if points.len() < 3 {
         return None;
     }
-    let (a, b) = &page.ends[k];
-    let (Some(sa), Some(sb)) = drafts[k].sides() else {
-        return None;
-    };
-    if sb != sa.opposite() || a.shape.is_point() || b.shape.is_point() || a.object == b.object {
-        return None;
-    }
+    let (a, b, sa, sb) = facing(page, drafts, k)?;
     // The gap between the two sides, measured along `sa`'s outward normal.
     let n = sa.normal();
     let depth = |p: Point| p.x * n.x + p.y * n.y;
@@ -212,17 +221,9 @@ fn z_for(
     if points.len() < 6 {
         return None;
     }
-    let (a, b) = &page.ends[k];
-    let (Some(sa), Some(sb)) = drafts[k].sides() else {
-        return None;
-    };
+    let (a, b, sa, sb) = facing(page, drafts, k)?;
     let c = page.connectors[k].1;
-    if sb != sa.opposite()
-        || a.shape.is_point()
-        || b.shape.is_point()
-        || a.object == b.object
-        || (label_size(c).is_some() && c.label_at().is_none())
-    {
+    if label_size(c).is_some() && c.label_at().is_none() {
         return None;
     }
     let n = sa.normal();
