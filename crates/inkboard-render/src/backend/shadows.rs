@@ -21,6 +21,7 @@ use std::sync::{Arc, OnceLock, RwLock};
 use tiny_skia::{FillRule, Paint, PathBuilder, Pixmap, PixmapMut, Transform};
 
 use crate::backend::coverage::{self, split, Mask, PHASES};
+use crate::backend::svg::as_written;
 use crate::scene::{Item, Part, Rgba, Seg};
 use crate::style::BACKGROUND;
 use crate::theme::Theme;
@@ -28,8 +29,8 @@ use crate::theme::Theme;
 /// The most sprite bytes the cache holds before it is emptied.
 const MAX_BYTES: usize = 16 << 20;
 
-/// A sprite larger than this many pixels a side is not cached: the shadow is
-/// filled as the SVG would have it.
+/// A sprite larger than this many pixels a side is not made: the shadow is
+/// filled where it lies, as the SVG would have it.
 const MAX_SIDE: f64 = 2048.0;
 
 /// Whether the PNG backend draws `item`'s shadow itself (see the module's notes).
@@ -70,10 +71,29 @@ pub(crate) fn draw(pixmap: &mut PixmapMut, item: &Item, theme: Theme, place: &Pl
         f64::from(fx) / f64::from(PHASES),
         f64::from(fy) / f64::from(PHASES),
     );
-    if let Some(sprite) = sprite(key, || paint(parts, anchor, place.scale, phase, theme)) {
-        let m = &sprite.mask;
-        let at = (ix + i64::from(m.left), iy + i64::from(m.top));
-        coverage::blend(pixmap, m, at, sprite.color);
+    match sprite(key, || paint(parts, anchor, place.scale, phase, theme)) {
+        Some(sprite) => {
+            let m = &sprite.mask;
+            let at = (ix + i64::from(m.left), iy + i64::from(m.top));
+            coverage::blend(pixmap, m, at, sprite.color);
+        }
+        // A shadow with no sprite (too large to keep, or not of one colour)
+        // is filled where it lies, as the SVG would have drawn it.
+        None => {
+            for (path, color) in paths(parts, anchor, place.scale, at, theme) {
+                let [r, g, b, a] = color.0;
+                let mut paint = Paint::default();
+                paint.set_color_rgba8(r, g, b, a);
+                paint.anti_alias = true;
+                pixmap.fill_path(
+                    &path,
+                    &paint,
+                    FillRule::Winding,
+                    Transform::identity(),
+                    None,
+                );
+            }
+        }
     }
 }
 
@@ -140,21 +160,18 @@ fn sprite(key: u64, make: impl FnOnce() -> Option<Sprite>) -> Option<Arc<Sprite>
     made
 }
 
-/// Fills `parts` (a shadow: fills of one colour) on the page's colour, as resvg
-/// fills the SVG's paths, the anchor at `phase` from its whole pixel, and reads
-/// back how much of the shadow's colour each pixel took. `None` for parts of
-/// several colours, or of the page's own.
-fn paint(
+/// The filled paths of `parts` in pixels, `anchor` at `at`, in `theme`'s colours.
+fn paths(
     parts: &[Part],
     anchor: (f64, f64),
     scale: f64,
-    phase: (f64, f64),
+    at: (f64, f64),
     theme: Theme,
-) -> Option<Sprite> {
+) -> Vec<(tiny_skia::Path, Rgba)> {
     let to_px = |p: inkboard_core::Point| {
         (
-            ((p.x - anchor.0) * scale + phase.0) as f32,
-            ((p.y - anchor.1) * scale + phase.1) as f32,
+            ((p.x - anchor.0) * scale + at.0) as f32,
+            ((p.y - anchor.1) * scale + at.1) as f32,
         )
     };
     let mut paths = Vec::new();
@@ -174,9 +191,26 @@ fn paint(
             }
         }
         if let Some(path) = b.finish() {
-            paths.push((path, theme.paint(fill)));
+            // The opacity the SVG writes (0.02 for the layers' 6/255), which
+            // the SVG and PDF draw with.
+            paths.push((path, as_written(theme.paint(fill))));
         }
     }
+    paths
+}
+
+/// Fills `parts` (a shadow: fills of one colour) on the page's colour, as resvg
+/// fills the SVG's paths, the anchor at `phase` from its whole pixel, and reads
+/// back how much of the shadow's colour each pixel took. `None` for parts of
+/// several colours, or of the page's own.
+fn paint(
+    parts: &[Part],
+    anchor: (f64, f64),
+    scale: f64,
+    phase: (f64, f64),
+    theme: Theme,
+) -> Option<Sprite> {
+    let paths = paths(parts, anchor, scale, phase, theme);
     let color = paths.first()?.1;
     if paths.iter().any(|(_, c)| *c != color) {
         return None;

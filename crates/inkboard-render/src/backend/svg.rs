@@ -600,6 +600,20 @@ fn paint(out: &mut String, what: &str, color: Option<Rgba>, theme: Theme) {
     }
 }
 
+/// `c` with its alpha as the SVG writes it (an opacity in hundredths), for a
+/// backend that draws a part itself to match what usvg makes of the SVG.
+pub(crate) fn as_written(c: Rgba) -> Rgba {
+    if c.0[3] == u8::MAX {
+        return c;
+    }
+    let hundredths = num(c.0[3] as f64 / 255.0).0;
+    c.with_alpha(
+        (hundredths as f64 / 100.0 * 255.0)
+            .round()
+            .clamp(0.0, 255.0) as u8,
+    )
+}
+
 fn hex(c: Rgba) -> String {
     let [r, g, b, _] = c.0;
     format!("#{r:02x}{g:02x}{b:02x}")
