@@ -85,20 +85,22 @@ struct Cache {
 }
 
 /// Where a band of the picture lies: pixel (0, `top`) of the picture is the
-/// board's point `origin`, at `px_per_unit` pixels a board unit.
+/// board's point `origin`, at `scale` pixels a board unit. Letters and
+/// shadows (`shadows.rs`) are placed by it.
 #[derive(Clone, Copy)]
 pub(crate) struct Place {
-    pub origin: (f32, f32),
-    pub px_per_unit: f32,
-    pub top: f32,
+    pub origin: (f64, f64),
+    pub scale: f64,
+    pub top: f64,
 }
 
 /// Draws `letter` in `color` into `pixmap`, a band placed at `place`.
 pub(crate) fn draw(pixmap: &mut PixmapMut, letter: &Letter, color: Rgba, place: Place) {
-    let px_per_unit = place.px_per_unit;
+    // In the picture's own precision, as the letters' outlines are.
+    let px_per_unit = place.scale as f32;
     let pen = (
-        (letter.x - place.origin.0) * px_per_unit,
-        (letter.baseline - place.origin.1) * px_per_unit - place.top,
+        (letter.x - place.origin.0 as f32) * px_per_unit,
+        (letter.baseline - place.origin.1 as f32) * px_per_unit - place.top as f32,
     );
     if !(pen.0.is_finite() && pen.1.is_finite()) {
         return;

@@ -354,22 +354,17 @@ fn draw_layer(
             && r.bottom() >= band.top()
     };
     let place = coverage::Place {
-        origin: (frame.view.x as f32, frame.view.y as f32),
-        px_per_unit: scale,
-        top,
-    };
-    let (nodes, root) = item_nodes(&layer.tree);
-    let above = from_svg.pre_concat(root);
-    let mut nodes = nodes.iter().peekable();
-    let shadow_place = shadows::Place {
         origin: (frame.view.x, frame.view.y),
         scale: f64::from(scale),
         top: f64::from(top),
     };
+    let (nodes, root) = item_nodes(&layer.tree);
+    let above = from_svg.pre_concat(root);
+    let mut nodes = nodes.iter().peekable();
     for (item, inks) in layer.items.iter().zip(&layer.inks) {
         deadline.check()?;
         if shadows::drawn_apart(item) {
-            shadows::draw(pixmap, item, frame.theme, &shadow_place);
+            shadows::draw(pixmap, item, frame.theme, &place);
         }
         if let Some(node) = nodes.next_if(|n| n.id() == item.id.as_str()) {
             if let Some(b) = node.abs_layer_bounding_box() {

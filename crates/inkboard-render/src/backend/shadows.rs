@@ -20,7 +20,7 @@ use std::sync::{Arc, OnceLock, RwLock};
 
 use tiny_skia::{FillRule, Paint, PathBuilder, Pixmap, PixmapMut, Transform};
 
-use crate::backend::coverage::{self, split, Mask, PHASES};
+use crate::backend::coverage::{self, split, Mask, Place, PHASES};
 use crate::backend::svg::as_written;
 use crate::scene::{Item, Part, Rgba, Seg};
 use crate::style::BACKGROUND;
@@ -36,14 +36,6 @@ const MAX_SIDE: f64 = 2048.0;
 /// Whether the PNG backend draws `item`'s shadow itself (see the module's notes).
 pub(crate) fn drawn_apart(item: &Item) -> bool {
     item.shadow > 0 && item.opacity >= 1.0 && item.turn.is_none()
-}
-
-/// Where a band of the picture lies: pixel (0, `top`) of the picture is the
-/// board's point `origin`, at `scale` pixels a board unit.
-pub(crate) struct Place {
-    pub origin: (f64, f64),
-    pub scale: f64,
-    pub top: f64,
 }
 
 /// A shadow's sprite: its colour, and how much of it each pixel takes.
