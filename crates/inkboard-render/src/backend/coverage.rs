@@ -233,6 +233,19 @@ pub(crate) fn blend(pixmap: &mut PixmapMut, mask: &Mask, (x, y): (i64, i64), col
     }
 }
 
+/// The smallest rectangle holding all of `rects`; `None` for none.
+pub(crate) fn join(rects: impl IntoIterator<Item = tiny_skia::Rect>) -> Option<tiny_skia::Rect> {
+    rects.into_iter().reduce(|a, b| {
+        tiny_skia::Rect::from_ltrb(
+            a.left().min(b.left()),
+            a.top().min(b.top()),
+            a.right().max(b.right()),
+            a.bottom().max(b.bottom()),
+        )
+        .unwrap_or(a)
+    })
+}
+
 /// `v / 255`, rounded, for `v` up to 255 × 255 × 2.
 pub(crate) fn div255(v: u32) -> u32 {
     let v = v + 128;

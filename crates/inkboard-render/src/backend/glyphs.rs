@@ -25,7 +25,7 @@ use inkboard_core::rich::Marks;
 use rustybuzz::ttf_parser;
 use tiny_skia::{Path, PathBuilder, Transform};
 
-use crate::backend::coverage::Letter;
+use crate::backend::coverage::{self, Letter};
 use crate::backend::svg::{link_color, SLANT};
 use crate::scene::{Item, Part, Rgba, TextPart};
 use crate::text;
@@ -118,22 +118,11 @@ pub(crate) fn ink(item: &Item, theme: Theme) -> Vec<Ink> {
 /// Where `letters` lie on the board, turned by `turn`.
 fn bounds(letters: &[Letter], turn: Option<Transform>) -> Option<tiny_skia::Rect> {
     let turn = turn.unwrap_or_default();
-    let mut out: Option<tiny_skia::Rect> = None;
-    for l in letters {
-        let Some(r) = l.outline.bounds().transform(turn.pre_concat(on_board(l))) else {
-            continue;
-        };
-        out = Some(match out {
-            None => r,
-            Some(o) => tiny_skia::Rect::from_ltrb(
-                o.left().min(r.left()),
-                o.top().min(r.top()),
-                o.right().max(r.right()),
-                o.bottom().max(r.bottom()),
-            )?,
-        });
-    }
-    out
+    coverage::join(
+        letters
+            .iter()
+            .filter_map(|l| l.outline.bounds().transform(turn.pre_concat(on_board(l)))),
+    )
 }
 
 /// The outlines of `letters`, turned by `turn`, as one path in board units.

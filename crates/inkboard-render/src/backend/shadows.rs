@@ -215,15 +215,7 @@ fn paint(
     if shade == base {
         return None;
     }
-    let bounds = paths.iter().map(|(p, _)| p.bounds()).reduce(|a, b| {
-        tiny_skia::Rect::from_ltrb(
-            a.left().min(b.left()),
-            a.top().min(b.top()),
-            a.right().max(b.right()),
-            a.bottom().max(b.bottom()),
-        )
-        .unwrap_or(a)
-    })?;
+    let bounds = coverage::join(paths.iter().map(|(p, _)| p.bounds()))?;
     let (left, top) = (
         bounds.left().floor() as i32 - 1,
         bounds.top().floor() as i32 - 1,
