@@ -583,22 +583,14 @@ mod tests {
         );
     }
 
-    /// Notes' shadows drawn from cached sprites (`shadows.rs`) are the layers the
-    /// SVG draws, to within a shade: over one another, in both themes, at a
-    /// scale that puts notes at every quarter-pixel phase.
-    #[test]
-    fn shadows_drawn_from_sprites_are_the_layers_usvg_draws() {
-        let mut board = Board::new("shadows", &[]);
+    /// A board of empty sticky notes at `bounds`.
+    fn notes(bounds: impl IntoIterator<Item = Rect>) -> Board {
+        let mut board = Board::new("notes", &[]);
         let mut tx = Transaction::begin(&mut board);
-        for i in 0..24 {
+        for bounds in bounds {
             let shape = Shape {
                 geom: Geom::Note,
-                bounds: Rect::new(
-                    (i % 6) as f64 * 97.3,
-                    (i / 6) as f64 * 61.9,
-                    80.0 + (i % 2) as f64 * 13.0,
-                    50.0,
-                ),
+                bounds,
                 text: String::new(),
                 style: Style::default(),
                 sizing: Sizing::Fixed,
@@ -610,6 +602,22 @@ mod tests {
                 .unwrap();
         }
         tx.commit(Actor::Agent).unwrap();
+        board
+    }
+
+    /// Notes' shadows drawn from cached sprites (`shadows.rs`) are the layers the
+    /// SVG draws, to within a shade: over one another, in both themes, at a
+    /// scale that puts notes at every quarter-pixel phase.
+    #[test]
+    fn shadows_drawn_from_sprites_are_the_layers_usvg_draws() {
+        let board = notes((0..24).map(|i| {
+            Rect::new(
+                (i % 6) as f64 * 97.3,
+                (i / 6) as f64 * 61.9,
+                80.0 + (i % 2) as f64 * 13.0,
+                50.0,
+            )
+        }));
         for theme in [crate::Theme::Light, crate::Theme::Dark] {
             let scene = resolve(&board, PageId(1)).in_theme(theme);
             assert!(
@@ -650,21 +658,7 @@ mod tests {
     /// lies (`shadows.rs`), the pixels the SVG's layers make.
     #[test]
     fn a_shadow_too_large_for_a_sprite_is_filled_in_place() {
-        let mut board = Board::new("big note", &[]);
-        let mut tx = Transaction::begin(&mut board);
-        let shape = Shape {
-            geom: Geom::Note,
-            bounds: Rect::new(0.0, 0.0, 2300.0, 60.0),
-            text: String::new(),
-            style: Style::default(),
-            sizing: Sizing::Fixed,
-            rotation: inkboard_core::Rotation::NONE,
-            icon: None,
-        };
-        let id = tx.new_id(IdKind::Shape);
-        tx.insert(PageId(1), None, Object::new(id, Kind::Shape(shape)))
-            .unwrap();
-        tx.commit(Actor::Agent).unwrap();
+        let board = notes([Rect::new(0.0, 0.0, 2300.0, 60.0)]);
         let scene = resolve(&board, PageId(1));
         assert!(crate::backend::shadows::drawn_apart(&scene.items[0]));
         let (ours, theirs) = ours_and_usvgs(&scene, 1.0);
