@@ -45,7 +45,7 @@ impl SqliteConn {
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
         let conn = Connection::open_with_flags(path, flags)?;
         conn.busy_timeout(busy)?;
-        let mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))?;
+        let mode = wal_mode(&conn, busy)?;
         if !mode.eq_ignore_ascii_case("wal") {
             return Err(StoreError::corrupt(format!(
                 "SQLite refused WAL mode (journal mode {mode})"
@@ -53,6 +53,28 @@ impl SqliteConn {
         }
         conn.execute_batch("PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")?;
         Ok(SqliteConn { conn })
+    }
+}
+
+/// Switches the file to WAL mode, trying again while another connection holds
+/// a lock, up to the busy timeout. SQLite does not call the busy handler for
+/// this switch when the connection would have to raise a read lock it already
+/// holds (that could deadlock), so several processes opening one new file at
+/// once get "database is locked" at once instead of waiting.
+fn wal_mode(conn: &Connection, busy: Duration) -> Result<String, StoreError> {
+    let deadline = std::time::Instant::now() + busy;
+    let mut pause = Duration::from_millis(1);
+    loop {
+        match conn.query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0)) {
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.code == rusqlite::ErrorCode::DatabaseBusy
+                    && std::time::Instant::now() + pause < deadline =>
+            {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(50));
+            }
+            other => return Ok(other?),
+        }
     }
 }
 
