@@ -77,6 +77,7 @@ use crate::route::obstacles::{clear, Obstacles};
 use crate::route::orthogonal::Router;
 use crate::route::ports;
 use crate::route::straight;
+use crate::route::untangle;
 use crate::route::{self, Plan, Routed, Side};
 use crate::scene::{LabelEnd, Seg};
 use crate::style;
@@ -262,6 +263,7 @@ fn route_page<'a>(
     let (offsets, mut corners) = spread_ports(&page, router, &mut drafts, deadline)?;
     nudge_routes(&page, &drafts, &mut corners, deadline)?;
     straight::straighten(&page, &drafts, &mut corners, deadline)?;
+    untangle::untangle(&page, &drafts, &mut corners, deadline)?;
     let mut routed = ends_and_heads(&page, &drafts, corners, &offsets, deadline)?;
     merge::junction_dots(&page.connectors, &drafts, &mut routed);
     Ok((page, routed))

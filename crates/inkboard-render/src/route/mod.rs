@@ -4,7 +4,8 @@
 //! `connectors` lays out a page's connectors together, as [`resolve`](crate::resolve)
 //! builds its scene: ends are spread along the sides they share, orthogonal routes are
 //! searched around the page's shapes on one grid (`orthogonal`), then set apart in
-//! their channels (`nudge`), and drawn straight where their ends face each other (`straight`); connectors marked `merge` share a trunk (`bus`);
+//! their channels (`nudge`), drawn straight where their ends face each other (`straight`), and two lines
+//! crossing at the side they share trade ports or tracks (`untangle`); connectors marked `merge` share a trunk (`bus`);
 //! a connector with waypoints runs through them (`bends`); labels find their places
 //! last (`labels`). The pieces every single route shares (its sides, ports, simple
 //! routes and arrowheads) are this module's own items (`single`), and [`outline`]
@@ -28,6 +29,7 @@ pub mod outline;
 mod ports;
 mod single;
 mod straight;
+mod untangle;
 
 // One connector's routing is the face of this module: `route::Side`, `route::plan`,
 // `route::polyline` are used across the crate and by the tools.

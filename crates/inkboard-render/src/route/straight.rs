@@ -100,7 +100,7 @@ pub(super) fn straighten(
 /// Where connector `k`'s label will likely sit on its route as it is, when it
 /// has a label not placed by hand and its route too little room to move it
 /// aside ([`labels::likely`]): other lines keep off that box, as the searches do.
-fn likely_label(page: &Page, corners: &Corners, k: usize) -> Option<Rect> {
+pub(super) fn likely_label(page: &Page, corners: &Corners, k: usize) -> Option<Rect> {
     let c = page.connectors[k].1;
     if c.label_at().is_some() {
         return None;
@@ -182,12 +182,7 @@ fn straight_for(
         if !clear(&cand, a, b, &page.lifted[k], &page.obstacles) {
             continue;
         }
-        let seg = Rect::around(cand).unwrap_or_default();
-        let on_label = labels
-            .iter()
-            .enumerate()
-            .any(|(j, r)| j != k && r.is_some_and(|r| r.overlaps(&seg)));
-        if !on_label
+        if !on_label(&cand, labels, k)
             && fits(page, drafts, corners, k, &cand, (sa, sb), true, work)
             && crossings_of(&cand, corners, k, work) <= most
         {
@@ -199,7 +194,7 @@ fn straight_for(
 
 /// The shortest leg a route with one jog keeps at either end, room for its
 /// arrowhead.
-const MIN_END_LEG: f64 = 16.0;
+pub(super) const MIN_END_LEG: f64 = 16.0;
 
 /// A route of one jog (two bends) connector `k` can take instead of its route
 /// of four bends or more, from the same ports, if it has one: between two
@@ -260,14 +255,7 @@ fn z_for(
         if !clear(&cand, a, b, &page.lifted[k], &page.obstacles) {
             continue;
         }
-        let on_label = cand.windows(2).any(|w| {
-            let seg = Rect::around([w[0], w[1]]).unwrap_or_default();
-            labels
-                .iter()
-                .enumerate()
-                .any(|(j, r)| j != k && r.is_some_and(|r| r.overlaps(&seg)))
-        });
-        if !on_label
+        if !on_label(&cand, labels, k)
             && fits(page, drafts, corners, k, &cand, (sa, sb), false, work)
             && crossings_of(&cand, corners, k, work) <= old
         {
@@ -340,14 +328,7 @@ fn slid_for(
     if cand.len() < 2 || !clear(&cand, a, b, &page.lifted[k], &page.obstacles) {
         return None;
     }
-    let on_label = cand.windows(2).any(|w| {
-        let seg = Rect::around([w[0], w[1]]).unwrap_or_default();
-        labels
-            .iter()
-            .enumerate()
-            .any(|(j, r)| j != k && r.is_some_and(|r| r.overlaps(&seg)))
-    });
-    let ok = !on_label
+    let ok = !on_label(&cand, labels, k)
         && fits(page, drafts, corners, k, &cand, (sa, sb), true, work)
         && crossings_of(&cand, corners, k, work) <= crossings_of(points, corners, k, work);
     ok.then_some(cand)
@@ -377,7 +358,7 @@ fn candidates(start: f64, end: f64, lo: f64, hi: f64) -> Vec<f64> {
 /// [`MIN_PORT_STEP`] from the other ports of its two sides (`sa` at its
 /// start, `sb` at its end).
 #[allow(clippy::too_many_arguments)]
-fn fits(
+pub(super) fn fits(
     page: &Page,
     drafts: &[Draft],
     corners: &Corners,
@@ -452,22 +433,46 @@ fn side_by_side(s: (Point, Point), o: (Point, Point)) -> bool {
 
 /// How many segments of the other routes the polyline `points` of connector `k`
 /// crosses.
-fn crossings_of(points: &[Point], corners: &Corners, k: usize, work: &mut usize) -> usize {
+pub(super) fn crossings_of(
+    points: &[Point],
+    corners: &Corners,
+    k: usize,
+    work: &mut usize,
+) -> usize {
     let mut count = 0;
     for (j, other) in corners.iter().enumerate() {
         let Some(other) = other.as_ref().filter(|_| j != k) else {
             continue;
         };
         *work += other.len() * points.len();
-        for s in points.windows(2) {
-            for o in other.windows(2) {
-                if crosses((s[0], s[1]), (o[0], o[1])) {
-                    count += 1;
-                }
+        count += crossings_between(points, other);
+    }
+    count
+}
+
+/// How many times the polylines `a` and `b` cross.
+pub(super) fn crossings_between(a: &[Point], b: &[Point]) -> usize {
+    let mut count = 0;
+    for s in a.windows(2) {
+        for o in b.windows(2) {
+            if crosses((s[0], s[1]), (o[0], o[1])) {
+                count += 1;
             }
         }
     }
     count
+}
+
+/// Whether the polyline `cand` of connector `k` runs through the likely place of
+/// another connector's label (`labels`, by connector).
+pub(super) fn on_label(cand: &[Point], labels: &[Option<Rect>], k: usize) -> bool {
+    cand.windows(2).any(|w| {
+        let seg = Rect::around([w[0], w[1]]).unwrap_or_default();
+        labels
+            .iter()
+            .enumerate()
+            .any(|(j, r)| j != k && r.is_some_and(|r| r.overlaps(&seg)))
+    })
 }
 
 /// Whether two axis-parallel segments cross, each passing strictly through the

@@ -1,0 +1,376 @@
+//! Untangling (step 3c of a page's layout, after straightening): two lines that
+//! meet the same side of the same shape and cross each other trade how they
+//! arrive there: their ports, their last tracks, or both.
+//!
+//! Port spreading ([`ports`](super::ports)) orders the ends of a side by the
+//! routes the search found, and the nudging ([`nudge`](super::nudge)) then sets
+//! each line's tracks in its channel; the two do not always agree. A fan of
+//! lines leaving a shape's bottom for shapes to its left, or arriving at a
+//! shape's top from the right, then gets a crossing of two of its own lines
+//! that no other drawing of the same shapes needs: the line to the farthest
+//! shape took the inner port, or turned on the far track. Here each such pair
+//! tries the three trades at that end (ports alone, last tracks alone, both),
+//! and takes the one with the fewest crossings, if it has fewer than now and
+//! both lines stay as good as they were on the terms of the straightening
+//! ([`straight`](super::straight)): clear of shapes, [`MIN_SPACING`] from other
+//! lines, off other labels' likely places.
+//!
+//! Only searched routes trade: a line drawn through the person's waypoints, a
+//! planned route or a bus keeps its course. The ports of a side stay where they
+//! were as a set, so their spacing does not change.
+//!
+//! Limitations: only the last corner of each line, one pair at a time; a tangle
+//! of three lines that needs a rotation of their ends is undone only where
+//! pairwise trades each help.
+
+use inkboard_core::{Point, Rect};
+
+use crate::deadline::{Deadline, Stopped};
+use crate::route::connectors::{Corners, Draft, Page};
+use crate::route::nudge::MIN_SPACING;
+use crate::route::obstacles::clear;
+use crate::route::orthogonal::simplify;
+use crate::route::straight::{
+    crossings_between, crossings_of, fits, likely_label, on_label, MIN_END_LEG,
+};
+use crate::route::Side;
+
+/// The most segment tests the pass may make on one page (as the straightening's).
+const BUDGET: usize = 4_000_000;
+
+/// Passes over the page: a trade can bring two other lines of a fan to cross.
+const ROUNDS: usize = 3;
+
+/// The shortest a leg may become when its track moves: room for a turn.
+const MIN_LEG: f64 = MIN_SPACING;
+
+/// One end of a route on a side of a shape: the connector and which end.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct SideEnd {
+    conn: usize,
+    at_end: bool,
+}
+
+/// What two lines trade at their shared side.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Trade {
+    Ports,
+    Tracks,
+    Both,
+}
+
+/// Untangles the lines of `page` that cross another line ending on the same
+/// side (see the module documentation).
+pub(super) fn untangle(
+    page: &Page,
+    drafts: &[Draft],
+    corners: &mut Corners,
+    deadline: &Deadline,
+) -> Result<(), Stopped> {
+    let groups = groups(page, drafts, corners);
+    if groups.is_empty() {
+        return Ok(());
+    }
+    let mut labels: Vec<Option<Rect>> = (0..corners.len())
+        .map(|k| likely_label(page, corners, k))
+        .collect();
+    let mut work = 0usize;
+    for _ in 0..ROUNDS {
+        let mut changed = false;
+        for (side, ends) in &groups {
+            for (i, a) in ends.iter().enumerate() {
+                for b in &ends[i + 1..] {
+                    if work > BUDGET {
+                        return Ok(());
+                    }
+                    deadline.check()?;
+                    if a.conn == b.conn || !cross(corners, a.conn, b.conn) {
+                        continue;
+                    }
+                    if let Some((pa, pb)) =
+                        best_trade(page, drafts, corners, &labels, *side, (*a, *b), &mut work)
+                    {
+                        corners[a.conn] = Some(pa);
+                        corners[b.conn] = Some(pb);
+                        labels[a.conn] = likely_label(page, corners, a.conn);
+                        labels[b.conn] = likely_label(page, corners, b.conn);
+                        changed = true;
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// The ends of searched routes, grouped by the side of the shape they meet
+/// (only sides met by two or more).
+fn groups(page: &Page, drafts: &[Draft], corners: &Corners) -> Vec<(Side, Vec<SideEnd>)> {
+    let mut by_side: std::collections::BTreeMap<(usize, Side), (Side, Vec<SideEnd>)> =
+        Default::default();
+    for (k, draft) in drafts.iter().enumerate() {
+        let Draft::Searched { sides, .. } = draft else {
+            continue;
+        };
+        if corners[k].as_ref().is_none_or(|p| p.len() < 3) {
+            continue;
+        }
+        let (a, b) = &page.ends[k];
+        for (end, side, at_end) in [(a, sides.0, false), (b, sides.1, true)] {
+            let (Some(object), Some(side)) = (end.object, side) else {
+                continue;
+            };
+            if end.shape.is_point() {
+                continue;
+            }
+            by_side
+                .entry((object, side))
+                .or_insert_with(|| (side, Vec::new()))
+                .1
+                .push(SideEnd { conn: k, at_end });
+        }
+    }
+    by_side.into_values().filter(|(_, e)| e.len() > 1).collect()
+}
+
+/// Whether the routes of connectors `a` and `b` cross each other.
+fn cross(corners: &Corners, a: usize, b: usize) -> bool {
+    let (Some(pa), Some(pb)) = (&corners[a], &corners[b]) else {
+        return false;
+    };
+    crossings_between(pa, pb) > 0
+}
+
+/// The trade of the ends `a` and `b` on `side` that crosses least, if it
+/// crosses less than now and both routes stay as good (see the module
+/// documentation): the two new routes.
+fn best_trade(
+    page: &Page,
+    drafts: &[Draft],
+    corners: &mut Corners,
+    labels: &[Option<Rect>],
+    side: Side,
+    (a, b): (SideEnd, SideEnd),
+    work: &mut usize,
+) -> Option<(Vec<Point>, Vec<Point>)> {
+    let old_a = corners[a.conn].clone()?;
+    let old_b = corners[b.conn].clone()?;
+    let now = pair_crossings(corners, a.conn, b.conn, work);
+    let mut best: Option<(usize, Vec<Point>, Vec<Point>)> = None;
+    for trade in [Trade::Ports, Trade::Tracks, Trade::Both] {
+        let (Some(pa), Some(pb)) = (
+            traded(&old_a, a.at_end, &old_b, b.at_end, side, trade),
+            traded(&old_b, b.at_end, &old_a, a.at_end, side, trade),
+        ) else {
+            continue;
+        };
+        corners[a.conn] = Some(pa.clone());
+        corners[b.conn] = Some(pb.clone());
+        let count = pair_crossings(corners, a.conn, b.conn, work);
+        let better = count < now && best.as_ref().is_none_or(|(c, _, _)| count < *c);
+        if better
+            && as_good(page, drafts, corners, labels, a.conn, work)
+            && as_good(page, drafts, corners, labels, b.conn, work)
+        {
+            best = Some((count, pa, pb));
+        }
+    }
+    corners[a.conn] = Some(old_a);
+    corners[b.conn] = Some(old_b);
+    best.map(|(_, pa, pb)| (pa, pb))
+}
+
+/// The crossings of connectors `a` and `b` with every line, each other included
+/// once.
+fn pair_crossings(corners: &Corners, a: usize, b: usize, work: &mut usize) -> usize {
+    let (Some(pa), Some(pb)) = (&corners[a], &corners[b]) else {
+        return 0;
+    };
+    let with_b = crossings_of(pa, corners, a, work);
+    let without_a = crossings_of(pb, corners, b, work) - crossings_between(pb, pa);
+    with_b + without_a
+}
+
+/// Whether connector `k`'s route as it stands in `corners` keeps clear of the
+/// shapes, its spacing from the other lines and off their labels' places.
+fn as_good(
+    page: &Page,
+    drafts: &[Draft],
+    corners: &Corners,
+    labels: &[Option<Rect>],
+    k: usize,
+    work: &mut usize,
+) -> bool {
+    let Some(points) = &corners[k] else {
+        return false;
+    };
+    let (a, b) = &page.ends[k];
+    let (Some(sa), Some(sb)) = drafts[k].sides() else {
+        return false;
+    };
+    clear(points, a, b, &page.lifted[k], &page.obstacles)
+        && !on_label(points, labels, k)
+        && fits(page, drafts, corners, k, points, (sa, sb), false, work)
+}
+
+/// Route `mine` with its end (`at_end`, else its start) on `side` given what
+/// `trade` takes from `theirs`'s end on the same side: its port (the leg moves
+/// along the side with it), its last track (the leg before moves across with
+/// it), or both. `None` when the route has no such leg and track to trade, or a
+/// leg would turn back or become shorter than [`MIN_LEG`].
+fn traded(
+    mine: &[Point],
+    at_end: bool,
+    theirs: &[Point],
+    their_end: bool,
+    side: Side,
+    trade: Trade,
+) -> Option<Vec<Point>> {
+    let mut me: Vec<Point> = mine.to_vec();
+    if !at_end {
+        me.reverse();
+    }
+    let mut them: Vec<Point> = theirs.to_vec();
+    if !their_end {
+        them.reverse();
+    }
+    let (n, m) = (me.len(), them.len());
+    if n < 3 || m < 3 {
+        return None;
+    }
+    // Along the side, and across it (the axis the legs run on).
+    let along = |p: Point| side.coord(p);
+    let across = |p: Point| if side.is_vertical() { p.x } else { p.y };
+    let point = |t: f64, d: f64| {
+        if side.is_vertical() {
+            Point { x: d, y: t }
+        } else {
+            Point { x: t, y: d }
+        }
+    };
+    // Each route ends with a leg across the side from its last track.
+    let shaped = |r: &[Point], n: usize| {
+        (along(r[n - 1]) - along(r[n - 2])).abs() < 1e-6
+            && (across(r[n - 2]) - across(r[n - 3])).abs() < 1e-6
+    };
+    if !shaped(&me, n) || !shaped(&them, m) {
+        return None;
+    }
+    let port = if matches!(trade, Trade::Ports | Trade::Both) {
+        them[m - 1]
+    } else {
+        me[n - 1]
+    };
+    let track = if matches!(trade, Trade::Tracks | Trade::Both) {
+        across(them[m - 2])
+    } else {
+        across(me[n - 2])
+    };
+    if (across(port) - track).abs() < MIN_LEG {
+        return None;
+    }
+    if track != across(me[n - 2]) {
+        // The track moves: the leg into it (before the last track) must keep
+        // its direction and room for a turn.
+        if n < 4 || (along(me[n - 4]) - along(me[n - 3])).abs() > 1e-6 {
+            return None;
+        }
+        let before = across(me[n - 4]);
+        let was = across(me[n - 3]) - before;
+        let now = track - before;
+        // A first leg from a port keeps room for an arrowhead.
+        let least = if n == 4 { MIN_END_LEG } else { MIN_LEG };
+        if was.signum() != now.signum() || now.abs() < least {
+            return None;
+        }
+        me[n - 3] = point(along(me[n - 3]), track);
+    }
+    me[n - 2] = point(along(port), track);
+    me[n - 1] = port;
+    simplify(&mut me);
+    if !at_end {
+        me.reverse();
+    }
+    (me.len() >= 2).then_some(me)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(x: f64, y: f64) -> Point {
+        Point { x, y }
+    }
+
+    /// Two lines into the top of a shape at y = 100 from the right, the one
+    /// from farther right on the inner port and the far track: they cross.
+    fn crossed() -> (Vec<Point>, Vec<Point>) {
+        let far = vec![p(210.0, 0.0), p(210.0, 60.0), p(40.0, 60.0), p(40.0, 100.0)];
+        let near = vec![p(190.0, 0.0), p(190.0, 75.0), p(60.0, 75.0), p(60.0, 100.0)];
+        (far, near)
+    }
+
+    #[test]
+    fn the_two_lines_cross_until_they_trade() {
+        let (far, near) = crossed();
+        let corners: Corners = vec![Some(far.clone()), Some(near.clone())];
+        assert!(cross(&corners, 0, 1));
+        let far2 = traded(&far, true, &near, true, Side::Top, Trade::Both).unwrap();
+        let near2 = traded(&near, true, &far, true, Side::Top, Trade::Both).unwrap();
+        assert_eq!(
+            far2,
+            vec![p(210.0, 0.0), p(210.0, 75.0), p(60.0, 75.0), p(60.0, 100.0)]
+        );
+        assert_eq!(
+            near2,
+            vec![p(190.0, 0.0), p(190.0, 60.0), p(40.0, 60.0), p(40.0, 100.0)]
+        );
+        let corners: Corners = vec![Some(far2), Some(near2)];
+        assert!(!cross(&corners, 0, 1));
+    }
+
+    #[test]
+    fn a_start_trades_as_an_end_does() {
+        // The same two lines drawn from the shape: they leave by its top.
+        let (far, near) = crossed();
+        let rev = |v: &Vec<Point>| v.iter().rev().copied().collect::<Vec<_>>();
+        let far2 = traded(
+            &rev(&far),
+            false,
+            &rev(&near),
+            false,
+            Side::Top,
+            Trade::Both,
+        );
+        assert_eq!(
+            far2,
+            Some(rev(&vec![
+                p(210.0, 0.0),
+                p(210.0, 75.0),
+                p(60.0, 75.0),
+                p(60.0, 100.0)
+            ]))
+        );
+    }
+
+    #[test]
+    fn a_leg_that_would_turn_back_is_no_trade() {
+        // A track above where the route's first leg starts would turn it back.
+        let mine = vec![
+            p(210.0, 50.0),
+            p(210.0, 60.0),
+            p(40.0, 60.0),
+            p(40.0, 100.0),
+        ];
+        let theirs = vec![p(190.0, 0.0), p(190.0, 30.0), p(60.0, 30.0), p(60.0, 100.0)];
+        assert_eq!(
+            traded(&mine, true, &theirs, true, Side::Top, Trade::Tracks),
+            None
+        );
+        // Trading ports alone keeps the leg.
+        assert!(traded(&mine, true, &theirs, true, Side::Top, Trade::Ports).is_some());
+    }
+}
