@@ -19,11 +19,11 @@
 //! planned route or a bus keeps its course. The ports of a side stay where they
 //! were as a set, so their spacing does not change.
 //!
-//! Limitations: only the last corner of each line, one pair at a time; a tangle
-//! of three lines that needs a rotation of their ends is undone only where
-//! pairwise trades each help.
+//! Limitations: only the last corner of each line, one pair at a time; a fan
+//! that needs three lines to pass their ends round (tried: it changed one
+//! crossing in the benchmark's 3,958) keeps its crossings.
 
-use inkboard_core::{Point, Rect};
+use inkboard_core::{Arrow, Point, Rect};
 
 use crate::deadline::{Deadline, Stopped};
 use crate::route::connectors::{Corners, Draft, Page};
@@ -40,6 +40,10 @@ const BUDGET: usize = 4_000_000;
 
 /// Passes over the page: a trade can bring two other lines of a fan to cross.
 const ROUNDS: usize = 3;
+
+/// The most ends of one side looked at for trades: its pairs grow with the
+/// square of its ends.
+const MAX_FAN: usize = 16;
 
 /// The shortest a leg may become when its track moves: room for a turn.
 const MIN_LEG: f64 = MIN_SPACING;
@@ -78,24 +82,27 @@ pub(super) fn untangle(
     for _ in 0..ROUNDS {
         let mut changed = false;
         for (side, ends) in &groups {
-            for (i, a) in ends.iter().enumerate() {
-                for b in &ends[i + 1..] {
-                    if work > BUDGET {
-                        return Ok(());
+            for [a, b] in tangles(ends, corners) {
+                if work > BUDGET {
+                    return Ok(());
+                }
+                deadline.check()?;
+                // A trade of an earlier pair this round may have undone it.
+                if !cross(corners, a.conn, b.conn) {
+                    continue;
+                }
+                let at = Trading {
+                    page,
+                    drafts,
+                    labels: &labels,
+                    side: *side,
+                };
+                if let Some(routes) = at.best(corners, [a, b], &mut work) {
+                    for (m, route) in [a, b].iter().zip(routes) {
+                        corners[m.conn] = Some(route);
+                        labels[m.conn] = likely_label(page, corners, m.conn);
                     }
-                    deadline.check()?;
-                    if a.conn == b.conn || !cross(corners, a.conn, b.conn) {
-                        continue;
-                    }
-                    if let Some((pa, pb)) =
-                        best_trade(page, drafts, corners, &labels, *side, (*a, *b), &mut work)
-                    {
-                        corners[a.conn] = Some(pa);
-                        corners[b.conn] = Some(pb);
-                        labels[a.conn] = likely_label(page, corners, a.conn);
-                        labels[b.conn] = likely_label(page, corners, b.conn);
-                        changed = true;
-                    }
+                    changed = true;
                 }
             }
         }
@@ -104,6 +111,21 @@ pub(super) fn untangle(
         }
     }
     Ok(())
+}
+
+/// The pairs of ends of one side whose lines cross, among its first
+/// [`MAX_FAN`] ends.
+fn tangles(ends: &[SideEnd], corners: &Corners) -> Vec<[SideEnd; 2]> {
+    let ends = &ends[..ends.len().min(MAX_FAN)];
+    let mut out = Vec::new();
+    for (i, a) in ends.iter().enumerate() {
+        for b in &ends[i + 1..] {
+            if a.conn != b.conn && cross(corners, a.conn, b.conn) {
+                out.push([*a, *b]);
+            }
+        }
+    }
+    out
 }
 
 /// The ends of searched routes, grouped by the side of the shape they meet
@@ -144,83 +166,122 @@ fn cross(corners: &Corners, a: usize, b: usize) -> bool {
     crossings_between(pa, pb) > 0
 }
 
-/// The trade of the ends `a` and `b` on `side` that crosses least, if it
-/// crosses less than now and both routes stay as good (see the module
-/// documentation): the two new routes.
-fn best_trade(
-    page: &Page,
-    drafts: &[Draft],
-    corners: &mut Corners,
-    labels: &[Option<Rect>],
+/// What a trade is judged against: the page, and the side its ends share.
+struct Trading<'a, 'p> {
+    page: &'a Page<'p>,
+    drafts: &'a [Draft],
+    labels: &'a [Option<Rect>],
     side: Side,
-    (a, b): (SideEnd, SideEnd),
-    work: &mut usize,
-) -> Option<(Vec<Point>, Vec<Point>)> {
-    let old_a = corners[a.conn].clone()?;
-    let old_b = corners[b.conn].clone()?;
-    let now = pair_crossings(corners, a.conn, b.conn, work);
-    let mut best: Option<(usize, Vec<Point>, Vec<Point>)> = None;
-    for trade in [Trade::Ports, Trade::Tracks, Trade::Both] {
-        let (Some(pa), Some(pb)) = (
-            traded(&old_a, a.at_end, &old_b, b.at_end, side, trade),
-            traded(&old_b, b.at_end, &old_a, a.at_end, side, trade),
-        ) else {
-            continue;
-        };
-        corners[a.conn] = Some(pa.clone());
-        corners[b.conn] = Some(pb.clone());
-        let count = pair_crossings(corners, a.conn, b.conn, work);
-        let better = count < now && best.as_ref().is_none_or(|(c, _, _)| count < *c);
-        if better
-            && as_good(page, drafts, corners, labels, a.conn, work)
-            && as_good(page, drafts, corners, labels, b.conn, work)
-        {
-            best = Some((count, pa, pb));
+}
+
+impl Trading<'_, '_> {
+    /// The trade between the two ends `members` of one side that crosses
+    /// least, if it crosses less than now and both routes stay as good (see
+    /// the module documentation): their new routes.
+    fn best(
+        &self,
+        corners: &mut Corners,
+        members: [SideEnd; 2],
+        work: &mut usize,
+    ) -> Option<[Vec<Point>; 2]> {
+        let olds = [
+            corners[members[0].conn].clone()?,
+            corners[members[1].conn].clone()?,
+        ];
+        let now = set_crossings(corners, &members, work);
+        let mut best: Option<(usize, [Vec<Point>; 2])> = None;
+        for trade in [Trade::Ports, Trade::Tracks, Trade::Both] {
+            // Each end takes from the other.
+            let take = |i: usize| {
+                let (m, other) = (members[i], members[1 - i]);
+                let least = self.far_leg(&m);
+                let theirs = &olds[1 - i];
+                traded(
+                    &olds[i],
+                    m.at_end,
+                    theirs,
+                    other.at_end,
+                    self.side,
+                    trade,
+                    least,
+                )
+            };
+            let (Some(a), Some(b)) = (take(0), take(1)) else {
+                continue;
+            };
+            corners[members[0].conn] = Some(a.clone());
+            corners[members[1].conn] = Some(b.clone());
+            let count = set_crossings(corners, &members, work);
+            let better = count < now && best.as_ref().is_none_or(|(c, _)| count < *c);
+            if better && members.iter().all(|m| self.as_good(corners, m.conn, work)) {
+                best = Some((count, [a, b]));
+            }
+        }
+        let [a, b] = olds;
+        corners[members[0].conn] = Some(a);
+        corners[members[1].conn] = Some(b);
+        best.map(|(_, news)| news)
+    }
+
+    /// The shortest the first leg of end `m`'s route may become, counted from
+    /// its other end: room for an arrowhead there, else for a turn.
+    fn far_leg(&self, m: &SideEnd) -> f64 {
+        let c = self.page.connectors[m.conn].1;
+        let far = if m.at_end { c.start_arrow } else { c.end_arrow };
+        if far == Arrow::None {
+            MIN_LEG
+        } else {
+            MIN_END_LEG
         }
     }
-    corners[a.conn] = Some(old_a);
-    corners[b.conn] = Some(old_b);
-    best.map(|(_, pa, pb)| (pa, pb))
+
+    /// Whether connector `k`'s route as it stands in `corners` keeps clear of
+    /// the shapes, its spacing from the other lines and off their labels' places.
+    fn as_good(&self, corners: &Corners, k: usize, work: &mut usize) -> bool {
+        let Some(points) = &corners[k] else {
+            return false;
+        };
+        let (a, b) = &self.page.ends[k];
+        let (Some(sa), Some(sb)) = self.drafts[k].sides() else {
+            return false;
+        };
+        clear(points, a, b, &self.page.lifted[k], &self.page.obstacles)
+            && !on_label(points, self.labels, k)
+            && fits(
+                self.page,
+                self.drafts,
+                corners,
+                k,
+                points,
+                (sa, sb),
+                false,
+                work,
+            )
+    }
 }
 
-/// The crossings of connectors `a` and `b` with every line, each other included
-/// once.
-fn pair_crossings(corners: &Corners, a: usize, b: usize, work: &mut usize) -> usize {
-    let (Some(pa), Some(pb)) = (&corners[a], &corners[b]) else {
-        return 0;
-    };
-    let with_b = crossings_of(pa, corners, a, work);
-    let without_a = crossings_of(pb, corners, b, work) - crossings_between(pb, pa);
-    with_b + without_a
-}
-
-/// Whether connector `k`'s route as it stands in `corners` keeps clear of the
-/// shapes, its spacing from the other lines and off their labels' places.
-fn as_good(
-    page: &Page,
-    drafts: &[Draft],
-    corners: &Corners,
-    labels: &[Option<Rect>],
-    k: usize,
-    work: &mut usize,
-) -> bool {
-    let Some(points) = &corners[k] else {
-        return false;
-    };
-    let (a, b) = &page.ends[k];
-    let (Some(sa), Some(sb)) = drafts[k].sides() else {
-        return false;
-    };
-    clear(points, a, b, &page.lifted[k], &page.obstacles)
-        && !on_label(points, labels, k)
-        && fits(page, drafts, corners, k, points, (sa, sb), false, work)
+/// The crossings of the lines of `members` with every line, those between
+/// them counted once.
+fn set_crossings(corners: &Corners, members: &[SideEnd], work: &mut usize) -> usize {
+    let mut count = 0;
+    for (i, m) in members.iter().enumerate() {
+        let Some(p) = &corners[m.conn] else { continue };
+        count += crossings_of(p, corners, m.conn, work);
+        for o in &members[i + 1..] {
+            if let Some(q) = &corners[o.conn] {
+                count -= crossings_between(p, q);
+            }
+        }
+    }
+    count
 }
 
 /// Route `mine` with its end (`at_end`, else its start) on `side` given what
 /// `trade` takes from `theirs`'s end on the same side: its port (the leg moves
 /// along the side with it), its last track (the leg before moves across with
 /// it), or both. `None` when the route has no such leg and track to trade, or a
-/// leg would turn back or become shorter than [`MIN_LEG`].
+/// leg would turn back or become shorter than [`MIN_LEG`] (`far_least` for the
+/// leg from the route's other end).
 fn traded(
     mine: &[Point],
     at_end: bool,
@@ -228,6 +289,7 @@ fn traded(
     their_end: bool,
     side: Side,
     trade: Trade,
+    far_least: f64,
 ) -> Option<Vec<Point>> {
     let mut me: Vec<Point> = mine.to_vec();
     if !at_end {
@@ -281,8 +343,8 @@ fn traded(
         let before = across(me[n - 4]);
         let was = across(me[n - 3]) - before;
         let now = track - before;
-        // A first leg from a port keeps room for an arrowhead.
-        let least = if n == 4 { MIN_END_LEG } else { MIN_LEG };
+        // A first leg from the route's other end keeps what that end needs.
+        let least = if n == 4 { far_least } else { MIN_LEG };
         if was.signum() != now.signum() || now.abs() < least {
             return None;
         }
@@ -318,8 +380,8 @@ mod tests {
         let (far, near) = crossed();
         let corners: Corners = vec![Some(far.clone()), Some(near.clone())];
         assert!(cross(&corners, 0, 1));
-        let far2 = traded(&far, true, &near, true, Side::Top, Trade::Both).unwrap();
-        let near2 = traded(&near, true, &far, true, Side::Top, Trade::Both).unwrap();
+        let far2 = traded(&far, true, &near, true, Side::Top, Trade::Both, MIN_END_LEG).unwrap();
+        let near2 = traded(&near, true, &far, true, Side::Top, Trade::Both, MIN_END_LEG).unwrap();
         assert_eq!(
             far2,
             vec![p(210.0, 0.0), p(210.0, 75.0), p(60.0, 75.0), p(60.0, 100.0)]
@@ -344,6 +406,7 @@ mod tests {
             false,
             Side::Top,
             Trade::Both,
+            MIN_END_LEG,
         );
         assert_eq!(
             far2,
@@ -367,10 +430,27 @@ mod tests {
         ];
         let theirs = vec![p(190.0, 0.0), p(190.0, 30.0), p(60.0, 30.0), p(60.0, 100.0)];
         assert_eq!(
-            traded(&mine, true, &theirs, true, Side::Top, Trade::Tracks),
+            traded(
+                &mine,
+                true,
+                &theirs,
+                true,
+                Side::Top,
+                Trade::Tracks,
+                MIN_END_LEG
+            ),
             None
         );
         // Trading ports alone keeps the leg.
-        assert!(traded(&mine, true, &theirs, true, Side::Top, Trade::Ports).is_some());
+        assert!(traded(
+            &mine,
+            true,
+            &theirs,
+            true,
+            Side::Top,
+            Trade::Ports,
+            MIN_END_LEG
+        )
+        .is_some());
     }
 }
