@@ -1,0 +1,271 @@
+//! Crossing reduction judged on the drawn lines (issue 31). The layered
+//! layout counts crossings between straight segments joining node centres,
+//! layer to layer; the renderer then picks ports on the shapes' sides, runs
+//! orthogonal jogs in the channels and spreads the lines meeting at a shape,
+//! and what that adds differs from one order to the next. Keeping the order
+//! with the fewest crossings by the layout's own count made the drawings
+//! worse (docs/performance.md, "Crossing reduction judged on the drawn
+//! lines"); so here a small page is laid out from a few starts
+//! ([`inkboard_layout::Start`]), each one's connectors routed by the
+//! renderer ([`inkboard_render::connector_lines`], the routes `render`
+//! draws), and the drawing that crosses least is kept.
+//!
+//! Each candidate is laid out inside the caller's transaction and rolled back
+//! to a savepoint. The default start runs last, so that when it wins (ties
+//! keep it) its edits simply stay; a winner among the others is laid out once
+//! more. A candidate wins only with fewer crossings and no more line on
+//! unrelated line, bends or area (within [`AREA_SLACK`]) than the default:
+//! nothing gets worse by its measure.
+//!
+//! Cost: up to [`STARTS`] + 2 layouts with their channel routing, and one
+//! more routing each; only for pages of at most [`MAX_LINES`] connectors.
+
+use std::collections::HashSet;
+
+use inkboard_core::{Kind, ObjectId, PageId, Point, Rect, Transaction};
+use inkboard_layout::Start;
+
+use crate::ArrangeError;
+
+/// The starts tried besides the default: the other of its two depth-first
+/// starts, and shuffled ones.
+pub(super) const STARTS: [Start; 7] = [
+    Start::Other,
+    Start::Shuffled(1),
+    Start::Shuffled(2),
+    Start::Shuffled(3),
+    Start::Shuffled(4),
+    Start::Shuffled(5),
+    Start::Shuffled(6),
+];
+
+/// The most connectors on a page whose layout is judged on its drawn lines:
+/// each candidate costs a layout and a few routings of the whole page.
+pub(super) const MAX_LINES: usize = 150;
+
+/// How much larger than the default's a candidate's area may be.
+const AREA_SLACK: f64 = 1.1;
+
+/// Lines closer than this, side by side, lie on one another.
+const ON_LINE: f64 = 1.0;
+
+/// What a candidate drawing is judged by.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Score {
+    crossings: usize,
+    /// Length of line running on a line that shares no shape with it.
+    on_line: f64,
+    bends: usize,
+    area: f64,
+}
+
+impl Score {
+    /// Whether this drawing is better than `default`'s by the judge's rule.
+    fn beats(&self, default: &Score, best: &Score) -> bool {
+        self.crossings < best.crossings
+            && self.on_line <= default.on_line + 0.5
+            && self.bends <= default.bends
+            && self.area <= default.area * AREA_SLACK
+    }
+}
+
+/// Whether the layout of `page` should be judged on its drawn lines: a page
+/// of at most [`MAX_LINES`] connectors.
+pub(super) fn worth_judging(tx: &Transaction<'_>, page: PageId) -> bool {
+    let Some(p) = tx.board().page(page) else {
+        return false;
+    };
+    let lines = p
+        .objects
+        .iter()
+        .filter(|o| matches!(o.kind, Kind::Connector(_)))
+        .count();
+    (2..=MAX_LINES).contains(&lines)
+}
+
+/// Runs `lay` (a whole layout of `page` from the start given) from each of
+/// [`STARTS`] and then from the default, and leaves the drawing that crosses
+/// least in `tx` (the default's on a tie). A candidate that fails is passed
+/// over; the default's error is the answer.
+pub(super) fn keep_least_crossed(
+    tx: &mut Transaction<'_>,
+    page: PageId,
+    stop: &dyn Fn() -> bool,
+    mut lay: impl FnMut(&mut Transaction<'_>, Start) -> Result<Vec<ObjectId>, ArrangeError>,
+) -> Result<Vec<ObjectId>, ArrangeError> {
+    let before = tx.savepoint();
+    let mut tried: Vec<(Start, Vec<Rect>, Score)> = Vec::new();
+    for start in STARTS {
+        if stop() {
+            return Err(ArrangeError::Stopped);
+        }
+        match lay(tx, start) {
+            Ok(placed) => {
+                let shapes = bounds(tx, &placed);
+                // The same drawing again needs no routing.
+                if !tried.iter().any(|(_, s, _)| *s == shapes) {
+                    let score = score(tx, page, &shapes);
+                    tried.push((start, shapes, score));
+                }
+            }
+            Err(ArrangeError::Stopped) => return Err(ArrangeError::Stopped),
+            Err(_) => {}
+        }
+        tx.rollback_to(before);
+    }
+    let placed = lay(tx, Start::Best)?;
+    let shapes = bounds(tx, &placed);
+    let default = score(tx, page, &shapes);
+    let mut best: Option<(Start, Score)> = None;
+    for (start, s, score) in &tried {
+        if *s == shapes {
+            continue;
+        }
+        let bar = best.map_or(default, |b| b.1);
+        if score.beats(&default, &bar) {
+            best = Some((*start, *score));
+        }
+    }
+    match best {
+        None => Ok(placed),
+        Some((start, _)) => {
+            tx.rollback_to(before);
+            lay(tx, start)
+        }
+    }
+}
+
+/// The bounds of the objects `placed`, in order.
+fn bounds(tx: &Transaction<'_>, placed: &[ObjectId]) -> Vec<Rect> {
+    placed
+        .iter()
+        .filter_map(|id| tx.board().object(id)?.own_bounds())
+        .collect()
+}
+
+/// The drawn crossings, line on unrelated line, bends and area of `page` as
+/// it stands, the shapes laid out being `shapes`.
+fn score(tx: &Transaction<'_>, page: PageId, shapes: &[Rect]) -> Score {
+    let board = tx.board();
+    let lines = inkboard_render::connector_lines(board, page);
+    // The shapes each line joins: lines that share one meet there on purpose.
+    let ends: Vec<HashSet<ObjectId>> = lines
+        .iter()
+        .map(|(id, _)| match board.object(id).map(|o| &o.kind) {
+            Some(Kind::Connector(c)) => [c.from.object(), c.to.object()]
+                .into_iter()
+                .flatten()
+                .cloned()
+                .collect(),
+            _ => HashSet::new(),
+        })
+        .collect();
+    let mut crossings = 0;
+    let mut on_line = 0.0;
+    for i in 0..lines.len() {
+        for j in i + 1..lines.len() {
+            let (a, b) = (&lines[i].1, &lines[j].1);
+            crossings += crossings_of(a, b);
+            if ends[i].is_disjoint(&ends[j]) {
+                on_line += overlap(a, b);
+            }
+        }
+    }
+    let bends = lines.iter().map(|(_, p)| p.len().saturating_sub(2)).sum();
+    let area = shapes
+        .iter()
+        .copied()
+        .reduce(|a, b| a.union(&b))
+        .map_or(0.0, |r| r.w * r.h);
+    Score {
+        crossings,
+        on_line,
+        bends,
+        area,
+    }
+}
+
+/// Twice the signed area of the triangle a, b, c.
+fn orient(a: Point, b: Point, c: Point) -> f64 {
+    (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+}
+
+/// How many times polylines `a` and `b` cross: the pairs of their segments
+/// that cross at a point inside both (the rule of `inkboard_geom::crosses`,
+/// the one the renderer's checker counts by).
+fn crossings_of(a: &[Point], b: &[Point]) -> usize {
+    let eps = 1e-9;
+    let side = |v: f64| {
+        if v > eps {
+            1
+        } else if v < -eps {
+            -1
+        } else {
+            0
+        }
+    };
+    let mut n = 0;
+    for s in a.windows(2) {
+        for t in b.windows(2) {
+            let (d1, d2) = (
+                side(orient(t[0], t[1], s[0])),
+                side(orient(t[0], t[1], s[1])),
+            );
+            let (d3, d4) = (
+                side(orient(s[0], s[1], t[0])),
+                side(orient(s[0], s[1], t[1])),
+            );
+            if d1 * d2 < 0 && d3 * d4 < 0 {
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+/// The length along which axis-parallel pieces of `a` and `b` run on one
+/// another (within [`ON_LINE`]); the routes are orthogonal.
+fn overlap(a: &[Point], b: &[Point]) -> f64 {
+    let mut total = 0.0;
+    for s in a.windows(2) {
+        for t in b.windows(2) {
+            let flat = |p: &[Point]| (p[0].y - p[1].y).abs() < 1e-6;
+            let upright = |p: &[Point]| (p[0].x - p[1].x).abs() < 1e-6;
+            let (lo, hi) = if flat(s) && flat(t) && (s[0].y - t[0].y).abs() < ON_LINE {
+                (
+                    s[0].x.min(s[1].x).max(t[0].x.min(t[1].x)),
+                    s[0].x.max(s[1].x).min(t[0].x.max(t[1].x)),
+                )
+            } else if upright(s) && upright(t) && (s[0].x - t[0].x).abs() < ON_LINE {
+                (
+                    s[0].y.min(s[1].y).max(t[0].y.min(t[1].y)),
+                    s[0].y.max(s[1].y).min(t[0].y.max(t[1].y)),
+                )
+            } else {
+                continue;
+            };
+            total += (hi - lo).max(0.0);
+        }
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(x: f64, y: f64) -> Point {
+        Point { x, y }
+    }
+
+    #[test]
+    fn lines_cross_inside_and_overlap_along() {
+        let a = [p(0.0, 0.0), p(10.0, 0.0), p(10.0, 10.0)];
+        let b = [p(5.0, -5.0), p(5.0, 5.0)];
+        assert_eq!(crossings_of(&a, &b), 1);
+        // Touching at an end is no crossing.
+        assert_eq!(crossings_of(&a, &[p(10.0, 10.0), p(20.0, 10.0)]), 0);
+        assert_eq!(overlap(&a, &[p(4.0, 0.5), p(20.0, 0.5)]), 6.0);
+        assert_eq!(overlap(&a, &b), 0.0);
+    }
+}
