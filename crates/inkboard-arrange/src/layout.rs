@@ -127,7 +127,13 @@ pub fn arrange_with(
 ) -> Result<Vec<ObjectId>, ArrangeError> {
     let layered = matches!(opts.algorithm, Algorithm::Layered | Algorithm::Lanes);
     if layered && drawn::worth_judging(tx, page_id) {
-        return drawn::keep_least_crossed(tx, page_id, stop, |tx, start| {
+        let flow = match opts.direction {
+            Direction::Down => drawn::Flow::Down,
+            Direction::Right => drawn::Flow::Right,
+            Direction::Up => drawn::Flow::Up,
+            Direction::Left => drawn::Flow::Left,
+        };
+        return drawn::keep_least_crossed(tx, page_id, flow, stop, |tx, start| {
             arrange_from(tx, page_id, ids, opts, inner, stop, start)
         });
     }

@@ -13,9 +13,9 @@
 //! Each candidate is laid out inside the caller's transaction and rolled back
 //! to a savepoint. The default start runs last, so that when it wins (ties
 //! keep it) its edits simply stay; a winner among the others is laid out once
-//! more. A candidate wins only with fewer crossings and no more line on
-//! unrelated line, bends or area (within [`AREA_SLACK`]) than the default:
-//! nothing gets worse by its measure.
+//! more. A candidate wins only with a lower cost (its crossings, and half a
+//! crossing for each bend: [`Score::cost`]) and no more line on unrelated
+//! line or area (within [`AREA_SLACK`]) than the default.
 //!
 //! Cost: up to [`STARTS`] + 2 layouts with their channel routing, and one
 //! more routing each; only for pages of at most [`MAX_LINES`] connectors.
@@ -46,6 +46,12 @@ pub(super) const MAX_LINES: usize = 150;
 /// How much larger than the default's a candidate's area may be.
 const AREA_SLACK: f64 = 1.1;
 
+/// What a bend costs, in crossings ([`Score::cost`]). Without it, bends
+/// could not rise at all, and the drawings with a third fewer crossings that
+/// the larger graphs of the quality corpus have at a few more bends (dag15:
+/// 399 → 283 crossings at 199 → 209 bends) were passed over.
+const BEND_COST: f64 = 0.5;
+
 /// Lines closer than this, side by side, lie on one another.
 const ON_LINE: f64 = 1.0;
 
@@ -56,15 +62,25 @@ struct Score {
     /// Length of line running on a line that shares no shape with it.
     on_line: f64,
     bends: usize,
+    /// Ends of lines running with the flow that leave or meet their shape
+    /// on another side than the one facing the flow (an L-shaped end).
+    side_entries: usize,
     area: f64,
 }
 
 impl Score {
-    /// Whether this drawing is better than `default`'s by the judge's rule.
+    /// What the judge minimises: the crossings and the ends entering from
+    /// the side, and a bend as half a crossing, so that a drawing crossing less but bending more wins only
+    /// when it saves more than half as many crossings as it adds bends.
+    fn cost(&self) -> f64 {
+        (self.crossings + self.side_entries) as f64 + self.bends as f64 * BEND_COST
+    }
+
+    /// Whether this drawing is better than `best`'s by the judge's rule, and
+    /// no worse than `default`'s in line on line and area.
     fn beats(&self, default: &Score, best: &Score) -> bool {
-        self.crossings < best.crossings
+        self.cost() < best.cost()
             && self.on_line <= default.on_line + 0.5
-            && self.bends <= default.bends
             && self.area <= default.area * AREA_SLACK
     }
 }
@@ -90,6 +106,7 @@ pub(super) fn worth_judging(tx: &Transaction<'_>, page: PageId) -> bool {
 pub(super) fn keep_least_crossed(
     tx: &mut Transaction<'_>,
     page: PageId,
+    flow: Flow,
     stop: &dyn Fn() -> bool,
     mut lay: impl FnMut(&mut Transaction<'_>, Start) -> Result<Vec<ObjectId>, ArrangeError>,
 ) -> Result<Vec<ObjectId>, ArrangeError> {
@@ -104,7 +121,7 @@ pub(super) fn keep_least_crossed(
                 let shapes = bounds(tx, &placed);
                 // The same drawing again needs no routing.
                 if !tried.iter().any(|(_, s, _)| *s == shapes) {
-                    let score = score(tx, page, &shapes);
+                    let score = score(tx, page, flow, &shapes);
                     tried.push((start, shapes, score));
                 }
             }
@@ -115,7 +132,7 @@ pub(super) fn keep_least_crossed(
     }
     let placed = lay(tx, Start::Best)?;
     let shapes = bounds(tx, &placed);
-    let default = score(tx, page, &shapes);
+    let default = score(tx, page, flow, &shapes);
     let mut best: Option<(Start, Score)> = None;
     for (start, s, score) in &tried {
         if *s == shapes {
@@ -145,10 +162,22 @@ fn bounds(tx: &Transaction<'_>, placed: &[ObjectId]) -> Vec<Rect> {
 
 /// The drawn crossings, line on unrelated line, bends and area of `page` as
 /// it stands, the shapes laid out being `shapes`.
-fn score(tx: &Transaction<'_>, page: PageId, shapes: &[Rect]) -> Score {
+fn score(tx: &Transaction<'_>, page: PageId, flow: Flow, shapes: &[Rect]) -> Score {
     let board = tx.board();
     let lines = inkboard_render::connector_lines(board, page);
     // The shapes each line joins: lines that share one meet there on purpose.
+    let mut side_entries = 0;
+    for (id, line) in &lines {
+        let Some(Kind::Connector(c)) = board.object(id).map(|o| &o.kind) else {
+            continue;
+        };
+        let bounds = |end: &inkboard_core::End| board.object(end.object()?)?.own_bounds();
+        if let (Some(s), Some(t), Some(a), Some(b)) =
+            (bounds(&c.from), bounds(&c.to), line.first(), line.last())
+        {
+            side_entries += flow.side_entries(s, t, *a, *b);
+        }
+    }
     let ends: Vec<HashSet<ObjectId>> = lines
         .iter()
         .map(|(id, _)| match board.object(id).map(|o| &o.kind) {
@@ -181,7 +210,63 @@ fn score(tx: &Transaction<'_>, page: PageId, shapes: &[Rect]) -> Score {
         crossings,
         on_line,
         bends,
+        side_entries,
         area,
+    }
+}
+
+/// Which way a layout runs, for telling an end that faces the flow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Flow {
+    Down,
+    Right,
+    Up,
+    Left,
+}
+
+impl Flow {
+    /// `r` turned so that this flow runs down: (top, bottom, left, right).
+    fn turned(self, r: Rect) -> (f64, f64, f64, f64) {
+        match self {
+            Flow::Down => (r.y, r.bottom(), r.x, r.right()),
+            Flow::Up => (-r.bottom(), -r.y, r.x, r.right()),
+            Flow::Right => (r.x, r.right(), r.y, r.bottom()),
+            Flow::Left => (-r.right(), -r.x, r.y, r.bottom()),
+        }
+    }
+
+    /// `p` turned as [`Flow::turned`] turns a box: (along, across).
+    fn point(self, p: Point) -> (f64, f64) {
+        match self {
+            Flow::Down => (p.y, p.x),
+            Flow::Up => (-p.y, p.x),
+            Flow::Right => (p.x, p.y),
+            Flow::Left => (-p.x, p.y),
+        }
+    }
+
+    /// How many ends of a line from box `s` (leaving at `a`) to box `t`
+    /// (arriving at `b`) are on the wrong side, when `t` lies wholly past `s`
+    /// along the flow: the start should leave the side facing the flow, the
+    /// end arrive at the side facing back (as `scripts/quality` counts side
+    /// entries: each end on the side nearest to it).
+    fn side_entries(self, s: Rect, t: Rect, a: Point, b: Point) -> usize {
+        let (s, t) = (self.turned(s), self.turned(t));
+        if t.0 < s.1 - 1e-6 {
+            return 0;
+        }
+        // The side of box r = (top, bottom, left, right) nearest to p, as
+        // 0 top, 1 bottom, 2 left, 3 right.
+        let nearest = |r: (f64, f64, f64, f64), p: (f64, f64)| {
+            let d = [
+                (p.0 - r.0).abs(),
+                (p.0 - r.1).abs(),
+                (p.1 - r.2).abs(),
+                (p.1 - r.3).abs(),
+            ];
+            (0..4).fold(0, |best, k| if d[k] < d[best] { k } else { best })
+        };
+        usize::from(nearest(s, self.point(a)) != 1) + usize::from(nearest(t, self.point(b)) != 0)
     }
 }
 
@@ -303,7 +388,7 @@ mod tests {
         let (mut board, page) = board(name);
         let mut tx = Transaction::begin(&mut board);
         let placed = lay(&mut tx, page).expect("layout");
-        score(&tx, page, &bounds(&tx, &placed)).crossings
+        score(&tx, page, Flow::Down, &bounds(&tx, &placed)).crossings
     }
 
     /// On the unix graph the default order draws more crossings than
@@ -349,5 +434,42 @@ mod tests {
         assert_eq!(crossings_of(&a, &[p(10.0, 10.0), p(20.0, 10.0)]), 0);
         assert_eq!(overlap(&a, &[p(4.0, 0.5), p(20.0, 0.5)]), 6.0);
         assert_eq!(overlap(&a, &b), 0.0);
+    }
+
+    #[test]
+    fn an_end_off_the_side_facing_the_flow_is_a_side_entry() {
+        let (s, t) = (
+            Rect::new(0.0, 0.0, 100.0, 40.0),
+            Rect::new(0.0, 100.0, 100.0, 40.0),
+        );
+        // Straight down: bottom of s to top of t.
+        assert_eq!(
+            Flow::Down.side_entries(s, t, p(50.0, 40.0), p(50.0, 100.0)),
+            0
+        );
+        // Leaving s's right side and entering t's left side.
+        assert_eq!(
+            Flow::Down.side_entries(s, t, p(100.0, 20.0), p(0.0, 120.0)),
+            2
+        );
+        // Going up, the same line runs against the flow: any side is fair.
+        assert_eq!(
+            Flow::Up.side_entries(s, t, p(100.0, 20.0), p(0.0, 120.0)),
+            0
+        );
+        assert_eq!(
+            Flow::Up.side_entries(t, s, p(50.0, 100.0), p(50.0, 40.0)),
+            0
+        );
+        // Running right, s's right side faces the flow.
+        let u = Rect::new(200.0, 0.0, 100.0, 40.0);
+        assert_eq!(
+            Flow::Right.side_entries(s, u, p(100.0, 20.0), p(200.0, 20.0)),
+            0
+        );
+        assert_eq!(
+            Flow::Left.side_entries(u, s, p(200.0, 20.0), p(100.0, 20.0)),
+            0
+        );
     }
 }
