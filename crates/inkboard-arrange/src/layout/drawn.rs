@@ -15,7 +15,8 @@
 //! keep it) its edits simply stay; a winner among the others is laid out once
 //! more. A candidate wins only with a lower cost (its crossings, and half a
 //! crossing for each bend: [`Score::cost`]) and no more line on unrelated
-//! line or area (within [`AREA_SLACK`]) than the default.
+//! line, label problems (`render`'s checker, on a page with labels) or area
+//! (within [`AREA_SLACK`]) than the default.
 //!
 //! Cost: up to [`STARTS`] + 2 layouts with their channel routing, and one
 //! more routing each; only for pages of at most [`MAX_LINES`] connectors.
@@ -65,6 +66,9 @@ struct Score {
     /// Ends of lines running with the flow that leave or meet their shape
     /// on another side than the one facing the flow (an L-shaped end).
     side_entries: usize,
+    /// Labels over a line, an arrowhead, a shape or another label, as
+    /// `render`'s checker finds them (0 on a page without labels).
+    label_problems: usize,
     area: f64,
 }
 
@@ -77,10 +81,11 @@ impl Score {
     }
 
     /// Whether this drawing is better than `best`'s by the judge's rule, and
-    /// no worse than `default`'s in line on line and area.
+    /// no worse than `default`'s in line on line, labels and area.
     fn beats(&self, default: &Score, best: &Score) -> bool {
         self.cost() < best.cost()
             && self.on_line <= default.on_line + 0.5
+            && self.label_problems <= default.label_problems
             && self.area <= default.area * AREA_SLACK
     }
 }
@@ -166,6 +171,28 @@ fn score(tx: &Transaction<'_>, page: PageId, flow: Flow, shapes: &[Rect]) -> Sco
     let board = tx.board();
     let lines = inkboard_render::connector_lines(board, page);
     // The shapes each line joins: lines that share one meet there on purpose.
+    // Labels are placed when the page is drawn, around the lines: a drawing
+    // whose lines cross less may leave them less room.
+    let labelled = board.page(page).is_some_and(|p| {
+        p.objects.iter().any(|o| match &o.kind {
+            Kind::Connector(c) => !c.text.is_empty() || c.by_hand.is_some(),
+            _ => false,
+        })
+    });
+    let label_problems = if labelled {
+        inkboard_render::check(board, page)
+            .iter()
+            .filter(|p| {
+                use inkboard_render::ProblemKind as K;
+                matches!(
+                    p.kind,
+                    K::LabelOverLine | K::LabelOverArrowhead | K::LabelOverlap | K::LabelOverShape
+                )
+            })
+            .count()
+    } else {
+        0
+    };
     let mut side_entries = 0;
     for (id, line) in &lines {
         let Some(Kind::Connector(c)) = board.object(id).map(|o| &o.kind) else {
@@ -211,6 +238,7 @@ fn score(tx: &Transaction<'_>, page: PageId, flow: Flow, shapes: &[Rect]) -> Sco
         on_line,
         bends,
         side_entries,
+        label_problems,
         area,
     }
 }
