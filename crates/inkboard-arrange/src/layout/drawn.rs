@@ -67,7 +67,8 @@ struct Score {
     /// on another side than the one facing the flow (an L-shaped end).
     side_entries: usize,
     /// Labels over a line, an arrowhead, a shape or another label, as
-    /// `render`'s checker finds them (0 on a page without labels).
+    /// `render`'s checker finds them ([`label_problems`]; `usize::MAX` when
+    /// not asked).
     label_problems: usize,
     area: f64,
 }
@@ -126,7 +127,16 @@ pub(super) fn keep_least_crossed(
                 let shapes = bounds(tx, &placed);
                 // The same drawing again needs no routing.
                 if !tried.iter().any(|(_, s, _)| *s == shapes) {
-                    let score = score(tx, page, flow, &shapes);
+                    let mut score = score(tx, page, flow, &shapes);
+                    // The checker draws the whole page: asked only of a
+                    // candidate that costs less than every one before it
+                    // (the others cannot win), unasked ones never win.
+                    let least = tried.iter().map(|t| t.2.cost()).fold(f64::MAX, f64::min);
+                    score.label_problems = if score.cost() < least {
+                        label_problems(tx, page)
+                    } else {
+                        usize::MAX
+                    };
                     tried.push((start, shapes, score));
                 }
             }
@@ -137,7 +147,8 @@ pub(super) fn keep_least_crossed(
     }
     let placed = lay(tx, Start::Best)?;
     let shapes = bounds(tx, &placed);
-    let default = score(tx, page, flow, &shapes);
+    let mut default = score(tx, page, flow, &shapes);
+    default.label_problems = label_problems(tx, page);
     let mut best: Option<(Start, Score)> = None;
     for (start, s, score) in &tried {
         if *s == shapes {
@@ -171,28 +182,6 @@ fn score(tx: &Transaction<'_>, page: PageId, flow: Flow, shapes: &[Rect]) -> Sco
     let board = tx.board();
     let lines = inkboard_render::connector_lines(board, page);
     // The shapes each line joins: lines that share one meet there on purpose.
-    // Labels are placed when the page is drawn, around the lines: a drawing
-    // whose lines cross less may leave them less room.
-    let labelled = board.page(page).is_some_and(|p| {
-        p.objects.iter().any(|o| match &o.kind {
-            Kind::Connector(c) => !c.text.is_empty() || c.by_hand.is_some(),
-            _ => false,
-        })
-    });
-    let label_problems = if labelled {
-        inkboard_render::check(board, page)
-            .iter()
-            .filter(|p| {
-                use inkboard_render::ProblemKind as K;
-                matches!(
-                    p.kind,
-                    K::LabelOverLine | K::LabelOverArrowhead | K::LabelOverlap | K::LabelOverShape
-                )
-            })
-            .count()
-    } else {
-        0
-    };
     let mut side_entries = 0;
     for (id, line) in &lines {
         let Some(Kind::Connector(c)) = board.object(id).map(|o| &o.kind) else {
@@ -238,7 +227,7 @@ fn score(tx: &Transaction<'_>, page: PageId, flow: Flow, shapes: &[Rect]) -> Sco
         on_line,
         bends,
         side_entries,
-        label_problems,
+        label_problems: 0,
         area,
     }
 }
@@ -296,6 +285,33 @@ impl Flow {
         };
         usize::from(nearest(s, self.point(a)) != 1) + usize::from(nearest(t, self.point(b)) != 0)
     }
+}
+
+/// The labels on `page` over a line, an arrowhead, a shape or another label,
+/// as `render`'s checker finds them; 0 on a page without labels. Labels are
+/// placed when the page is drawn, around the lines: a drawing whose lines
+/// cross less may leave them less room.
+fn label_problems(tx: &Transaction<'_>, page: PageId) -> usize {
+    let board = tx.board();
+    let labelled = board.page(page).is_some_and(|p| {
+        p.objects.iter().any(|o| match &o.kind {
+            Kind::Connector(c) => !c.text.is_empty() || c.by_hand.is_some(),
+            _ => false,
+        })
+    });
+    if !labelled {
+        return 0;
+    }
+    inkboard_render::check(board, page)
+        .iter()
+        .filter(|p| {
+            use inkboard_render::ProblemKind as K;
+            matches!(
+                p.kind,
+                K::LabelOverLine | K::LabelOverArrowhead | K::LabelOverlap | K::LabelOverShape
+            )
+        })
+        .count()
 }
 
 /// Twice the signed area of the triangle a, b, c.
