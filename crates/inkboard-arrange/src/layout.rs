@@ -54,6 +54,7 @@ use crate::place::{self, Side, FRAME_PADDING};
 use crate::{shift, ArrangeError};
 use page::Page;
 
+mod drawn;
 mod lanes;
 mod page;
 #[cfg(test)]
@@ -112,6 +113,10 @@ pub fn arrange(
 /// themselves). A frame named there whose contents have no connector between
 /// them has them laid out in a row (or column) that way, in page order, as
 /// Mermaid does for a subgraph with a `direction` and no links.
+///
+/// A layered layout of a page of at most `drawn::MAX_LINES` connectors is
+/// laid out from a few starts and the one whose routed lines cross least is
+/// kept (`drawn.rs`).
 pub fn arrange_with(
     tx: &mut Transaction<'_>,
     page_id: PageId,
@@ -119,6 +124,32 @@ pub fn arrange_with(
     opts: &LayoutOptions,
     inner: &HashMap<ObjectId, Direction>,
     stop: &dyn Fn() -> bool,
+) -> Result<Vec<ObjectId>, ArrangeError> {
+    let layered = matches!(opts.algorithm, Algorithm::Layered | Algorithm::Lanes);
+    if layered && drawn::worth_judging(tx, page_id) {
+        let flow = match opts.direction {
+            Direction::Down => drawn::Flow::Down,
+            Direction::Right => drawn::Flow::Right,
+            Direction::Up => drawn::Flow::Up,
+            Direction::Left => drawn::Flow::Left,
+        };
+        return drawn::keep_least_crossed(tx, page_id, flow, stop, |tx, start| {
+            arrange_from(tx, page_id, ids, opts, inner, stop, start)
+        });
+    }
+    arrange_from(tx, page_id, ids, opts, inner, stop, engine::Start::Best)
+}
+
+/// [`arrange_with`] with the layered layout's crossing reduction started
+/// from `start`.
+fn arrange_from(
+    tx: &mut Transaction<'_>,
+    page_id: PageId,
+    ids: Option<&[ObjectId]>,
+    opts: &LayoutOptions,
+    inner: &HashMap<ObjectId, Direction>,
+    stop: &dyn Fn() -> bool,
+    start: engine::Start,
 ) -> Result<Vec<ObjectId>, ArrangeError> {
     let page = Page::read(tx.board(), page_id)?;
     let mut top = page.top_level(tx.board(), ids)?;
@@ -146,6 +177,7 @@ pub fn arrange_with(
         direction: engine_direction(opts.direction),
         node_spacing: spacing,
         layer_spacing: spacing * 1.5,
+        start,
     };
     // Sizes and relative places, inside out: every frame's contents are laid out
     // before the frame itself is sized and placed among its siblings.

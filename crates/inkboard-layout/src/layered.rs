@@ -61,6 +61,7 @@ pub(crate) fn layout(
     labels: &[(f64, f64)],
     tree: &Tree,
     spacing: (f64, f64),
+    start: crate::Start,
     watch: &Watch,
 ) -> Result<Placed, LayoutError> {
     let n = boxes.len();
@@ -101,6 +102,7 @@ pub(crate) fn layout(
             return Err(LayoutError::Stopped);
         }
         let mut comp = Component::new(nodes, edge_ids, &normal, boxes, tree, spacing, watch);
+        comp.start = start;
         comp.labels = edge_ids.iter().map(|&e| merged_labels[e]).collect();
         let part = comp.layout()?;
         let shift = cursor - part.along.0;
@@ -200,6 +202,8 @@ struct Component<'w> {
     spacing: (f64, f64),
     /// Its clusters, if any, in local numbers.
     nest: Option<Local>,
+    /// Where its crossing reduction starts.
+    start: crate::Start,
     watch: &'w Watch<'w>,
 }
 
@@ -247,6 +251,7 @@ impl<'w> Component<'w> {
             labels: Vec::new(),
             spacing,
             nest: Local::of(nodes, tree),
+            start: crate::Start::Best,
             watch,
         }
     }
@@ -368,7 +373,7 @@ impl<'w> Component<'w> {
             None => Vec::new(),
         };
         // 4. Order within layers.
-        let mut layers = Layers::new(layer_of.clone(), &segments);
+        let mut layers = Layers::new(layer_of.clone(), &segments).starting(self.start);
         if let Some(n) = &nest {
             layers = layers.with_nest(n.clone());
         }

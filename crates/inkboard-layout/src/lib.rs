@@ -151,6 +151,31 @@ pub struct Options {
     pub node_spacing: f64,
     /// The gap between consecutive layers.
     pub layer_spacing: f64,
+    /// Where the layered layout's crossing reduction starts (other layouts
+    /// ignore it): [`Start::Best`] unless a caller wants alternatives to judge
+    /// on its own terms.
+    pub start: Start,
+}
+
+/// Where the layered layout's crossing reduction starts. Its own count of
+/// crossings (between layers, lines as straight segments between node centres)
+/// is not what a router draws: ports, jogs and lines spread along a side add
+/// crossings that differ from one order to the next. A caller that routes the
+/// lines can lay a graph out from a few starts and keep the drawing that
+/// crosses least (`inkboard-arrange` does). Every start is deterministic, and
+/// each runs within the same work budget as the default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Start {
+    /// The better, by the layout's own count, of the searches from the two
+    /// depth-first orders (down from the sources and up from the sinks).
+    #[default]
+    Best,
+    /// The other of those two searches: the one [`Start::Best`] does not keep.
+    Other,
+    /// A search from a depth-first order (down from the sources for an even
+    /// seed, up from the sinks for an odd one) with every layer shuffled,
+    /// reproducibly, by the seed.
+    Shuffled(u64),
 }
 
 impl Default for Options {
@@ -160,6 +185,7 @@ impl Default for Options {
             direction: Direction::Down,
             node_spacing: 40.0,
             layer_spacing: 60.0,
+            start: Start::Best,
         }
     }
 }
@@ -337,9 +363,15 @@ fn layout_watched(
     let labels: Vec<(f64, f64)> = labels.iter().map(|&s| frame.along_deep(s)).collect();
     let spacing = (options.node_spacing, options.layer_spacing);
     let placed = match options.algorithm {
-        Algorithm::Layered => {
-            layered::layout(&boxes, &graph.edges, &labels, &tree, spacing, watch)?
-        }
+        Algorithm::Layered => layered::layout(
+            &boxes,
+            &graph.edges,
+            &labels,
+            &tree,
+            spacing,
+            options.start,
+            watch,
+        )?,
         Algorithm::Tree => tree::layout(&boxes, &graph.edges, &labels, spacing, false),
         Algorithm::OrgChart => tree::layout(&boxes, &graph.edges, &labels, spacing, true),
         Algorithm::Grid => grid::layout(&boxes, &graph.edges, spacing),

@@ -6,6 +6,10 @@
 //! the better result. Small layers are then ordered exactly against their
 //! neighbours ([`Layers::exact`]).
 //!
+//! A caller may ask for another start ([`crate::Start`]): the search of the two
+//! that the count does not keep, or one from a depth-first order with every
+//! layer shuffled by a seed; the router judges them on the drawn lines.
+//!
 //! Every edge here joins consecutive layers: longer edges were already split by
 //! dummy nodes.
 //!
@@ -17,6 +21,16 @@
 
 use crate::cluster::Nest;
 use crate::watch::Watch;
+use crate::Start;
+
+/// The next number of the splitmix64 sequence kept in `state`.
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
 
 /// Sweeps from one start; past this many the gains are negligible (dot's MaxIter).
 const MAX_ITER: usize = 24;
@@ -50,6 +64,8 @@ pub(crate) struct Layers {
     /// How many segments join the layers.
     edges: usize,
     nest: Option<Nest>,
+    /// Where the search for [`Layers::order_counted`] starts.
+    start: Start,
 }
 
 impl Layers {
@@ -70,6 +86,7 @@ impl Layers {
             count,
             edges: segments.len(),
             nest: None,
+            start: Start::Best,
         }
     }
 
@@ -79,10 +96,64 @@ impl Layers {
         self
     }
 
-    /// The order with the fewest crossings found, and its crossings (weighted).
-    /// Once `watch` says stop, the search keeps the best order it has.
+    /// The same layers, their search for [`Layers::order_counted`] started
+    /// from `start`.
+    pub fn starting(mut self, start: Start) -> Layers {
+        self.start = start;
+        self
+    }
+
+    /// The order with the fewest crossings found (from the start asked for),
+    /// and its crossings (weighted). Once `watch` says stop, the search keeps
+    /// the best order it has.
     pub fn order_counted(&self, watch: &Watch) -> (i64, Vec<Vec<usize>>) {
-        self.search(None, watch)
+        match self.start {
+            Start::Best => self.search(None, watch),
+            Start::Other => self.search_other(watch),
+            Start::Shuffled(seed) => {
+                let mut order = self.initial(seed % 2 == 0);
+                let mut rng = seed;
+                for layer in &mut order {
+                    // Fisher–Yates with splitmix64: reproducible everywhere.
+                    for i in (1..layer.len()).rev() {
+                        let j = (splitmix(&mut rng) % (i as u64 + 1)) as usize;
+                        layer.swap(i, j);
+                    }
+                }
+                self.finish(order, watch)
+            }
+        }
+    }
+
+    /// The search from the start order that [`Layers::search`] does not keep
+    /// (at equal crossings, the second); that one when only one was run.
+    fn search_other(&self, watch: &Watch) -> (i64, Vec<Vec<usize>>) {
+        let (c, order) = self.finish(self.initial(true), watch);
+        if c == 0 || watch.stopped_now() {
+            return (c, order);
+        }
+        let (c2, order2) = self.finish(self.initial(false), watch);
+        if c2 < c {
+            (c, order)
+        } else {
+            (c2, order2)
+        }
+    }
+
+    /// `order` regrouped by cluster, searched from, and its clusters agreed.
+    fn finish(&self, mut order: Vec<Vec<usize>>, watch: &Watch) -> (i64, Vec<Vec<usize>>) {
+        if let Some(nest) = &self.nest {
+            for layer in &mut order {
+                let pos = self.positions(std::slice::from_ref(layer));
+                nest.regroup(layer, |v| pos[v] as f64);
+            }
+        }
+        let mut c = self.mincross(&mut order, watch);
+        if let Some(nest) = &self.nest {
+            nest.agree(&mut order);
+            c = self.crossings(&order, &self.positions(&order));
+        }
+        (c, order)
     }
 
     /// Other orders for a layout with clusters: for each pair of sibling

@@ -123,6 +123,7 @@ pub(super) fn arrange(
         direction: super::engine_direction(opts.direction),
         node_spacing: spacing,
         layer_spacing: spacing * 1.5,
+        start: engine::Start::Best,
     };
     let none = HashMap::new();
     let mut plan = Plan {
