@@ -29,15 +29,14 @@ use inkboard_layout::Start;
 use crate::ArrangeError;
 
 /// The starts tried besides the default: the other of its two depth-first
-/// starts, and shuffled ones.
-pub(super) const STARTS: [Start; 7] = [
+/// starts, and shuffled ones. Seeds 3 and 6 were tried too and never won on
+/// the quality corpus's 63 graphs: each costs a layout and its routing.
+pub(super) const STARTS: [Start; 5] = [
     Start::Other,
     Start::Shuffled(1),
     Start::Shuffled(2),
-    Start::Shuffled(3),
     Start::Shuffled(4),
     Start::Shuffled(5),
-    Start::Shuffled(6),
 ];
 
 /// The most connectors on a page whose layout is judged on its drawn lines:
