@@ -56,7 +56,12 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("inkboard-interop", &["inkboard-core"]),
     (
         "inkboard-arrange",
-        &["inkboard-core", "inkboard-layout", "inkboard-render"],
+        &[
+            "inkboard-geom",
+            "inkboard-core",
+            "inkboard-layout",
+            "inkboard-render",
+        ],
     ),
     ("inkboard-store", &["inkboard-core", "inkboard-format"]),
     (

@@ -209,7 +209,7 @@ fn score(tx: &Transaction<'_>, page: PageId, flow: Flow, shapes: &[Rect]) -> Sco
     for i in 0..lines.len() {
         for j in i + 1..lines.len() {
             let (a, b) = (&lines[i].1, &lines[j].1);
-            crossings += crossings_of(a, b);
+            crossings += inkboard_geom::crossings(a, b);
             if ends[i].is_disjoint(&ends[j]) {
                 on_line += overlap(a, b);
             }
@@ -311,44 +311,6 @@ fn label_problems(tx: &Transaction<'_>, page: PageId) -> usize {
             )
         })
         .count()
-}
-
-/// Twice the signed area of the triangle a, b, c.
-fn orient(a: Point, b: Point, c: Point) -> f64 {
-    (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
-}
-
-/// How many times polylines `a` and `b` cross: the pairs of their segments
-/// that cross at a point inside both (the rule of `inkboard_geom::crosses`,
-/// the one the renderer's checker counts by).
-fn crossings_of(a: &[Point], b: &[Point]) -> usize {
-    let eps = 1e-9;
-    let side = |v: f64| {
-        if v > eps {
-            1
-        } else if v < -eps {
-            -1
-        } else {
-            0
-        }
-    };
-    let mut n = 0;
-    for s in a.windows(2) {
-        for t in b.windows(2) {
-            let (d1, d2) = (
-                side(orient(t[0], t[1], s[0])),
-                side(orient(t[0], t[1], s[1])),
-            );
-            let (d3, d4) = (
-                side(orient(s[0], s[1], t[0])),
-                side(orient(s[0], s[1], t[1])),
-            );
-            if d1 * d2 < 0 && d3 * d4 < 0 {
-                n += 1;
-            }
-        }
-    }
-    n
 }
 
 /// The length along which axis-parallel pieces of `a` and `b` run on one
@@ -472,9 +434,12 @@ mod tests {
     fn lines_cross_inside_and_overlap_along() {
         let a = [p(0.0, 0.0), p(10.0, 0.0), p(10.0, 10.0)];
         let b = [p(5.0, -5.0), p(5.0, 5.0)];
-        assert_eq!(crossings_of(&a, &b), 1);
+        assert_eq!(inkboard_geom::crossings(&a, &b), 1);
         // Touching at an end is no crossing.
-        assert_eq!(crossings_of(&a, &[p(10.0, 10.0), p(20.0, 10.0)]), 0);
+        assert_eq!(
+            inkboard_geom::crossings(&a, &[p(10.0, 10.0), p(20.0, 10.0)]),
+            0
+        );
         assert_eq!(overlap(&a, &[p(4.0, 0.5), p(20.0, 0.5)]), 6.0);
         assert_eq!(overlap(&a, &b), 0.0);
     }
