@@ -1,7 +1,8 @@
 //! `layout`: small graphs read from the bytes, with node sizes, edges (loops,
 //! repeats, both ways, now and then one to a node that does not exist),
 //! clusters (nested, now and then invalid) and spacing, laid out by every
-//! algorithm of `inkboard-layout` in the direction the bytes pick, and once
+//! algorithm of `inkboard-layout` in the direction and from the start of the
+//! crossing reduction the bytes pick, and once
 //! more with a stop check that says stop after a few questions. The layout must
 //! not panic, must answer the same twice, and must keep its promises: a node
 //! placed for every node, inside the drawing, no two overlapping, and every
@@ -14,7 +15,7 @@ use std::cell::Cell;
 
 use inkboard_layout::{
     layout_until, metrics, Algorithm, Cluster, Direction, Graph, Layout, LayoutError, Options,
-    Padding, Size,
+    Padding, Size, Start,
 };
 use libfuzzer_sys::fuzz_target;
 
@@ -87,13 +88,21 @@ fuzz_target!(|data: &[u8]| {
         });
     }
     let graph = Graph { nodes, edges };
-    let options = Options {
+    let mut options = Options {
         algorithm: ALGORITHMS[usize::from(b.byte()) % ALGORITHMS.len()],
         direction: DIRECTIONS[usize::from(b.byte()) % DIRECTIONS.len()],
         node_spacing: b.length(),
         layer_spacing: b.length(),
+        start: Start::Best,
     };
     let stop_after = u32::from(b.byte());
+    // The crossing reduction's start from a byte already read, so that the
+    // seeds keep their meaning: the default, the other, or a shuffled one.
+    options.start = match stop_after % 3 {
+        0 => Start::Best,
+        1 => Start::Other,
+        _ => Start::Shuffled(u64::from(stop_after)),
+    };
     // Clusters only for the layered layout, now and then for another too.
     let clusters = if options.algorithm == Algorithm::Layered || stop_after % 7 == 0 {
         clusters
