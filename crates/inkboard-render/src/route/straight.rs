@@ -179,11 +179,7 @@ fn straight_for(
     };
     for t in candidates(start, end, lo, hi).into_iter().take(MAX_TRIES) {
         let cand = line(t);
-        if !clear(&cand, a, b, &page.lifted[k], &page.obstacles) {
-            continue;
-        }
-        if !on_label(&cand, labels, k)
-            && fits(page, drafts, corners, k, &cand, (sa, sb), true, work)
+        if as_good(page, drafts, corners, labels, k, &cand, true, work)
             && crossings_of(&cand, corners, k, work) <= most
         {
             return Some(cand);
@@ -216,7 +212,7 @@ fn z_for(
     if points.len() < 6 {
         return None;
     }
-    let (a, b, sa, sb) = facing(page, drafts, k)?;
+    let (_, _, sa, _) = facing(page, drafts, k)?;
     let c = page.connectors[k].1;
     if label_size(c).is_some() && c.label_at().is_none() {
         return None;
@@ -252,11 +248,7 @@ fn z_for(
             continue;
         }
         let cand = vec![p0, to_depth(p0, d), to_depth(pn, d), pn];
-        if !clear(&cand, a, b, &page.lifted[k], &page.obstacles) {
-            continue;
-        }
-        if !on_label(&cand, labels, k)
-            && fits(page, drafts, corners, k, &cand, (sa, sb), false, work)
+        if as_good(page, drafts, corners, labels, k, &cand, false, work)
             && crossings_of(&cand, corners, k, work) <= old
         {
             return Some(cand);
@@ -325,11 +317,8 @@ fn slid_for(
             .collect()
     };
     crate::route::orthogonal::simplify(&mut cand);
-    if cand.len() < 2 || !clear(&cand, a, b, &page.lifted[k], &page.obstacles) {
-        return None;
-    }
-    let ok = !on_label(&cand, labels, k)
-        && fits(page, drafts, corners, k, &cand, (sa, sb), true, work)
+    let ok = cand.len() >= 2
+        && as_good(page, drafts, corners, labels, k, &cand, true, work)
         && crossings_of(&cand, corners, k, work) <= crossings_of(points, corners, k, work);
     ok.then_some(cand)
 }
@@ -351,6 +340,31 @@ fn candidates(start: f64, end: f64, lo: f64, hi: f64) -> Vec<f64> {
     out.extend(rest);
     out.dedup_by(|x, y| (*x - *y).abs() < 0.5);
     out
+}
+
+/// Whether `cand` is as good a line for connector `k` as a searched route:
+/// clear of the page's shapes ([`clear`]), off the likely place of another
+/// line's label ([`on_label`]), and keeping its spacing, and its ports' when
+/// they `moved` ([`fits`]). Each change of a route after nudging (here and in
+/// [`untangle`](super::untangle)) is taken only on these terms.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn as_good(
+    page: &Page,
+    drafts: &[Draft],
+    corners: &Corners,
+    labels: &[Option<Rect>],
+    k: usize,
+    cand: &[Point],
+    moved: bool,
+    work: &mut usize,
+) -> bool {
+    let (a, b) = &page.ends[k];
+    let (Some(sa), Some(sb)) = drafts[k].sides() else {
+        return false;
+    };
+    clear(cand, a, b, &page.lifted[k], &page.obstacles)
+        && !on_label(cand, labels, k)
+        && fits(page, drafts, corners, k, cand, (sa, sb), moved, work)
 }
 
 /// Whether the route `cand` for connector `k`, leaving by side `sa`, keeps

@@ -28,11 +28,8 @@ use inkboard_core::{Arrow, Point, Rect};
 use crate::deadline::{Deadline, Stopped};
 use crate::route::connectors::{Corners, Draft, Page};
 use crate::route::nudge::MIN_SPACING;
-use crate::route::obstacles::clear;
 use crate::route::orthogonal::simplify;
-use crate::route::straight::{
-    crossings_between, crossings_of, fits, likely_label, on_label, MIN_END_LEG,
-};
+use crate::route::straight::{as_good, crossings_between, crossings_of, likely_label, MIN_END_LEG};
 use crate::route::Side;
 
 /// The most segment tests the pass may make on one page (as the straightening's).
@@ -213,7 +210,20 @@ impl Trading<'_, '_> {
             corners[members[1].conn] = Some(b.clone());
             let count = set_crossings(corners, &members, work);
             let better = count < now && best.as_ref().is_none_or(|(c, _)| count < *c);
-            if better && members.iter().all(|m| self.as_good(corners, m.conn, work)) {
+            let good = |k: usize, work: &mut usize| {
+                let route = corners[k].as_deref().unwrap_or_default();
+                as_good(
+                    self.page,
+                    self.drafts,
+                    corners,
+                    self.labels,
+                    k,
+                    route,
+                    false,
+                    work,
+                )
+            };
+            if better && members.iter().all(|m| good(m.conn, work)) {
                 best = Some((count, [a, b]));
             }
         }
@@ -233,30 +243,6 @@ impl Trading<'_, '_> {
         } else {
             MIN_END_LEG
         }
-    }
-
-    /// Whether connector `k`'s route as it stands in `corners` keeps clear of
-    /// the shapes, its spacing from the other lines and off their labels' places.
-    fn as_good(&self, corners: &Corners, k: usize, work: &mut usize) -> bool {
-        let Some(points) = &corners[k] else {
-            return false;
-        };
-        let (a, b) = &self.page.ends[k];
-        let (Some(sa), Some(sb)) = self.drafts[k].sides() else {
-            return false;
-        };
-        clear(points, a, b, &self.page.lifted[k], &self.page.obstacles)
-            && !on_label(points, self.labels, k)
-            && fits(
-                self.page,
-                self.drafts,
-                corners,
-                k,
-                points,
-                (sa, sb),
-                false,
-                work,
-            )
     }
 }
 
