@@ -43,6 +43,12 @@ pub(super) const STARTS: [Start; 5] = [
 /// each candidate costs a layout and a few routings of the whole page.
 pub(super) const MAX_LINES: usize = 150;
 
+/// The most objects on such a page: every candidate lays out and routes the
+/// whole page, and a few connectors among thousands of shapes would cost as
+/// many layouts of all of them. The quality corpus's judged pages hold at most
+/// 235 (dag19_n96).
+pub(super) const MAX_OBJECTS: usize = 500;
+
 /// How much larger than the default's a candidate's area may be.
 const AREA_SLACK: f64 = 1.1;
 
@@ -91,7 +97,7 @@ impl Score {
 }
 
 /// Whether the layout of `page` should be judged on its drawn lines: a page
-/// of at most [`MAX_LINES`] connectors.
+/// of at most [`MAX_LINES`] connectors and [`MAX_OBJECTS`] objects.
 pub(super) fn worth_judging(tx: &Transaction<'_>, page: PageId) -> bool {
     let Some(p) = tx.board().page(page) else {
         return false;
@@ -101,7 +107,7 @@ pub(super) fn worth_judging(tx: &Transaction<'_>, page: PageId) -> bool {
         .iter()
         .filter(|o| matches!(o.kind, Kind::Connector(_)))
         .count();
-    (2..=MAX_LINES).contains(&lines)
+    (2..=MAX_LINES).contains(&lines) && p.objects.len() <= MAX_OBJECTS
 }
 
 /// Runs `lay` (a whole layout of `page` from the start given) from each of
@@ -428,6 +434,27 @@ mod tests {
 
     fn p(x: f64, y: f64) -> Point {
         Point { x, y }
+    }
+
+    /// A page of many shapes is laid out once, however few its connectors.
+    #[test]
+    fn a_page_of_many_objects_is_not_judged() {
+        let (mut board, page) = board("unix");
+        let mut tx = Transaction::begin(&mut board);
+        assert!(worth_judging(&tx, page));
+        while tx.board().page(page).expect("page").objects.len() <= MAX_OBJECTS {
+            let s = Shape {
+                geom: Geom::Rect,
+                bounds: Rect::new(0.0, 0.0, 40.0, 40.0),
+                text: String::new(),
+                style: Style::default(),
+                sizing: inkboard_core::Sizing::Fixed,
+                rotation: inkboard_core::Rotation::NONE,
+                icon: None,
+            };
+            tx.add(page, None, Kind::Shape(s)).expect("shape");
+        }
+        assert!(!worth_judging(&tx, page));
     }
 
     #[test]
