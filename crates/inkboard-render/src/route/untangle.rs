@@ -79,7 +79,10 @@ pub(super) fn untangle(
     for _ in 0..ROUNDS {
         let mut changed = false;
         for (side, ends) in &groups {
-            for [a, b] in tangles(ends, corners) {
+            if work > BUDGET {
+                return Ok(());
+            }
+            for [a, b] in tangles(ends, corners, &mut work) {
                 if work > BUDGET {
                     return Ok(());
                 }
@@ -112,11 +115,13 @@ pub(super) fn untangle(
 
 /// The pairs of ends of one side whose lines cross, among its first
 /// [`MAX_FAN`] ends.
-fn tangles(ends: &[SideEnd], corners: &Corners) -> Vec<[SideEnd; 2]> {
+fn tangles(ends: &[SideEnd], corners: &Corners, work: &mut usize) -> Vec<[SideEnd; 2]> {
     let ends = &ends[..ends.len().min(MAX_FAN)];
     let mut out = Vec::new();
+    let len = |k: usize| corners[k].as_ref().map_or(0, Vec::len);
     for (i, a) in ends.iter().enumerate() {
         for b in &ends[i + 1..] {
+            *work += len(a.conn) * len(b.conn);
             if a.conn != b.conn && cross(corners, a.conn, b.conn) {
                 out.push([*a, *b]);
             }
